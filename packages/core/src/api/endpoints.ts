@@ -1,0 +1,148 @@
+/**
+ * Every call of SPEC §7 (plus the audit and dev-outbox calls), with its method, path under the API
+ * base, and schemas. The server registers exactly these routes and the client has exactly these
+ * methods, so the two cannot drift apart.
+ */
+import type { z } from 'zod';
+import * as s from './schemas.js';
+
+/** One call of the contract. `response: null` marks a binary (non-JSON) response. */
+export interface EndpointDef {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path under the API base; `:name` segments are path parameters. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType | null;
+}
+
+const def = <const T extends EndpointDef>(d: T): T => d;
+
+export const endpoints = {
+  // Auth
+  register: def({ method: 'POST', path: '/auth/register', body: s.RegisterRequest, response: s.RegisterResponse }),
+  loginInit: def({ method: 'POST', path: '/auth/login-init', body: s.LoginInitRequest, response: s.EmailSentResponse }),
+  loginVerify: def({ method: 'POST', path: '/auth/login-verify', body: s.VerifyRequest, response: s.LoginVerifyResponse }),
+  loginResend: def({ method: 'POST', path: '/auth/login-resend', body: s.ResendRequest, response: s.EmailSentResponse }),
+  me: def({ method: 'GET', path: '/me', response: s.MeResponse }),
+  logout: def({ method: 'POST', path: '/auth/logout', response: s.Ok }),
+  forgotInit: def({ method: 'POST', path: '/auth/forgot-init', body: s.ForgotInitRequest, response: s.EmailSentResponse }),
+  forgotVerify: def({ method: 'POST', path: '/auth/forgot-verify', body: s.VerifyRequest, response: s.Ok }),
+  forgotResend: def({ method: 'POST', path: '/auth/forgot-resend', body: s.ResendRequest, response: s.EmailSentResponse }),
+  forgotReset: def({ method: 'POST', path: '/auth/forgot-reset', body: s.ForgotResetRequest, response: s.Ok }),
+
+  // Clients and documents
+  listClients: def({ method: 'GET', path: '/clients', response: s.ClientList }),
+  listAllClients: def({ method: 'GET', path: '/admin/clients', response: s.ClientList }),
+  createClient: def({ method: 'POST', path: '/clients/new', body: s.NewClientRequest, response: s.NewClientResponse }),
+  docStatus: def({ method: 'GET', path: '/clients/:id/docs/status', params: s.ClientIdParams, response: s.DocStatusResponse }),
+  docTypes: def({ method: 'GET', path: '/clients/:id/docs/types', params: s.ClientIdParams, response: s.DocTypesResponse }),
+  addDocType: def({
+    method: 'POST',
+    path: '/clients/:id/docs/types',
+    params: s.ClientIdParams,
+    body: s.AddDocTypeRequest,
+    response: s.AddDocTypeResponse,
+  }),
+  deleteDocType: def({
+    method: 'DELETE',
+    path: '/clients/:id/docs/types',
+    params: s.ClientIdParams,
+    query: s.DocTypeQuery,
+    response: s.Ok,
+  }),
+  submitClient: def({ method: 'POST', path: '/clients/:id/submit', params: s.ClientIdParams, response: s.SubmitResponse }),
+  downloadAll: def({
+    method: 'GET',
+    path: '/clients/:id/docs/download-all',
+    params: s.ClientIdParams,
+    query: s.DownloadAllQuery,
+    response: null,
+  }),
+  presignUpload: def({
+    method: 'POST',
+    path: '/docs/presign/:id',
+    params: s.ClientIdParams,
+    body: s.PresignRequest,
+    response: s.PresignResponse,
+  }),
+  listDocs: def({
+    method: 'GET',
+    path: '/docs/list/:id',
+    params: s.ClientIdParams,
+    query: s.DocTypeQuery,
+    response: s.DocListResponse,
+  }),
+  presignGet: def({ method: 'POST', path: '/docs/presign-get', body: s.PresignGetRequest, response: s.UrlResponse }),
+  presignView: def({ method: 'POST', path: '/docs/presign-view', body: s.PresignViewRequest, response: s.UrlResponse }),
+  deleteDocs: def({ method: 'POST', path: '/docs/delete', body: s.DeleteDocsRequest, response: s.DeleteDocsResponse }),
+  renameDoc: def({ method: 'POST', path: '/docs/rename', body: s.RenameDocRequest, response: s.RenameDocResponse }),
+
+  // Admin
+  listUsers: def({ method: 'GET', path: '/admin/users', query: s.UserListQuery, response: s.UserList }),
+  getUser: def({ method: 'GET', path: '/admin/users/:email', params: s.UserEmailParams, response: s.UserResponse }),
+  approveUser: def({
+    method: 'POST',
+    path: '/admin/users/:email/approve',
+    params: s.UserEmailParams,
+    body: s.ApproveRequest,
+    response: s.UserChangeResponse,
+  }),
+  setUserRole: def({
+    method: 'POST',
+    path: '/admin/users/:email/role',
+    params: s.UserEmailParams,
+    body: s.RoleRequest,
+    response: s.UserChangeResponse,
+  }),
+  deleteUser: def({ method: 'DELETE', path: '/admin/users/:email', params: s.UserEmailParams, response: s.Ok }),
+  deleteClient: def({ method: 'POST', path: '/admin/clients/delete', body: s.AdminDeleteClientRequest, response: s.Ok }),
+  clientMeta: def({
+    method: 'GET',
+    path: '/admin/client-meta/:id',
+    params: s.ClientIdParams,
+    response: s.ClientMetaResponse,
+  }),
+  reassignClient: def({
+    method: 'POST',
+    path: '/admin/clients/reassign',
+    body: s.AdminReassignRequest,
+    response: s.ReassignResponse,
+  }),
+  audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
+
+  // Officer
+  orphanedClients: def({ method: 'GET', path: '/officer/orphaned-clients', response: s.ClientList }),
+  volunteers: def({ method: 'GET', path: '/officer/volunteers', response: s.VolunteerList }),
+  reassignOrphan: def({
+    method: 'POST',
+    path: '/officer/orphaned-clients/reassign',
+    body: s.OrphanReassignRequest,
+    response: s.ReassignResponse,
+  }),
+
+  // Development outbox (exists only while no SMTP server is configured)
+  devOutbox: def({ method: 'GET', path: '/dev/outbox', response: s.OutboxResponse }),
+} as const;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/** The path with its `:name` segments filled in, each value URL-encoded. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Methods that change state: they carry the CSRF header. */
+export function isStateChanging(method: string): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+}
+
+/** Name of the cookie holding the CSRF token and of the header that must echo it. */
+export const CSRF_COOKIE = 'csrf_token';
+export const CSRF_HEADER = 'x-csrf-token';

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
+import { isClientId } from '../domain/files.js';
+
+/** A required, trimmed line of text with a person-readable message for each failure. */
+export function requiredText(label: string, max = 100) {
+  return z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, { error: `${label} is required.` })
+    .max(max, { error: `${label} must be at most ${max} characters.` });
+}
+
+/** An email address, trimmed and lower-cased so one person has one account. */
+export const Email = z
+  .string({ error: 'Email is required.' })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: 'Email is required.' })
+  .max(254, { error: 'Email must be at most 254 characters.' })
+  .pipe(z.email({ error: 'Enter a valid email address.' }));
+
+/** A Password PIN as chosen by a user. Length only: the hash does the rest. */
+export const NewPin = z
+  .string({ error: 'Password PIN is required.' })
+  .min(MIN_PIN_LENGTH, { error: `Password PIN must be at least ${MIN_PIN_LENGTH} characters.` })
+  .max(MAX_PIN_LENGTH, { error: `Password PIN must be at most ${MAX_PIN_LENGTH} characters.` });
+
+/** A Password PIN as typed at login: any non-empty string of bounded length. */
+export const Pin = z
+  .string({ error: 'Password PIN is required.' })
+  .min(1, { error: 'Password PIN is required.' })
+  .max(MAX_PIN_LENGTH, { error: 'Password PIN is incorrect.' });
+
+/** A 6-digit code as typed; spaces are forgiven. */
+export const Code = z
+  .string({ error: 'Code is required.' })
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, { error: 'Enter the 6-digit code from the email.' }));
+
+/** A phone number: digits with the usual punctuation, 7 to 15 digits. */
+export const Phone = z
+  .string({ error: 'Phone is required.' })
+  .trim()
+  .max(30, { error: 'Phone must be at most 30 characters.' })
+  .refine((s) => /^\+?[\d\s().-]+$/.test(s) && (s.match(/\d/g)?.length ?? 0) >= 7 && (s.match(/\d/g)?.length ?? 0) <= 15, {
+    error: 'Enter a valid phone number (7 to 15 digits).',
+  });
+
+/** A random, URL-safe client id. */
+export const ClientId = z.string({ error: 'Client id is required.' }).refine(isClientId, { error: 'Unknown client id.' });
+
+/** A category name as sent by clients (the server checks it exists). */
+export const DocTypeName = z
+  .string({ error: 'Document type is required.' })
+  .min(1, { error: 'Document type is required.' })
+  .max(200, { error: 'Document type is too long.' });
+
+/** A storage key as sent by clients (the server parses and authorises it). */
+export const DocKey = z
+  .string({ error: 'File key is required.' })
+  .min(1, { error: 'File key is required.' })
+  .max(1024, { error: 'File key is too long.' });
+
+/** ISO-8601 timestamp on the wire. */
+export const Timestamp = z.string();

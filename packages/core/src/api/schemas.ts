@@ -1,0 +1,295 @@
+/**
+ * The wire contract: a zod schema for every request and response of SPEC §7. The server parses
+ * requests with these and the client parses responses with them; types are `z.infer` of them.
+ */
+import { z } from 'zod';
+import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '../domain/categories.js';
+import { ROLES } from '../domain/roles.js';
+import {
+  ClientId,
+  Code,
+  DocKey,
+  DocTypeName,
+  Email,
+  NewPin,
+  Phone,
+  Pin,
+  Timestamp,
+  requiredText,
+} from './fields.js';
+
+// ── Shared shapes ────────────────────────────────────────────────────────────────────────────
+
+export const Ok = z.object({ ok: z.literal(true) });
+export type Ok = z.infer<typeof Ok>;
+
+/** Every error response: `{ "error": "message a person understands" }`. */
+export const ErrorBody = z.object({ error: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const User = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(ROLES),
+  isAdmin: z.boolean(),
+  approved: z.boolean(),
+  createdAt: Timestamp,
+});
+export type User = z.infer<typeof User>;
+
+export const Client = z.object({
+  clientId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  /** Whether a client PIN was set; the PIN itself never leaves the server. */
+  hasPin: z.boolean(),
+  /** The owning volunteer's email; null while the client is orphaned. */
+  createdBy: z.string().nullable(),
+  createdAt: Timestamp,
+  /** Present on orphaned clients: who owned it before their account was deleted. */
+  previousCreatedBy: z.string().nullable().optional(),
+  submittedAt: Timestamp.nullable(),
+});
+export type Client = z.infer<typeof Client>;
+
+export const DocItem = z.object({
+  key: z.string(),
+  filename: z.string(),
+  size: z.number().int().nonnegative(),
+  docType: z.string(),
+  contentType: z.string(),
+  lastModified: Timestamp,
+});
+export type DocItem = z.infer<typeof DocItem>;
+
+export const Volunteer = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: z.enum(ROLES),
+  isAdmin: z.boolean(),
+});
+export type Volunteer = z.infer<typeof Volunteer>;
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  at: Timestamp,
+  actor: z.string().nullable(),
+  action: z.string(),
+  clientId: z.string().nullable(),
+  keys: z.array(z.string()),
+  ip: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const OutboxMail = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  sentAt: Timestamp,
+});
+export type OutboxMail = z.infer<typeof OutboxMail>;
+
+const items = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+
+// ── Auth ─────────────────────────────────────────────────────────────────────────────────────
+
+export const RegisterRequest = z.object({
+  firstName: requiredText('First name'),
+  lastName: requiredText('Last name'),
+  email: Email,
+  pin: NewPin,
+});
+export type RegisterRequest = z.input<typeof RegisterRequest>;
+/** `pending` normally; `approved` for the very first account of a fresh installation (it becomes admin). */
+export const RegisterResponse = z.object({ ok: z.literal(true), status: z.enum(['pending', 'approved']) });
+export type RegisterResponse = z.infer<typeof RegisterResponse>;
+
+export const LoginInitRequest = z.object({ email: Email, pin: Pin });
+export type LoginInitRequest = z.input<typeof LoginInitRequest>;
+/** `emailSent: false` means the code could not be sent (SPEC §7). */
+export const EmailSentResponse = z.object({ ok: z.literal(true), emailSent: z.boolean() });
+export type EmailSentResponse = z.infer<typeof EmailSentResponse>;
+
+export const VerifyRequest = z.object({ code: Code, email: Email });
+export type VerifyRequest = z.input<typeof VerifyRequest>;
+export const LoginVerifyResponse = z.object({ ok: z.literal(true), user: User });
+export type LoginVerifyResponse = z.infer<typeof LoginVerifyResponse>;
+
+export const ResendRequest = z.object({ email: Email.optional() });
+export type ResendRequest = z.input<typeof ResendRequest>;
+
+export const MeResponse = z.object({ user: User });
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export const ForgotInitRequest = z.object({ email: Email });
+export type ForgotInitRequest = z.input<typeof ForgotInitRequest>;
+
+export const ForgotResetRequest = z.object({ newPin1: NewPin, newPin2: z.string({ error: 'Confirm the new Password PIN.' }) });
+export type ForgotResetRequest = z.input<typeof ForgotResetRequest>;
+
+// ── Clients and documents ────────────────────────────────────────────────────────────────────
+
+export const ClientIdParams = z.object({ id: ClientId });
+export type ClientIdParams = z.input<typeof ClientIdParams>;
+
+export const ClientList = items(Client);
+export type ClientList = z.infer<typeof ClientList>;
+
+export const NewClientRequest = z.object({
+  firstName: requiredText('First name'),
+  lastName: requiredText('Last name'),
+  email: Email,
+  phone: Phone,
+  /** Optional client PIN; empty means none. */
+  pin: z
+    .string()
+    .max(128, { error: 'Client PIN must be at most 128 characters.' })
+    .optional()
+    .transform((s) => (s ? s : undefined)),
+});
+export type NewClientRequest = z.input<typeof NewClientRequest>;
+export const NewClientResponse = z.object({ ok: z.literal(true), client: Client });
+export type NewClientResponse = z.infer<typeof NewClientResponse>;
+
+/** Map from category name to true when it has files (SPEC §3). */
+export const DocStatusResponse = z.record(z.string(), z.boolean());
+export type DocStatusResponse = z.infer<typeof DocStatusResponse>;
+
+export const DocTypesResponse = z.object({ types: z.array(z.string()) });
+export type DocTypesResponse = z.infer<typeof DocTypesResponse>;
+
+export const AddDocTypeRequest = z.object({
+  template: z.enum(CATEGORY_TEMPLATES, { error: 'Choose one of the document templates.' }),
+  note: z
+    .string()
+    .max(MAX_CATEGORY_NOTE_LENGTH, { error: `The note must be at most ${MAX_CATEGORY_NOTE_LENGTH} characters.` })
+    .optional(),
+});
+export type AddDocTypeRequest = z.input<typeof AddDocTypeRequest>;
+export const AddDocTypeResponse = z.object({ ok: z.literal(true), docType: z.string() });
+export type AddDocTypeResponse = z.infer<typeof AddDocTypeResponse>;
+
+export const DocTypeQuery = z.object({ docType: DocTypeName });
+export type DocTypeQuery = z.input<typeof DocTypeQuery>;
+
+export const SubmitResponse = z.object({ ok: z.literal(true), submittedAt: Timestamp });
+export type SubmitResponse = z.infer<typeof SubmitResponse>;
+
+/** `include` is a comma-separated list of category names; absent means all. */
+export const DownloadAllQuery = z.object({ include: z.string().max(10_000).optional() });
+export type DownloadAllQuery = z.input<typeof DownloadAllQuery>;
+
+export const PresignRequest = z.object({
+  docType: DocTypeName,
+  filename: z
+    .string({ error: 'File name is required.' })
+    .min(1, { error: 'File name is required.' })
+    .max(1024, { error: 'File name is too long.' }),
+  contentType: z.string({ error: 'Content type is required.' }).min(1).max(255),
+});
+export type PresignRequest = z.input<typeof PresignRequest>;
+/** A URL for one direct `PUT` of the file, with the Content-Type header set to the signed type. */
+export const PresignResponse = z.object({ url: z.string(), key: z.string(), expiresAt: Timestamp });
+export type PresignResponse = z.infer<typeof PresignResponse>;
+
+export const DocListResponse = items(DocItem);
+export type DocListResponse = z.infer<typeof DocListResponse>;
+
+export const PresignGetRequest = z.object({
+  key: DocKey,
+  downloadAs: z.string().max(255, { error: 'Download name is too long.' }).optional(),
+});
+export type PresignGetRequest = z.input<typeof PresignGetRequest>;
+export const PresignViewRequest = z.object({ key: DocKey });
+export type PresignViewRequest = z.input<typeof PresignViewRequest>;
+export const UrlResponse = z.object({ url: z.string(), expiresAt: Timestamp });
+export type UrlResponse = z.infer<typeof UrlResponse>;
+
+export const DeleteDocsRequest = z.object({
+  keys: z
+    .array(DocKey, { error: 'keys must be a list of file keys.' })
+    .min(1, { error: 'Select at least one file.' })
+    .max(1000, { error: 'At most 1000 files at once.' }),
+});
+export type DeleteDocsRequest = z.input<typeof DeleteDocsRequest>;
+export const DeleteDocsResponse = z.object({ ok: z.literal(true), deleted: z.number().int() });
+export type DeleteDocsResponse = z.infer<typeof DeleteDocsResponse>;
+
+export const RenameDocRequest = z.object({
+  key: DocKey,
+  filename: z.string({ error: 'Please enter a file name' }).max(1024, { error: 'File name is too long.' }),
+});
+export type RenameDocRequest = z.input<typeof RenameDocRequest>;
+export const RenameDocResponse = z.object({ ok: z.literal(true), newKey: z.string(), filename: z.string() });
+export type RenameDocResponse = z.infer<typeof RenameDocResponse>;
+
+// ── Admin ────────────────────────────────────────────────────────────────────────────────────
+
+export const UserListQuery = z.object({
+  status: z.enum(['pending', 'all'], { error: 'status must be pending or all.' }).default('all'),
+});
+export type UserListQuery = z.input<typeof UserListQuery>;
+export const UserList = items(User);
+export type UserList = z.infer<typeof UserList>;
+
+export const UserEmailParams = z.object({ email: Email });
+export type UserEmailParams = z.input<typeof UserEmailParams>;
+export const UserResponse = z.object({ user: User });
+export type UserResponse = z.infer<typeof UserResponse>;
+
+export const ApproveRequest = z.object({ approved: z.boolean({ error: 'approved must be true or false.' }) });
+export type ApproveRequest = z.input<typeof ApproveRequest>;
+export const RoleRequest = z.object({ role: z.enum(ROLES, { error: 'role must be volunteer or officer.' }) });
+export type RoleRequest = z.input<typeof RoleRequest>;
+export const UserChangeResponse = z.object({ ok: z.literal(true), user: User });
+export type UserChangeResponse = z.infer<typeof UserChangeResponse>;
+
+/**
+ * Identifies a client by its owner and email (SPEC §7); `clientId`, when sent, pins the exact client
+ * (needed for orphans, whose owner is gone).
+ */
+export const AdminDeleteClientRequest = z.object({
+  createdBy: z.string().nullable(),
+  clientEmail: Email,
+  clientId: ClientId.optional(),
+});
+export type AdminDeleteClientRequest = z.input<typeof AdminDeleteClientRequest>;
+
+export const ClientMetaResponse = z.object({ createdBy: z.string().nullable() });
+export type ClientMetaResponse = z.infer<typeof ClientMetaResponse>;
+
+export const AdminReassignRequest = z.object({
+  from: z.string().nullable(),
+  clientEmail: Email,
+  newVolunteerEmail: Email,
+  clientId: ClientId.optional(),
+});
+export type AdminReassignRequest = z.input<typeof AdminReassignRequest>;
+export const ReassignResponse = z.object({ ok: z.literal(true), client: Client });
+export type ReassignResponse = z.infer<typeof ReassignResponse>;
+
+export const AuditQuery = z.object({
+  clientId: ClientId.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type AuditQuery = z.input<typeof AuditQuery>;
+export const AuditList = items(AuditEntry);
+export type AuditList = z.infer<typeof AuditList>;
+
+// ── Officer ──────────────────────────────────────────────────────────────────────────────────
+
+export const VolunteerList = items(Volunteer);
+export type VolunteerList = z.infer<typeof VolunteerList>;
+
+export const OrphanReassignRequest = z.object({ clientId: ClientId, newVolunteerEmail: Email });
+export type OrphanReassignRequest = z.input<typeof OrphanReassignRequest>;
+
+// ── Development ──────────────────────────────────────────────────────────────────────────────
+
+export const OutboxResponse = z.array(OutboxMail);
+export type OutboxResponse = z.infer<typeof OutboxResponse>;

@@ -1,0 +1,17 @@
+/** Business constants of SPEC §9, one place. */
+
+/** Digits in an emailed verification code. */
+export const CODE_LENGTH = 6;
+/** Seconds the Resend button stays disabled after a successful resend. */
+export const RESEND_COOLDOWN_SECONDS = 30;
+/** Height at which the download dialog's type list scrolls. */
+export const CATEGORY_DIALOG_SCROLL_PX = 300;
+/** Shortest Password PIN the server accepts. */
+export const MIN_PIN_LENGTH = 8;
+/** Longest Password PIN the server accepts (hashing cost stays bounded). */
+export const MAX_PIN_LENGTH = 128;
+
+/** The file name a client's ZIP is saved under. */
+export function zipFileName(clientId: string): string {
+  return `client-${clientId}-all-docs.zip`;
+}

@@ -1,0 +1,106 @@
+/** Rules about document files and their storage keys shared by the server and every client. */
+
+/** Longest file name part of a key, in UTF-8 bytes (well below the 255 most file systems allow). */
+export const MAX_FILE_NAME_BYTES = 200;
+
+const encoder = new TextEncoder();
+const byteLength = (s: string): number => encoder.encode(s).length;
+
+/** The extension of a file name including the dot (`.pdf`), or '' when there is none. */
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot) : '';
+}
+
+/**
+ * A file name that is safe as the last part of a storage key and of a ZIP entry: no path
+ * separators or control characters, no leading dots, at most {@link MAX_FILE_NAME_BYTES} bytes
+ * (the extension is kept when shortening). Never empty.
+ */
+export function safeFileName(name: string): string {
+  let cleaned = name
+    .normalize('NFC')
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[/\\:*?"<>|]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .trim();
+  if (!cleaned) cleaned = 'file';
+  if (byteLength(cleaned) <= MAX_FILE_NAME_BYTES) return cleaned;
+  const ext = fileExtension(cleaned);
+  const keepExt = byteLength(ext) <= 16 ? ext : '';
+  let stem = keepExt ? cleaned.slice(0, -keepExt.length) : cleaned;
+  while (stem && byteLength(stem) + byteLength(keepExt) > MAX_FILE_NAME_BYTES) {
+    stem = Array.from(stem).slice(0, -1).join('');
+  }
+  return (stem.trim() || 'file') + keepExt;
+}
+
+/**
+ * The rename rule of SPEC §5: the name is trimmed; when it lacks the original file's extension
+ * (checked case-insensitively) the original extension is appended. Returns null for an empty name.
+ */
+export function applyRenameRule(originalName: string, requested: string): string | null {
+  const trimmed = requested.trim();
+  if (!trimmed) return null;
+  const ext = fileExtension(originalName);
+  if (!ext || trimmed.toLowerCase().endsWith(ext.toLowerCase())) return trimmed;
+  return trimmed + ext;
+}
+
+/** Upload content type (SPEC §5): `.pdf` → application/pdf, else the file's own type, else image/jpeg. */
+export function uploadContentType(name: string, ownType?: string | null): string {
+  if (name.toLowerCase().endsWith('.pdf')) return 'application/pdf';
+  return ownType ? ownType : 'image/jpeg';
+}
+
+/** The parts of a document storage key `{clientId}/{encodeURIComponent(docType)}/{millis}_{name}`. */
+export interface DocKeyParts {
+  clientId: string;
+  docType: string;
+  /** The numeric prefix (milliseconds at upload) that orders files. */
+  order: number;
+  filename: string;
+}
+
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** True for a well-formed client id: random, URL-safe. */
+export function isClientId(value: string): boolean {
+  return CLIENT_ID_PATTERN.test(value);
+}
+
+/** Builds a storage key. `filename` must already be safe (see {@link safeFileName}). */
+export function buildDocKey(clientId: string, docType: string, order: number, filename: string): string {
+  return `${clientId}/${encodeURIComponent(docType)}/${order}_${filename}`;
+}
+
+/** Parses a storage key; null when it is malformed in any way (wrong shape, traversal, bad encoding). */
+export function parseDocKey(key: string): DocKeyParts | null {
+  if (key.length > 1024) return null;
+  const parts = key.split('/');
+  if (parts.length !== 3) return null;
+  const [clientId, encodedType, file] = parts as [string, string, string];
+  if (!isClientId(clientId)) return null;
+  let docType: string;
+  try {
+    docType = decodeURIComponent(encodedType);
+  } catch {
+    return null;
+  }
+  if (!docType || encodeURIComponent(docType) !== encodedType) return null;
+  const match = /^(\d{1,16})_(.+)$/.exec(file);
+  if (!match) return null;
+  const filename = match[2]!;
+  if (filename !== safeFileName(filename)) return null;
+  return { clientId, docType, order: Number(match[1]), filename };
+}
+
+/** Sort key for listing: the numeric prefix of the key's file name (SPEC §4). */
+export function keyOrder(key: string): number {
+  const file = key.slice(key.lastIndexOf('/') + 1);
+  const match = /^(\d+)_/.exec(file);
+  return match ? Number(match[1]) : Number.MAX_SAFE_INTEGER;
+}

@@ -1,0 +1,21 @@
+const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * A byte count for people: B, KB, MB, GB in steps of 1024 (SPEC §9).
+ * Whole bytes are shown without decimals, larger units with one decimal (`1.5 MB`).
+ */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '0 B';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
+}
+
+/** A size in MB with two decimals, as the upload queue shows it (SPEC §9: queued files show MB). */
+export function formatMegabytes(bytes: number): string {
+  return `${(Math.max(0, bytes) / (1024 * 1024)).toFixed(2)} MB`;
+}

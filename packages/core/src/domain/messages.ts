@@ -1,0 +1,47 @@
+/**
+ * Every text the spec fixes for alerts and confirms (SPEC §5, §8), in one place. Screens and flows
+ * import these; nothing else spells them out.
+ */
+export const messages = {
+  loginEmailNotSent:
+    'We could not email your code. If this is your first login, ask an admin to verify your email/domain or try again.',
+  forgotEmailNotSent: 'We could not email your code. Please contact an admin.',
+  resendFailed: 'We could not resend your code. Please try again or contact an admin.',
+  resendSucceeded: 'A fresh code has been sent. It can take up to a minute to arrive.',
+  resetSucceeded: 'Password updated. Please log in with your new password.',
+  roleUpdated: 'Role updated.',
+  roleSetToVolunteer: 'Role set to Volunteer.',
+  clientReassigned: 'Client reassigned.',
+  deleteFailed: 'Delete failed',
+  retakeFailedPrefix: 'Retake failed: ',
+  renameFailedPrefix: 'Rename failed: ',
+  renameEmpty: 'Please enter a file name',
+  deleteFileConfirm: 'Delete this file?',
+  noFilesYet: 'No files yet.',
+  previewNotAvailable: 'Preview not available. You can download the file instead.',
+  noVolunteersFound: 'No volunteers found. Add/approve at least one volunteer account.',
+  landingTagline: 'Upload and manage client tax documents securely',
+  notSignedIn: 'Not signed in',
+  pleaseSignIn: 'Please sign in.',
+  userNotFound: 'User not found.',
+} as const;
+
+/** `Upload failed: <status>` followed by the response body (SPEC §8). */
+export function uploadFailedMessage(status: number, body: string): string {
+  return `Upload failed: ${status}${body ? ` ${body}` : ''}`;
+}
+
+/** `Delete <n> selected file(s)?` (SPEC §5). */
+export function deleteSelectedConfirm(count: number): string {
+  return `Delete ${count} selected file(s)?`;
+}
+
+/** The confirm before a custom category and its files are deleted (SPEC §5). */
+export function deleteCategoryConfirm(name: string): string {
+  return `Delete category “${name}” and all files inside it? This cannot be undone.`;
+}
+
+/** The resend button label while the cooldown runs (SPEC §4). */
+export function resendCountdownLabel(secondsLeft: number): string {
+  return `Resend in ${secondsLeft}s`;
+}
