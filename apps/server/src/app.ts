@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { pruneRateLimits } from './auth/rate-limit.js';
+import { pruneSessions } from './auth/sessions.js';
+import { ensureAdmin, loadSecret } from './bootstrap.js';
+import { openDatabase, type DatabaseTarget } from './db/database.js';
+import type { Config } from './env.js';
+import { installErrorHandler } from './http/errors.js';
+import { installJsonParser } from './http/json.js';
+import { installSecurity, installSecurityHeaders } from './http/security.js';
+import { outboxMailer, smtpMailer } from './mail/mailer.js';
+import { adminUserRoutes } from './routes/admin-users.js';
+import { authRoutes } from './routes/auth.js';
+import { devRoutes } from './routes/dev.js';
+import type { Services } from './services.js';
+
+export type { Config } from './env.js';
+export { loadConfig, ConfigError } from './env.js';
+
+/** JSON bodies are small; files never pass through JSON routes (they go to presigned URLs). */
+const JSON_BODY_LIMIT = 64 * 1024;
+
+export interface BuildOptions {
+  /** Overrides where data lives (tests use `{ memory: true }`). Defaults from the config. */
+  database?: DatabaseTarget;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface Server {
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** The default location of the built web app: apps/web/dist beside this package. */
+function defaultWebDist(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+}
+
+/** Builds the whole server: database (migrated), services, API routes, and the web app at `/`. */
+export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Server> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  });
+  const target: DatabaseTarget =
+    options.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pgdata') });
+  const db = await openDatabase(target);
+  const secret = await loadSecret(db, config);
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
+  const services: Services = { config, db, secret, mailer, log: app.log };
+  await ensureAdmin(db, config, app.log);
+
+  installErrorHandler(app);
+  installJsonParser(app);
+  await app.register(cookie);
+  installSecurityHeaders(app, services);
+  installSecurity(app, services);
+
+  authRoutes(app, services);
+  adminUserRoutes(app, services);
+  if (mailer.kind === 'outbox') devRoutes(app, services);
+
+  const webDist = config.webDist ?? defaultWebDist();
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    // The SPA owns every non-API path (it redirects unknown ones to /); the API answers 404 JSON.
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: 'Not found.' });
+  });
+
+  const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
+  const housekeeping = setInterval(() => {
+    Promise.all([pruneSessions(db, policy), pruneRateLimits(db)]).catch((err: unknown) =>
+      app.log.warn({ err }, 'housekeeping failed'),
+    );
+  }, 15 * 60_000);
+  housekeeping.unref();
+
+  return {
+    app,
+    services,
+    async close() {
+      clearInterval(housekeeping);
+      await app.close();
+      mailer.close();
+      await db.destroy();
+    },
+  };
+}

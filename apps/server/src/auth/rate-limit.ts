@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/**
+ * A fixed-window counter kept in the database, so several server processes share it.
+ * Returns whether this hit is within `limit` for the current window of `windowSeconds`.
+ */
+export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, window_start: sql<Date>`now()`, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: sql<number>`CASE WHEN rate_limits.window_start < now() - ${window} THEN 1 ELSE rate_limits.count + 1 END`,
+        window_start: sql<Date>`CASE WHEN rate_limits.window_start < now() - ${window} THEN now() ELSE rate_limits.window_start END`,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return row.count <= limit;
+}
+
+/** Drops counters whose window ended long ago; called now and then, not per request. */
+export async function pruneRateLimits(db: Db): Promise<void> {
+  await db.deleteFrom('rate_limits').where('window_start', '<', sql<Date>`now() - interval '1 day'`).execute();
+}
+
+/** True when `key` has already used up `limit` hits in its current window (read-only). */
+export async function isRateLimited(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select('count')
+    .where('key', '=', key)
+    .where('window_start', '>=', sql<Date>`now() - make_interval(secs => ${windowSeconds})`)
+    .executeTakeFirst();
+  return (row?.count ?? 0) >= limit;
+}

@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { UsersTable } from '../db/schema.js';
+import type { Selectable } from 'kysely';
+import { randomToken, sha256 } from './crypto.js';
+
+export type UserRow = Selectable<UsersTable>;
+
+export interface SessionPolicy {
+  idleMinutes: number;
+  maxHours: number;
+}
+
+/** Creates a session for `email`; returns the token for the cookie (only its hash is stored). */
+export async function createSession(
+  db: Db,
+  email: string,
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<string> {
+  const token = randomToken(32);
+  await db
+    .insertInto('sessions')
+    .values({
+      id_hash: sha256(token),
+      user_email: email,
+      last_seen_at: new Date(),
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * The approved user behind a session token, or null when the session is unknown, idle too long,
+ * past its absolute lifetime, or its user lost approval. Refreshes the idle timer at most once a
+ * minute to keep writes down.
+ */
+export async function resolveSession(db: Db, token: string, policy: SessionPolicy): Promise<UserRow | null> {
+  const idHash = sha256(token);
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.email', 'sessions.user_email')
+    .selectAll('users')
+    .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at'])
+    .where('sessions.id_hash', '=', idHash)
+    .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
+    .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
+    .executeTakeFirst();
+  if (!row || !row.approved) return null;
+  if (Date.now() - row.last_seen_at.getTime() > 60_000) {
+    await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id_hash', '=', idHash).execute();
+  }
+  const { last_seen_at: _seen, session_created_at: _created, ...user } = row;
+  return user;
+}
+
+/** Ends one session. */
+export async function revokeSession(db: Db, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id_hash', '=', sha256(token)).execute();
+}
+
+/** Ends every session of a user (PIN reset, role change, approval revoked). */
+export async function revokeUserSessions(db: Db, email: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_email', '=', email).execute();
+}
+
+/** Deletes sessions that can no longer be used. */
+export async function pruneSessions(db: Db, policy: SessionPolicy): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '<', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`),
+        eb('last_seen_at', '<', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`),
+      ]),
+    )
+    .execute();
+}

@@ -1,0 +1,112 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** Runs each statement on its own: PGlite's extended protocol takes one statement per query. */
+function statements(...list: string[]): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      for (const statement of list) await sql.raw(statement).execute(db);
+    },
+  };
+}
+
+/**
+ * One ordered set of migrations for PGlite and PostgreSQL alike. Append new entries; never edit an
+ * applied one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_accounts': statements(
+    `CREATE TABLE users (
+       email text PRIMARY KEY,
+       first_name text NOT NULL,
+       last_name text NOT NULL,
+       pin_hash text NOT NULL,
+       role text NOT NULL DEFAULT 'volunteer' CHECK (role IN ('volunteer', 'officer')),
+       is_admin boolean NOT NULL DEFAULT false,
+       approved boolean NOT NULL DEFAULT false,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       approved_at timestamptz,
+       approved_by text
+     )`,
+    `CREATE TABLE sessions (
+       id_hash text PRIMARY KEY,
+       user_email text NOT NULL REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       last_seen_at timestamptz NOT NULL DEFAULT now(),
+       ip text,
+       user_agent text
+     )`,
+    `CREATE INDEX sessions_user_email ON sessions (user_email)`,
+    `CREATE TABLE codes (
+       id serial PRIMARY KEY,
+       email text NOT NULL,
+       purpose text NOT NULL CHECK (purpose IN ('login', 'reset')),
+       kind text NOT NULL CHECK (kind IN ('initial', 'resend')),
+       code_hash text NOT NULL,
+       requester text,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       expires_at timestamptz NOT NULL,
+       attempts integer NOT NULL DEFAULT 0,
+       consumed_at timestamptz
+     )`,
+    `CREATE INDEX codes_email_purpose ON codes (email, purpose, created_at DESC)`,
+    `CREATE INDEX codes_requester ON codes (requester, purpose, created_at DESC)`,
+    `CREATE TABLE reset_grants (
+       token_hash text PRIMARY KEY,
+       email text NOT NULL REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       expires_at timestamptz NOT NULL,
+       used_at timestamptz
+     )`,
+    `CREATE TABLE rate_limits (
+       key text PRIMARY KEY,
+       window_start timestamptz NOT NULL,
+       count integer NOT NULL
+     )`,
+    `CREATE TABLE server_secrets (name text PRIMARY KEY, value text NOT NULL)`,
+    `CREATE TABLE dev_outbox (
+       id serial PRIMARY KEY,
+       recipient text NOT NULL,
+       subject text NOT NULL,
+       body text NOT NULL,
+       sent_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  ),
+  '0002_clients': statements(
+    `CREATE TABLE clients (
+       id text PRIMARY KEY,
+       first_name text NOT NULL,
+       last_name text NOT NULL,
+       email text NOT NULL,
+       phone text NOT NULL,
+       pin_hash text,
+       created_by text REFERENCES users(email) ON DELETE SET NULL ON UPDATE CASCADE,
+       previous_created_by text,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       submitted_at timestamptz,
+       submitted_by text
+     )`,
+    `CREATE UNIQUE INDEX clients_owner_email ON clients (created_by, email) WHERE created_by IS NOT NULL`,
+    `CREATE INDEX clients_orphans ON clients (created_at) WHERE created_by IS NULL`,
+    `CREATE TABLE client_doc_types (
+       client_id text NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+       name text NOT NULL,
+       position serial,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (client_id, name)
+     )`,
+    `CREATE TABLE audit_log (
+       id serial PRIMARY KEY,
+       at timestamptz NOT NULL DEFAULT now(),
+       actor text,
+       action text NOT NULL,
+       client_id text,
+       keys jsonb NOT NULL DEFAULT '[]'::jsonb,
+       ip text,
+       detail text
+     )`,
+    `CREATE INDEX audit_log_client ON audit_log (client_id, id DESC)`,
+  ),
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

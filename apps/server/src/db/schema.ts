@@ -1,0 +1,112 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Timestamp = ColumnType<Date, Date, Date>;
+type NullableTimestamp = ColumnType<Date | null, Date | null | undefined, Date | null>;
+
+export interface UsersTable {
+  email: string;
+  first_name: string;
+  last_name: string;
+  pin_hash: string;
+  role: 'volunteer' | 'officer';
+  is_admin: Generated<boolean>;
+  approved: Generated<boolean>;
+  created_at: CreatedAt;
+  approved_at: NullableTimestamp;
+  approved_by: string | null;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_email: string;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface CodesTable {
+  id: Generated<number>;
+  email: string;
+  purpose: 'login' | 'reset';
+  kind: 'initial' | 'resend';
+  code_hash: string;
+  /** Hash of the pre-session that asked for the code; lets a resend without an email find it. */
+  requester: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  attempts: Generated<number>;
+  consumed_at: NullableTimestamp;
+}
+
+export interface ResetGrantsTable {
+  token_hash: string;
+  email: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
+export interface DevOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  body: string;
+  sent_at: CreatedAt;
+}
+
+export interface ClientsTable {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  pin_hash: string | null;
+  created_by: string | null;
+  previous_created_by: string | null;
+  created_at: CreatedAt;
+  submitted_at: NullableTimestamp;
+  submitted_by: string | null;
+}
+
+export interface ClientDocTypesTable {
+  client_id: string;
+  name: string;
+  position: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: CreatedAt;
+  actor: string | null;
+  action: string;
+  client_id: string | null;
+  keys: ColumnType<string[], string, string>;
+  ip: string | null;
+  detail: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  codes: CodesTable;
+  reset_grants: ResetGrantsTable;
+  rate_limits: RateLimitsTable;
+  server_secrets: ServerSecretsTable;
+  dev_outbox: DevOutboxTable;
+  clients: ClientsTable;
+  client_doc_types: ClientDocTypesTable;
+  audit_log: AuditLogTable;
+}

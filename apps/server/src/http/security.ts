@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, CSRF_HEADER, isStateChanging } from '@vita-docs/core';
+import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
+import { resolveSession, type UserRow } from '../auth/sessions.js';
+import type { Services } from '../services.js';
+import { HttpError } from './errors.js';
+
+export const SESSION_COOKIE = 'vita_session';
+export const PRE_SESSION_COOKIE = 'vita_pre';
+
+/** Who is calling: the signed-in user (if any) and what the CSRF token is bound to. */
+export interface AuthState {
+  user: UserRow | null;
+  sessionToken: string | null;
+  /** Random id of the browser before sign-in; binds CSRF tokens and code requests to it. */
+  preId: string;
+  /** Set when the browser holds a session cookie that must go (signed out, stale or revoked). */
+  dropSessionCookie: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthState;
+  }
+}
+
+/** Paths whose requests carry their own signature instead of cookies (presigned storage URLs). */
+const CSRF_EXEMPT_PREFIX = '/api/storage/';
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** `Secure` cookies except on plain-http localhost, unless configured otherwise. */
+export function cookieSecure(services: Services, request: FastifyRequest): boolean {
+  const mode = services.config.cookieSecure;
+  if (mode !== 'auto') return mode === 'always';
+  return request.protocol === 'https' || !LOCAL_HOSTS.has(request.hostname.replace(/:\d+$/, ''));
+}
+
+function csrfTokenFor(services: Services, auth: AuthState): string {
+  const binding = auth.sessionToken ? `s:${sha256(auth.sessionToken)}` : `p:${auth.preId}`;
+  return hmac(services.secret, `csrf|${binding}`);
+}
+
+/** Sets the session cookie (at sign-in) — HttpOnly, SameSite=Strict. */
+export function setSessionCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string): void {
+  request.auth.sessionToken = token;
+  request.auth.dropSessionCookie = false;
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: cookieSecure(services, request),
+  });
+}
+
+/** Clears the session cookie (at sign-out). */
+export function clearSessionCookie(request: FastifyRequest): void {
+  request.auth.sessionToken = null;
+  request.auth.user = null;
+  request.auth.dropSessionCookie = true;
+}
+
+/**
+ * Resolves the session on every API request, enforces the CSRF header on state-changing ones, and
+ * keeps the `csrf_token` cookie in step with the (pre-)session it is bound to.
+ */
+export function installSecurity(app: FastifyInstance, services: Services): void {
+  const policy = { idleMinutes: services.config.sessionIdleMinutes, maxHours: services.config.sessionMaxHours };
+
+  app.decorateRequest('auth', null as unknown as AuthState);
+
+  app.addHook('onRequest', async (request) => {
+    const cookies = request.cookies;
+    const preCookie = cookies[PRE_SESSION_COOKIE];
+    const preId = preCookie && /^[A-Za-z0-9_-]{20,64}$/.test(preCookie) ? preCookie : randomToken(18);
+    const auth: AuthState = { user: null, sessionToken: null, preId, dropSessionCookie: false };
+    request.auth = auth;
+    if (!request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return;
+
+    const token = cookies[SESSION_COOKIE];
+    if (token && token.length <= 100) {
+      auth.user = await resolveSession(services.db, token, policy);
+      if (auth.user) auth.sessionToken = token;
+      else auth.dropSessionCookie = true;
+    }
+    if (isStateChanging(request.method)) {
+      const sent = request.headers[CSRF_HEADER];
+      if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(services, auth))) {
+        throw new HttpError(403, 'Your security token is missing or out of date. Reload the page and try again.');
+      }
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const auth = request.auth;
+    if (!auth || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return payload;
+    const secure = cookieSecure(services, request);
+    if (request.cookies[PRE_SESSION_COOKIE] !== auth.preId) {
+      void reply.setCookie(PRE_SESSION_COOKIE, auth.preId, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+    }
+    const expected = csrfTokenFor(services, auth);
+    if (request.cookies[CSRF_COOKIE] !== expected) {
+      // Readable by the page (not HttpOnly): the client echoes it in the x-csrf-token header.
+      void reply.setCookie(CSRF_COOKIE, expected, { path: '/', httpOnly: false, sameSite: 'strict', secure });
+    }
+    if (auth.dropSessionCookie) {
+      void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+    }
+    return payload;
+  });
+}
+
+/** Baseline security headers for every response. */
+export function installSecurityHeaders(app: FastifyInstance, services: Services): void {
+  const s3Origin = services.config.s3?.endpoint ? new URL(services.config.s3.endpoint).origin : '';
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' blob: data: ${s3Origin}`.trim(),
+    `connect-src 'self' ${s3Origin}`.trim(),
+    `frame-src 'self' blob: ${s3Origin}`.trim(),
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', csp);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cross-origin-opener-policy', 'same-origin');
+    reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
+    // Presigned view URLs may be framed by the app itself; they set their own CSP for that.
+    if (!request.url.startsWith('/api/storage/')) reply.header('x-frame-options', 'DENY');
+    return payload;
+  });
+}

@@ -1,0 +1,70 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail; resolves false (never throws) when the mail could not be handed over. */
+export interface Mailer {
+  readonly kind: 'smtp' | 'outbox';
+  send(mail: Mail): Promise<boolean>;
+  close(): void;
+}
+
+/** Real delivery through an SMTP server (`SMTP_URL`). */
+export function smtpMailer(url: string, from: string, log: FastifyBaseLogger): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      try {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+        return true;
+      } catch (err) {
+        log.error({ err, to: mail.to }, 'mail could not be sent');
+        return false;
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * Development outbox used while no SMTP server is configured: mails are kept in the database
+ * (served at GET /api/dev/outbox) and printed to the log so a newcomer can read their code.
+ */
+export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
+  return {
+    kind: 'outbox',
+    async send(mail) {
+      try {
+        await db.insertInto('dev_outbox').values({ recipient: mail.to, subject: mail.subject, body: mail.text }).execute();
+        log.info({ to: mail.to, subject: mail.subject }, `[dev outbox] ${mail.text.split('\n')[0] ?? ''}`);
+        return true;
+      } catch (err) {
+        log.error({ err }, 'dev outbox write failed');
+        return false;
+      }
+    },
+    close: () => undefined,
+  };
+}
+
+/** The texts of the code mails. */
+export function codeMail(to: string, purpose: 'login' | 'reset', code: string): Mail {
+  const what = purpose === 'login' ? 'sign-in' : 'password reset';
+  return {
+    to,
+    subject: `Your VITA Documents ${what} code: ${code}`,
+    text: [
+      `Your ${what} code is ${code}.`,
+      '',
+      'It expires in 10 minutes and works once.',
+      'If you did not ask for it, you can ignore this email.',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { canApproveUsers, canDeleteUser, canManageAllUsers, canSetRole } from '@vita-docs/core';
+import { audit } from '../audit.js';
+import { revokeUserSessions } from '../auth/sessions.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { actorOf, userRoute } from '../http/route.js';
+import type { Services } from '../services.js';
+import { findUser, toUser } from '../users/users.js';
+
+const USER_NOT_FOUND = 'User not found.';
+
+export function adminUserRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  userRoute(app, 'listUsers', async ({ user, query }) => {
+    const actor = actorOf(user);
+    const allowed = query.status === 'pending' ? canApproveUsers(actor) : canManageAllUsers(actor);
+    if (!allowed) throw forbidden();
+    let q = db.selectFrom('users').selectAll().orderBy('created_at', 'asc').orderBy('email', 'asc');
+    if (query.status === 'pending') q = q.where('approved', '=', false);
+    const rows = await q.execute();
+    return { items: rows.map(toUser) };
+  });
+
+  userRoute(app, 'getUser', async ({ user, params }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    const target = await findUser(db, params.email);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    return { user: toUser(target) };
+  });
+
+  userRoute(app, 'approveUser', async ({ user, params, body, request }) => {
+    const actor = actorOf(user);
+    if (!canApproveUsers(actor)) throw forbidden();
+    const target = await findUser(db, params.email);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    if (!body.approved) {
+      // Taking approval away locks someone out: admins only, and never from an admin.
+      if (!canDeleteUser(actor, { email: target.email, role: target.role, isAdmin: target.is_admin })) {
+        throw forbidden('Only an admin can withdraw approval, and never from an admin.');
+      }
+    }
+    const updated = await db
+      .updateTable('users')
+      .set(
+        body.approved
+          ? { approved: true, approved_at: target.approved ? target.approved_at : new Date(), approved_by: target.approved ? target.approved_by : user.email }
+          : { approved: false, approved_at: null, approved_by: null },
+      )
+      .where('email', '=', target.email)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!body.approved) await revokeUserSessions(db, target.email);
+    await audit(db, { actor: user.email, action: body.approved ? 'user.approve' : 'user.unapprove', ip: request.ip, detail: target.email });
+    return { ok: true as const, user: toUser(updated) };
+  });
+
+  userRoute(app, 'setUserRole', async ({ user, params, body, request }) => {
+    const target = await findUser(db, params.email);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    const actor = actorOf(user);
+    if (!canSetRole(actor, { email: target.email, role: target.role, isAdmin: target.is_admin }, body.role)) {
+      if (target.is_admin) throw forbidden("An admin's role cannot be changed.");
+      throw forbidden(actor.isAdmin || !canApproveUsers(actor) ? undefined : 'Officers may only set the volunteer role, and not on other officers.');
+    }
+    const updated = await db
+      .updateTable('users')
+      .set({ role: body.role })
+      .where('email', '=', target.email)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // New permissions take effect at the next sign-in; existing sessions end now.
+    if (target.role !== body.role) await revokeUserSessions(db, target.email);
+    await audit(db, { actor: user.email, action: 'user.role', ip: request.ip, detail: `${target.email}: ${target.role} -> ${body.role}` });
+    return { ok: true as const, user: toUser(updated) };
+  });
+
+  userRoute(app, 'deleteUser', async ({ user, params, request }) => {
+    const target = await findUser(db, params.email);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    if (!canDeleteUser(actorOf(user), { email: target.email, role: target.role, isAdmin: target.is_admin })) {
+      throw forbidden(target.is_admin ? 'Admin accounts cannot be deleted.' : undefined);
+    }
+    await db.transaction().execute(async (trx) => {
+      // Their clients stay, orphaned, remembering who had them, until an officer reassigns them.
+      await trx
+        .updateTable('clients')
+        .set((eb) => ({ previous_created_by: eb.ref('created_by'), created_by: null }))
+        .where('created_by', '=', target.email)
+        .execute();
+      await trx.deleteFrom('users').where('email', '=', target.email).execute();
+    });
+    await audit(db, { actor: user.email, action: 'user.delete', ip: request.ip, detail: target.email });
+    return { ok: true as const };
+  });
+}

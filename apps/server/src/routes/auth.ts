@@ -1,0 +1,227 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
+import {
+  codesSentLastHour,
+  consumeCode,
+  emailForRequester,
+  hasLiveCode,
+  issueCode,
+  MAX_CODES_PER_HOUR,
+  resendWaitSeconds,
+  type CodePurpose,
+} from '../auth/codes.js';
+import { randomToken, sha256 } from '../auth/crypto.js';
+import { hashPin, verifyPin } from '../auth/passwords.js';
+import { hitRateLimit, isRateLimited } from '../auth/rate-limit.js';
+import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
+import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
+import { publicRoute, userRoute } from '../http/route.js';
+import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
+import { codeMail } from '../mail/mailer.js';
+import type { Services } from '../services.js';
+import { findUser, toUser } from '../users/users.js';
+
+const RESET_COOKIE = 'vita_reset';
+const RESET_GRANT_MINUTES = 10;
+
+const TEXT = {
+  badCredentials: 'Email or Password PIN is incorrect.',
+  pending: 'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
+  badCode: 'That code is not valid or has expired. Check the latest email or request a new code.',
+  tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
+  tooManyCodes: 'Too many codes were requested for this email. Please wait an hour and try again.',
+  noChallenge: 'There is no code to resend. Please start again.',
+  resetExpired: 'Your reset session has expired. Please start again from Forgot Password.',
+  pinsDiffer: 'The two Password PINs do not match.',
+} as const;
+
+/** The pre-session a code request came from, hashed so the codes table holds no live cookie value. */
+const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
+
+/**
+ * Limits are generous per IP because a whole intake site often shares one address; failed guesses
+ * are what is counted, per IP and per account.
+ */
+const LIMITS = {
+  register: { max: 100, window: 3600 },
+  failedLoginPerIp: { max: 100, window: 900 },
+  failedLoginPerEmail: { max: 10, window: 900 },
+  failedCodePerIp: { max: 50, window: 900 },
+  forgotPerIp: { max: 50, window: 3600 },
+  resendPerIp: { max: 60, window: 3600 },
+} as const;
+type LimitName = keyof typeof LIMITS;
+
+/** Counts a hit and refuses it once over the limit. */
+async function limit(services: Services, name: LimitName, subject: string): Promise<void> {
+  const { max, window } = LIMITS[name];
+  if (!(await hitRateLimit(services.db, `${name}:${subject}`, max, window))) throw tooManyRequests(TEXT.tooManyAttempts, window);
+}
+
+/** Refuses when earlier failures used up the limit, without counting this attempt. */
+async function refuseIfLimited(services: Services, name: LimitName, subject: string): Promise<void> {
+  const { max, window } = LIMITS[name];
+  if (await isRateLimited(services.db, `${name}:${subject}`, max, window)) throw tooManyRequests(TEXT.tooManyAttempts, window);
+}
+
+export function authRoutes(app: FastifyInstance, services: Services): void {
+  const { db, secret, mailer, log } = services;
+
+  publicRoute(app, 'register', async ({ body, request }) => {
+    await limit(services, 'register', request.ip);
+    const pinHash = await hashPin(body.pin);
+    return db.transaction().execute(async (trx) => {
+      // Serialises registrations so two "first" accounts cannot both become admin.
+      await sql`SELECT pg_advisory_xact_lock(7331)`.execute(trx);
+      if (await trx.selectFrom('users').select('email').where('email', '=', body.email).executeTakeFirst()) {
+        // Same answer as a new registration: the form does not reveal who has an account.
+        log.info({ email: body.email }, 'registration for an existing account ignored');
+        return { ok: true as const, status: 'pending' as const };
+      }
+      const hasAdmin = await trx.selectFrom('users').select('email').where('is_admin', '=', true).executeTakeFirst();
+      const first = hasAdmin === undefined;
+      await trx
+        .insertInto('users')
+        .values({
+          email: body.email,
+          first_name: body.firstName,
+          last_name: body.lastName,
+          pin_hash: pinHash,
+          role: first ? 'officer' : 'volunteer',
+          is_admin: first,
+          approved: first,
+          approved_at: first ? new Date() : null,
+        })
+        .execute();
+      if (first) log.warn({ email: body.email }, '*** No admin existed: this first account is now an approved ADMIN. ***');
+      return { ok: true as const, status: first ? ('approved' as const) : ('pending' as const) };
+    });
+  });
+
+  publicRoute(app, 'loginInit', async ({ body, request }) => {
+    await refuseIfLimited(services, 'failedLoginPerIp', request.ip);
+    await refuseIfLimited(services, 'failedLoginPerEmail', body.email);
+    const user = await findUser(db, body.email);
+    const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
+    if (!user || !pinOk) {
+      await limit(services, 'failedLoginPerIp', request.ip);
+      await limit(services, 'failedLoginPerEmail', body.email);
+      throw unauthorized(TEXT.badCredentials);
+    }
+    if (!user.approved) throw forbidden(TEXT.pending);
+    if ((await codesSentLastHour(db, user.email, 'login')) >= MAX_CODES_PER_HOUR) throw tooManyRequests(TEXT.tooManyCodes, 3600);
+    const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });
+    const emailSent = await mailer.send(codeMail(user.email, 'login', code));
+    return { ok: true as const, emailSent };
+  });
+
+  publicRoute(app, 'loginVerify', async ({ body, request, reply }) => {
+    await refuseIfLimited(services, 'failedCodePerIp', request.ip);
+    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code });
+    const user = valid ? await findUser(db, body.email) : undefined;
+    if (!user || !user.approved) {
+      await limit(services, 'failedCodePerIp', request.ip);
+      throw badRequest(TEXT.badCode);
+    }
+    // Rotate: whatever session this browser had is ended before the new one starts.
+    if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
+    const token = await createSession(db, user.email, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
+    setSessionCookie(services, request, reply, token);
+    request.auth.user = user;
+    return { ok: true as const, user: toUser(user) };
+  });
+
+  const resend = async (request: FastifyRequest, purpose: CodePurpose, requested: string | undefined) => {
+    await limit(services, 'resendPerIp', request.ip);
+    const email = requested ?? (await emailForRequester(db, requesterOf(request), purpose));
+    if (!email) throw badRequest(TEXT.noChallenge);
+    const wait = await resendWaitSeconds(db, { email, purpose, cooldownSeconds: RESEND_COOLDOWN_SECONDS });
+    if (wait > 0) throw tooManyRequests(`Please wait ${wait} seconds before asking for another code.`, wait);
+    const user = await findUser(db, email);
+    // Only a live challenge (a correct PIN, or a reset request, in the last 10 minutes) gets a new code;
+    // anything else gets the same answer and no mail.
+    if (!user || (purpose === 'login' && !user.approved) || !(await hasLiveCode(db, email, purpose))) return null;
+    if ((await codesSentLastHour(db, email, purpose)) >= MAX_CODES_PER_HOUR) throw tooManyRequests(TEXT.tooManyCodes, 3600);
+    const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester: requesterOf(request) });
+    return codeMail(email, purpose, code);
+  };
+
+  publicRoute(app, 'loginResend', async ({ body, request }) => {
+    const mail = await resend(request, 'login', body.email);
+    return { ok: true as const, emailSent: mail ? await mailer.send(mail) : true };
+  });
+
+  userRoute(app, 'me', async ({ user }) => ({ user: toUser(user) }));
+
+  publicRoute(app, 'logout', async ({ request }) => {
+    if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
+    clearSessionCookie(request);
+    return { ok: true as const };
+  });
+
+  // The forgot-password mails go out in the background: the answer must not reveal, by content or
+  // by timing, whether an account exists for the email.
+  const sendQuietly = (mail: ReturnType<typeof codeMail>) => {
+    void mailer.send(mail);
+  };
+
+  publicRoute(app, 'forgotInit', async ({ body, request }) => {
+    await limit(services, 'forgotPerIp', request.ip);
+    const user = await findUser(db, body.email);
+    if (user && (await codesSentLastHour(db, user.email, 'reset')) < MAX_CODES_PER_HOUR) {
+      const code = await issueCode(db, secret, { email: user.email, purpose: 'reset', kind: 'initial', requester: requesterOf(request) });
+      sendQuietly(codeMail(user.email, 'reset', code));
+    }
+    return { ok: true as const, emailSent: true };
+  });
+
+  publicRoute(app, 'forgotVerify', async ({ body, request, reply }) => {
+    await refuseIfLimited(services, 'failedCodePerIp', request.ip);
+    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code });
+    if (!valid || !(await findUser(db, body.email))) {
+      await limit(services, 'failedCodePerIp', request.ip);
+      throw badRequest(TEXT.badCode);
+    }
+    const grant = randomToken(32);
+    await db
+      .insertInto('reset_grants')
+      .values({ token_hash: sha256(grant), email: body.email, expires_at: sql<Date>`now() + make_interval(mins => ${RESET_GRANT_MINUTES})` })
+      .execute();
+    void reply.setCookie(RESET_COOKIE, grant, {
+      path: '/api/auth',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: cookieSecure(services, request),
+      maxAge: RESET_GRANT_MINUTES * 60,
+    });
+    return { ok: true as const };
+  });
+
+  publicRoute(app, 'forgotResend', async ({ body, request }) => {
+    const mail = await resend(request, 'reset', body.email);
+    if (mail) sendQuietly(mail);
+    return { ok: true as const, emailSent: true };
+  });
+
+  publicRoute(app, 'forgotReset', async ({ body, request, reply }) => {
+    const grant = request.cookies[RESET_COOKIE];
+    if (!grant) throw badRequest(TEXT.resetExpired);
+    if (body.newPin1 !== body.newPin2) throw badRequest(TEXT.pinsDiffer);
+    const used = await db
+      .updateTable('reset_grants')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', sha256(grant))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('email')
+      .executeTakeFirst();
+    void reply.clearCookie(RESET_COOKIE, { path: '/api/auth' });
+    if (!used) throw new HttpError(400, TEXT.resetExpired);
+    await db.updateTable('users').set({ pin_hash: await hashPin(body.newPin1) }).where('email', '=', used.email).execute();
+    await revokeUserSessions(db, used.email);
+    clearSessionCookie(request);
+    log.info({ email: used.email }, 'password PIN reset; all sessions revoked');
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,176 @@
+/**
+ * Starts the real server in-process on a random port, against embedded PGlite or (when
+ * TEST_DATABASE_URL is set) a fresh PostgreSQL database, and gives tests a cookie-keeping agent.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildServer, loadConfig, type Config, type Server } from '../src/app.js';
+import type { DatabaseTarget } from '../src/db/database.js';
+
+export type DbKind = 'pglite' | 'postgres';
+
+/** The databases the suite runs against: PGlite always, PostgreSQL when CI provides one. */
+export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export interface TestApp {
+  url: string;
+  server: Server;
+  config: Config;
+  agent(): Agent;
+  outbox(): Promise<Array<{ to: string; subject: string; text: string; sentAt: string }>>;
+  latestCode(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function freshPostgres(): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `vita_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    target: { url: url.toString() },
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir). */
+export async function startApp(kind: DbKind = 'pglite', env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...env });
+  const pgDb = kind === 'postgres' ? await freshPostgres() : undefined;
+  const server = await buildServer(config, { database: pgDb?.target ?? { memory: true } });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  const outbox = async () => (await fetch(`${url}/api/dev/outbox`)).json() as ReturnType<TestApp['outbox']>;
+  return {
+    url,
+    server,
+    config,
+    agent: () => new Agent(url),
+    outbox,
+    async latestCode(email) {
+      const mails = (await outbox()).filter((m) => m.to === email);
+      const code = /\b(\d{6})\b/.exec(mails.at(-1)?.text ?? '')?.[1];
+      if (!code) throw new Error(`no code mailed to ${email}`);
+      return code;
+    },
+    async close() {
+      await server.close();
+      await pgDb?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A browser stand-in: keeps cookies, echoes the CSRF cookie as a header unless told not to. */
+export class Agent {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly base: string) {}
+
+  async call<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { csrf?: boolean | string; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const csrf = options.csrf ?? true;
+    if (typeof csrf === 'string') headers['x-csrf-token'] = csrf;
+    else if (csrf && this.cookies.has('csrf_token')) headers['x-csrf-token'] = this.cookies.get('csrf_token')!;
+    let payload: string | undefined = options.raw;
+    if (body !== undefined) payload = JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(this.base + path, { method, headers, body: payload });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now());
+      if (!value || expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get = <T = any>(path: string) => this.call<T>('GET', path);
+  post = <T = any>(path: string, body?: unknown, options?: Parameters<Agent['call']>[3]) =>
+    this.call<T>('POST', path, body ?? {}, options);
+  del = <T = any>(path: string) => this.call<T>('DELETE', path);
+
+  /** Primes cookies the way the web app does on load (GET /api/me). */
+  async prime(): Promise<this> {
+    await this.get('/api/me');
+    return this;
+  }
+}
+
+/** Registers, approves (with `admin`) and signs in an account; returns its signed-in agent. */
+export async function signIn(app: TestApp, email: string, pin = 'correct horse battery'): Promise<Agent> {
+  const agent = await app.agent().prime();
+  const init = await agent.post('/api/auth/login-init', { email, pin });
+  if (init.status !== 200) throw new Error(`login-init ${email}: ${init.status} ${JSON.stringify(init.body)}`);
+  const code = await app.latestCode(email);
+  const verify = await agent.post('/api/auth/login-verify', { email, code });
+  if (verify.status !== 200) throw new Error(`login-verify ${email}: ${verify.status} ${JSON.stringify(verify.body)}`);
+  return agent;
+}
+
+export const PIN = 'correct horse battery';
+
+/** Creates an account; the first one on a fresh server becomes the admin. */
+export async function register(app: TestApp, email: string, first = 'Test', last = 'User'): Promise<void> {
+  const agent = await app.agent().prime();
+  const res = await agent.post('/api/auth/register', { firstName: first, lastName: last, email, pin: PIN });
+  if (res.status !== 200) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** A fresh server with an admin, an officer, two volunteers and a pending account, all signed in where possible. */
+export async function seedPeople(app: TestApp) {
+  await register(app, 'admin@example.org', 'Ada', 'Admin');
+  const admin = await signIn(app, 'admin@example.org');
+  for (const email of ['officer@example.org', 'vola@example.org', 'volb@example.org', 'pending@example.org']) {
+    await register(app, email);
+  }
+  for (const email of ['officer@example.org', 'vola@example.org', 'volb@example.org']) {
+    const r = await admin.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, { approved: true });
+    if (r.status !== 200) throw new Error(`approve ${email}: ${r.status}`);
+  }
+  await admin.post('/api/admin/users/officer%40example.org/role', { role: 'officer' });
+  return {
+    admin,
+    officer: await signIn(app, 'officer@example.org'),
+    volA: await signIn(app, 'vola@example.org'),
+    volB: await signIn(app, 'volb@example.org'),
+    pending: await app.agent().prime(),
+    anonymous: await app.agent().prime(),
+  };
+}

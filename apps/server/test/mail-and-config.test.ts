@@ -1,0 +1,66 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig } from '../src/env.js';
+import { PIN, register, startApp } from './harness.js';
+
+describe('configuration', () => {
+  it('stops at start with a message naming each bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
+    expect(() => loadConfig({ MAX_UPLOAD_MB: '-1' })).toThrow(/MAX_UPLOAD_MB/);
+    expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.org' })).toThrow(/ADMIN_EMAIL and ADMIN_PIN/);
+    expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
+  });
+
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, sessionIdleMinutes: 30, sessionMaxHours: 12, maxUploadBytes: 25 * 1024 * 1024 });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+});
+
+describe('mail over SMTP', () => {
+  const received: Array<{ to: string; body: string }> = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let body = '';
+      stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
+        callback();
+      });
+    },
+  });
+  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+  it('delivers the sign-in code to a real SMTP server and hides the dev outbox', async () => {
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as { port: number };
+    const app = await startApp('pglite', { SMTP_URL: `smtp://127.0.0.1:${port}` });
+    try {
+      await register(app, 'admin@example.org');
+      const a = await app.agent().prime();
+      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({ ok: true, emailSent: true });
+      expect(received).toHaveLength(1);
+      expect(received[0]!.to).toBe('admin@example.org');
+      const code = /code is (\d{6})/.exec(received[0]!.body)?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      expect((await a.post('/api/auth/login-verify', { email: 'admin@example.org', code })).status).toBe(200);
+      expect((await a.get('/api/dev/outbox')).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reports emailSent false when the SMTP server cannot be reached', async () => {
+    const app = await startApp('pglite', { SMTP_URL: 'smtp://127.0.0.1:1' });
+    try {
+      await register(app, 'admin@example.org');
+      const a = await app.agent().prime();
+      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({ ok: true, emailSent: false });
+    } finally {
+      await app.close();
+    }
+  });
+});

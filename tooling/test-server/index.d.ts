@@ -1,0 +1,36 @@
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+export interface TestServerOptions {
+  /** Extra environment for the server (e.g. DATABASE_URL, SMTP_URL, S3_*). */
+  env?: Record<string, string>;
+  /** Data directory; a fresh temporary one by default (removed by `stop({ keepData: false })`). */
+  dataDir?: string;
+  /** Port; a free one by default. */
+  port?: number;
+  /** Print the server's log lines to stderr. */
+  verbose?: boolean;
+}
+
+export interface TestServer {
+  /** Origin, e.g. http://127.0.0.1:41234 (the web app is at `/`, the API at `/api`). */
+  url: string;
+  apiUrl: string;
+  port: number;
+  dataDir: string;
+  /** The development outbox, oldest first. */
+  outbox(): Promise<OutboxMail[]>;
+  /** The newest 6-digit code mailed to `email`, waiting up to `timeoutMs` for it to arrive. */
+  latestCode(email: string, options?: { after?: number; timeoutMs?: number }): Promise<string>;
+  /** Stops the process (SIGTERM, then SIGKILL after 5 s). Data is kept unless `keepData` is false. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Starts it again on the same port and data directory. */
+  restart(): Promise<void>;
+}
+
+/** Spawns apps/server from its TypeScript sources (tsx) and waits until it listens. */
+export declare function startTestServer(options?: TestServerOptions): Promise<TestServer>;

@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server');
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (srv.address());
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function launch({ port, dataDir, env, verbose }) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=vita-source', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const ready = new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      const text = chunk.toString();
+      log += text;
+      if (verbose) process.stderr.write(text);
+      if (text.includes('Server listening at')) resolve(undefined);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${log}`)));
+  });
+  const timeout = new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`server did not start within 60 s:\n${log}`)), 60_000).unref(),
+  );
+  return { child, ready: Promise.race([ready, timeout]) };
+}
+
+/** @type {import('./index.js').startTestServer} */
+export async function startTestServer(options = {}) {
+  const port = options.port ?? (await freePort());
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'vita-server-')));
+  const env = options.env ?? {};
+  const verbose = options.verbose ?? false;
+  let current = launch({ port, dataDir, env, verbose });
+  await current.ready;
+  const url = `http://127.0.0.1:${port}`;
+
+  const outbox = async () => {
+    const res = await fetch(`${url}/api/dev/outbox`);
+    if (!res.ok) throw new Error(`outbox: ${res.status}`);
+    return res.json();
+  };
+
+  const stopChild = async () => {
+    const child = current.child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return {
+    url,
+    apiUrl: `${url}/api`,
+    port,
+    dataDir,
+    outbox,
+    async latestCode(email, { after = 0, timeoutMs = 10_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      const target = email.trim().toLowerCase();
+      for (;;) {
+        const mails = (await outbox()).filter((m) => m.to === target && Date.parse(m.sentAt) >= after);
+        const last = mails[mails.length - 1];
+        const code = last && /\b(\d{6})\b/.exec(last.text)?.[1];
+        if (code) return code;
+        if (Date.now() > deadline) throw new Error(`no code mailed to ${email}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop({ keepData = true } = {}) {
+      await stopChild();
+      if (!keepData && !options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await stopChild();
+      current = launch({ port, dataDir, env, verbose });
+      await current.ready;
+    },
+  };
+}
