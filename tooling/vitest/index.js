@@ -9,7 +9,11 @@ import { defaultClientConditions, defaultServerConditions } from 'vite';
 export function vitaVitestConfig(test = {}) {
   return {
     resolve: { conditions: ['vita-source', ...defaultClientConditions] },
-    ssr: { resolve: { conditions: ['vita-source', ...defaultServerConditions] } },
+    // Without `module`: Node would load a package's `module` build (e.g. the AWS SDK's dist-es, whose
+    // extensionless imports only bundlers understand) instead of the build Node itself would pick.
+    ssr: {
+      resolve: { conditions: ['vita-source', ...defaultServerConditions.filter((c) => c !== 'module')] },
+    },
     test: {
       include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
       testTimeout: 30_000,

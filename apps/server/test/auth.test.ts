@@ -199,8 +199,9 @@ describe.each(DB_KINDS)('accounts and sign-in (%s)', (kind) => {
     const email = 'admin@example.org';
     const oldSession = await signIn(app, email);
     const a = await app.agent().prime();
+    const sent = (await app.outbox()).length;
     expect((await a.post('/api/auth/forgot-init', { email })).body).toEqual({ ok: true, emailSent: true });
-    const code = await app.latestCode(email);
+    const code = await app.latestCode(email, sent);
     expect((await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).status).toBe(400);
     expect((await a.post('/api/auth/forgot-verify', { email, code })).status).toBe(200);
     const mismatch = await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pun' });
@@ -234,8 +235,9 @@ describe.each(DB_KINDS)('accounts and sign-in (%s)', (kind) => {
   it('keeps a forgot grant short-lived', async () => {
     const email = 'admin@example.org';
     const a = await app.agent().prime();
+    const sent = (await app.outbox()).length;
     await a.post('/api/auth/forgot-init', { email });
-    await a.post('/api/auth/forgot-verify', { email, code: await app.latestCode(email) });
+    await a.post('/api/auth/forgot-verify', { email, code: await app.latestCode(email, sent) });
     await sql`UPDATE reset_grants SET expires_at = now() - interval '1 second'`.execute(app.server.services.db);
     const res = await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' });
     expect(res.status).toBe(400);

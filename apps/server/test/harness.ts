@@ -20,7 +20,8 @@ export interface TestApp {
   config: Config;
   agent(): Agent;
   outbox(): Promise<Array<{ to: string; subject: string; text: string; sentAt: string }>>;
-  latestCode(email: string): Promise<string>;
+  /** The newest code mailed to `email`; with `since` (an outbox length), waits for a mail after it. */
+  latestCode(email: string, since?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -61,11 +62,15 @@ export async function startApp(kind: DbKind = 'pglite', env: Record<string, stri
     config,
     agent: () => new Agent(url),
     outbox,
-    async latestCode(email) {
-      const mails = (await outbox()).filter((m) => m.to === email);
-      const code = /\b(\d{6})\b/.exec(mails.at(-1)?.text ?? '')?.[1];
-      if (!code) throw new Error(`no code mailed to ${email}`);
-      return code;
+    async latestCode(email, since = 0) {
+      // Some mails (forgot-password) are sent in the background: poll briefly for them.
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const mails = (await outbox()).slice(since).filter((m) => m.to === email);
+        const code = /\b(\d{6})\b/.exec(mails.at(-1)?.text ?? '')?.[1];
+        if (code) return code;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no code mailed to ${email}`);
     },
     async close() {
       await server.close();
