@@ -1,3 +1,15 @@
 import { vitaEslint } from '@vita-docs/eslint-config';
 
-export default vitaEslint({ dirname: import.meta.dirname, layer: 'core' });
+export default [
+  ...vitaEslint({ dirname: import.meta.dirname, layer: 'core' }),
+  // The benchmark drives Chromium and the file system from Node, like the tests do.
+  {
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@vita-docs/*/src', '@vita-docs/*/src/*'], message: "Import the package's public exports." }] },
+      ],
+    },
+  },
+];

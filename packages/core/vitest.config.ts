@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { vitaVitestConfig } from '@vita-docs/vitest-config';
 
-export default defineConfig(vitaVitestConfig());
+// test/pack checks the packed package and needs a build first: `pnpm publint` runs it.
+export default defineConfig(vitaVitestConfig({ exclude: [...configDefaults.exclude, 'test/pack/**'] }));

@@ -74,7 +74,7 @@ const coreGlobalBans = [
  */
 export function vitaEslint({ dirname, layer, ignores = [] }) {
   return tseslint.config(
-    { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', ...ignores] },
+    { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', '**/*.mjs', ...ignores] },
     js.configs.recommended,
     ...tseslint.configs.recommendedTypeChecked,
     {

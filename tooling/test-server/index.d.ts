@@ -22,6 +22,8 @@ export interface TestServer {
   apiUrl: string;
   port: number;
   dataDir: string;
+  /** Process id of the running server (for RSS sampling in benchmarks). */
+  readonly pid: number | undefined;
   /** The development outbox, oldest first. */
   outbox(): Promise<OutboxMail[]>;
   /** The newest 6-digit code mailed to `email`, waiting up to `timeoutMs` for it to arrive. */

@@ -33,21 +33,30 @@ function launch({ port, dataDir, env, verbose }) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  const ready = new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      const text = chunk.toString();
-      log += text;
-      if (verbose) process.stderr.write(text);
-      if (text.includes('Server listening at')) resolve(undefined);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening:\n${log}`)));
-  });
-  const timeout = new Promise((_, reject) =>
-    setTimeout(() => reject(new Error(`server did not start within 60 s:\n${log}`)), 60_000).unref(),
-  );
-  return { child, ready: Promise.race([ready, timeout]) };
+  const onData = (chunk) => {
+    const text = chunk.toString();
+    log = (log + text).slice(-20_000);
+    if (verbose) process.stderr.write(text);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  // Ready when the API answers, whatever the log level.
+  const ready = (async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (exited) throw new Error(`server exited before listening:\n${log}`);
+      if (Date.now() > deadline) throw new Error(`server did not start within 90 s:\n${log}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/me`).then(
+        () => true,
+        () => false,
+      );
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return { child, ready };
 }
 
 /** @type {import('./index.js').startTestServer} */
@@ -78,6 +87,9 @@ export async function startTestServer(options = {}) {
 
   return {
     url,
+    get pid() {
+      return current.child.pid;
+    },
     apiUrl: `${url}/api`,
     port,
     dataDir,

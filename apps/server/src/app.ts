@@ -15,7 +15,15 @@ import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { authRoutes } from './routes/auth.js';
+import { clientRoutes } from './routes/clients.js';
 import { devRoutes } from './routes/dev.js';
+import { docRoutes } from './routes/docs.js';
+import { downloadRoutes } from './routes/download.js';
+import { reassignRoutes } from './routes/reassign.js';
+import { createLocalStore, type LocalObjectStore } from './storage/local.js';
+import { localStorageRoutes } from './storage/local-routes.js';
+import { createS3Store } from './storage/s3.js';
+import type { ObjectStore } from './storage/types.js';
 import type { Services } from './services.js';
 
 export type { Config } from './env.js';
@@ -47,14 +55,30 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
   });
   const target: DatabaseTarget =
     options.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pgdata') });
   const db = await openDatabase(target);
   const secret = await loadSecret(db, config);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
-  const services: Services = { config, db, secret, mailer, log: app.log };
+  let local: LocalObjectStore | undefined;
+  let store: ObjectStore;
+  let closeStore = () => undefined as void;
+  if (config.s3) {
+    const s3 = createS3Store(config.s3);
+    closeStore = () => s3.client.destroy();
+    store = s3;
+  } else {
+    local = createLocalStore({
+      root: path.join(config.dataDir, 'files'),
+      secret,
+      baseUrl: `${config.publicUrl ?? ''}/api/storage`,
+    });
+    store = local;
+    // Temp files of uploads a crash interrupted; they were never visible, now they are gone.
+    await local.removeStaleTemp();
+  }
+  const services: Services = { config, db, secret, mailer, store, log: app.log };
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
@@ -65,6 +89,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   authRoutes(app, services);
   adminUserRoutes(app, services);
+  clientRoutes(app, services);
+  docRoutes(app, services);
+  downloadRoutes(app, services);
+  reassignRoutes(app, services);
+  if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') devRoutes(app, services);
 
   const webDist = config.webDist ?? defaultWebDist();
@@ -95,6 +124,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       clearInterval(housekeeping);
       await app.close();
       mailer.close();
+      closeStore();
       await db.destroy();
     },
   };

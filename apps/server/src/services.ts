@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db/database.js';
 import type { Config } from './env.js';
 import type { Mailer } from './mail/mailer.js';
+import type { ObjectStore } from './storage/types.js';
 
 /** What route modules are given: the composition root builds this once. */
 export interface Services {
@@ -10,5 +11,7 @@ export interface Services {
   /** Server-wide HMAC key (CSRF tokens, code hashes, signed URLs). */
   secret: Buffer;
   mailer: Mailer;
+  /** Document files: local disk or S3-compatible. The source of truth for what a client has. */
+  store: ObjectStore;
   log: FastifyBaseLogger;
 }

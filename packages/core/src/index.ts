@@ -25,6 +25,7 @@ export {
   deleteSelectedConfirm,
   deleteCategoryConfirm,
   resendCountdownLabel,
+  deleteFailedMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes } from './domain/format.js';
 export {
@@ -51,3 +52,76 @@ export { endpoints, fillPath, isStateChanging, CSRF_COOKIE, CSRF_HEADER } from '
 export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 export * as schemas from './api/schemas.js';
 export type { User, Client, DocItem, Volunteer, AuditEntry, OutboxMail } from './api/schemas.js';
+export { createApiClient, readCookie, httpError } from './api/client.js';
+export type {
+  ApiClient,
+  ApiClientOptions,
+  CallOptions,
+  EndpointArgs,
+  EndpointMethod,
+  EndpointResult,
+} from './api/client.js';
+export { ApiError, isApiError, errorMessage } from './api/errors.js';
+export type { ApiErrorKind } from './api/errors.js';
+export { createFetchPutFile, uploadToPresignedUrl, uploadDocument } from './api/upload.js';
+export type { PutFile, PutFileResult, ProgressListener, UploadTransport, UploadTarget } from './api/upload.js';
+export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, Logger } from './ports.js';
+export { createStore } from './store.js';
+export type { Store, Listener, Flow } from './store.js';
+export { STORAGE_KEYS } from './flows/storage-keys.js';
+export { createLoginFlow } from './flows/login/login.js';
+export type { LoginFlow, LoginFlowOptions, LoginState, LoginEvent } from './flows/login/login.js';
+export { createForgotFlow } from './flows/forgot/forgot.js';
+export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
+export { createResendFlow } from './flows/resend/resend.js';
+export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
+export { createUploadFlow } from './flows/upload/upload.js';
+export type {
+  UploadFlow,
+  UploadFlowOptions,
+  UploadState,
+  UploadEvent,
+  QueuedFile,
+  FileProgress,
+  ConvertImage,
+} from './flows/upload/upload.js';
+export { readConvertPreference, writeConvertPreference } from './flows/upload/preference.js';
+export { createRetakeFlow } from './flows/retake/retake.js';
+export type { RetakeFlow, RetakeFlowOptions, RetakeState, RetakeEvent } from './flows/retake/retake.js';
+export { createRenameFlow } from './flows/rename/rename.js';
+export type { RenameFlow, RenameFlowOptions, RenameState, RenameEvent, RenamedFile } from './flows/rename/rename.js';
+export { createFileListFlow, sortByKeyOrder, allSelected } from './flows/file-list/file-list.js';
+export type { FileListFlow, FileListFlowOptions, FileListState, FileListEvent } from './flows/file-list/file-list.js';
+export { createReassignFlow, canConfirmReassign } from './flows/reassign/reassign.js';
+export type {
+  ReassignFlow,
+  ReassignFlowOptions,
+  ReassignState,
+  ReassignEvent,
+  ClientOwner,
+} from './flows/reassign/reassign.js';
+export { createOptimisticList } from './flows/admin-lists/optimistic-list.js';
+export type {
+  OptimisticListFlow,
+  OptimisticListOptions,
+  OptimisticListState,
+  OptimisticListEvent,
+} from './flows/admin-lists/optimistic-list.js';
+export { createUserListFlow, createClientListFlow } from './flows/admin-lists/admin-lists.js';
+export {
+  imageToLetterPdf,
+  createImageConverter,
+  jpegToLetterPdf,
+  letterLayout,
+  PDF_MAX_IMAGE_SIDE,
+  PDF_JPEG_QUALITY,
+  PDF_MARGIN,
+  LETTER_SIZE,
+} from './pdf/letter-pdf.js';
+export type { ImageToPdfPorts, LetterLayout } from './pdf/letter-pdf.js';
+export { isConvertibleImage, pdfFileName } from './pdf/convertible.js';
+export { readImageInfo, sniffFormat, exifOrientation } from './pdf/image-info.js';
+export type { ImageInfo, ImageFormat } from './pdf/image-info.js';
+export { decodeBmp } from './pdf/bmp.js';
+export type { RgbaImage } from './pdf/bmp.js';
+export type { RasterPort, RasterRequest, RasterResult } from './pdf/raster.js';

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { StorageError, storageErrorStatus } from '../storage/types.js';
 
 /** An error whose message is meant for the person using the app. */
 export class HttpError extends Error {
@@ -39,9 +40,18 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 
 /** Every failure becomes `{ error }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | HttpError | ZodError, request, reply) => {
+  app.setErrorHandler((err: FastifyError | HttpError | ZodError | StorageError, request, reply) => {
     if (err instanceof HttpError) {
       void reply.headers(err.headers).code(err.statusCode).send({ error: err.message });
+      return;
+    }
+    if (err instanceof StorageError) {
+      if (err.kind === 'failed') {
+        request.log.error({ err }, 'storage failed');
+        void reply.code(500).send({ error: 'The file store could not complete the request. Please try again.' });
+      } else {
+        void reply.code(storageErrorStatus(err.kind)).send({ error: err.message });
+      }
       return;
     }
     if (err instanceof ZodError) {

@@ -56,6 +56,7 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
   });
 
   userRoute(app, 'setUserRole', async ({ user, params, body, request }) => {
+    if (!canApproveUsers(actorOf(user))) throw forbidden();
     const target = await findUser(db, params.email);
     if (!target) throw notFound(USER_NOT_FOUND);
     const actor = actorOf(user);
@@ -76,6 +77,7 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
   });
 
   userRoute(app, 'deleteUser', async ({ user, params, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
     const target = await findUser(db, params.email);
     if (!target) throw notFound(USER_NOT_FOUND);
     if (!canDeleteUser(actorOf(user), { email: target.email, role: target.role, isAdmin: target.is_admin })) {

@@ -260,7 +260,11 @@ export const AdminDeleteClientRequest = z.object({
 });
 export type AdminDeleteClientRequest = z.input<typeof AdminDeleteClientRequest>;
 
-export const ClientMetaResponse = z.object({ createdBy: z.string().nullable() });
+/**
+ * `clientEmail` lets a page that only knows the client id (the Client Documents page) call
+ * `POST /admin/clients/reassign`, whose body needs the client's email.
+ */
+export const ClientMetaResponse = z.object({ createdBy: z.string().nullable(), clientEmail: z.string().optional() });
 export type ClientMetaResponse = z.infer<typeof ClientMetaResponse>;
 
 export const AdminReassignRequest = z.object({

@@ -45,3 +45,8 @@ export function deleteCategoryConfirm(name: string): string {
 export function resendCountdownLabel(secondsLeft: number): string {
   return `Resend in ${secondsLeft}s`;
 }
+
+/** `Delete failed` with the reason after it, when there is one (SPEC §8). */
+export function deleteFailedMessage(reason?: string): string {
+  return reason ? `${messages.deleteFailed}: ${reason}` : messages.deleteFailed;
+}

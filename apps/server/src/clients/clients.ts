@@ -1,0 +1,53 @@
+import { canAccessClient, FIXED_CATEGORIES, type Client } from '@vita-docs/core';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { ClientsTable } from '../db/schema.js';
+import type { UserRow } from '../auth/sessions.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { actorOf } from '../http/route.js';
+
+export type ClientRow = Selectable<ClientsTable>;
+
+export const CLIENT_NOT_FOUND = 'Client not found.';
+
+/** A client row as the wire contract shows it (never the PIN hash). */
+export function toClient(row: ClientRow): Client {
+  return {
+    clientId: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    hasPin: row.pin_hash !== null,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+    ...(row.created_by === null ? { previousCreatedBy: row.previous_created_by } : {}),
+    submittedAt: row.submitted_at?.toISOString() ?? null,
+  };
+}
+
+/** The client, if `user` may work with its documents (owner or admin); 404 / 403 otherwise. */
+export async function clientFor(db: Db, user: UserRow, clientId: string): Promise<ClientRow> {
+  const row = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  if (!row) throw notFound(CLIENT_NOT_FOUND);
+  if (!canAccessClient(actorOf(user), { createdBy: row.created_by })) {
+    throw forbidden('This client belongs to another volunteer.');
+  }
+  return row;
+}
+
+/** The client's categories: the five fixed ones, then custom ones in the order they were added. */
+export async function clientDocTypes(db: Db, clientId: string): Promise<string[]> {
+  const custom = await db
+    .selectFrom('client_doc_types')
+    .select('name')
+    .where('client_id', '=', clientId)
+    .orderBy('position', 'asc')
+    .execute();
+  return [...FIXED_CATEGORIES, ...custom.map((c) => c.name)];
+}
+
+/** Storage prefix of one category of a client, or of the whole client. */
+export function docPrefix(clientId: string, docType?: string): string {
+  return docType === undefined ? `${clientId}/` : `${clientId}/${encodeURIComponent(docType)}/`;
+}

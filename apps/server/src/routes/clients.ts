@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { canManageAllClients, categoryName, isFixedCategory, parseDocKey } from '@vita-docs/core';
+import { audit } from '../audit.js';
+import { randomToken } from '../auth/crypto.js';
+import { hashPin } from '../auth/passwords.js';
+import { clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
+import { actorOf, userRoute } from '../http/route.js';
+import type { Services } from '../services.js';
+import { isUniqueViolation } from '../db/errors.js';
+
+export function clientRoutes(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
+
+  userRoute(app, 'createClient', async ({ user, body, request }) => {
+    const pinHash = body.pin ? await hashPin(body.pin) : null;
+    try {
+      const row = await db
+        .insertInto('clients')
+        .values({
+          id: randomToken(12),
+          first_name: body.firstName,
+          last_name: body.lastName,
+          email: body.email,
+          phone: body.phone,
+          pin_hash: pinHash,
+          created_by: user.email,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(db, { actor: user.email, action: 'client.create', clientId: row.id, ip: request.ip });
+      return { ok: true as const, client: toClient(row) };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new HttpError(409, 'You already have a client with this email.');
+      throw err;
+    }
+  });
+
+  userRoute(app, 'listClients', async ({ user }) => {
+    const rows = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('created_by', '=', user.email)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return { items: rows.map(toClient) };
+  });
+
+  userRoute(app, 'listAllClients', async ({ user }) => {
+    if (!canManageAllClients(actorOf(user))) throw forbidden();
+    const rows = await db.selectFrom('clients').selectAll().orderBy('created_at', 'desc').execute();
+    return { items: rows.map(toClient) };
+  });
+
+  userRoute(app, 'docTypes', async ({ user, params }) => {
+    const client = await clientFor(db, user, params.id);
+    return { types: await clientDocTypes(db, client.id) };
+  });
+
+  userRoute(app, 'docStatus', async ({ user, params }) => {
+    const client = await clientFor(db, user, params.id);
+    const [types, objects] = await Promise.all([clientDocTypes(db, client.id), store.list(docPrefix(client.id))]);
+    const withFiles = new Set(objects.map((o) => parseDocKey(o.key)?.docType));
+    return Object.fromEntries(types.map((t) => [t, withFiles.has(t)]));
+  });
+
+  userRoute(app, 'addDocType', async ({ user, params, body, request }) => {
+    const client = await clientFor(db, user, params.id);
+    const name = categoryName(body.template, body.note);
+    const existing = await clientDocTypes(db, client.id);
+    if (existing.includes(name)) throw badRequest(`“${name}” already exists for this client.`);
+    await db.insertInto('client_doc_types').values({ client_id: client.id, name }).execute();
+    await audit(db, { actor: user.email, action: 'doctype.add', clientId: client.id, ip: request.ip, detail: name });
+    return { ok: true as const, docType: name };
+  });
+
+  userRoute(app, 'deleteDocType', async ({ user, params, query, request }) => {
+    const client = await clientFor(db, user, params.id);
+    if (isFixedCategory(query.docType)) throw badRequest('The five standard document types cannot be deleted.');
+    const row = await db
+      .selectFrom('client_doc_types')
+      .select('name')
+      .where('client_id', '=', client.id)
+      .where('name', '=', query.docType)
+      .executeTakeFirst();
+    if (!row) throw notFound('Document type not found.');
+    // Files first: if removing them fails, the category stays visible and the delete can be retried.
+    const removed = await store.deletePrefix(docPrefix(client.id, row.name));
+    await db.deleteFrom('client_doc_types').where('client_id', '=', client.id).where('name', '=', row.name).execute();
+    await audit(db, {
+      actor: user.email,
+      action: 'doctype.delete',
+      clientId: client.id,
+      ip: request.ip,
+      detail: `${row.name} (${removed} files)`,
+    });
+    return { ok: true as const };
+  });
+
+  userRoute(app, 'submitClient', async ({ user, params, request }) => {
+    const client = await clientFor(db, user, params.id);
+    const row = await db
+      .updateTable('clients')
+      .set({ submitted_at: new Date(), submitted_by: user.email })
+      .where('id', '=', client.id)
+      .returning('submitted_at')
+      .executeTakeFirstOrThrow();
+    await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
+    return { ok: true as const, submittedAt: row.submitted_at!.toISOString() };
+  });
+}

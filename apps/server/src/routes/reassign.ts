@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import { canManageAllClients, canManageAllUsers, canReassignClients } from '@vita-docs/core';
+import { sql } from 'kysely';
+import { audit } from '../audit.js';
+import type { UserRow } from '../auth/sessions.js';
+import { CLIENT_NOT_FOUND, docPrefix, toClient, type ClientRow } from '../clients/clients.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
+import { actorOf, userRoute } from '../http/route.js';
+import type { Services } from '../services.js';
+import { findUser } from '../users/users.js';
+
+/** Officer and admin routes that look after clients: orphans, reassignment, deletion, audit. */
+export function reassignRoutes(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
+
+  const requireReassigner = (user: UserRow) => {
+    if (!canReassignClients(actorOf(user))) throw forbidden();
+  };
+
+  /** Finds a client by id, or by owner + email as the spec's calls identify it. */
+  const findClient = async (by: { clientId?: string | undefined; owner: string | null; clientEmail: string }) => {
+    let q = db.selectFrom('clients').selectAll();
+    if (by.clientId) q = q.where('id', '=', by.clientId);
+    else if (by.owner) q = q.where('created_by', '=', by.owner.trim().toLowerCase()).where('email', '=', by.clientEmail);
+    else q = q.where('created_by', 'is', null).where('email', '=', by.clientEmail);
+    const rows = await q.limit(2).execute();
+    if (rows.length === 0) throw notFound(CLIENT_NOT_FOUND);
+    if (rows.length > 1) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
+    return rows[0]!;
+  };
+
+  /** Gives a client to an approved account; the old owner is remembered as previous. */
+  const reassign = async (actor: UserRow, client: ClientRow, newVolunteerEmail: string, ip: string) => {
+    const target = await findUser(db, newVolunteerEmail);
+    if (!target || !target.approved) throw badRequest('The new volunteer must be an approved account.');
+    try {
+      const row = await db
+        .updateTable('clients')
+        .set({ created_by: target.email, previous_created_by: client.created_by ?? client.previous_created_by })
+        .where('id', '=', client.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(db, {
+        actor: actor.email,
+        action: 'client.reassign',
+        clientId: client.id,
+        ip,
+        detail: `${client.created_by ?? `(orphan of ${client.previous_created_by ?? 'unknown'})`} -> ${target.email}`,
+      });
+      return { ok: true as const, client: toClient(row) };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new HttpError(409, `${target.email} already has a client with this email.`);
+      throw err;
+    }
+  };
+
+  userRoute(app, 'orphanedClients', async ({ user }) => {
+    requireReassigner(user);
+    const rows = await db.selectFrom('clients').selectAll().where('created_by', 'is', null).orderBy('created_at', 'asc').execute();
+    return { items: rows.map(toClient) };
+  });
+
+  userRoute(app, 'volunteers', async ({ user }) => {
+    requireReassigner(user);
+    const rows = await db
+      .selectFrom('users')
+      .select(['email', 'first_name', 'last_name', 'role', 'is_admin'])
+      .where('approved', '=', true)
+      .orderBy(sql`lower(first_name)`)
+      .orderBy(sql`lower(last_name)`)
+      .execute();
+    return {
+      items: rows.map((r) => ({ email: r.email, firstName: r.first_name, lastName: r.last_name, role: r.role, isAdmin: r.is_admin })),
+    };
+  });
+
+  userRoute(app, 'reassignOrphan', async ({ user, body, request }) => {
+    requireReassigner(user);
+    const client = await db.selectFrom('clients').selectAll().where('id', '=', body.clientId).executeTakeFirst();
+    if (!client) throw notFound(CLIENT_NOT_FOUND);
+    if (client.created_by !== null) throw new HttpError(409, `This client already belongs to ${client.created_by}.`);
+    return reassign(user, client, body.newVolunteerEmail, request.ip);
+  });
+
+  userRoute(app, 'clientMeta', async ({ user, params }) => {
+    requireReassigner(user);
+    const row = await db.selectFrom('clients').select(['created_by', 'email']).where('id', '=', params.id).executeTakeFirst();
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
+    return { createdBy: row.created_by, clientEmail: row.email };
+  });
+
+  userRoute(app, 'reassignClient', async ({ user, body, request }) => {
+    requireReassigner(user);
+    const client = await findClient({ clientId: body.clientId, owner: body.from, clientEmail: body.clientEmail });
+    return reassign(user, client, body.newVolunteerEmail, request.ip);
+  });
+
+  userRoute(app, 'deleteClient', async ({ user, body, request }) => {
+    if (!canManageAllClients(actorOf(user))) throw forbidden();
+    const client = await findClient({ clientId: body.clientId, owner: body.createdBy, clientEmail: body.clientEmail });
+    // Files first: if that fails the client stays listed and the delete can be retried.
+    const removed = await store.deletePrefix(docPrefix(client.id));
+    await db.deleteFrom('clients').where('id', '=', client.id).execute();
+    await audit(db, {
+      actor: user.email,
+      action: 'client.delete',
+      clientId: client.id,
+      ip: request.ip,
+      detail: `${client.first_name} ${client.last_name} <${client.email}> (${removed} files)`,
+    });
+    return { ok: true as const };
+  });
+
+  userRoute(app, 'audit', async ({ user, query }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(query.limit);
+    if (query.clientId) q = q.where('client_id', '=', query.clientId);
+    const rows = await q.execute();
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        at: r.at.toISOString(),
+        actor: r.actor,
+        action: r.action,
+        clientId: r.client_id,
+        keys: r.keys,
+        ip: r.ip,
+        detail: r.detail,
+      })),
+    };
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * HTTP side of the local store: `PUT /put` receives an upload, `GET /get` serves a file, both on
+ * HMAC-signed URLs made by `createLocalStore`. Mount with
+ * `app.register(localStorageRoutes(store), { prefix: '/api/storage' })`. These routes take no cookies
+ * and no CSRF token: the signature is the whole authorisation (the app's CSRF hook skips them).
+ */
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { contentDisposition, isInlineViewable, servedContentType } from './filetypes.js';
+import type { LocalObjectStore } from './local.js';
+import { tooLarge, type UploadBody } from './local-write.js';
+import type { GetGrant, PutGrant } from './signing.js';
+import { StorageError, storageErrorStatus } from './types.js';
+
+/** Responses that are not a file: nothing may render, frame or sniff them. */
+const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/** The media type of a Content-Type value: no parameters, lower case. */
+const mediaType = (value: string | undefined): string => (value ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Headers every response of these routes carries. */
+function baseHeaders(reply: FastifyReply): void {
+  void reply.headers({
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'private, no-store',
+    // The URL is a capability: never leak it to another site through Referer.
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': LOCKED_DOWN_CSP,
+    // Signed URLs carry no cookies, so any origin (the desktop app) may use one it was given.
+    'access-control-allow-origin': '*',
+  });
+}
+
+/** Content-Security-Policy for a served file: view URLs may be framed by the app, nothing else. */
+function fileCsp(inline: boolean, contentType: string, frameAncestors: string): string {
+  if (!inline) return LOCKED_DOWN_CSP;
+  // Browsers' PDF viewers do not run in a sandboxed document, so a PDF only gets the framing rule.
+  if (contentType === 'application/pdf') return `frame-ancestors ${frameAncestors}`;
+  return `default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox; frame-ancestors ${frameAncestors}`;
+}
+
+async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {
+  const grant = store.signer.verify('PUT', request.query, store.now()) as PutGrant;
+  const sent = request.headers['content-type'];
+  if (mediaType(sent) !== mediaType(grant.contentType)) {
+    throw new StorageError(
+      'unsupported_type',
+      `This upload link is for a file of type ${grant.contentType}, but the file was sent as ${sent ?? 'no type'}.`,
+    );
+  }
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > grant.maxBytes) {
+    // Refused before a byte is read; `receive` enforces the same limit on the real stream.
+    throw tooLarge(grant.maxBytes);
+  }
+  // destroyOnReturn: false keeps the socket when `receive` stops early, so the 413/415 still gets out.
+  const body = request.raw.iterator({ destroyOnReturn: false }) as UploadBody;
+  const object = await store.receive(grant.key, body, grant.maxBytes);
+  return reply.code(200).send({ key: object.key, size: object.size, contentType: object.contentType });
+}
+
+async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {
+  const grant = store.signer.verify('GET', request.query, store.now()) as GetGrant;
+  const { handle, object } = await store.openObject(grant.key);
+  const contentType = servedContentType(grant.contentType || object.contentType);
+  const inline = grant.disposition === 'inline' && isInlineViewable(contentType);
+  void reply.headers({
+    'content-type': contentType,
+    'content-length': String(object.size),
+    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', grant.downloadName),
+    'content-security-policy': fileCsp(inline, contentType, store.frameAncestors),
+    'last-modified': object.lastModified.toUTCString(),
+  });
+  // The open handle pins the file: a concurrent rename or delete cannot change what is served.
+  return reply.send(handle.createReadStream({ start: 0 }));
+}
+
+/** Fastify plugin serving the local store's signed upload and download URLs. */
+export function localStorageRoutes(store: LocalObjectStore): FastifyPluginAsync {
+  return async (app) => {
+    // Bodies are streamed by the PUT handler, whatever their type; nothing is buffered or parsed.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    app.addHook('onRequest', async (_request, reply) => baseHeaders(reply));
+
+    app.setErrorHandler((error: FastifyError | StorageError, request, reply) => {
+      void reply.header('content-security-policy', LOCKED_DOWN_CSP).removeHeader('content-disposition');
+      // An upload refused mid-stream: say why, then close rather than read the rest.
+      if (request.method === 'PUT' && !request.raw.complete) void reply.header('connection', 'close');
+      if (error instanceof StorageError) {
+        const status = storageErrorStatus(error.kind);
+        if (status >= 500) request.log.error({ err: error }, 'storage request failed');
+        else request.log.info({ kind: error.kind }, 'storage request refused');
+        return reply.code(status).send({ error: error.message });
+      }
+      if (request.raw.destroyed) {
+        request.log.info('upload aborted by the client');
+        return reply.code(400).send({ error: 'The upload was interrupted.' });
+      }
+      const status = error.statusCode;
+      if (status !== undefined && status >= 400 && status < 500)
+        return reply.code(status).send({ error: error.message });
+      request.log.error({ err: error }, 'storage request failed');
+      return reply
+        .code(500)
+        .send({ error: 'Something went wrong while handling the file. Please try again.' });
+    });
+
+    app.options('/put', async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'PUT')
+        .header('access-control-allow-headers', 'content-type')
+        .header('access-control-max-age', '600')
+        .send(),
+    );
+    app.put('/put', (request, reply) => handlePut(store, request, reply));
+    app.get('/get', (request, reply) => handleGet(store, request, reply));
+  };
+}

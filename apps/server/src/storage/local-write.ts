@@ -1,0 +1,95 @@
+/**
+ * Every write into the local store takes the same path: a temp file inside the root (same file
+ * system), fsync, atomic rename into place, fsync of the directory. A write that dies half-way
+ * leaves at most a temp file, which is never listed and is swept later.
+ */
+import { copyFile, constants, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { formatBytes } from '@vita-docs/core';
+import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType } from './filetypes.js';
+import { ensureCategoryDir, objectPath, syncDir, tempPath } from './local-layout.js';
+import { StorageError } from './types.js';
+
+/** What an upload body may be: an HTTP request, a file stream, or chunks in memory. */
+export type UploadBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** The error for an upload over its limit. */
+export const tooLarge = (maxBytes: number) =>
+  new StorageError('too_large', `This file is larger than the ${formatBytes(maxBytes)} limit.`);
+
+const unsupported = () => new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
+
+/** Writes a whole chunk (a single `write` may be partial). */
+async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.length) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Moves a finished, fsynced temp file to `key`'s place; the file appears whole or not at all. */
+async function publish(root: string, tmp: string, key: string): Promise<string> {
+  const target = await ensureCategoryDir(root, key);
+  await rename(tmp, target);
+  await syncDir(path.dirname(target));
+  return target;
+}
+
+/**
+ * Streams `body` to `key`. Stops with `too_large` the moment `maxBytes` is passed and with
+ * `unsupported_type` as soon as the first bytes show a type outside the allow-list (or the body is
+ * empty). Returns the final path once the file is durable and visible.
+ */
+export async function writeUpload(
+  root: string,
+  key: string,
+  body: UploadBody,
+  maxBytes: number,
+): Promise<string> {
+  objectPath(root, key);
+  const tmp = await tempPath(root);
+  const handle = await open(tmp, 'wx', 0o600);
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let sniffed = false;
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      if (!sniffed) {
+        head = Buffer.concat([head, chunk]).subarray(0, SNIFF_BYTES);
+        if (head.length >= SNIFF_BYTES) {
+          if (!sniffContentType(head)) throw unsupported();
+          sniffed = true;
+        }
+      }
+      await writeAll(handle, chunk);
+    }
+    if (size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
+    if (!sniffed && !sniffContentType(head)) throw unsupported();
+    await handle.sync();
+    await handle.close();
+    return await publish(root, tmp, key);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Copies `from` to `to` through a temp file (a reflink where the file system can). */
+export async function copyObject(root: string, from: string, to: string): Promise<void> {
+  const source = objectPath(root, from);
+  objectPath(root, to);
+  const tmp = await tempPath(root);
+  try {
+    await copyFile(source, tmp, constants.COPYFILE_FICLONE);
+    const handle = await open(tmp, 'r+');
+    await handle.sync().finally(() => handle.close());
+    await publish(root, tmp, to);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The local-disk object store (the default, under `DATA_DIR`). Uploads and downloads go through the
+ * server on HMAC-signed URLs (`local-routes.ts`). Writes land in a temp file, are fsynced and then
+ * renamed into place, so a killed upload never appears and no partial file is ever listed. The
+ * content type is not stored: it is read from the file's magic bytes, which were checked on upload.
+ */
+import { open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocKey } from '@vita-docs/core';
+import { FALLBACK_CONTENT_TYPE, SNIFF_BYTES, assertUploadLimits, sniffContentType } from './filetypes.js';
+import { assertPrefix } from './keys.js';
+import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
+import { copyObject, writeUpload, type UploadBody } from './local-write.js';
+import { createUrlSigner, type UrlSigner } from './signing.js';
+import { StorageError, type ObjectStore, type PresignedUrl, type StoredObject } from './types.js';
+
+/** How to build a {@link LocalObjectStore}. */
+export interface LocalStoreOptions {
+  /** Directory holding the files (created on first write), e.g. `${DATA_DIR}/files`. */
+  root: string;
+  /** Server secret the URL signatures are derived from. */
+  secret: Buffer | string;
+  /**
+   * Where `localStorageRoutes` is mounted, as the browser reaches it: absolute
+   * (`https://vita.example.org/api/storage`) or path-only (`/api/storage`, resolved by the browser).
+   */
+  baseUrl: string;
+  /** Clock in milliseconds (tests); defaults to `Date.now`. */
+  now?: () => number;
+  /** CSP `frame-ancestors` sources allowed to embed view URLs; defaults to `'self'`. */
+  frameAncestors?: string;
+}
+
+/** The local store, plus what its HTTP routes need. */
+export interface LocalObjectStore extends ObjectStore {
+  readonly kind: 'local';
+  readonly root: string;
+  readonly signer: UrlSigner;
+  readonly frameAncestors: string;
+  now(): number;
+  /**
+   * Streams `body` into the object at `key`: rejects with `too_large` as soon as `maxBytes` is passed
+   * and with `unsupported_type` when the magic bytes are not on the allow-list; the temp file is
+   * removed on every failure. Resolves once the file is durable and visible.
+   */
+  receive(key: string, body: UploadBody, maxBytes: number): Promise<StoredObject>;
+  /** Opens an object for serving: its handle, metadata and sniffed type. Caller closes the handle. */
+  openObject(key: string): Promise<{ handle: FileHandle; object: StoredObject }>;
+  /** Removes temp files older than `maxAgeMs` left by a crash; returns how many. Call at start. */
+  removeStaleTemp(maxAgeMs?: number): Promise<number>;
+}
+
+const isMissing = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+
+const notFound = () =>
+  new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+
+/** Reads up to {@link SNIFF_BYTES} leading bytes of an open file. */
+async function readHead(handle: FileHandle): Promise<Uint8Array> {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** Opens a file and reads what a listing shows; null when there is no such file. */
+async function openAndDescribe(
+  key: string,
+  file: string,
+): Promise<{ handle: FileHandle; object: StoredObject } | null> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      return null;
+    }
+    const contentType = sniffContentType(await readHead(handle)) ?? FALLBACK_CONTENT_TYPE;
+    return { handle, object: { key, size: info.size, lastModified: info.mtime, contentType } };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** A file's listing entry, or null. */
+async function describe(key: string, file: string): Promise<StoredObject | null> {
+  const opened = await openAndDescribe(key, file);
+  await opened?.handle.close();
+  return opened?.object ?? null;
+}
+
+/** A local-disk {@link ObjectStore} under `options.root`. */
+export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
+  const root = path.resolve(options.root);
+  const now = options.now ?? Date.now;
+  const signer = createUrlSigner(options.secret);
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const expiry = (seconds: number) => Math.floor(now() / 1000) + Math.max(1, Math.floor(seconds));
+
+  async function listCategory(
+    clientId: string,
+    encodedDocType: string,
+    dir: string,
+  ): Promise<StoredObject[]> {
+    const names = await readdir(dir).catch((error: unknown) => {
+      if (isMissing(error)) return [];
+      throw error;
+    });
+    const found = await Promise.all(
+      names
+        .filter((name) => !name.startsWith('.'))
+        .map((name) => `${clientId}/${encodedDocType}/${name}`)
+        // Only what could have been written through a valid key is listed.
+        .filter((key) => parseDocKey(key) !== null)
+        .map((key) => describe(key, path.join(dir, key.slice(key.lastIndexOf('/') + 1)))),
+    );
+    return found.filter((item): item is StoredObject => item !== null);
+  }
+
+  const store: LocalObjectStore = {
+    kind: 'local',
+    root,
+    signer,
+    frameAncestors: options.frameAncestors ?? "'self'",
+    now,
+
+    async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUrl> {
+      objectPath(root, key);
+      assertUploadLimits(contentType, maxBytes);
+      const expires = expiry(expiresInSeconds);
+      const query = signer.sign({ method: 'PUT', key, contentType, maxBytes, expires });
+      return { url: `${base}/put?${query}`, expiresAt: new Date(expires * 1000) };
+    },
+
+    async presignGet(
+      key,
+      { expiresInSeconds, disposition, downloadName, contentType },
+    ): Promise<PresignedUrl> {
+      if (!(await store.head(key))) throw notFound();
+      const expires = expiry(expiresInSeconds);
+      const query = signer.sign({
+        method: 'GET',
+        key,
+        disposition,
+        downloadName,
+        contentType: contentType ?? '',
+        expires,
+      });
+      return { url: `${base}/get?${query}`, expiresAt: new Date(expires * 1000) };
+    },
+
+    async list(prefix) {
+      const { clientId, encodedDocType } = assertPrefix(prefix);
+      let items: StoredObject[];
+      if (encodedDocType !== null) {
+        items = await listCategory(clientId, encodedDocType, prefixPath(root, clientId, encodedDocType));
+      } else {
+        const clientDir = prefixPath(root, clientId, null);
+        const dirs = await readdir(clientDir).catch((error: unknown) => {
+          if (isMissing(error)) return [];
+          throw error;
+        });
+        const nested = await Promise.all(
+          dirs.map(async (dir) => {
+            const encoded = await categoryFromDir(clientDir, dir);
+            return encoded === null ? [] : listCategory(clientId, encoded, path.join(clientDir, dir));
+          }),
+        );
+        items = nested.flat();
+      }
+      return items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+
+    async head(key) {
+      return describe(key, objectPath(root, key));
+    },
+
+    async read(key) {
+      const { handle } = await store.openObject(key);
+      return handle.createReadStream({ start: 0 });
+    },
+
+    async openObject(key) {
+      const opened = await openAndDescribe(key, objectPath(root, key));
+      if (!opened) throw notFound();
+      return opened;
+    },
+
+    async receive(key, body, maxBytes) {
+      const file = await writeUpload(root, key, body, maxBytes);
+      const stored = await describe(key, file);
+      // Deleted in the instant since it was written: report what was received.
+      return stored ?? { key, size: 0, lastModified: new Date(now()), contentType: FALLBACK_CONTENT_TYPE };
+    },
+
+    async put(key, body, _contentType) {
+      // The type is whatever the bytes are; the same checks as an upload apply.
+      await store.receive(key, [body], Number.MAX_SAFE_INTEGER);
+    },
+
+    async copy(from, to) {
+      await copyObject(root, from, to).catch((error: unknown) => {
+        throw isMissing(error) ? notFound() : error;
+      });
+    },
+
+    async delete(keys) {
+      const files = keys.map((key) => objectPath(root, key));
+      await Promise.all(
+        files.map((file) =>
+          unlink(file).catch((error: unknown) => {
+            if (!isMissing(error)) throw error;
+          }),
+        ),
+      );
+    },
+
+    async deletePrefix(prefix) {
+      const { clientId, encodedDocType } = assertPrefix(prefix);
+      const count = (await store.list(prefix)).length;
+      await rm(prefixPath(root, clientId, encodedDocType), { recursive: true, force: true });
+      return count;
+    },
+
+    async removeStaleTemp(maxAgeMs = 24 * 60 * 60 * 1000) {
+      const dir = path.join(root, TEMP_DIR);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      let removed = 0;
+      for (const name of names) {
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => null);
+        // Only old ones: another process sharing this directory may be mid-upload.
+        if (info && now() - info.mtimeMs > maxAgeMs) {
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,262 @@
+/**
+ * The S3-compatible object store (AWS S3, MinIO, R2, …) through the AWS SDK. Uploads and downloads
+ * use real presigned URLs: the browser talks to the bucket directly.
+ *
+ * Limits of presigned S3 URLs, compared with the local store:
+ * - a presigned PUT can sign an exact Content-Length but not a maximum, so `maxBytes` is not enforced
+ *   by S3 (a browser-form POST policy could; the spec's client sends a PUT);
+ * - S3 never sees a magic-bytes check, and cannot send `X-Content-Type-Options: nosniff` or a CSP; the
+ *   signed `ResponseContentType` (never HTML/SVG) and `ResponseContentDisposition` are what it can do.
+ */
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
+import { parseDocKey } from '@vita-docs/core';
+import {
+  FALLBACK_CONTENT_TYPE,
+  assertUploadLimits,
+  contentDisposition,
+  contentTypeFromName,
+  isInlineViewable,
+  servedContentType,
+} from './filetypes.js';
+import { assertDocKey, assertPrefix } from './keys.js';
+import { StorageError, type ObjectStore, type StoredObject } from './types.js';
+
+/** Connection settings (the shape of the server's `S3_*` configuration). */
+export interface S3StoreOptions {
+  /** e.g. `http://127.0.0.1:9000` for MinIO; omitted for AWS itself. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Omitted: the SDK's default credential chain (instance role, env, profile). */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `bucket` in the path instead of the host name (MinIO and most self-hosted servers). */
+  forcePathStyle: boolean;
+  /** Keys per list request (S3 caps it at 1000); small values let tests exercise paging. */
+  listPageSize?: number;
+}
+
+/** The S3 store, plus its client so the server can close it at shutdown. */
+export interface S3ObjectStore extends ObjectStore {
+  readonly kind: 's3';
+  readonly client: S3Client;
+}
+
+/** DeleteObjects takes at most 1000 keys per request. */
+const DELETE_BATCH = 1000;
+/** HEAD requests in flight at once when a listing needs stored types. */
+const HEAD_CONCURRENCY = 8;
+
+const isNotFound = (error: unknown): boolean =>
+  error instanceof S3ServiceException &&
+  (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
+
+const notFound = () =>
+  new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** An S3-compatible {@link ObjectStore}. */
+export function createS3Store(options: S3StoreOptions): S3ObjectStore {
+  const { bucket } = options;
+  const client = new S3Client({
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    region: options.region,
+    forcePathStyle: options.forcePathStyle,
+    ...(options.accessKeyId && options.secretAccessKey
+      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+      : {}),
+    // Checksums only where S3 demands them: a presigned PUT must not require a checksum header the
+    // browser does not send, and many S3-compatible servers reject the newer checksum headers.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const pageSize = Math.min(1000, Math.max(1, options.listPageSize ?? 1000));
+
+  /**
+   * A listing carries no content type. The name's extension decides (uploads are PDF or images, named
+   * accordingly); only names without a known extension cost a HEAD for the stored type.
+   */
+  async function withType(key: string, size: number, lastModified: Date): Promise<StoredObject> {
+    const byName = contentTypeFromName(key);
+    if (byName) return { key, size, lastModified, contentType: byName };
+    const head = await store.head(key);
+    return { key, size, lastModified, contentType: head?.contentType ?? FALLBACK_CONTENT_TYPE };
+  }
+
+  /**
+   * Every object under a prefix, page by page. ListObjects (v1) with `Marker` = the last key seen is
+   * the same walk as v2's continuation tokens, and works on every S3-compatible server (s3rver's v2
+   * tokens need a cipher OpenSSL 3 no longer has).
+   */
+  async function listAll(prefix: string): Promise<{ key: string; size: number; lastModified: Date }[]> {
+    const found: { key: string; size: number; lastModified: Date }[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const page = await client.send(
+        new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, MaxKeys: pageSize, Marker: marker }),
+      );
+      const contents = page.Contents ?? [];
+      for (const item of contents) {
+        if (item.Key)
+          found.push({ key: item.Key, size: item.Size ?? 0, lastModified: item.LastModified ?? new Date(0) });
+      }
+      const last = contents.at(-1)?.Key;
+      if (!page.IsTruncated || !last || last === marker) return found;
+      marker = last;
+    }
+  }
+
+  /** DeleteObjects in batches; a key that is already gone is not an error. */
+  async function deleteKeys(keys: readonly string[]): Promise<void> {
+    for (let start = 0; start < keys.length; start += DELETE_BATCH) {
+      const batch = keys.slice(start, start + DELETE_BATCH);
+      const out = await client.send(
+        new DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (failed.length > 0) {
+        throw new StorageError('failed', `Could not delete ${failed.length} file(s). Please try again.`, {
+          cause: failed,
+        });
+      }
+    }
+  }
+
+  const store: S3ObjectStore = {
+    kind: 's3',
+    client,
+
+    async presignPut(key, contentType, { expiresInSeconds, maxBytes }) {
+      assertDocKey(key);
+      assertUploadLimits(contentType, maxBytes);
+      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType });
+      // The presigner leaves Content-Type unsigned by default; signing it binds the upload to this type.
+      const url = await getSignedUrl(client, command, {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-type']),
+      });
+      return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+    },
+
+    async presignGet(key, { expiresInSeconds, disposition, downloadName, contentType }) {
+      const head = await store.head(key);
+      if (!head) throw notFound();
+      const served = servedContentType(contentType ?? head.contentType);
+      const inline = disposition === 'inline' && isInlineViewable(served);
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        ResponseContentType: served,
+        ResponseContentDisposition: contentDisposition(inline ? 'inline' : 'attachment', downloadName),
+        ResponseCacheControl: 'private, no-store',
+      });
+      const url = await getSignedUrl(client, command, { expiresIn: expiresInSeconds });
+      return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+    },
+
+    async list(prefix) {
+      assertPrefix(prefix);
+      // Anything not written through a valid key (a console upload, a folder marker) is not a document.
+      const found = (await listAll(prefix)).filter((item) => parseDocKey(item.key) !== null);
+      const items = await mapLimit(found, HEAD_CONCURRENCY, (f) => withType(f.key, f.size, f.lastModified));
+      return items.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+
+    async head(key) {
+      assertDocKey(key);
+      try {
+        const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return {
+          key,
+          size: out.ContentLength ?? 0,
+          lastModified: out.LastModified ?? new Date(0),
+          // The name decides first, as in `list`, so both always agree.
+          contentType: contentTypeFromName(key) ?? servedContentType(out.ContentType),
+        };
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+
+    async read(key) {
+      assertDocKey(key);
+      try {
+        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        if (!(out.Body instanceof Readable))
+          throw new StorageError('failed', 'The storage service sent no file body.');
+        return out.Body;
+      } catch (error) {
+        if (isNotFound(error)) throw notFound();
+        throw error;
+      }
+    },
+
+    async put(key, body, contentType) {
+      assertDocKey(key);
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }),
+      );
+    },
+
+    async copy(from, to) {
+      assertDocKey(from);
+      assertDocKey(to);
+      // CopySource is `bucket/key`, URL-encoded per segment (keys hold `%`, spaces and non-ASCII).
+      const source = `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+      try {
+        await client.send(
+          new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }),
+        );
+      } catch (error) {
+        if (isNotFound(error)) throw notFound();
+        throw error;
+      }
+    },
+
+    async delete(keys) {
+      keys.forEach(assertDocKey);
+      await deleteKeys(keys);
+    },
+
+    async deletePrefix(prefix) {
+      assertPrefix(prefix);
+      // Everything under the prefix goes, documents or not: deleting a client leaves nothing behind.
+      const keys = (await listAll(prefix)).map((item) => item.key);
+      await deleteKeys(keys);
+      return keys.length;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,99 @@
+/**
+ * The one interface document routes use to reach file storage, implemented by the local-disk store
+ * (`local.ts`) and the S3-compatible store (`s3.ts`). Keys are document keys
+ * `{clientId}/{encodeURIComponent(docType)}/{millis}_{safeName}` (see `buildDocKey` in core); every
+ * method refuses anything else with a {@link StorageError} of kind `invalid_key`.
+ */
+import type { Readable } from 'node:stream';
+
+/** A URL the browser uses directly, without cookies, until `expiresAt`. */
+export interface PresignedUrl {
+  url: string;
+  expiresAt: Date;
+}
+
+/** Limits signed into an upload URL. */
+export interface PresignPutOptions {
+  expiresInSeconds: number;
+  /**
+   * Largest body accepted. The local store enforces it while streaming; S3 cannot enforce a maximum
+   * on a presigned PUT (only an exact Content-Length), so there it is advisory.
+   */
+  maxBytes: number;
+}
+
+/** How a download URL serves the file. */
+export interface PresignGetOptions {
+  expiresInSeconds: number;
+  /** `inline` is honoured only for PDF and images; everything else is served as an attachment. */
+  disposition: 'attachment' | 'inline';
+  /** File name offered to the browser (sanitised by the store). */
+  downloadName: string;
+  /** Served type; defaults to the stored one. Never served as HTML/SVG whatever is passed. */
+  contentType?: string;
+}
+
+/** One stored object as listed. */
+export interface StoredObject {
+  key: string;
+  size: number;
+  lastModified: Date;
+  /** The file's type: from its magic bytes (local) or its name / stored metadata (S3). */
+  contentType: string;
+}
+
+/** What can go wrong, as a kind the routes map to a status (400, 404, 413, 415, 403, 500). */
+export type StorageErrorKind =
+  'invalid_key' | 'not_found' | 'too_large' | 'unsupported_type' | 'forbidden' | 'failed';
+
+/** A storage failure with a message meant for a person. */
+export class StorageError extends Error {
+  constructor(
+    readonly kind: StorageErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StorageError';
+  }
+}
+
+/** HTTP status for a {@link StorageErrorKind}. */
+export function storageErrorStatus(kind: StorageErrorKind): number {
+  const statuses: Record<StorageErrorKind, number> = {
+    invalid_key: 400,
+    not_found: 404,
+    too_large: 413,
+    unsupported_type: 415,
+    forbidden: 403,
+    failed: 500,
+  };
+  return statuses[kind];
+}
+
+/** Document file storage: local disk or S3-compatible, the same contract (see `contract.ts`). */
+export interface ObjectStore {
+  /** `local` or `s3`: for logs and for the few places that must know (mounting local routes). */
+  readonly kind: 'local' | 's3';
+  /** A URL for one direct `PUT` of the body with exactly this Content-Type. */
+  presignPut(key: string, contentType: string, options: PresignPutOptions): Promise<PresignedUrl>;
+  /** A URL that serves the object; `not_found` when it does not exist. */
+  presignGet(key: string, options: PresignGetOptions): Promise<PresignedUrl>;
+  /**
+   * Every object under `prefix` (`{clientId}/` or `{clientId}/{encodedDocType}/`), in key order.
+   * A partially uploaded file is never listed.
+   */
+  list(prefix: string): Promise<StoredObject[]>;
+  /** One object's metadata, or null when it does not exist. */
+  head(key: string): Promise<StoredObject | null>;
+  /** The object's bytes as a stream; `not_found` when it does not exist. */
+  read(key: string): Promise<Readable>;
+  /** Server-side write (seeding, benchmarks, generated files); uploads go through {@link presignPut}. */
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /** Copies `from` to `to` (rename = copy + delete); `not_found` when `from` does not exist. */
+  copy(from: string, to: string): Promise<void>;
+  /** Deletes these keys; missing ones are ignored. */
+  delete(keys: readonly string[]): Promise<void>;
+  /** Deletes everything under a prefix (a category or a whole client); returns how many objects went. */
+  deletePrefix(prefix: string): Promise<number>;
+}

@@ -1,0 +1,127 @@
+/**
+ * A streaming ZIP writer: STORE only (documents are already compressed PDFs and images), CRC-32 and
+ * sizes computed while streaming and written in data descriptors, ZIP64 wherever a size, offset or
+ * count needs it. Sources are opened one at a time and read only as fast as the consumer reads the
+ * archive, so memory stays flat whatever the total size (the central directory keeps ~100 bytes per
+ * entry until the end).
+ */
+import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import { MAX32, centralHeader, dataDescriptor, endRecords, localHeader, type EntryRecord } from './format.js';
+
+/** One file to put in the archive. */
+export interface ZipEntry {
+  /** Path inside the archive, `/`-separated (see `createZipNamer`); checked by {@link isSafeEntryName}. */
+  name: string;
+  /** Expected size when known; an unknown size or one ≥ 4 GiB makes the entry ZIP64. */
+  size?: number;
+  mtime: Date;
+  /** Opens the bytes; called only when the entry's turn comes. */
+  open(): Promise<Readable>;
+}
+
+/** How to write an archive. */
+export interface ZipOptions {
+  /** ZIP64 records for every entry and the end record, even when small (tests, very old readers aside). */
+  forceZip64?: boolean;
+  /**
+   * Called when an entry cannot be opened (say, deleted since it was listed). Return true to leave it
+   * out and go on; false (the default) fails the archive.
+   */
+  onOpenError?: (error: unknown, entry: ZipEntry) => boolean;
+  /** Central directory bytes gathered before being passed on. */
+  chunkSize?: number;
+}
+
+/** Thrown (as the stream's error) when an entry cannot be written. */
+export class ZipError extends Error {
+  override name = 'ZipError';
+}
+
+/**
+ * True for a name extractors treat as a plain relative path: not empty, at most 65 535 UTF-8 bytes,
+ * `/`-separated segments that are neither empty, `.` nor `..`, no backslash, no drive letter, no
+ * control characters.
+ */
+export function isSafeEntryName(name: string): boolean {
+  if (!name || Buffer.byteLength(name) > 0xffff) return false;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\\\u0000-\u001f\u007f]/.test(name) || /^[A-Za-z]:/.test(name)) return false;
+  return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+const toBuffer = (chunk: unknown): Buffer => {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (typeof chunk === 'string') return Buffer.from(chunk);
+  throw new ZipError('A ZIP source produced something other than bytes.');
+};
+
+async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, options: ZipOptions) {
+  const force = options.forceZip64 ?? false;
+  const chunkSize = options.chunkSize ?? 64 * 1024;
+  const written: EntryRecord[] = [];
+  let offset = 0;
+
+  for await (const entry of entries) {
+    if (!isSafeEntryName(entry.name))
+      throw new ZipError(`Unsafe ZIP entry name: ${JSON.stringify(entry.name)}`);
+    let source: Readable;
+    try {
+      source = await entry.open();
+    } catch (error) {
+      if (options.onOpenError?.(error, entry)) continue;
+      throw error;
+    }
+    const name = Buffer.from(entry.name, 'utf8');
+    const zip64 = force || entry.size === undefined || entry.size >= MAX32;
+    const header = localHeader(name, entry.mtime, zip64);
+    const record: EntryRecord = { name, mtime: entry.mtime, crc: 0, size: 0, offset, zip64 };
+    yield header;
+    offset += header.length;
+
+    // Breaking out of this loop (an error, or the consumer going away) destroys the source.
+    for await (const chunk of source) {
+      const bytes = toBuffer(chunk);
+      record.crc = crc32(bytes, record.crc);
+      record.size += bytes.length;
+      if (!zip64 && record.size >= MAX32) {
+        throw new ZipError(`"${entry.name}" grew past 4 GiB after being announced as ${entry.size} bytes.`);
+      }
+      yield bytes;
+    }
+    offset += record.size;
+    const descriptor = dataDescriptor(record.crc, record.size, zip64);
+    yield descriptor;
+    offset += descriptor.length;
+    written.push(record);
+  }
+
+  const cdOffset = offset;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for (const record of written) {
+    const header = centralHeader(record);
+    pending.push(header);
+    pendingBytes += header.length;
+    offset += header.length;
+    if (pendingBytes >= chunkSize) {
+      yield Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+    }
+  }
+  if (pending.length > 0) yield Buffer.concat(pending);
+  yield endRecords(written.length, cdOffset, offset - cdOffset, force);
+}
+
+/**
+ * A readable ZIP archive of `entries`, produced as it is read. Errors (a source failing, an unsafe
+ * name) destroy the stream with that error; destroying the stream stops reading the current source.
+ */
+export function createZipStream(
+  entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
+  options: ZipOptions = {},
+): Readable {
+  return Readable.from(archive(entries, options), { objectMode: false, highWaterMark: 64 * 1024 });
+}

@@ -1,0 +1,120 @@
+/**
+ * Every endpoint of the contract × every kind of caller, each cell's expected status in one table.
+ * A new endpoint without a row fails the first test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints, type EndpointName } from '@vita-docs/core';
+import { createClient, pdfBytes, upload } from './docs-helpers.js';
+import { register, seedPeople, startApp, type Agent, type TestApp } from './harness.js';
+
+type Who = 'anon' | 'pending' | 'volA' | 'volB' | 'officer' | 'admin';
+const WHO: Who[] = ['anon', 'pending', 'volA', 'volB', 'officer', 'admin'];
+
+interface World {
+  clientId: string;
+  clientEmail: string;
+  key: string;
+}
+type Call = (w: World, n: number) => [method: string, path: string, body?: unknown];
+/** Expected status per caller: [anon, pending, volA, volB, officer, admin]. */
+type Row = [Call, [number, number, number, number, number, number]];
+
+const PUBLIC = (s: number): Row[1] => [s, s, s, s, s, s];
+const SIGNED_IN = (s: number): Row[1] => [401, 401, s, s, s, s];
+const OWNER_OR_ADMIN = (s: number): Row[1] => [401, 401, s, 403, 403, s];
+const OFFICER_OR_ADMIN = (s: number): Row[1] => [401, 401, 403, 403, s, s];
+const ADMIN_ONLY = (s: number): Row[1] => [401, 401, 403, 403, 403, s];
+const uniq = (n: number) => `m${n}x${Math.floor(Math.random() * 1e9)}`;
+
+const MATRIX: Record<EndpointName, Row> = {
+  register: [(_, n) => ['POST', '/api/auth/register', { firstName: 'A', lastName: 'B', email: `${uniq(n)}@example.org`, pin: 'a long pin' }], PUBLIC(200)],
+  loginInit: [() => ['POST', '/api/auth/login-init', { email: 'vola@example.org', pin: 'not the pin' }], PUBLIC(401)],
+  loginVerify: [() => ['POST', '/api/auth/login-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
+  loginResend: [() => ['POST', '/api/auth/login-resend', { email: 'ghost@example.org' }], PUBLIC(200)],
+  me: [() => ['GET', '/api/me?t=1'], SIGNED_IN(200)],
+  forgotInit: [() => ['POST', '/api/auth/forgot-init', { email: 'ghost@example.org' }], PUBLIC(200)],
+  forgotVerify: [() => ['POST', '/api/auth/forgot-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
+  forgotResend: [() => ['POST', '/api/auth/forgot-resend', { email: 'ghost@example.org' }], PUBLIC(200)],
+  forgotReset: [() => ['POST', '/api/auth/forgot-reset', { newPin1: 'a long pin', newPin2: 'a long pin' }], PUBLIC(400)],
+  listClients: [() => ['GET', '/api/clients'], SIGNED_IN(200)],
+  listAllClients: [() => ['GET', '/api/admin/clients'], ADMIN_ONLY(200)],
+  createClient: [
+    (_, n) => ['POST', '/api/clients/new', { firstName: 'C', lastName: 'D', email: `${uniq(n)}@example.org`, phone: '555 010 0100' }],
+    SIGNED_IN(200),
+  ],
+  docStatus: [(w) => ['GET', `/api/clients/${w.clientId}/docs/status`], OWNER_OR_ADMIN(200)],
+  docTypes: [(w) => ['GET', `/api/clients/${w.clientId}/docs/types`], OWNER_OR_ADMIN(200)],
+  addDocType: [(w, n) => ['POST', `/api/clients/${w.clientId}/docs/types`, { template: 'W-2', note: uniq(n) }], OWNER_OR_ADMIN(200)],
+  deleteDocType: [(w) => ['DELETE', `/api/clients/${w.clientId}/docs/types?docType=${encodeURIComponent('W-2 (none)')}`], OWNER_OR_ADMIN(404)],
+  submitClient: [(w) => ['POST', `/api/clients/${w.clientId}/submit`], OWNER_OR_ADMIN(200)],
+  downloadAll: [(w) => ['GET', `/api/clients/${w.clientId}/docs/download-all`], OWNER_OR_ADMIN(200)],
+  presignUpload: [
+    (w) => ['POST', `/api/docs/presign/${w.clientId}`, { docType: 'Banking Info', filename: 'x.pdf', contentType: 'application/pdf' }],
+    OWNER_OR_ADMIN(200),
+  ],
+  listDocs: [(w) => ['GET', `/api/docs/list/${w.clientId}?docType=13614-C`], OWNER_OR_ADMIN(200)],
+  presignGet: [(w) => ['POST', '/api/docs/presign-get', { key: w.key, downloadAs: 'copy.pdf' }], OWNER_OR_ADMIN(200)],
+  presignView: [(w) => ['POST', '/api/docs/presign-view', { key: w.key }], OWNER_OR_ADMIN(200)],
+  deleteDocs: [(w) => ['POST', '/api/docs/delete', { keys: [`${w.clientId}/13614-C/1_missing.pdf`] }], OWNER_OR_ADMIN(200)],
+  renameDoc: [(w) => ['POST', '/api/docs/rename', { key: w.key, filename: 'intake.pdf' }], OWNER_OR_ADMIN(200)],
+  listUsers: [() => ['GET', '/api/admin/users?status=pending'], OFFICER_OR_ADMIN(200)],
+  getUser: [() => ['GET', '/api/admin/users/vola%40example.org'], ADMIN_ONLY(200)],
+  approveUser: [() => ['POST', '/api/admin/users/pending2%40example.org/approve', { approved: true }], OFFICER_OR_ADMIN(200)],
+  setUserRole: [() => ['POST', '/api/admin/users/pending%40example.org/role', { role: 'volunteer' }], OFFICER_OR_ADMIN(200)],
+  deleteUser: [() => ['DELETE', '/api/admin/users/ghost%40example.org'], ADMIN_ONLY(404)],
+  deleteClient: [() => ['POST', '/api/admin/clients/delete', { createdBy: 'vola@example.org', clientEmail: 'ghost@example.org' }], ADMIN_ONLY(404)],
+  clientMeta: [(w) => ['GET', `/api/admin/client-meta/${w.clientId}`], OFFICER_OR_ADMIN(200)],
+  reassignClient: [
+    (w) => ['POST', '/api/admin/clients/reassign', { from: 'vola@example.org', clientEmail: w.clientEmail, newVolunteerEmail: 'vola@example.org' }],
+    OFFICER_OR_ADMIN(200),
+  ],
+  audit: [(w) => ['GET', `/api/admin/audit?clientId=${w.clientId}&limit=5`], ADMIN_ONLY(200)],
+  orphanedClients: [() => ['GET', '/api/officer/orphaned-clients'], OFFICER_OR_ADMIN(200)],
+  volunteers: [() => ['GET', '/api/officer/volunteers'], OFFICER_OR_ADMIN(200)],
+  reassignOrphan: [
+    () => ['POST', '/api/officer/orphaned-clients/reassign', { clientId: 'NoSuchClient123', newVolunteerEmail: 'vola@example.org' }],
+    OFFICER_OR_ADMIN(404),
+  ],
+  devOutbox: [() => ['GET', '/api/dev/outbox'], PUBLIC(200)],
+  // Last: it ends the sessions of the other columns.
+  logout: [() => ['POST', '/api/auth/logout'], PUBLIC(200)],
+};
+
+describe('authorization matrix', () => {
+  let app: TestApp;
+  let agents: Record<Who, Agent>;
+  let world: World;
+
+  beforeAll(async () => {
+    app = await startApp('pglite');
+    const people = await seedPeople(app);
+    await register(app, 'pending2@example.org');
+    agents = { anon: people.anonymous, pending: people.pending, volA: people.volA, volB: people.volB, officer: people.officer, admin: people.admin };
+    const clientEmail = 'matrix-client@example.org';
+    const clientId = await createClient(people.volA, clientEmail);
+    const key = await upload(people.volA, clientId, '13614-C', 'intake.pdf', pdfBytes());
+    world = { clientId, clientEmail, key };
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('has a row for every endpoint of the contract', () => {
+    expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(endpoints).sort());
+  });
+
+  it('answers every cell as the table says', async () => {
+    const failures: string[] = [];
+    let n = 0;
+    for (const [name, [call, expected]] of Object.entries(MATRIX)) {
+      for (const [i, who] of WHO.entries()) {
+        const [method, path, body] = call(world, (n += 1));
+        const res = await agents[who].call(method, path, body);
+        if (res.status !== expected[i]) {
+          failures.push(`${name} as ${who}: expected ${expected[i]}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

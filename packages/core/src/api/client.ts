@@ -1,0 +1,172 @@
+/**
+ * The typed HTTP client: one method per entry of the `endpoints` table, generated from it, so a
+ * new endpoint gets its method (and its types) without touching this file.
+ */
+import type { z } from 'zod';
+import type { FetchLike } from '../ports.js';
+import { CSRF_COOKIE, CSRF_HEADER, endpoints, fillPath, isStateChanging } from './endpoints.js';
+import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
+import { ApiError } from './errors.js';
+import { ErrorBody } from './schemas.js';
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The path parameters, query and body of one endpoint, each present only when the endpoint has it. */
+export type EndpointArgs<E extends EndpointDef> = Simplify<
+  (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : unknown) &
+    (E extends { query: infer Q extends z.ZodType }
+      ? object extends z.input<Q>
+        ? { query?: z.input<Q> }
+        : { query: z.input<Q> }
+      : unknown) &
+    (E extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : unknown)
+>;
+
+/** What an endpoint resolves to: its parsed response, or the raw `Response` for binary ones. */
+export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodType
+  ? z.output<E['response']>
+  : Response;
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** One client method: the arguments object may be left out when nothing in it is required. */
+export type EndpointMethod<E extends EndpointDef> = object extends EndpointArgs<E>
+  ? (args?: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>
+  : (args: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>;
+
+/** The client: one method per call of the contract (SPEC §7). */
+export type ApiClient = { [K in EndpointName]: EndpointMethod<Endpoints[K]> };
+
+/** How to reach the API. */
+export interface ApiClientOptions {
+  /** The API base: `/api` on the same origin by default; the desktop app passes a full URL. */
+  baseUrl?: string;
+  fetch: FetchLike;
+  /**
+   * Reads a cookie readable by the page (the CSRF token). In a browser pass
+   * `(name) => readCookie(document.cookie, name)`; without it no CSRF header is sent.
+   */
+  getCookie?: (name: string) => string | undefined;
+  /** The time for the cache-busting parameter of `GET /me`; `Date.now` by default. */
+  clock?: { now(): number };
+}
+
+interface RawArgs {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/**
+ * Creates the API client. Every call sends credentials; JSON bodies go with a JSON content type;
+ * state-changing calls carry `x-csrf-token` from the `csrf_token` cookie. When that cookie is not
+ * there yet (a fresh visit straight to a form), one `GET /me` fetches it first.
+ * Responses are parsed with the shared zod schemas; failures raise {@link ApiError}.
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = (options.baseUrl ?? '/api').replace(/\/+$/, '');
+  const { fetch, getCookie } = options;
+  const now = () => (options.clock ? options.clock.now() : Date.now());
+
+  async function send(def: EndpointDef, args: RawArgs, callOptions?: CallOptions): Promise<unknown> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(args.query ?? {})) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        search.set(name, String(value));
+      }
+    }
+    // GET /me must never be answered from a cache: it decides who is signed in (SPEC §7).
+    if (def === endpoints.me) search.set('t', String(now()));
+    const query = search.toString();
+    const url = `${base}${fillPath(def.path, args.params)}${query ? `?${query}` : ''}`;
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const init: RequestInit = { method: def.method, credentials: 'include', headers };
+    if (callOptions?.signal) init.signal = callOptions.signal;
+    if (def.method === 'POST') {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(args.body ?? {});
+    }
+    if (isStateChanging(def.method) && getCookie) {
+      const token = getCookie(CSRF_COOKIE) ?? (await primeCsrf());
+      if (token) headers[CSRF_HEADER] = token;
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch (cause) {
+      if (callOptions?.signal?.aborted) throw cause;
+      throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+    }
+    if (!response.ok) throw await httpError(response);
+    if (def.response === null) return response;
+
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch (cause) {
+      throw new ApiError('response', response.status, 'The server sent an unreadable response.', { cause });
+    }
+    const parsed = def.response.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError('response', response.status, 'The server sent an unexpected response.', {
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+
+  async function primeCsrf(): Promise<string | undefined> {
+    try {
+      // Any answer sets the cookie, a 401 included, so the result itself does not matter.
+      await fetch(`${base}${endpoints.me.path}?t=${now()}`, { credentials: 'include' });
+    } catch {
+      // The real call will report the network problem.
+    }
+    return getCookie?.(CSRF_COOKIE);
+  }
+
+  const client: Record<string, (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>> = {};
+  for (const [name, def] of Object.entries(endpoints) as [EndpointName, EndpointDef][]) {
+    client[name] = (args = {}, callOptions) => send(def, args, callOptions);
+  }
+  return client as unknown as ApiClient;
+}
+
+/** The {@link ApiError} for a non-OK response: the server's `error` field, or else the status text. */
+export async function httpError(response: Response): Promise<ApiError> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    // The status still says enough.
+  }
+  let message = response.statusText || `Request failed with status ${response.status}`;
+  try {
+    const body = ErrorBody.safeParse(JSON.parse(text));
+    if (body.success && body.data.error) message = body.data.error;
+  } catch {
+    // Not JSON: keep the status text.
+  }
+  return new ApiError('http', response.status, message);
+}
+
+/** Reads one cookie from a `document.cookie`-style string. */
+export function readCookie(cookieString: string, name: string): string | undefined {
+  for (const part of cookieString.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,107 @@
+/**
+ * The Web Worker behind `createWorkerRaster`: decodes with `createImageBitmap`, scales and
+ * orients on an `OffscreenCanvas`, encodes with `convertToBlob`. Nothing here touches the page.
+ */
+import type { RasterRequest } from '../pdf/raster.js';
+
+/** A request as posted to the worker: the image as a Blob (cloned as a handle, not copied). */
+export interface WorkerRequest extends Omit<RasterRequest, 'file'> {
+  id: number;
+  blob: Blob;
+}
+
+/** The worker's answer to one request. */
+export type WorkerResponse =
+  | { id: number; ok: true; bytes: Uint8Array; width: number; height: number }
+  | { id: number; ok: false; error: string };
+
+// 2×1 images stored with EXIF orientation 6: a decoder that honours orientation returns 1×2.
+const PROBES = {
+  jpeg: '/9j/4QC8RXhpZgAASUkqAAgAAAAGABIBAwABAAAABgAAABoBBQABAAAAVgAAABsBBQABAAAAXgAAACgBAwABAAAAAgAAABMCAwABAAAAAQAAAGmHBAABAAAAZgAAAAAAAAA4YwAA6AMAADhjAADoAwAABgAAkAcABAAAADAyMTABkQcABAAAAAECAwAAoAcABAAAADAxMDABoAMAAQAAAP//AAACoAQAAQAAAAIAAAADoAQAAQAAAAEAAAAAAAAA/9sAQwAQCwwODAoQDg0OEhEQExgoGhgWFhgxIyUdKDozPTw5Mzg3QEhcTkBEV0U3OFBtUVdfYmdoZz5NcXlwZHhcZWdj/9sAQwEREhIYFRgvGhovY0I4QmNjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2Nj/8AAEQgAAQACAwEiAAIRAQMRAf/EABQAAQAAAAAAAAAAAAAAAAAAAAD/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AAAP/9k=',
+  png: 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAtGVYSWZJSSoACAAAAAYAEgEDAAEAAAAGAAAAGgEFAAEAAABWAAAAGwEFAAEAAABeAAAAKAEDAAEAAAACAAAAEwIDAAEAAAABAAAAaYcEAAEAAABmAAAAAAAAADhjAADoAwAAOGMAAOgDAAAGAACQBwAEAAAAMDIxMAGRBwAEAAAAAQIDAACgBwAEAAAAMDEwMAGgAwABAAAA//8AAAKgBAABAAAAAgAAAAOgBAABAAAAAQAAAAAAAABnMuHxAAAAC0lEQVR42mNoAAMACocDAVdiaIEAAAAASUVORK5CYII=',
+  webp: 'UklGRvIAAABXRUJQVlA4WAoAAAAIAAAAAQAAAAAAVlA4TBEAAAAvAQAAAAdQwAIWsP+BiOh/AABFWElGugAAAEV4aWYAAElJKgAIAAAABgASAQMAAQAAAAYAAAAaAQUAAQAAAFYAAAAbAQUAAQAAAF4AAAAoAQMAAQAAAAIAAAATAgMAAQAAAAEAAABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAwAaADAAEAAAD//wAAAqAEAAEAAAACAAAAA6AEAAEAAAABAAAAAAAAAA==',
+} as const;
+
+const honours = new Map<string, Promise<boolean>>();
+
+/** Whether this browser's decoder applies EXIF orientation for a format (Chromium: JPEG and PNG, not WebP). */
+function decoderHonoursOrientation(format: string): Promise<boolean> {
+  if (!(format in PROBES)) return Promise.resolve(true);
+  let answer = honours.get(format);
+  if (!answer) {
+    const bytes = Uint8Array.from(atob(PROBES[format as keyof typeof PROBES]), (c) => c.charCodeAt(0));
+    answer = createImageBitmap(new Blob([bytes], { type: `image/${format}` })).then(
+      (bitmap) => {
+        const rotated = bitmap.height > bitmap.width;
+        bitmap.close();
+        return rotated;
+      },
+      () => true,
+    );
+    honours.set(format, answer);
+  }
+  return answer;
+}
+
+/** The canvas transform that draws a stored image upright, for a canvas of the upright size w×h. */
+function orientationTransform(orientation: number, w: number, h: number): [number, number, number, number, number, number] {
+  switch (orientation) {
+    case 2: return [-1, 0, 0, 1, w, 0];
+    case 3: return [-1, 0, 0, -1, w, h];
+    case 4: return [1, 0, 0, -1, 0, h];
+    case 5: return [0, 1, 1, 0, 0, 0];
+    case 6: return [0, 1, -1, 0, w, 0];
+    case 7: return [0, -1, -1, 0, w, h];
+    case 8: return [0, -1, 1, 0, 0, h];
+    default: return [1, 0, 0, 1, 0, 0];
+  }
+}
+
+/** Decodes, orients, scales and encodes one image. */
+export async function rasterToJpeg(
+  request: Omit<RasterRequest, 'file'> & { blob: Blob },
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const { format } = request;
+  const bitmap = await createImageBitmap(request.blob);
+  try {
+    const manual = request.orientation !== 1 && !(await decoderHonoursOrientation(format));
+    const swap = manual && request.orientation >= 5;
+    const uprightWidth = swap ? bitmap.height : bitmap.width;
+    const uprightHeight = swap ? bitmap.width : bitmap.height;
+    const scale = Math.min(1, request.maxSide / Math.max(uprightWidth, uprightHeight));
+    const width = Math.max(1, Math.round(uprightWidth * scale));
+    const height = Math.max(1, Math.round(uprightHeight * scale));
+    const canvas = new OffscreenCanvas(width, height);
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('OffscreenCanvas 2D is not available');
+    // The result is a JPEG, which has no alpha: transparent areas become white, as on paper, not black.
+    if (format !== 'jpeg') {
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, width, height);
+    }
+    context.imageSmoothingQuality = 'high';
+    if (manual) context.setTransform(...orientationTransform(request.orientation, width, height));
+    context.drawImage(bitmap, 0, 0, swap ? height : width, swap ? width : height);
+    const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: request.quality });
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), width, height };
+  } finally {
+    bitmap.close();
+  }
+}
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  postMessage(message: WorkerResponse, transfer?: Transferable[]): void;
+}
+
+// Only install the handler when actually running as a worker (the module is also imported for types and tests).
+if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined') {
+  const scope = globalThis as unknown as WorkerScope;
+  scope.onmessage = (event) => {
+    const { id, ...request } = event.data;
+    rasterToJpeg(request).then(
+      (result) => scope.postMessage({ id, ok: true, ...result }, [result.bytes.buffer]),
+      (error: unknown) => scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+}

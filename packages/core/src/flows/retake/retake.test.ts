@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { messages } from '../../domain/messages.js';
+import {
+  createFakeApi,
+  createMemoryStorage,
+  createRecordingDialogs,
+  createTestFile,
+  recordStatuses,
+} from '../../testing/index.js';
+import { createRetakeFlow } from './retake.js';
+
+function setup() {
+  const api = createFakeApi();
+  const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
+  const old = api.addDoc(client.clientId, 'W-2', 'blurry.pdf');
+  const platform = createRecordingDialogs();
+  const events: string[] = [];
+  const deleteDocs = api.deleteDocs;
+  api.deleteDocs = (args, options) => {
+    events.push('delete');
+    return deleteDocs(args, options);
+  };
+  const flow = createRetakeFlow({
+    api,
+    putFile: async (...args) => {
+      events.push('put');
+      return api.putFile(...args);
+    },
+    convert: async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF', 'application/pdf'),
+    storage: createMemoryStorage(),
+    platform,
+    target: { clientId: client.clientId, docType: 'W-2' },
+    refresh: () => void events.push('refresh'),
+  });
+  const stored = () => [...api.world.docs.values()].map((d) => d.item.filename);
+  return { api, old, platform, flow, events, stored };
+}
+
+describe('retake', () => {
+  it('uploads the replacement, then deletes the old file, then refreshes', async () => {
+    const { api, old, flow, events, stored } = setup();
+    const path = recordStatuses(flow);
+    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+
+    expect(stored()).toEqual(['photo.pdf']);
+    expect(api.callNames()).toEqual(['presignUpload', 'deleteDocs']);
+    expect(api.calls[1]?.args).toEqual({ body: { keys: [old.key] } });
+    expect(events).toEqual(['put', 'delete', 'refresh']);
+    expect(path.statuses).toEqual(['converting', 'uploading', 'deleting', 'refreshing', 'idle']);
+  });
+
+  it('a failed upload keeps the old file and alerts with the Retake prefix', async () => {
+    const { api, old, flow, platform, stored, events } = setup();
+    api.failUpload('photo.pdf', 500, 'disk full');
+    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+
+    expect(stored()).toEqual(['blurry.pdf']);
+    expect(api.callNames()).not.toContain('deleteDocs');
+    expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}Upload failed: 500 disk full`]);
+    expect(flow.getState()).toMatchObject({ status: 'failed', key: old.key });
+    expect(events).toEqual(['put']);
+  });
+
+  it('a failed delete after the upload still refreshes, so the new file shows', async () => {
+    const { api, old, flow, platform, events } = setup();
+    api.failNext('deleteDocs');
+    await flow.send({ type: 'retake', key: old.key, file: createTestFile('new.pdf', '%PDF', 'application/pdf') });
+    expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}Server error`]);
+    expect(events).toEqual(['put', 'delete', 'refresh']);
+  });
+});

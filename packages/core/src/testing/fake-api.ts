@@ -1,0 +1,176 @@
+/**
+ * An in-memory stand-in for the server, typed as the real {@link ApiClient}, for tests of flows and
+ * screens. It models accounts, sign-in codes, clients and documents closely enough to drive every
+ * flow; calls it does not model fail with 501. Any call can be made to fail or wait.
+ */
+import type { ApiClient } from '../api/client.js';
+import { endpoints } from '../api/endpoints.js';
+import type { EndpointName } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import type { PutFile } from '../api/upload.js';
+import { buildDocKey, safeFileName } from '../domain/files.js';
+import type { Client, DocItem, User } from '../api/schemas.js';
+import { fakeHandlers } from './fake-handlers.js';
+
+/** One recorded call. */
+export interface FakeCall {
+  name: EndpointName;
+  args: unknown;
+}
+
+/** The fake's data, open for tests to arrange and inspect. */
+export interface FakeWorld {
+  users: Map<string, { user: User; pin: string }>;
+  clients: Map<string, Client>;
+  docs: Map<string, { item: DocItem; bytes: Uint8Array }>;
+  /** Emailed codes, newest last. */
+  outbox: { to: string; purpose: 'login' | 'forgot'; code: string }[];
+  /** When false, code mails "could not be sent" (`emailSent: false`). */
+  emailDelivery: boolean;
+  session: { email: string } | null;
+  /** The email a forgot-password code was verified for, until the reset. */
+  resetFor: string | null;
+  uploads: Map<string, { key: string; item: DocItem }>;
+  /** Source of the numeric key prefixes; increases by one per upload. */
+  nextOrder: number;
+}
+
+/** The fake server: an {@link ApiClient} plus controls. */
+export interface FakeApi extends ApiClient {
+  readonly world: FakeWorld;
+  readonly calls: FakeCall[];
+  /** Names of the calls made so far, in order. */
+  callNames(): EndpointName[];
+  /** The next call of `name` fails with `error` (by default a 500 "Server error"). */
+  failNext(name: EndpointName, error?: Error): void;
+  /** The next call of `name` waits until `release()`; use it to look at in-between states. */
+  hold(name: EndpointName): { release(): void };
+  /** The direct-upload transport for presigned URLs of this fake. Reports progress at 0, half and all. */
+  putFile: PutFile;
+  /** The next PUT of a file with this name answers `status` with `body`. */
+  failUpload(filename: string, status: number, body: string): void;
+  addUser(user: Partial<User> & { email: string; pin?: string }): User;
+  addClient(client: Partial<Client> & { firstName: string; createdBy: string | null }): Client;
+  addDoc(clientId: string, docType: string, filename: string, options?: { order?: number; bytes?: Uint8Array }): DocItem;
+  /** The newest code mailed to `email`. */
+  lastCode(email: string): string | undefined;
+}
+
+const ISO = '2025-01-15T12:00:00.000Z';
+
+/** Creates an empty fake server. */
+export function createFakeApi(): FakeApi {
+  const world: FakeWorld = {
+    users: new Map(),
+    clients: new Map(),
+    docs: new Map(),
+    outbox: [],
+    emailDelivery: true,
+    session: null,
+    resetFor: null,
+    uploads: new Map(),
+    nextOrder: 1_700_000_000_000,
+  };
+  const calls: FakeCall[] = [];
+  const failures = new Map<EndpointName, Error[]>();
+  const holds = new Map<EndpointName, Promise<void>[]>();
+  const uploadFailures = new Map<string, { status: number; body: string }>();
+  const handlers = fakeHandlers(world);
+  let clientCount = 0;
+
+  const api = {} as Record<EndpointName, (args?: unknown) => Promise<unknown>>;
+  for (const name of Object.keys(endpoints) as EndpointName[]) {
+    api[name] = async (args?: unknown) => {
+      calls.push({ name, args });
+      const held = holds.get(name)?.shift();
+      if (held) await held;
+      const failure = failures.get(name)?.shift();
+      if (failure) throw failure;
+      const handler = handlers[name] as ((args: unknown) => unknown) | undefined;
+      if (!handler) throw new ApiError('http', 501, `${name} is not modelled by the fake API`);
+      // Copies, so a test holding a result never sees later changes and the fake never sees the test's.
+      return structuredClone(await handler(args ?? {}));
+    };
+  }
+
+  const putFile: PutFile = async (url, file, contentType, onProgress) => {
+    const upload = world.uploads.get(url);
+    if (!upload) return { status: 403, ok: false, body: 'Unknown or expired upload URL' };
+    const failure = uploadFailures.get(file.name);
+    onProgress?.(0, file.size);
+    if (failure) {
+      uploadFailures.delete(file.name);
+      return { status: failure.status, ok: false, body: failure.body };
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    onProgress?.(Math.floor(file.size / 2), file.size);
+    world.uploads.delete(url);
+    world.docs.set(upload.key, { item: { ...upload.item, size: bytes.length, contentType }, bytes });
+    onProgress?.(file.size, file.size);
+    return { status: 200, ok: true, body: '' };
+  };
+
+  const fake: FakeApi = Object.assign(api as unknown as ApiClient, {
+    world,
+    calls,
+    callNames: () => calls.map((c) => c.name),
+    failNext(name: EndpointName, error: Error = new ApiError('http', 500, 'Server error')) {
+      failures.set(name, [...(failures.get(name) ?? []), error]);
+    },
+    hold(name: EndpointName) {
+      let release!: () => void;
+      holds.set(name, [...(holds.get(name) ?? []), new Promise<void>((resolve) => (release = resolve))]);
+      return { release: () => release() };
+    },
+    putFile,
+    failUpload(filename: string, status: number, body: string) {
+      uploadFailures.set(filename, { status, body });
+    },
+    addUser({ pin = 'correct horse', ...fields }: Partial<User> & { email: string; pin?: string }) {
+      const user: User = {
+        firstName: 'Test',
+        lastName: 'User',
+        role: 'volunteer',
+        isAdmin: false,
+        approved: true,
+        createdAt: ISO,
+        ...fields,
+        email: fields.email.toLowerCase(),
+      };
+      world.users.set(user.email, { user, pin });
+      return user;
+    },
+    addClient(fields: Partial<Client> & { firstName: string; createdBy: string | null }) {
+      clientCount += 1;
+      const client: Client = {
+        clientId: `client${String(clientCount).padStart(4, '0')}`,
+        lastName: 'Client',
+        email: `client${clientCount}@example.org`,
+        phone: '555-010-0000',
+        hasPin: false,
+        createdAt: ISO,
+        submittedAt: null,
+        ...fields,
+      };
+      world.clients.set(client.clientId, client);
+      return client;
+    },
+    addDoc(clientId: string, docType: string, filename: string, options: { order?: number; bytes?: Uint8Array } = {}) {
+      const bytes = options.bytes ?? new Uint8Array([37, 80, 68, 70]);
+      const name = safeFileName(filename);
+      const key = buildDocKey(clientId, docType, options.order ?? world.nextOrder++, name);
+      const item: DocItem = {
+        key,
+        filename: name,
+        size: bytes.length,
+        docType,
+        contentType: 'application/pdf',
+        lastModified: ISO,
+      };
+      world.docs.set(key, { item, bytes });
+      return item;
+    },
+    lastCode: (email: string) => world.outbox.filter((m) => m.to === email.toLowerCase()).at(-1)?.code,
+  });
+  return fake;
+}

@@ -1,0 +1,24 @@
+import type { Flow } from '../store.js';
+import type { FileLike } from '../ports.js';
+
+/**
+ * Records the `status` of every state a flow goes through from now on, so a test can assert the
+ * path it took (`['sendingCode', 'code']`). Call the returned `stop` to unsubscribe.
+ */
+export function recordStatuses<S extends { status: string }>(
+  flow: Pick<Flow<S, unknown>, 'subscribe'>,
+): { statuses: S['status'][]; states: S[]; stop: () => void } {
+  const statuses: S['status'][] = [];
+  const states: S[] = [];
+  const stop = flow.subscribe((state) => {
+    states.push(state);
+    if (statuses.at(-1) !== state.status) statuses.push(state.status);
+  });
+  return { statuses, states, stop };
+}
+
+/** A small in-memory file (the browser's `File` shape) with the given bytes or text. */
+export function createTestFile(name: string, content: string | Uint8Array = 'test', type = ''): FileLike {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  return new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
+}

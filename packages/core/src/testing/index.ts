@@ -1,0 +1,13 @@
+/**
+ * Helpers for tests of code built on `@vita-docs/core`: a manual clock, in-memory ports, a fake
+ * server typed as the real API client, and a cookie-keeping `fetch` for Node.
+ */
+export { createManualClock } from './clock.js';
+export type { ManualClock } from './clock.js';
+export { createMemoryStorage, createRecordingDialogs, createRecordingLogger } from './ports.js';
+export type { MemoryStorage, RecordingDialogs, RecordingLogger } from './ports.js';
+export { createCookieJarFetch } from './cookie-jar.js';
+export type { CookieJarFetch } from './cookie-jar.js';
+export { createFakeApi } from './fake-api.js';
+export type { FakeApi, FakeCall, FakeWorld } from './fake-api.js';
+export { recordStatuses, createTestFile } from './flow-helpers.js';

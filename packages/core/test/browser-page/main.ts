@@ -1,0 +1,126 @@
+/**
+ * The page the Chromium tests and the benchmark drive: the real converter with the real worker,
+ * bundled by Vite like an app would bundle it. Fixtures are fetched from the test server.
+ */
+import { createWorkerRaster } from '../../src/browser/index.js';
+import { imageToLetterPdf } from '../../src/pdf/letter-pdf.js';
+import type { FileLike } from '../../src/ports.js';
+
+const raster = createWorkerRaster();
+const warnings: string[] = [];
+const logger = { warn: (message: string) => void warnings.push(message) };
+
+async function fixture(name: string, type: string): Promise<File> {
+  const response = await fetch(`/fixtures/${encodeURIComponent(name)}`);
+  if (!response.ok) throw new Error(`fixture ${name}: ${response.status}`);
+  return new File([await response.arrayBuffer()], name, { type });
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+async function describe(file: FileLike, original: File) {
+  return {
+    same: file === original,
+    name: file.name,
+    type: file.type,
+    base64: toBase64(new Uint8Array(await file.arrayBuffer())),
+  };
+}
+
+/** Converts a fixture with the real worker raster. */
+async function convert(name: string, type: string) {
+  warnings.length = 0;
+  const original = await fixture(name, type);
+  const result = await imageToLetterPdf(original, { raster, logger });
+  return { ...(await describe(result, original)), warnings: [...warnings] };
+}
+
+/** Time of one call, in ms. */
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/**
+ * The bare floor: decode + resize + JPEG encode on an OffscreenCanvas, no worker, no PDF. `high` is
+ * the resize quality the converter uses (small print on forms stays legible); `low` is the cheapest.
+ */
+async function floor(file: File, quality: ImageSmoothingQuality): Promise<void> {
+  const bitmap = await createImageBitmap(file);
+  const scale = Math.min(1, 1700 / Math.max(bitmap.width, bitmap.height));
+  const width = Math.round(bitmap.width * scale);
+  const height = Math.round(bitmap.height * scale);
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d')!;
+  context.imageSmoothingQuality = quality;
+  context.drawImage(bitmap, 0, 0, width, height);
+  bitmap.close();
+  await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
+}
+
+/** Runs the benchmark of the issue inside the page; see bench/. */
+async function bench(photo: string, small: string, runs: number) {
+  const photoFile = await fixture(photo, 'image/jpeg');
+  const smallFile = await fixture(small, 'image/jpeg');
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  // Warm-up: worker start, decoder and pdf-lib first use.
+  await imageToLetterPdf(photoFile, { raster });
+  await floor(photoFile, 'high');
+
+  const floors: number[] = [];
+  const lowFloors: number[] = [];
+  // Long tasks are reported late and in batches: keep those that started inside a conversion.
+  const windows: [number, number][] = [];
+  const longTasks: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries()));
+  observer.observe({ type: 'longtask', buffered: false });
+
+  // Longest gap between main-thread ticks: catches blocking below the 50 ms long-task threshold too.
+  let maxGap = 0;
+  let ticking = false;
+  let last = 0;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    if (last) maxGap = Math.max(maxGap, now - last);
+    last = now;
+    if (ticking) setTimeout(() => channel.port2.postMessage(0), 0);
+  };
+
+  // Interleaved, so a busy machine slows floor and converter alike; the floors' own long tasks
+  // (drawImage on this thread) fall outside the conversion windows and are not counted.
+  const converter: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await idle();
+    floors.push(await time(() => floor(photoFile, 'high')));
+    await idle();
+    lowFloors.push(await time(() => floor(photoFile, 'low')));
+    await idle();
+    ticking = true;
+    last = 0;
+    channel.port2.postMessage(0);
+    const start = performance.now();
+    await imageToLetterPdf(photoFile, { raster });
+    const end = performance.now();
+    ticking = false;
+    converter.push(end - start);
+    windows.push([start, end]);
+  }
+  const passThrough: number[] = [];
+  for (let i = 0; i < runs; i++) passThrough.push(await time(() => imageToLetterPdf(smallFile, { raster })));
+  await idle();
+  observer.disconnect();
+  const inside = longTasks
+    .filter((task) => windows.some(([start, end]) => task.startTime >= start && task.startTime < end))
+    .map((task) => task.duration);
+  return { converter, floors, lowFloors, passThrough, longTasks: inside, maxGap };
+}
+
+Object.assign(window, { vita: { convert, bench } });
+document.title = 'ready';

@@ -1,0 +1,40 @@
+import { expect } from 'vitest';
+import { cornerMarkers, inspectPdf, UPRIGHT } from './pdf-inspect.js';
+import type { PdfImage } from './pdf-inspect.js';
+
+const MARGIN = 36;
+const EPSILON = 0.01;
+
+/**
+ * Asserts SPEC §9 on a converted PDF of a photo whose upright size is width×height: one Letter page in
+ * the right orientation, the image fitted and centred inside 36 pt margins, at most 1700 px, and
+ * upright (marker corners).
+ */
+export async function expectLetterPdf(bytes: Uint8Array, upright: { width: number; height: number }): Promise<PdfImage> {
+  const pdf = await inspectPdf(bytes);
+  const landscape = upright.width > upright.height;
+  expect(pdf.pages).toBe(1);
+  expect([pdf.pageWidth, pdf.pageHeight]).toEqual(landscape ? [792, 612] : [612, 792]);
+  expect(pdf.filter).toBe('/DCTDecode');
+
+  const longest = Math.max(upright.width, upright.height);
+  const expectedScale = Math.min(1, 1700 / longest);
+  expect(Math.max(pdf.pixelWidth, pdf.pixelHeight)).toBeLessThanOrEqual(1700);
+  expect(Math.max(pdf.pixelWidth, pdf.pixelHeight)).toBe(Math.round(longest * expectedScale));
+  // Aspect ratio kept (to rounding of whole pixels).
+  expect(pdf.pixelWidth / pdf.pixelHeight).toBeCloseTo(upright.width / upright.height, 1);
+
+  expect(pdf.x).toBeGreaterThanOrEqual(MARGIN - EPSILON);
+  expect(pdf.y).toBeGreaterThanOrEqual(MARGIN - EPSILON);
+  expect(pdf.x + pdf.width).toBeLessThanOrEqual(pdf.pageWidth - MARGIN + EPSILON);
+  expect(pdf.y + pdf.height).toBeLessThanOrEqual(pdf.pageHeight - MARGIN + EPSILON);
+  expect(pdf.x).toBeCloseTo(pdf.pageWidth - pdf.x - pdf.width, 2);
+  expect(pdf.y).toBeCloseTo(pdf.pageHeight - pdf.y - pdf.height, 2);
+  const fitsWidth = Math.abs(pdf.width - (pdf.pageWidth - 2 * MARGIN)) < EPSILON;
+  const fitsHeight = Math.abs(pdf.height - (pdf.pageHeight - 2 * MARGIN)) < EPSILON;
+  expect(fitsWidth || fitsHeight).toBe(true);
+  expect(pdf.width / pdf.height).toBeCloseTo(pdf.pixelWidth / pdf.pixelHeight, 3);
+
+  expect(await cornerMarkers(pdf.jpeg)).toEqual(UPRIGHT);
+  return pdf;
+}

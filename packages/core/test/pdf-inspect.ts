@@ -1,0 +1,91 @@
+/** Opens a converter PDF with pdf-lib and reports what a reader would see. */
+import { inflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import type { PDFNumber } from 'pdf-lib';
+import sharp from 'sharp';
+import { BLUE, GREEN, RED } from './images.js';
+
+export interface PdfImage {
+  pageWidth: number;
+  pageHeight: number;
+  pages: number;
+  /** Pixel size of the embedded image. */
+  pixelWidth: number;
+  pixelHeight: number;
+  filter: string;
+  jpeg: Uint8Array;
+  /** Where it is drawn, in points (from the `cm` before `Do`). */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export async function inspectPdf(bytes: Uint8Array): Promise<PdfImage> {
+  const doc = await PDFDocument.load(bytes);
+  const page = doc.getPage(0);
+  const { width: pageWidth, height: pageHeight } = page.getSize();
+  let image: PDFRawStream | undefined;
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) image = object;
+  }
+  if (!image) throw new Error('no image in the PDF');
+  const number = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+
+  const contents = page.node.Contents();
+  const streams = contents instanceof PDFRawStream ? [contents] : [];
+  if (!streams.length && contents) {
+    for (const ref of (contents as unknown as { asArray(): unknown[] }).asArray()) {
+      streams.push(doc.context.lookup(ref as never) as PDFRawStream);
+    }
+  }
+  const text = streams
+    .map((s) => {
+      const raw = s.getContents();
+      return Buffer.from(s.dict.get(PDFName.of('Filter')) === PDFName.of('FlateDecode') ? inflateSync(raw) : raw).toString('latin1');
+    })
+    .join('\n');
+  // pdf-lib draws with several `cm` (translate, rotate, scale, skew): compose them up to the `Do`.
+  const drawing = text.slice(0, text.search(/\/\S+ Do/));
+  if (drawing.length === text.length) throw new Error(`no image drawn in: ${text}`);
+  let m = [1, 0, 0, 1, 0, 0];
+  for (const op of drawing.matchAll(/([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) cm/g)) {
+    const [a, b, c, d, e, f] = op.slice(1).map(Number) as [number, number, number, number, number, number];
+    const [A, B, C, D, E, F] = m as [number, number, number, number, number, number];
+    // new CTM = op × current (PDF row-vector convention)
+    m = [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F];
+  }
+  const [a, , , d, e, f] = m as [number, number, number, number, number, number];
+  return {
+    pageWidth,
+    pageHeight,
+    pages: doc.getPageCount(),
+    pixelWidth: number('Width'),
+    pixelHeight: number('Height'),
+    filter: String(image.dict.get(PDFName.of('Filter'))),
+    jpeg: image.getContents(),
+    x: e,
+    y: f,
+    width: a,
+    height: d,
+  };
+}
+
+const close = (pixel: readonly number[], colour: readonly number[]) =>
+  pixel.every((v, i) => Math.abs(v - colour[i]!) < 45);
+
+/** Which marker colours sit in which corner of the embedded image. */
+export async function cornerMarkers(jpeg: Uint8Array): Promise<{ topLeft: string; topRight: string; bottomLeft: string; bottomRight: string }> {
+  const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const sample = (fx: number, fy: number) => {
+    const x = Math.floor(fx * (info.width - 1));
+    const y = Math.floor(fy * (info.height - 1));
+    const at = (y * info.width + x) * info.channels;
+    const pixel = [data[at]!, data[at + 1]!, data[at + 2]!];
+    return close(pixel, RED) ? 'red' : close(pixel, GREEN) ? 'green' : close(pixel, BLUE) ? 'blue' : 'grey';
+  };
+  return { topLeft: sample(0.04, 0.04), topRight: sample(0.96, 0.04), bottomLeft: sample(0.04, 0.96), bottomRight: sample(0.96, 0.96) };
+}
+
+/** The corners of an upright test photo. */
+export const UPRIGHT = { topLeft: 'red', topRight: 'green', bottomLeft: 'blue', bottomRight: 'grey' };
