@@ -184,7 +184,8 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
 
     async read(key) {
       const { handle } = await store.openObject(key);
-      return handle.createReadStream({ start: 0 });
+      // Large reads: ZIP streaming moves gigabytes, and 1 MiB chunks cut per-chunk overhead 16-fold.
+      return handle.createReadStream({ start: 0, highWaterMark: 1024 * 1024 });
     },
 
     async openObject(key) {
