@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseIntakeArgs } from './args.js';
+
+const full = ['--server', 'https://vita.example.org', '--folder', 'scans', '--client', 'abcdefgh12', '--category', 'W-2', '--email', 'v@example.org'];
+
+describe('intake arguments', () => {
+  it('take the documented flags, after the `--` that pnpm passes through', () => {
+    expect(parseIntakeArgs(['--', ...full])).toEqual({
+      ok: true,
+      args: {
+        server: 'https://vita.example.org',
+        folder: 'scans',
+        client: 'abcdefgh12',
+        category: 'W-2',
+        email: 'v@example.org',
+        convert: true,
+        afterUpload: 'move',
+      },
+    });
+    const noConvert = parseIntakeArgs([...full, '--no-convert', '--delete']);
+    expect(noConvert.ok && noConvert.args).toMatchObject({ convert: false, afterUpload: 'delete' });
+  });
+
+  it('name every missing or bad flag, with the usage', () => {
+    const result = parseIntakeArgs(['--server', 'ftp://x', '--email', 'nope']);
+    expect(result.ok).toBe(false);
+    const message = result.ok ? '' : result.message;
+    for (const text of ['--server must be an http(s) address', '--folder is required', '--client is required', '--category is required', '--email must be an email address', 'Usage:']) {
+      expect(message).toContain(text);
+    }
+    expect(parseIntakeArgs(['--bogus'])).toMatchObject({ ok: false, error: true });
+    expect(parseIntakeArgs(['--help'])).toMatchObject({ ok: false, error: false });
+  });
+});

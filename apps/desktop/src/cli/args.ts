@@ -1,0 +1,77 @@
+/** Command-line arguments of the headless intake, checked before anything touches the network. */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+/** Usage text shown by `--help` and after a bad argument. */
+export const USAGE = `Usage: pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [options]
+
+Uploads every scan that appears in DIR (and its sub-folders) into one client's document category.
+Asks for your Password PIN and then for the code emailed to you (both may be piped on standard input).
+
+Options:
+  --server URL      the server address, e.g. https://vita.example.org (the API is under /api)
+  --folder DIR      the scanner folder to watch; uploaded scans move to DIR/uploaded
+  --client ID       the client's id
+  --category NAME   the document category, e.g. "W-2"
+  --email EMAIL     your volunteer account
+  --no-convert      upload images as they are (default: convert to a Letter PDF)
+  --delete          delete scans after upload instead of moving them to DIR/uploaded
+  --help            show this text`;
+
+const required = (flag: string) => z.string({ error: `${flag} is required` }).trim().min(1, `${flag} is required`);
+
+const Args = z.object({
+  server: required('--server').pipe(z.url({ protocol: /^https?$/, error: '--server must be an http(s) address' })),
+  folder: required('--folder'),
+  client: required('--client'),
+  category: required('--category'),
+  email: required('--email').pipe(z.email('--email must be an email address')),
+  convert: z.boolean(),
+  afterUpload: z.enum(['move', 'delete']),
+});
+
+/** Parsed, valid arguments. */
+export type IntakeArgs = z.infer<typeof Args>;
+
+/** Either the arguments, or the message to print (help or an error) and whether it is an error. */
+export type ParsedArgs = { ok: true; args: IntakeArgs } | { ok: false; message: string; error: boolean };
+
+/** Parses argv (without node and the script). A leading `--` from `pnpm run x -- …` is skipped. */
+export function parseIntakeArgs(argv: readonly string[]): ParsedArgs {
+  const list = argv[0] === '--' ? argv.slice(1) : [...argv];
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: list,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        server: { type: 'string' },
+        folder: { type: 'string' },
+        client: { type: 'string' },
+        category: { type: 'string' },
+        email: { type: 'string' },
+        'no-convert': { type: 'boolean' },
+        delete: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, error: true };
+  }
+  if (values.help) return { ok: false, message: USAGE, error: false };
+  const parsed = Args.safeParse({
+    server: values.server,
+    folder: values.folder,
+    client: values.client,
+    category: values.category,
+    email: values.email,
+    convert: values['no-convert'] !== true,
+    afterUpload: values.delete === true ? 'delete' : 'move',
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.message.startsWith('--') ? '' : `--${issue.path.join('.')}: `}${issue.message}`);
+    return { ok: false, message: `${problems.join('\n')}\n\n${USAGE}`, error: true };
+  }
+  return { ok: true, args: parsed.data };
+}

@@ -1,0 +1,107 @@
+/**
+ * Headless intake for desks without a screen session:
+ *   pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [--no-convert]
+ * Signs in (PIN, then the emailed code, from standard input), then uploads every scan the folder
+ * receives into the category, one line per file on standard output. Ctrl-C stops cleanly: the scan
+ * in flight finishes (a second Ctrl-C quits at once) and the inbox ledger is saved.
+ */
+import { resolve } from 'node:path';
+import {
+  createApiClient,
+  createFetchPutFile,
+  imageToLetterPdf,
+  messages,
+  uploadDocument,
+} from '@vita-docs/core';
+import { createSharpRaster } from '@vita-docs/core/node';
+import { createInbox } from '../main/inbox/index.js';
+import { createServerFetch } from '../main/server-fetch.js';
+import { parseIntakeArgs, type IntakeArgs } from './args.js';
+import { createPrompter } from './prompt.js';
+import { formatReport } from './report.js';
+import { startIntake } from './uploader.js';
+
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+const note = (line: string): void => void process.stderr.write(`${line}\n`);
+
+async function signIn(args: IntakeArgs, api: ReturnType<typeof createApiClient>): Promise<void> {
+  const prompter = createPrompter();
+  try {
+    const pin = await prompter.ask(`Password PIN for ${args.email}: `, { secret: true });
+    const init = await api.loginInit({ body: { email: args.email, pin } });
+    if (!init.emailSent) throw new Error(messages.loginEmailNotSent);
+    const code = await prompter.ask('Code from the email: ');
+    const verified = await api.loginVerify({ body: { email: args.email, code: code.trim() } });
+    note(`Signed in as ${verified.user.firstName} ${verified.user.lastName}.`);
+  } finally {
+    prompter.close();
+  }
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseIntakeArgs(argv);
+  if (!parsed.ok) {
+    (parsed.error ? note : out)(parsed.message);
+    return parsed.error ? 2 : 0;
+  }
+  const { args } = parsed;
+  const server = createServerFetch({ serverUrl: args.server });
+  const api = createApiClient({ baseUrl: `${args.server.replace(/\/+$/, '')}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  await signIn(args, api);
+
+  const { types } = await api.docTypes({ params: { id: args.client } });
+  if (!types.includes(args.category)) {
+    throw new Error(`This client has no category "${args.category}". Categories: ${types.join(', ')}`);
+  }
+
+  const raster = createSharpRaster();
+  const putFile = createFetchPutFile(server.fetch);
+  const target = { clientId: args.client, docType: args.category };
+  // `pnpm --filter` runs this in apps/desktop; a relative --folder means where the person typed the command.
+  const folder = resolve(process.env.INIT_CWD ?? process.cwd(), args.folder);
+  const inbox = createInbox({ folder, afterUpload: args.afterUpload });
+  inbox.subscribe((event) => {
+    if (event.type === 'error') note(`warning: ${event.message}`);
+  });
+  await inbox.start();
+
+  let finish: (code: number) => void = () => {};
+  const finished = new Promise<number>((resolve) => (finish = resolve));
+  const intake = startIntake({
+    inbox,
+    target,
+    upload: (file) => uploadDocument(api, putFile, target, file),
+    list: async () => (await api.listDocs({ params: { id: args.client }, query: { docType: args.category } })).items,
+    ...(args.convert ? { convert: (file) => imageToLetterPdf(file, { raster, logger: { warn: (m: string) => note(`warning: ${m}`) } }) } : {}),
+    report: (report) => out(formatReport(report)),
+    onFatal: (error) => {
+      note(error.message);
+      finish(1);
+    },
+  });
+  note(`Watching ${inbox.folder} for scans -> client ${args.client}, "${args.category}"${args.convert ? '' : ' (no conversion)'}. Ctrl-C to stop.`);
+
+  let interrupts = 0;
+  const onSignal = (): void => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(130);
+    note('Stopping after the current upload... (Ctrl-C again to quit now)');
+    finish(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const code = await finished;
+  await intake.stop();
+  await inbox.close();
+  note('Stopped.');
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    note(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

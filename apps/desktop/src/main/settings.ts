@@ -1,0 +1,62 @@
+/**
+ * The desk's settings, one JSON file in the user-data folder. Plain Node so it is tested without
+ * Electron; main passes `app.getPath('userData')`.
+ */
+import { readFile, mkdir, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type { DesktopSettings } from '../shared/bridge.js';
+import { DesktopSettingsSchema, SettingsInputSchema } from '../shared/schemas.js';
+import { writeFileAtomic } from './fs-atomic.js';
+
+/** File name inside the user-data folder. */
+export const SETTINGS_FILE = 'settings.json';
+
+/** Settings of a desk that has not been set up: the renderer shows the first-run screen. */
+export const DEFAULT_SETTINGS: DesktopSettings = { serverUrl: null, watchedFolder: null, afterUpload: 'move' };
+
+/** True once the server and the folder are chosen. */
+export function isConfigured(settings: DesktopSettings): boolean {
+  return settings.serverUrl !== null && settings.watchedFolder !== null;
+}
+
+/** Reads the settings; a missing or unreadable file gives the defaults (first run). */
+export async function loadSettings(dir: string): Promise<DesktopSettings> {
+  try {
+    const parsed = DesktopSettingsSchema.safeParse(JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')));
+    return parsed.success ? parsed.data : { ...DEFAULT_SETTINGS };
+  } catch {
+    return { ...DEFAULT_SETTINGS };
+  }
+}
+
+/** An invalid settings payload, with a message a person can act on. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+/**
+ * Validates untrusted input (it comes from the renderer), normalises the server URL to its origin
+ * plus path without a trailing slash, checks the folder is an absolute path to an existing folder,
+ * and saves. Returns what was saved.
+ */
+export async function saveSettings(dir: string, input: unknown): Promise<DesktopSettings> {
+  const parsed = SettingsInputSchema.safeParse(input);
+  if (!parsed.success) throw new SettingsError(parsed.error.issues[0]?.message ?? 'Invalid settings.');
+  const { serverUrl, watchedFolder, afterUpload } = parsed.data;
+  if (!isAbsolute(watchedFolder)) throw new SettingsError('Choose the scanner folder with Browse.');
+  const isFolder = await stat(watchedFolder).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) throw new SettingsError('That scanner folder does not exist.');
+  const url = new URL(serverUrl);
+  if (url.username || url.password) throw new SettingsError('Enter the server address without a user name or password.');
+  const settings: DesktopSettings = {
+    serverUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}`,
+    watchedFolder,
+    afterUpload,
+  };
+  await mkdir(dir, { recursive: true });
+  await writeFileAtomic(join(dir, SETTINGS_FILE), JSON.stringify(settings, null, 2));
+  return settings;
+}

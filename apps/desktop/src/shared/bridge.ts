@@ -1,0 +1,108 @@
+/**
+ * The contract between the renderer and the main process: the `DesktopBridge` the preload exposes
+ * as `window.vitaDesktop`, and the IPC channel names. Types only (plus the channel table), so the
+ * sandboxed preload bundle stays tiny; the zod schemas that main applies live in `schemas.ts`.
+ */
+import type { z } from 'zod';
+import type {
+  AfterUploadSchema,
+  ApiRequestSchema,
+  ApiResponseSchema,
+  DesktopSettingsSchema,
+  SettingsInputSchema,
+} from './schemas.js';
+
+export type AfterUpload = z.infer<typeof AfterUploadSchema>;
+export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
+export type SettingsInput = z.input<typeof SettingsInputSchema>;
+export type ApiRequest = z.infer<typeof ApiRequestSchema>;
+export type ApiResponse = z.infer<typeof ApiResponseSchema>;
+
+/** A scan waiting in the scanner inbox, as the "Scanner inbox" panel shows it. */
+export interface InboxScan {
+  id: string;
+  name: string;
+  /** Path inside the watched folder, `/`-separated (sub-folders of the scanner). */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  status: 'waiting' | 'uploading' | 'failed';
+  error?: string;
+  duplicateOf?: { id: string; name: string; uploaded: boolean };
+}
+
+/** The inbox as a whole: what the panel renders. `error` is the last watcher problem, if any. */
+export interface InboxState {
+  folder: string | null;
+  scans: InboxScan[];
+  error?: string;
+}
+
+/** A file's bytes handed to the renderer so it can follow the normal upload flow. */
+export interface FileBytes {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** A dropped file main has vetted; read its bytes with `readDroppedFile(token)`. */
+export interface DroppedFile {
+  token: string;
+  name: string;
+  size: number;
+}
+
+/** What a drop of files and folders expanded to. */
+export interface DropResult {
+  files: DroppedFile[];
+  /** Names of dropped items that are not supported files. */
+  skipped: string[];
+  /** True when the drop held more files than one drop may queue. */
+  truncated: boolean;
+}
+
+/**
+ * Everything the renderer may ask of the desktop shell. Named methods only: no generic `invoke`,
+ * no `ipcRenderer`, no paths chosen by the renderer.
+ */
+export interface DesktopBridge {
+  getSettings(): Promise<DesktopSettings>;
+  /** Validates and saves; restarts the inbox on a new folder. Rejects with a message a person can act on. */
+  saveSettings(settings: SettingsInput): Promise<DesktopSettings>;
+  /** Opens the system folder picker; null when cancelled. */
+  chooseFolder(): Promise<string | null>;
+  /** The API transport: main sends the request to the configured server with the desk's cookies. */
+  apiFetch(request: ApiRequest): Promise<ApiResponse>;
+  getInbox(): Promise<InboxState>;
+  /** Calls `listener` with the whole inbox on every change; returns the unsubscribe function. */
+  onInboxChanged(listener: (state: InboxState) => void): () => void;
+  readScan(id: string): Promise<FileBytes>;
+  /** A small data: URL preview (images and, where the OS can, PDFs); null when none. */
+  scanThumbnail(id: string): Promise<string | null>;
+  markScanUploading(id: string, target: string): Promise<void>;
+  markScanUploaded(id: string): Promise<void>;
+  markScanFailed(id: string, error: string): Promise<void>;
+  /** Expands the `File`s of a drop event (folders included) to supported files. */
+  expandDrop(files: readonly unknown[]): Promise<DropResult>;
+  readDroppedFile(token: string): Promise<FileBytes>;
+}
+
+/** IPC channel per bridge method (invoke/handle), plus the one main → renderer event. */
+export const channels = {
+  getSettings: 'settings:get',
+  saveSettings: 'settings:save',
+  chooseFolder: 'settings:choose-folder',
+  apiFetch: 'api:fetch',
+  getInbox: 'inbox:get',
+  inboxChanged: 'inbox:changed',
+  readScan: 'inbox:read',
+  scanThumbnail: 'inbox:thumbnail',
+  markScanUploading: 'inbox:uploading',
+  markScanUploaded: 'inbox:uploaded',
+  markScanFailed: 'inbox:failed',
+  expandDrop: 'drop:expand',
+  readDroppedFile: 'drop:read',
+} as const;
+
+/** Name under which the preload exposes the bridge: `window.vitaDesktop`. */
+export const BRIDGE_GLOBAL = 'vitaDesktop';

@@ -1,0 +1,66 @@
+/**
+ * zod schemas for every payload crossing the IPC boundary. The main process parses each renderer
+ * payload with these before acting on it: the renderer shows server content and is not trusted.
+ * Loaded by main only; the preload and renderer import types from `bridge.ts`.
+ */
+import { z } from 'zod';
+
+/** What happens to a scan file after a confirmed upload. */
+export const AfterUploadSchema = z.enum(['move', 'delete']);
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/, error: 'Enter the server address, starting with https://' }));
+
+/** A folder path as the operating system spells it; checked for existence by main. */
+const folderPath = z.string().trim().min(1, 'Choose the scanner folder.').max(4096);
+
+/** The desk's settings as stored in the user-data folder. Null while not chosen yet (first run). */
+export const DesktopSettingsSchema = z.object({
+  /** The server's address; the API lives under `<serverUrl>/api`. */
+  serverUrl: httpUrl.nullable(),
+  watchedFolder: folderPath.nullable(),
+  afterUpload: AfterUploadSchema,
+});
+
+/** What the settings screen saves: both required. */
+export const SettingsInputSchema = z.object({
+  serverUrl: httpUrl,
+  watchedFolder: folderPath,
+  afterUpload: AfterUploadSchema,
+});
+
+/** Inbox scan ids are UUIDs minted by main. */
+export const ScanIdSchema = z.uuid();
+
+export const MarkUploadingSchema = z.object({ id: ScanIdSchema, target: z.string().min(1).max(1000) });
+export const MarkFailedSchema = z.object({ id: ScanIdSchema, error: z.string().max(2000) });
+
+/** Tokens main hands out for dropped files; the renderer never names a path itself. */
+export const DropTokenSchema = z.string().regex(/^drop-[0-9a-f]{32}$/);
+
+/** Paths of dropped files and folders, as the preload read them from the drop. */
+export const DropPathsSchema = z.array(z.string().min(1).max(4096)).min(1).max(200);
+
+const HeaderListSchema = z.array(z.tuple([z.string().max(200), z.string().max(8192)])).max(100);
+
+/** A request the renderer's API client makes through main (main adds cookies, never the renderer). */
+export const ApiRequestSchema = z.object({
+  url: z.string().max(8192),
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+  headers: HeaderListSchema,
+  /** Text (JSON) or bytes (a direct upload). */
+  body: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
+  credentials: z.enum(['include', 'omit']),
+});
+
+/** The answer main relays, plus the CSRF token the client must echo (it cannot read main's cookies). */
+export const ApiResponseSchema = z.object({
+  status: z.number().int(),
+  statusText: z.string(),
+  headers: HeaderListSchema,
+  body: z.instanceof(Uint8Array),
+  csrfToken: z.string().optional(),
+});

@@ -1,0 +1,96 @@
+/**
+ * Browser test harness: serves the renderer through Vite (dev mode, from source) with an HTTP
+ * bridge in front of main's real bridge handlers, desk settings and scanner inbox. Electron's IPC
+ * is the only part replaced (by HTTP on a local socket); the OS folder dialog answers `folder`.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createServer as createVite, defaultClientConditions } from 'vite';
+import { createBridgeHandlers, type InvokeMethod } from '../src/main/bridge-handlers.js';
+import { openDesk } from '../src/main/desk.js';
+import type { InboxState } from '../src/shared/bridge.js';
+
+/** A running harness. */
+export interface BridgeServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const desktopDir = join(import.meta.dirname, '..');
+
+/** Starts the harness; settings live in `userData`, the folder dialog picks `folder`. */
+export async function startBridgeServer(options: { userData: string; folder: string }): Promise<BridgeServer> {
+  const listeners = new Set<ServerResponse>();
+  let last: InboxState | null = null;
+  const desk = await openDesk({
+    userData: options.userData,
+    onInboxState: (state) => {
+      last = state;
+      for (const res of listeners) res.write(`data: ${JSON.stringify(state)}\n\n`);
+    },
+  });
+  const handlers = createBridgeHandlers({ ...desk, chooseFolder: async () => options.folder, thumbnail: async () => null });
+
+  const vite = await createVite({
+    configFile: false,
+    root: join(desktopDir, 'src', 'renderer'),
+    logLevel: 'silent',
+    appType: 'spa',
+    resolve: { conditions: ['vita-source', ...defaultClientConditions] },
+    server: { middlewareMode: true, hmr: false, fs: { allow: [desktopDir, join(desktopDir, '..', '..')] } },
+    plugins: [
+      {
+        name: 'vita-http-bridge',
+        // The bridge must exist before the renderer's entry runs, as the preload's does in Electron.
+        transformIndexHtml: (html) =>
+          html.replace(
+            '<script type="module" src="./main.ts"></script>',
+            `<script type="module" src="/@fs${join(desktopDir, 'test', 'browser', 'http-bridge.ts')}"></script>\n    <script type="module" src="./main.ts"></script>`,
+          ),
+      },
+    ],
+  });
+
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/bridge/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.write(': connected\n\n');
+      if (last) res.write(`data: ${JSON.stringify(last)}\n\n`);
+      listeners.add(res);
+      req.on('close', () => listeners.delete(res));
+      return;
+    }
+    const call = /^\/bridge\/call\/(\w+)$/.exec(url);
+    if (call && req.method === 'POST') {
+      const method = call[1] as InvokeMethod;
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        try {
+          const handler = handlers[method] as ((payload: unknown) => Promise<unknown>) | undefined;
+          if (!handler) throw new Error(`No bridge method ${method}`);
+          const { payload } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { payload?: unknown };
+          const result = await handler(payload);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }));
+        } catch (error) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+        }
+      })();
+      return;
+    }
+    vite.middlewares(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      for (const res of listeners) res.end();
+      await new Promise((resolve) => server.close(resolve));
+      await vite.close();
+      await desk.close();
+    },
+  };
+}
