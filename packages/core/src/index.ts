@@ -50,7 +50,9 @@ export {
 export type { DocKeyParts } from './domain/files.js';
 export { endpoints, fillPath, isStateChanging, CSRF_COOKIE, CSRF_HEADER } from './api/endpoints.js';
 export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
-export * as schemas from './api/schemas.js';
+import * as schemas from './api/schemas.js';
+/** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
+export { schemas };
 export type { User, Client, DocItem, Volunteer, AuditEntry, OutboxMail } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
