@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneSessions } from './auth/sessions.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
@@ -23,7 +24,9 @@ import { reassignRoutes } from './routes/reassign.js';
 import { createLocalStore, type LocalObjectStore } from './storage/local.js';
 import { localStorageRoutes } from './storage/local-routes.js';
 import { createS3Store } from './storage/s3.js';
-import type { ObjectStore } from './storage/types.js';
+import { StorageError, type ObjectStore } from './storage/types.js';
+import { clientDocTypes } from './clients/clients.js';
+import { parseDocKey } from '@vita-docs/core';
 import type { Services } from './services.js';
 
 export type { Config } from './env.js';
@@ -44,6 +47,26 @@ export interface Server {
   close(): Promise<void>;
 }
 
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * The web app's page, read once, with the programme's website (PROGRAMME_URL) added as a meta tag
+ * the app reads — configuration at run time without inline script. Null when the app is not built.
+ */
+function loadIndexHtml(webDist: string, programmeUrl: string | undefined): string | null {
+  let html: string;
+  try {
+    html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+  if (!programmeUrl) return html;
+  return html.replace('</head>', `<meta name="vita-programme-url" content="${escapeHtml(programmeUrl)}"></head>`);
+}
+
 /** The default location of the built web app: apps/web/dist beside this package. */
 function defaultWebDist(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -54,11 +77,21 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // A hop count becomes a function: Fastify's types take addresses or a predicate.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    // A HEAD of download-all would build (and audit) a whole ZIP for nothing.
+    exposeHeadRoutes: false,
+    frameworkErrors: (error, _request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
+      void (reply as unknown as FastifyReply).code(400).send({ error: message });
+    },
   });
   const target: DatabaseTarget =
     options.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pgdata') });
-  const db = await openDatabase(target);
+  const db = await openDatabase(target, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
   const secret = await loadSecret(db, config);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
   let local: LocalObjectStore | undefined;
@@ -73,6 +106,15 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       root: path.join(config.dataDir, 'files'),
       secret,
       baseUrl: `${config.publicUrl ?? ''}/api/storage`,
+      // An upload URL must not outlive its client or category (deleted while the link was still valid).
+      beforeReceive: async (key) => {
+        const parts = parseDocKey(key);
+        if (!parts || !(await clientDocTypes(db, parts.clientId)).includes(parts.docType)) {
+          throw new StorageError('not_found', 'This client or document type no longer exists.');
+        }
+        const client = await db.selectFrom('clients').select('id').where('id', '=', parts.clientId).executeTakeFirst();
+        if (!client) throw new StorageError('not_found', 'This client or document type no longer exists.');
+      },
     });
     store = local;
     // Temp files of uploads a crash interrupted; they were never visible, now they are gone.
@@ -94,24 +136,32 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   downloadRoutes(app, services);
   reassignRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
-  if (mailer.kind === 'outbox') devRoutes(app, services);
+  if (mailer.kind === 'outbox') {
+    devRoutes(app, services);
+    if (!isLoopbackHost(config.host)) {
+      app.log.warn(
+        'No SMTP_URL: codes go to the development outbox, which answers only on this machine (loopback). ' +
+          'Set SMTP_URL before volunteers use this server.',
+      );
+    }
+  }
 
   const webDist = config.webDist ?? defaultWebDist();
-  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  const indexHtml = loadIndexHtml(webDist, config.programmeUrl);
+  if (indexHtml !== null) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
     // The SPA owns every non-API path (it redirects unknown ones to /); the API answers 404 JSON.
-    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply.type('text/html').sendFile('index.html');
+    if (indexHtml !== null && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
     return reply.code(404).send({ error: 'Not found.' });
   });
 
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
-    Promise.all([pruneSessions(db, policy), pruneRateLimits(db)]).catch((err: unknown) =>
+    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 15 * 60_000);

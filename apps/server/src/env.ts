@@ -21,7 +21,19 @@ const EnvSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt.default(30),
   SESSION_MAX_HOURS: positiveInt.default(12),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx) => {
+      if (v === 'false' || v === '0') return false as const;
+      if (/^\d+$/.test(v)) return Number(v);
+      if (/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v)) return v;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (trusting every X-Forwarded-For would let anyone fake their IP)',
+      });
+      return z.NEVER;
+    }),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
@@ -62,7 +74,8 @@ export interface Config {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   cookieSecure: 'auto' | 'always' | 'never';
-  trustProxy: boolean;
+  /** false, a hop count, or proxy addresses/CIDRs whose X-Forwarded-For is believed. */
+  trustProxy: false | number | string;
   smtpUrl: string | undefined;
   mailFrom: string;
   adminEmail: string | undefined;

@@ -40,6 +40,7 @@ export {
   MAX_FILE_NAME_BYTES,
   fileExtension,
   safeFileName,
+  withDocumentExtension,
   applyRenameRule,
   uploadContentType,
   isClientId,

@@ -78,30 +78,11 @@ export async function consumeCode(
   if (!live || !safeEqual(live.code_hash, expected)) return false;
   const consumed = await db
     .updateTable('codes')
-    .set({ consumed_at: new Date() })
+    .set({ consumed_at: new Date(), used: true })
     .where('id', '=', live.id)
     .where('consumed_at', 'is', null)
     .executeTakeFirst();
   return consumed.numUpdatedRows === 1n;
-}
-
-/** Seconds until this email may be sent another resend for `purpose` (0 = now). */
-export async function resendWaitSeconds(
-  db: Db,
-  input: { email: string; purpose: CodePurpose; cooldownSeconds: number },
-): Promise<number> {
-  const last = await db
-    .selectFrom('codes')
-    .select('created_at')
-    .where('email', '=', input.email)
-    .where('purpose', '=', input.purpose)
-    .where('kind', '=', 'resend')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!last) return 0;
-  const elapsed = (Date.now() - last.created_at.getTime()) / 1000;
-  return Math.max(0, Math.ceil(input.cooldownSeconds - elapsed));
 }
 
 /** Codes sent to this email for `purpose` within the last hour. */
@@ -116,29 +97,36 @@ export async function codesSentLastHour(db: Db, email: string, purpose: CodePurp
   return row.n;
 }
 
-/** The email of the newest live code a pre-session asked for (resend without an email). */
-export async function emailForRequester(db: Db, requester: string, purpose: CodePurpose): Promise<string | null> {
-  const row = await db
+/**
+ * The open challenge of a pre-session: the email of the newest first code it asked for within the
+ * code lifetime, provided no code of that email has signed anyone in since. Resends are only ever
+ * for this challenge, so a stranger cannot make the server mail (and rate-limit) someone else.
+ */
+export async function openChallenge(db: Db, requester: string, purpose: CodePurpose): Promise<string | null> {
+  const initial = await db
     .selectFrom('codes')
-    .select('email')
+    .select(['email', 'created_at'])
     .where('requester', '=', requester)
     .where('purpose', '=', purpose)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .where('kind', '=', 'initial')
+    .where('created_at', '>', sql<Date>`now() - make_interval(mins => ${CODE_TTL_MINUTES})`)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.email ?? null;
-}
-
-/** True when a live, unexhausted code exists (a resend then makes sense). */
-export async function hasLiveCode(db: Db, email: string, purpose: CodePurpose): Promise<boolean> {
-  const row = await db
+  if (!initial) return null;
+  const used = await db
     .selectFrom('codes')
     .select('id')
-    .where('email', '=', email)
+    .where('email', '=', initial.email)
     .where('purpose', '=', purpose)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .where('used', '=', true)
+    .where('created_at', '>=', initial.created_at)
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  return used ? null : initial.email;
+}
+
+/** Deletes codes nobody can use any more. */
+export async function pruneCodes(db: Db): Promise<void> {
+  await db.deleteFrom('codes').where('created_at', '<', sql<Date>`now() - interval '2 hours'`).execute();
 }

@@ -36,3 +36,8 @@ export async function isRateLimited(db: Db, key: string, limit: number, windowSe
     .executeTakeFirst();
   return (row?.count ?? 0) >= limit;
 }
+
+/** Gives back one hit (a successful sign-in should not use up the failure allowance). */
+export async function refundRateLimit(db: Db, key: string): Promise<void> {
+  await db.updateTable('rate_limits').set({ count: sql<number>`greatest(count - 1, 0)` }).where('key', '=', key).execute();
+}

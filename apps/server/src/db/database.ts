@@ -13,12 +13,17 @@ export type Db = Kysely<Database>;
 export type DatabaseTarget = { url: string } | { pgliteDir: string } | { memory: true };
 
 /** Opens the database and applies every pending migration. */
-export async function openDatabase(target: DatabaseTarget): Promise<Db> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  onPoolError: (err: Error) => void = () => undefined,
+): Promise<Db> {
   let db: Db;
   if ('url' in target) {
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the database ends (restart, failover, timeout) must not end the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (err) => onPoolError(err));
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     let pglite: PGlite;
     if ('pgliteDir' in target) {

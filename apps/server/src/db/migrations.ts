@@ -105,6 +105,11 @@ const migrations: Record<string, Migration> = {
      )`,
     `CREATE INDEX audit_log_client ON audit_log (client_id, id DESC)`,
   ),
+  '0003_code_use': statements(
+    // consumed_at also marks codes superseded by a newer one; `used` says the code actually signed someone in.
+    `ALTER TABLE codes ADD COLUMN used boolean NOT NULL DEFAULT false`,
+    `CREATE INDEX codes_created_at ON codes (created_at)`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

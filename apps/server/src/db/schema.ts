@@ -38,6 +38,7 @@ export interface CodesTable {
   expires_at: Timestamp;
   attempts: Generated<number>;
   consumed_at: NullableTimestamp;
+  used: Generated<boolean>;
 }
 
 export interface ResetGrantsTable {

@@ -93,7 +93,9 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
 
   app.addHook('onSend', async (request, reply, payload) => {
     const auth = request.auth;
-    if (!auth || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return payload;
+    // Only API answers manage the cookies: a static file (a lazily loaded chunk) knows nothing of the
+    // session and must not reset the CSRF token to the signed-out one.
+    if (!auth || !request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return payload;
     const secure = cookieSecure(services, request);
     if (request.cookies[PRE_SESSION_COOKIE] !== auth.preId) {
       void reply.setCookie(PRE_SESSION_COOKIE, auth.preId, { path: '/', httpOnly: true, sameSite: 'strict', secure });

@@ -4,16 +4,14 @@ import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
 import {
   codesSentLastHour,
   consumeCode,
-  emailForRequester,
-  hasLiveCode,
   issueCode,
   MAX_CODES_PER_HOUR,
-  resendWaitSeconds,
+  openChallenge,
   type CodePurpose,
 } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
-import { hitRateLimit, isRateLimited } from '../auth/rate-limit.js';
+import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
@@ -40,29 +38,28 @@ const TEXT = {
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
 
 /**
- * Limits are generous per IP because a whole intake site often shares one address; failed guesses
- * are what is counted, per IP and per account.
+ * Limits are generous per IP because a whole intake site often shares one address. Guesses take
+ * their slot before they are checked (so parallel guesses cannot overrun a limit) and a success
+ * gives it back: what is really limited is failures.
  */
 const LIMITS = {
   register: { max: 100, window: 3600 },
-  failedLoginPerIp: { max: 100, window: 900 },
-  failedLoginPerEmail: { max: 10, window: 900 },
-  failedCodePerIp: { max: 50, window: 900 },
+  loginPerIp: { max: 100, window: 900 },
+  loginPerEmail: { max: 10, window: 900 },
+  codePerIp: { max: 50, window: 900 },
   forgotPerIp: { max: 50, window: 3600 },
   resendPerIp: { max: 60, window: 3600 },
+  /** One resend per email per cooldown, counted whether or not the account exists (no enumeration). */
+  resendPerEmail: { max: 1, window: RESEND_COOLDOWN_SECONDS },
 } as const;
 type LimitName = keyof typeof LIMITS;
 
-/** Counts a hit and refuses it once over the limit. */
-async function limit(services: Services, name: LimitName, subject: string): Promise<void> {
+/** Takes a slot under the limit or refuses; returns the key so a success can give it back. */
+async function limit(services: Services, name: LimitName, subject: string, message: string = TEXT.tooManyAttempts): Promise<string> {
   const { max, window } = LIMITS[name];
-  if (!(await hitRateLimit(services.db, `${name}:${subject}`, max, window))) throw tooManyRequests(TEXT.tooManyAttempts, window);
-}
-
-/** Refuses when earlier failures used up the limit, without counting this attempt. */
-async function refuseIfLimited(services: Services, name: LimitName, subject: string): Promise<void> {
-  const { max, window } = LIMITS[name];
-  if (await isRateLimited(services.db, `${name}:${subject}`, max, window)) throw tooManyRequests(TEXT.tooManyAttempts, window);
+  const key = `${name}:${subject}`;
+  if (!(await hitRateLimit(services.db, key, max, window))) throw tooManyRequests(message, window);
+  return key;
 }
 
 export function authRoutes(app: FastifyInstance, services: Services): void {
@@ -100,15 +97,11 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    await refuseIfLimited(services, 'failedLoginPerIp', request.ip);
-    await refuseIfLimited(services, 'failedLoginPerEmail', body.email);
+    const slots = [await limit(services, 'loginPerIp', request.ip), await limit(services, 'loginPerEmail', body.email)];
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
-    if (!user || !pinOk) {
-      await limit(services, 'failedLoginPerIp', request.ip);
-      await limit(services, 'failedLoginPerEmail', body.email);
-      throw unauthorized(TEXT.badCredentials);
-    }
+    if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
+    for (const slot of slots) await refundRateLimit(db, slot);
     if (!user.approved) throw forbidden(TEXT.pending);
     if ((await codesSentLastHour(db, user.email, 'login')) >= MAX_CODES_PER_HOUR) throw tooManyRequests(TEXT.tooManyCodes, 3600);
     const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });
@@ -117,13 +110,11 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginVerify', async ({ body, request, reply }) => {
-    await refuseIfLimited(services, 'failedCodePerIp', request.ip);
+    const slot = await limit(services, 'codePerIp', request.ip);
     const valid = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code });
     const user = valid ? await findUser(db, body.email) : undefined;
-    if (!user || !user.approved) {
-      await limit(services, 'failedCodePerIp', request.ip);
-      throw badRequest(TEXT.badCode);
-    }
+    if (!user || !user.approved) throw badRequest(TEXT.badCode);
+    await refundRateLimit(db, slot);
     // Rotate: whatever session this browser had is ended before the new one starts.
     if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
     const token = await createSession(db, user.email, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
@@ -132,24 +123,31 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const, user: toUser(user) };
   });
 
+  /**
+   * A resend is only for this browser's own open challenge (a correct PIN, or a reset request, in the
+   * last 10 minutes). The per-email cooldown is counted for any email, so its answer reveals nothing.
+   */
   const resend = async (request: FastifyRequest, purpose: CodePurpose, requested: string | undefined) => {
     await limit(services, 'resendPerIp', request.ip);
-    const email = requested ?? (await emailForRequester(db, requesterOf(request), purpose));
+    const requester = requesterOf(request);
+    const challenge = await openChallenge(db, requester, purpose);
+    const email = requested ?? challenge;
     if (!email) throw badRequest(TEXT.noChallenge);
-    const wait = await resendWaitSeconds(db, { email, purpose, cooldownSeconds: RESEND_COOLDOWN_SECONDS });
-    if (wait > 0) throw tooManyRequests(`Please wait ${wait} seconds before asking for another code.`, wait);
-    const user = await findUser(db, email);
-    // Only a live challenge (a correct PIN, or a reset request, in the last 10 minutes) gets a new code;
-    // anything else gets the same answer and no mail.
-    if (!user || (purpose === 'login' && !user.approved) || !(await hasLiveCode(db, email, purpose))) return null;
-    if ((await codesSentLastHour(db, email, purpose)) >= MAX_CODES_PER_HOUR) throw tooManyRequests(TEXT.tooManyCodes, 3600);
-    const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester: requesterOf(request) });
-    return codeMail(email, purpose, code);
+    await limit(services, 'resendPerEmail', `${purpose}:${email}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
+    /** Issues and mails the new code; true when a mail went out (or nothing was due). */
+    return async (): Promise<boolean> => {
+      if (challenge !== email) return true;
+      const user = await findUser(db, email);
+      if (!user || (purpose === 'login' && !user.approved)) return true;
+      if ((await codesSentLastHour(db, email, purpose)) >= MAX_CODES_PER_HOUR) return true;
+      const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester });
+      return mailer.send(codeMail(email, purpose, code));
+    };
   };
 
   publicRoute(app, 'loginResend', async ({ body, request }) => {
-    const mail = await resend(request, 'login', body.email);
-    return { ok: true as const, emailSent: mail ? await mailer.send(mail) : true };
+    const send = await resend(request, 'login', body.email);
+    return { ok: true as const, emailSent: await send() };
   });
 
   userRoute(app, 'me', async ({ user }) => ({ user: toUser(user) }));
@@ -160,29 +158,33 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const };
   });
 
-  // The forgot-password mails go out in the background: the answer must not reveal, by content or
-  // by timing, whether an account exists for the email.
-  const sendQuietly = (mail: ReturnType<typeof codeMail>) => {
-    void mailer.send(mail);
+  /**
+   * Forgot-password work happens after the answer is sent: the answer must not reveal, by content
+   * or by timing, whether an account exists for the email. Failures are logged.
+   */
+  const inBackground = (what: string, work: () => Promise<unknown>) => {
+    setImmediate(() => {
+      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
+    });
   };
 
   publicRoute(app, 'forgotInit', async ({ body, request }) => {
     await limit(services, 'forgotPerIp', request.ip);
-    const user = await findUser(db, body.email);
-    if (user && (await codesSentLastHour(db, user.email, 'reset')) < MAX_CODES_PER_HOUR) {
-      const code = await issueCode(db, secret, { email: user.email, purpose: 'reset', kind: 'initial', requester: requesterOf(request) });
-      sendQuietly(codeMail(user.email, 'reset', code));
-    }
+    const requester = requesterOf(request);
+    inBackground('forgot-init', async () => {
+      const user = await findUser(db, body.email);
+      if (!user || (await codesSentLastHour(db, user.email, 'reset')) >= MAX_CODES_PER_HOUR) return;
+      const code = await issueCode(db, secret, { email: user.email, purpose: 'reset', kind: 'initial', requester });
+      await mailer.send(codeMail(user.email, 'reset', code));
+    });
     return { ok: true as const, emailSent: true };
   });
 
   publicRoute(app, 'forgotVerify', async ({ body, request, reply }) => {
-    await refuseIfLimited(services, 'failedCodePerIp', request.ip);
+    const slot = await limit(services, 'codePerIp', request.ip);
     const valid = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code });
-    if (!valid || !(await findUser(db, body.email))) {
-      await limit(services, 'failedCodePerIp', request.ip);
-      throw badRequest(TEXT.badCode);
-    }
+    if (!valid || !(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
+    await refundRateLimit(db, slot);
     const grant = randomToken(32);
     await db
       .insertInto('reset_grants')
@@ -199,8 +201,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'forgotResend', async ({ body, request }) => {
-    const mail = await resend(request, 'reset', body.email);
-    if (mail) sendQuietly(mail);
+    inBackground('forgot-resend', await resend(request, 'reset', body.email));
     return { ok: true as const, emailSent: true };
   });
 

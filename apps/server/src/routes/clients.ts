@@ -68,8 +68,14 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
     const client = await clientFor(db, user, params.id);
     const name = categoryName(body.template, body.note);
     const existing = await clientDocTypes(db, client.id);
-    if (existing.includes(name)) throw badRequest(`“${name}” already exists for this client.`);
-    await db.insertInto('client_doc_types').values({ client_id: client.id, name }).execute();
+    const duplicate = badRequest(`“${name}” already exists for this client.`);
+    if (existing.includes(name)) throw duplicate;
+    try {
+      await db.insertInto('client_doc_types').values({ client_id: client.id, name }).execute();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicate;
+      throw err;
+    }
     await audit(db, { actor: user.email, action: 'doctype.add', clientId: client.id, ip: request.ip, detail: name });
     return { ok: true as const, docType: name };
   });
@@ -84,16 +90,10 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .where('name', '=', query.docType)
       .executeTakeFirst();
     if (!row) throw notFound('Document type not found.');
+    await audit(db, { actor: user.email, action: 'doctype.delete', clientId: client.id, ip: request.ip, detail: row.name });
     // Files first: if removing them fails, the category stays visible and the delete can be retried.
-    const removed = await store.deletePrefix(docPrefix(client.id, row.name));
+    await store.deletePrefix(docPrefix(client.id, row.name));
     await db.deleteFrom('client_doc_types').where('client_id', '=', client.id).where('name', '=', row.name).execute();
-    await audit(db, {
-      actor: user.email,
-      action: 'doctype.delete',
-      clientId: client.id,
-      ip: request.ip,
-      detail: `${row.name} (${removed} files)`,
-    });
     return { ok: true as const };
   });
 

@@ -1,5 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { applyRenameRule, buildDocKey, keyOrder, parseDocKey, safeFileName, type DocKeyParts } from '@vita-docs/core';
+import {
+  applyRenameRule,
+  buildDocKey,
+  keyOrder,
+  parseDocKey,
+  safeFileName,
+  withDocumentExtension,
+  type DocKeyParts,
+} from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
 import { clientDocTypes, clientFor, docPrefix } from '../clients/clients.js';
@@ -36,7 +44,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     const client = await clientFor(db, user, params.id);
     await requireDocType(client.id, body.docType);
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
-    const filename = safeFileName(body.filename);
+    const filename = safeFileName(withDocumentExtension(body.filename.trim(), body.contentType));
     // The numeric prefix orders files; bump it on the rare same-millisecond, same-name upload.
     let order = Date.now();
     let key = buildDocKey(client.id, body.docType, order, filename);
@@ -93,11 +101,12 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     const parsed = [];
     for (const key of new Set(body.keys)) parsed.push({ key, parts: await authorizeKey(user, key) });
     const keys = parsed.map((p) => p.key);
-    await store.delete(keys);
+    // Recorded before the files go: a delete never happens unaudited.
     for (const clientId of new Set(parsed.map((p) => p.parts.clientId))) {
       const own = parsed.filter((p) => p.parts.clientId === clientId).map((p) => p.key);
       await audit(db, { actor: user.email, action: 'doc.delete', clientId, keys: own, ip: request.ip });
     }
+    await store.delete(keys);
     return { ok: true as const, deleted: keys.length };
   });
 
@@ -109,8 +118,6 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     if (filename === parts.filename) return { ok: true as const, newKey: body.key, filename };
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
     if (await store.head(newKey)) throw new HttpError(409, 'Another file in this category already has that name.');
-    await store.copy(body.key, newKey);
-    await store.delete([body.key]);
     await audit(db, {
       actor: user.email,
       action: 'doc.rename',
@@ -118,6 +125,9 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       keys: [body.key, newKey],
       ip: request.ip,
     });
+    // Copy, then delete: a failure in between leaves both names, never neither.
+    await store.copy(body.key, newKey);
+    await store.delete([body.key]);
     return { ok: true as const, newKey, filename };
   });
 }

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
 import { CLIENT_NOT_FOUND, docPrefix, toClient, type ClientRow } from '../clients/clients.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -16,6 +16,17 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
 
   const requireReassigner = (user: UserRow) => {
     if (!canReassignClients(actorOf(user))) throw forbidden();
+  };
+
+  /**
+   * Officers look after orphans and their own clients; only admins move a client away from another
+   * active volunteer (that would open its documents to the officer).
+   */
+  const requireMayMove = (user: UserRow, client: Pick<ClientRow, 'created_by'>) => {
+    requireReassigner(user);
+    if (!user.is_admin && client.created_by !== null && client.created_by !== user.email) {
+      throw forbidden('Officers may reassign orphaned clients and their own; ask an admin for this one.');
+    }
   };
 
   /** Finds a client by id, or by owner + email as the spec's calls identify it. */
@@ -51,6 +62,7 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
       return { ok: true as const, client: toClient(row) };
     } catch (err) {
       if (isUniqueViolation(err)) throw new HttpError(409, `${target.email} already has a client with this email.`);
+      if (isForeignKeyViolation(err)) throw badRequest('The new volunteer must be an approved account.');
       throw err;
     }
   };
@@ -87,28 +99,31 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
     requireReassigner(user);
     const row = await db.selectFrom('clients').select(['created_by', 'email']).where('id', '=', params.id).executeTakeFirst();
     if (!row) throw notFound(CLIENT_NOT_FOUND);
+    requireMayMove(user, row);
     return { createdBy: row.created_by, clientEmail: row.email };
   });
 
   userRoute(app, 'reassignClient', async ({ user, body, request }) => {
     requireReassigner(user);
     const client = await findClient({ clientId: body.clientId, owner: body.from, clientEmail: body.clientEmail });
+    requireMayMove(user, client);
     return reassign(user, client, body.newVolunteerEmail, request.ip);
   });
 
   userRoute(app, 'deleteClient', async ({ user, body, request }) => {
     if (!canManageAllClients(actorOf(user))) throw forbidden();
     const client = await findClient({ clientId: body.clientId, owner: body.createdBy, clientEmail: body.clientEmail });
-    // Files first: if that fails the client stays listed and the delete can be retried.
-    const removed = await store.deletePrefix(docPrefix(client.id));
-    await db.deleteFrom('clients').where('id', '=', client.id).execute();
+    // Recorded before anything goes; files next: if that fails the client stays listed and the
+    // delete can be retried.
     await audit(db, {
       actor: user.email,
       action: 'client.delete',
       clientId: client.id,
       ip: request.ip,
-      detail: `${client.first_name} ${client.last_name} <${client.email}> (${removed} files)`,
+      detail: `${client.first_name} ${client.last_name} <${client.email}>`,
     });
+    await store.deletePrefix(docPrefix(client.id));
+    await db.deleteFrom('clients').where('id', '=', client.id).execute();
     return { ok: true as const };
   });
 

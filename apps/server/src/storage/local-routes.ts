@@ -52,6 +52,7 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
     // Refused before a byte is read; `receive` enforces the same limit on the real stream.
     throw tooLarge(grant.maxBytes);
   }
+  await store.beforeReceive(grant.key);
   // destroyOnReturn: false keeps the socket when `receive` stops early, so the 413/415 still gets out.
   const body = request.raw.iterator({ destroyOnReturn: false }) as UploadBody;
   const object = await store.receive(grant.key, body, grant.maxBytes);

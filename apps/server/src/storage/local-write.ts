@@ -3,7 +3,7 @@
  * system), fsync, atomic rename into place, fsync of the directory. A write that dies half-way
  * leaves at most a temp file, which is never listed and is swept later.
  */
-import { copyFile, constants, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { copyFile, constants, link, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes } from '@vita-docs/core';
 import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType } from './filetypes.js';
@@ -28,10 +28,21 @@ async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   }
 }
 
-/** Moves a finished, fsynced temp file to `key`'s place; the file appears whole or not at all. */
+/**
+ * Moves a finished, fsynced temp file to `key`'s place; the file appears whole or not at all. It
+ * never replaces an existing document: a reused upload link cannot overwrite what is stored.
+ */
 async function publish(root: string, tmp: string, key: string): Promise<string> {
   const target = await ensureCategoryDir(root, key);
-  await rename(tmp, target);
+  try {
+    await link(tmp, target);
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'EEXIST') {
+      throw new StorageError('conflict', 'This upload link was already used. Start the upload again.');
+    }
+    throw error;
+  }
+  await rm(tmp, { force: true });
   await syncDir(path.dirname(target));
   return target;
 }

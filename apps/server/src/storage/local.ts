@@ -29,6 +29,11 @@ export interface LocalStoreOptions {
   now?: () => number;
   /** CSP `frame-ancestors` sources allowed to embed view URLs; defaults to `'self'`. */
   frameAncestors?: string;
+  /**
+   * Checked before an upload is received: throws (a {@link StorageError}) when the key's client or
+   * category no longer exists, so a still-valid link cannot bring a deleted category back.
+   */
+  beforeReceive?: (key: string) => Promise<void>;
 }
 
 /** The local store, plus what its HTTP routes need. */
@@ -37,6 +42,8 @@ export interface LocalObjectStore extends ObjectStore {
   readonly root: string;
   readonly signer: UrlSigner;
   readonly frameAncestors: string;
+  /** See {@link LocalStoreOptions.beforeReceive}; a no-op when not configured. */
+  beforeReceive(key: string): Promise<void>;
   now(): number;
   /**
    * Streams `body` into the object at `key`: rejects with `too_large` as soon as `maxBytes` is passed
@@ -129,6 +136,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     root,
     signer,
     frameAncestors: options.frameAncestors ?? "'self'",
+    beforeReceive: options.beforeReceive ?? (async () => undefined),
     now,
 
     async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUrl> {

@@ -42,9 +42,9 @@ export interface StoredObject {
   contentType: string;
 }
 
-/** What can go wrong, as a kind the routes map to a status (400, 404, 413, 415, 403, 500). */
+/** What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 500). */
 export type StorageErrorKind =
-  'invalid_key' | 'not_found' | 'too_large' | 'unsupported_type' | 'forbidden' | 'failed';
+  'invalid_key' | 'not_found' | 'conflict' | 'too_large' | 'unsupported_type' | 'forbidden' | 'failed';
 
 /** A storage failure with a message meant for a person. */
 export class StorageError extends Error {
@@ -63,6 +63,7 @@ export function storageErrorStatus(kind: StorageErrorKind): number {
   const statuses: Record<StorageErrorKind, number> = {
     invalid_key: 400,
     not_found: 404,
+    conflict: 409,
     too_large: 413,
     unsupported_type: 415,
     forbidden: 403,

@@ -2,13 +2,31 @@ import { z } from 'zod';
 import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
 import { isClientId } from '../domain/files.js';
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True for text a database, a file system and a person can all take: no control characters, well-formed Unicode. */
+export function isCleanText(value: string): boolean {
+  return !CONTROL.test(value) && !LONE_SURROGATE.test(value);
+}
+
+/** Any string, bounded, refusing control characters and broken Unicode with `label` in the message. */
+export function cleanString(label: string, max: number) {
+  return z
+    .string({ error: `${label} is required.` })
+    .max(max, { error: `${label} is too long (at most ${max} characters).` })
+    .refine(isCleanText, { error: `${label} contains characters that are not allowed.` });
+}
+
 /** A required, trimmed line of text with a person-readable message for each failure. */
 export function requiredText(label: string, max = 100) {
   return z
     .string({ error: `${label} is required.` })
     .trim()
     .min(1, { error: `${label} is required.` })
-    .max(max, { error: `${label} must be at most ${max} characters.` });
+    .max(max, { error: `${label} must be at most ${max} characters.` })
+    .refine(isCleanText, { error: `${label} contains characters that are not allowed.` });
 }
 
 /** An email address, trimmed and lower-cased so one person has one account. */
@@ -54,13 +72,15 @@ export const ClientId = z.string({ error: 'Client id is required.' }).refine(isC
 export const DocTypeName = z
   .string({ error: 'Document type is required.' })
   .min(1, { error: 'Document type is required.' })
-  .max(200, { error: 'Document type is too long.' });
+  .max(200, { error: 'Document type is too long.' })
+  .refine(isCleanText, { error: 'Document type contains characters that are not allowed.' });
 
 /** A storage key as sent by clients (the server parses and authorises it). */
 export const DocKey = z
   .string({ error: 'File key is required.' })
   .min(1, { error: 'File key is required.' })
-  .max(1024, { error: 'File key is too long.' });
+  .max(1024, { error: 'File key is too long.' })
+  .refine(isCleanText, { error: 'That file key is not valid.' });
 
 /** ISO-8601 timestamp on the wire. */
 export const Timestamp = z.string();

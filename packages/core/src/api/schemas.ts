@@ -15,6 +15,7 @@ import {
   Phone,
   Pin,
   Timestamp,
+  cleanString,
   requiredText,
 } from './fields.js';
 
@@ -165,10 +166,7 @@ export type DocTypesResponse = z.infer<typeof DocTypesResponse>;
 
 export const AddDocTypeRequest = z.object({
   template: z.enum(CATEGORY_TEMPLATES, { error: 'Choose one of the document templates.' }),
-  note: z
-    .string()
-    .max(MAX_CATEGORY_NOTE_LENGTH, { error: `The note must be at most ${MAX_CATEGORY_NOTE_LENGTH} characters.` })
-    .optional(),
+  note: cleanString('The note', MAX_CATEGORY_NOTE_LENGTH).optional(),
 });
 export type AddDocTypeRequest = z.input<typeof AddDocTypeRequest>;
 export const AddDocTypeResponse = z.object({ ok: z.literal(true), docType: z.string() });
@@ -186,10 +184,7 @@ export type DownloadAllQuery = z.input<typeof DownloadAllQuery>;
 
 export const PresignRequest = z.object({
   docType: DocTypeName,
-  filename: z
-    .string({ error: 'File name is required.' })
-    .min(1, { error: 'File name is required.' })
-    .max(1024, { error: 'File name is too long.' }),
+  filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
   contentType: z.string({ error: 'Content type is required.' }).min(1).max(255),
 });
 export type PresignRequest = z.input<typeof PresignRequest>;
@@ -202,7 +197,7 @@ export type DocListResponse = z.infer<typeof DocListResponse>;
 
 export const PresignGetRequest = z.object({
   key: DocKey,
-  downloadAs: z.string().max(255, { error: 'Download name is too long.' }).optional(),
+  downloadAs: cleanString('Download name', 255).optional(),
 });
 export type PresignGetRequest = z.input<typeof PresignGetRequest>;
 export const PresignViewRequest = z.object({ key: DocKey });
@@ -222,7 +217,7 @@ export type DeleteDocsResponse = z.infer<typeof DeleteDocsResponse>;
 
 export const RenameDocRequest = z.object({
   key: DocKey,
-  filename: z.string({ error: 'Please enter a file name' }).max(1024, { error: 'File name is too long.' }),
+  filename: cleanString('File name', 1024),
 });
 export type RenameDocRequest = z.input<typeof RenameDocRequest>;
 export const RenameDocResponse = z.object({ ok: z.literal(true), newKey: z.string(), filename: z.string() });
@@ -254,7 +249,7 @@ export type UserChangeResponse = z.infer<typeof UserChangeResponse>;
  * (needed for orphans, whose owner is gone).
  */
 export const AdminDeleteClientRequest = z.object({
-  createdBy: z.string().nullable(),
+  createdBy: cleanString('createdBy', 254).nullable(),
   clientEmail: Email,
   clientId: ClientId.optional(),
 });
@@ -268,7 +263,7 @@ export const ClientMetaResponse = z.object({ createdBy: z.string().nullable(), c
 export type ClientMetaResponse = z.infer<typeof ClientMetaResponse>;
 
 export const AdminReassignRequest = z.object({
-  from: z.string().nullable(),
+  from: cleanString('from', 254).nullable(),
   clientEmail: Email,
   newVolunteerEmail: Email,
   clientId: ClientId.optional(),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyRenameRule, buildDocKey, keyOrder, parseDocKey, safeFileName, uploadContentType } from './files.js';
+import {
+  applyRenameRule,
+  buildDocKey,
+  keyOrder,
+  parseDocKey,
+  safeFileName,
+  uploadContentType,
+  withDocumentExtension,
+} from './files.js';
 
 describe('rename rule (SPEC §5)', () => {
   it('trims, refuses empty, and re-adds the original extension case-insensitively', () => {
@@ -65,5 +73,18 @@ describe('safe file names', () => {
     const safe = safeFileName(long);
     expect(new TextEncoder().encode(safe).length).toBeLessThanOrEqual(200);
     expect(safe.endsWith('.pdf')).toBe(true);
+  });
+});
+
+describe('document extensions', () => {
+  it('keeps document extensions and appends the canonical one to anything else', () => {
+    expect(withDocumentExtension('scan.PDF', 'application/pdf')).toBe('scan.PDF');
+    expect(withDocumentExtension('IMG_1.HEIC', 'image/jpeg')).toBe('IMG_1.HEIC');
+    expect(withDocumentExtension('W2fdp.cmd', 'application/pdf')).toBe('W2fdp.cmd.pdf');
+    expect(withDocumentExtension('page', 'image/png')).toBe('page.png');
+  });
+
+  it('strips bidi overrides that disguise an extension', () => {
+    expect(safeFileName('W2\u202Efdp.cmd')).toBe('W2fdp.cmd');
   });
 });

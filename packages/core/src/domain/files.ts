@@ -22,6 +22,9 @@ export function safeFileName(name: string): string {
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f]/g, '')
+    // Bidi overrides and isolates can make `fdp.cmd` display as `dmc.pdf`.
+    .replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/\s+/g, ' ')
     .trim()
@@ -48,6 +51,29 @@ export function applyRenameRule(originalName: string, requested: string): string
   const ext = fileExtension(originalName);
   if (!ext || trimmed.toLowerCase().endsWith(ext.toLowerCase())) return trimmed;
   return trimmed + ext;
+}
+
+/** Extensions of the document types the store accepts, by content type (first = canonical). */
+const TYPE_EXTENSIONS: Record<string, readonly string[]> = {
+  'application/pdf': ['.pdf'],
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'image/bmp': ['.bmp'],
+  'image/heic': ['.heic', '.heif'],
+  'image/heif': ['.heif', '.heic'],
+  'image/tiff': ['.tif', '.tiff'],
+};
+const DOCUMENT_EXTENSIONS = new Set(Object.values(TYPE_EXTENSIONS).flat());
+
+/**
+ * A stored name never carries an extension a computer would run or render (`.cmd`, `.html`…): when
+ * the name's extension is not a document type's, the canonical one for `contentType` is appended.
+ */
+export function withDocumentExtension(name: string, contentType: string): string {
+  if (DOCUMENT_EXTENSIONS.has(fileExtension(name).toLowerCase())) return name;
+  const canonical = TYPE_EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()]?.[0] ?? '.pdf';
+  return name + canonical;
 }
 
 /** Upload content type (SPEC §5): `.pdf` → application/pdf, else the file's own type, else image/jpeg. */
