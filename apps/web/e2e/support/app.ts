@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer } from '@vita-docs/test-server';
+import type { TestServer } from '@vita-docs/test-server';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPage, PHONE } from './browser.js';
+import { DialogLog } from './dialogs.js';
+
+const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+
+/** One person at one browser: a page, the dialogs it showed, and any script error it raised. */
+export interface Visitor {
+  page: Page;
+  context: BrowserContext;
+  dialogs: DialogLog;
+  /**
+   * Uncaught script errors and console errors (a CSP violation, a React warning);
+   * {@link TestApp.stop} fails the test file if any happened.
+   */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** The real server (fresh database, dev outbox) serving the built web app, and a Chromium. */
+export interface TestApp {
+  server: TestServer;
+  browser: Browser;
+  /** A new browser profile on the app; phone-sized unless told otherwise. */
+  visit(viewport?: { width: number; height: number }): Promise<Visitor>;
+  stop(): Promise<void>;
+}
+
+export async function startApp(): Promise<TestApp> {
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error('apps/web/dist is missing: run `vite build` first (`pnpm test` does).');
+  }
+  // Served from a copy: a rebuild of dist/ while this file runs (another package's test, a developer)
+  // would otherwise swap the hashed chunks under the open pages.
+  const webCopy = await mkdtemp(path.join(os.tmpdir(), 'vita-web-'));
+  await cp(webDist, webCopy, { recursive: true });
+  const [server, browser] = await Promise.all([
+    startTestServer({ env: { WEB_DIST: webCopy } }),
+    launchBrowser(),
+  ]);
+  const visitors: Visitor[] = [];
+  return {
+    server,
+    browser,
+    async visit(viewport = PHONE) {
+      const { context, page } = await newPage(browser, server.url, viewport);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+      page.on('console', (message) => {
+        // Chromium logs every 4xx answer (401 from GET /api/me when signed out, a refused action);
+        // those are expected and asserted by the tests through what the page shows.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          errors.push(`console: ${message.text()}`);
+        }
+      });
+      const visitor: Visitor = {
+        page,
+        context,
+        dialogs: new DialogLog(page),
+        errors,
+        close: () => context.close(),
+      };
+      visitors.push(visitor);
+      return visitor;
+    },
+    async stop() {
+      const errors = visitors.flatMap((v) => v.errors);
+      await browser.close();
+      await server.stop({ keepData: false });
+      await rm(webCopy, { recursive: true, force: true });
+      if (errors.length) throw new Error(`Errors in the page:\n${errors.join('\n')}`);
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// Helpers of the document journeys: real fixture files (sharp, pdf-lib), the category screen's parts,
+// and the stored bytes of a document read the way the app reads them (presigned URL).
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { request } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+
+/** A file as `setInputFiles` takes it. */
+export interface Fixture {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** A real one-page PDF with text on it. */
+export async function pdfFixture(name: string, text = name): Promise<Fixture> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  page.drawText(text, { x: 72, y: 700, size: 18, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return { name, mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) };
+}
+
+/** A photo: a gradient-ish picture `width`×`height` as stored, with an optional EXIF orientation. */
+export async function photoFixture(
+  name: string,
+  width: number,
+  height: number,
+  options: { orientation?: number; format?: 'jpeg' | 'tiff' } = {},
+): Promise<Fixture> {
+  const band = await sharp({
+    create: { width: Math.round(width / 3), height, channels: 3, background: '#1d4ed8' },
+  })
+    .png()
+    .toBuffer();
+  let image = sharp({ create: { width, height, channels: 3, background: '#f4efe6' } }).composite([
+    { input: band, left: 0, top: 0 },
+  ]);
+  if (options.format === 'tiff') {
+    return { name, mimeType: 'image/tiff', buffer: await image.tiff().toBuffer() };
+  }
+  image = image.jpeg({ quality: 85 });
+  if (options.orientation) image = image.withMetadata({ orientation: options.orientation });
+  return { name, mimeType: 'image/jpeg', buffer: await image.toBuffer() };
+}
+
+/** The size of each page of a PDF, in points. */
+export async function pageSizes(bytes: Uint8Array): Promise<{ width: number; height: number }[]> {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((p) => {
+    const { width, height } = p.getSize();
+    return { width: Math.round(width), height: Math.round(height) };
+  });
+}
+
+/** The parts of the category screen a test drives. */
+export function categoryScreen(page: Page) {
+  const uploaded = page.getByRole('region', { name: 'Uploaded' });
+  const addFiles = page.getByRole('region', { name: 'Add files' });
+  return {
+    addFiles,
+    uploaded,
+    queue: addFiles.getByRole('list', { name: 'Queued files' }),
+    uploadFiles: addFiles.getByLabel('Upload files', { exact: true }),
+    takePhoto: addFiles.getByLabel('Take Photo', { exact: true }),
+    convert: addFiles.getByLabel('Convert images to PDF (fit to Letter)'),
+    uploadButton: addFiles.getByRole('button', { name: /^Upload \(\d+\)$/ }),
+    row: (filename: string): Locator => uploaded.getByRole('listitem', { name: filename, exact: true }),
+    queued: (filename: string): Locator => addFiles.getByRole('listitem', { name: filename, exact: true }),
+  };
+}
+
+/** Waits until the Uploaded list shows exactly these file names, in this order. */
+export async function expectFiles(page: Page, names: readonly string[]): Promise<void> {
+  await page.waitForFunction(
+    (expected) => {
+      const region = [...document.querySelectorAll('section')].find(
+        (s) => s.querySelector('h2')?.textContent === 'Uploaded',
+      );
+      if (!region || region.getAttribute('aria-busy') === 'true') return false;
+      const shown = [...region.querySelectorAll('li .file-row__name')].map((n) => n.textContent);
+      return JSON.stringify(shown) === JSON.stringify(expected);
+    },
+    [...names],
+  );
+}
+
+/** The documents of one category as the API lists them (with the page's session). */
+export async function listDocs(page: Page, clientId: string, docType: string) {
+  const res = await page.request.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`);
+  if (!res.ok()) throw new Error(`list ${docType}: ${res.status()} ${await res.text()}`);
+  return (
+    (await res.json()) as { items: { key: string; filename: string; size: number; contentType: string }[] }
+  ).items;
+}
+
+/** The stored bytes of a document, fetched through a presigned download URL like the app's links. */
+export async function storedBytes(page: Page, key: string): Promise<Buffer> {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
+  const presign = await page.request.post('/api/docs/presign-get', {
+    headers: { 'x-csrf-token': csrf },
+    data: { key },
+  });
+  if (!presign.ok()) throw new Error(`presign-get: ${presign.status()} ${await presign.text()}`);
+  const { url } = (await presign.json()) as { url: string };
+  const file = await page.request.get(url);
+  if (!file.ok()) throw new Error(`download: ${file.status()}`);
+  return file.body();
+}
+
+/** Every file stored on disk for a client (the local store keeps them under DATA_DIR/files/{clientId}). */
+export async function filesOnDisk(dataDir: string, clientId: string): Promise<string[]> {
+  const root = path.join(dataDir, 'files', clientId);
+  try {
+    const entries = await readdir(root, { recursive: true, withFileTypes: true });
+    return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** Drops files onto the page the way a browser does: dragenter, dragover, drop with a DataTransfer. */
+export async function dropFiles(page: Page, files: readonly Fixture[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, type: f.mimeType, base64: f.buffer.toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const f of list) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return transfer;
+  }, payload);
+  for (const type of ['dragenter', 'dragover', 'drop']) {
+    await page.dispatchEvent('main', type, { dataTransfer });
+  }
+}
+
+/** Stores a document through the API as a volunteer's script would: presign, then the direct PUT. */
+export async function uploadViaApi(
+  session: { call<T>(method: 'POST', path: string, body: unknown): Promise<T> },
+  baseURL: string,
+  clientId: string,
+  docType: string,
+  file: Fixture,
+): Promise<void> {
+  const { url } = await session.call<{ url: string }>('POST', `/docs/presign/${clientId}`, {
+    docType,
+    filename: file.name,
+    contentType: file.mimeType,
+  });
+  const ctx = await request.newContext({ baseURL });
+  try {
+    const res = await ctx.put(url, { headers: { 'content-type': file.mimeType }, data: file.buffer });
+    if (!res.ok()) throw new Error(`PUT ${file.name}: ${res.status()} ${await res.text()}`);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+/** A PDF-typed file of `megabytes` of noise: big enough to watch a download's progress. */
+export function bulkyPdf(name: string, megabytes: number): Fixture {
+  const body = Buffer.alloc(megabytes * 1024 * 1024);
+  for (let i = 0; i < body.length; i += 4) body.writeUInt32LE((i * 2654435761) >>> 0, i);
+  return { name, mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.4\n'), body]) };
+}

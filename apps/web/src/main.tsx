@@ -1,0 +1,21 @@
+import { AppProviders, AppRoutes } from '@vita-docs/ui';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { reloadOnNewBuild } from './reload-on-new-build';
+import { createBrowserServices } from './services';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+reloadOnNewBuild();
+
+createRoot(root).render(
+  <StrictMode>
+    <AppProviders services={createBrowserServices()}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  </StrictMode>,
+);

@@ -1,0 +1,198 @@
+import {
+  canManageAllClients,
+  createStore,
+  deleteCategoryConfirm,
+  deleteFailedMessage,
+  errorMessage,
+  isCategoryTemplate,
+  isFixedCategory,
+} from '@vita-docs/core';
+import type { Actor, ApiClient, CategoryTemplate, Client, Dialogs, Flow } from '@vita-docs/core';
+
+/** One row of the Required Documents list (SPEC §2): Ready when it has files, Missing otherwise. */
+export interface DocCategory {
+  name: string;
+  hasFiles: boolean;
+  /** Not one of the five fixed categories: it has a Delete Type button. */
+  custom: boolean;
+}
+
+/** The "Add additional document" dialog; `template` stays null until one is chosen. */
+export interface AddTypeDialog {
+  template: CategoryTemplate | null;
+  note: string;
+  saving: boolean;
+}
+
+/** The Client Documents page. `client` is the client's card when the lists the person may see have it. */
+export interface ClientDocsState {
+  status: 'loading' | 'ready' | 'error';
+  categories: readonly DocCategory[];
+  client: Client | null;
+  error: string | null;
+  /** The open Add dialog, or null. */
+  adding: AddTypeDialog | null;
+  /** A category being deleted. */
+  deleting: string | null;
+}
+
+export type ClientDocsEvent =
+  | { type: 'refresh' }
+  | { type: 'openAdd' }
+  | { type: 'chooseTemplate'; template: string }
+  | { type: 'changeNote'; note: string }
+  | { type: 'cancelAdd' }
+  | { type: 'confirmAdd' }
+  | { type: 'deleteType'; name: string }
+  /** After Reassign Client: the page's owner is the new volunteer (SPEC §4). */
+  | { type: 'reassigned'; email: string };
+
+export type ClientDocsFlow = Flow<ClientDocsState, ClientDocsEvent>;
+
+export interface ClientDocsFlowOptions {
+  api: Pick<
+    ApiClient,
+    'docTypes' | 'docStatus' | 'addDocType' | 'deleteDocType' | 'listClients' | 'listAllClients'
+  >;
+  platform: Dialogs;
+  clientId: string;
+  /** Who looks: admins find the client among all clients, others among their own. */
+  actor: Actor;
+}
+
+/** The Add button is disabled until a template is chosen (SPEC §5). */
+export function canAddType(state: ClientDocsState): boolean {
+  return state.adding !== null && state.adding.template !== null && !state.adding.saving;
+}
+
+/**
+ * Deletes a custom category and its files after the exact confirm of SPEC §5. Resolves true when it
+ * is gone. Shared by Delete Type (category list) and Delete Category (category screen).
+ */
+export async function deleteCategory(
+  api: Pick<ApiClient, 'deleteDocType'>,
+  platform: Dialogs,
+  clientId: string,
+  name: string,
+): Promise<boolean> {
+  if (isFixedCategory(name) || !(await platform.confirm(deleteCategoryConfirm(name)))) return false;
+  try {
+    await api.deleteDocType({ params: { id: clientId }, query: { docType: name } });
+    return true;
+  } catch (error) {
+    await platform.alert(deleteFailedMessage(errorMessage(error)));
+    return false;
+  }
+}
+
+/** Creates the Client Documents page flow. It starts in `loading`: send `refresh`. */
+export function createClientDocsFlow({
+  api,
+  platform,
+  clientId,
+  actor,
+}: ClientDocsFlowOptions): ClientDocsFlow {
+  const store = createStore<ClientDocsState>({
+    status: 'loading',
+    categories: [],
+    client: null,
+    error: null,
+    adding: null,
+    deleting: null,
+  });
+  let loads = 0;
+
+  async function findClient(): Promise<Client | null> {
+    try {
+      const { items } = canManageAllClients(actor) ? await api.listAllClients() : await api.listClients();
+      return items.find((c) => c.clientId === clientId) ?? null;
+    } catch {
+      // Only the name is missing then; the documents themselves load on their own.
+      return null;
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    const load = ++loads;
+    store.setState((s) => ({ ...s, status: 'loading', error: null }));
+    const client = store.getState().client ? Promise.resolve(store.getState().client) : findClient();
+    try {
+      const params = { id: clientId };
+      const [{ types }, status] = await Promise.all([api.docTypes({ params }), api.docStatus({ params })]);
+      const categories = types.map((name) => ({
+        name,
+        hasFiles: status[name] === true,
+        custom: !isFixedCategory(name),
+      }));
+      const found = await client;
+      if (load === loads)
+        store.setState((s) => ({ ...s, status: 'ready', categories, client: found, error: null }));
+    } catch (error) {
+      if (load !== loads) return;
+      const message = errorMessage(error);
+      // Nothing of a client the person may not see stays on screen (SPEC §8: alert the load error).
+      store.setState((s) => ({ ...s, status: 'error', categories: [], client: null, error: message }));
+      await platform.alert(message);
+    }
+  }
+
+  async function confirmAdd(dialog: AddTypeDialog): Promise<void> {
+    if (!dialog.template) return;
+    store.setState((s) => ({ ...s, adding: { ...dialog, saving: true } }));
+    try {
+      const note = dialog.note.trim();
+      await api.addDocType({
+        params: { id: clientId },
+        body: note ? { template: dialog.template, note } : { template: dialog.template },
+      });
+    } catch (error) {
+      store.setState((s) => ({ ...s, adding: { ...dialog, saving: false } }));
+      await platform.alert(errorMessage(error));
+      return;
+    }
+    store.setState((s) => ({ ...s, adding: null }));
+    await refresh();
+  }
+
+  async function deleteType(name: string): Promise<void> {
+    store.setState((s) => ({ ...s, deleting: name }));
+    const deleted = await deleteCategory(api, platform, clientId, name);
+    store.setState((s) => ({ ...s, deleting: null }));
+    if (deleted) await refresh();
+  }
+
+  const setAdding = (change: Partial<AddTypeDialog>) =>
+    store.setState((s) => (s.adding && !s.adding.saving ? { ...s, adding: { ...s.adding, ...change } } : s));
+
+  return {
+    getState: store.getState,
+    subscribe: store.subscribe,
+    async send(event) {
+      const state = store.getState();
+      switch (event.type) {
+        case 'refresh':
+          return refresh();
+        case 'openAdd':
+          if (!state.adding)
+            store.setState({ ...state, adding: { template: null, note: '', saving: false } });
+          return;
+        case 'chooseTemplate':
+          return setAdding({ template: isCategoryTemplate(event.template) ? event.template : null });
+        case 'changeNote':
+          return setAdding({ note: event.note });
+        case 'cancelAdd':
+          if (state.adding && !state.adding.saving) store.setState({ ...state, adding: null });
+          return;
+        case 'confirmAdd':
+          if (canAddType(state)) await confirmAdd(state.adding!);
+          return;
+        case 'deleteType':
+          if (state.status === 'ready' && state.deleting === null) await deleteType(event.name);
+          return;
+        case 'reassigned':
+          if (state.client) store.setState({ ...state, client: { ...state.client, createdBy: event.email } });
+          return;
+      }
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { messages } from '@vita-docs/core';
+import type { ApiClient, Dialogs, Role, User } from '@vita-docs/core';
+import { fullName, makeOfficerQuestion } from '../texts';
+
+/** The calls and dialogs the approval and role actions use. */
+export interface UserActionPorts {
+  api: Pick<ApiClient, 'approveUser' | 'setUserRole'>;
+  platform: Dialogs;
+}
+
+/** Sets the role and confirms it with the spec's alert (SPEC §8). */
+export async function setRole({ api, platform }: UserActionPorts, user: User, role: Role): Promise<User> {
+  const { user: updated } = await api.setUserRole({ params: { email: user.email }, body: { role } });
+  await platform.alert(role === 'volunteer' ? messages.roleSetToVolunteer : messages.roleUpdated);
+  return updated;
+}
+
+/** Asks the admin whether to make the user Officer; Cancel means Volunteer (SPEC §4). */
+export async function chooseRole(ports: UserActionPorts, user: User): Promise<User> {
+  const officer = await ports.platform.confirm(makeOfficerQuestion(fullName(user)));
+  return setRole(ports, user, officer ? 'officer' : 'volunteer');
+}
+
+/** Approves the account; an admin then picks its role, an officer leaves it Volunteer (SPEC §4). */
+export async function approve(ports: UserActionPorts, user: User, actorIsAdmin: boolean): Promise<User> {
+  const { user: approved } = await ports.api.approveUser({
+    params: { email: user.email },
+    body: { approved: true },
+  });
+  return actorIsAdmin ? chooseRole(ports, approved) : approved;
+}

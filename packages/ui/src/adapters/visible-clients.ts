@@ -1,0 +1,48 @@
+import { canManageAllClients, createStore, errorMessage } from '@vita-docs/core';
+import type { Actor, ApiClient, Client, Dialogs, Flow } from '@vita-docs/core';
+
+export interface VisibleClientsState {
+  status: 'loading' | 'ready' | 'error';
+  items: readonly Client[];
+  error: string | null;
+}
+
+export type VisibleClientsEvent = { type: 'load' };
+
+export type VisibleClientsFlow = Flow<VisibleClientsState, VisibleClientsEvent>;
+
+export interface VisibleClientsFlowOptions {
+  api: Pick<ApiClient, 'listClients' | 'listAllClients'>;
+  platform: Pick<Dialogs, 'alert'>;
+  actor: Actor;
+}
+
+/**
+ * The Client List (SPEC §2, §6): admins see every client, everyone else the clients they created.
+ * A load failure is alerted (SPEC §8).
+ */
+export function createVisibleClientsFlow({
+  api,
+  platform,
+  actor,
+}: VisibleClientsFlowOptions): VisibleClientsFlow {
+  const store = createStore<VisibleClientsState>({ status: 'loading', items: [], error: null });
+  let loads = 0;
+  return {
+    getState: store.getState,
+    subscribe: store.subscribe,
+    async send() {
+      const load = ++loads;
+      store.setState((s) => ({ ...s, status: 'loading', error: null }));
+      try {
+        const { items } = canManageAllClients(actor) ? await api.listAllClients() : await api.listClients();
+        if (load === loads) store.setState({ status: 'ready', items, error: null });
+      } catch (error) {
+        if (load !== loads) return;
+        const message = errorMessage(error);
+        store.setState({ status: 'error', items: [], error: message });
+        await platform.alert(message);
+      }
+    },
+  };
+}

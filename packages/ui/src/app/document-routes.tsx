@@ -1,0 +1,22 @@
+import { lazy } from 'react';
+
+/**
+ * The client and document screens (SPEC §2), each loaded on first visit (route-level code
+ * splitting), so the landing, login and dashboard never download the document screens or the upload
+ * queue. The PDF converter is split once more: it loads when the first photo is converted.
+ */
+export const ClientListRoute = lazy(async () => ({
+  default: (await import('../screens/clients/client-list')).ClientListScreen,
+}));
+
+export const NewClientRoute = lazy(async () => ({
+  default: (await import('../screens/clients/new-client')).NewClientScreen,
+}));
+
+export const ClientDocsRoute = lazy(async () => ({
+  default: (await import('../screens/documents/client-docs')).ClientDocsScreen,
+}));
+
+export const CategoryRoute = lazy(async () => ({
+  default: (await import('../screens/documents/category')).CategoryScreen,
+}));

@@ -1,0 +1,24 @@
+import { lazy } from 'react';
+
+/**
+ * Screens a first visit to the landing page does not need, each fetched when first shown: the
+ * signed-in dashboard, the admin user page and the rarely used password reset. The landing, register
+ * and login screens stay in the first download so signing in never waits on the network.
+ */
+export const HomeRoute = lazy(async () => ({ default: (await import('../screens/home/home')).HomeScreen }));
+
+export const AdminUserRoute = lazy(async () => ({
+  default: (await import('../screens/admin-user')).AdminUserScreen,
+}));
+
+export const ForgotRoute = lazy(async () => ({
+  default: (await import('../screens/auth/forgot')).ForgotScreen,
+}));
+
+export const ForgotVerifyRoute = lazy(async () => ({
+  default: (await import('../screens/auth/forgot')).ForgotVerifyScreen,
+}));
+
+export const ForgotResetRoute = lazy(async () => ({
+  default: (await import('../screens/auth/forgot')).ForgotResetScreen,
+}));

@@ -1,0 +1,22 @@
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { Loading, Page } from '../components/page';
+import { loginFor } from './paths';
+import { useSession } from './session';
+
+/**
+ * Guards the client and document routes: without a session they send the person to login and back
+ * here afterwards (SPEC §2: /clients/new → /login?next=/clients/new).
+ */
+export function RequireSession() {
+  const session = useSession();
+  const { pathname } = useLocation();
+  if (session.status === 'checking') {
+    return (
+      <Page title="Loading">
+        <Loading />
+      </Page>
+    );
+  }
+  if (session.status === 'signedOut') return <Navigate to={loginFor(pathname)} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,41 @@
+import { createContext, use } from 'react';
+import type { ReactNode } from 'react';
+import type { ApiClient, Clock, KeyValueStorage } from '@vita-docs/core';
+import type { Platform } from '../platform';
+
+/** Settings the host decides. */
+export interface AppConfig {
+  /** The programme's website, linked from the landing page. */
+  programmeUrl: string;
+}
+
+/** Everything the screens receive from the composition root (apps/web, apps/desktop). */
+export interface AppServices {
+  api: ApiClient;
+  platform: Platform;
+  clock: Clock;
+  /** Per-tab storage: the emails kept between the login and forgot-password pages (SPEC §3). */
+  sessionStorage: KeyValueStorage;
+  /** Lasting storage: preferences such as convert-to-PDF (SPEC §3). */
+  localStorage: KeyValueStorage;
+  config: AppConfig;
+}
+
+const ServicesContext = createContext<AppServices | null>(null);
+
+/** Provides the services to every screen below it. */
+export function ServicesProvider({ services, children }: { services: AppServices; children: ReactNode }) {
+  return <ServicesContext value={services}>{children}</ServicesContext>;
+}
+
+/** The services given to {@link ServicesProvider}. */
+export function useServices(): AppServices {
+  const services = use(ServicesContext);
+  if (!services) throw new Error('useServices needs a <ServicesProvider> above it.');
+  return services;
+}
+
+/** The platform port (alert, confirm, …). */
+export function usePlatform(): Platform {
+  return useServices().platform;
+}

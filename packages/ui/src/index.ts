@@ -1,0 +1,16 @@
+/**
+ * `@vita-docs/ui`: the React screens of the VITA document collector. An app (web, desktop) builds
+ * the {@link AppServices} for its platform, renders {@link AppRoutes} inside its router and
+ * {@link AppProviders}, and that is all.
+ */
+export { AppRoutes } from './app/routes';
+export { AppProviders } from './app/providers';
+export { ServicesProvider, useServices, usePlatform } from './app/services';
+export type { AppServices, AppConfig } from './app/services';
+export { SessionProvider, useSession, useSessionFlow } from './app/session';
+export { paths, loginFor, safeNext, nextQuery } from './app/paths';
+export { useFlow, useFlowInstance } from './hooks/use-flow';
+export type { Observable } from './hooks/use-flow';
+export type { Platform } from './platform';
+export { createXhrPutFile } from './transport/xhr-put-file';
+export { PRODUCT_TITLE } from './texts';

@@ -1,0 +1,123 @@
+import { CODE_LENGTH, createForgotFlow, createResendFlow, MIN_PIN_LENGTH } from '@vita-docs/core';
+import type { FormEvent } from 'react';
+import { Navigate } from 'react-router';
+import { paths } from '../../app/paths';
+import { useServices } from '../../app/services';
+import { CodeField, Field } from '../../components/field';
+import { submitted } from '../../components/form';
+import { Page } from '../../components/page';
+import { ResendButton } from '../../components/resend-button';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+
+type Step = 'email' | 'code' | 'newPin';
+
+/** One forgot-password page's flow; the email travels between the pages in session storage (SPEC §3). */
+function useForgotFlow(step: Step) {
+  const { api, platform, sessionStorage } = useServices();
+  const flow = useFlowInstance(() => createForgotFlow({ api, platform, storage: sessionStorage, step }));
+  return { flow, state: useFlow(flow) };
+}
+
+/** `/forgot` (SPEC §2): an email and Send Code → /forgot/verify. */
+export function ForgotScreen() {
+  const { flow, state } = useForgotFlow('email');
+  if (state.status === 'code') return <Navigate to={paths.forgotVerify} />;
+  const busy = state.status === 'sendingCode';
+  return (
+    <Page title="Forgot Password">
+      <p>Enter the email of your account and we will send you a {CODE_LENGTH}-digit code.</p>
+      <form
+        className="form"
+        aria-busy={busy}
+        onSubmit={(event) => void flow.send({ type: 'submitEmail', email: submitted(event)('email') })}
+      >
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={'email' in state ? state.email : ''}
+          required
+        />
+        <div className="actions">
+          <button className="button button--primary" type="submit" disabled={busy}>
+            Send Code
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** `/forgot/verify` (SPEC §2): the code (numeric, at most 6), Submit and Resend code → /forgot/reset. */
+export function ForgotVerifyScreen() {
+  const { api, platform, clock } = useServices();
+  const { flow, state } = useForgotFlow('code');
+  const email = 'email' in state ? state.email : '';
+  const resend = useFlowInstance(() =>
+    createResendFlow({ resend: () => api.forgotResend({ body: { email } }), clock, platform }),
+  );
+  if (state.status === 'email') return <Navigate to={paths.forgot} replace />;
+  if (state.status === 'newPin') return <Navigate to={paths.forgotReset} />;
+  const busy = state.status === 'verifying';
+  return (
+    <Page title="Enter your code">
+      <p>
+        If an account exists for <strong>{email}</strong>, we emailed it a {CODE_LENGTH}-digit code.
+      </p>
+      <form
+        className="form"
+        aria-busy={busy}
+        onSubmit={(event) => void flow.send({ type: 'submitCode', code: submitted(event)('code') })}
+      >
+        <CodeField length={CODE_LENGTH} />
+        <div className="actions">
+          <button className="button button--primary" type="submit" disabled={busy}>
+            Submit
+          </button>
+          <ResendButton flow={resend} />
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+/** `/forgot/reset` (SPEC §2): New Password, Confirm New Password, Save → alert → /login. */
+export function ForgotResetScreen() {
+  const { flow, state } = useForgotFlow('newPin');
+  if (state.status === 'email') return <Navigate to={paths.forgot} replace />;
+  if (state.status === 'done') return <Navigate to={paths.login} replace />;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    const field = submitted(event);
+    void flow.send({ type: 'submitNewPin', newPin1: field('newPin1'), newPin2: field('newPin2') });
+  }
+
+  const busy = state.status === 'saving';
+  return (
+    <Page title="Set a new password">
+      <form className="form" aria-busy={busy} onSubmit={submit}>
+        <Field
+          label="New Password"
+          name="newPin1"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${MIN_PIN_LENGTH} characters.`}
+          required
+        />
+        <Field
+          label="Confirm New Password"
+          name="newPin2"
+          type="password"
+          autoComplete="new-password"
+          required
+        />
+        <div className="actions">
+          <button className="button button--primary" type="submit" disabled={busy}>
+            Save
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,101 @@
+import { errorMessage, isFixedCategory } from '@vita-docs/core';
+import type { FileLike } from '@vita-docs/core';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { deleteCategory } from '../../adapters/client-docs';
+import { paths } from '../../app/paths';
+import { useServices } from '../../app/services';
+import { Page } from '../../components/page';
+import { notUploadableMessage } from '../../texts';
+import { RenameDialog } from './rename-dialog';
+import { ScannerInboxPanel } from './scanner-inbox-panel';
+import { UploadQueue } from './upload-queue';
+import { UploadedList } from './uploaded-list';
+import { isUploadable } from './uploadable';
+import { useCategoryFlows } from './use-category-flows';
+import { useFileDrop } from './use-file-drop';
+import type { Dropped } from './use-file-drop';
+import { ViewModal } from './view-modal';
+import '../../styles/documents.css';
+
+/** `/clients/{clientId}/docs/{docType}` (SPEC §2): one set of flows per client and category. */
+export function CategoryScreen() {
+  const { clientId = '', docType = '' } = useParams();
+  return <Category key={`${clientId}/${docType}`} clientId={clientId} docType={docType} />;
+}
+
+function Category({ clientId, docType }: { clientId: string; docType: string }) {
+  const { api, platform } = useServices();
+  const navigate = useNavigate();
+  const flows = useCategoryFlows({ clientId, docType });
+  const [deleting, setDeleting] = useState(false);
+
+  const add = (files: readonly FileLike[]) => {
+    const accepted = files.filter(isUploadable);
+    const refused = files.filter((f) => !isUploadable(f)).map((f) => f.name);
+    if (accepted.length) void flows.upload.send({ type: 'add', files: accepted });
+    if (refused.length) void platform.alert(notUploadableMessage(refused));
+  };
+  // A host that can open folders (the desktop) gets everything dropped; a browser page only files.
+  const drop = ({ files, all }: Dropped) => {
+    if (!platform.expandDrop) {
+      if (files.length) add(files);
+      return;
+    }
+    platform.expandDrop(all).then(
+      (expanded) => {
+        if (expanded.files.length) add(expanded.files);
+        if (expanded.skipped.length) void platform.alert(notUploadableMessage(expanded.skipped));
+      },
+      (error: unknown) => void platform.alert(errorMessage(error)),
+    );
+  };
+  const dragging = useFileDrop(drop);
+
+  const removeCategory = async () => {
+    setDeleting(true);
+    const deleted = await deleteCategory(api, platform, clientId, docType);
+    setDeleting(false);
+    if (deleted) await navigate(paths.clientDocs(clientId));
+  };
+
+  return (
+    <Page title={docType} width="wide">
+      <div className="actions">
+        {!isFixedCategory(docType) && (
+          <button
+            type="button"
+            className="button button--danger"
+            disabled={deleting}
+            onClick={() => void removeCategory()}
+          >
+            Delete Category
+          </button>
+        )}
+        <button type="button" className="button" onClick={() => void flows.list.send({ type: 'refresh' })}>
+          Refresh
+        </button>
+        <Link className="button button--primary" to={paths.clientDocs(clientId)}>
+          Done
+        </Link>
+      </div>
+      <div className="category">
+        {platform.scannerInbox ? (
+          <div>
+            <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} />
+            <ScannerInboxPanel
+              inbox={platform.scannerInbox}
+              upload={flows.upload}
+              target={{ clientId, docType }}
+            />
+          </div>
+        ) : (
+          <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} />
+        )}
+        <UploadedList flows={flows} />
+      </div>
+      <ViewModal flow={flows.viewer} />
+      <RenameDialog flow={flows.rename} />
+    </Page>
+  );
+}

@@ -1,0 +1,102 @@
+import { canReassignClients } from '@vita-docs/core';
+import type { User } from '@vita-docs/core';
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { createClientDocsFlow } from '../../adapters/client-docs';
+import { createDownloadAllFlow } from '../../adapters/download-all';
+import { paths } from '../../app/paths';
+import { useServices } from '../../app/services';
+import { useSession } from '../../app/session';
+import { Page } from '../../components/page';
+import { ReassignDialog } from '../../components/reassign-dialog';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+import { fullName } from '../../texts';
+import { AddTypeDialog } from './add-type-dialog';
+import { DownloadDialog } from './download-dialog';
+import { RequiredDocuments } from './required-documents';
+import '../../styles/documents.css';
+
+/** `/clients/{clientId}/docs` (SPEC §2): the Client Documents page. */
+export function ClientDocsScreen() {
+  const { clientId = '' } = useParams();
+  const session = useSession();
+  // The route sits behind RequireSession: a user is always there.
+  if (session.status !== 'signedIn') return null;
+  return <ClientDocs key={`${clientId}|${session.user.email}`} clientId={clientId} user={session.user} />;
+}
+
+function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
+  const { api, platform } = useServices();
+  const flow = useFlowInstance(() => createClientDocsFlow({ api, platform, clientId, actor: user }));
+  const download = useFlowInstance(() => createDownloadAllFlow({ api, platform, clientId }));
+  const state = useFlow(flow);
+  const [reassigning, setReassigning] = useState(false);
+  useEffect(() => {
+    void flow.send({ type: 'refresh' });
+  }, [flow]);
+
+  const ready = state.status === 'ready';
+  const { client } = state;
+  return (
+    <Page title="Client Documents" width="wide">
+      {client && (
+        <div className="client-facts">
+          <p className="lead">
+            {fullName(client)} · {client.email}
+          </p>
+          <p className="client-facts__owner">
+            Volunteer: {client.createdBy ?? 'unknown (needs reassignment)'}
+          </p>
+        </div>
+      )}
+      <div className="toolbar">
+        <div className="actions">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={!ready}
+            onClick={() => void download.send({ type: 'open', choices: state.categories })}
+          >
+            Download All Documents
+          </button>
+          {canReassignClients(user) && (
+            <button type="button" className="button" disabled={!ready} onClick={() => setReassigning(true)}>
+              Reassign Client
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            disabled={!ready}
+            onClick={() => void flow.send({ type: 'openAdd' })}
+          >
+            Add document type
+          </button>
+        </div>
+        <div className="actions">
+          <button type="button" className="button" onClick={() => void flow.send({ type: 'refresh' })}>
+            Refresh
+          </button>
+          <Link className="button" to={paths.clients}>
+            Client List
+          </Link>
+        </div>
+      </div>
+      <RequiredDocuments flow={flow} state={state} clientId={clientId} />
+      <AddTypeDialog flow={flow} state={state} />
+      <DownloadDialog flow={download} />
+      {reassigning && (
+        <ReassignDialog
+          clientId={clientId}
+          clientName={client ? fullName(client) : 'this client'}
+          {...(client ? { clientEmail: client.email } : {})}
+          onClose={() => setReassigning(false)}
+          onReassigned={(email) => {
+            setReassigning(false);
+            void flow.send({ type: 'reassigned', email });
+          }}
+        />
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,165 @@
+import { errorMessage } from '@vita-docs/core';
+import type { UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
+import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../../platform';
+
+/** What the "Scanner inbox" panel renders. */
+export interface InboxQueueState {
+  /** The watched folder; null while none is set. */
+  folder: string | null;
+  scans: readonly InboxScanView[];
+  /** The watcher's last problem, if any. */
+  watchError?: string;
+  /** Scans now in this screen's upload queue: scan id → queue item id. */
+  queued: Readonly<Record<string, string>>;
+  /** Scans are being read into the queue. */
+  adding: boolean;
+  /** The last problem of the panel itself (a scan could not be read, the host refused a mark). */
+  problem?: string;
+}
+
+export type InboxQueueEvent =
+  /** Adds these scans to the upload queue (ids that cannot be added are skipped). */
+  | { type: 'add'; ids: readonly string[] }
+  /** Adds every scan that can be added, duplicates excepted. */
+  | { type: 'addAll' };
+
+export interface InboxQueue {
+  getState(): InboxQueueState;
+  subscribe(listener: () => void): () => void;
+  send(event: InboxQueueEvent): Promise<void>;
+  /** Stops following the inbox and the queue (the screen is gone). */
+  dispose(): void;
+  /** Resolves once every mark sent to the host so far has been answered (tests, shutdown). */
+  settled(): Promise<void>;
+}
+
+export interface InboxQueueOptions {
+  inbox: ScannerInbox;
+  upload: UploadFlow;
+  target: UploadTarget;
+}
+
+/** The key a scan's upload attempt records, the same one the headless intake writes. */
+export const attemptTarget = (target: UploadTarget): string => JSON.stringify([target.clientId, target.docType]);
+
+/** Whether a scan may join the queue now: not queued here and not being uploaded elsewhere. */
+export function canAdd(state: InboxQueueState, scan: InboxScanView): boolean {
+  return state.queued[scan.id] === undefined && scan.status !== 'uploading';
+}
+
+/**
+ * Links the scanner inbox to the category's upload queue. Scans join the queue as ordinary files
+ * (conversion and all); this follows each one's queue item and tells the host: `uploading` when its
+ * upload starts, `uploaded` only when the upload flow reports it done (the server stored it: the
+ * presign and the PUT both succeeded), `failed` with the error otherwise. A scan the person removes
+ * from the queue simply stays in the inbox.
+ *
+ * Core's upload flow does not return the ids of added files, so the link is made by the queue's
+ * difference just after `add`: the flow puts new files in its queue synchronously, in order.
+ */
+export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): InboxQueue {
+  let state: InboxQueueState = { folder: null, scans: [], queued: {}, adding: false };
+  let disposed = false;
+  const listeners = new Set<() => void>();
+  const setState = (patch: Partial<InboxQueueState>) => {
+    state = { ...state, ...patch };
+    if (!disposed) for (const listener of [...listeners]) listener();
+  };
+  const fromSnapshot = (snapshot: ScannerInboxSnapshot): Partial<InboxQueueState> => ({
+    folder: snapshot.folder,
+    scans: snapshot.scans,
+    watchError: snapshot.error,
+  });
+
+  const stopInbox = inbox.subscribe((snapshot) => {
+    if (!disposed) setState(fromSnapshot(snapshot));
+  });
+  void inbox.getInbox().then(
+    (snapshot) => {
+      // A pushed snapshot may have arrived first and is newer: keep it.
+      if (!disposed && state.scans.length === 0 && state.folder === null) setState(fromSnapshot(snapshot));
+    },
+    (error: unknown) => setState({ problem: errorMessage(error) }),
+  );
+
+  // Marks go to the host one after another per scan, so `uploaded` never overtakes `uploading`.
+  const chains = new Map<string, Promise<void>>();
+  const mark = (scanId: string, call: () => Promise<void>) => {
+    const next = (chains.get(scanId) ?? Promise.resolve())
+      .then(call)
+      .catch((error: unknown) => setState({ problem: errorMessage(error) }));
+    chains.set(scanId, next);
+  };
+
+  /** The queue item status last reported to the host, per queue item. */
+  const reported = new Map<string, string>();
+  const followQueue = (queue: UploadState['queue']) => {
+    let queued = state.queued;
+    for (const [scanId, itemId] of Object.entries(state.queued)) {
+      const item = queue.find((q) => q.id === itemId);
+      if (!item || item.progress.status === 'done') {
+        if (item) mark(scanId, () => inbox.markUploaded(scanId));
+        // Gone without `done`: removed by the person; the scan stays in the inbox as it was.
+        reported.delete(itemId);
+        const { [scanId]: _, ...rest } = queued;
+        queued = rest;
+        continue;
+      }
+      const { progress } = item;
+      if (reported.get(itemId) === progress.status) continue;
+      reported.set(itemId, progress.status);
+      if (progress.status === 'uploading') mark(scanId, () => inbox.markUploading(scanId, attemptTarget(target)));
+      else if (progress.status === 'failed') mark(scanId, () => inbox.markFailed(scanId, progress.error));
+    }
+    if (queued !== state.queued) setState({ queued });
+    // After the screen closed, uploads under way still report to the host; then let go.
+    if (disposed && Object.keys(queued).length === 0) stopUpload();
+  };
+  const stopUpload = upload.subscribe((s) => followQueue(s.queue));
+
+  async function add(ids: readonly string[]): Promise<void> {
+    const scans = ids
+      .map((id) => state.scans.find((scan) => scan.id === id))
+      .filter((scan): scan is InboxScanView => scan !== undefined && canAdd(state, scan));
+    if (!scans.length) return;
+    setState({ adding: true, problem: undefined });
+    const read = await Promise.allSettled(scans.map((scan) => inbox.readScan(scan.id)));
+    const files = read.flatMap((r, i) => (r.status === 'fulfilled' ? [{ scan: scans[i]!, file: r.value }] : []));
+    const failed = read.flatMap((r, i) => (r.status === 'rejected' ? [`${scans[i]!.name}: ${errorMessage(r.reason)}`] : []));
+    // Read while another add ran: a scan queued meanwhile is not queued twice.
+    const fresh = files.filter(({ scan }) => state.queued[scan.id] === undefined);
+    const before = new Set(upload.getState().queue.map((item) => item.id));
+    const adding = upload.send({ type: 'add', files: fresh.map(({ file }) => file) });
+    const added = upload.getState().queue.filter((item) => !before.has(item.id));
+    const queued = { ...state.queued };
+    fresh.forEach(({ scan }, i) => {
+      const item = added[i];
+      if (item) queued[scan.id] = item.id;
+    });
+    setState({ queued, ...(failed.length ? { problem: failed.join('\n') } : {}) });
+    await adding;
+    setState({ adding: false });
+  }
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async send(event) {
+      if (disposed) return;
+      if (event.type === 'add') return add(event.ids);
+      return add(state.scans.filter((scan) => !scan.duplicateOf && canAdd(state, scan)).map((scan) => scan.id));
+    },
+    dispose() {
+      disposed = true;
+      stopInbox();
+      // Uploads under way keep reporting to the host until they end (see followQueue).
+      if (Object.keys(state.queued).length === 0) stopUpload();
+    },
+    async settled() {
+      await Promise.all([...chains.values()]);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import { fileExtension, formatBytes } from '@vita-docs/core';
+import type { UploadFlow, UploadTarget } from '@vita-docs/core';
+import { useEffect, useId, useState } from 'react';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+import type { InboxScanView, ScannerInbox } from '../../platform';
+import { canAdd, createInboxQueue } from './inbox-queue';
+import type { InboxQueueState } from './inbox-queue';
+import '../../styles/scanner-inbox.css';
+
+interface ScannerInboxPanelProps {
+  inbox: ScannerInbox;
+  upload: UploadFlow;
+  target: UploadTarget;
+}
+
+/**
+ * The "Scanner inbox" of the category screen (desktop hosts only): scans the desk's scanner saved,
+ * which the volunteer adds to this category's upload queue. The upload itself is the queue's.
+ */
+export function ScannerInboxPanel({ inbox, upload, target }: ScannerInboxPanelProps) {
+  const queue = useFlowInstance(() => createInboxQueue({ inbox, upload, target }));
+  const state = useFlow(queue);
+  const headingId = useId();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const addable = state.scans.filter((scan) => canAdd(state, scan));
+  const chosen = addable.filter((scan) => selected.has(scan.id)).map((scan) => scan.id);
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const addSelected = async () => {
+    await queue.send({ type: 'add', ids: chosen });
+    setSelected(new Set());
+  };
+
+  return (
+    <section className="panel scanner-inbox" aria-labelledby={headingId}>
+      <h2 className="panel__title" id={headingId}>
+        Scanner inbox
+      </h2>
+      <p className="hint">{state.folder ? `Watching ${state.folder}` : 'No scanner folder is set.'}</p>
+      {state.watchError && (
+        <p className="status status--error" role="alert">
+          {state.watchError}
+        </p>
+      )}
+      {state.problem && (
+        <p className="status status--error scanner-inbox__problem" role="alert">
+          {state.problem}
+        </p>
+      )}
+      {state.scans.length === 0 ? (
+        <p>No scans waiting.</p>
+      ) : (
+        <ul className="scanner-inbox__list" aria-label="Waiting scans">
+          {state.scans.map((scan) => (
+            <ScanRow
+              key={scan.id}
+              scan={scan}
+              inbox={inbox}
+              state={state}
+              checked={selected.has(scan.id)}
+              onToggle={(on) => toggle(scan.id, on)}
+            />
+          ))}
+        </ul>
+      )}
+      <div className="actions actions--tight">
+        <button
+          type="button"
+          className="button"
+          disabled={chosen.length === 0 || state.adding}
+          onClick={() => void addSelected()}
+        >
+          {`Add selected to queue (${chosen.length})`}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={!addable.some((scan) => !scan.duplicateOf) || state.adding}
+          onClick={() => void queue.send({ type: 'addAll' })}
+        >
+          Add all to queue
+        </button>
+        {state.adding && (
+          <span className="status" role="status">
+            Adding scans…
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}
+
+interface ScanRowProps {
+  scan: InboxScanView;
+  inbox: ScannerInbox;
+  state: InboxQueueState;
+  checked: boolean;
+  onToggle: (on: boolean) => void;
+}
+
+function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
+  const nameId = useId();
+  const inQueue = state.queued[scan.id] !== undefined;
+  return (
+    <li className="scanner-inbox__scan" aria-labelledby={nameId} data-status={scan.status}>
+      <input
+        type="checkbox"
+        className="scanner-inbox__check"
+        aria-label={`Select ${scan.relPath}`}
+        checked={checked && canAdd(state, scan)}
+        disabled={!canAdd(state, scan)}
+        onChange={(event) => onToggle(event.currentTarget.checked)}
+      />
+      <Thumbnail inbox={inbox} scan={scan} />
+      <div className="scanner-inbox__text">
+        <span className="scanner-inbox__name" id={nameId}>
+          {scan.relPath}
+        </span>
+        <span className="scanner-inbox__meta">
+          {`${formatBytes(scan.size)} · ${new Date(scan.mtimeMs).toLocaleString()}`}
+        </span>
+        <span className="scanner-inbox__tags">
+          {scan.duplicateOf && (
+            <span className="tag tag--plain">
+              {`Duplicate of ${scan.duplicateOf.name}${scan.duplicateOf.uploaded ? ' (uploaded)' : ''}`}
+            </span>
+          )}
+          {inQueue && <span className="tag tag--strong">In queue</span>}
+          {!inQueue && scan.status === 'uploading' && <span className="tag tag--plain">Uploading…</span>}
+        </span>
+        {scan.status === 'failed' && scan.error && (
+          <span className="status status--error scanner-inbox__error">{`Upload failed: ${scan.error.replace(/^Upload failed:\s*/, '')}`}</span>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The host's preview, or the file type while there is none. */
+function Thumbnail({ inbox, scan }: { inbox: ScannerInbox; scan: InboxScanView }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    inbox.thumbnail(scan.id).then(
+      (found) => live && setUrl(found),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [inbox, scan.id]);
+  if (url) return <img className="scanner-inbox__thumb" src={url} alt="" />;
+  return (
+    <span className="scanner-inbox__thumb scanner-inbox__thumb--none" aria-hidden="true">
+      {fileExtension(scan.name).replace('.', '').toUpperCase() || 'FILE'}
+    </span>
+  );
+}

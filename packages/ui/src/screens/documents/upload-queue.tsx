@@ -1,0 +1,141 @@
+import { formatMegabytes } from '@vita-docs/core';
+import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
+import { useId } from 'react';
+import { useFlow } from '../../hooks/use-flow';
+import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
+
+interface UploadQueueProps {
+  flow: UploadFlow;
+  /** Adds files after the screen's checks (only PDF and images). */
+  onAdd: (files: readonly FileLike[]) => void;
+  /** Files are being dragged over the window. */
+  dragging: boolean;
+}
+
+/** The add-files part of the category screen (SPEC §2): pickers, the convert toggle, the queue, Upload. */
+export function UploadQueue({ flow, onAdd, dragging }: UploadQueueProps) {
+  const state = useFlow(flow);
+  const headingId = useId();
+  const busy = state.status === 'uploading' || state.status === 'refreshing';
+  const count = state.queue.length;
+  return (
+    <section
+      className={`panel drop-target${dragging ? ' drop-target--active' : ''}`}
+      aria-labelledby={headingId}
+    >
+      <h2 className="panel__title" id={headingId}>
+        Add files
+      </h2>
+      <div className="actions actions--tight">
+        <FilePicker label="Upload files" accept={UPLOAD_ACCEPT} multiple onFiles={onAdd} />
+        <FilePicker label="Take Photo" accept={PHOTO_ACCEPT} capture="environment" multiple onFiles={onAdd} />
+      </div>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={state.convertToPdf}
+          onChange={(event) =>
+            void flow.send({ type: 'setConvertToPdf', enabled: event.currentTarget.checked })
+          }
+        />
+        Convert images to PDF (fit to Letter)
+      </label>
+      <p className="hint">
+        {dragging ? 'Drop the files to add them.' : 'You can also drop files onto this page.'}
+      </p>
+      {count > 0 && (
+        <ul className="queue" aria-label="Queued files">
+          {state.queue.map((item) => (
+            <QueueItem key={item.id} item={item} busy={busy} flow={flow} />
+          ))}
+        </ul>
+      )}
+      <div className="actions actions--tight">
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={count === 0 || busy}
+          onClick={() => void flow.send({ type: 'upload' })}
+        >
+          {`Upload (${count})`}
+        </button>
+        {state.status === 'converting' && (
+          <span className="status" role="status">
+            Converting images…
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow: UploadFlow }) {
+  const nameId = useId();
+  const { progress, file } = item;
+  return (
+    <li className="queue__item" aria-labelledby={nameId}>
+      <div className="queue__line">
+        <span className="queue__name" id={nameId}>
+          {file.name}
+        </span>
+        <span className="queue__size">{formatMegabytes(file.size)}</span>
+      </div>
+      {progress.status === 'failed' ? (
+        <p className="status status--error queue__error">{progress.error}</p>
+      ) : (
+        <div className="queue__progress">
+          <progress
+            aria-label={`Upload progress of ${file.name}`}
+            max={progress.status === 'uploading' ? Math.max(progress.total, 1) : 1}
+            value={progressValue(item)}
+          />
+          <span className="queue__state">{progressLabel(item)}</span>
+        </div>
+      )}
+      <div className="queue__actions">
+        {progress.status === 'failed' && (
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            onClick={() => void flow.send({ type: 'retry', id: item.id })}
+          >
+            Retry
+          </button>
+        )}
+        {progress.status !== 'uploading' && (
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            onClick={() => void flow.send({ type: 'remove', id: item.id })}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The bar's value; undefined while converting makes it an indeterminate (moving) bar. */
+function progressValue({ progress }: QueuedFile): number | undefined {
+  if (progress.status === 'converting') return undefined;
+  if (progress.status === 'uploading') return progress.loaded;
+  return progress.status === 'done' ? 1 : 0;
+}
+
+function progressLabel({ progress }: QueuedFile): string {
+  switch (progress.status) {
+    case 'converting':
+      return 'Converting…';
+    case 'queued':
+      return 'Ready';
+    case 'uploading':
+      return `${progress.total ? Math.floor((progress.loaded / progress.total) * 100) : 0}%`;
+    case 'done':
+      return 'Uploaded';
+    case 'failed':
+      return 'Failed';
+  }
+}

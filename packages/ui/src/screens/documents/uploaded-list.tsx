@@ -1,0 +1,145 @@
+import { allSelected, formatBytes, messages } from '@vita-docs/core';
+import type { DocItem, RetakeState } from '@vita-docs/core';
+import { useId } from 'react';
+import { Loading } from '../../components/page';
+import { useFlow } from '../../hooks/use-flow';
+import { RetakeMenu } from './retake-menu';
+import type { CategoryFlows } from './use-category-flows';
+
+/** The "Uploaded" list of the category screen (SPEC §2): selection, Delete Selected, and per-file actions. */
+export function UploadedList({ flows }: { flows: CategoryFlows }) {
+  const { list } = flows;
+  const state = useFlow(list);
+  const retake = useFlow(flows.retake);
+  const headingId = useId();
+  const every = allSelected(state);
+  const ready = state.status === 'ready';
+  return (
+    <section className="panel" aria-labelledby={headingId} aria-busy={state.status === 'loading'}>
+      <div className="panel__head">
+        <h2 className="panel__title" id={headingId}>
+          Uploaded
+        </h2>
+        <div className="actions actions--tight">
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!ready || state.items.length === 0}
+            onClick={() => void list.send({ type: every ? 'clearSelection' : 'selectAll' })}
+          >
+            {every ? 'Clear Selection' : 'Select All'}
+          </button>
+          <button
+            type="button"
+            className="button button--small button--danger"
+            disabled={!ready || state.selected.length === 0}
+            onClick={() => void list.send({ type: 'deleteSelected' })}
+          >
+            Delete Selected
+          </button>
+        </div>
+      </div>
+      {state.items.length === 0 ? (
+        <EmptyList status={state.status} error={state.error} />
+      ) : (
+        <ul className="file-list">
+          {state.items.map((item) => (
+            <FileRow
+              key={item.key}
+              item={item}
+              flows={flows}
+              selected={state.selected.includes(item.key)}
+              busy={!ready}
+              retake={retake}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function EmptyList({ status, error }: { status: string; error: string | null }) {
+  if (status === 'loading') return <Loading />;
+  if (status === 'error') return <p className="status status--error">{error}</p>;
+  return <p className="status">{messages.noFilesYet}</p>;
+}
+
+interface FileRowProps {
+  item: DocItem;
+  flows: CategoryFlows;
+  selected: boolean;
+  busy: boolean;
+  retake: RetakeState;
+}
+
+function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
+  const nameId = useId();
+  const retakeIdle = retake.status === 'idle' || retake.status === 'failed';
+  return (
+    <li className="file-row" aria-labelledby={nameId}>
+      <label className="checkbox file-row__select">
+        <input
+          type="checkbox"
+          checked={selected}
+          disabled={busy}
+          onChange={() => void flows.list.send({ type: 'toggle', key: item.key })}
+        />
+        Select<span className="visually-hidden"> {item.filename}</span>
+      </label>
+      <div className="file-row__info">
+        <span className="file-row__name" id={nameId}>
+          {item.filename}
+        </span>
+        <span className="file-row__size">{formatBytes(item.size)}</span>
+        <RetakeStatus state={retake} fileKey={item.key} />
+      </div>
+      <div className="file-row__actions">
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void flows.viewer.send({ type: 'open', item })}
+        >
+          View
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={busy}
+          onClick={() => void flows.rename.send({ type: 'open', item })}
+        >
+          Rename
+        </button>
+        <button
+          type="button"
+          className="button button--small button--danger"
+          disabled={busy}
+          onClick={() => void flows.list.send({ type: 'deleteFile', key: item.key })}
+        >
+          Delete
+        </button>
+        <RetakeMenu
+          filename={item.filename}
+          disabled={busy || !retakeIdle}
+          onFile={(file) => void flows.retake.send({ type: 'retake', key: item.key, file })}
+        />
+      </div>
+    </li>
+  );
+}
+
+/** What a running retake of this file is doing. */
+function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string }) {
+  if (!('key' in state) || state.key !== fileKey || state.status === 'failed') return null;
+  const label =
+    state.status === 'converting'
+      ? 'Converting the replacement…'
+      : state.status === 'uploading'
+        ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
+        : 'Replacing…';
+  return (
+    <span className="status file-row__status" role="status">
+      {label}
+    </span>
+  );
+}

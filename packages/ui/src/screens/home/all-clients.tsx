@@ -1,0 +1,61 @@
+import type { Client, OptimisticListFlow } from '@vita-docs/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { ConfirmModal } from '../../components/modal';
+import { Card, Section } from '../../components/section';
+import { useFlow } from '../../hooks/use-flow';
+import { deleteClientBody, fullName, texts } from '../../texts';
+
+/** All Clients (SPEC §2): cards with clientId, Created by, Phone; Delete Client and Open Docs. */
+export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {
+  const state = useFlow(flow);
+  const [deleting, setDeleting] = useState<Client | null>(null);
+  return (
+    <Section
+      title="All Clients"
+      status={state.status}
+      count={state.items.length}
+      empty={texts.noClients}
+      error={state.error}
+    >
+      <ul className="card-list">
+        {state.items.map((client) => (
+          <Card
+            key={client.clientId}
+            title={fullName(client)}
+            actions={
+              <>
+                <button type="button" className="button button--danger" onClick={() => setDeleting(client)}>
+                  Delete Client
+                </button>
+                <Link className="button" to={paths.clientDocs(client.clientId)}>
+                  Open Docs
+                </Link>
+              </>
+            }
+          >
+            <p className="card__line">Client ID: {client.clientId}</p>
+            <p className="card__line">
+              Created by: {client.createdBy ?? client.previousCreatedBy ?? 'unknown'}
+            </p>
+            <p className="card__line">Phone: {client.phone}</p>
+          </Card>
+        ))}
+      </ul>
+      {deleting && (
+        <ConfirmModal
+          title={texts.deleteClientTitle}
+          message={deleteClientBody(fullName(deleting))}
+          confirmLabel="Delete Client"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            setDeleting(null);
+            // The card goes at once; the flow reloads the list (and alerts) if the server refuses.
+            void flow.send({ type: 'delete', id: deleting.clientId });
+          }}
+        />
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,82 @@
+import { roleTag } from '@vita-docs/core';
+import type { User } from '@vita-docs/core';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../app/paths';
+import { useSessionFlow } from '../../app/session';
+import { Loading, Page } from '../../components/page';
+import { Tag } from '../../components/tag';
+import { AllClients } from './all-clients';
+import { AllUsers } from './all-users';
+import { useDashboardFlows } from './dashboard-flows';
+import { OrphanedClients } from './orphaned-clients';
+import { PendingApprovals } from './pending-approvals';
+
+/** The signed-in dashboard (SPEC §2): greeting, tag, buttons, and the sections the user may see. */
+export function Dashboard({ user }: { user: User }) {
+  const session = useSessionFlow();
+  const navigate = useNavigate();
+  const { show, approvals, orphans, users, clients, reloadAll, firstLoadDone } = useDashboardFlows(user);
+  const tag = roleTag(user);
+
+  const refresh = () => {
+    void session.send({ type: 'check' });
+    reloadAll();
+  };
+  const logout = async () => {
+    await session.send({ type: 'logout' });
+    if (session.getState().status === 'signedOut') await navigate(paths.landing);
+  };
+
+  return (
+    <Page
+      title="Home"
+      width="wide"
+      heading={
+        <>
+          Hello, {user.firstName} {tag && <Tag tone="strong">{tag}</Tag>}
+        </>
+      }
+    >
+      <div className="toolbar">
+        <div className="actions">
+          <Link className="button button--primary" to={paths.newClient}>
+            Add New Client
+          </Link>
+          <Link className="button" to={paths.clients}>
+            Enter Existing Client
+          </Link>
+        </div>
+        <div className="actions">
+          <button type="button" className="button" onClick={refresh}>
+            Refresh
+          </button>
+          <button type="button" className="button" onClick={() => void logout()}>
+            Logout
+          </button>
+        </div>
+      </div>
+      {!firstLoadDone && <Loading />}
+      {firstLoadDone && show.approvals && <PendingApprovals flow={approvals} actorIsAdmin={user.isAdmin} />}
+      {firstLoadDone && show.orphans && (
+        <OrphanedClients
+          flow={orphans}
+          onReassigned={() => {
+            if (show.clients) void clients.send({ type: 'reload' });
+          }}
+        />
+      )}
+      {firstLoadDone && show.users && (
+        <AllUsers
+          flow={users}
+          actor={user}
+          onDeleted={() => {
+            // The deleted user's clients are orphans now.
+            void orphans.send({ type: 'reload' });
+            void clients.send({ type: 'reload' });
+          }}
+        />
+      )}
+      {firstLoadDone && show.clients && <AllClients flow={clients} />}
+    </Page>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Screen texts the spec leaves to us (core's `messages` holds the ones it fixes). One place, so the
+ * tests and the screens agree and a later move into core is a cut and paste.
+ */
+export const PRODUCT_TITLE = 'VITA Documents';
+
+export const texts = {
+  deleteUserTitle: 'Delete User?',
+  deleteClientTitle: 'Delete Client?',
+  noPendingApprovals: 'No accounts are waiting for approval.',
+  noOrphanedClients: 'No clients need reassignment.',
+  noUsers: 'No users yet.',
+  noClients: 'No clients yet.',
+  loading: 'Loading…',
+  registerPending: 'Your application is pending approval. Please wait for an admin to accept your account.',
+  registerFirstAdmin:
+    'This is the first account of this installation, so it is already an approved admin. You can log in now.',
+} as const;
+
+/** The question an admin answers when approving someone (SPEC §4): OK makes them Officer, Cancel Volunteer. */
+export function makeOfficerQuestion(name: string): string {
+  return `Make ${name} an Officer? Choose Cancel to make them a Volunteer.`;
+}
+
+/** The body of the "Delete User?" confirm (SPEC §2): their clients are kept. */
+export function deleteUserBody(name: string, email: string): string {
+  return `${name} (${email}) will lose access. This will not delete the clients they created; they will need reassignment.`;
+}
+
+/** The body of the "Delete Client?" confirm (SPEC §2). */
+export function deleteClientBody(name: string): string {
+  return `Deleting ${name} also removes all files for the client. This cannot be undone.`;
+}
+
+/** First and last name, as the screens show a person. */
+export function fullName(person: { firstName: string; lastName: string }): string {
+  return `${person.firstName} ${person.lastName}`.trim();
+}
+
+/** What a drop or pick of files the queue cannot take says (only PDF files and images are stored). */
+export function notUploadableMessage(names: readonly string[]): string {
+  return `Only PDF files and images can be uploaded. Not added: ${names.join(', ')}`;
+}
