@@ -43,6 +43,17 @@ await build({
   base: './',
   logLevel: 'warn',
   resolve: { conditions: ['vita-source', ...defaultClientConditions] },
-  build: { outDir: join(dist, 'renderer'), emptyOutDir: true, target: 'chrome140', sourcemap: true },
+  build: {
+    outDir: join(dist, 'renderer'),
+    emptyOutDir: true,
+    target: 'chrome140',
+    sourcemap: true,
+    rollupOptions: {
+      // react-router marks its modules "use client" (for server components); meaningless in a page bundle.
+      onwarn: (warning, warn) => {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
+  },
 });
 console.log(`Built main, preload and renderer into ${dist}`);

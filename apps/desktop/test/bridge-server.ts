@@ -19,8 +19,18 @@ export interface BridgeServer {
 
 const desktopDir = join(import.meta.dirname, '..');
 
-/** Starts the harness; settings live in `userData`, the folder dialog picks `folder`. */
-export async function startBridgeServer(options: { userData: string; folder: string }): Promise<BridgeServer> {
+const encode = (_key: string, value: unknown): unknown =>
+  value instanceof Uint8Array ? { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') } : value;
+const decode = (_key: string, value: unknown): unknown =>
+  value !== null && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string'
+    ? new Uint8Array(Buffer.from((value as { $bytes: string }).$bytes, 'base64'))
+    : value;
+
+/**
+ * Starts the harness; settings live in `userData`, the folder dialog picks `folder`. Dropped items
+ * arrive by name (a page cannot see paths) and are taken from `dropFolder`.
+ */
+export async function startBridgeServer(options: { userData: string; folder: string; dropFolder?: string }): Promise<BridgeServer> {
   const listeners = new Set<ServerResponse>();
   let last: InboxState | null = null;
   const desk = await openDesk({
@@ -45,8 +55,8 @@ export async function startBridgeServer(options: { userData: string; folder: str
         // The bridge must exist before the renderer's entry runs, as the preload's does in Electron.
         transformIndexHtml: (html) =>
           html.replace(
-            '<script type="module" src="./main.ts"></script>',
-            `<script type="module" src="/@fs${join(desktopDir, 'test', 'browser', 'http-bridge.ts')}"></script>\n    <script type="module" src="./main.ts"></script>`,
+            '<script type="module" src="./main.tsx"></script>',
+            `<script type="module" src="/@fs${join(desktopDir, 'test', 'browser', 'http-bridge.ts')}"></script>\n    <script type="module" src="./main.tsx"></script>`,
           ),
       },
     ],
@@ -71,9 +81,14 @@ export async function startBridgeServer(options: { userData: string; folder: str
         try {
           const handler = handlers[method] as ((payload: unknown) => Promise<unknown>) | undefined;
           if (!handler) throw new Error(`No bridge method ${method}`);
-          const { payload } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { payload?: unknown };
+          let { payload } = JSON.parse(Buffer.concat(chunks).toString() || '{}', decode) as { payload?: unknown };
+          if (method === 'expandDrop') {
+            // Stands in for the preload's webUtils.getPathForFile (names only: nothing outside the drop folder).
+            const names = Array.isArray(payload) ? payload.map(String).filter((name) => !/[\\/]|^\.\.?$/.test(name)) : [];
+            payload = names.map((name) => join(options.dropFolder ?? options.folder, name));
+          }
           const result = await handler(payload);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }));
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }, encode));
         } catch (error) {
           res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
         }

@@ -1,45 +1,87 @@
 /**
- * The renderer in Chromium with a bridge backed by main's real handlers, settings and scanner inbox
- * (over HTTP on a local socket instead of Electron IPC): first-run setup, then scans appearing in
- * the inbox panel as a scanner writes them. Skipped where no Chromium is installed.
+ * The desktop renderer (the shared screens plus the scanner inbox) in Chromium, with a bridge backed
+ * by main's real handlers, settings, scanner inbox and server transport — over HTTP on a local socket
+ * instead of Electron IPC — against the real server (`@vita-docs/test-server`). Skipped where no
+ * Chromium is installed.
  */
 import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { createApiClient } from '@vita-docs/core';
+import { startTestServer, type TestServer } from '@vita-docs/test-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putFile, removeFolder, tempFolder } from '../src/main/inbox/test-support.js';
+import { createServerFetch } from '../src/main/server-fetch.js';
 import { startBridgeServer, type BridgeServer } from './bridge-server.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
 
+const EMAIL = 'desk@example.org';
+const PIN = 'intake-desk-pin-1';
+
+/** A tiny PDF; the title makes each one's bytes (and sha256) its own. */
+const pdf = (title: string) =>
+  `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n3 0 obj<</Title(${title})>>endobj\ntrailer<</Root 1 0 R/Info 3 0 R>>\n%%EOF\n`;
+
+let server: TestServer;
+let api: ReturnType<typeof createApiClient>;
+let clientId: string;
 let harness: BridgeServer;
 let browser: Browser;
 let page: Page;
 let userData: string;
 let folder: string;
+let dropFolder: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
+  server = await startTestServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PIN: PIN } });
+  const transport = createServerFetch({ serverUrl: server.url });
+  api = createApiClient({ baseUrl: server.apiUrl, fetch: transport.fetch, getCookie: transport.getCookie });
+  const since = Date.now() - 1000;
+  await api.loginInit({ body: { email: EMAIL, pin: PIN } });
+  await api.loginVerify({ body: { email: EMAIL, code: await server.latestCode(EMAIL, { after: since }) } });
+  const created = await api.createClient({
+    body: { firstName: 'Pat', lastName: 'Client', email: 'pat@example.org', phone: '555-010-0199', pin: '' },
+  });
+  clientId = created.client.clientId;
+  await api.addDocType({ params: { id: clientId }, body: { template: 'W-2' } });
+
   userData = await tempFolder('vita-user-data-');
   folder = await tempFolder('vita-panel-scans-');
-  harness = await startBridgeServer({ userData, folder });
+  dropFolder = await tempFolder('vita-panel-drop-');
+  harness = await startBridgeServer({ userData, folder, dropFolder });
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  page = await browser.newPage();
-}, 120_000);
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  // The screens show failures with window.alert; record them instead of blocking.
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+}, 180_000);
+
+const alerts: string[] = [];
 
 afterAll(async () => {
   await browser?.close();
   await harness?.close();
-  if (userData) await removeFolder(userData);
-  if (folder) await removeFolder(folder);
+  await server?.stop({ keepData: false });
+  for (const dir of [userData, folder, dropFolder]) if (dir) await removeFolder(dir);
 });
 
-describe.skipIf(!hasChromium)('scanner inbox panel in Chromium', () => {
+const listed = async (docType: string) =>
+  (await api.listDocs({ params: { id: clientId }, query: { docType } })).items.map((item) => item.filename).sort();
+
+const inboxPanel = () => page.getByRole('region', { name: 'Scanner inbox' });
+const scanRow = (name: string) => inboxPanel().getByRole('listitem', { name });
+
+describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real server', () => {
   it('sets up the desk on first run, refusing a bad server address', async () => {
     await page.goto(harness.url);
     await page.getByRole('heading', { name: 'Set up this intake desk' }).waitFor();
@@ -52,28 +94,93 @@ describe.skipIf(!hasChromium)('scanner inbox panel in Chromium', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('alert').filter({ hasText: 'https://' }).waitFor();
 
-    await page.getByLabel('Server address').fill('http://127.0.0.1:3000/');
+    await page.getByLabel('Server address').fill(server.url);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'Scanner inbox' }).waitFor();
-    await page.getByText(`Watching ${folder}`).waitFor();
-    await page.getByText('No scans waiting.').waitFor();
+    await page.getByText(`Server: ${server.url}`).waitFor();
   });
 
-  it('lists scans as they arrive, nested ones and duplicates included', async () => {
-    const first = await putFile(folder, 'w2-scan.pdf', 'w2');
-    await page.getByText('w2-scan.pdf').waitFor({ timeout: 30_000 });
-    await putFile(folder, 'desk 2/1099.jpg', '1099');
-    await page.getByText('desk 2/1099.jpg').waitFor({ timeout: 30_000 });
-    await copyFile(first, join(folder, 'again.pdf'));
-    await page.getByText('Duplicate of w2-scan.pdf').waitFor({ timeout: 30_000 });
-    expect(await page.locator('.inbox li').count()).toBe(3);
-    await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png') });
+  it('shows the shared screens against the configured server: sign in with the emailed code', async () => {
+    await page.getByRole('link', { name: 'Login' }).first().click();
+    const after = Date.now() - 1000;
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password PIN').fill(PIN);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByLabel('6-digit code').fill(await server.latestCode(EMAIL, { after, timeoutMs: 30_000 }));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/home');
+    await page.goto(`${harness.url}/#/clients/${clientId}/docs/W-2`);
+    await page.getByRole('heading', { name: 'W-2', level: 1 }).waitFor();
+    await inboxPanel().getByText('No scans waiting.').waitFor();
   });
+
+  it('a scan saved into the folder appears, joins the queue, uploads, is listed on the server and moves to uploaded/', async () => {
+    await putFile(folder, 'w2-scan.pdf');
+    await putFile(folder, 'desk 2/w2-page2.pdf');
+    await scanRow('w2-scan.pdf').waitFor({ timeout: 30_000 });
+    await scanRow('desk 2/w2-page2.pdf').waitFor({ timeout: 30_000 });
+    await copyFile(join(folder, 'w2-scan.pdf'), join(folder, 'again.pdf'));
+    await scanRow('again.pdf').getByText('Duplicate of w2-scan.pdf').waitFor({ timeout: 30_000 });
+
+    const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png'), fullPage: true });
+
+    // Add all leaves the duplicate in the inbox.
+    await inboxPanel().getByRole('button', { name: 'Add all to queue' }).click();
+    const queue = page.getByRole('list', { name: 'Queued files' });
+    await queue.getByText('w2-scan.pdf').waitFor();
+    await queue.getByText('w2-page2.pdf').waitFor();
+    await scanRow('w2-scan.pdf').getByText('In queue').waitFor();
+    expect(await queue.getByRole('listitem').count()).toBe(2);
+
+    await page.getByRole('button', { name: 'Upload (2)' }).click();
+    await scanRow('w2-scan.pdf').waitFor({ state: 'detached', timeout: 30_000 });
+    await scanRow('desk 2/w2-page2.pdf').waitFor({ state: 'detached', timeout: 30_000 });
+    expect(await listed('W-2')).toEqual(['w2-page2.pdf', 'w2-scan.pdf']);
+    await page.getByRole('region', { name: 'Uploaded' }).getByRole('listitem', { name: 'w2-scan.pdf' }).waitFor();
+    await expect.poll(() => readdir(join(folder, 'uploaded')).then((names) => names.sort())).toEqual(['desk 2', 'w2-scan.pdf']);
+    expect(await readdir(join(folder, 'uploaded', 'desk 2'))).toEqual(['w2-page2.pdf']);
+    // The duplicate still waits, now flagged against an uploaded scan.
+    await scanRow('again.pdf').getByText('Duplicate of w2-scan.pdf (uploaded)').waitFor();
+  }, 120_000);
+
+  it('a failing upload leaves the scan in the inbox with the error, its file untouched', async () => {
+    // Named .pdf but not a PDF: the server refuses the bytes.
+    await writeFile(join(folder, 'not-really.pdf'), 'GIF89a this is not a pdf at all');
+    await scanRow('not-really.pdf').waitFor({ timeout: 30_000 });
+    await scanRow('not-really.pdf').getByRole('checkbox').check();
+    await inboxPanel().getByRole('button', { name: 'Add selected to queue (1)' }).click();
+    await page.getByRole('list', { name: 'Queued files' }).getByText('not-really.pdf').waitFor();
+    await page.getByRole('button', { name: 'Upload (1)' }).click();
+    await scanRow('not-really.pdf').getByText(/Upload failed/).waitFor({ timeout: 30_000 });
+    expect(alerts.some((message) => message.startsWith('Upload failed'))).toBe(true);
+    expect(await readdir(folder)).toContain('not-really.pdf');
+    expect(await listed('W-2')).not.toContain('not-really.pdf');
+    const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }, 120_000);
+
+  it('a dropped folder queues every supported file inside it, recursively', async () => {
+    await mkdir(join(dropFolder, 'client box', 'inner'), { recursive: true });
+    await writeFile(join(dropFolder, 'client box', 'a.pdf'), pdf('dropped a'));
+    await writeFile(join(dropFolder, 'client box', 'inner', 'b.pdf'), pdf('dropped b'));
+    await writeFile(join(dropFolder, 'client box', 'notes.txt'), 'not a document');
+    // What Chromium hands the page for a dropped folder: a File named after it (Electron's preload
+    // turns it into a path; the harness does the same inside its drop folder).
+    await page.evaluate(`{
+      const data = new DataTransfer();
+      data.items.add(new File([], 'client box'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: data, cancelable: true }));
+    }`);
+    const queue = page.getByRole('list', { name: 'Queued files' });
+    await queue.getByText('a.pdf', { exact: true }).waitFor();
+    await queue.getByText('b.pdf', { exact: true }).waitFor();
+    expect(await queue.getByText('notes.txt').count()).toBe(0);
+  }, 60_000);
 
   it('keeps the settings for the next start', async () => {
     await page.reload();
-    await page.getByRole('heading', { name: 'Scanner inbox' }).waitFor();
     await page.getByRole('button', { name: 'Settings' }).click();
-    await expect.poll(() => page.getByLabel('Server address').inputValue()).toBe('http://127.0.0.1:3000');
+    await expect.poll(() => page.getByLabel('Server address').inputValue()).toBe(server.url);
   });
 });

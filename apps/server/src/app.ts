@@ -106,6 +106,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       root: path.join(config.dataDir, 'files'),
       secret,
       baseUrl: `${config.publicUrl ?? ''}/api/storage`,
+      // PDF previews are framed by the web app (same origin) and by the desktop kiosk's page.
+      frameAncestors: "'self' app://vita",
       // An upload URL must not outlive its client or category (deleted while the link was still valid).
       beforeReceive: async (key) => {
         const parts = parseDocKey(key);

@@ -11,6 +11,6 @@ export { SessionProvider, useSession, useSessionFlow } from './app/session';
 export { paths, loginFor, safeNext, nextQuery } from './app/paths';
 export { useFlow, useFlowInstance } from './hooks/use-flow';
 export type { Observable } from './hooks/use-flow';
-export type { Platform } from './platform';
+export type { ExpandedDrop, InboxScanView, Platform, ScannerInbox, ScannerInboxSnapshot } from './platform';
 export { createXhrPutFile } from './transport/xhr-put-file';
 export { PRODUCT_TITLE } from './texts';

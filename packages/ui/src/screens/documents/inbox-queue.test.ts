@@ -85,10 +85,12 @@ async function setup(names: string[], extra: Record<string, Partial<InboxScanVie
   });
   const fake = createFakeInbox(names, extra);
   const queue = createInboxQueue({ inbox: fake.inbox, upload, target });
+  // The panel on screen: it listens, so the queue follows the inbox.
+  const stopListening = queue.subscribe(() => undefined);
   await Promise.resolve();
   await Promise.resolve();
   const stored = () => [...api.world.docs.values()].map((d) => d.item.filename);
-  return { api, upload, queue, target, stored, refreshes: () => refreshes, ...fake };
+  return { api, upload, queue, target, stored, stopListening, refreshes: () => refreshes, ...fake };
 }
 
 const queueNames = (upload: { getState(): { queue: readonly { file: FileLike }[] } }) =>
@@ -183,11 +185,11 @@ describe('scanner inbox → upload queue', () => {
     expect(queue.getState().adding).toBe(false);
   });
 
-  it('after the screen closes, an upload under way still reports to the inbox', async () => {
-    const { queue, upload, marks } = await setup(['w2.pdf']);
+  it('after the panel is gone, an upload under way still reports to the inbox', async () => {
+    const { queue, upload, marks, stopListening } = await setup(['w2.pdf']);
     await queue.send({ type: 'addAll' });
     const uploading = upload.send({ type: 'upload' });
-    queue.dispose();
+    stopListening();
     await uploading;
     await queue.settled();
     expect(marks.at(-1)).toBe('uploaded scan-1');

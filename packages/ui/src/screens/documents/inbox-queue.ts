@@ -25,10 +25,9 @@ export type InboxQueueEvent =
 
 export interface InboxQueue {
   getState(): InboxQueueState;
+  /** Follows the inbox while anyone listens (the panel is on screen). */
   subscribe(listener: () => void): () => void;
   send(event: InboxQueueEvent): Promise<void>;
-  /** Stops following the inbox and the queue (the screen is gone). */
-  dispose(): void;
   /** Resolves once every mark sent to the host so far has been answered (tests, shutdown). */
   settled(): Promise<void>;
 }
@@ -59,11 +58,10 @@ export function canAdd(state: InboxQueueState, scan: InboxScanView): boolean {
  */
 export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): InboxQueue {
   let state: InboxQueueState = { folder: null, scans: [], queued: {}, adding: false };
-  let disposed = false;
   const listeners = new Set<() => void>();
   const setState = (patch: Partial<InboxQueueState>) => {
     state = { ...state, ...patch };
-    if (!disposed) for (const listener of [...listeners]) listener();
+    for (const listener of [...listeners]) listener();
   };
   const fromSnapshot = (snapshot: ScannerInboxSnapshot): Partial<InboxQueueState> => ({
     folder: snapshot.folder,
@@ -71,16 +69,21 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
     watchError: snapshot.error,
   });
 
-  const stopInbox = inbox.subscribe((snapshot) => {
-    if (!disposed) setState(fromSnapshot(snapshot));
-  });
-  void inbox.getInbox().then(
-    (snapshot) => {
-      // A pushed snapshot may have arrived first and is newer: keep it.
-      if (!disposed && state.scans.length === 0 && state.folder === null) setState(fromSnapshot(snapshot));
-    },
-    (error: unknown) => setState({ problem: errorMessage(error) }),
-  );
+  // The inbox is followed while the panel listens (React may subscribe, drop and subscribe again).
+  let stopInbox: (() => void) | null = null;
+  const followInbox = () => {
+    let pushed = false;
+    const stop = inbox.subscribe((snapshot) => {
+      pushed = true;
+      setState(fromSnapshot(snapshot));
+    });
+    void inbox.getInbox().then(
+      // A pushed snapshot is newer than the answer: keep it.
+      (snapshot) => !pushed && stopInbox === stop && setState(fromSnapshot(snapshot)),
+      (error: unknown) => setState({ problem: errorMessage(error) }),
+    );
+    return stop;
+  };
 
   // Marks go to the host one after another per scan, so `uploaded` never overtakes `uploading`.
   const chains = new Map<string, Promise<void>>();
@@ -112,10 +115,19 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
       else if (progress.status === 'failed') mark(scanId, () => inbox.markFailed(scanId, progress.error));
     }
     if (queued !== state.queued) setState({ queued });
-    // After the screen closed, uploads under way still report to the host; then let go.
-    if (disposed && Object.keys(queued).length === 0) stopUpload();
+    if (Object.keys(queued).length === 0) unfollowQueue();
   };
-  const stopUpload = upload.subscribe((s) => followQueue(s.queue));
+  // The queue is followed while scans are in it, whether or not the panel is still on screen:
+  // an upload under way reports to the host even after the person left the category.
+  let unfollowQueue = () => {};
+  const startFollowingQueue = () => {
+    unfollowQueue();
+    const stop = upload.subscribe((s) => followQueue(s.queue));
+    unfollowQueue = () => {
+      stop();
+      unfollowQueue = () => {};
+    };
+  };
 
   async function add(ids: readonly string[]): Promise<void> {
     const scans = ids
@@ -137,6 +149,7 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
       if (item) queued[scan.id] = item.id;
     });
     setState({ queued, ...(failed.length ? { problem: failed.join('\n') } : {}) });
+    if (Object.keys(queued).length) startFollowingQueue();
     await adding;
     setState({ adding: false });
   }
@@ -145,18 +158,18 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
     getState: () => state,
     subscribe(listener) {
       listeners.add(listener);
-      return () => void listeners.delete(listener);
+      stopInbox ??= followInbox();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && stopInbox) {
+          stopInbox();
+          stopInbox = null;
+        }
+      };
     },
     async send(event) {
-      if (disposed) return;
       if (event.type === 'add') return add(event.ids);
       return add(state.scans.filter((scan) => !scan.duplicateOf && canAdd(state, scan)).map((scan) => scan.id));
-    },
-    dispose() {
-      disposed = true;
-      stopInbox();
-      // Uploads under way keep reporting to the host until they end (see followQueue).
-      if (Object.keys(state.queued).length === 0) stopUpload();
     },
     async settled() {
       await Promise.all([...chains.values()]);

@@ -1,0 +1,54 @@
+/**
+ * The kiosk's page: the first-run settings until a server and a scanner folder are set, then the
+ * shared screens of @vita-docs/ui against that server, under a thin desk bar (server, Settings).
+ *
+ * Routing uses a HashRouter: the page is one file (`app://vita/index.html`), so no route ever asks
+ * main's protocol handler for a path (a category name with a dot would look like a missing asset),
+ * and a reload always lands on the same screen.
+ */
+import { AppProviders, AppRoutes } from '@vita-docs/ui';
+import { useMemo, useState } from 'react';
+import { HashRouter } from 'react-router';
+import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
+import { createDesktopServices } from './desktop-services.js';
+import { SetupScreen } from './setup-screen.js';
+
+const isComplete = (settings: DesktopSettings): settings is DesktopSettings & { serverUrl: string } =>
+  settings.serverUrl !== null && settings.watchedFolder !== null;
+
+export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: DesktopSettings }) {
+  const [settings, setSettings] = useState(initial);
+  const [editing, setEditing] = useState(!isComplete(initial));
+  const serverUrl = settings.serverUrl;
+  // New services (and so a new session) only when the server changes.
+  const services = useMemo(() => (serverUrl ? createDesktopServices(bridge, serverUrl) : null), [bridge, serverUrl]);
+
+  if (editing || !isComplete(settings) || !services) {
+    return (
+      <SetupScreen
+        bridge={bridge}
+        current={settings}
+        onSaved={(saved) => {
+          setSettings(saved);
+          setEditing(false);
+        }}
+        {...(isComplete(settings) ? { onCancel: () => setEditing(false) } : {})}
+      />
+    );
+  }
+  return (
+    <>
+      <div className="desk-bar">
+        <span className="desk-bar__server">{`Server: ${settings.serverUrl}`}</span>
+        <button type="button" className="button button--small" onClick={() => setEditing(true)}>
+          Settings
+        </button>
+      </div>
+      <AppProviders key={settings.serverUrl} services={services}>
+        <HashRouter>
+          <AppRoutes />
+        </HashRouter>
+      </AppProviders>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * The desktop composition root for the shared screens: `AppServices` built from the bridge. The API
+ * client talks to the configured server through main (`apiFetch`), so the page never holds the
+ * session cookie; the scanner inbox and folder drop come from main too.
+ */
+import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
+import type { ApiClient, Clock } from '@vita-docs/core';
+import type { AppServices, Platform } from '@vita-docs/ui';
+import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
+import { createBridgeTransport } from './bridge-fetch.js';
+
+const PROGRAMME_URL = 'https://www.irs.gov/individuals/free-tax-return-preparation-for-qualifying-taxpayers';
+
+const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
+
+/**
+ * The server may answer presign calls with a URL relative to itself (`/api/storage/…`, the local
+ * store without PUBLIC_URL). In a browser tab that resolves against the page; here the page is
+ * `app://vita`, so resolve it against the server before anything loads or PUTs it.
+ */
+function withAbsoluteLinks(api: ApiClient, serverUrl: string): ApiClient {
+  const absolute = <T extends { url: string }>(answer: T): T => ({ ...answer, url: new URL(answer.url, serverUrl).href });
+  return {
+    ...api,
+    presignUpload: async (...args) => absolute(await api.presignUpload(...args)),
+    presignGet: async (...args) => absolute(await api.presignGet(...args)),
+    presignView: async (...args) => absolute(await api.presignView(...args)),
+  };
+}
+
+/** Saves a blob as a download; Electron asks where to save it. */
+function saveFile(name: string, data: Blob): Promise<void> {
+  const url = URL.createObjectURL(data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return Promise.resolve();
+}
+
+/** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
+export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
+  return {
+    alert: (message) => window.alert(message),
+    confirm: (message) => window.confirm(message),
+    // Through main, which allows only the server and the presigned URLs it handed out. IPC has no
+    // upload progress, so the bar goes from 0 to done (scans are small; the queue shows each file).
+    putFile: createFetchPutFile(fetch),
+    saveFile,
+    scannerInbox: {
+      getInbox: () => bridge.getInbox(),
+      subscribe: (listener) => bridge.onInboxChanged(listener),
+      readScan: async (id) => toFile(await bridge.readScan(id)),
+      thumbnail: (id) => bridge.scanThumbnail(id),
+      markUploading: (id, target) => bridge.markScanUploading(id, target),
+      markUploaded: (id) => bridge.markScanUploaded(id),
+      markFailed: (id, error) => bridge.markScanFailed(id, error),
+    },
+    async expandDrop(files) {
+      const result = await bridge.expandDrop(files);
+      const read = await Promise.all(result.files.map(async (file) => toFile(await bridge.readDroppedFile(file.token))));
+      if (result.truncated) window.alert(`Only the first ${read.length} files of this drop were added.`);
+      return { files: read, skipped: result.skipped };
+    },
+  };
+}
+
+const clock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => window.setTimeout(callback, ms),
+  clearTimeout: (handle) => window.clearTimeout(handle as number),
+};
+
+/** The services for the configured server (`serverUrl` as saved in the desk settings). */
+export function createDesktopServices(bridge: DesktopBridge, serverUrl: string): AppServices {
+  const transport = createBridgeTransport(bridge, CSRF_COOKIE);
+  const api = createApiClient({
+    baseUrl: `${serverUrl.replace(/\/+$/, '')}/api`,
+    fetch: (input, init) => transport.fetch(input, init),
+    getCookie: (name) => transport.getCookie(name),
+  });
+  return {
+    api: withAbsoluteLinks(api, serverUrl),
+    platform: createDesktopPlatform(bridge, (input, init) => transport.fetch(input, init)),
+    clock,
+    sessionStorage: window.sessionStorage,
+    localStorage: window.localStorage,
+    config: { programmeUrl: PROGRAMME_URL },
+  };
+}

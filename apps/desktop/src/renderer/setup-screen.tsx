@@ -1,0 +1,99 @@
+/** The desk settings, shown on first run (nothing set) and from the desk bar's Settings button. */
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
+
+interface SetupScreenProps {
+  bridge: DesktopBridge;
+  current: DesktopSettings;
+  onSaved: (settings: DesktopSettings) => void;
+  /** Absent on first run: there is nothing to go back to. */
+  onCancel?: () => void;
+}
+
+/** Electron prefixes remote errors with the channel; the person only needs the reason. */
+const reason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).replace(/^Error invoking remote method '[^']+': (\w*Error: )?/, '');
+
+const stringField = (form: FormData, name: string): string => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenProps) {
+  const [folder, setFolder] = useState(current.watchedFolder ?? '');
+  const [message, setMessage] = useState('');
+  const [saving, setSaving] = useState(false);
+
+  const browse = async () => {
+    const chosen = await bridge.chooseFolder();
+    if (chosen) setFolder(chosen);
+  };
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setMessage('');
+    setSaving(true);
+    try {
+      onSaved(
+        await bridge.saveSettings({
+          serverUrl: stringField(form, 'serverUrl'),
+          watchedFolder: folder,
+          afterUpload: form.get('afterUpload') === 'delete' ? 'delete' : 'move',
+        }),
+      );
+    } catch (error) {
+      setMessage(reason(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <main className="setup">
+      <form onSubmit={(event) => void save(event)}>
+        <h1>{current.serverUrl === null ? 'Set up this intake desk' : 'Desk settings'}</h1>
+        <label htmlFor="server">Server address</label>
+        <input
+          id="server"
+          name="serverUrl"
+          type="url"
+          required
+          placeholder="https://vita.example.org"
+          defaultValue={current.serverUrl ?? ''}
+        />
+        <label htmlFor="folder">Scanner folder</label>
+        <div className="row">
+          <input id="folder" readOnly required value={folder} />
+          <button type="button" onClick={() => void browse()}>
+            Browse…
+          </button>
+        </div>
+        <fieldset>
+          <legend>After a scan is uploaded</legend>
+          <label>
+            <input type="radio" name="afterUpload" value="move" defaultChecked={current.afterUpload === 'move'} /> Move
+            it to the “uploaded” folder
+          </label>
+          <label>
+            <input type="radio" name="afterUpload" value="delete" defaultChecked={current.afterUpload === 'delete'} />{' '}
+            Delete it
+          </label>
+        </fieldset>
+        <p role="alert" className="error">
+          {message}
+        </p>
+        <div className="row">
+          <button type="submit" disabled={saving}>
+            Save
+          </button>
+          {onCancel && (
+            <button type="button" onClick={onCancel}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+    </main>
+  );
+}
