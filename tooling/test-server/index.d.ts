@@ -36,3 +36,14 @@ export interface TestServer {
 
 /** Spawns apps/server from its TypeScript sources (tsx) and waits until it listens. */
 export declare function startTestServer(options?: TestServerOptions): Promise<TestServer>;
+
+export interface ChromiumLaunchOptions {
+  executablePath: string;
+  args: string[];
+}
+
+/**
+ * Options for playwright-core's `chromium.launch`: the system Chromium (CHROMIUM_PATH overrides),
+ * quiet and sandbox-free for containers and CI.
+ */
+export declare function chromiumLaunchOptions(): ChromiumLaunchOptions;

@@ -117,3 +117,22 @@ export async function startTestServer(options = {}) {
     },
   };
 }
+
+/**
+ * Launch options for playwright-core's `chromium.launch`: the system Chromium (CHROMIUM_PATH overrides),
+ * quiet and sandbox-free for containers and CI. Plain options so this package needs no playwright-core.
+ */
+export function chromiumLaunchOptions() {
+  return {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  };
+}

@@ -4,20 +4,19 @@
  */
 import { readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApiClient, createFetchPutFile, uploadDocument } from '@vita-docs/core';
-import { startTestServer, type TestServer } from '@vita-docs/test-server';
+import { createFetchPutFile, uploadDocument } from '@vita-docs/core';
+import type { ApiClient } from '@vita-docs/core';
+import type { TestServer } from '@vita-docs/test-server';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptTarget, startIntake, type IntakeReport } from '../src/cli/uploader.js';
 import { removeFolder, startRecorded, tempFolder } from '../src/main/inbox/test-support.js';
-import { createServerFetch, type ServerFetch } from '../src/main/server-fetch.js';
+import type { ServerFetch } from '../src/main/server-fetch.js';
+import { EMAIL, PIN, startDeskServer } from './desk-server.js';
 import { spawnIntake, type IntakeProcess } from './intake-process.js';
 
-const EMAIL = 'desk@example.org';
-const PIN = 'intake-desk-pin-1';
-
 let server: TestServer;
-let api: ReturnType<typeof createApiClient>;
+let api: ApiClient;
 let transport: ServerFetch;
 let clientId: string;
 let folder: string;
@@ -63,17 +62,7 @@ async function signedInIntake(extra: string[] = [], category = 'W-2'): Promise<I
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PIN: PIN } });
-  transport = createServerFetch({ serverUrl: server.url });
-  api = createApiClient({ baseUrl: server.apiUrl, fetch: transport.fetch, getCookie: transport.getCookie });
-  const since = Date.now() - 1000;
-  await api.loginInit({ body: { email: EMAIL, pin: PIN } });
-  await api.loginVerify({ body: { email: EMAIL, code: await server.latestCode(EMAIL, { after: since }) } });
-  const created = await api.createClient({
-    body: { firstName: 'Pat', lastName: 'Client', email: 'pat@example.org', phone: '555-010-0199', pin: '' },
-  });
-  clientId = created.client.clientId;
-  await api.addDocType({ params: { id: clientId }, body: { template: 'W-2' } });
+  ({ server, transport, api, clientId } = await startDeskServer());
   await api.addDocType({ params: { id: clientId }, body: { template: '1099-NEC' } });
   folder = await tempFolder('vita-intake-');
 }, 120_000);

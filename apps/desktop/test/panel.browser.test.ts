@@ -8,26 +8,22 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { createApiClient } from '@vita-docs/core';
-import { startTestServer, type TestServer } from '@vita-docs/test-server';
+import type { ApiClient } from '@vita-docs/core';
+import { chromiumLaunchOptions, type TestServer } from '@vita-docs/test-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putFile, removeFolder, tempFolder } from '../src/main/inbox/test-support.js';
-import { createServerFetch } from '../src/main/server-fetch.js';
 import { startBridgeServer, type BridgeServer } from './bridge-server.js';
+import { EMAIL, PIN, startDeskServer } from './desk-server.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
-
-const EMAIL = 'desk@example.org';
-const PIN = 'intake-desk-pin-1';
+const hasChromium = existsSync(chromiumLaunchOptions().executablePath);
 
 /** A tiny PDF; the title makes each one's bytes (and sha256) its own. */
 const pdf = (title: string) =>
   `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n3 0 obj<</Title(${title})>>endobj\ntrailer<</Root 1 0 R/Info 3 0 R>>\n%%EOF\n`;
 
 let server: TestServer;
-let api: ReturnType<typeof createApiClient>;
+let api: ApiClient;
 let clientId: string;
 let harness: BridgeServer;
 let browser: Browser;
@@ -38,26 +34,13 @@ let dropFolder: string;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  server = await startTestServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PIN: PIN } });
-  const transport = createServerFetch({ serverUrl: server.url });
-  api = createApiClient({ baseUrl: server.apiUrl, fetch: transport.fetch, getCookie: transport.getCookie });
-  const since = Date.now() - 1000;
-  await api.loginInit({ body: { email: EMAIL, pin: PIN } });
-  await api.loginVerify({ body: { email: EMAIL, code: await server.latestCode(EMAIL, { after: since }) } });
-  const created = await api.createClient({
-    body: { firstName: 'Pat', lastName: 'Client', email: 'pat@example.org', phone: '555-010-0199', pin: '' },
-  });
-  clientId = created.client.clientId;
-  await api.addDocType({ params: { id: clientId }, body: { template: 'W-2' } });
+  ({ server, api, clientId } = await startDeskServer());
 
   userData = await tempFolder('vita-user-data-');
   folder = await tempFolder('vita-panel-scans-');
   dropFolder = await tempFolder('vita-panel-drop-');
   harness = await startBridgeServer({ userData, folder, dropFolder });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions());
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   // The screens show failures with window.alert; record them instead of blocking.
   page.on('dialog', (dialog) => {

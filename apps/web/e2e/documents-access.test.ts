@@ -4,7 +4,6 @@
 import { messages, zipFileName } from '@vita-docs/core';
 import JSZip from 'jszip';
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
@@ -12,6 +11,7 @@ import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import {
   bulkyPdf,
+  categoryRow,
   categoryScreen,
   dropFiles,
   expectFiles,
@@ -28,12 +28,6 @@ const admin = person('Abe', 'Admin');
 const vera = person('Vera', 'Access');
 const victor = person('Victor', 'Other');
 const wendy = person('Wendy', 'Leaving');
-
-const categoryRow = (page: Page, name: string) =>
-  page
-    .getByRole('region', { name: 'Required Documents' })
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name, exact: true }) });
 
 describe('client documents: access, ZIP, reassignment, deletion', () => {
   let app: TestApp;

@@ -8,6 +8,7 @@ import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import {
+  categoryRow,
   categoryScreen,
   expectFiles,
   filesOnDisk,
@@ -22,12 +23,6 @@ import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Queue');
-
-const categoryRow = (page: Page, name: string) =>
-  page
-    .getByRole('region', { name: 'Required Documents' })
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name, exact: true }) });
 
 describe("a volunteer's full day, part 2", () => {
   let app: TestApp;

@@ -8,6 +8,7 @@ import { person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import {
+  categoryRow,
   categoryScreen,
   expectFiles,
   listDocs,
@@ -23,14 +24,6 @@ import { DESKTOP } from './support/browser.js';
 
 const admin = person('Ann', 'Admin');
 const vera = person('Vera', 'Day');
-
-const categoryRow = (page: Page, name: string) =>
-  page
-    .getByRole('region', { name: 'Required Documents' })
-    .getByRole('listitem')
-    .filter({
-      has: page.getByRole('link', { name, exact: true }),
-    });
 
 describe("a volunteer's full day", () => {
   let app: TestApp;

@@ -13,4 +13,5 @@ export { useFlow, useFlowInstance } from './hooks/use-flow';
 export type { Observable } from './hooks/use-flow';
 export type { ExpandedDrop, InboxScanView, Platform, ScannerInbox, ScannerInboxSnapshot } from './platform';
 export { createXhrPutFile } from './transport/xhr-put-file';
+export { saveAsDownload } from './transport/save-download';
 export { PRODUCT_TITLE } from './texts';

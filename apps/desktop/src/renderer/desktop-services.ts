@@ -5,6 +5,7 @@
  */
 import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
 import type { ApiClient, Clock } from '@vita-docs/core';
+import { saveAsDownload } from '@vita-docs/ui';
 import type { AppServices, Platform } from '@vita-docs/ui';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
@@ -28,20 +29,6 @@ function withAbsoluteLinks(api: ApiClient, serverUrl: string): ApiClient {
   };
 }
 
-/** Saves a blob as a download; Electron asks where to save it. */
-function saveFile(name: string, data: Blob): Promise<void> {
-  const url = URL.createObjectURL(data);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return Promise.resolve();
-}
-
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
 export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
   return {
@@ -50,7 +37,8 @@ export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: stri
     // Through main, which allows only the server and the presigned URLs it handed out. IPC has no
     // upload progress, so the bar goes from 0 to done (scans are small; the queue shows each file).
     putFile: createFetchPutFile(fetch),
-    saveFile,
+    // A download: Electron asks where to save it.
+    saveFile: saveAsDownload,
     scannerInbox: {
       getInbox: () => bridge.getInbox(),
       subscribe: (listener) => bridge.onInboxChanged(listener),

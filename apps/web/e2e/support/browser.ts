@@ -1,20 +1,10 @@
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '@vita-docs/test-server';
 
-/** The system Chromium (CHROMIUM_PATH overrides), quiet and sandbox-free for containers and CI. */
+/** The system Chromium, launched the same way by every package's browser tests. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /** Generous on a loaded 2-core machine: waits are for events, so only a real failure takes this long. */

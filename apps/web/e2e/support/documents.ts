@@ -71,6 +71,14 @@ export function categoryScreen(page: Page) {
   };
 }
 
+/** A category's row on the Client Documents page, found by its link. */
+export function categoryRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('region', { name: 'Required Documents' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+}
+
 /** Waits until the Uploaded list shows exactly these file names, in this order. */
 export async function expectFiles(page: Page, names: readonly string[]): Promise<void> {
   await page.waitForFunction(

@@ -77,3 +77,54 @@ export function ConfirmModal({ title, message, confirmLabel, onConfirm, onCancel
     </Modal>
   );
 }
+
+interface FormModalProps {
+  title: string;
+  submitLabel: string;
+  /** Cancel waits while the answer is being saved. */
+  saving: boolean;
+  canSubmit: boolean;
+  onCancel: () => void;
+  onSubmit: () => void;
+  children: ReactNode;
+}
+
+/** A modal holding a form: Enter in a field submits it like the primary button does. */
+export function FormModal({
+  title,
+  submitLabel,
+  saving,
+  canSubmit,
+  onCancel,
+  onSubmit,
+  children,
+}: FormModalProps) {
+  const formId = useId();
+  return (
+    <Modal
+      title={title}
+      onClose={onCancel}
+      actions={
+        <>
+          <button type="button" className="button" disabled={saving} onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="button button--primary" disabled={!canSubmit}>
+            {submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </Modal>
+  );
+}

@@ -3,10 +3,10 @@ import type { FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { CodeField, Field } from '../../components/field';
+import { CodeForm } from '../../components/code-form';
+import { Field } from '../../components/field';
 import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
-import { ResendButton } from '../../components/resend-button';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 type Step = 'email' | 'code' | 'newPin';
@@ -65,19 +65,7 @@ export function ForgotVerifyScreen() {
       <p>
         If an account exists for <strong>{email}</strong>, we emailed it a {CODE_LENGTH}-digit code.
       </p>
-      <form
-        className="form"
-        aria-busy={busy}
-        onSubmit={(event) => void flow.send({ type: 'submitCode', code: submitted(event)('code') })}
-      >
-        <CodeField length={CODE_LENGTH} />
-        <div className="actions">
-          <button className="button button--primary" type="submit" disabled={busy}>
-            Submit
-          </button>
-          <ResendButton flow={resend} />
-        </div>
-      </form>
+      <CodeForm busy={busy} resend={resend} onCode={(code) => void flow.send({ type: 'submitCode', code })} />
     </Page>
   );
 }

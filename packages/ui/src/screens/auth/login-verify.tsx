@@ -1,14 +1,11 @@
 import { CODE_LENGTH, createLoginFlow, createResendFlow } from '@vita-docs/core';
 import { useEffect } from 'react';
-import type { FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSessionFlow } from '../../app/session';
-import { CodeField } from '../../components/field';
-import { submitted } from '../../components/form';
+import { CodeForm } from '../../components/code-form';
 import { Page } from '../../components/page';
-import { ResendButton } from '../../components/resend-button';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 /** `/login/verify` (SPEC §2): the emailed 6-digit code, Submit and Resend code → /home (or `next`). */
@@ -36,10 +33,6 @@ export function LoginVerifyScreen() {
   // Without the email kept by /login there is nothing to verify: start there.
   if (state.status === 'credentials') return <Navigate to={`${paths.login}${nextQuery(next)}`} replace />;
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    void flow.send({ type: 'submitCode', code: submitted(event)('code') });
-  }
-
   const busy = state.status === 'verifying' || state.status === 'signedIn';
   return (
     <Page title="Enter your code">
@@ -47,15 +40,7 @@ export function LoginVerifyScreen() {
         We emailed a {CODE_LENGTH}-digit code to <strong>{email}</strong>. It can take up to a minute to
         arrive.
       </p>
-      <form className="form" onSubmit={submit} aria-busy={busy}>
-        <CodeField length={CODE_LENGTH} />
-        <div className="actions">
-          <button className="button button--primary" type="submit" disabled={busy}>
-            Submit
-          </button>
-          <ResendButton flow={resend} />
-        </div>
-      </form>
+      <CodeForm busy={busy} resend={resend} onCode={(code) => void flow.send({ type: 'submitCode', code })} />
     </Page>
   );
 }
