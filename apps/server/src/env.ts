@@ -55,11 +55,14 @@ const EnvSchema = z.object({
 
 /** Object-store settings when S3-compatible storage is configured. */
 export interface S3Config {
+  /** e.g. `http://127.0.0.1:9000` for MinIO; omitted for AWS itself. */
   endpoint: string | undefined;
   bucket: string;
   region: string;
+  /** Omitted: the SDK's default credential chain (instance role, env, profile). */
   accessKeyId: string | undefined;
   secretAccessKey: string | undefined;
+  /** `bucket` in the path instead of the host name (MinIO and most self-hosted servers). */
   forcePathStyle: boolean;
 }
 

@@ -29,20 +29,12 @@ import {
   isInlineViewable,
   servedContentType,
 } from './filetypes.js';
+import type { S3Config } from '../env.js';
 import { assertDocKey, assertPrefix } from './keys.js';
 import { StorageError, type ObjectStore, type StoredObject } from './types.js';
 
-/** Connection settings (the shape of the server's `S3_*` configuration). */
-export interface S3StoreOptions {
-  /** e.g. `http://127.0.0.1:9000` for MinIO; omitted for AWS itself. */
-  endpoint: string | undefined;
-  bucket: string;
-  region: string;
-  /** Omitted: the SDK's default credential chain (instance role, env, profile). */
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  /** `bucket` in the path instead of the host name (MinIO and most self-hosted servers). */
-  forcePathStyle: boolean;
+/** Connection settings: the server's `S3_*` configuration, plus a knob for tests. */
+export interface S3StoreOptions extends S3Config {
   /** Keys per list request (S3 caps it at 1000); small values let tests exercise paging. */
   listPageSize?: number;
 }
