@@ -59,6 +59,21 @@ function launch({ port, dataDir, env, verbose }) {
   return { child, ready };
 }
 
+/**
+ * A server killed before it stopped its embedded PostgreSQL leaves the postmaster running; a test
+ * run must not leak one (the server itself would stop it on its next start).
+ */
+async function stopOrphanedPostgres(dataDir) {
+  const text = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid)) return;
+  try {
+    process.kill(pid, 'SIGQUIT');
+  } catch {
+    // already gone
+  }
+}
+
 /** @type {import('./index.js').startTestServer} */
 export async function startTestServer(options = {}) {
   const port = options.port ?? (await freePort());
@@ -80,9 +95,10 @@ export async function startTestServer(options = {}) {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
+    await stopOrphanedPostgres(dataDir);
   };
 
   return {

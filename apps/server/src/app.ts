@@ -8,7 +8,8 @@ import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneSessions } from './auth/sessions.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
-import { openDatabase, type DatabaseTarget } from './db/database.js';
+import { openDatabase } from './db/database.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
 import { installJsonParser } from './http/json.js';
@@ -28,6 +29,7 @@ import { StorageError, type ObjectStore } from './storage/types.js';
 import { clientDocTypes } from './clients/clients.js';
 import { parseDocKey } from '@vita-docs/core';
 import type { Services } from './services.js';
+import type { PoolConfig } from 'pg';
 
 export type { Config } from './env.js';
 export { loadConfig, ConfigError } from './env.js';
@@ -36,8 +38,11 @@ export { loadConfig, ConfigError } from './env.js';
 const JSON_BODY_LIMIT = 64 * 1024;
 
 export interface BuildOptions {
-  /** Overrides where data lives (tests use `{ memory: true }`). Defaults from the config. */
-  database?: DatabaseTarget;
+  /**
+   * A PostgreSQL connection (URL or `pg` settings) to use instead of the configured one; tests
+   * point each server at its own database this way. Default: DATABASE_URL, else the embedded cluster.
+   */
+  database?: string | PoolConfig;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -89,9 +94,27 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       void (reply as unknown as FastifyReply).code(400).send({ error: message });
     },
   });
-  const target: DatabaseTarget =
-    options.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { pgliteDir: path.join(config.dataDir, 'pgdata') });
-  const db = await openDatabase(target, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
+  let embedded: EmbeddedPostgres | undefined;
+  let connection = options.database ?? config.databaseUrl;
+  if (connection === undefined) {
+    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, log: app.log });
+    connection = embedded.connection();
+  }
+  try {
+    return await assemble(app, config, connection, embedded);
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+}
+
+async function assemble(
+  app: FastifyInstance,
+  config: Config,
+  connection: string | PoolConfig,
+  embedded: EmbeddedPostgres | undefined,
+): Promise<Server> {
+  const db = await openDatabase(connection, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
   const secret = await loadSecret(db, config);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
   let local: LocalObjectStore | undefined;
@@ -178,6 +201,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       mailer.close();
       closeStore();
       await db.destroy();
+      await embedded?.stop();
     },
   };
 }

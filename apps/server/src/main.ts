@@ -1,4 +1,4 @@
-import { buildServer } from './app.js';
+import { buildServer, type Server } from './app.js';
 import { ConfigError, loadConfig, type Config } from './env.js';
 
 let config: Config;
@@ -12,8 +12,27 @@ try {
   throw err;
 }
 
-const server = await buildServer(config);
-await server.app.listen({ port: config.port, host: config.host });
+// In a terminal, one readable line per event; anywhere else (services, containers) JSON lines.
+const logger = process.stdout.isTTY
+  ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' } } }
+  : { level: config.logLevel };
+
+let server: Server;
+try {
+  server = await buildServer(config, { logger });
+} catch (err) {
+  console.error(`The server could not start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
+
+try {
+  await server.app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  server.app.log.error(`Cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+  await server.close().catch(() => undefined);
+  process.exit(1);
+}
+server.app.log.info(readyLine(config, server));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -29,4 +48,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       },
     );
   });
+}
+
+/** The one line a newcomer needs: where to open the app, and where sign-in codes go. */
+function readyLine(config: Config, server: Server): string {
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const codes =
+    server.services.mailer.kind === 'outbox'
+      ? `sign-in codes appear in this log and at ${url}/api/dev/outbox`
+      : 'sign-in codes are sent by email';
+  return `Ready: open ${url} (${codes})`;
 }

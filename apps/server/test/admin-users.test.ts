@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_KINDS, PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
+import { PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
 
-describe.each(DB_KINDS)('approving and managing accounts (%s)', (kind) => {
+describe('approving and managing accounts', () => {
   let app: TestApp;
   let people: Awaited<ReturnType<typeof seedPeople>>;
   beforeAll(async () => {
-    app = await startApp(kind);
+    app = await startApp();
     people = await seedPeople(app);
   });
   afterAll(async () => {

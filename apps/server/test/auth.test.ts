@@ -2,12 +2,12 @@ import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { messages } from '@vita-docs/core';
-import { DB_KINDS, PIN, register, signIn, startApp, type TestApp } from './harness.js';
+import { PIN, register, signIn, startApp, type TestApp } from './harness.js';
 
-describe.each(DB_KINDS)('accounts and sign-in (%s)', (kind) => {
+describe('accounts and sign-in', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startApp(kind);
+    app = await startApp();
   });
   afterAll(async () => {
     await app?.close();
@@ -251,7 +251,7 @@ describe.each(DB_KINDS)('accounts and sign-in (%s)', (kind) => {
 
 describe('bootstrap admin from the environment', () => {
   it('creates the configured admin, so the first registration stays pending', async () => {
-    const app = await startApp('pglite', { ADMIN_EMAIL: 'Boss@Example.org', ADMIN_PIN: 'boss pin 1234' });
+    const app = await startApp({ ADMIN_EMAIL: 'Boss@Example.org', ADMIN_PIN: 'boss pin 1234' });
     try {
       await register(app, 'first@example.org');
       const a = await app.agent().prime();

@@ -87,7 +87,7 @@ describe('authorization matrix', () => {
   let world: World;
 
   beforeAll(async () => {
-    app = await startApp('pglite');
+    app = await startApp();
     const people = await seedPeople(app);
     await register(app, 'pending2@example.org');
     agents = { anon: people.anonymous, pending: people.pending, volA: people.volA, volB: people.volB, officer: people.officer, admin: people.admin };

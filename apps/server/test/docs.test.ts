@@ -16,7 +16,7 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
 
   beforeAll(async () => {
     s3 = storeKind === 's3' ? await startS3rver() : undefined;
-    app = await startApp('pglite', { ...(s3?.env ?? {}), MAX_UPLOAD_MB: '1' });
+    app = await startApp({ ...(s3?.env ?? {}), MAX_UPLOAD_MB: '1' });
     people = await seedPeople(app);
     clientId = await createClient(people.volA, 'doc-client@example.org');
   });

@@ -1,23 +1,21 @@
 /**
- * Starts the real server in-process on a random port, against embedded PGlite or (when
- * TEST_DATABASE_URL is set) a fresh PostgreSQL database, and gives tests a cookie-keeping agent.
+ * Starts the real server in-process on a random port, each on its own database copied from the
+ * migrated template (see global-setup.ts), and gives tests a cookie-keeping agent.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildServer, loadConfig, type Config, type Server } from '../src/app.js';
-import type { DatabaseTarget } from '../src/db/database.js';
-
-export type DbKind = 'pglite' | 'postgres';
-
-/** The databases the suite runs against: PGlite always, PostgreSQL when CI provides one. */
-export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+import { databaseUrl } from './database-url.js';
 
 export interface TestApp {
   url: string;
   server: Server;
   config: Config;
+  /** The URL of this server's own database. */
+  databaseUrl: string;
   agent(): Agent;
   outbox(): Promise<Array<{ to: string; subject: string; text: string; sentAt: string }>>;
   /** The newest code mailed to `email`; with `since` (an outbox length), waits for a mail after it. */
@@ -25,32 +23,35 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function freshPostgres(): Promise<{ target: DatabaseTarget; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `vita_test_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: base });
+let databases = 0;
+
+/** Runs one statement as the test cluster's administrator. */
+export async function adminQuery(statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  databases += 1;
+  const name = `vita_test_${process.pid}_${databases}`;
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
   return {
-    target: { url: url.toString() },
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
+    url: databaseUrl(inject('adminDatabaseUrl'), name),
+    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
 /** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir). */
-export async function startApp(kind: DbKind = 'pglite', env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...env });
-  const pgDb = kind === 'postgres' ? await freshPostgres() : undefined;
-  const server = await buildServer(config, { database: pgDb?.target ?? { memory: true } });
+  const database = await freshDatabase();
+  const server = await buildServer(config, { database: database.url });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -60,6 +61,7 @@ export async function startApp(kind: DbKind = 'pglite', env: Record<string, stri
     url,
     server,
     config,
+    databaseUrl: database.url,
     agent: () => new Agent(url),
     outbox,
     async latestCode(email, since = 0) {
@@ -74,7 +76,7 @@ export async function startApp(kind: DbKind = 'pglite', env: Record<string, stri
     },
     async close() {
       await server.close();
-      await pgDb?.drop();
+      await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

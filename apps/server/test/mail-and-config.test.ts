@@ -37,7 +37,7 @@ describe('mail over SMTP', () => {
   it('delivers the sign-in code to a real SMTP server and hides the dev outbox', async () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as { port: number };
-    const app = await startApp('pglite', { SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     try {
       await register(app, 'admin@example.org');
       const a = await app.agent().prime();
@@ -54,7 +54,7 @@ describe('mail over SMTP', () => {
   });
 
   it('reports emailSent false when the SMTP server cannot be reached', async () => {
-    const app = await startApp('pglite', { SMTP_URL: 'smtp://127.0.0.1:1' });
+    const app = await startApp({ SMTP_URL: 'smtp://127.0.0.1:1' });
     try {
       await register(app, 'admin@example.org');
       const a = await app.agent().prime();

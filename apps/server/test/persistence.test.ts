@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { Agent, PIN } from './harness.js';
 
-/** A server on an on-disk PGlite database (the `pnpm start` default), started and stopped by hand. */
+/** A server on its own embedded PostgreSQL (the `npm start` default), started and stopped by hand. */
 async function start(dataDir: string) {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const server = await buildServer(config);

@@ -12,7 +12,7 @@ describe('serving the web app', () => {
     await fs.mkdir(path.join(dist, 'assets'));
     await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><html><head><title>VITA</title></head><body></body></html>');
     await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), 'export const x = 1;');
-    app = await startApp('pglite', { WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
+    app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
   afterAll(async () => {
     await app?.close();

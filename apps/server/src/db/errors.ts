@@ -1,4 +1,4 @@
-/** True for PostgreSQL's unique_violation (23505), from `pg` and PGlite alike. */
+/** True for PostgreSQL's unique_violation (23505), from `pg`. */
 export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
 }

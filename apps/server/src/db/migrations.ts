@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
-/** Runs each statement on its own: PGlite's extended protocol takes one statement per query. */
+/** Runs each statement on its own (the extended query protocol takes one statement per query). */
 function statements(...list: string[]): Migration {
   return {
     async up(db: Kysely<unknown>) {
@@ -10,7 +10,7 @@ function statements(...list: string[]): Migration {
 }
 
 /**
- * One ordered set of migrations for PGlite and PostgreSQL alike. Append new entries; never edit an
+ * One ordered set of migrations for every database. Append new entries; never edit an
  * applied one.
  */
 const migrations: Record<string, Migration> = {

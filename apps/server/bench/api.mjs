@@ -1,0 +1,205 @@
+// API benchmark: the production build (`node dist/main.js`) on its embedded PostgreSQL against a bare
+// Fastify route returning the same kind of 30-item JSON list, measured in the same run with the same
+// load generator. Prints req/s, the ratio to the bare route, latencies and errors per endpoint; the
+// idle memory of the server plus every PostgreSQL process; first and warm start times.
+// Not part of the tests: `pnpm --filter @vita-docs/server bench:api` (BENCH_SECONDS, BENCH_CONNECTIONS).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, log) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited before answering:\n${log()}`);
+    const ok = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts a Node program and resolves with it once `probe` answers; also how long that took. */
+async function start(args, env, probePath) {
+  const port = await freePort();
+  const began = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: serverDir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (c) => (log += c));
+  child.stderr.on('data', (c) => (log += c));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url + probePath, child, () => log);
+  return { child, url, ms: performance.now() - began };
+}
+
+async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const BARE = `
+  import Fastify from 'fastify';
+  const items = Array.from({ length: 30 }, (_, i) => ({
+    key: 'c0ffee/Banking%20Info/' + (1700000000000 + i) + '_statement-' + i + '.pdf',
+    filename: 'statement-' + i + '.pdf', size: 123456 + i, docType: 'Banking Info', contentType: 'application/pdf',
+  }));
+  const app = Fastify();
+  app.get('/bare', async () => ({ items }));
+  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+`;
+
+function load(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+/** RSS and PSS (shared pages divided among their users) in MB of the server and its PostgreSQL. */
+async function memory(serverPid, clusterDir) {
+  const postmaster = Number((await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  const pids = [serverPid, postmaster];
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const status = await fs.readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) === postmaster) pids.push(Number(entry));
+  }
+  let rss = 0;
+  let pss = 0;
+  for (const pid of pids) {
+    const rollup = await fs.readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+    pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+  }
+  return { processes: pids.length, rssMb: rss / 1024, pssMb: pss / 1024 };
+}
+
+class Session {
+  cookies = new Map();
+  constructor(base) {
+    this.base = base;
+  }
+  get cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  async call(method, p, body) {
+    const headers = { cookie: this.cookieHeader };
+    if (this.cookies.has('csrf_token')) headers['x-csrf-token'] = this.cookies.get('csrf_token');
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(this.base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return res;
+  }
+}
+
+async function latestCode(url, email) {
+  for (let i = 0; i < 100; i += 1) {
+    const mails = await (await fetch(`${url}/api/dev/outbox`)).json();
+    const code = /\b(\d{6})\b/.exec(mails.filter((m) => m.to === email).at(-1)?.text ?? '')?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no code');
+}
+
+/** A signed-in volunteer with one client whose Banking Info holds 30 files. */
+async function seed(url) {
+  const s = new Session(url);
+  await s.call('GET', '/api/me');
+  await s.call('POST', '/api/auth/register', { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench pin 123' });
+  await s.call('POST', '/api/auth/login-init', { email: 'bench@example.org', pin: 'bench pin 123' });
+  await s.call('POST', '/api/auth/login-verify', { email: 'bench@example.org', code: await latestCode(url, 'bench@example.org') });
+  let clientId;
+  for (let i = 0; i < 30; i += 1) {
+    const res = await (
+      await s.call('POST', '/api/clients/new', { firstName: `Client${i}`, lastName: 'Bench', email: `c${i}@example.org`, phone: '555 010 0100' })
+    ).json();
+    clientId ??= res.client.clientId;
+  }
+  const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  for (let i = 0; i < 30; i += 1) {
+    const presign = await (
+      await s.call('POST', `/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: `statement-${i}.pdf`, contentType: 'application/pdf' })
+    ).json();
+    const put = await fetch(presign.url.startsWith('http') ? presign.url : url + presign.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: pdf,
+    });
+    if (!put.ok) throw new Error(`upload ${i}: ${put.status}`);
+  }
+  return { session: s, clientId };
+}
+
+const row = (name, r, bare) => ({
+  endpoint: name,
+  'req/s': Math.round(r.requests.average),
+  'ratio to bare': bare ? (r.requests.average / bare).toFixed(3) : '1',
+  'p50 ms': r.latency.p50,
+  'p99 ms': r.latency.p99,
+  errors: r.errors + r.timeouts + r.non2xx,
+});
+
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-bench-api-'));
+const results = [];
+try {
+  const bare = await start(['--input-type=module', '-e', BARE], {}, '/bare');
+  const bareResult = await load(`${bare.url}/bare`);
+  await stop(bare.child);
+  results.push(row('bare Fastify, 30 items', bareResult));
+
+  const first = await start(['dist/main.js'], { DATA_DIR: dataDir }, '/api/me');
+  await stop(first.child);
+  const warm = await start(['dist/main.js'], { DATA_DIR: dataDir }, '/api/me');
+  const { session, clientId } = await seed(warm.url);
+  await new Promise((r) => setTimeout(r, 3000));
+  const idle = await memory(warm.child.pid, path.join(dataDir, 'postgres'));
+  const headers = { cookie: session.cookieHeader };
+  const base = bareResult.requests.average;
+  results.push(row('GET /api/me', await load(`${warm.url}/api/me`, headers), base));
+  results.push(row('GET /api/clients (30)', await load(`${warm.url}/api/clients`, headers), base));
+  results.push(
+    row('GET /api/docs/list (30 files)', await load(`${warm.url}/api/docs/list/${clientId}?docType=Banking%20Info`, headers), base),
+  );
+  const after = await memory(warm.child.pid, path.join(dataDir, 'postgres'));
+  await stop(warm.child);
+
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores, Node ${process.version}`);
+  console.table(results);
+  console.log(`first start (empty DATA_DIR) until /api/me answers: ${first.ms.toFixed(0)} ms`);
+  console.log(`warm start until /api/me answers: ${warm.ms.toFixed(0)} ms`);
+  console.log(
+    `idle memory, server + PostgreSQL (${idle.processes} processes): RSS ${idle.rssMb.toFixed(0)} MB, PSS ${idle.pssMb.toFixed(0)} MB` +
+      ` (after the load: RSS ${after.rssMb.toFixed(0)} MB, PSS ${after.pssMb.toFixed(0)} MB)`,
+  );
+} finally {
+  await fs.rm(dataDir, { recursive: true, force: true });
+}

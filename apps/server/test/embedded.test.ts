@@ -1,0 +1,178 @@
+/**
+ * The embedded PostgreSQL's lifecycle, with the server run as `npm start` runs it: its own process on
+ * a fresh DATA_DIR, stopped by signals — including SIGKILL, after which nothing may be lost.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Agent, PIN } from './harness.js';
+
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  log(): string;
+  exited: Promise<number | null>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `src/main.ts` on `dataDir`; resolves once `/api/me` answers (or rejects with the log). */
+async function launch(dataDir: string, { waitReady = true } = {}): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=vita-source', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const running = { child, url, log: () => log, exited };
+  if (!waitReady) return running;
+  for (const deadline = Date.now() + 60_000; ; ) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
+    if (await fetch(`${url}/api/me`).then(() => true, () => false)) return running;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function postmasterPid(dataDir: string): Promise<number | undefined> {
+  const text = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
+  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
+  return Number.isInteger(pid) ? pid : undefined;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function signUpWithClient(url: string): Promise<Agent> {
+  const agent = await new Agent(url).prime();
+  await agent.post('/api/auth/register', { firstName: 'Kim', lastName: 'Ill', email: 'kim@example.org', pin: PIN });
+  await agent.post('/api/auth/login-init', { email: 'kim@example.org', pin: PIN });
+  const mails = (await (await fetch(`${url}/api/dev/outbox`)).json()) as Array<{ text: string }>;
+  const code = /(\d{6})/.exec(mails.at(-1)?.text ?? '')?.[1] ?? '';
+  expect((await agent.post('/api/auth/login-verify', { email: 'kim@example.org', code })).status).toBe(200);
+  const client = await agent.post('/api/clients/new', { firstName: 'Dora', lastName: 'Client', email: 'dora@example.org', phone: '555 0100' });
+  expect(client.status).toBe(200);
+  return agent;
+}
+
+describe('the embedded PostgreSQL', () => {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  const tempDir = async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-embedded-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    for (const dir of dirs) {
+      const pid = await postmasterPid(dir);
+      if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is created on first start and stopped with the server on SIGTERM', async () => {
+    const dataDir = await tempDir();
+    const server = await launch(dataDir);
+    children.push(server.child);
+    expect(server.log()).toContain('Creating the embedded PostgreSQL database');
+    expect(server.log()).toContain(`Ready: open ${server.url}`);
+    const pid = await postmasterPid(dataDir);
+    expect(pid && alive(pid)).toBe(true);
+    expect((await fs.stat(path.join(dataDir, 'postgres.password'))).mode & 0o077).toBe(0);
+    expect((await fs.stat(path.join(dataDir, 'postgres'))).mode & 0o077).toBe(0);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(await postmasterPid(dataDir)).toBeUndefined();
+    // The postmaster removes its pid file just before it exits (and is reaped).
+    await expect.poll(() => pid && alive(pid), { timeout: 5000 }).toBe(false);
+    await expect(fs.stat(path.join(dataDir, 'server.pid'))).rejects.toThrow();
+  });
+
+  it('serves every account, session and client again after the server was killed with SIGKILL', async () => {
+    const dataDir = await tempDir();
+    const first = await launch(dataDir);
+    children.push(first.child);
+    const agent = await signUpWithClient(first.url);
+    const orphan = await postmasterPid(dataDir);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The postmaster outlives its server: the next start must find and stop it.
+    expect(orphan && alive(orphan)).toBe(true);
+
+    const second = await launch(dataDir);
+    children.push(second.child);
+    expect(second.log()).toContain(`PostgreSQL (pid ${orphan}) was left running`);
+    const again = new Agent(second.url);
+    for (const [k, v] of agent.cookies) again.cookies.set(k, v);
+    expect((await again.get('/api/me')).body.user.email).toBe('kim@example.org');
+    expect((await again.get('/api/clients')).body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Dora']);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses a second server on the same data directory, and says why', async () => {
+    const dataDir = await tempDir();
+    const first = await launch(dataDir);
+    children.push(first.child);
+    const second = await launch(dataDir, { waitReady: false });
+    children.push(second.child);
+    expect(await second.exited).toBe(1);
+    expect(second.log()).toContain(`Another server (pid ${first.child.pid}) is using the data directory ${dataDir}`);
+    // The first one is untouched.
+    expect((await fetch(`${first.url}/api/me`)).status).toBe(401);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+  });
+
+  it('names a database left by the earlier embedded engine instead of reading it', async () => {
+    const dataDir = await tempDir();
+    await fs.mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'pgdata', 'PG_VERSION'), '17\n');
+    const server = await launch(dataDir);
+    children.push(server.child);
+    expect(server.log()).toContain(`${path.join(dataDir, 'pgdata')} holds a database from an earlier version`);
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+
+  it('stops with a clear message when the database password file is gone', async () => {
+    const dataDir = await tempDir();
+    const first = await launch(dataDir);
+    children.push(first.child);
+    first.child.kill('SIGTERM');
+    await first.exited;
+    await fs.rm(path.join(dataDir, 'postgres.password'));
+    const second = await launch(dataDir, { waitReady: false });
+    children.push(second.child);
+    expect(await second.exited).toBe(1);
+    expect(second.log()).toContain('postgres.password is missing');
+    expect(await postmasterPid(dataDir)).toBeUndefined();
+  });
+});
