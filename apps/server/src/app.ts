@@ -24,7 +24,6 @@ import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { createLocalStore, type LocalObjectStore } from './storage/local.js';
 import { localStorageRoutes } from './storage/local-routes.js';
-import { createS3Store } from './storage/s3.js';
 import { StorageError, type ObjectStore } from './storage/types.js';
 import { clientDocTypes } from './clients/clients.js';
 import { parseDocKey } from '@vita-docs/core';
@@ -116,11 +115,13 @@ async function assemble(
 ): Promise<Server> {
   const db = await openDatabase(connection, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
   const secret = await loadSecret(db, config);
-  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
+  const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
   let local: LocalObjectStore | undefined;
   let store: ObjectStore;
   let closeStore = () => undefined as void;
   if (config.s3) {
+    // The AWS SDK takes most of a second to load: only servers that use S3 pay for it.
+    const { createS3Store } = await import('./storage/s3.js');
     const s3 = createS3Store(config.s3);
     closeStore = () => s3.client.destroy();
     store = s3;

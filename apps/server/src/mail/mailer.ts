@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 
@@ -15,8 +14,9 @@ export interface Mailer {
   close(): void;
 }
 
-/** Real delivery through an SMTP server (`SMTP_URL`). */
-export function smtpMailer(url: string, from: string, log: FastifyBaseLogger): Mailer {
+/** Real delivery through an SMTP server (`SMTP_URL`); nodemailer loads only when one is configured. */
+export async function smtpMailer(url: string, from: string, log: FastifyBaseLogger): Promise<Mailer> {
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(url);
   return {
     kind: 'smtp',
