@@ -1,6 +1,6 @@
 /**
- * Retake (SPEC §4): the replacement is uploaded first, then the old file deleted, then the list
- * refreshed — so a failed upload never costs the old file.
+ * Retake (docs/behaviour.md#retake): the replacement is uploaded first, then the old file deleted,
+ * then the list refreshed — so a failed upload never costs the old file.
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';

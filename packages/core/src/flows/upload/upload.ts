@@ -1,5 +1,5 @@
 /**
- * The upload queue of the category screen (SPEC §4 upload flow): chosen files are queued — images
+ * The upload queue of the category screen (docs/behaviour.md#upload-queue): chosen files are queued — images
  * converted to PDF first when the toggle is on — and on Upload sent one by one; then the queue is
  * cleared and the list refreshed. A file that fails stays queued with its error while the others
  * go on, so nothing is lost; it can be retried.
