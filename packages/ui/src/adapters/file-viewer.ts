@@ -1,7 +1,7 @@
 import { createStore, errorMessage } from '@vita-docs/core';
 import type { ApiClient, Dialogs, DocItem, Flow } from '@vita-docs/core';
 
-/** How a file is shown in the View modal (SPEC §2). */
+/** How a file is shown in the View modal (docs/behaviour.md#view-modal). */
 export type PreviewKind = 'image' | 'pdf' | 'none';
 
 /** Image types every browser draws in an `<img>`; HEIC and TIFF are not among them. */
