@@ -43,6 +43,7 @@ export {
   withDocumentExtension,
   applyRenameRule,
   uploadContentType,
+  mediaType,
   isClientId,
   buildDocKey,
   parseDocKey,

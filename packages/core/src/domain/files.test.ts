@@ -3,6 +3,7 @@ import {
   applyRenameRule,
   buildDocKey,
   keyOrder,
+  mediaType,
   parseDocKey,
   safeFileName,
   uploadContentType,
@@ -16,6 +17,14 @@ describe('rename rule', () => {
     expect(applyRenameRule('W2.pdf', 'Employer.PDF')).toBe('Employer.PDF');
     expect(applyRenameRule('scan', 'renamed')).toBe('renamed');
     expect(applyRenameRule('photo.jpeg', 'front.jpg')).toBe('front.jpg.jpeg');
+  });
+});
+
+describe('media type', () => {
+  it('drops parameters, white space and case', () => {
+    expect(mediaType('Image/JPEG; charset=binary')).toBe('image/jpeg');
+    expect(mediaType(' application/pdf ')).toBe('application/pdf');
+    expect(mediaType(undefined)).toBe('');
   });
 });
 

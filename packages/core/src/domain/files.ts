@@ -53,6 +53,11 @@ export function applyRenameRule(originalName: string, requested: string): string
   return trimmed + ext;
 }
 
+/** A Content-Type's media type, parameters dropped, lower case: `Image/JPEG; q=1` → `image/jpeg`. */
+export function mediaType(contentType: string | null | undefined): string {
+  return ((contentType ?? '').split(';', 1)[0] ?? '').trim().toLowerCase();
+}
+
 /** Extensions of the document types the store accepts, by content type (first = canonical). */
 const TYPE_EXTENSIONS: Record<string, readonly string[]> = {
   'application/pdf': ['.pdf'],
@@ -72,7 +77,7 @@ const DOCUMENT_EXTENSIONS = new Set(Object.values(TYPE_EXTENSIONS).flat());
  */
 export function withDocumentExtension(name: string, contentType: string): string {
   if (DOCUMENT_EXTENSIONS.has(fileExtension(name).toLowerCase())) return name;
-  const canonical = TYPE_EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()]?.[0] ?? '.pdf';
+  const canonical = TYPE_EXTENSIONS[mediaType(contentType)]?.[0] ?? '.pdf';
   return name + canonical;
 }
 
