@@ -1,4 +1,3 @@
-import type { Clock } from '@vita-docs/core';
 import { createXhrPutFile, saveAsDownload } from '@vita-docs/ui';
 import type { Platform } from '@vita-docs/ui';
 
@@ -8,11 +7,4 @@ export const browserPlatform: Platform = {
   confirm: (message) => window.confirm(message),
   putFile: createXhrPutFile(),
   saveFile: saveAsDownload,
-};
-
-/** Wall-clock time and the window's timers. */
-export const browserClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => window.setTimeout(callback, ms),
-  clearTimeout: (handle) => window.clearTimeout(handle as number),
 };

@@ -4,13 +4,11 @@
  * session cookie; the scanner inbox and folder drop come from main too.
  */
 import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
-import type { ApiClient, Clock } from '@vita-docs/core';
-import { saveAsDownload } from '@vita-docs/ui';
+import type { ApiClient } from '@vita-docs/core';
+import { browserClock, readProgrammeUrl, saveAsDownload } from '@vita-docs/ui';
 import type { AppServices, Platform } from '@vita-docs/ui';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
-
-const PROGRAMME_URL = 'https://www.irs.gov/individuals/free-tax-return-preparation-for-qualifying-taxpayers';
 
 const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
 
@@ -57,12 +55,6 @@ export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: stri
   };
 }
 
-const clock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => window.setTimeout(callback, ms),
-  clearTimeout: (handle) => window.clearTimeout(handle as number),
-};
-
 /** The services for the configured server (`serverUrl` as saved in the desk settings). */
 export function createDesktopServices(bridge: DesktopBridge, serverUrl: string): AppServices {
   const transport = createBridgeTransport(bridge, CSRF_COOKIE);
@@ -74,9 +66,10 @@ export function createDesktopServices(bridge: DesktopBridge, serverUrl: string):
   return {
     api: withAbsoluteLinks(api, serverUrl),
     platform: createDesktopPlatform(bridge, (input, init) => transport.fetch(input, init)),
-    clock,
+    clock: browserClock,
     sessionStorage: window.sessionStorage,
     localStorage: window.localStorage,
-    config: { programmeUrl: PROGRAMME_URL },
+    // The kiosk's page carries no programme meta tag: the default link.
+    config: { programmeUrl: readProgrammeUrl() },
   };
 }
