@@ -83,6 +83,7 @@ export { createUploadFlow } from './flows/upload/upload.js';
 export type {
   UploadFlow,
   UploadFlowOptions,
+  CategoryUploadPorts,
   UploadState,
   UploadEvent,
   QueuedFile,
