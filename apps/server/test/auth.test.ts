@@ -244,7 +244,7 @@ describe('accounts and sign-in', () => {
     expect(res.body.error).toMatch(/expired/);
   });
 
-  it('exposes the exact spec message texts through core', () => {
+  it('exposes the exact product texts through core', () => {
     expect(messages.resendSucceeded).toBe('A fresh code has been sent. It can take up to a minute to arrive.');
   });
 });

@@ -1,5 +1,6 @@
-// Journeys of SPEC §1, §2, §4: first visit and registration, approval with the officer question,
-// two-step login with the emailed code, the dashboard, logout, unknown paths and ?next.
+// Account journeys (docs/behaviour.md#accounts and docs/behaviour.md#sign-in): first visit and
+// registration, approval with the officer question, two-step login with the emailed code, the
+// dashboard, logout, unknown paths and ?next.
 import { messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

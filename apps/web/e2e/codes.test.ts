@@ -1,5 +1,5 @@
-// The emailed codes (SPEC §4, §5, §8): Resend code with its 30 s countdown, a wrong code, and the
-// forgot-password journey to a new Password PIN.
+// The emailed codes (docs/behaviour.md#resend-cooldown): Resend code with its 30 s countdown, a wrong
+// code, and the forgot-password journey to a new Password PIN.
 import { messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
-// Who may see a client's documents, and what officers and admins do with them (issue 6, SPEC §2, §4,
-// §6): drag and drop, Download All of a subset opened with jszip, a second volunteer refused, Reassign
-// Client (empty list, client-meta failure → orphan path), and an admin deleting a client and its files.
+// Who may see a client's documents, and what officers and admins do with them
+// (docs/behaviour.md#roles-and-permissions): drag and drop, Download All of a subset opened with jszip,
+// a second volunteer refused, Reassign Client (empty list, client-meta failure → orphan path), and an
+// admin deleting a client and its files.
 import { messages, zipFileName } from '@vita-docs/core';
 import JSZip from 'jszip';
 import { readFile } from 'node:fs/promises';

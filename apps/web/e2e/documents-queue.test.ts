@@ -1,5 +1,6 @@
-// A volunteer's full day with one client (issue 6, SPEC §2, §4, §5), part 2: the camera input, an
-// upload that fails mid-queue and its retry, and custom document types added, filled and deleted.
+// A volunteer's full day with one client (docs/behaviour.md#category-screen), part 2: the camera
+// input, an upload that fails mid-queue and its retry, and custom document types added, filled and
+// deleted.
 import { deleteCategoryConfirm } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

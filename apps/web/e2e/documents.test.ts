@@ -1,6 +1,7 @@
-// A volunteer's full day with one client (issue 6, SPEC §2, §4, §5, §9), part 1: create the client,
-// upload a real PDF and two photos converted to Letter PDFs, conversion off, view, rename, retake,
-// select and delete. Part 2 (documents-queue.test.ts): the camera, a failing upload, custom types.
+// A volunteer's full day with one client (docs/behaviour.md#category-screen), part 1: create the
+// client, upload a real PDF and two photos converted to Letter PDFs, conversion off, view, rename,
+// retake, select and delete. Part 2 (documents-queue.test.ts): the camera, a failing upload, custom
+// types.
 import { deleteSelectedConfirm, FIXED_CATEGORIES, formatBytes, messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-// What each role sees and may do (SPEC §2, §4, §6): the officer's dashboard and the Reassign modal,
-// the admin user page for each kind of account, and the admin's optimistic deletes.
+// What each role sees and may do (docs/behaviour.md#roles-and-permissions): the officer's dashboard
+// and the Reassign modal, the admin user page for each kind of account, and the admin's optimistic
+// deletes.
 import { messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,18 +1,10 @@
-import type { Clock } from '@vita-docs/core';
 import { createXhrPutFile, saveAsDownload } from '@vita-docs/ui';
 import type { Platform } from '@vita-docs/ui';
 
-/** The browser's own dialogs (SPEC §8), XHR uploads with progress, and downloads through a link. */
+/** The browser's own dialogs, XHR uploads with progress, and downloads through a link. */
 export const browserPlatform: Platform = {
   alert: (message) => window.alert(message),
   confirm: (message) => window.confirm(message),
   putFile: createXhrPutFile(),
   saveFile: saveAsDownload,
-};
-
-/** Wall-clock time and the window's timers. */
-export const browserClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => window.setTimeout(callback, ms),
-  clearTimeout: (handle) => window.clearTimeout(handle as number),
 };

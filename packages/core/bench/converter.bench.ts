@@ -1,5 +1,5 @@
 /**
- * The converter benchmark of issue 4, in Chromium: a 12 MP (4032×3024) photo → Letter PDF, median of
+ * The converter benchmark, in Chromium: a 12 MP (4032×3024) photo → Letter PDF, median of
  * 10, against the bare floor measured in the same run (createImageBitmap + resize + convertToBlob
  * JPEG, no worker, no PDF); the longest main-thread task during conversion; the pass-through time of
  * a small upright JPEG. Goals: ratio ≤ 1.15×, longest task < 50 ms. Prints; asserts no timings.

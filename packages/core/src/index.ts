@@ -43,6 +43,7 @@ export {
   withDocumentExtension,
   applyRenameRule,
   uploadContentType,
+  mediaType,
   isClientId,
   buildDocKey,
   parseDocKey,
@@ -82,6 +83,7 @@ export { createUploadFlow } from './flows/upload/upload.js';
 export type {
   UploadFlow,
   UploadFlowOptions,
+  CategoryUploadPorts,
   UploadState,
   UploadEvent,
   QueuedFile,

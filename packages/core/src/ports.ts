@@ -32,7 +32,7 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-/** The alert and confirm dialogs the spec shows. May be synchronous (browser) or asynchronous (custom modals). */
+/** The alert and confirm dialogs of the screens. May be synchronous (browser) or asynchronous (modals). */
 export interface Dialogs {
   alert(message: string): void | Promise<void>;
   confirm(message: string): boolean | Promise<boolean>;

@@ -33,7 +33,7 @@ export function createStore<S>(initial: S): Store<S> {
 /**
  * What every flow exposes: its current state (with a discriminated `status`), a subscription,
  * and `send`, which resolves once the event has been fully handled. `send` never rejects:
- * failures end up in the state (and in an alert where the spec shows one).
+ * failures end up in the state (and in an alert where the product shows one).
  */
 export interface Flow<S, E> {
   getState: () => S;

@@ -6,9 +6,9 @@ const MARGIN = 36;
 const EPSILON = 0.01;
 
 /**
- * Asserts SPEC §9 on a converted PDF of a photo whose upright size is width×height: one Letter page in
- * the right orientation, the image fitted and centred inside 36 pt margins, at most 1700 px, and
- * upright (marker corners).
+ * Asserts the Image to PDF rules (docs/behaviour.md#image-to-pdf) on a converted PDF of a photo
+ * whose upright size is width×height: one Letter page in the right orientation, the image fitted and
+ * centred inside 36 pt margins, at most 1700 px, and upright (marker corners).
  */
 export async function expectLetterPdf(bytes: Uint8Array, upright: { width: number; height: number }): Promise<PdfImage> {
   const pdf = await inspectPdf(bytes);

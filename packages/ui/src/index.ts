@@ -14,4 +14,5 @@ export type { Observable } from './hooks/use-flow';
 export type { ExpandedDrop, InboxScanView, Platform, ScannerInbox, ScannerInboxSnapshot } from './platform';
 export { createXhrPutFile } from './transport/xhr-put-file';
 export { saveAsDownload } from './transport/save-download';
+export { browserClock, DEFAULT_PROGRAMME_URL, readProgrammeUrl } from './host';
 export { PRODUCT_TITLE } from './texts';

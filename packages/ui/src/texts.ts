@@ -1,6 +1,7 @@
 /**
- * Screen texts the spec leaves to us (core's `messages` holds the ones it fixes). One place, so the
- * tests and the screens agree and a later move into core is a cut and paste.
+ * Screen texts other than alerts and confirms (core's `messages` holds those); all are listed in
+ * docs/behaviour.md#messages. One place, so the tests and the screens agree and a later move into
+ * core is a cut and paste.
  */
 export const PRODUCT_TITLE = 'VITA Documents';
 
@@ -17,17 +18,17 @@ export const texts = {
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
 } as const;
 
-/** The question an admin answers when approving someone (SPEC §4): OK makes them Officer, Cancel Volunteer. */
+/** The question an admin answers when approving someone: OK makes them Officer, Cancel Volunteer. */
 export function makeOfficerQuestion(name: string): string {
   return `Make ${name} an Officer? Choose Cancel to make them a Volunteer.`;
 }
 
-/** The body of the "Delete User?" confirm (SPEC §2): their clients are kept. */
+/** The body of the "Delete User?" confirm: their clients are kept. */
 export function deleteUserBody(name: string, email: string): string {
   return `${name} (${email}) will lose access. This will not delete the clients they created; they will need reassignment.`;
 }
 
-/** The body of the "Delete Client?" confirm (SPEC §2). */
+/** The body of the "Delete Client?" confirm. */
 export function deleteClientBody(name: string): string {
   return `Deleting ${name} also removes all files for the client. This cannot be undone.`;
 }

@@ -4,30 +4,12 @@
  * session cookie; the scanner inbox and folder drop come from main too.
  */
 import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
-import type { ApiClient, Clock } from '@vita-docs/core';
-import { saveAsDownload } from '@vita-docs/ui';
+import { browserClock, readProgrammeUrl, saveAsDownload } from '@vita-docs/ui';
 import type { AppServices, Platform } from '@vita-docs/ui';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
 
-const PROGRAMME_URL = 'https://www.irs.gov/individuals/free-tax-return-preparation-for-qualifying-taxpayers';
-
 const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
-
-/**
- * The server may answer presign calls with a URL relative to itself (`/api/storage/…`, the local
- * store without PUBLIC_URL). In a browser tab that resolves against the page; here the page is
- * `app://vita`, so resolve it against the server before anything loads or PUTs it.
- */
-function withAbsoluteLinks(api: ApiClient, serverUrl: string): ApiClient {
-  const absolute = <T extends { url: string }>(answer: T): T => ({ ...answer, url: new URL(answer.url, serverUrl).href });
-  return {
-    ...api,
-    presignUpload: async (...args) => absolute(await api.presignUpload(...args)),
-    presignGet: async (...args) => absolute(await api.presignGet(...args)),
-    presignView: async (...args) => absolute(await api.presignView(...args)),
-  };
-}
 
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
 export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
@@ -57,26 +39,21 @@ export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: stri
   };
 }
 
-const clock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => window.setTimeout(callback, ms),
-  clearTimeout: (handle) => window.clearTimeout(handle as number),
-};
-
 /** The services for the configured server (`serverUrl` as saved in the desk settings). */
 export function createDesktopServices(bridge: DesktopBridge, serverUrl: string): AppServices {
   const transport = createBridgeTransport(bridge, CSRF_COOKIE);
-  const api = createApiClient({
-    baseUrl: `${serverUrl.replace(/\/+$/, '')}/api`,
-    fetch: (input, init) => transport.fetch(input, init),
-    getCookie: (name) => transport.getCookie(name),
-  });
   return {
-    api: withAbsoluteLinks(api, serverUrl),
+    // Presigned URLs are used as they come: the server always answers absolute ones (docs/behaviour.md#storage).
+    api: createApiClient({
+      baseUrl: `${serverUrl.replace(/\/+$/, '')}/api`,
+      fetch: (input, init) => transport.fetch(input, init),
+      getCookie: (name) => transport.getCookie(name),
+    }),
     platform: createDesktopPlatform(bridge, (input, init) => transport.fetch(input, init)),
-    clock,
+    clock: browserClock,
     sessionStorage: window.sessionStorage,
     localStorage: window.localStorage,
-    config: { programmeUrl: PROGRAMME_URL },
+    // The kiosk's page carries no programme meta tag: the default link.
+    config: { programmeUrl: readProgrammeUrl() },
   };
 }

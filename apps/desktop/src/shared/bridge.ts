@@ -3,6 +3,7 @@
  * as `window.vitaDesktop`, and the IPC channel names. Types only (plus the channel table), so the
  * sandboxed preload bundle stays tiny; the zod schemas that main applies live in `schemas.ts`.
  */
+import type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/ui/inbox-snapshot';
 import type { z } from 'zod';
 import type {
   AfterUploadSchema,
@@ -18,25 +19,13 @@ export type SettingsInput = z.input<typeof SettingsInputSchema>;
 export type ApiRequest = z.infer<typeof ApiRequestSchema>;
 export type ApiResponse = z.infer<typeof ApiResponseSchema>;
 
-/** A scan waiting in the scanner inbox, as the "Scanner inbox" panel shows it. */
-export interface InboxScan {
-  id: string;
-  name: string;
-  /** Path inside the watched folder, `/`-separated (sub-folders of the scanner). */
-  relPath: string;
-  size: number;
-  mtimeMs: number;
-  status: 'waiting' | 'uploading' | 'failed';
-  error?: string;
-  duplicateOf?: { id: string; name: string; uploaded: boolean };
-}
-
-/** The inbox as a whole: what the panel renders. `error` is the last watcher problem, if any. */
-export interface InboxState {
-  folder: string | null;
-  scans: InboxScan[];
-  error?: string;
-}
+/**
+ * The scanner inbox as the "Scanner inbox" panel shows it: the panel's own types from `@vita-docs/ui`
+ * (a scan: name, path inside the watched folder, size, time, status, duplicate; the inbox: folder,
+ * scans, watcher error), so main sends exactly what the renderer's panel reads.
+ */
+export type InboxScan = InboxScanView;
+export type InboxState = ScannerInboxSnapshot;
 
 /** A file's bytes handed to the renderer so it can follow the normal upload flow. */
 export interface FileBytes {

@@ -20,7 +20,10 @@ import { isAllowedUploadType, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filety
 const PUT_URL_SECONDS = 15 * 60;
 const GET_URL_SECONDS = 60;
 
-/** Presigned URLs of the local store may be path-only; clients outside the browser need an origin. */
+/**
+ * Presigned URLs of the local store may be path-only; every answer is made absolute here, so no client
+ * (the desktop kiosk's `app://` page, the headless intake) has to resolve one itself.
+ */
 function absolute(request: FastifyRequest, url: string): string {
   return url.startsWith('/') ? `${request.protocol}://${request.host}${url}` : url;
 }

@@ -29,7 +29,7 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
     }
   };
 
-  /** Finds a client by id, or by owner + email as the spec's calls identify it. */
+  /** Finds a client by id, or by owner + email as the admin calls identify it. */
   const findClient = async (by: { clientId?: string | undefined; owner: string | null; clientEmail: string }) => {
     let q = db.selectFrom('clients').selectAll();
     if (by.clientId) q = q.where('id', '=', by.clientId);

@@ -2,7 +2,7 @@
  * The allow-list of document types (PDF, JPEG, PNG, WebP, BMP, HEIC/HEIF, TIFF): recognising them by
  * magic bytes, normalising declared types, and the headers files are served with.
  */
-import { fileExtension, safeFileName } from '@vita-docs/core';
+import { fileExtension, mediaType, safeFileName } from '@vita-docs/core';
 import { StorageError } from './types.js';
 
 /** Canonical types of the allow-list. */
@@ -99,9 +99,7 @@ export function sniffContentType(head: Uint8Array): AllowedContentType | null {
 
 /** The canonical allowed type for a declared Content-Type (parameters ignored), or null. */
 export function normalizeContentType(declared: string | null | undefined): AllowedContentType | null {
-  if (!declared) return null;
-  const bare = declared.split(';')[0]!.trim().toLowerCase();
-  return ALIASES[bare] ?? null;
+  return ALIASES[mediaType(declared)] ?? null;
 }
 
 /** True when a declared upload type is on the allow-list (check at presign time: a clear 415 early). */

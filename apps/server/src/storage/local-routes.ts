@@ -5,6 +5,7 @@
  * and no CSRF token: the signature is the whole authorisation (the app's CSRF hook skips them).
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { mediaType } from '@vita-docs/core';
 import { contentDisposition, isInlineViewable, servedContentType } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import { tooLarge, type UploadBody } from './local-write.js';
@@ -13,9 +14,6 @@ import { StorageError, storageErrorStatus } from './types.js';
 
 /** Responses that are not a file: nothing may render, frame or sniff them. */
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
-
-/** The media type of a Content-Type value: no parameters, lower case. */
-const mediaType = (value: string | undefined): string => (value ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** Headers every response of these routes carries. */
 function baseHeaders(reply: FastifyReply): void {

@@ -4,7 +4,7 @@
  *
  * Limits of presigned S3 URLs, compared with the local store:
  * - a presigned PUT can sign an exact Content-Length but not a maximum, so `maxBytes` is not enforced
- *   by S3 (a browser-form POST policy could; the spec's client sends a PUT);
+ *   by S3 (a browser-form POST policy could; our clients send a PUT);
  * - S3 never sees a magic-bytes check, and cannot send `X-Content-Type-Options: nosniff` or a CSP; the
  *   signed `ResponseContentType` (never HTML/SVG) and `ResponseContentDisposition` are what it can do.
  */

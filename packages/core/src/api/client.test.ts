@@ -139,7 +139,7 @@ describe('createApiClient', () => {
 });
 
 describe('uploadToPresignedUrl', () => {
-  it('PUTs the file with the content type of SPEC §5 and no cookies', async () => {
+  it('PUTs the file with the upload content type and no cookies', async () => {
     const { fetch, sent } = scriptedFetch(() => new Response(null, { status: 200 }));
     await uploadToPresignedUrl('https://store.example/put?sig=1', new File(['%PDF'], 'scan.PDF', { type: '' }), { fetch });
     await uploadToPresignedUrl('https://store.example/put?sig=2', new File(['x'], 'photo', { type: '' }), { fetch });

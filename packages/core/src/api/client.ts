@@ -37,7 +37,7 @@ export type EndpointMethod<E extends EndpointDef> = object extends EndpointArgs<
   ? (args?: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>
   : (args: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>;
 
-/** The client: one method per call of the contract (SPEC §7). */
+/** The client: one method per call of the contract (docs/behaviour.md#api). */
 export type ApiClient = { [K in EndpointName]: EndpointMethod<Endpoints[K]> };
 
 /** How to reach the API. */
@@ -78,7 +78,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         search.set(name, String(value));
       }
     }
-    // GET /me must never be answered from a cache: it decides who is signed in (SPEC §7).
+    // GET /me must never be answered from a cache: it decides who is signed in.
     if (def === endpoints.me) search.set('t', String(now()));
     const query = search.toString();
     const url = `${base}${fillPath(def.path, args.params)}${query ? `?${query}` : ''}`;

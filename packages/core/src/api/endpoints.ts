@@ -1,6 +1,6 @@
 /**
- * Every call of SPEC §7 (plus the audit and dev-outbox calls), with its method, path under the API
- * base, and schemas. The server registers exactly these routes and the client has exactly these
+ * Every call of the API (docs/behaviour.md#api), with its method, path under the API base, and
+ * schemas. The server registers exactly these routes and the client has exactly these
  * methods, so the two cannot drift apart.
  */
 import type { z } from 'zod';

@@ -5,7 +5,7 @@
 export type ApiErrorKind = 'http' | 'network' | 'response';
 
 /**
- * The error every API call raises (SPEC §8): `message` is the server's `error` field, or else the
+ * The error every API call raises: `message` is the server's `error` field, or else the
  * status text. Screens show `message` as it is.
  */
 export class ApiError extends Error {

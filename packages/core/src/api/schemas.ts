@@ -1,5 +1,5 @@
 /**
- * The wire contract: a zod schema for every request and response of SPEC §7. The server parses
+ * The wire contract: a zod schema for every request and response (docs/behaviour.md#api). The server parses
  * requests with these and the client parses responses with them; types are `z.infer` of them.
  */
 import { z } from 'zod';
@@ -112,7 +112,7 @@ export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
 export const LoginInitRequest = z.object({ email: Email, pin: Pin });
 export type LoginInitRequest = z.input<typeof LoginInitRequest>;
-/** `emailSent: false` means the code could not be sent (SPEC §7). */
+/** `emailSent: false` means the code could not be sent. */
 export const EmailSentResponse = z.object({ ok: z.literal(true), emailSent: z.boolean() });
 export type EmailSentResponse = z.infer<typeof EmailSentResponse>;
 
@@ -157,7 +157,7 @@ export type NewClientRequest = z.input<typeof NewClientRequest>;
 export const NewClientResponse = z.object({ ok: z.literal(true), client: Client });
 export type NewClientResponse = z.infer<typeof NewClientResponse>;
 
-/** Map from category name to true when it has files (SPEC §3). */
+/** Map from category name to true when it has files (Ready) — false is Missing. */
 export const DocStatusResponse = z.record(z.string(), z.boolean());
 export type DocStatusResponse = z.infer<typeof DocStatusResponse>;
 
@@ -245,7 +245,7 @@ export const UserChangeResponse = z.object({ ok: z.literal(true), user: User });
 export type UserChangeResponse = z.infer<typeof UserChangeResponse>;
 
 /**
- * Identifies a client by its owner and email (SPEC §7); `clientId`, when sent, pins the exact client
+ * Identifies a client by its owner and email; `clientId`, when sent, pins the exact client
  * (needed for orphans, whose owner is gone).
  */
 export const AdminDeleteClientRequest = z.object({

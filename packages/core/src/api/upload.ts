@@ -1,4 +1,4 @@
-/** The direct upload to a presigned URL (SPEC §7) and the presign-then-PUT sequence. */
+/** The direct upload to a presigned URL and the presign-then-PUT sequence (docs/behaviour.md#upload-queue). */
 import { uploadContentType } from '../domain/files.js';
 import { uploadFailedMessage } from '../domain/messages.js';
 import type { FetchLike, FileLike } from '../ports.js';
@@ -51,8 +51,9 @@ export function createFetchPutFile(fetch: FetchLike): PutFile {
 export type UploadTransport = { putFile: PutFile; fetch?: undefined } | { fetch: FetchLike; putFile?: undefined };
 
 /**
- * PUTs a file to a presigned URL with the Content-Type of SPEC §5. A non-OK answer raises an
- * {@link ApiError} whose message is `Upload failed: <status>` followed by the response body (SPEC §8).
+ * PUTs a file to a presigned URL with its upload Content-Type ({@link uploadContentType}). A non-OK
+ * answer raises an {@link ApiError} whose message is `Upload failed: <status>` followed by the
+ * response body.
  */
 export async function uploadToPresignedUrl(
   url: string,

@@ -1,4 +1,4 @@
-/** The five categories every client has. They cannot be deleted (SPEC §3). */
+/** The five categories every client has. They cannot be deleted (docs/behaviour.md#categories). */
 export const FIXED_CATEGORIES = [
   '13614-C',
   'Michigan/Locality Intake',
@@ -7,7 +7,7 @@ export const FIXED_CATEGORIES = [
   'Banking Info',
 ] as const;
 
-/** The sixteen templates a volunteer may add as custom categories, in spec order (SPEC §3). */
+/** The sixteen templates a volunteer may add as custom categories, in the order the picker shows them. */
 export const CATEGORY_TEMPLATES = [
   'W-2',
   '1099-NEC',

@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, one place. */
+/** Business constants, one place (docs/behaviour.md#numbers). */
 
 /** Digits in an emailed verification code. */
 export const CODE_LENGTH = 6;

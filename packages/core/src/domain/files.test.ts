@@ -3,13 +3,14 @@ import {
   applyRenameRule,
   buildDocKey,
   keyOrder,
+  mediaType,
   parseDocKey,
   safeFileName,
   uploadContentType,
   withDocumentExtension,
 } from './files.js';
 
-describe('rename rule (SPEC §5)', () => {
+describe('rename rule', () => {
   it('trims, refuses empty, and re-adds the original extension case-insensitively', () => {
     expect(applyRenameRule('W2.pdf', '  ')).toBeNull();
     expect(applyRenameRule('W2.pdf', '  Employer W-2 ')).toBe('Employer W-2.pdf');
@@ -19,7 +20,15 @@ describe('rename rule (SPEC §5)', () => {
   });
 });
 
-describe('upload content type (SPEC §5)', () => {
+describe('media type', () => {
+  it('drops parameters, white space and case', () => {
+    expect(mediaType('Image/JPEG; charset=binary')).toBe('image/jpeg');
+    expect(mediaType(' application/pdf ')).toBe('application/pdf');
+    expect(mediaType(undefined)).toBe('');
+  });
+});
+
+describe('upload content type', () => {
   it('is application/pdf for .pdf, else the own type, else image/jpeg', () => {
     expect(uploadContentType('a.PDF', 'application/octet-stream')).toBe('application/pdf');
     expect(uploadContentType('a.png', 'image/png')).toBe('image/png');

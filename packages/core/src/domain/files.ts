@@ -42,7 +42,7 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * The rename rule of SPEC §5: the name is trimmed; when it lacks the original file's extension
+ * The rename rule (docs/behaviour.md#rename): the name is trimmed; when it lacks the original file's extension
  * (checked case-insensitively) the original extension is appended. Returns null for an empty name.
  */
 export function applyRenameRule(originalName: string, requested: string): string | null {
@@ -51,6 +51,11 @@ export function applyRenameRule(originalName: string, requested: string): string
   const ext = fileExtension(originalName);
   if (!ext || trimmed.toLowerCase().endsWith(ext.toLowerCase())) return trimmed;
   return trimmed + ext;
+}
+
+/** A Content-Type's media type, parameters dropped, lower case: `Image/JPEG; q=1` → `image/jpeg`. */
+export function mediaType(contentType: string | null | undefined): string {
+  return ((contentType ?? '').split(';', 1)[0] ?? '').trim().toLowerCase();
 }
 
 /** Extensions of the document types the store accepts, by content type (first = canonical). */
@@ -72,11 +77,11 @@ const DOCUMENT_EXTENSIONS = new Set(Object.values(TYPE_EXTENSIONS).flat());
  */
 export function withDocumentExtension(name: string, contentType: string): string {
   if (DOCUMENT_EXTENSIONS.has(fileExtension(name).toLowerCase())) return name;
-  const canonical = TYPE_EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()]?.[0] ?? '.pdf';
+  const canonical = TYPE_EXTENSIONS[mediaType(contentType)]?.[0] ?? '.pdf';
   return name + canonical;
 }
 
-/** Upload content type (SPEC §5): `.pdf` → application/pdf, else the file's own type, else image/jpeg. */
+/** Upload content type: `.pdf` → application/pdf, else the file's own type, else image/jpeg. */
 export function uploadContentType(name: string, ownType?: string | null): string {
   if (name.toLowerCase().endsWith('.pdf')) return 'application/pdf';
   return ownType ? ownType : 'image/jpeg';
@@ -124,7 +129,7 @@ export function parseDocKey(key: string): DocKeyParts | null {
   return { clientId, docType, order: Number(match[1]), filename };
 }
 
-/** Sort key for listing: the numeric prefix of the key's file name (SPEC §4). */
+/** Sort key for listing: the numeric prefix of the key's file name (docs/behaviour.md#file-keys). */
 export function keyOrder(key: string): number {
   const file = key.slice(key.lastIndexOf('/') + 1);
   const match = /^(\d+)_/.exec(file);

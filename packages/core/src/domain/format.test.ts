@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatMegabytes } from './format.js';
 
-describe('byte formatting (SPEC §9)', () => {
+describe('byte formatting', () => {
   it('steps by 1024 through B, KB, MB, GB', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(1023)).toBe('1023 B');

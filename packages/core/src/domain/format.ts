@@ -1,7 +1,7 @@
 const UNITS = ['B', 'KB', 'MB', 'GB'] as const;
 
 /**
- * A byte count for people: B, KB, MB, GB in steps of 1024 (SPEC §9).
+ * A byte count for people: B, KB, MB, GB in steps of 1024.
  * Whole bytes are shown without decimals, larger units with one decimal (`1.5 MB`).
  */
 export function formatBytes(bytes: number): string {
@@ -15,7 +15,7 @@ export function formatBytes(bytes: number): string {
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
 }
 
-/** A size in MB with two decimals, as the upload queue shows it (SPEC §9: queued files show MB). */
+/** A size in MB with two decimals, as the upload queue shows it. */
 export function formatMegabytes(bytes: number): string {
   return `${(Math.max(0, bytes) / (1024 * 1024)).toFixed(2)} MB`;
 }

@@ -1,5 +1,5 @@
 /**
- * Every text the spec fixes for alerts and confirms (SPEC §5, §8), in one place. Screens and flows
+ * Every fixed text of alerts and confirms (docs/behaviour.md#messages), in one place. Screens and flows
  * import these; nothing else spells them out.
  */
 export const messages = {
@@ -26,27 +26,27 @@ export const messages = {
   userNotFound: 'User not found.',
 } as const;
 
-/** `Upload failed: <status>` followed by the response body (SPEC §8). */
+/** `Upload failed: <status>` followed by the response body. */
 export function uploadFailedMessage(status: number, body: string): string {
   return `Upload failed: ${status}${body ? ` ${body}` : ''}`;
 }
 
-/** `Delete <n> selected file(s)?` (SPEC §5). */
+/** `Delete <n> selected file(s)?` */
 export function deleteSelectedConfirm(count: number): string {
   return `Delete ${count} selected file(s)?`;
 }
 
-/** The confirm before a custom category and its files are deleted (SPEC §5). */
+/** The confirm before a custom category and its files are deleted. */
 export function deleteCategoryConfirm(name: string): string {
   return `Delete category “${name}” and all files inside it? This cannot be undone.`;
 }
 
-/** The resend button label while the cooldown runs (SPEC §4). */
+/** The resend button label while the cooldown runs (docs/behaviour.md#resend-cooldown). */
 export function resendCountdownLabel(secondsLeft: number): string {
   return `Resend in ${secondsLeft}s`;
 }
 
-/** `Delete failed` with the reason after it, when there is one (SPEC §8). */
+/** `Delete failed` with the reason after it, when there is one. */
 export function deleteFailedMessage(reason?: string): string {
   return reason ? `${messages.deleteFailed}: ${reason}` : messages.deleteFailed;
 }

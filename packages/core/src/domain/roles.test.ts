@@ -5,7 +5,7 @@ const admin: Actor = { email: 'a@x.org', role: 'officer', isAdmin: true, approve
 const officer: Actor = { email: 'o@x.org', role: 'officer', isAdmin: false, approved: true };
 const volunteer: Actor = { email: 'v@x.org', role: 'volunteer', isAdmin: false, approved: true };
 
-describe('role rules (SPEC §4, §6)', () => {
+describe('role rules', () => {
   it('admins set officer or volunteer on non-admins; nobody changes an admin', () => {
     expect(canSetRole(admin, volunteer, 'officer')).toBe(true);
     expect(canSetRole(admin, officer, 'volunteer')).toBe(true);

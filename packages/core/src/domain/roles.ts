@@ -1,4 +1,7 @@
-/** A volunteer or officer; admins carry `isAdmin` on top of a role (SPEC §3). */
+/**
+ * A volunteer or officer; admins carry `isAdmin` on top of a role. Who may do what:
+ * docs/behaviour.md#roles-and-permissions.
+ */
 export const ROLES = ['volunteer', 'officer'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -15,18 +18,18 @@ export type Target = Pick<Actor, 'email' | 'role' | 'isAdmin'>;
 
 const isOfficerOrAdmin = (a: Actor): boolean => a.approved && (a.isAdmin || a.role === 'officer');
 
-/** Officers and admins see pending approvals and may approve accounts (SPEC §6). */
+/** Officers and admins see pending approvals and may approve accounts. */
 export function canApproveUsers(actor: Actor): boolean {
   return isOfficerOrAdmin(actor);
 }
 
-/** Only admins list all users, open a user's detail and delete users (SPEC §6). */
+/** Only admins list all users, open a user's detail and delete users. */
 export function canManageAllUsers(actor: Actor): boolean {
   return actor.approved && actor.isAdmin;
 }
 
 /**
- * Role changes (SPEC §4, §6): admins may set officer or volunteer; officers may only set volunteer,
+ * Role changes: admins may set officer or volunteer; officers may only set volunteer,
  * and only on accounts that are not officers themselves. Nobody changes an admin's role.
  */
 export function canSetRole(actor: Actor, target: Target, role: Role): boolean {
@@ -35,17 +38,17 @@ export function canSetRole(actor: Actor, target: Target, role: Role): boolean {
   return role === 'volunteer' && target.role === 'volunteer';
 }
 
-/** Admins may delete any account except an admin's (SPEC §6). */
+/** Admins may delete any account except an admin's (and their own). */
 export function canDeleteUser(actor: Actor, target: Target): boolean {
   return canManageAllUsers(actor) && !target.isAdmin && actor.email !== target.email;
 }
 
-/** Officers and admins see orphaned clients and the volunteer list, and reassign clients (SPEC §6). */
+/** Officers and admins see orphaned clients and the volunteer list, and reassign clients. */
 export function canReassignClients(actor: Actor): boolean {
   return isOfficerOrAdmin(actor);
 }
 
-/** Only admins list all clients and delete clients (SPEC §6). */
+/** Only admins list all clients and delete clients. */
 export function canManageAllClients(actor: Actor): boolean {
   return actor.approved && actor.isAdmin;
 }

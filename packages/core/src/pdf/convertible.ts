@@ -5,7 +5,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpe
 const NEVER_EXTENSIONS = new Set(['.heic', '.heif']);
 
 /**
- * Whether a file is converted to PDF when the toggle is on (SPEC §5): png, jpg, jpeg, webp or bmp by
+ * Whether a file is converted to PDF when the toggle is on: png, jpg, jpeg, webp or bmp by
  * extension or by type. HEIC and HEIF never are, whatever the other field says.
  */
 export function isConvertibleImage(file: { name: string; type: string }): boolean {
@@ -15,7 +15,7 @@ export function isConvertibleImage(file: { name: string; type: string }): boolea
   return IMAGE_EXTENSIONS.has(ext) || IMAGE_TYPES.has(type);
 }
 
-/** The converted file's name: the original with a `.pdf` extension (SPEC §9). */
+/** The converted file's name: the original with a `.pdf` extension. */
 export function pdfFileName(name: string): string {
   const ext = fileExtension(name);
   return `${ext ? name.slice(0, -ext.length) : name}.pdf`;

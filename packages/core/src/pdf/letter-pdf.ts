@@ -1,7 +1,7 @@
 /**
- * Image → one Letter page PDF (SPEC §9): longest side ≤ 1700 px, JPEG quality 0.82, 612×792 pt
- * portrait or 792×612 when wider than tall, centred and fitted inside 36 pt margins, named `.pdf`.
- * Beyond the spec: EXIF orientation is honoured, and an upright JPEG already within 1700 px is
+ * Image → one Letter page PDF (docs/behaviour.md#image-to-pdf): longest side ≤ 1700 px, JPEG
+ * quality 0.82, 612×792 pt portrait or 792×612 when wider than tall, centred and fitted inside 36 pt
+ * margins, named `.pdf`. EXIF orientation is honoured, and an upright JPEG already within 1700 px is
  * embedded as it is (no second lossy encode).
  */
 import { PDFDocument } from 'pdf-lib';
@@ -10,11 +10,11 @@ import { isConvertibleImage, pdfFileName } from './convertible.js';
 import { readImageInfo } from './image-info.js';
 import type { RasterPort } from './raster.js';
 
-/** Longest side of the embedded image, in pixels (SPEC §9). */
+/** Longest side of the embedded image, in pixels. */
 export const PDF_MAX_IMAGE_SIDE = 1700;
-/** JPEG quality of a re-encoded image (SPEC §9). */
+/** JPEG quality of a re-encoded image. */
 export const PDF_JPEG_QUALITY = 0.82;
-/** Page margin in points (SPEC §9). */
+/** Page margin in points. */
 export const PDF_MARGIN = 36;
 /** US Letter in points, portrait. */
 export const LETTER_SIZE = { width: 612, height: 792 } as const;
@@ -67,7 +67,7 @@ export async function jpegToLetterPdf(jpeg: Uint8Array, title?: string): Promise
 }
 
 /**
- * Converts an image to a Letter PDF when SPEC §5 says so (png, jpg, jpeg, webp, bmp; never HEIC or
+ * Converts an image to a Letter PDF when it is convertible (png, jpg, jpeg, webp, bmp; never HEIC or
  * HEIF) and returns any other file unchanged. If the conversion fails, a warning is logged and the
  * original file is returned, so an upload never fails because of it.
  */

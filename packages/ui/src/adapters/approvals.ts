@@ -3,7 +3,10 @@ import type { ApiClient, Flow, User } from '@vita-docs/core';
 import { approve, chooseRole, setRole } from './user-actions';
 import type { UserActionPorts } from './user-actions';
 
-/** The Pending Approvals section (SPEC §2). `busy` is the email an action is running for. */
+/**
+ * The Pending Approvals section (docs/behaviour.md#dashboard). `busy` is the email an action is
+ * running for.
+ */
 export interface ApprovalsState {
   status: 'loading' | 'ready' | 'error';
   items: readonly User[];

@@ -9,7 +9,7 @@ import {
 } from '@vita-docs/core';
 import type { Actor, ApiClient, CategoryTemplate, Client, Dialogs, Flow } from '@vita-docs/core';
 
-/** One row of the Required Documents list (SPEC §2): Ready when it has files, Missing otherwise. */
+/** One row of the Required Documents list: Ready when it has files, Missing otherwise. */
 export interface DocCategory {
   name: string;
   hasFiles: boolean;
@@ -44,7 +44,7 @@ export type ClientDocsEvent =
   | { type: 'cancelAdd' }
   | { type: 'confirmAdd' }
   | { type: 'deleteType'; name: string }
-  /** After Reassign Client: the page's owner is the new volunteer (SPEC §4). */
+  /** After Reassign Client: the page's owner is the new volunteer. */
   | { type: 'reassigned'; email: string };
 
 export type ClientDocsFlow = Flow<ClientDocsState, ClientDocsEvent>;
@@ -60,14 +60,14 @@ export interface ClientDocsFlowOptions {
   actor: Actor;
 }
 
-/** The Add button is disabled until a template is chosen (SPEC §5). */
+/** The Add button is disabled until a template is chosen. */
 export function canAddType(state: ClientDocsState): boolean {
   return state.adding !== null && state.adding.template !== null && !state.adding.saving;
 }
 
 /**
- * Deletes a custom category and its files after the exact confirm of SPEC §5. Resolves true when it
- * is gone. Shared by Delete Type (category list) and Delete Category (category screen).
+ * Deletes a custom category and its files after its confirm (docs/behaviour.md#categories). Resolves
+ * true when it is gone. Shared by Delete Type (category list) and Delete Category (category screen).
  */
 export async function deleteCategory(
   api: Pick<ApiClient, 'deleteDocType'>,
@@ -130,7 +130,7 @@ export function createClientDocsFlow({
     } catch (error) {
       if (load !== loads) return;
       const message = errorMessage(error);
-      // Nothing of a client the person may not see stays on screen (SPEC §8: alert the load error).
+      // Nothing of a client the person may not see stays on screen; the load error is alerted.
       store.setState((s) => ({ ...s, status: 'error', categories: [], client: null, error: message }));
       await platform.alert(message);
     }

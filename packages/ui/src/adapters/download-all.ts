@@ -2,7 +2,10 @@ import { createStore, errorMessage, zipFileName } from '@vita-docs/core';
 import type { ApiClient, Flow } from '@vita-docs/core';
 import type { Platform } from '../platform';
 
-/** A category as the download dialog lists it: labelled Has files or Empty (SPEC §2). */
+/**
+ * A category as the download dialog lists it: labelled Has files or Empty
+ * (docs/behaviour.md#download-all).
+ */
 export interface DownloadChoice {
   name: string;
   hasFiles: boolean;

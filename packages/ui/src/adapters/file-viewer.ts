@@ -1,7 +1,7 @@
-import { createStore, errorMessage } from '@vita-docs/core';
+import { createStore, errorMessage, mediaType } from '@vita-docs/core';
 import type { ApiClient, Dialogs, DocItem, Flow } from '@vita-docs/core';
 
-/** How a file is shown in the View modal (SPEC §2). */
+/** How a file is shown in the View modal (docs/behaviour.md#view-modal). */
 export type PreviewKind = 'image' | 'pdf' | 'none';
 
 /** Image types every browser draws in an `<img>`; HEIC and TIFF are not among them. */
@@ -9,7 +9,7 @@ const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp', 'im
 
 /** The preview a file gets, by its stored content type. */
 export function previewKind(item: Pick<DocItem, 'contentType' | 'filename'>): PreviewKind {
-  const type = item.contentType.split(';')[0]!.trim().toLowerCase();
+  const type = mediaType(item.contentType);
   if (type === 'application/pdf') return 'pdf';
   return PREVIEWABLE_IMAGES.has(type) ? 'image' : 'none';
 }

@@ -6,8 +6,8 @@ export type FormState<Done extends object> =
   { status: 'editing'; error: string | null } | { status: 'submitting' } | ({ status: 'done' } & Done);
 
 /**
- * One submit at a time; field checks are the server's (SPEC §5), so a failure goes back to `editing`
- * with its message, which is also alerted.
+ * One submit at a time; field checks are the server's (docs/behaviour.md#validation-rules), so a
+ * failure goes back to `editing` with its message, which is also alerted.
  */
 export function createFormFlow<Event, Done extends object>(
   submit: (event: Event) => Promise<Done>,

@@ -10,7 +10,7 @@ export type NewClientEvent = {
   lastName: string;
   email: string;
   phone: string;
-  /** Optional client PIN; empty means none (SPEC §5). */
+  /** Optional client PIN; empty means none. */
   pin: string;
 };
 
@@ -21,7 +21,7 @@ export interface NewClientFlowOptions {
   platform: Pick<Dialogs, 'alert'>;
 }
 
-/** The "Create New Client" form (SPEC §2). Field checks are the server's (SPEC §5); its message is alerted. */
+/** The "Create New Client" form. Field checks are the server's; its message is alerted. */
 export function createNewClientFlow({ api, platform }: NewClientFlowOptions): NewClientFlow {
   return createFormFlow(async (event: NewClientEvent) => {
     const pin = event.pin.trim();

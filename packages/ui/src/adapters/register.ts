@@ -20,7 +20,7 @@ export interface RegisterFlowOptions {
   platform: Pick<Dialogs, 'alert'>;
 }
 
-/** The "New Volunteer Account" form (SPEC §2): field checks are the server's (SPEC §5). */
+/** The "New Volunteer Account" form: field checks are the server's. */
 export function createRegisterFlow({ api, platform }: RegisterFlowOptions): RegisterFlow {
   return createFormFlow(async (event: RegisterEvent) => {
     const { status } = await api.register({

@@ -14,7 +14,7 @@ describe('session', () => {
     expect(flow.getState()).toEqual({ status: 'signedIn', user: ada, refreshing: false });
   });
 
-  it('treats any failure of GET /me as signed out (SPEC §8)', async () => {
+  it('treats any failure of GET /me as signed out', async () => {
     const api = { me: vi.fn(async () => Promise.reject(httpError(401, 'Please sign in.'))), logout: vi.fn() };
     const flow = createSessionFlow({ api, platform: createRecordingDialogs() });
     await flow.send({ type: 'check' });

@@ -9,7 +9,7 @@ export type SessionState =
   { status: 'checking' } | { status: 'signedIn'; user: User; refreshing: boolean } | { status: 'signedOut' };
 
 export type SessionEvent =
-  /** Asks the server (GET /me); any failure counts as signed out (SPEC §8). */
+  /** Asks the server (GET /me); any failure counts as signed out (docs/behaviour.md#session-check). */
   | { type: 'check' }
   /** The login flow finished: no need to ask the server again. */
   | { type: 'signedIn'; user: User }

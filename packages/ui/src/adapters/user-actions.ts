@@ -8,20 +8,23 @@ export interface UserActionPorts {
   platform: Dialogs;
 }
 
-/** Sets the role and confirms it with the spec's alert (SPEC §8). */
+/** Sets the role and confirms it with its alert (`Role updated.` or `Role set to Volunteer.`). */
 export async function setRole({ api, platform }: UserActionPorts, user: User, role: Role): Promise<User> {
   const { user: updated } = await api.setUserRole({ params: { email: user.email }, body: { role } });
   await platform.alert(role === 'volunteer' ? messages.roleSetToVolunteer : messages.roleUpdated);
   return updated;
 }
 
-/** Asks the admin whether to make the user Officer; Cancel means Volunteer (SPEC §4). */
+/** Asks the admin whether to make the user Officer; Cancel means Volunteer. */
 export async function chooseRole(ports: UserActionPorts, user: User): Promise<User> {
   const officer = await ports.platform.confirm(makeOfficerQuestion(fullName(user)));
   return setRole(ports, user, officer ? 'officer' : 'volunteer');
 }
 
-/** Approves the account; an admin then picks its role, an officer leaves it Volunteer (SPEC §4). */
+/**
+ * Approves the account; an admin then picks its role, an officer leaves it Volunteer
+ * (docs/behaviour.md#accounts).
+ */
 export async function approve(ports: UserActionPorts, user: User, actorIsAdmin: boolean): Promise<User> {
   const { user: approved } = await ports.api.approveUser({
     params: { email: user.email },

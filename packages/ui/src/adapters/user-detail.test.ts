@@ -63,7 +63,7 @@ describe('admin user page', () => {
     });
   });
 
-  it('Make Officer and Set Volunteer alert the spec’s texts', async () => {
+  it('Make Officer and Set Volunteer alert their texts', async () => {
     const { flow, platform } = setup({ ...pia, approved: true });
     await flow.send({ type: 'load' });
     await flow.send({ type: 'setRole', role: 'officer' });

@@ -4,8 +4,8 @@ import { approve, setRole } from './user-actions';
 import type { UserActionPorts } from './user-actions';
 
 /**
- * The admin user screen (SPEC §2). `signedOut` and `forbidden` come from the server's answer, so the
- * page is right even when the session changed since it was loaded.
+ * The admin user screen (docs/behaviour.md#admin-user-screen). `signedOut` and `forbidden` come from
+ * the server's answer, so the page is right even when the session changed since it was loaded.
  */
 export type UserDetailState =
   | { status: 'loading' }

@@ -18,8 +18,8 @@ export interface VisibleClientsFlowOptions {
 }
 
 /**
- * The Client List (SPEC §2, §6): admins see every client, everyone else the clients they created.
- * A load failure is alerted (SPEC §8).
+ * The Client List: admins see every client, everyone else the clients they created. A load failure
+ * is alerted.
  */
 export function createVisibleClientsFlow({
   api,

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 
 /**
- * The client and document screens (SPEC §2), each loaded on first visit (route-level code
+ * The client and document screens, each loaded on first visit (route-level code
  * splitting), so the landing, login and dashboard never download the document screens or the upload
  * queue. The PDF converter is split once more: it loads when the first photo is converted.
  */

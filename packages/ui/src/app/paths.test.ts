@@ -9,7 +9,7 @@ describe('paths', () => {
     );
   });
 
-  it('writes ?next= with readable slashes, as the spec does', () => {
+  it('writes ?next= with readable slashes', () => {
     expect(loginFor('/clients/new')).toBe('/login?next=/clients/new');
     expect(nextQuery(null)).toBe('');
   });

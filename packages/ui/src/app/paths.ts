@@ -1,4 +1,7 @@
-/** The routes of SPEC §2, in one place. Path parts are URL-encoded (emails, category names with `/`). */
+/**
+ * The routes (docs/behaviour.md#routes), in one place. Path parts are URL-encoded (emails, category
+ * names with `/`).
+ */
 export const paths = {
   landing: '/',
   register: '/register',
@@ -19,7 +22,7 @@ export const paths = {
 
 /**
  * `?next=…` for a page to return to after login. Slashes stay readable (`/login?next=/clients/new`,
- * as the spec writes it); everything else is encoded so the value survives the round trip.
+ * as people read and type it); everything else is encoded so the value survives the round trip.
  */
 export function nextQuery(path: string | null): string {
   return path ? `?next=${encodeURIComponent(path).replace(/%2F/g, '/')}` : '';

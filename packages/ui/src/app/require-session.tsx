@@ -5,7 +5,7 @@ import { useSession } from './session';
 
 /**
  * Guards the client and document routes: without a session they send the person to login and back
- * here afterwards (SPEC §2: /clients/new → /login?next=/clients/new).
+ * here afterwards (/clients/new → /login?next=/clients/new).
  */
 export function RequireSession() {
   const session = useSession();

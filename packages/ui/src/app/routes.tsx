@@ -10,8 +10,8 @@ import { AdminUserRoute, ForgotResetRoute, ForgotRoute, ForgotVerifyRoute, HomeR
 import { RequireSession } from './require-session';
 
 /**
- * Every route of SPEC §2; any other path goes to `/`. Render it inside a router (`BrowserRouter` on
- * the web, `HashRouter` in the desktop app) and inside `<AppProviders>`.
+ * Every route of docs/behaviour.md#routes; any other path goes to `/`. Render it inside a router
+ * (`BrowserRouter` on the web, `HashRouter` in the desktop app) and inside `<AppProviders>`.
  *
  * Declarative routes rather than a data router: the app loads its data through core's flows, not
  * route loaders, and the data router would add about 17 KB (gzip) to the first page.

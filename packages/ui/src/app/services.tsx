@@ -14,9 +14,9 @@ export interface AppServices {
   api: ApiClient;
   platform: Platform;
   clock: Clock;
-  /** Per-tab storage: the emails kept between the login and forgot-password pages (SPEC §3). */
+  /** Per-tab storage: the emails kept between the login and forgot-password pages. */
   sessionStorage: KeyValueStorage;
-  /** Lasting storage: preferences such as convert-to-PDF (SPEC §3). */
+  /** Lasting storage: preferences such as convert-to-PDF (docs/behaviour.md#browser-storage). */
   localStorage: KeyValueStorage;
   config: AppConfig;
 }

@@ -11,7 +11,7 @@ interface CodeFormProps {
   onCode: (code: string) => void;
 }
 
-/** The emailed code with Submit and Resend code (SPEC §2): the login and forgot-password verify pages. */
+/** The emailed code with Submit and Resend code: the login and forgot-password verify pages. */
 export function CodeForm({ busy, resend, onCode }: CodeFormProps) {
   return (
     <form className="form" aria-busy={busy} onSubmit={(event) => onCode(submitted(event)('code'))}>

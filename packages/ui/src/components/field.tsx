@@ -27,7 +27,7 @@ export function Field({ label, hint, className, ...input }: FieldProps) {
   );
 }
 
-/** The 6-digit code field of /login/verify and /forgot/verify (SPEC §5): numeric keypad, at most 6. */
+/** The 6-digit code field of /login/verify and /forgot/verify: numeric keypad, at most 6. */
 export function CodeField({ length }: { length: number }) {
   return (
     <Field

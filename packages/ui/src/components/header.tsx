@@ -2,7 +2,7 @@ import { NavLink } from 'react-router';
 import { paths } from '../app/paths';
 import { PRODUCT_TITLE } from '../texts';
 
-/** The header on every page (SPEC §1): the product title and a Home link to /home. */
+/** The header on every page: the product title and a Home link to /home. */
 export function Header() {
   return (
     <header className="app-header">

@@ -17,8 +17,9 @@ interface ReassignDialogProps {
 }
 
 /**
- * The Reassign modal (SPEC §2): a "New Volunteer" picker, No and Yes, Reassign (disabled until a
- * volunteer is chosen), or the empty-list text. Used by the dashboard and the Client Documents page.
+ * The Reassign modal (docs/behaviour.md#orphaned-clients-and-reassignment): a "New Volunteer" picker,
+ * No and Yes, Reassign (disabled until a volunteer is chosen), or the empty-list text. Used by the
+ * dashboard and the Client Documents page.
  */
 export function ReassignDialog({
   clientId,

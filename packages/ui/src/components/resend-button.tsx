@@ -1,7 +1,7 @@
 import type { ResendFlow } from '@vita-docs/core';
 import { useFlow } from '../hooks/use-flow';
 
-/** The Resend code button (SPEC §4, §5): disabled for 30 s after a resend, counting down on its label. */
+/** The Resend code button: disabled for 30 s after a resend, counting down on its label. */
 export function ResendButton({ flow }: { flow: ResendFlow }) {
   const state = useFlow(flow);
   return (

@@ -11,7 +11,7 @@ import { roleLabel } from '../components/tag';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import { fullName } from '../texts';
 
-/** `/admin/users/{userEmail}` (SPEC §2): admins only; others go to /home, signed-out people are asked to sign in. */
+/** `/admin/users/{userEmail}`: admins only; others go to /home, signed-out people are asked to sign in. */
 export function AdminUserScreen() {
   const session = useSession();
   const { userEmail = '' } = useParams();

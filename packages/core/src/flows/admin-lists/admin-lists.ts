@@ -1,4 +1,4 @@
-/** The dashboard's All Users and All Clients sections (SPEC §2), with optimistic delete (SPEC §4). */
+/** The dashboard's All Users and All Clients (docs/behaviour.md#dashboard), with optimistic delete. */
 import type { ApiClient } from '../../api/client.js';
 import type { Client, User } from '../../api/schemas.js';
 import type { Dialogs } from '../../ports.js';

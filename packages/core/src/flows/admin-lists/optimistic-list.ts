@@ -1,4 +1,4 @@
-/** A list whose deletes show at once and are undone by a reload when the server refuses (SPEC §4). */
+/** A list whose deletes show at once and are undone by a reload when the server refuses. */
 import { errorMessage } from '../../api/errors.js';
 import { deleteFailedMessage } from '../../domain/messages.js';
 import type { Dialogs } from '../../ports.js';

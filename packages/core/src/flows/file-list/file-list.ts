@@ -1,6 +1,7 @@
 /**
- * The "Uploaded" list of the category screen (SPEC §2, §4, §5): sorted by the numeric prefix of the
- * key, selection cleared on each refresh, Select All / Clear Selection, and deletes after confirm.
+ * The "Uploaded" list of the category screen (docs/behaviour.md#file-list): sorted by the numeric
+ * prefix of the key, selection cleared on each refresh, Select All / Clear Selection, and deletes
+ * after confirm.
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
@@ -42,7 +43,7 @@ export interface FileListFlowOptions {
 /** The file list flow. */
 export type FileListFlow = Flow<FileListState, FileListEvent>;
 
-/** Ascending by the numeric prefix of the key's file name (SPEC §4); ties keep a stable order. */
+/** Ascending by the numeric prefix of the key's file name; ties keep a stable order. */
 export function sortByKeyOrder(items: readonly DocItem[]): DocItem[] {
   return [...items].sort((a, b) => keyOrder(a.key) - keyOrder(b.key) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

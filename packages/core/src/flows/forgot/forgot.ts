@@ -1,4 +1,4 @@
-/** Password reset (SPEC §2 /forgot…; §4): send code, verify it, set the new PIN, back to login. */
+/** Password reset (docs/behaviour.md#password-reset): send code, verify it, set the new PIN, back to login. */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
 import { messages } from '../../domain/messages.js';

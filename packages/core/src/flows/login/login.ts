@@ -1,4 +1,4 @@
-/** Two-step sign-in (SPEC §2 /login, /login/verify; §4): credentials, then the emailed code. */
+/** Two-step sign-in (docs/behaviour.md#sign-in): credentials, then the emailed code. */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
 import type { User } from '../../api/schemas.js';

@@ -1,5 +1,5 @@
 /**
- * Reassign Client on the Client Documents page (SPEC §2, §4): the owner comes from the client-meta
+ * Reassign Client (docs/behaviour.md#orphaned-clients-and-reassignment): the owner comes from the client-meta
  * lookup; when that fails the client is treated as an orphan so reassignment still works. Afterwards
  * the page's owner is the new volunteer.
  */
@@ -39,7 +39,7 @@ export interface ReassignFlowOptions {
 /** The reassign flow. */
 export type ReassignFlow = Flow<ReassignState, ReassignEvent>;
 
-/** The confirm button is disabled until a volunteer is chosen (SPEC §5). */
+/** The confirm button is disabled until a volunteer is chosen. */
 export function canConfirmReassign(state: ReassignState): boolean {
   return state.status === 'choosing' && state.selected !== null;
 }
@@ -58,7 +58,7 @@ export function createReassignFlow({ api, platform, clientId }: ReassignFlowOpti
     const createdBy = meta.status === 'fulfilled' ? meta.value.createdBy : null;
     clientEmail = givenEmail ?? (meta.status === 'fulfilled' ? meta.value.clientEmail : undefined);
     const owner: ClientOwner = createdBy ? { kind: 'volunteer', email: createdBy } : { kind: 'orphan' };
-    // SPEC §7: if the volunteer list fails it is shown as empty.
+    // A failed volunteer lookup shows as an empty list (with its "No volunteers found" text).
     const volunteers = list.status === 'fulfilled' ? list.value.items : [];
     store.setState({ status: 'choosing', owner, volunteers, selected: null });
   }

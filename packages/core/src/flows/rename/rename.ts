@@ -1,5 +1,5 @@
 /**
- * The Rename Document dialog (SPEC §4, §5): trimmed; empty is refused; unchanged just closes;
+ * The Rename Document dialog (docs/behaviour.md#rename): trimmed; empty is refused; unchanged just closes;
  * the original extension is kept; on success the list entry is updated in place.
  */
 import type { ApiClient } from '../../api/client.js';

@@ -1,4 +1,4 @@
-/** The Resend code button (SPEC §4, §5, §8): 30 s disabled after a successful resend, counting down. */
+/** The Resend code button (docs/behaviour.md#resend-cooldown): disabled 30 s after a successful resend. */
 import { RESEND_COOLDOWN_SECONDS } from '../../domain/constants.js';
 import { messages, resendCountdownLabel } from '../../domain/messages.js';
 import type { Clock, Dialogs } from '../../ports.js';
@@ -20,7 +20,7 @@ export interface ResendFlowOptions {
   resend: () => Promise<{ emailSent?: boolean }>;
   clock: Clock;
   platform: Pick<Dialogs, 'alert'>;
-  /** Seconds of cooldown; the spec's 30 by default. */
+  /** Seconds of cooldown; {@link RESEND_COOLDOWN_SECONDS} by default. */
   cooldownSeconds?: number;
 }
 

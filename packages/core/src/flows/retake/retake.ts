@@ -1,18 +1,17 @@
 /**
- * Retake (SPEC §4): the replacement is uploaded first, then the old file deleted, then the list
- * refreshed — so a failed upload never costs the old file.
+ * Retake (docs/behaviour.md#retake): the replacement is uploaded first, then the old file deleted,
+ * then the list refreshed — so a failed upload never costs the old file.
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
 import { uploadDocument } from '../../api/upload.js';
-import type { PutFile, UploadTarget } from '../../api/upload.js';
 import { messages } from '../../domain/messages.js';
 import { isConvertibleImage } from '../../pdf/convertible.js';
-import type { Dialogs, FileLike, KeyValueStorage } from '../../ports.js';
+import type { FileLike } from '../../ports.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
 import { readConvertPreference } from '../upload/preference.js';
-import type { ConvertImage } from '../upload/upload.js';
+import type { CategoryUploadPorts } from '../upload/upload.js';
 
 /** Where a retake stands; `key` is the file being replaced. */
 export type RetakeState =
@@ -26,16 +25,9 @@ export type RetakeState =
 /** Replace the file `key` with `file` (picked from Upload or Take Photo in the Retake menu). */
 export type RetakeEvent = { type: 'retake'; key: string; file: FileLike };
 
-/** The ports of {@link createRetakeFlow}. */
-export interface RetakeFlowOptions {
+/** The ports of {@link createRetakeFlow}: an upload's, and the delete of the replaced file. */
+export interface RetakeFlowOptions extends CategoryUploadPorts {
   api: Pick<ApiClient, 'presignUpload' | 'deleteDocs'>;
-  putFile: PutFile;
-  convert: ConvertImage;
-  /** Local storage with the convert-to-PDF preference, which applies to retakes too. */
-  storage: KeyValueStorage;
-  platform: Pick<Dialogs, 'alert'>;
-  target: UploadTarget;
-  refresh: () => unknown;
 }
 
 /** The retake flow. */

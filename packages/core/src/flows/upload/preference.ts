@@ -1,7 +1,7 @@
 import type { KeyValueStorage } from '../../ports.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 
-/** The "Convert images to PDF (fit to Letter)" preference: stored as 1 or 0, on by default (SPEC §3). */
+/** The "Convert images to PDF (fit to Letter)" preference: stored as 1 or 0, on by default. */
 export function readConvertPreference(storage: KeyValueStorage): boolean {
   return storage.getItem(STORAGE_KEYS.convertToPdf) !== '0';
 }

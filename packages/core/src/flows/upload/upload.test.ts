@@ -121,7 +121,7 @@ describe('upload queue', () => {
     });
   });
 
-  it('sends the content type of SPEC §5 and the converted name to presign', async () => {
+  it('sends the upload content type and the converted name to presign', async () => {
     const { api, flow } = setup();
     await flow.send({
       type: 'add',

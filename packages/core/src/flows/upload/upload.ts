@@ -1,5 +1,5 @@
 /**
- * The upload queue of the category screen (SPEC §4 upload flow): chosen files are queued — images
+ * The upload queue of the category screen (docs/behaviour.md#upload-queue): chosen files are queued — images
  * converted to PDF first when the toggle is on — and on Upload sent one by one; then the queue is
  * cleared and the list refreshed. A file that fails stays queued with its error while the others
  * go on, so nothing is lost; it can be retried.
@@ -49,18 +49,21 @@ export type UploadEvent =
   /** Sends one failed file again. */
   | { type: 'retry'; id: string };
 
-/** The ports of {@link createUploadFlow}. */
-export interface UploadFlowOptions {
+/** What storing files into one category needs: the upload queue's and the retake's ports. */
+export interface CategoryUploadPorts {
   api: Pick<ApiClient, 'presignUpload'>;
   putFile: PutFile;
   convert: ConvertImage;
-  /** Local storage: holds the convert-to-PDF preference. */
+  /** Local storage: holds the convert-to-PDF preference (it applies to retakes too). */
   storage: KeyValueStorage;
   platform: Pick<Dialogs, 'alert'>;
   target: UploadTarget;
-  /** Reloads the file list after a batch (usually `fileList.send({ type: 'refresh' })`). */
+  /** Reloads the file list afterwards (usually `fileList.send({ type: 'refresh' })`). */
   refresh: () => unknown;
 }
+
+/** The ports of {@link createUploadFlow}. */
+export type UploadFlowOptions = CategoryUploadPorts;
 
 /** The upload queue flow. */
 export type UploadFlow = Flow<UploadState, UploadEvent>;

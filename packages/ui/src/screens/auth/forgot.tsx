@@ -11,14 +11,14 @@ import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 type Step = 'email' | 'code' | 'newPin';
 
-/** One forgot-password page's flow; the email travels between the pages in session storage (SPEC §3). */
+/** One forgot-password page's flow; the email travels between the pages in session storage. */
 function useForgotFlow(step: Step) {
   const { api, platform, sessionStorage } = useServices();
   const flow = useFlowInstance(() => createForgotFlow({ api, platform, storage: sessionStorage, step }));
   return { flow, state: useFlow(flow) };
 }
 
-/** `/forgot` (SPEC §2): an email and Send Code → /forgot/verify. */
+/** `/forgot` (docs/behaviour.md#forgot-password-screens): an email and Send Code → /forgot/verify. */
 export function ForgotScreen() {
   const { flow, state } = useForgotFlow('email');
   if (state.status === 'code') return <Navigate to={paths.forgotVerify} />;
@@ -49,7 +49,7 @@ export function ForgotScreen() {
   );
 }
 
-/** `/forgot/verify` (SPEC §2): the code (numeric, at most 6), Submit and Resend code → /forgot/reset. */
+/** `/forgot/verify`: the code (numeric, at most 6), Submit and Resend code → /forgot/reset. */
 export function ForgotVerifyScreen() {
   const { api, platform, clock } = useServices();
   const { flow, state } = useForgotFlow('code');
@@ -70,7 +70,7 @@ export function ForgotVerifyScreen() {
   );
 }
 
-/** `/forgot/reset` (SPEC §2): New Password, Confirm New Password, Save → alert → /login. */
+/** `/forgot/reset`: New Password, Confirm New Password, Save → alert → /login. */
 export function ForgotResetScreen() {
   const { flow, state } = useForgotFlow('newPin');
   if (state.status === 'email') return <Navigate to={paths.forgot} replace />;

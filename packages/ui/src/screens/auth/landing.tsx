@@ -5,7 +5,10 @@ import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
 import { Page } from '../../components/page';
 
-/** `/` (SPEC §1, §2): the tagline, Login, Register and the programme's website; signed in → /home. */
+/**
+ * `/` (docs/behaviour.md#landing-screen): the tagline, Login, Register and the programme's website;
+ * signed in → /home.
+ */
 export function LandingScreen() {
   const session = useSession();
   const { config } = useServices();

@@ -8,7 +8,7 @@ import { CodeForm } from '../../components/code-form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
-/** `/login/verify` (SPEC §2): the emailed 6-digit code, Submit and Resend code → /home (or `next`). */
+/** `/login/verify`: the emailed 6-digit code, Submit and Resend code → /home (or `next`). */
 export function LoginVerifyScreen() {
   const { api, platform, clock, sessionStorage } = useServices();
   const session = useSessionFlow();

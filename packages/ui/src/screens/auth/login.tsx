@@ -8,7 +8,10 @@ import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
-/** `/login` (SPEC §2): email and Password PIN; the email is kept for the session → /login/verify. */
+/**
+ * `/login` (docs/behaviour.md#login-screen): email and Password PIN; the email is kept for the
+ * session → /login/verify.
+ */
 export function LoginScreen() {
   const { api, platform, sessionStorage } = useServices();
   const [search] = useSearchParams();

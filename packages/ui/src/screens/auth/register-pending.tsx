@@ -3,7 +3,7 @@ import { paths } from '../../app/paths';
 import { Page } from '../../components/page';
 import { texts } from '../../texts';
 
-/** `/register/pending` (SPEC §2): thanks, the account waits for an admin. */
+/** `/register/pending`: thanks, the account waits for an admin. */
 export function RegisterPendingScreen() {
   const { state } = useLocation() as { state: { approved?: boolean } | null };
   const firstAdmin = state?.approved === true;

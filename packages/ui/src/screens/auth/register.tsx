@@ -9,7 +9,7 @@ import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
-/** `/register` (SPEC §2): the "New Volunteer Account" form → /register/pending. */
+/** `/register`: the "New Volunteer Account" form → /register/pending. */
 export function RegisterScreen() {
   const { api, platform } = useServices();
   const flow = useFlowInstance(() => createRegisterFlow({ api, platform }));

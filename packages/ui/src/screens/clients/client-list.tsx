@@ -11,7 +11,10 @@ import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { fullName, texts } from '../../texts';
 import '../../styles/documents.css';
 
-/** `/clients` (SPEC §2, §6): the Client List; each entry opens the client's documents. */
+/**
+ * `/clients` (docs/behaviour.md#client-list-screen): the Client List; each entry opens the client's
+ * documents.
+ */
 export function ClientListScreen() {
   const session = useSession();
   if (session.status !== 'signedIn') return null;

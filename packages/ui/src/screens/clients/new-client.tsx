@@ -8,7 +8,7 @@ import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
-/** `/clients/new` (SPEC §2): "Create New Client", then straight to the new client's documents. */
+/** `/clients/new`: "Create New Client", then straight to the new client's documents. */
 export function NewClientScreen() {
   const { api, platform } = useServices();
   const flow = useFlowInstance(() => createNewClientFlow({ api, platform }));

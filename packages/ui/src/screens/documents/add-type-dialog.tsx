@@ -5,7 +5,7 @@ import type { ClientDocsFlow, ClientDocsState } from '../../adapters/client-docs
 import { Field } from '../../components/field';
 import { FormModal } from '../../components/modal';
 
-/** "Add additional document" (SPEC §2): one of the 16 templates and an optional note; Add waits for a template. */
+/** "Add additional document": one of the 16 templates and an optional note; Add waits for a template. */
 export function AddTypeDialog({ flow, state }: { flow: ClientDocsFlow; state: ClientDocsState }) {
   const pickerId = useId();
   if (!state.adding) return null;

@@ -18,7 +18,10 @@ import type { Dropped } from './use-file-drop';
 import { ViewModal } from './view-modal';
 import '../../styles/documents.css';
 
-/** `/clients/{clientId}/docs/{docType}` (SPEC §2): one set of flows per client and category. */
+/**
+ * `/clients/{clientId}/docs/{docType}` (docs/behaviour.md#category-screen): one set of flows per
+ * client and category.
+ */
 export function CategoryScreen() {
   const { clientId = '', docType = '' } = useParams();
   return <Category key={`${clientId}/${docType}`} clientId={clientId} docType={docType} />;

@@ -16,7 +16,7 @@ import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';
 import '../../styles/documents.css';
 
-/** `/clients/{clientId}/docs` (SPEC §2): the Client Documents page. */
+/** `/clients/{clientId}/docs`: the Client Documents page (docs/behaviour.md#client-documents-screen). */
 export function ClientDocsScreen() {
   const { clientId = '' } = useParams();
   const session = useSession();

@@ -6,8 +6,9 @@ import { useFlow } from '../../hooks/use-flow';
 import { formatBytes } from '@vita-docs/core';
 
 /**
- * "Choose types to include" (SPEC §2): a checkbox per category labelled Has files or Empty, in a list
- * that scrolls at 300px; Select All, Cancel, Download. While the archive streams in, a progress bar.
+ * "Choose types to include" (docs/behaviour.md#download-all): a checkbox per category labelled Has
+ * files or Empty, in a list that scrolls at 300px; Select All, Cancel, Download. While the archive
+ * streams in, a progress bar.
  */
 export function DownloadDialog({ flow }: { flow: DownloadAllFlow }) {
   const state = useFlow(flow);

@@ -1,6 +1,6 @@
 import type { ChangeEvent } from 'react';
 
-/** What "Upload files" accepts (SPEC §2: PDF or images). */
+/** What "Upload files" accepts: PDF or images. */
 export const UPLOAD_ACCEPT = 'application/pdf,.pdf,image/*,.heic,.heif';
 
 /** What "Take Photo" accepts: the camera on phones, a picker of images elsewhere. */
@@ -9,7 +9,7 @@ export const PHOTO_ACCEPT = 'image/*';
 interface FilePickerProps {
   label: string;
   accept: string;
-  /** `environment` asks phones for the back camera (SPEC §2: Take Photo). */
+  /** `environment` asks phones for the back camera (Take Photo). */
   capture?: 'environment';
   multiple?: boolean;
   disabled?: boolean;

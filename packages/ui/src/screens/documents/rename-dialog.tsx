@@ -3,7 +3,7 @@ import { Field } from '../../components/field';
 import { FormModal } from '../../components/modal';
 import { useFlow } from '../../hooks/use-flow';
 
-/** The "Rename Document" dialog (SPEC §2, §5); the rules (trim, empty refused, extension kept) are the flow's. */
+/** The "Rename Document" dialog; the rules (trim, empty refused, extension kept) are the flow's. */
 export function RenameDialog({ flow }: { flow: RenameFlow }) {
   const state = useFlow(flow);
   if (state.status === 'closed') return null;

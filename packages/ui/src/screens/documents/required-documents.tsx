@@ -4,7 +4,7 @@ import type { ClientDocsFlow, ClientDocsState } from '../../adapters/client-docs
 import { paths } from '../../app/paths';
 import { Loading } from '../../components/page';
 
-/** The Required Documents list (SPEC §2): each category with a green dot and Ready or a red dot and Missing. */
+/** The Required Documents list: each category with a green dot and Ready or a red dot and Missing. */
 export function RequiredDocuments({
   flow,
   state,

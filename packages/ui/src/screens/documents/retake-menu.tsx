@@ -10,7 +10,7 @@ interface RetakeMenuProps {
 }
 
 /**
- * Retake (SPEC §2): a button that opens a small menu offering Upload or Take Photo. The chosen file
+ * Retake: a button that opens a small menu offering Upload or Take Photo. The chosen file
  * replaces this one. A disclosure rather than an ARIA menu: its items are native file inputs.
  */
 export function RetakeMenu({ filename, disabled, onFile }: RetakeMenuProps) {

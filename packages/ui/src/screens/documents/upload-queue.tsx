@@ -12,7 +12,7 @@ interface UploadQueueProps {
   dragging: boolean;
 }
 
-/** The add-files part of the category screen (SPEC §2): pickers, the convert toggle, the queue, Upload. */
+/** The add-files part of the category screen: pickers, the convert toggle, the queue, Upload. */
 export function UploadQueue({ flow, onAdd, dragging }: UploadQueueProps) {
   const state = useFlow(flow);
   const headingId = useId();

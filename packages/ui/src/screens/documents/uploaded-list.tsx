@@ -6,7 +6,7 @@ import { useFlow } from '../../hooks/use-flow';
 import { RetakeMenu } from './retake-menu';
 import type { CategoryFlows } from './use-category-flows';
 
-/** The "Uploaded" list of the category screen (SPEC §2): selection, Delete Selected, and per-file actions. */
+/** The "Uploaded" list of the category screen: selection, Delete Selected, and per-file actions. */
 export function UploadedList({ flows }: { flows: CategoryFlows }) {
   const { list } = flows;
   const state = useFlow(list);

@@ -5,8 +5,8 @@ import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 
 /**
- * The View modal (SPEC §2): about 84vw × 80vh (at most 1100px wide). Images are drawn, PDFs open in
- * the browser's viewer fitted to the page, anything else gets the download link.
+ * The View modal (docs/behaviour.md#view-modal): about 84vw × 80vh (at most 1100px wide). Images are
+ * drawn, PDFs open in the browser's viewer fitted to the page, anything else gets the download link.
  */
 export function ViewModal({ flow }: { flow: FileViewerFlow }) {
   const state = useFlow(flow);

@@ -7,7 +7,7 @@ import { Card, Section } from '../../components/section';
 import { useFlow } from '../../hooks/use-flow';
 import { deleteClientBody, fullName, texts } from '../../texts';
 
-/** All Clients (SPEC §2): cards with clientId, Created by, Phone; Delete Client and Open Docs. */
+/** All Clients: cards with clientId, Created by, Phone; Delete Client and Open Docs. */
 export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {
   const state = useFlow(flow);
   const [deleting, setDeleting] = useState<Client | null>(null);

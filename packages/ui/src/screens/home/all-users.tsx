@@ -15,7 +15,7 @@ interface AllUsersProps {
   onDeleted: () => void;
 }
 
-/** All Users (SPEC §2): cards with role tag, status, Delete User (never for admins) and Open. */
+/** All Users: cards with role tag, status, Delete User (never for admins) and Open. */
 export function AllUsers({ flow, actor, onDeleted }: AllUsersProps) {
   const state = useFlow(flow);
   const [deleting, setDeleting] = useState<User | null>(null);

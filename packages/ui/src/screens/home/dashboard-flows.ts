@@ -13,7 +13,7 @@ import { createApprovalsFlow } from '../../adapters/approvals';
 import { useServices } from '../../app/services';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
-/** Which sections the signed-in user sees (SPEC §2, §6). */
+/** Which sections the signed-in user sees (docs/behaviour.md#dashboard). */
 export function visibleSections(user: User) {
   return {
     approvals: canApproveUsers(user),

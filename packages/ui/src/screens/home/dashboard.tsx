@@ -11,7 +11,7 @@ import { useDashboardFlows } from './dashboard-flows';
 import { OrphanedClients } from './orphaned-clients';
 import { PendingApprovals } from './pending-approvals';
 
-/** The signed-in dashboard (SPEC §2): greeting, tag, buttons, and the sections the user may see. */
+/** The signed-in dashboard: greeting, tag, buttons, and the sections the user may see. */
 export function Dashboard({ user }: { user: User }) {
   const session = useSessionFlow();
   const navigate = useNavigate();

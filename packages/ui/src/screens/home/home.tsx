@@ -5,7 +5,7 @@ import { useSession } from '../../app/session';
 import { Loading, Page } from '../../components/page';
 import { Dashboard } from './dashboard';
 
-/** `/home` (SPEC §2): the dashboard, or "Not signed in" when the session check fails. */
+/** `/home` (docs/behaviour.md#dashboard): the dashboard, or "Not signed in" when the session check fails. */
 export function HomeScreen() {
   const session = useSession();
   if (session.status === 'checking') {

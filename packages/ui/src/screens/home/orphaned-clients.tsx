@@ -10,7 +10,7 @@ interface OrphanedClientsProps {
   onReassigned: () => void;
 }
 
-/** Orphaned Clients (Needs Reassignment) (SPEC §2), with the Reassign modal. */
+/** Orphaned Clients (Needs Reassignment), with the Reassign modal. */
 export function OrphanedClients({ flow, onReassigned }: OrphanedClientsProps) {
   const state = useFlow(flow);
   const [reassigning, setReassigning] = useState<Client | null>(null);

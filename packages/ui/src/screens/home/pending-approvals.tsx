@@ -3,7 +3,7 @@ import { Card, Section } from '../../components/section';
 import { useFlow } from '../../hooks/use-flow';
 import { fullName, texts } from '../../texts';
 
-/** Pending Approvals (SPEC §2): Approve, and Set Role (admin) or Set Volunteer (officer). */
+/** Pending Approvals: Approve, and Set Role (admin) or Set Volunteer (officer). */
 export function PendingApprovals({ flow, actorIsAdmin }: { flow: ApprovalsFlow; actorIsAdmin: boolean }) {
   const state = useFlow(flow);
   return (
