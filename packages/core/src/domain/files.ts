@@ -72,7 +72,8 @@ const DOCUMENT_EXTENSIONS = new Set(Object.values(TYPE_EXTENSIONS).flat());
  */
 export function withDocumentExtension(name: string, contentType: string): string {
   if (DOCUMENT_EXTENSIONS.has(fileExtension(name).toLowerCase())) return name;
-  const canonical = TYPE_EXTENSIONS[contentType.split(';')[0]!.trim().toLowerCase()]?.[0] ?? '.pdf';
+  const [mediaType = ''] = contentType.split(';');
+  const canonical = TYPE_EXTENSIONS[mediaType.trim().toLowerCase()]?.[0] ?? '.pdf';
   return name + canonical;
 }
 
@@ -117,11 +118,10 @@ export function parseDocKey(key: string): DocKeyParts | null {
     return null;
   }
   if (!docType || encodeURIComponent(docType) !== encodedType) return null;
-  const match = /^(\d{1,16})_(.+)$/.exec(file);
-  if (!match) return null;
-  const filename = match[2]!;
+  const [, order, filename] = /^(\d{1,16})_(.+)$/.exec(file) ?? [];
+  if (order === undefined || filename === undefined) return null;
   if (filename !== safeFileName(filename)) return null;
-  return { clientId, docType, order: Number(match[1]), filename };
+  return { clientId, docType, order: Number(order), filename };
 }
 
 /** Sort key for listing: the numeric prefix of the key's file name (SPEC §4). */
