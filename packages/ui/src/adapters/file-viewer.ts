@@ -9,7 +9,8 @@ const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp', 'im
 
 /** The preview a file gets, by its stored content type. */
 export function previewKind(item: Pick<DocItem, 'contentType' | 'filename'>): PreviewKind {
-  const type = item.contentType.split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = item.contentType.split(';');
+  const type = mediaType.trim().toLowerCase();
   if (type === 'application/pdf') return 'pdf';
   return PREVIEWABLE_IMAGES.has(type) ? 'image' : 'none';
 }
