@@ -82,7 +82,8 @@ export async function ensureCategoryDir(root: string, key: string): Promise<stri
   await mkdir(dir, { recursive: true });
   if (path.basename(dir).startsWith('#')) {
     const marker = path.join(dir, CATEGORY_MARKER);
-    const encoded = key.split('/')[1]!;
+    // The key's category segment: parseDocKey accepts a key only when it is exactly this encoding.
+    const encoded = encodeURIComponent(assertDocKey(key).docType);
     const existing = await readFile(marker, 'utf8').catch(() => null);
     if (existing !== encoded) {
       const tmp = `${marker}.${randomUUID()}`;

@@ -15,7 +15,10 @@ import { StorageError, storageErrorStatus } from './types.js';
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /** The media type of a Content-Type value: no parameters, lower case. */
-const mediaType = (value: string | undefined): string => (value ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaType = (value: string | undefined): string => {
+  const [type = ''] = (value ?? '').split(';');
+  return type.trim().toLowerCase();
+};
 
 /** Headers every response of these routes carries. */
 function baseHeaders(reply: FastifyReply): void {
