@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { BrowserWindow, app } from 'electron';
 import { channels } from '../shared/bridge.js';
 import { openDesk } from './desk.js';
+import { devServerUrl } from './env.js';
 import { registerIpc } from './electron/ipc.js';
 import { appOrigin } from './electron/origin.js';
 import { registerAppScheme, serveRenderer } from './electron/protocol.js';
 import { createMainWindow, lockDownWebContents } from './electron/window.js';
 
 /** The only environment this process reads: the renderer dev server while developing. */
-const devUrl = process.env.VITA_DESKTOP_DEV_URL || undefined;
+const devUrl = devServerUrl();
 const origin = appOrigin(devUrl);
 /** Built layout: dist/main/index.js, dist/preload/index.cjs, dist/renderer/. */
 const distDir = join(import.meta.dirname, '..');
