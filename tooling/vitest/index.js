@@ -19,6 +19,9 @@ export function vitaVitestConfig(test = {}) {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       ...test,
+      // A committed `.only` would skip the rest of the suite and still pass: fail the run instead,
+      // locally too (vitest only does so by default when CI is set). Lint catches it first.
+      allowOnly: false,
     },
   };
 }
