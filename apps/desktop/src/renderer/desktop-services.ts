@@ -30,7 +30,7 @@ function withAbsoluteLinks(api: ApiClient, serverUrl: string): ApiClient {
 }
 
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
-export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
+function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
   return {
     alert: (message) => window.alert(message),
     confirm: (message) => window.confirm(message),

@@ -12,7 +12,7 @@ import { createZipStream, type ZipEntry } from '../zip/writer.js';
  * Splits `include` into category names. Names may themselves contain commas (a note like
  * "W-2 (Acme, Inc.)"), so pieces are re-joined until they form a known name.
  */
-export function parseInclude(include: string, known: readonly string[]): string[] {
+function parseInclude(include: string, known: readonly string[]): string[] {
   const names = new Set(known);
   const picked: string[] = [];
   let pending = '';

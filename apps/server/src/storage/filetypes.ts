@@ -98,7 +98,7 @@ export function sniffContentType(head: Uint8Array): AllowedContentType | null {
 }
 
 /** The canonical allowed type for a declared Content-Type (parameters ignored), or null. */
-export function normalizeContentType(declared: string | null | undefined): AllowedContentType | null {
+function normalizeContentType(declared: string | null | undefined): AllowedContentType | null {
   if (!declared) return null;
   const [mediaType = ''] = declared.split(';');
   const bare = mediaType.trim().toLowerCase();

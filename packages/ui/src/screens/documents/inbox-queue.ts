@@ -38,7 +38,10 @@ export interface InboxQueueOptions {
   target: UploadTarget;
 }
 
-/** The key a scan's upload attempt records, the same one the headless intake writes. */
+/**
+ * The key a scan's upload attempt records, the same one the headless intake writes.
+ * @internal Exported for its unit test.
+ */
 export const attemptTarget = (target: UploadTarget): string => JSON.stringify([target.clientId, target.docType]);
 
 /** Whether a scan may join the queue now: not queued here and not being uploaded elsewhere. */

@@ -14,7 +14,7 @@ import { useServices } from '../../app/services';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 /** Which sections the signed-in user sees (SPEC §2, §6). */
-export function visibleSections(user: User) {
+function visibleSections(user: User) {
   return {
     approvals: canApproveUsers(user),
     orphans: canReassignClients(user),
