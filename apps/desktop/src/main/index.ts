@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { BrowserWindow, app } from 'electron';
 import { channels } from '../shared/bridge.js';
 import { openDesk } from './desk.js';
-import { devServerUrl } from './env.js';
 import { registerIpc } from './electron/ipc.js';
 import { appOrigin } from './electron/origin.js';
 import { registerAppScheme, serveRenderer } from './electron/protocol.js';
 import { createMainWindow, lockDownWebContents } from './electron/window.js';
+import { devServerUrl } from './env.js';
 
 /** The only environment this process reads: the renderer dev server while developing. */
 const devUrl = devServerUrl();
