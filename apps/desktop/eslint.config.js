@@ -1,3 +1,8 @@
 import { vitaEslint } from '@vita-docs/eslint-config';
 
-export default vitaEslint({ dirname: import.meta.dirname, layer: 'app', ignores: ['release/**'] });
+export default vitaEslint({
+  dirname: import.meta.dirname,
+  layer: 'app',
+  ignores: ['release/**'],
+  envModule: 'src/main/env.ts',
+});

@@ -1,3 +1,3 @@
 import { vitaEslint } from '@vita-docs/eslint-config';
 
-export default vitaEslint({ dirname: import.meta.dirname, layer: 'server' });
+export default vitaEslint({ dirname: import.meta.dirname, layer: 'server', envModule: 'src/env.ts' });

@@ -5,4 +5,6 @@ export declare function vitaEslint(options: {
   dirname: string;
   layer: 'core' | 'ui' | 'server' | 'app';
   ignores?: string[];
+  /** The app's one module allowed to read `process.env` (relative to `dirname`). */
+  envModule?: string;
 }): ConfigArray;

@@ -68,20 +68,58 @@ const coreGlobalBans = [
   '__dirname',
 ].map((name) => ({ name, message: `core is headless: use the injected port instead of the global ${name}.` }));
 
+/** Test files of every package: they may read the environment and use Node, never focus a test. */
+const TEST_FILES = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.ts', 'e2e/**/*.ts'];
+
+/**
+ * Every way to reach the environment. Scope: the shipped code, `src/**` of apps and packages, minus
+ * each app's one config module (`envModule`), which parses and validates it once. Tests, benches and
+ * scripts sit outside src and may read it (TEST_DATABASE_URL, CHROMIUM_PATH, CI); so may `*.test.ts`.
+ */
+const envBans = [
+  'MemberExpression[object.name="process"][property.name="env"]',
+  'MemberExpression[object.name="process"][property.value="env"]',
+  'MemberExpression[object.property.name="process"][property.name="env"]',
+  'VariableDeclarator[init.name="process"] > ObjectPattern > Property[key.name="env"]',
+  'ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name="env"]',
+].map((selector) => ({
+  selector,
+  message: "Read the environment only in the app's config module (apps/server/src/env.ts, apps/desktop/src/main/env.ts); pass values in.",
+}));
+
+/**
+ * A focused test (`it.only`, `describe.only`, `test.concurrent.only`, …) silently skips the rest of
+ * the suite. vitest's `allowOnly: false` (tooling/vitest) also fails such a run.
+ */
+const focusBans = [
+  'MemberExpression[property.name="only"][object.name=/^(describe|suite|it|test|bench)$/]',
+  'MemberExpression[property.name="only"][object.type="MemberExpression"][object.object.name=/^(describe|suite|it|test|bench)$/]',
+].map((selector) => ({ selector, message: 'Do not commit a focused test: remove `.only`.' }));
+
 /**
  * The shared flat config.
- * @param {{ dirname: string, layer: keyof typeof layerBans, ignores?: string[] }} options
+ * @param {{ dirname: string, layer: keyof typeof layerBans, ignores?: string[], envModule?: string }} options
  */
-export function vitaEslint({ dirname, layer, ignores = [] }) {
+export function vitaEslint({ dirname, layer, ignores = [], envModule }) {
   return tseslint.config(
     { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', '**/*.mjs', ...ignores] },
     js.configs.recommended,
     ...tseslint.configs.recommendedTypeChecked,
     {
+      // A disable comment that no longer disables anything hides the next real problem on that line.
+      linterOptions: { reportUnusedDisableDirectives: 'error' },
       languageOptions: {
         parserOptions: { projectService: true, tsconfigRootDir: dirname },
       },
       rules: {
+        // Every `switch (event.type)` names every member: a new event type cannot be silently ignored,
+        // and a `default:` branch does not count as handling the members it would swallow.
+        '@typescript-eslint/switch-exhaustiveness-check': [
+          'error',
+          { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: true },
+        ],
+        // Narrow, guard or throw instead: `!` turns a wrong assumption into a crash far from its cause.
+        '@typescript-eslint/no-non-null-assertion': 'error',
         '@typescript-eslint/no-floating-promises': 'error',
         '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
         '@typescript-eslint/consistent-type-imports': 'error',
@@ -99,10 +137,22 @@ export function vitaEslint({ dirname, layer, ignores = [] }) {
           rules: { 'no-restricted-globals': ['error', ...coreGlobalBans] },
         }
       : {},
+    {
+      files: ['src/**/*.ts', 'src/**/*.tsx'],
+      ignores: [...TEST_FILES, ...(envModule ? [envModule] : [])],
+      rules: { 'no-restricted-syntax': ['error', ...envBans] },
+    },
+    {
+      files: [...TEST_FILES, 'bench/**/*.ts'],
+      rules: { 'no-restricted-syntax': ['error', ...focusBans] },
+    },
     // Tests may use Node to set up the world (spawn a server, read fixtures), never import an app.
     {
-      files: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.ts', 'e2e/**/*.ts'],
+      files: TEST_FILES,
       rules: {
+        // In a test a `!` on a fixture or a response is an assertion: when it is wrong the test fails
+        // on that line, which is what a test is for. Shipped code (src, and benches) keeps the rule.
+        '@typescript-eslint/no-non-null-assertion': 'off',
         'no-restricted-imports': ['error', { patterns: everywhere }],
         // Tests read untyped JSON bodies; asserting on them is the point.
         '@typescript-eslint/no-explicit-any': 'off',

@@ -53,8 +53,8 @@ export interface Server {
 
 const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /**
  * The web app's page, read once, with the programme's website (PROGRAMME_URL) added as a meta tag

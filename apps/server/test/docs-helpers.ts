@@ -7,11 +7,6 @@ export function pdfBytes(size = 4096): Buffer {
   return Buffer.concat([head, randomBytes(Math.max(0, size - head.length - 6)), Buffer.from('\n%%EOF')]);
 }
 
-/** Bytes that pass the JPEG magic-number check. */
-export function jpegBytes(size = 4096): Buffer {
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(size - 6), Buffer.from([0xff, 0xd9])]);
-}
-
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Creates a client owned by the agent's user; returns its id. */

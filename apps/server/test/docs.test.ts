@@ -152,6 +152,11 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
     expect(bad.status).toBe(400);
     const html = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: '13614-C', filename: 'a.html', contentType: 'text/html' });
     expect(html.status).toBe(415);
+    // Names every plain object inherits must not pass the allow-list lookup.
+    for (const contentType of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const inherited = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: '13614-C', filename: 'a.pdf', contentType });
+      expect(inherited.status, contentType).toBe(415);
+    }
     const key = await upload(people.volA, clientId, '13614-C', '../../etc/passwd', samplePdf());
     expect(key.split('/')).toHaveLength(3);
     const long = await upload(people.volA, clientId, '13614-C', `${'ü'.repeat(200)}.pdf`, samplePdf());

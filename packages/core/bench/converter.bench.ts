@@ -22,7 +22,9 @@ interface BenchResult {
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // The middle value, or the two middle values of an even count (NaN when there are none).
+  const [low = NaN, high = NaN] = sorted.slice(sorted.length % 2 ? mid : mid - 1, mid + 1);
+  return sorted.length % 2 ? low : (low + high) / 2;
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -45,13 +47,13 @@ it('image → Letter PDF in Chromium', async () => {
     const floor = median(result.floors);
     const lowFloor = median(result.lowFloors);
     const longest = Math.max(0, ...result.longTasks);
-    const rows = [
+    const rows: [label: string, value: string][] = [
       ['12 MP photo → PDF (median of 10)', ms(converter)],
       ['floor: createImageBitmap + resize (high) + convertToBlob', ms(floor)],
       ['ratio (goal ≤ 1.15×)', `${(converter / floor).toFixed(2)}×`],
       [
         'median of the per-run ratios (same run, same load)',
-        `${median(result.converter.map((c, i) => c / result.floors[i]!)).toFixed(2)}×`,
+        `${median(result.converter.map((c, i) => c / (result.floors[i] ?? NaN))).toFixed(2)}×`,
       ],
       ['floor with the cheapest resize (low smoothing)', ms(lowFloor)],
       ['ratio to that', `${(converter / lowFloor).toFixed(2)}×`],
@@ -62,10 +64,10 @@ it('image → Letter PDF in Chromium', async () => {
       ['longest gap between main-thread ticks during conversion', ms(result.maxGap)],
       ['small upright JPEG pass-through (median of 10)', ms(median(result.passThrough))],
     ];
-    const width = Math.max(...rows.map(([label]) => label!.length));
+    const width = Math.max(...rows.map(([label]) => label.length));
     console.log(
       `\nConverter benchmark (Chromium, photo ${(photo.length / 1e6).toFixed(1)} MB)\n` +
-        rows.map(([label, value]) => `  ${label!.padEnd(width)}  ${value}`).join('\n') +
+        rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n') +
         `\n  runs: converter ${result.converter.map((v) => v.toFixed(0)).join(' ')} | floor ${result.floors.map((v) => v.toFixed(0)).join(' ')}\n`,
     );
     expect(result.converter).toHaveLength(RUNS);

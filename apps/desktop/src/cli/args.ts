@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 /** Usage text shown by `--help` and after a bad argument. */
-export const USAGE = `Usage: pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [options]
+const USAGE = `Usage: pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [options]
 
 Uploads every scan that appears in DIR (and its sub-folders) into one client's document category.
 Asks for your Password PIN and then for the code emailed to you (both may be piped on standard input).

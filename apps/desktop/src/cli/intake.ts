@@ -14,6 +14,7 @@ import {
   uploadDocument,
 } from '@vita-docs/core';
 import { createSharpRaster } from '@vita-docs/core/node';
+import { invocationDir } from '../main/env.js';
 import { createInbox } from '../main/inbox/index.js';
 import { createServerFetch } from '../main/server-fetch.js';
 import { parseIntakeArgs, type IntakeArgs } from './args.js';
@@ -58,7 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const putFile = createFetchPutFile(server.fetch);
   const target = { clientId: args.client, docType: args.category };
   // `pnpm --filter` runs this in apps/desktop; a relative --folder means where the person typed the command.
-  const folder = resolve(process.env.INIT_CWD ?? process.cwd(), args.folder);
+  const folder = resolve(invocationDir(), args.folder);
   const inbox = createInbox({ folder, afterUpload: args.afterUpload });
   inbox.subscribe((event) => {
     if (event.type === 'error') note(`warning: ${event.message}`);

@@ -74,7 +74,10 @@ function messageOf(error: unknown): string {
   return (error as { kind?: unknown } | null)?.kind === 'network' ? `cannot reach the server (${message})` : message;
 }
 
-/** How an upload attempt's destination is written into the inbox ledger. */
+/**
+ * How an upload attempt's destination is written into the inbox ledger.
+ * @internal Exported for the intake's end-to-end test.
+ */
 export function attemptTarget(target: IntakeTarget): string {
   return JSON.stringify([target.clientId, target.docType]);
 }

@@ -30,7 +30,7 @@ export interface InboxHost {
 }
 
 /** What the renderer may see of a scan: no absolute paths, no hashes. */
-export function toInboxScan(scan: Scan): InboxScan {
+function toInboxScan(scan: Scan): InboxScan {
   const view: InboxScan = {
     id: scan.id,
     name: scan.name,

@@ -10,9 +10,10 @@ import { registerIpc } from './electron/ipc.js';
 import { appOrigin } from './electron/origin.js';
 import { registerAppScheme, serveRenderer } from './electron/protocol.js';
 import { createMainWindow, lockDownWebContents } from './electron/window.js';
+import { devServerUrl } from './env.js';
 
 /** The only environment this process reads: the renderer dev server while developing. */
-const devUrl = process.env.VITA_DESKTOP_DEV_URL || undefined;
+const devUrl = devServerUrl();
 const origin = appOrigin(devUrl);
 /** Built layout: dist/main/index.js, dist/preload/index.cjs, dist/renderer/. */
 const distDir = join(import.meta.dirname, '..');

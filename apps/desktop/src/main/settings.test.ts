@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isConfigured } from '../shared/settings.js';
 import { removeFolder, tempFolder } from './inbox/test-support.js';
-import { DEFAULT_SETTINGS, SETTINGS_FILE, isConfigured, loadSettings, saveSettings } from './settings.js';
+import { DEFAULT_SETTINGS, SETTINGS_FILE, loadSettings, saveSettings } from './settings.js';
 
 let userData: string;
 let scans: string;

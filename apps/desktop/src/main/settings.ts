@@ -8,16 +8,17 @@ import type { DesktopSettings } from '../shared/bridge.js';
 import { DesktopSettingsSchema, SettingsInputSchema } from '../shared/schemas.js';
 import { writeFileAtomic } from './fs-atomic.js';
 
-/** File name inside the user-data folder. */
+/**
+ * File name inside the user-data folder.
+ * @internal Exported for its unit test.
+ */
 export const SETTINGS_FILE = 'settings.json';
 
-/** Settings of a desk that has not been set up: the renderer shows the first-run screen. */
+/**
+ * Settings of a desk that has not been set up: the renderer shows the first-run screen.
+ * @internal Exported for its unit test.
+ */
 export const DEFAULT_SETTINGS: DesktopSettings = { serverUrl: null, watchedFolder: null, afterUpload: 'move' };
-
-/** True once the server and the folder are chosen. */
-export function isConfigured(settings: DesktopSettings): boolean {
-  return settings.serverUrl !== null && settings.watchedFolder !== null;
-}
 
 /** Reads the settings; a missing or unreadable file gives the defaults (first run). */
 export async function loadSettings(dir: string): Promise<DesktopSettings> {
@@ -30,7 +31,7 @@ export async function loadSettings(dir: string): Promise<DesktopSettings> {
 }
 
 /** An invalid settings payload, with a message a person can act on. */
-export class SettingsError extends Error {
+class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 

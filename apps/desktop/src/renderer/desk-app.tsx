@@ -10,20 +10,18 @@ import { AppProviders, AppRoutes } from '@vita-docs/ui';
 import { useMemo, useState } from 'react';
 import { HashRouter } from 'react-router';
 import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
+import { isConfigured } from '../shared/settings.js';
 import { createDesktopServices } from './desktop-services.js';
 import { SetupScreen } from './setup-screen.js';
 
-const isComplete = (settings: DesktopSettings): settings is DesktopSettings & { serverUrl: string } =>
-  settings.serverUrl !== null && settings.watchedFolder !== null;
-
 export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: DesktopSettings }) {
   const [settings, setSettings] = useState(initial);
-  const [editing, setEditing] = useState(!isComplete(initial));
+  const [editing, setEditing] = useState(!isConfigured(initial));
   const serverUrl = settings.serverUrl;
   // New services (and so a new session) only when the server changes.
   const services = useMemo(() => (serverUrl ? createDesktopServices(bridge, serverUrl) : null), [bridge, serverUrl]);
 
-  if (editing || !isComplete(settings) || !services) {
+  if (editing || !isConfigured(settings) || !services) {
     return (
       <SetupScreen
         bridge={bridge}
@@ -32,7 +30,7 @@ export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: D
           setSettings(saved);
           setEditing(false);
         }}
-        {...(isComplete(settings) ? { onCancel: () => setEditing(false) } : {})}
+        {...(isConfigured(settings) ? { onCancel: () => setEditing(false) } : {})}
       />
     );
   }

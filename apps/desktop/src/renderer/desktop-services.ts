@@ -12,7 +12,7 @@ import { createBridgeTransport } from './bridge-fetch.js';
 const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
 
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
-export function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
+function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
   return {
     alert: (message) => window.alert(message),
     confirm: (message) => window.confirm(message),

@@ -6,9 +6,9 @@ import { hmac, randomDigits, safeEqual } from './crypto.js';
 export type CodePurpose = 'login' | 'reset';
 
 /** How long an emailed code stays valid. */
-export const CODE_TTL_MINUTES = 10;
+const CODE_TTL_MINUTES = 10;
 /** Wrong tries after which a code is dead. */
-export const MAX_CODE_ATTEMPTS = 5;
+const MAX_CODE_ATTEMPTS = 5;
 /** Codes one email may be sent per purpose per hour (first sends and resends together). */
 export const MAX_CODES_PER_HOUR = 20;
 

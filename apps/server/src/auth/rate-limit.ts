@@ -26,17 +26,6 @@ export async function pruneRateLimits(db: Db): Promise<void> {
   await db.deleteFrom('rate_limits').where('window_start', '<', sql<Date>`now() - interval '1 day'`).execute();
 }
 
-/** True when `key` has already used up `limit` hits in its current window (read-only). */
-export async function isRateLimited(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select('count')
-    .where('key', '=', key)
-    .where('window_start', '>=', sql<Date>`now() - make_interval(secs => ${windowSeconds})`)
-    .executeTakeFirst();
-  return (row?.count ?? 0) >= limit;
-}
-
 /** Gives back one hit (a successful sign-in should not use up the failure allowance). */
 export async function refundRateLimit(db: Db, key: string): Promise<void> {
   await db.updateTable('rate_limits').set({ count: sql<number>`greatest(count - 1, 0)` }).where('key', '=', key).execute();

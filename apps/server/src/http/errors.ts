@@ -21,7 +21,7 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
 
 /** A zod failure as one sentence: the first problem, which our schemas phrase for people. */
-export function zodMessage(error: ZodError): string {
+function zodMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request is not valid.';
   if (issue.path.length === 0 && issue.code === 'invalid_type') return 'The request body must be a JSON object.';

@@ -23,7 +23,7 @@ type Result<N extends EndpointName> = Endpoints[N]['response'] extends z.ZodType
   : FastifyReply;
 
 /** Registered endpoint names, so tests can check every contract entry has a route. */
-export const registeredEndpoints = new Set<EndpointName>();
+const registeredEndpoints = new Set<EndpointName>();
 
 function register<N extends EndpointName, U>(
   app: FastifyInstance,

@@ -5,8 +5,8 @@ import { resolveSession, type UserRow } from '../auth/sessions.js';
 import type { Services } from '../services.js';
 import { HttpError } from './errors.js';
 
-export const SESSION_COOKIE = 'vita_session';
-export const PRE_SESSION_COOKIE = 'vita_pre';
+const SESSION_COOKIE = 'vita_session';
+const PRE_SESSION_COOKIE = 'vita_pre';
 
 /** Who is calling: the signed-in user (if any) and what the CSRF token is bound to. */
 export interface AuthState {

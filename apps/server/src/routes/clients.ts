@@ -105,7 +105,9 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .where('id', '=', client.id)
       .returning('submitted_at')
       .executeTakeFirstOrThrow();
+    // The column is nullable in general, never right after this update set it.
+    if (!row.submitted_at) throw new Error('submitted_at was not stored');
     await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
-    return { ok: true as const, submittedAt: row.submitted_at!.toISOString() };
+    return { ok: true as const, submittedAt: row.submitted_at.toISOString() };
   });
 }

@@ -12,7 +12,7 @@ import { createZipStream, type ZipEntry } from '../zip/writer.js';
  * Splits `include` into category names. Names may themselves contain commas (a note like
  * "W-2 (Acme, Inc.)"), so pieces are re-joined until they form a known name.
  */
-export function parseInclude(include: string, known: readonly string[]): string[] {
+function parseInclude(include: string, known: readonly string[]): string[] {
   const names = new Set(known);
   const picked: string[] = [];
   let pending = '';
@@ -35,13 +35,17 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     const types = await clientDocTypes(db, client.id);
     const selected = query.include === undefined ? types : parseInclude(query.include, types);
     const rank = new Map(selected.map((t, i) => [t, i]));
+    // Only document keys of a selected type, each with its type's place in the selection.
     const files = (await store.list(docPrefix(client.id)))
-      .map((o) => ({ o, parts: parseDocKey(o.key) }))
-      .filter((f) => f.parts !== null && rank.has(f.parts.docType))
-      .sort((a, b) => rank.get(a.parts!.docType)! - rank.get(b.parts!.docType)! || keyOrder(a.o.key) - keyOrder(b.o.key));
+      .flatMap((o) => {
+        const parts = parseDocKey(o.key);
+        const typeRank = parts ? rank.get(parts.docType) : undefined;
+        return parts && typeRank !== undefined ? [{ o, parts, typeRank }] : [];
+      })
+      .sort((a, b) => a.typeRank - b.typeRank || keyOrder(a.o.key) - keyOrder(b.o.key));
     const namer = createZipNamer();
     const entries: ZipEntry[] = files.map(({ o, parts }) => ({
-      name: namer.name(parts!.docType, parts!.filename),
+      name: namer.name(parts.docType, parts.filename),
       size: o.size,
       mtime: o.lastModified,
       open: () => store.read(o.key),

@@ -35,10 +35,10 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
     if (by.clientId) q = q.where('id', '=', by.clientId);
     else if (by.owner) q = q.where('created_by', '=', by.owner.trim().toLowerCase()).where('email', '=', by.clientEmail);
     else q = q.where('created_by', 'is', null).where('email', '=', by.clientEmail);
-    const rows = await q.limit(2).execute();
-    if (rows.length === 0) throw notFound(CLIENT_NOT_FOUND);
-    if (rows.length > 1) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
-    return rows[0]!;
+    const [row, ...others] = await q.limit(2).execute();
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
+    if (others.length) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
+    return row;
   };
 
   /** Gives a client to an approved account; the old owner is remembered as previous. */

@@ -81,7 +81,7 @@ export function sniffContentType(head: Uint8Array): AllowedContentType | null {
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'WEBP') return 'image/webp';
   if (ascii(head, 0, 2) === 'BM' && head.length >= 18) {
-    const dibSize = head[14]! | (head[15]! << 8) | (head[16]! << 16) | (head[17]! << 24);
+    const dibSize = new DataView(head.buffer, head.byteOffset, head.byteLength).getInt32(14, true);
     if (BMP_DIB_SIZES.has(dibSize)) return 'image/bmp';
   }
   // Classic TIFF (42) and BigTIFF (43), both byte orders.
@@ -98,8 +98,10 @@ export function sniffContentType(head: Uint8Array): AllowedContentType | null {
 }
 
 /** The canonical allowed type for a declared Content-Type (parameters ignored), or null. */
-export function normalizeContentType(declared: string | null | undefined): AllowedContentType | null {
-  return ALIASES[mediaType(declared)] ?? null;
+function normalizeContentType(declared: string | null | undefined): AllowedContentType | null {
+  const type = mediaType(declared);
+  // Own keys only: a declared type such as `constructor` must not find Object.prototype's members.
+  return Object.hasOwn(ALIASES, type) ? (ALIASES[type] ?? null) : null;
 }
 
 /** True when a declared upload type is on the allow-list (check at presign time: a clear 415 early). */

@@ -20,7 +20,7 @@ const MAX_DIR_NAME = 200;
  * as they are, so `%2E`/`%2A` never occur otherwise): `..` and `.` can never name a directory. A
  * category too long for one file name becomes `#` + its hash, with the real name in a marker file.
  */
-export function categoryDir(encodedDocType: string): string {
+function categoryDir(encodedDocType: string): string {
   const escaped = encodedDocType.replace(/\./g, '%2E').replace(/\*/g, '%2A');
   if (escaped.length <= MAX_DIR_NAME) return escaped;
   return `#${createHash('sha256').update(encodedDocType).digest('base64url')}`;
@@ -39,7 +39,7 @@ export async function categoryFromDir(clientDir: string, dirName: string): Promi
 }
 
 /** Resolves `target` under `root`, refusing anything that would land outside it. */
-export function inside(root: string, ...segments: string[]): string {
+function inside(root: string, ...segments: string[]): string {
   const target = path.resolve(root, ...segments);
   const relative = path.relative(root, target);
   if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) {
@@ -82,7 +82,8 @@ export async function ensureCategoryDir(root: string, key: string): Promise<stri
   await mkdir(dir, { recursive: true });
   if (path.basename(dir).startsWith('#')) {
     const marker = path.join(dir, CATEGORY_MARKER);
-    const encoded = key.split('/')[1]!;
+    // The key's category segment: parseDocKey accepts a key only when it is exactly this encoding.
+    const encoded = encodeURIComponent(assertDocKey(key).docType);
     const existing = await readFile(marker, 'utf8').catch(() => null);
     if (existing !== encoded) {
       const tmp = `${marker}.${randomUUID()}`;

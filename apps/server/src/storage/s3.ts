@@ -64,12 +64,10 @@ async function mapLimit<T, R>(
   work: (item: T) => Promise<R>,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item when it is free.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
+    for (const [index, item] of queue) results[index] = await work(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;

@@ -7,7 +7,7 @@
 /** 0xFFFFFFFF in a 32-bit field means "see the ZIP64 extra field". */
 export const MAX32 = 0xffffffff;
 /** 0xFFFF in a 16-bit count means "see the ZIP64 end record". */
-export const MAX16 = 0xffff;
+const MAX16 = 0xffff;
 
 const SIG_LOCAL = 0x04034b50;
 const SIG_DESCRIPTOR = 0x08074b50;

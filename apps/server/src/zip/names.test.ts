@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createZipNamer, safeSegment, zipEntryNames } from './names.js';
+import { createZipNamer, safeSegment } from './names.js';
 import { isSafeEntryName } from './writer.js';
+
+/** Entry names for a list of documents, in order, as one download names them. */
+function zipEntryNames(documents: readonly { docType: string; filename: string }[]): string[] {
+  const namer = createZipNamer();
+  return documents.map((doc) => namer.name(doc.docType, doc.filename));
+}
 
 describe('ZIP entry names', () => {
   it('are {docType}/{filename}, with slashes in a category replaced', () => {

@@ -11,6 +11,7 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
  * One path segment: slashes (as in `Michigan/Locality Intake`) become `-`, then the file-name rules
  * of core apply (no control or reserved characters, no leading dots, bounded length); trailing dots
  * and spaces go (Windows drops them), and a reserved device name gets a `_` prefix.
+ * @internal Exported for its unit test.
  */
 export function safeSegment(raw: string, fallback: string): string {
   const slashesReplaced = raw.replace(/[/\\]+/g, '-');
@@ -53,10 +54,4 @@ export function createZipNamer(): ZipNamer {
       }
     },
   };
-}
-
-/** Entry names for a list of documents, in order (a convenience over {@link createZipNamer}). */
-export function zipEntryNames(documents: readonly { docType: string; filename: string }[]): string[] {
-  const namer = createZipNamer();
-  return documents.map((doc) => namer.name(doc.docType, doc.filename));
 }

@@ -33,7 +33,10 @@ export interface ZipOptions {
   chunkSize?: number;
 }
 
-/** Thrown (as the stream's error) when an entry cannot be written. */
+/**
+ * Thrown (as the stream's error) when an entry cannot be written.
+ * @internal Exported for its unit test.
+ */
 export class ZipError extends Error {
   override name = 'ZipError';
 }
@@ -42,6 +45,7 @@ export class ZipError extends Error {
  * True for a name extractors treat as a plain relative path: not empty, at most 65 535 UTF-8 bytes,
  * `/`-separated segments that are neither empty, `.` nor `..`, no backslash, no drive letter, no
  * control characters.
+ * @internal Exported for its unit test.
  */
 export function isSafeEntryName(name: string): boolean {
   if (!name || Buffer.byteLength(name) > 0xffff) return false;

@@ -10,7 +10,7 @@ export interface Person {
   pin: string;
 }
 
-export const PIN = 'correct horse 7';
+const PIN = 'correct horse 7';
 
 /** A person with a unique email, so test files never collide. */
 export function person(firstName: string, lastName: string): Person {

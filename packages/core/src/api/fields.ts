@@ -7,7 +7,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True for text a database, a file system and a person can all take: no control characters, well-formed Unicode. */
-export function isCleanText(value: string): boolean {
+function isCleanText(value: string): boolean {
   return !CONTROL.test(value) && !LONE_SURROGATE.test(value);
 }
 

@@ -122,11 +122,10 @@ export function parseDocKey(key: string): DocKeyParts | null {
     return null;
   }
   if (!docType || encodeURIComponent(docType) !== encodedType) return null;
-  const match = /^(\d{1,16})_(.+)$/.exec(file);
-  if (!match) return null;
-  const filename = match[2]!;
+  const [, order, filename] = /^(\d{1,16})_(.+)$/.exec(file) ?? [];
+  if (order === undefined || filename === undefined) return null;
   if (filename !== safeFileName(filename)) return null;
-  return { clientId, docType, order: Number(match[1]), filename };
+  return { clientId, docType, order: Number(order), filename };
 }
 
 /** Sort key for listing: the numeric prefix of the key's file name (docs/behaviour.md#file-keys). */

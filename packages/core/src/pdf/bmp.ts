@@ -58,11 +58,12 @@ export function decodeBmp(bytes: Uint8Array): RgbaImage {
       let r: number, g: number, b: number, a = 255;
       if (bpp <= 8) {
         const bit = x * bpp;
-        const index = (bytes[src + (bit >> 3)]! >> (8 - bpp - (bit & 7))) & ((1 << bpp) - 1);
+        // Past the end of a truncated file reads as 0, as the palette lookup does.
+        const index = ((bytes[src + (bit >> 3)] ?? 0) >> (8 - bpp - (bit & 7))) & ((1 << bpp) - 1);
         [r, g, b] = palette(index) as [number, number, number];
       } else if (bpp === 24 && compression === 0) {
         const at = src + x * 3;
-        [b, g, r] = [bytes[at]!, bytes[at + 1]!, bytes[at + 2]!];
+        [b, g, r] = [bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0];
       } else if (bpp === 16 || bpp === 32) {
         const value = bpp === 16 ? view.getUint16(src + x * 2, true) : view.getUint32(src + x * 4, true);
         const [cr, cg, cb, ca] = channels.map(({ shift, max }) =>

@@ -55,7 +55,7 @@ function jpegInfo(b: Uint8Array): ImageInfo {
   let at = 2;
   while (at + 4 <= b.length) {
     if (b[at] !== 0xff) return info;
-    const marker = b[at + 1]!;
+    const marker = view.getUint8(at + 1);
     if (marker === 0xff) {
       at += 1; // fill byte
       continue;
@@ -70,8 +70,9 @@ function jpegInfo(b: Uint8Array): ImageInfo {
     if (marker === 0xe1 && ascii(body, 0, 6) === 'Exif\0\0') info.orientation = exifOrientation(body.subarray(6));
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isFrame && body.length >= 5) {
-      info.height = (body[1]! << 8) | body[2]!;
-      info.width = (body[3]! << 8) | body[4]!;
+      // Big-endian, bytes 1–2 and 3–4 of the frame header (`body` starts at `at + 4`).
+      info.height = view.getUint16(at + 5);
+      info.width = view.getUint16(at + 7);
     }
     at += 2 + length;
   }

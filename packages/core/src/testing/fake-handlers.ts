@@ -56,8 +56,10 @@ export function fakeHandlers(world: FakeWorld): Handlers {
     loginVerify({ body }) {
       const email = body.email.trim().toLowerCase();
       checkCode('login', email, body.code);
+      const account = world.users.get(email);
+      if (!account) throw fail(401, 'Email or Password PIN is incorrect.');
       world.session = { email };
-      return { ok: true, user: world.users.get(email)!.user };
+      return { ok: true, user: account.user };
     },
     loginResend: ({ body }) => mail((body.email ?? '').trim().toLowerCase(), 'login'),
     me: () => ({ user: me() }),

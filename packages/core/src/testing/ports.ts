@@ -36,7 +36,7 @@ export function createRecordingDialogs(options: { defaultAnswer?: boolean } = {}
     alert: (message) => void alerts.push(message),
     confirm(message) {
       confirms.push(message);
-      return answers.length ? answers.shift()! : (options.defaultAnswer ?? true);
+      return answers.shift() ?? options.defaultAnswer ?? true;
     },
   };
 }

@@ -60,8 +60,8 @@ export interface ClientDocsFlowOptions {
   actor: Actor;
 }
 
-/** The Add button is disabled until a template is chosen. */
-export function canAddType(state: ClientDocsState): boolean {
+/** The Add button is disabled until a template is chosen. Narrows `adding` for confirmAdd. */
+export function canAddType(state: ClientDocsState): state is ClientDocsState & { adding: AddTypeDialog } {
   return state.adding !== null && state.adding.template !== null && !state.adding.saving;
 }
 
@@ -184,7 +184,7 @@ export function createClientDocsFlow({
           if (state.adding && !state.adding.saving) store.setState({ ...state, adding: null });
           return;
         case 'confirmAdd':
-          if (canAddType(state)) await confirmAdd(state.adding!);
+          if (canAddType(state)) await confirmAdd(state.adding);
           return;
         case 'deleteType':
           if (state.status === 'ready' && state.deleting === null) await deleteType(event.name);

@@ -46,7 +46,10 @@ export interface DownloadAllFlowOptions {
 const ZIP_BYTES_PER_FILE = 160;
 const ZIP_END_BYTES = 98;
 
-/** The archive size the server's headers promise, or null when they are missing. */
+/**
+ * The archive size the server's headers promise, or null when they are missing.
+ * @internal Exported for its unit test.
+ */
 export function expectedZipBytes(headers: Pick<Headers, 'get'>): number | null {
   const bytes = Number(headers.get('x-content-bytes'));
   const files = Number(headers.get('x-file-count'));

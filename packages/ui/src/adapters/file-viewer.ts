@@ -7,7 +7,10 @@ export type PreviewKind = 'image' | 'pdf' | 'none';
 /** Image types every browser draws in an `<img>`; HEIC and TIFF are not among them. */
 const PREVIEWABLE_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'image/gif']);
 
-/** The preview a file gets, by its stored content type. */
+/**
+ * The preview a file gets, by its stored content type.
+ * @internal Exported for its unit test.
+ */
 export function previewKind(item: Pick<DocItem, 'contentType' | 'filename'>): PreviewKind {
   const type = mediaType(item.contentType);
   if (type === 'application/pdf') return 'pdf';

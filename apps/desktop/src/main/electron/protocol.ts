@@ -23,7 +23,7 @@ const TYPES: Record<string, string> = {
  * The renderer talks to the server only through the bridge, so `connect-src` is 'self'; images
  * and frames may load presigned view URLs (http(s)) and blob: previews made from local files.
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

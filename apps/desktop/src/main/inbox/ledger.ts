@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../fs-atomic.js';
 
 /** Where a scan is in its life. `uploaded` entries are kept (bounded) to recognise re-copied files. */
-export const ScanStatus = z.enum(['waiting', 'uploading', 'failed', 'uploaded']);
+const ScanStatus = z.enum(['waiting', 'uploading', 'failed', 'uploaded']);
 export type ScanStatus = z.infer<typeof ScanStatus>;
 
 /** One upload attempt that may have reached the server before the kiosk stopped. */
@@ -42,7 +42,7 @@ export type LedgerEntry = z.infer<typeof LedgerEntry>;
 const LedgerFile = z.object({ version: z.literal(1), entries: z.array(LedgerEntry) });
 
 /** How many uploaded entries are remembered for duplicate detection; older ones are forgotten. */
-export const MAX_UPLOADED_HISTORY = 5000;
+const MAX_UPLOADED_HISTORY = 5000;
 
 /** The loaded ledger plus a serialised writer. */
 export interface Ledger {

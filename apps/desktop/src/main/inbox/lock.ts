@@ -13,7 +13,7 @@ interface LockOwner {
 }
 
 /** The folder is watched by someone else. */
-export class FolderLockedError extends Error {
+class FolderLockedError extends Error {
   override readonly name = 'FolderLockedError';
 }
 

@@ -7,7 +7,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 
 
 /** Extensions (lower case, with the dot) of the types the server accepts (PDF and the image types). */
-export const SUPPORTED_SCAN_EXTENSIONS: readonly string[] = [
+const SUPPORTED_SCAN_EXTENSIONS: readonly string[] = [
   '.pdf',
   '.jpg',
   '.jpeg',
@@ -46,7 +46,7 @@ const SYSTEM_FILES = new Set(['thumbs.db', 'desktop.ini', '.ds_store', 'ehthumbs
 const TEMPORARY_SUFFIXES = ['.~tmp', '.tmp', '.temp', '.part', '.partial', '.crdownload', '.download', '~'];
 
 /** Lower-case extension with the dot, or '' (a leading dot alone, as in `.profile`, is no extension). */
-export function scanExtension(name: string): string {
+function scanExtension(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot).toLowerCase() : '';
 }

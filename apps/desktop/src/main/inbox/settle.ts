@@ -23,7 +23,7 @@ export interface SettleOptions {
 }
 
 /** Poll interval used for a window when none is given. */
-export function defaultPollMs(stableMs: number): number {
+function defaultPollMs(stableMs: number): number {
   return Math.max(50, Math.min(250, Math.round(stableMs / 4)));
 }
 

@@ -6,9 +6,6 @@ export interface DataDirLock {
   release(): Promise<void>;
 }
 
-/** Thrown when another live server holds the data directory. */
-export class DataDirBusyError extends Error {}
-
 /**
  * One server per data directory: two postmasters cannot share a cluster, and two servers sharing
  * one would each take the other's PostgreSQL for an orphan to stop. The lock is a pid file; a file
@@ -30,14 +27,14 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
     }
     const pid = Number.parseInt(await fs.readFile(file, 'utf8').catch(() => ''), 10);
     if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid) && (await looksLikeNode(pid))) {
-      throw new DataDirBusyError(
+      throw new Error(
         `Another server (pid ${pid}) is using the data directory ${dataDir}. Stop it first, or give this ` +
           'server its own DATA_DIR.',
       );
     }
     await fs.rm(file, { force: true });
   }
-  throw new DataDirBusyError(`Another server is starting on the data directory ${dataDir} at the same time.`);
+  throw new Error(`Another server is starting on the data directory ${dataDir} at the same time.`);
 }
 
 /** A recycled pid (after a reboot or in a container) belongs to some other program, not to a server. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { run, type RunAs } from './process.js';
 
 /** The account the cluster runs as when the server itself runs as root (PostgreSQL refuses root). */
-export const POSTGRES_ACCOUNT = 'postgres';
+const POSTGRES_ACCOUNT = 'postgres';
 
 interface Log {
   warn(message: string): void;

@@ -153,7 +153,8 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
       }
     }
     setStatus(converting > 0 ? 'converting' : 'idle');
-    if (failures.length === 1) await platform.alert(failures[0]!.error);
+    const [single, ...others] = failures;
+    if (single && !others.length) await platform.alert(single.error);
     else if (failures.length > 1) await platform.alert(failures.map((f) => `${f.name}: ${f.error}`).join('\n'));
   }
 

@@ -38,7 +38,10 @@ export interface InboxQueueOptions {
   target: UploadTarget;
 }
 
-/** The key a scan's upload attempt records, the same one the headless intake writes. */
+/**
+ * The key a scan's upload attempt records, the same one the headless intake writes.
+ * @internal Exported for its unit test.
+ */
 export const attemptTarget = (target: UploadTarget): string => JSON.stringify([target.clientId, target.docType]);
 
 /** Whether a scan may join the queue now: not queued here and not being uploaded elsewhere. */
@@ -135,9 +138,17 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
       .filter((scan): scan is InboxScanView => scan !== undefined && canAdd(state, scan));
     if (!scans.length) return;
     setState({ adding: true, problem: undefined });
-    const read = await Promise.allSettled(scans.map((scan) => inbox.readScan(scan.id)));
-    const files = read.flatMap((r, i) => (r.status === 'fulfilled' ? [{ scan: scans[i]!, file: r.value }] : []));
-    const failed = read.flatMap((r, i) => (r.status === 'rejected' ? [`${scans[i]!.name}: ${errorMessage(r.reason)}`] : []));
+    // Each read keeps its scan: no index lookup back into `scans`.
+    const read = await Promise.all(
+      scans.map((scan) =>
+        inbox.readScan(scan.id).then(
+          (file) => ({ scan, file }),
+          (error: unknown) => ({ scan, error }),
+        ),
+      ),
+    );
+    const files = read.flatMap((r) => ('file' in r ? [r] : []));
+    const failed = read.flatMap((r) => ('error' in r ? [`${r.scan.name}: ${errorMessage(r.error)}`] : []));
     // Read while another add ran: a scan queued meanwhile is not queued twice.
     const fresh = files.filter(({ scan }) => state.queued[scan.id] === undefined);
     const before = new Set(upload.getState().queue.map((item) => item.id));

@@ -14,7 +14,7 @@ import { useServices } from '../../app/services';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 /** Which sections the signed-in user sees (docs/behaviour.md#dashboard). */
-export function visibleSections(user: User) {
+function visibleSections(user: User) {
   return {
     approvals: canApproveUsers(user),
     orphans: canReassignClients(user),

@@ -1,0 +1,17 @@
+/**
+ * The only module of the desktop app that reads `process.env` (lint enforces it): the main process
+ * and the headless intake ask here, so every variable the app honours is listed in one place.
+ */
+
+/** The renderer dev server while developing (`VITA_DESKTOP_DEV_URL`); undefined in a built kiosk. */
+export function devServerUrl(): string | undefined {
+  return process.env.VITA_DESKTOP_DEV_URL || undefined;
+}
+
+/**
+ * Where the person typed the command: `pnpm --filter` runs scripts in apps/desktop but sets
+ * `INIT_CWD` to the directory it was invoked from.
+ */
+export function invocationDir(): string {
+  return process.env.INIT_CWD ?? process.cwd();
+}
