@@ -36,7 +36,8 @@ export async function adminQuery(statement: string): Promise<void> {
   }
 }
 
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A database of its own, copied from the migrated template. */
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   databases += 1;
   const name = `vita_test_${process.pid}_${databases}`;
   await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);

@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
+import { preparedStatementPool } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -21,7 +22,7 @@ export async function openDatabase(
   // An idle connection the database ends (restart, failover, timeout) must not end the process;
   // the pool replaces it on the next query.
   pool.on('error', (err) => onPoolError(err));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
   try {
     await migrate(db);
   } catch (err) {
