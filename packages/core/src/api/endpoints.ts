@@ -67,6 +67,12 @@ export const endpoints = {
     body: s.PresignRequest,
     response: s.PresignResponse,
   }),
+  completeUpload: def({
+    method: 'POST',
+    path: '/docs/complete',
+    body: s.CompleteUploadRequest,
+    response: s.CompleteUploadResponse,
+  }),
   listDocs: def({
     method: 'GET',
     path: '/docs/list/:id',

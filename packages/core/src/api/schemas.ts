@@ -56,6 +56,13 @@ export const Client = z.object({
 });
 export type Client = z.infer<typeof Client>;
 
+/** SHA-256 of a file's bytes, as 64 lowercase hex digits. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'sha256 must be 64 lowercase hex digits.' });
+
+/** Another file of the same client with exactly the same bytes. */
+export const DuplicateOf = z.object({ key: z.string(), filename: z.string(), docType: z.string() });
+export type DuplicateOf = z.infer<typeof DuplicateOf>;
+
 export const DocItem = z.object({
   key: z.string(),
   filename: z.string(),
@@ -63,6 +70,10 @@ export const DocItem = z.object({
   docType: z.string(),
   contentType: z.string(),
   lastModified: Timestamp,
+  /** Additive: the SHA-256 the server verified when the file was stored. */
+  sha256: Sha256Hex.optional(),
+  /** Additive: the earliest other file of this client with the same bytes, if any. */
+  duplicateOf: DuplicateOf.optional(),
 });
 export type DocItem = z.infer<typeof DocItem>;
 
@@ -186,11 +197,29 @@ export const PresignRequest = z.object({
   docType: DocTypeName,
   filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
   contentType: z.string({ error: 'Content type is required.' }).min(1).max(255),
+  /** Additive: the exact size of the file; signed into the upload URL where the store can enforce it. */
+  size: z.number().int().nonnegative().optional(),
+  /** Additive: the SHA-256 the client computed; the store refuses other bytes where it can. */
+  sha256: Sha256Hex.optional(),
 });
 export type PresignRequest = z.input<typeof PresignRequest>;
-/** A URL for one direct `PUT` of the file, with the Content-Type header set to the signed type. */
-export const PresignResponse = z.object({ url: z.string(), key: z.string(), expiresAt: Timestamp });
+/**
+ * A URL for one direct `PUT` of the file, with the Content-Type header set to the signed type, and
+ * (additive) any further headers the PUT must carry because they are signed into the URL.
+ */
+export const PresignResponse = z.object({
+  url: z.string(),
+  key: z.string(),
+  expiresAt: Timestamp,
+  headers: z.record(z.string(), z.string()).optional(),
+});
 export type PresignResponse = z.infer<typeof PresignResponse>;
+
+/** After the PUT: the server checks what arrived and lists it (`POST /docs/complete`). */
+export const CompleteUploadRequest = z.object({ key: DocKey });
+export type CompleteUploadRequest = z.input<typeof CompleteUploadRequest>;
+export const CompleteUploadResponse = z.object({ ok: z.literal(true), item: DocItem });
+export type CompleteUploadResponse = z.infer<typeof CompleteUploadResponse>;
 
 export const DocListResponse = items(DocItem);
 export type DocListResponse = z.infer<typeof DocListResponse>;
