@@ -22,16 +22,18 @@ import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
-import { createLocalStore, type LocalObjectStore } from './storage/local.js';
+import { createObjectStore } from './storage/create.js';
+import { indexStoredFiles, sweep } from './documents/lifecycle.js';
 import { localStorageRoutes } from './storage/local-routes.js';
-import { StorageError, type ObjectStore } from './storage/types.js';
-import { clientDocTypes } from './clients/clients.js';
-import { parseDocKey } from '@vita-docs/core';
 import type { Services } from './services.js';
 import type { PoolConfig } from 'pg';
 
 export type { Config } from './env.js';
 export { loadConfig, ConfigError } from './env.js';
+
+/** How often the sweeper runs, and how old unaccounted bytes or expired uploads must be before it acts. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_GRACE_MS = 60 * 60_000;
 
 /** JSON bodies are small; files never pass through JSON routes (they go to presigned URLs). */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -116,36 +118,10 @@ async function assemble(
   const db = await openDatabase(connection, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
   const secret = await loadSecret(db, config);
   const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
-  let local: LocalObjectStore | undefined;
-  let store: ObjectStore;
-  let closeStore = () => undefined as void;
-  if (config.s3) {
-    // The AWS SDK takes most of a second to load: only servers that use S3 pay for it.
-    const { createS3Store } = await import('./storage/s3.js');
-    const s3 = createS3Store(config.s3);
-    closeStore = () => s3.client.destroy();
-    store = s3;
-  } else {
-    local = createLocalStore({
-      root: path.join(config.dataDir, 'files'),
-      secret,
-      baseUrl: `${config.publicUrl ?? ''}/api/storage`,
-      // PDF previews are framed by the web app (same origin) and by the desktop kiosk's page.
-      frameAncestors: "'self' app://vita",
-      // An upload URL must not outlive its client or category (deleted while the link was still valid).
-      beforeReceive: async (key) => {
-        const parts = parseDocKey(key);
-        if (!parts || !(await clientDocTypes(db, parts.clientId)).includes(parts.docType)) {
-          throw new StorageError('not_found', 'This client or document type no longer exists.');
-        }
-        const client = await db.selectFrom('clients').select('id').where('id', '=', parts.clientId).executeTakeFirst();
-        if (!client) throw new StorageError('not_found', 'This client or document type no longer exists.');
-      },
-    });
-    store = local;
-    // Temp files of uploads a crash interrupted; they were never visible, now they are gone.
-    await local.removeStaleTemp();
-  }
+  const { store, local, close: closeStore } = await createObjectStore(config, { db, secret });
+  const lifecycle = { db, store, log: app.log };
+  // Before anything is listed: files stored before the index existed get their rows.
+  await indexStoredFiles(lifecycle);
   const services: Services = { config, db, secret, mailer, store, log: app.log };
   await ensureAdmin(db, config, app.log);
 
@@ -192,13 +168,23 @@ async function assemble(
     );
   }, 15 * 60_000);
   housekeeping.unref();
+  // Uploads settled, abandoned ones dropped, bytes no document refers to removed: now, then regularly.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const runSweep = () => {
+    sweeping = sweep(lifecycle, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) => app.log.warn({ err }, 'sweep failed'));
+  };
+  runSweep();
+  const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
+  sweeper.unref();
 
   return {
     app,
     services,
     async close() {
       clearInterval(housekeeping);
+      clearInterval(sweeper);
       await app.close();
+      await sweeping;
       mailer.close();
       closeStore();
       await db.destroy();

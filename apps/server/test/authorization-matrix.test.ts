@@ -52,6 +52,7 @@ const MATRIX: Record<EndpointName, Row> = {
     (w) => ['POST', `/api/docs/presign/${w.clientId}`, { docType: 'Banking Info', filename: 'x.pdf', contentType: 'application/pdf' }],
     OWNER_OR_ADMIN(200),
   ],
+  completeUpload: [(w) => ['POST', '/api/docs/complete', { key: w.key }], OWNER_OR_ADMIN(200)],
   listDocs: [(w) => ['GET', `/api/docs/list/${w.clientId}?docType=13614-C`], OWNER_OR_ADMIN(200)],
   presignGet: [(w) => ['POST', '/api/docs/presign-get', { key: w.key, downloadAs: 'copy.pdf' }], OWNER_OR_ADMIN(200)],
   presignView: [(w) => ['POST', '/api/docs/presign-view', { key: w.key }], OWNER_OR_ADMIN(200)],

@@ -110,6 +110,34 @@ const migrations: Record<string, Migration> = {
     `ALTER TABLE codes ADD COLUMN used boolean NOT NULL DEFAULT false`,
     `CREATE INDEX codes_created_at ON codes (created_at)`,
   ),
+  '0004_documents': statements(
+    // The index of stored documents: the object store holds bytes, this table says what they are.
+    `CREATE TABLE documents (
+       key text PRIMARY KEY,
+       client_id text NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+       doc_type text NOT NULL,
+       ord bigint NOT NULL,
+       filename text NOT NULL,
+       state text NOT NULL CHECK (state IN ('pending', 'stored')),
+       content_type text NOT NULL,
+       max_bytes bigint NOT NULL,
+       declared_size bigint,
+       declared_sha256 text,
+       size bigint,
+       sha256 text,
+       crc32 bigint,
+       uploaded_by text,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       expires_at timestamptz NOT NULL,
+       stored_at timestamptz,
+       CHECK (state = 'pending' OR (size IS NOT NULL AND sha256 IS NOT NULL AND crc32 IS NOT NULL AND stored_at IS NOT NULL))
+     )`,
+    `CREATE INDEX documents_listing ON documents (client_id, doc_type, ord) WHERE state = 'stored'`,
+    `CREATE INDEX documents_pending ON documents (client_id, expires_at) WHERE state = 'pending'`,
+    `CREATE INDEX documents_sha256 ON documents (client_id, sha256) WHERE state = 'stored'`,
+    // One-time jobs already done (indexing files stored before this table existed).
+    `CREATE TABLE server_jobs (name text PRIMARY KEY, done_at timestamptz NOT NULL DEFAULT now())`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -99,6 +99,36 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+type BigIntColumn = ColumnType<string, number, number>;
+type NullableBigInt = ColumnType<string | null, number | null | undefined, number | null>;
+
+export interface DocumentsTable {
+  key: string;
+  client_id: string;
+  doc_type: string;
+  /** The key's numeric prefix: files of a category are ordered by it. */
+  ord: BigIntColumn;
+  filename: string;
+  state: 'pending' | 'stored';
+  /** Declared at presign while pending; the type the magic bytes showed once stored. */
+  content_type: string;
+  max_bytes: BigIntColumn;
+  declared_size: NullableBigInt;
+  declared_sha256: string | null;
+  size: NullableBigInt;
+  sha256: string | null;
+  crc32: NullableBigInt;
+  uploaded_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  stored_at: NullableTimestamp;
+}
+
+export interface ServerJobsTable {
+  name: string;
+  done_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -110,4 +140,6 @@ export interface Database {
   clients: ClientsTable;
   client_doc_types: ClientDocTypesTable;
   audit_log: AuditLogTable;
+  documents: DocumentsTable;
+  server_jobs: ServerJobsTable;
 }

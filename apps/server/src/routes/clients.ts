@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllClients, categoryName, isFixedCategory, parseDocKey } from '@vita-docs/core';
+import { canManageAllClients, categoryName, isFixedCategory } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { randomToken } from '../auth/crypto.js';
 import { hashPin } from '../auth/passwords.js';
@@ -8,6 +8,8 @@ import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { categoriesWithDocuments } from '../documents/documents.js';
+import { settleArrived } from '../documents/lifecycle.js';
 
 export function clientRoutes(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
@@ -59,8 +61,8 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'docStatus', async ({ user, params }) => {
     const client = await clientFor(db, user, params.id);
-    const [types, objects] = await Promise.all([clientDocTypes(db, client.id), store.list(docPrefix(client.id))]);
-    const withFiles = new Set(objects.map((o) => parseDocKey(o.key)?.docType));
+    await settleArrived(services, client.id);
+    const [types, withFiles] = await Promise.all([clientDocTypes(db, client.id), categoriesWithDocuments(db, client.id)]);
     return Object.fromEntries(types.map((t) => [t, withFiles.has(t)]));
   });
 
@@ -91,9 +93,15 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .executeTakeFirst();
     if (!row) throw notFound('Document type not found.');
     await audit(db, { actor: user.email, action: 'doctype.delete', clientId: client.id, ip: request.ip, detail: row.name });
-    // Files first: if removing them fails, the category stays visible and the delete can be retried.
-    await store.deletePrefix(docPrefix(client.id, row.name));
-    await db.deleteFrom('client_doc_types').where('client_id', '=', client.id).where('name', '=', row.name).execute();
+    // Rows first, in one transaction: the category and its documents go together. Then the bytes; if
+    // that fails, the sweeper removes them (nothing refers to them any more).
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('documents').where('client_id', '=', client.id).where('doc_type', '=', row.name).execute();
+      await trx.deleteFrom('client_doc_types').where('client_id', '=', client.id).where('name', '=', row.name).execute();
+    });
+    await store
+      .deletePrefix(docPrefix(client.id, row.name))
+      .catch((err: unknown) => services.log.warn({ err }, 'category files left for the sweeper'));
     return { ok: true as const };
   });
 

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applyRenameRule,
   buildDocKey,
-  keyOrder,
   parseDocKey,
   safeFileName,
   withDocumentExtension,
@@ -10,11 +9,23 @@ import {
 } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { clientDocTypes, clientFor, docPrefix } from '../clients/clients.js';
-import { badRequest, HttpError } from '../http/errors.js';
+import { clientDocTypes, clientFor } from '../clients/clients.js';
+import { isUniqueViolation } from '../db/errors.js';
+import {
+  deleteDocumentRows,
+  findDocument,
+  listDocuments,
+  moveDocumentRow,
+  reserveDocument,
+  toDocItem,
+  toStored,
+} from '../documents/documents.js';
+import { settle, settleArrived } from '../documents/lifecycle.js';
+import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { isAllowedUploadType, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
+import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
+import { StorageError } from '../storage/types.js';
 
 /** Upload URLs live long enough for a slow phone connection; view/download URLs only seconds. */
 const PUT_URL_SECONDS = 15 * 60;
@@ -47,34 +58,49 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     const client = await clientFor(db, user, params.id);
     await requireDocType(client.id, body.docType);
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
-    const filename = safeFileName(withDocumentExtension(body.filename.trim(), body.contentType));
-    // The numeric prefix orders files; bump it on the rare same-millisecond, same-name upload.
-    let order = Date.now();
-    let key = buildDocKey(client.id, body.docType, order, filename);
-    while (await store.head(key)) key = buildDocKey(client.id, body.docType, ++order, filename);
+    const maxBytes = services.config.maxUploadBytes;
+    if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
+    const key = await reserveDocument(db, {
+      clientId: client.id,
+      docType: body.docType,
+      filename: safeFileName(withDocumentExtension(body.filename.trim(), body.contentType)),
+      contentType: body.contentType,
+      maxBytes,
+      expiresAt: new Date(Date.now() + PUT_URL_SECONDS * 1000),
+      uploadedBy: user.email,
+      declaredSize: body.size,
+      declaredSha256: body.sha256,
+    });
     const signed = await store.presignPut(key, body.contentType, {
       expiresInSeconds: PUT_URL_SECONDS,
-      maxBytes: services.config.maxUploadBytes,
+      maxBytes,
+      ...(body.size !== undefined && { size: body.size }),
+      ...(body.sha256 !== undefined && { sha256: body.sha256 }),
     });
-    return { url: absolute(request, signed.url), key, expiresAt: signed.expiresAt.toISOString() };
+    return {
+      url: absolute(request, signed.url),
+      key,
+      expiresAt: signed.expiresAt.toISOString(),
+      ...(Object.keys(signed.headers).length > 0 && { headers: signed.headers }),
+    };
+  });
+
+  userRoute(app, 'completeUpload', async ({ user, body }) => {
+    const parts = await authorizeKey(user, body.key);
+    const row = await findDocument(db, body.key);
+    if (!row || row.client_id !== parts.clientId) throw notFound('That upload was not started, or it was deleted.');
+    if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
+    const settled = await settle(services, row);
+    if (settled.state === 'refused') throw settled.error;
+    if (settled.state === 'waiting') throw new HttpError(409, 'The file has not arrived. Please upload it again.');
+    return { ok: true as const, item: toDocItem(settled.document) };
   });
 
   userRoute(app, 'listDocs', async ({ user, params, query }) => {
     const client = await clientFor(db, user, params.id);
-    const objects = await store.list(docPrefix(client.id, query.docType));
-    const items = objects
-      .map((o) => ({ o, parts: parseDocKey(o.key) }))
-      .filter((x): x is { o: (typeof objects)[number]; parts: DocKeyParts } => x.parts !== null)
-      .sort((a, b) => keyOrder(a.o.key) - keyOrder(b.o.key))
-      .map(({ o, parts }) => ({
-        key: o.key,
-        filename: parts.filename,
-        size: o.size,
-        docType: parts.docType,
-        contentType: o.contentType,
-        lastModified: o.lastModified.toISOString(),
-      }));
-    return { items };
+    await settleArrived(services, client.id);
+    const docs = await listDocuments(db, client.id, { docType: query.docType, duplicates: true });
+    return { items: docs.map(toDocItem) };
   });
 
   userRoute(app, 'presignGet', async ({ user, body, request }) => {
@@ -109,7 +135,9 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       const own = parsed.filter((p) => p.parts.clientId === clientId).map((p) => p.key);
       await audit(db, { actor: user.email, action: 'doc.delete', clientId, keys: own, ip: request.ip });
     }
-    await store.delete(keys);
+    // Rows first: from here the files are not listed; if removing the bytes fails, the sweeper will.
+    await deleteDocumentRows(db, keys);
+    await store.delete(keys).catch((err: unknown) => services.log.warn({ err, keys }, 'bytes left for the sweeper'));
     return { ok: true as const, deleted: keys.length };
   });
 
@@ -119,8 +147,13 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     if (requested === null) throw badRequest('Please enter a file name');
     const filename = safeFileName(requested);
     if (filename === parts.filename) return { ok: true as const, newKey: body.key, filename };
+    const row = await findDocument(db, body.key);
+    // An upload that arrived without `complete` (the plain presign-and-PUT API) is settled first.
+    const stored = row?.state === 'pending' ? (await settle(services, row)).state === 'stored' : row?.state === 'stored';
+    if (!stored) throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
-    if (await store.head(newKey)) throw new HttpError(409, 'Another file in this category already has that name.');
+    const taken = () => new HttpError(409, 'Another file in this category already has that name.');
+    if (await findDocument(db, newKey)) throw taken();
     await audit(db, {
       actor: user.email,
       action: 'doc.rename',
@@ -128,9 +161,23 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       keys: [body.key, newKey],
       ip: request.ip,
     });
-    // Copy, then delete: a failure in between leaves both names, never neither.
-    await store.copy(body.key, newKey);
-    await store.delete([body.key]);
+    // Bytes copied, then the row moved, then the old bytes removed: a stop at any point leaves the
+    // document listed with its bytes; the extra copy has no row and is swept.
+    await store.copy(body.key, newKey).catch((err: unknown) => {
+      throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
+    });
+    let moved: boolean;
+    try {
+      moved = await moveDocumentRow(db, body.key, newKey, filename);
+    } catch (err) {
+      await store.delete([newKey]);
+      throw isUniqueViolation(err) ? taken() : err;
+    }
+    if (!moved) {
+      await store.delete([newKey]);
+      throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+    }
+    await store.delete([body.key]).catch((err: unknown) => services.log.warn({ err }, 'old bytes left for the sweeper'));
     return { ok: true as const, newKey, filename };
   });
 }

@@ -1,12 +1,19 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { keyOrder, parseDocKey, zipFileName } from '@vita-docs/core';
+import { zipFileName } from '@vita-docs/core';
 import { audit } from '../audit.js';
-import { clientDocTypes, clientFor, docPrefix } from '../clients/clients.js';
+import { clientDocTypes, clientFor } from '../clients/clients.js';
+import { listDocuments } from '../documents/documents.js';
+import { settleArrived } from '../documents/lifecycle.js';
 import { badRequest } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { createZipNamer } from '../zip/names.js';
-import { createZipStream, type ZipEntry } from '../zip/writer.js';
+import { createZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.js';
+
+/** The note added to an archive when documents had to be left out. */
+const MISSING_FILES_NAME = 'MISSING-FILES.txt';
+const MISSING_FILES_NOTE = 'These documents could not be included in this download. Ask an administrator to check the server log.';
 
 /**
  * Splits `include` into category names. Names may themselves contain commas (a note like
@@ -35,33 +42,40 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     const types = await clientDocTypes(db, client.id);
     const selected = query.include === undefined ? types : parseInclude(query.include, types);
     const rank = new Map(selected.map((t, i) => [t, i]));
-    // Only document keys of a selected type, each with its type's place in the selection.
-    const files = (await store.list(docPrefix(client.id)))
-      .flatMap((o) => {
-        const parts = parseDocKey(o.key);
-        const typeRank = parts ? rank.get(parts.docType) : undefined;
-        return parts && typeRank !== undefined ? [{ o, parts, typeRank }] : [];
-      })
-      .sort((a, b) => a.typeRank - b.typeRank || keyOrder(a.o.key) - keyOrder(b.o.key));
+    await settleArrived(services, client.id);
+    // Documents of the selected types, by the type's place in the selection, then in list order.
+    const docs = (await listDocuments(db, client.id))
+      .filter((d) => rank.has(d.docType))
+      .sort((a, b) => (rank.get(a.docType) ?? 0) - (rank.get(b.docType) ?? 0) || a.order - b.order);
     const namer = createZipNamer();
-    const entries: ZipEntry[] = files.map(({ o, parts }) => ({
-      name: namer.name(parts.docType, parts.filename),
-      size: o.size,
-      mtime: o.lastModified,
-      open: () => store.read(o.key),
-    }));
+    const missing: string[] = [];
+    const entries = async function* (): AsyncGenerator<ZipEntry> {
+      for (const doc of docs) {
+        const name = namer.name(doc.docType, doc.filename);
+        yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key) };
+      }
+      // Anything left out is named inside the archive: never a silently incomplete download.
+      if (missing.length > 0) {
+        const text = Buffer.from(`${MISSING_FILES_NOTE}\r\n\r\n${missing.join('\r\n')}\r\n`, 'utf8');
+        yield { name: namer.topLevel(MISSING_FILES_NAME), mtime: new Date(), open: async () => Readable.from([text]) };
+      }
+    };
     await audit(db, {
       actor: user.email,
       action: 'client.download-all',
       clientId: client.id,
-      keys: files.map((f) => f.o.key),
+      keys: docs.map((d) => d.key),
       ip: request.ip,
       detail: query.include === undefined ? 'all types' : selected.join(' | '),
     });
-    const archive = createZipStream(entries, {
-      // A file deleted between listing and zipping was meant to go: leave it out, keep the rest.
+    const archive = createZipStream(entries(), {
       onOpenError: (err, entry) => {
-        log.warn({ err, entry: entry.name }, 'file vanished while zipping; left out');
+        // Deleted between listing and zipping (meant to go), or bytes that no longer match the index
+        // (reported): either way the rest of the archive is still worth having.
+        const mismatch = err instanceof ZipSizeMismatch;
+        if (mismatch) log.error({ err, entry: entry.name, clientId: client.id }, 'stored file does not match its record; left out of the ZIP');
+        else log.warn({ err, entry: entry.name }, 'file vanished while zipping; left out');
+        missing.push(`${entry.name}${mismatch ? ' (damaged: its size changed since upload)' : ' (no longer in storage)'}`);
         return true;
       },
     });
@@ -70,8 +84,8 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
       .header('content-disposition', `attachment; filename="${zipFileName(client.id)}"`)
       .header('cache-control', 'private, no-store')
       // Lets a client show progress: the archive is these bytes plus ~100 bytes of headers per file.
-      .header('x-content-bytes', String(files.reduce((sum, f) => sum + f.o.size, 0)))
-      .header('x-file-count', String(files.length))
+      .header('x-content-bytes', String(docs.reduce((sum, d) => sum + d.size, 0)))
+      .header('x-file-count', String(docs.length))
       .send(archive);
   });
 }

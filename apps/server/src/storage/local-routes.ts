@@ -6,9 +6,9 @@
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaType } from '@vita-docs/core';
-import { contentDisposition, isInlineViewable, servedContentType } from './filetypes.js';
+import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
-import { tooLarge, type UploadBody } from './local-write.js';
+import type { UploadBody } from './local-write.js';
 import type { GetGrant, PutGrant } from './signing.js';
 import { StorageError, storageErrorStatus } from './types.js';
 
@@ -50,11 +50,12 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
     // Refused before a byte is read; `receive` enforces the same limit on the real stream.
     throw tooLarge(grant.maxBytes);
   }
-  await store.beforeReceive(grant.key);
+  const expected = await store.uploads.before(grant.key);
   // destroyOnReturn: false keeps the socket when `receive` stops early, so the 413/415 still gets out.
   const body = request.raw.iterator({ destroyOnReturn: false }) as UploadBody;
-  const object = await store.receive(grant.key, body, grant.maxBytes);
-  return reply.code(200).send({ key: object.key, size: object.size, contentType: object.contentType });
+  const digest = await store.receive(grant.key, body, grant.maxBytes, expected);
+  await store.uploads.after(grant.key, digest);
+  return reply.code(200).send({ key: grant.key, size: digest.size, contentType: digest.contentType });
 }
 
 async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {

@@ -5,17 +5,13 @@
  */
 import { copyFile, constants, link, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { formatBytes } from '@vita-docs/core';
-import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType } from './filetypes.js';
+import { assertExpected, createDigester, type DigestExpectation, type FileDigest } from './digest.js';
+import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType, tooLarge } from './filetypes.js';
 import { ensureCategoryDir, objectPath, syncDir, tempPath } from './local-layout.js';
 import { StorageError } from './types.js';
 
 /** What an upload body may be: an HTTP request, a file stream, or chunks in memory. */
 export type UploadBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-
-/** The error for an upload over its limit. */
-export const tooLarge = (maxBytes: number) =>
-  new StorageError('too_large', `This file is larger than the ${formatBytes(maxBytes)} limit.`);
 
 const unsupported = () => new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
 
@@ -48,40 +44,43 @@ async function publish(root: string, tmp: string, key: string): Promise<string> 
 }
 
 /**
- * Streams `body` to `key`. Stops with `too_large` the moment `maxBytes` is passed and with
- * `unsupported_type` as soon as the first bytes show a type outside the allow-list (or the body is
- * empty). Returns the final path once the file is durable and visible.
+ * Streams `body` to `key`, computing its {@link FileDigest} on the way. Stops with `too_large` the
+ * moment `maxBytes` is passed, with `unsupported_type` as soon as the first bytes show a type outside
+ * the allow-list (or the body is empty), and with `bad_digest` when the bytes differ from what was
+ * declared. Returns once the file is durable and visible.
  */
 export async function writeUpload(
   root: string,
   key: string,
   body: UploadBody,
   maxBytes: number,
-): Promise<string> {
+  expected?: DigestExpectation,
+): Promise<FileDigest> {
   objectPath(root, key);
   const tmp = await tempPath(root);
   const handle = await open(tmp, 'wx', 0o600);
+  const digester = createDigester();
   let size = 0;
-  let head = Buffer.alloc(0);
   let sniffed = false;
   try {
     for await (const chunk of body) {
       size += chunk.length;
       if (size > maxBytes) throw tooLarge(maxBytes);
-      if (!sniffed) {
-        head = Buffer.concat([head, chunk]).subarray(0, SNIFF_BYTES);
-        if (head.length >= SNIFF_BYTES) {
-          if (!sniffContentType(head)) throw unsupported();
-          sniffed = true;
-        }
+      digester.update(chunk);
+      if (!sniffed && digester.head.length >= SNIFF_BYTES) {
+        if (!sniffContentType(digester.head)) throw unsupported();
+        sniffed = true;
       }
       await writeAll(handle, chunk);
     }
     if (size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
-    if (!sniffed && !sniffContentType(head)) throw unsupported();
+    const digest = digester.digest();
+    if (!digest.contentType) throw unsupported();
+    assertExpected(digest, expected);
     await handle.sync();
     await handle.close();
-    return await publish(root, tmp, key);
+    await publish(root, tmp, key);
+    return digest;
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });

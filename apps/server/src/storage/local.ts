@@ -6,13 +6,14 @@
  */
 import { open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocKey } from '@vita-docs/core';
+import { isClientId, parseDocKey } from '@vita-docs/core';
+import type { DigestExpectation, FileDigest } from './digest.js';
 import { FALLBACK_CONTENT_TYPE, SNIFF_BYTES, assertUploadLimits, sniffContentType } from './filetypes.js';
 import { assertPrefix } from './keys.js';
 import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
 import { copyObject, writeUpload, type UploadBody } from './local-write.js';
 import { createUrlSigner, type UrlSigner } from './signing.js';
-import { StorageError, type ObjectStore, type PresignedUrl, type StoredObject } from './types.js';
+import { StorageError, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
 
 /** How to build a {@link LocalObjectStore}. */
 export interface LocalStoreOptions {
@@ -29,11 +30,19 @@ export interface LocalStoreOptions {
   now?: () => number;
   /** CSP `frame-ancestors` sources allowed to embed view URLs; defaults to `'self'`. */
   frameAncestors?: string;
+  /** What happens around each upload received on a signed URL; by default nothing. */
+  uploads?: UploadHooks;
+}
+
+/** The document index's part in an upload to the local store. */
+export interface UploadHooks {
   /**
-   * Checked before an upload is received: throws (a {@link StorageError}) when the key's client or
-   * category no longer exists, so a still-valid link cannot bring a deleted category back.
+   * Before a byte is received: throws (a {@link StorageError}) when the upload is not expected any
+   * more (its client or category was deleted, it was already stored); returns what was declared.
    */
-  beforeReceive?: (key: string) => Promise<void>;
+  before(key: string): Promise<DigestExpectation>;
+  /** After the file is durable and visible: record it as stored. */
+  after(key: string, digest: FileDigest): Promise<void>;
 }
 
 /** The local store, plus what its HTTP routes need. */
@@ -42,15 +51,16 @@ export interface LocalObjectStore extends ObjectStore {
   readonly root: string;
   readonly signer: UrlSigner;
   readonly frameAncestors: string;
-  /** See {@link LocalStoreOptions.beforeReceive}; a no-op when not configured. */
-  beforeReceive(key: string): Promise<void>;
+  /** See {@link LocalStoreOptions.uploads}. */
+  readonly uploads: UploadHooks;
   now(): number;
   /**
-   * Streams `body` into the object at `key`: rejects with `too_large` as soon as `maxBytes` is passed
-   * and with `unsupported_type` when the magic bytes are not on the allow-list; the temp file is
-   * removed on every failure. Resolves once the file is durable and visible.
+   * Streams `body` into the object at `key`: rejects with `too_large` as soon as `maxBytes` is passed,
+   * with `unsupported_type` when the magic bytes are not on the allow-list and with `bad_digest` when
+   * the bytes are not the `expected` ones; the temp file is removed on every failure. Resolves with
+   * the bytes' digest once the file is durable and visible.
    */
-  receive(key: string, body: UploadBody, maxBytes: number): Promise<StoredObject>;
+  receive(key: string, body: UploadBody, maxBytes: number, expected?: DigestExpectation): Promise<FileDigest>;
   /** Opens an object for serving: its handle, metadata and sniffed type. Caller closes the handle. */
   openObject(key: string): Promise<{ handle: FileHandle; object: StoredObject }>;
   /** Removes temp files older than `maxAgeMs` left by a crash; returns how many. Call at start. */
@@ -136,15 +146,16 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     root,
     signer,
     frameAncestors: options.frameAncestors ?? "'self'",
-    beforeReceive: options.beforeReceive ?? (async () => undefined),
+    uploads: options.uploads ?? { before: async () => ({}), after: async () => undefined },
     now,
 
-    async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUrl> {
+    async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUpload> {
       objectPath(root, key);
       assertUploadLimits(contentType, maxBytes);
       const expires = expiry(expiresInSeconds);
       const query = signer.sign({ method: 'PUT', key, contentType, maxBytes, expires });
-      return { url: `${base}/put?${query}`, expiresAt: new Date(expires * 1000) };
+      // A declared size and SHA-256 are checked by the upload hooks while the bytes stream in.
+      return { url: `${base}/put?${query}`, expiresAt: new Date(expires * 1000), headers: {} };
     },
 
     async presignGet(
@@ -191,9 +202,46 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     },
 
     async read(key) {
-      const { handle } = await store.openObject(key);
-      // Large reads: ZIP streaming moves gigabytes, and 1 MiB chunks cut per-chunk overhead 16-fold.
-      return handle.createReadStream({ start: 0, highWaterMark: 1024 * 1024 });
+      return (await store.open(key)).stream;
+    },
+
+    async open(key) {
+      const file = objectPath(root, key);
+      let handle: FileHandle;
+      try {
+        handle = await open(file, 'r');
+      } catch (error) {
+        throw isMissing(error) ? notFound() : error;
+      }
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw notFound();
+        // Large reads: ZIP streaming moves gigabytes, and 1 MiB chunks cut per-chunk overhead 16-fold.
+        return { size: info.size, stream: handle.createReadStream({ start: 0, highWaterMark: 1024 * 1024 }) };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async *walk() {
+      const clients = await readdir(root).catch((error: unknown) => {
+        if (isMissing(error)) return [];
+        throw error;
+      });
+      for (const clientId of clients.filter(isClientId).sort()) {
+        const clientDir = prefixPath(root, clientId, null);
+        for (const dir of (await readdir(clientDir).catch(() => [] as string[])).sort()) {
+          const encoded = await categoryFromDir(clientDir, dir);
+          if (encoded === null) continue;
+          for (const name of (await readdir(path.join(clientDir, dir)).catch(() => [] as string[])).sort()) {
+            const key = `${clientId}/${encoded}/${name}`;
+            if (name.startsWith('.') || parseDocKey(key) === null) continue;
+            const info = await stat(path.join(clientDir, dir, name)).catch(() => null);
+            if (info?.isFile()) yield { key, size: info.size, lastModified: info.mtime };
+          }
+        }
+      }
     },
 
     async openObject(key) {
@@ -202,11 +250,8 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       return opened;
     },
 
-    async receive(key, body, maxBytes) {
-      const file = await writeUpload(root, key, body, maxBytes);
-      const stored = await describe(key, file);
-      // Deleted in the instant since it was written: report what was received.
-      return stored ?? { key, size: 0, lastModified: new Date(now()), contentType: FALLBACK_CONTENT_TYPE };
+    async receive(key, body, maxBytes, expected) {
+      return writeUpload(root, key, body, maxBytes, expected);
     },
 
     async put(key, body, _contentType) {

@@ -28,6 +28,7 @@ import {
   contentTypeFromName,
   isInlineViewable,
   servedContentType,
+  tooLarge,
 } from './filetypes.js';
 import type { S3Config } from '../env.js';
 import { assertDocKey, assertPrefix } from './keys.js';
@@ -147,16 +148,40 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
     kind: 's3',
     client,
 
-    async presignPut(key, contentType, { expiresInSeconds, maxBytes }) {
+    async presignPut(key, contentType, { expiresInSeconds, maxBytes, size, sha256 }) {
       assertDocKey(key);
       assertUploadLimits(contentType, maxBytes);
-      const command = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType });
-      // The presigner leaves Content-Type unsigned by default; signing it binds the upload to this type.
+      if (size !== undefined && size > maxBytes) throw tooLarge(maxBytes);
+      const checksum = sha256 === undefined ? undefined : Buffer.from(sha256, 'hex').toString('base64');
+      // An uploader that declared its file gets the strict URL: S3 refuses another length, other bytes
+      // (the checksum stays a header, where S3 verifies it) and any overwrite of a stored object. One
+      // that declared nothing (the plain presign-and-PUT API) could not send those headers.
+      const strict = size !== undefined || checksum !== undefined;
+      const command = new PutObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        ContentType: contentType,
+        ...(strict && { IfNoneMatch: '*' }),
+        ...(size !== undefined && { ContentLength: size }),
+        ...(checksum !== undefined && { ChecksumSHA256: checksum }),
+      });
+      const signed = ['content-type'];
+      const headers: Record<string, string> = {};
+      if (strict) {
+        signed.push('if-none-match');
+        headers['if-none-match'] = '*';
+      }
+      if (size !== undefined) signed.push('content-length');
+      if (checksum !== undefined) {
+        signed.push('x-amz-checksum-sha256');
+        headers['x-amz-checksum-sha256'] = checksum;
+      }
       const url = await getSignedUrl(client, command, {
         expiresIn: expiresInSeconds,
-        signableHeaders: new Set(['content-type']),
+        signableHeaders: new Set(signed),
+        unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'if-none-match']),
       });
-      return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000) };
+      return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000), headers };
     },
 
     async presignGet(key, { expiresInSeconds, disposition, downloadName, contentType }) {
@@ -201,16 +226,25 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
     },
 
     async read(key) {
+      return (await store.open(key)).stream;
+    },
+
+    async open(key) {
       assertDocKey(key);
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         if (!(out.Body instanceof Readable))
           throw new StorageError('failed', 'The storage service sent no file body.');
-        return out.Body;
+        return { size: out.ContentLength ?? 0, stream: out.Body };
       } catch (error) {
         if (isNotFound(error)) throw notFound();
         throw error;
       }
+    },
+
+    async *walk() {
+      // Keys in order, so a client's documents come together; only document-shaped keys.
+      for (const item of await listAll('')) if (parseDocKey(item.key) !== null) yield item;
     },
 
     async put(key, body, contentType) {

@@ -17,9 +17,18 @@ export interface PresignPutOptions {
   expiresInSeconds: number;
   /**
    * Largest body accepted. The local store enforces it while streaming; S3 cannot enforce a maximum
-   * on a presigned PUT (only an exact Content-Length), so there it is advisory.
+   * on a presigned PUT (only an exact Content-Length), so there it is checked when the upload completes.
    */
   maxBytes: number;
+  /** The exact size the uploader declared: S3 signs it as Content-Length. */
+  size?: number;
+  /** The SHA-256 (hex) the uploader declared: S3 signs it as x-amz-checksum-sha256 and refuses other bytes. */
+  sha256?: string;
+}
+
+/** An upload URL and the headers (beyond Content-Type) its PUT must carry because they are signed. */
+export interface PresignedUpload extends PresignedUrl {
+  headers: Record<string, string>;
 }
 
 /** How a download URL serves the file. */
@@ -44,7 +53,14 @@ export interface StoredObject {
 
 /** What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 500). */
 export type StorageErrorKind =
-  'invalid_key' | 'not_found' | 'conflict' | 'too_large' | 'unsupported_type' | 'forbidden' | 'failed';
+  | 'invalid_key'
+  | 'not_found'
+  | 'conflict'
+  | 'too_large'
+  | 'unsupported_type'
+  | 'bad_digest'
+  | 'forbidden'
+  | 'failed';
 
 /** A storage failure with a message meant for a person. */
 export class StorageError extends Error {
@@ -66,6 +82,7 @@ export function storageErrorStatus(kind: StorageErrorKind): number {
     conflict: 409,
     too_large: 413,
     unsupported_type: 415,
+    bad_digest: 400,
     forbidden: 403,
     failed: 500,
   };
@@ -77,7 +94,7 @@ export interface ObjectStore {
   /** `local` or `s3`: for logs and for the few places that must know (mounting local routes). */
   readonly kind: 'local' | 's3';
   /** A URL for one direct `PUT` of the body with exactly this Content-Type. */
-  presignPut(key: string, contentType: string, options: PresignPutOptions): Promise<PresignedUrl>;
+  presignPut(key: string, contentType: string, options: PresignPutOptions): Promise<PresignedUpload>;
   /** A URL that serves the object; `not_found` when it does not exist. */
   presignGet(key: string, options: PresignGetOptions): Promise<PresignedUrl>;
   /**
@@ -89,6 +106,13 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | null>;
   /** The object's bytes as a stream; `not_found` when it does not exist. */
   read(key: string): Promise<Readable>;
+  /** The object's current size and its bytes (the size is checked before a ZIP entry is written). */
+  open(key: string): Promise<{ size: number; stream: Readable }>;
+  /**
+   * Every object in the store whose key is a document key, client by client: what the sweeper
+   * compares with the index, and what is indexed once when the index is new. No types are read.
+   */
+  walk(): AsyncIterable<{ key: string; size: number; lastModified: Date }>;
   /** Server-side write (seeding, benchmarks, generated files); uploads go through {@link presignPut}. */
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   /** Copies `from` to `to` (rename = copy + delete); `not_found` when `from` does not exist. */

@@ -16,8 +16,10 @@ const SIG_ZIP64_END = 0x06064b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_END = 0x06054b50;
 
-/** Bit 3: sizes and CRC follow the data in a descriptor. Bit 11: the name is UTF-8. */
-const FLAGS = 0x0008 | 0x0800;
+/** Bit 11: the name is UTF-8. Bit 3: sizes and CRC follow the data in a descriptor. */
+const FLAG_UTF8 = 0x0800;
+const FLAG_DESCRIPTOR = 0x0008;
+const flags = (descriptor: boolean) => FLAG_UTF8 | (descriptor ? FLAG_DESCRIPTOR : 0);
 const METHOD_STORE = 0;
 const VERSION_DEFAULT = 20;
 const VERSION_ZIP64 = 45;
@@ -38,6 +40,8 @@ export interface EntryRecord {
   offset: number;
   /** The local header declared ZIP64 (so its descriptor has 8-byte sizes). */
   zip64: boolean;
+  /** CRC and sizes followed the data in a descriptor (they were not known when the header was written). */
+  descriptor: boolean;
 }
 
 /** MS-DOS date and time (local time, 2-second steps), clamped to the years DOS can hold. */
@@ -73,22 +77,24 @@ function zip64Extra(values: number[]): Buffer {
 }
 
 /**
- * The local header of a STORE entry whose CRC and sizes follow in a data descriptor. A ZIP64 entry
- * carries a ZIP64 extra field (sizes 0 for now), which tells readers its descriptor has 8-byte sizes.
+ * The local header of a STORE entry. With `known` CRC and size (from the documents index) they are
+ * in the header and no descriptor follows; without, they follow the data in a data descriptor. A
+ * ZIP64 entry carries a ZIP64 extra field with its sizes (0 when a descriptor will say them).
  */
-export function localHeader(name: Buffer, mtime: Date, zip64: boolean): Buffer {
+export function localHeader(name: Buffer, mtime: Date, zip64: boolean, known?: { crc: number; size: number }): Buffer {
   const { time, date } = dosDateTime(mtime);
-  const extra = Buffer.concat([zip64 ? zip64Extra([0, 0]) : Buffer.alloc(0), timestampExtra(mtime)]);
+  const size = known?.size ?? 0;
+  const extra = Buffer.concat([zip64 ? zip64Extra([size, size]) : Buffer.alloc(0), timestampExtra(mtime)]);
   const header = Buffer.alloc(30);
   header.writeUInt32LE(SIG_LOCAL, 0);
   header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION_DEFAULT, 4);
-  header.writeUInt16LE(FLAGS, 6);
+  header.writeUInt16LE(flags(known === undefined), 6);
   header.writeUInt16LE(METHOD_STORE, 8);
   header.writeUInt16LE(time, 10);
   header.writeUInt16LE(date, 12);
-  header.writeUInt32LE(0, 14); // CRC: in the descriptor
-  header.writeUInt32LE(zip64 ? MAX32 : 0, 18);
-  header.writeUInt32LE(zip64 ? MAX32 : 0, 22);
+  header.writeUInt32LE((known?.crc ?? 0) >>> 0, 14);
+  header.writeUInt32LE(zip64 ? MAX32 : size, 18);
+  header.writeUInt32LE(zip64 ? MAX32 : size, 22);
   header.writeUInt16LE(name.length, 26);
   header.writeUInt16LE(extra.length, 28);
   return Buffer.concat([header, name, extra]);
@@ -126,7 +132,7 @@ export function centralHeader(entry: EntryRecord): Buffer {
   header.writeUInt32LE(SIG_CENTRAL, 0);
   header.writeUInt16LE(MADE_BY, 4);
   header.writeUInt16LE(values.length > 0 ? VERSION_ZIP64 : VERSION_DEFAULT, 6);
-  header.writeUInt16LE(FLAGS, 8);
+  header.writeUInt16LE(flags(entry.descriptor), 8);
   header.writeUInt16LE(METHOD_STORE, 10);
   header.writeUInt16LE(time, 12);
   header.writeUInt16LE(date, 14);

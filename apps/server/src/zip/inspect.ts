@@ -12,7 +12,8 @@ export interface InspectedEntry {
   /** Which values came from the central ZIP64 extra field. */
   zip64Fields: ('size' | 'offset')[];
   localZip64: boolean;
-  descriptorBytes: 16 | 24;
+  /** 0 when CRC and sizes are in the local header. */
+  descriptorBytes: 0 | 16 | 24;
   versionNeeded: number;
 }
 
@@ -113,7 +114,10 @@ export function inspectZip(
 
     const local = at(offset, 30);
     if (local.readUInt32LE(0) !== 0x04034b50) fail(`${name}: local header signature`);
-    if ((local.readUInt16LE(6) & 0x0808) !== 0x0808) fail(`${name}: descriptor/UTF-8 flags`);
+    const localFlags = local.readUInt16LE(6);
+    if ((localFlags & 0x0800) === 0) fail(`${name}: UTF-8 flag`);
+    const hasDescriptor = (localFlags & 0x0008) !== 0;
+    if (cd.readUInt16LE(p + 8) !== localFlags) fail(`${name}: central and local flags differ`);
     const localNameLength = local.readUInt16LE(26);
     const localExtraLength = local.readUInt16LE(28);
     if (at(offset + 30, localNameLength).toString('utf8') !== name) fail(`${name}: local name differs`);
@@ -122,12 +126,21 @@ export function inspectZip(
     if (localZip64 !== (local.readUInt32LE(22) === 0xffffffff))
       fail(`${name}: local ZIP64 marker without extra`);
     const dataAt = offset + 30 + localNameLength + localExtraLength;
-    const descriptorBytes = localZip64 ? 24 : 16;
-    const descriptor = at(dataAt + size, descriptorBytes);
-    if (descriptor.readUInt32LE(0) !== 0x08074b50) fail(`${name}: data descriptor signature`);
-    if (descriptor.readUInt32LE(4) !== crc) fail(`${name}: descriptor CRC differs`);
-    const described = localZip64 ? Number(descriptor.readBigUInt64LE(16)) : descriptor.readUInt32LE(12);
-    if (described !== size) fail(`${name}: descriptor size differs`);
+    let descriptorBytes: 0 | 16 | 24 = 0;
+    if (hasDescriptor) {
+      descriptorBytes = localZip64 ? 24 : 16;
+      const descriptor = at(dataAt + size, descriptorBytes);
+      if (descriptor.readUInt32LE(0) !== 0x08074b50) fail(`${name}: data descriptor signature`);
+      if (descriptor.readUInt32LE(4) !== crc) fail(`${name}: descriptor CRC differs`);
+      const described = localZip64 ? Number(descriptor.readBigUInt64LE(16)) : descriptor.readUInt32LE(12);
+      if (described !== size) fail(`${name}: descriptor size differs`);
+    } else {
+      // CRC and sizes in the local header itself (ZIP64: in its extra field).
+      if (local.readUInt32LE(14) !== crc) fail(`${name}: local CRC differs`);
+      const localExtra = localExtras.get(0x0001);
+      const localSize = localZip64 && localExtra ? Number(localExtra.readBigUInt64LE(0)) : local.readUInt32LE(22);
+      if (localSize !== size) fail(`${name}: local size differs`);
+    }
 
     entries.push({
       name,

@@ -29,6 +29,8 @@ export function safeSegment(raw: string, fallback: string): string {
 export interface ZipNamer {
   /** The entry name for a document of `docType` called `filename`. */
   name(docType: string, filename: string): string;
+  /** An entry at the top of the archive, beside the category folders (a note about the download). */
+  topLevel(filename: string): string;
 }
 
 /** A fresh {@link ZipNamer}: duplicates become `name (2).pdf`, `name (3).pdf`, … */
@@ -40,18 +42,18 @@ export function createZipNamer(): ZipNamer {
     used.add(folded);
     return true;
   };
+  const unique = (folder: string | null, file: string): string => {
+    const at = (base: string) => (folder === null ? base : `${folder}/${base}`);
+    if (claim(at(file))) return at(file);
+    const ext = fileExtension(file);
+    const stem = ext ? file.slice(0, -ext.length) : file;
+    for (let n = 2; ; n += 1) {
+      const candidate = at(`${stem} (${n})${ext}`);
+      if (claim(candidate)) return candidate;
+    }
+  };
   return {
-    name(docType, filename) {
-      const folder = safeSegment(docType, 'Documents');
-      const file = safeSegment(filename, 'file');
-      const first = `${folder}/${file}`;
-      if (claim(first)) return first;
-      const ext = fileExtension(file);
-      const stem = ext ? file.slice(0, -ext.length) : file;
-      for (let n = 2; ; n += 1) {
-        const candidate = `${folder}/${stem} (${n})${ext}`;
-        if (claim(candidate)) return candidate;
-      }
-    },
+    name: (docType, filename) => unique(safeSegment(docType, 'Documents'), safeSegment(filename, 'file')),
+    topLevel: (filename) => unique(null, safeSegment(filename, 'file')),
   };
 }

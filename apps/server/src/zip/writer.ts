@@ -1,7 +1,8 @@
 /**
- * A streaming ZIP writer: STORE only (documents are already compressed PDFs and images), CRC-32 and
- * sizes computed while streaming and written in data descriptors, ZIP64 wherever a size, offset or
- * count needs it. Sources are opened one at a time and read only as fast as the consumer reads the
+ * A streaming ZIP writer: STORE only (documents are already compressed PDFs and images). An entry
+ * whose CRC-32 and size are known (documents: the index recorded them at upload) has them in its
+ * local header and its bytes pass through untouched; any other has them computed while streaming
+ * and written in a data descriptor. ZIP64 wherever a size, offset or count needs it. Sources are opened one at a time and read only as fast as the consumer reads the
  * archive, so memory stays flat whatever the total size (the central directory keeps ~100 bytes per
  * entry until the end).
  */
@@ -15,9 +16,19 @@ export interface ZipEntry {
   name: string;
   /** Expected size when known; an unknown size or one ≥ 4 GiB makes the entry ZIP64. */
   size?: number;
+  /**
+   * The bytes' CRC-32, when already known (with `size`): it goes in the local header, no descriptor
+   * follows, and the bytes pass through untouched. The source's size must then match `size`.
+   */
+  crc32?: number;
   mtime: Date;
-  /** Opens the bytes; called only when the entry's turn comes. */
-  open(): Promise<Readable>;
+  /** Opens the bytes (with their current size, when the source knows it); called when the entry's turn comes. */
+  open(): Promise<Readable | { size: number; stream: Readable }>;
+}
+
+/** Thrown when a source's size is not the entry's known size, before anything of the entry is written. */
+export class ZipSizeMismatch extends Error {
+  override name = 'ZipSizeMismatch';
 }
 
 /** How to write an archive. */
@@ -70,19 +81,40 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
   for await (const entry of entries) {
     if (!isSafeEntryName(entry.name))
       throw new ZipError(`Unsafe ZIP entry name: ${JSON.stringify(entry.name)}`);
+    const known = entry.crc32 !== undefined && entry.size !== undefined ? { crc: entry.crc32, size: entry.size } : undefined;
     let source: Readable;
     try {
-      source = await entry.open();
+      const opened = await entry.open();
+      source = opened instanceof Readable ? opened : opened.stream;
+      if (known && !(opened instanceof Readable) && opened.size !== known.size) {
+        source.destroy();
+        throw new ZipSizeMismatch(`"${entry.name}" is ${opened.size} bytes, not the ${known.size} recorded.`);
+      }
     } catch (error) {
       if (options.onOpenError?.(error, entry)) continue;
       throw error;
     }
     const name = Buffer.from(entry.name, 'utf8');
     const zip64 = force || entry.size === undefined || entry.size >= MAX32;
-    const header = localHeader(name, entry.mtime, zip64);
-    const record: EntryRecord = { name, mtime: entry.mtime, crc: 0, size: 0, offset, zip64 };
+    const header = localHeader(name, entry.mtime, zip64, known);
+    const record: EntryRecord = { name, mtime: entry.mtime, crc: known?.crc ?? 0, size: 0, offset, zip64, descriptor: !known };
     yield header;
     offset += header.length;
+
+    if (known) {
+      // CRC and size are in the header already: the bytes go through untouched, only counted, and
+      // a source that turns out longer or shorter fails the archive rather than corrupt it.
+      for await (const chunk of source) {
+        const bytes = toBuffer(chunk);
+        record.size += bytes.length;
+        if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
+        yield bytes;
+      }
+      if (record.size !== known.size) throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
+      offset += record.size;
+      written.push(record);
+      continue;
+    }
 
     // Breaking out of this loop (an error, or the consumer going away) destroys the source.
     for await (const chunk of source) {

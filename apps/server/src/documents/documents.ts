@@ -1,0 +1,215 @@
+/**
+ * The documents index: one row per document, `pending` from presign until its bytes are verified,
+ * then `stored`. Lists, category status and ZIP plans read this table, never the object store.
+ * Deletes change rows first and remove bytes after, so a crash between the two leaves bytes without
+ * a row (swept later), never a listed document without bytes.
+ */
+import { buildDocKey, type DocItem } from '@vita-docs/core';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DocumentsTable } from '../db/schema.js';
+import type { FileDigest } from '../storage/digest.js';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+/** A stored document as the API lists it. */
+export interface StoredDocument {
+  key: string;
+  clientId: string;
+  docType: string;
+  filename: string;
+  order: number;
+  contentType: string;
+  size: number;
+  sha256: string;
+  crc32: number;
+  storedAt: Date;
+  duplicateOf?: { key: string; filename: string; docType: string };
+}
+
+type StoredRow = DocumentRow & { dup_key?: string | null; dup_filename?: string | null; dup_doc_type?: string | null };
+
+/** A row as a stored document (the caller knows it is stored). */
+export function toStored(row: StoredRow): StoredDocument {
+  return {
+    key: row.key,
+    clientId: row.client_id,
+    docType: row.doc_type,
+    filename: row.filename,
+    order: Number(row.ord),
+    contentType: row.content_type,
+    size: Number(row.size),
+    sha256: row.sha256 ?? '',
+    crc32: Number(row.crc32),
+    storedAt: row.stored_at ?? row.created_at,
+    ...(row.dup_key && row.dup_filename && row.dup_doc_type
+      ? { duplicateOf: { key: row.dup_key, filename: row.dup_filename, docType: row.dup_doc_type } }
+      : {}),
+  };
+}
+
+/** The API's list item. */
+export function toDocItem(doc: StoredDocument): DocItem {
+  return {
+    key: doc.key,
+    filename: doc.filename,
+    size: doc.size,
+    docType: doc.docType,
+    contentType: doc.contentType,
+    lastModified: doc.storedAt.toISOString(),
+    sha256: doc.sha256,
+    ...(doc.duplicateOf ? { duplicateOf: doc.duplicateOf } : {}),
+  };
+}
+
+/** What presign records about an upload it signs. */
+export interface Reservation {
+  clientId: string;
+  docType: string;
+  filename: string;
+  contentType: string;
+  maxBytes: number;
+  expiresAt: Date;
+  uploadedBy: string;
+  declaredSize?: number | undefined;
+  declaredSha256?: string | undefined;
+}
+
+/**
+ * Inserts a `pending` row and returns its key. The key's numeric prefix is the current time; the
+ * primary key makes it unique (a same-millisecond, same-name upload takes the next number).
+ */
+export async function reserveDocument(db: Db, r: Reservation): Promise<string> {
+  for (let order = Date.now(); ; order += 1) {
+    const key = buildDocKey(r.clientId, r.docType, order, r.filename);
+    const inserted = await db
+      .insertInto('documents')
+      .values({
+        key,
+        client_id: r.clientId,
+        doc_type: r.docType,
+        ord: order,
+        filename: r.filename,
+        state: 'pending',
+        content_type: r.contentType,
+        max_bytes: r.maxBytes,
+        declared_size: r.declaredSize ?? null,
+        declared_sha256: r.declaredSha256 ?? null,
+        uploaded_by: r.uploadedBy,
+        expires_at: r.expiresAt,
+      })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (inserted) return key;
+  }
+}
+
+/** One row by key, whatever its state. */
+export async function findDocument(db: Db, key: string): Promise<DocumentRow | undefined> {
+  return db.selectFrom('documents').selectAll().where('key', '=', key).executeTakeFirst();
+}
+
+/** Marks a pending row stored with its verified digest; the stored document, or null if it was not pending. */
+export async function markStored(db: Db, key: string, digest: FileDigest): Promise<StoredDocument | null> {
+  if (!digest.contentType) throw new Error('Only allow-listed files are stored.');
+  const row = await db
+    .updateTable('documents')
+    .set({
+      state: 'stored',
+      size: digest.size,
+      sha256: digest.sha256,
+      crc32: digest.crc32,
+      content_type: digest.contentType,
+      stored_at: new Date(),
+    })
+    .where('key', '=', key)
+    .where('state', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toStored(row) : null;
+}
+
+/**
+ * A client's stored documents (one category, or all), ordered by the key's numeric prefix. With
+ * `duplicates`, each carries the earliest other document of the client with the same bytes.
+ */
+export async function listDocuments(
+  db: Db,
+  clientId: string,
+  options: { docType?: string; duplicates?: boolean } = {},
+): Promise<StoredDocument[]> {
+  let query = db
+    .selectFrom('documents as d')
+    .selectAll('d')
+    .where('d.client_id', '=', clientId)
+    .where('d.state', '=', 'stored');
+  if (options.docType !== undefined) query = query.where('d.doc_type', '=', options.docType);
+  if (!options.duplicates) return (await query.orderBy('d.ord').orderBy('d.key').execute()).map(toStored);
+  const rows = await query
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('documents as o')
+          .select(['o.key as dup_key', 'o.filename as dup_filename', 'o.doc_type as dup_doc_type'])
+          .whereRef('o.client_id', '=', 'd.client_id')
+          .whereRef('o.sha256', '=', 'd.sha256')
+          .whereRef('o.key', '<>', 'd.key')
+          .where('o.state', '=', 'stored')
+          .orderBy('o.ord')
+          .orderBy('o.key')
+          .limit(1)
+          .as('dup'),
+      (join) => join.onTrue(),
+    )
+    .select(['dup.dup_key', 'dup.dup_filename', 'dup.dup_doc_type'])
+    .orderBy('d.ord')
+    .orderBy('d.key')
+    .execute();
+  return rows.map(toStored);
+}
+
+/** The categories of a client that hold at least one stored document. */
+export async function categoriesWithDocuments(db: Db, clientId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('documents')
+    .select('doc_type')
+    .distinct()
+    .where('client_id', '=', clientId)
+    .where('state', '=', 'stored')
+    .execute();
+  return new Set(rows.map((r) => r.doc_type));
+}
+
+/** A client's pending uploads, oldest first (at most `limit`). */
+export async function pendingDocuments(db: Db, clientId: string, limit: number): Promise<DocumentRow[]> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('state', '=', 'pending')
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes rows (any state); returns the keys that had one. */
+export async function deleteDocumentRows(db: Db, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.deleteFrom('documents').where('key', 'in', keys).returning('key').execute();
+  return rows.map((r) => r.key);
+}
+
+/**
+ * Moves a stored document's row to `newKey`; false when the row is gone. A row already at `newKey`
+ * fails with a unique violation (the caller says the name is taken).
+ */
+export async function moveDocumentRow(db: Db, key: string, newKey: string, filename: string): Promise<boolean> {
+  const moved = await db
+    .updateTable('documents')
+    .set({ key: newKey, filename })
+    .where('key', '=', key)
+    .where('state', '=', 'stored')
+    .executeTakeFirst();
+  return moved.numUpdatedRows > 0n;
+}

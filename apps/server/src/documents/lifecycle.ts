@@ -1,0 +1,202 @@
+/**
+ * How uploads become documents outside the request that sent them: settling a pending row whose
+ * bytes arrived (S3 uploads, or a local upload whose server stopped between publishing the file and
+ * recording it), sweeping what no row accounts for, and indexing once the files stored before the
+ * index existed.
+ */
+import { parseDocKey } from '@vita-docs/core';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { assertExpected, digestStream, type FileDigest } from '../storage/digest.js';
+import { FALLBACK_CONTENT_TYPE, UNSUPPORTED_TYPE_MESSAGE, tooLarge } from '../storage/filetypes.js';
+import { StorageError, type ObjectStore } from '../storage/types.js';
+import { findDocument, markStored, pendingDocuments, toStored, type DocumentRow, type StoredDocument } from './documents.js';
+
+/** What the lifecycle needs of the server. */
+export interface LifecycleServices {
+  db: Db;
+  store: ObjectStore;
+  log: FastifyBaseLogger;
+}
+
+/** How a pending row ended: listed, refused (bytes deleted), or still waiting for its bytes. */
+export type Settled =
+  | { state: 'stored'; document: StoredDocument }
+  | { state: 'refused'; error: StorageError }
+  | { state: 'waiting' };
+
+/** Reads the object behind a pending row and checks it against everything the row promised. */
+async function verify(store: ObjectStore, row: DocumentRow, size: number): Promise<FileDigest> {
+  if (size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
+  const digest = await digestStream(await store.read(row.key));
+  if (digest.size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
+  if (digest.size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
+  if (!digest.contentType) throw new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
+  assertExpected(digest, { size: row.declared_size === null ? null : Number(row.declared_size), sha256: row.declared_sha256 });
+  return digest;
+}
+
+/**
+ * Settles one pending row: its bytes verified → stored; bytes that break a rule → deleted with the
+ * row, and the refusal returned; no bytes yet → waiting (or, with `dropIfMissing`, the row goes).
+ */
+export async function settle(
+  services: LifecycleServices,
+  row: DocumentRow,
+  options: { dropIfMissing?: boolean } = {},
+): Promise<Settled> {
+  const { db, store, log } = services;
+  const head = await store.head(row.key);
+  if (!head) {
+    if (options.dropIfMissing) {
+      await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').execute();
+    }
+    return { state: 'waiting' };
+  }
+  let digest: FileDigest;
+  try {
+    digest = await verify(store, row, head.size);
+  } catch (error) {
+    if (!(error instanceof StorageError) || error.kind === 'failed' || error.kind === 'not_found') throw error;
+    log.info({ key: row.key, kind: error.kind }, 'upload refused after it arrived; deleted');
+    await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').execute();
+    await store.delete([row.key]);
+    return { state: 'refused', error };
+  }
+  const document = await markStored(db, row.key, digest);
+  if (document) return { state: 'stored', document };
+  // Settled (or deleted) by another request meanwhile: report what the index now says.
+  const current = await findDocument(db, row.key);
+  return current?.state === 'stored' ? { state: 'stored', document: toStored(current) } : { state: 'waiting' };
+}
+
+/** Pending uploads settled per list, status or ZIP request (the rest wait for the next one or the sweeper). */
+const SETTLE_PER_REQUEST = 8;
+
+/**
+ * Lists settle a client's uploads whose bytes arrived without `POST /docs/complete` (a client using
+ * only the presign-and-PUT API). The local store records its uploads as they arrive, so only S3 needs it.
+ */
+export async function settleArrived(services: LifecycleServices, clientId: string): Promise<void> {
+  if (services.store.kind !== 's3') return;
+  const pending = await pendingDocuments(services.db, clientId, SETTLE_PER_REQUEST);
+  const results = await Promise.allSettled(pending.map((row) => settle(services, row)));
+  for (const result of results) {
+    if (result.status === 'rejected') services.log.warn({ err: result.reason }, 'could not settle an upload; will retry');
+  }
+}
+
+/** Runs `work` only if no other server process is running it (a PostgreSQL advisory lock). */
+async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): Promise<T | undefined> {
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockId}) as locked`.execute(conn);
+    if (!rows[0]?.locked) return undefined;
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${lockId})`.execute(conn);
+    }
+  });
+}
+
+const SWEEP_LOCK = 0x76697461; // 'vita'
+const INDEX_LOCK = SWEEP_LOCK + 1;
+const INDEX_JOB = 'index-stored-files';
+/** Keys looked up in the index per query while walking the store. */
+const WALK_BATCH = 500;
+
+/** What one sweep did. */
+export interface SweepReport {
+  stored: number;
+  refused: number;
+  droppedPending: number;
+  deletedOrphans: number;
+}
+
+/**
+ * Settles pending rows whose bytes arrived; drops pending rows whose URL expired more than `graceMs`
+ * ago with no bytes; deletes objects no row accounts for that are older than `graceMs` (a late S3
+ * upload after its client was deleted, the copy left by a rename that stopped half-way). One
+ * process at a time; others skip the round.
+ */
+export async function sweep(services: LifecycleServices, options: { graceMs: number }): Promise<SweepReport | undefined> {
+  const { db, store } = services;
+  return exclusively(db, SWEEP_LOCK, async () => {
+    const report: SweepReport = { stored: 0, refused: 0, droppedPending: 0, deletedOrphans: 0 };
+    const cutoff = new Date(Date.now() - options.graceMs);
+    const pending = await db.selectFrom('documents').selectAll().where('state', '=', 'pending').orderBy('created_at').execute();
+    for (const row of pending) {
+      const dropIfMissing = row.expires_at < cutoff;
+      const result = await settle(services, row, { dropIfMissing });
+      if (result.state === 'stored') report.stored += 1;
+      else if (result.state === 'refused') report.refused += 1;
+      else if (dropIfMissing && !(await store.head(row.key))) report.droppedPending += 1;
+    }
+    let batch: { key: string; lastModified: Date }[] = [];
+    const flush = async () => {
+      const known = new Set(
+        (await db.selectFrom('documents').select('key').where('key', 'in', batch.map((o) => o.key)).execute()).map((r) => r.key),
+      );
+      const orphans = batch.filter((o) => !known.has(o.key) && o.lastModified < cutoff).map((o) => o.key);
+      if (orphans.length > 0) {
+        services.log.warn({ keys: orphans }, 'deleting stored files that no document refers to');
+        await store.delete(orphans);
+        report.deletedOrphans += orphans.length;
+      }
+      batch = [];
+    };
+    for await (const object of store.walk()) {
+      batch.push(object);
+      if (batch.length >= WALK_BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
+    return report;
+  });
+}
+
+/**
+ * Once per database: files already in the store when the index was created get a `stored` row,
+ * hashed from their bytes, so an existing data directory keeps every document. Files whose client
+ * no longer exists are left for the sweeper. Returns how many were indexed (undefined if already done
+ * or another process is doing it).
+ */
+export async function indexStoredFiles(services: LifecycleServices): Promise<number | undefined> {
+  const { db, store, log } = services;
+  const done = await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst();
+  if (done) return undefined;
+  return exclusively(db, INDEX_LOCK, async () => {
+    const again = await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst();
+    if (again) return undefined;
+    const clients = new Set((await db.selectFrom('clients').select('id').execute()).map((c) => c.id));
+    let indexed = 0;
+    for await (const object of store.walk()) {
+      const parts = parseDocKey(object.key);
+      if (!parts || !clients.has(parts.clientId)) continue;
+      const digest = await digestStream(await store.read(object.key));
+      await db
+        .insertInto('documents')
+        .values({
+          key: object.key,
+          client_id: parts.clientId,
+          doc_type: parts.docType,
+          ord: parts.order,
+          filename: parts.filename,
+          state: 'stored',
+          content_type: digest.contentType ?? FALLBACK_CONTENT_TYPE,
+          max_bytes: digest.size,
+          size: digest.size,
+          sha256: digest.sha256,
+          crc32: digest.crc32,
+          expires_at: object.lastModified,
+          stored_at: object.lastModified,
+        })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      indexed += 1;
+    }
+    await db.insertInto('server_jobs').values({ name: INDEX_JOB }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    if (indexed > 0) log.info({ indexed }, 'indexed the files already in the store');
+    return indexed;
+  });
+}
