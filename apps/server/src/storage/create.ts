@@ -10,7 +10,7 @@ export interface ConfiguredStore {
   store: ObjectStore;
   /** The local store when that is the one configured: its signed URLs need routes. */
   local: LocalObjectStore | undefined;
-  close(): void;
+  close: () => void;
 }
 
 const gone = () => new StorageError('not_found', 'This client or document type no longer exists.');

@@ -61,7 +61,7 @@ export async function digestStream(source: AsyncIterable<Uint8Array>): Promise<F
 }
 
 /** The refusal when the bytes are not what the uploader declared. */
-export const digestMismatch = () =>
+const digestMismatch = () =>
   new StorageError(
     'bad_digest',
     'The file arrived different from the one sent (its size or checksum does not match). Please upload it again.',

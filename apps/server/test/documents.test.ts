@@ -1,0 +1,223 @@
+/**
+ * The documents index against both stores: verified uploads, what a crash or a late upload leaves
+ * and how the sweeper settles it, indexing an existing store once, duplicates, and ZIPs built from
+ * recorded CRCs that never ship a damaged file silently.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDocKey } from '@vita-docs/core';
+import { indexStoredFiles, sweep } from '../src/documents/lifecycle.js';
+import { samplePdf } from '../src/storage/testing.js';
+import { inspectZip } from '../src/zip/inspect.js';
+import { createClient, pdfBytes, sha256, upload } from './docs-helpers.js';
+import { seedPeople, startApp, type TestApp } from './harness.js';
+import { startS3rver } from './s3rver.js';
+
+const STORES = ['local', 's3'] as const;
+
+describe.each(STORES)('documents index (%s store)', (storeKind) => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  let s3: Awaited<ReturnType<typeof startS3rver>> | undefined;
+
+  beforeAll(async () => {
+    s3 = storeKind === 's3' ? await startS3rver() : undefined;
+    app = await startApp({ ...(s3?.env ?? {}), MAX_UPLOAD_MB: '1' });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await s3?.close();
+  });
+
+  const services = () => app.server.services;
+  const list = async (clientId: string, docType = 'Banking Info') =>
+    (await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`)).body.items as Array<{
+      key: string;
+      filename: string;
+      size: number;
+      sha256?: string;
+      duplicateOf?: { key: string; filename: string; docType: string };
+    }>;
+  const rows = async (clientId: string) =>
+    services().db.selectFrom('documents').select(['key', 'state']).where('client_id', '=', clientId).execute();
+
+  /** The core client's path: presign with size and SHA-256, PUT with the signed headers, complete. */
+  async function verifiedUpload(clientId: string, filename: string, bytes: Buffer, declared = bytes) {
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename,
+      contentType: 'application/pdf',
+      size: declared.length,
+      sha256: sha256(declared),
+    });
+    expect(presign.status).toBe(200);
+    const put = await fetch(presign.body.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...presign.body.headers },
+      body: bytes,
+    });
+    const complete = put.ok ? await people.volA.post('/api/docs/complete', { key: presign.body.key }) : undefined;
+    return { key: presign.body.key as string, put, complete };
+  }
+
+  it('stores what was declared and verified, with its SHA-256, and lists it only then', async () => {
+    const clientId = await createClient(people.volA);
+    const bytes = pdfBytes(50_000);
+    const { key, put, complete } = await verifiedUpload(clientId, 'statement.pdf', bytes);
+    expect(put.status).toBe(200);
+    expect(complete?.body).toMatchObject({ ok: true, item: { key, size: bytes.length, sha256: sha256(bytes) } });
+    expect(await list(clientId)).toEqual([expect.objectContaining({ key, sha256: sha256(bytes) })]);
+    // Completing again answers the same; the row is stored once.
+    expect((await people.volA.post('/api/docs/complete', { key })).body.item.key).toBe(key);
+    expect(await rows(clientId)).toEqual([{ key, state: 'stored' }]);
+  });
+
+  it('refuses bytes that differ from the declared checksum, and lists nothing', async () => {
+    const clientId = await createClient(people.volA);
+    const declared = pdfBytes(20_000);
+    const sent = Buffer.from(declared);
+    sent.writeUInt8(sent.readUInt8(5_000) ^ 0xff, 5_000);
+    const { put, complete } = await verifiedUpload(clientId, 'tampered.pdf', sent, declared);
+    // The local store refuses while receiving. s3rver does not verify x-amz-checksum-sha256 (real S3
+    // does, with a 400 BadDigest), so there the server's own check at complete refuses it.
+    const refusal = storeKind === 'local' ? put : complete;
+    expect(refusal?.status).toBe(400);
+    expect(await list(clientId)).toEqual([]);
+    // A refused PUT may be retried on the same link until it expires, so its row stays pending (unlisted).
+    expect((await rows(clientId)).filter((r) => r.state === 'stored')).toEqual([]);
+    const left: string[] = [];
+    for await (const object of services().store.walk()) if (object.key.startsWith(clientId)) left.push(object.key);
+    expect(left).toEqual([]);
+  });
+
+  it('refuses an upload over the limit on both stores, even when nothing was declared', async () => {
+    const clientId = await createClient(people.volA);
+    const big = pdfBytes(1024 * 1024 + 10);
+    const declared = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'big.pdf',
+      contentType: 'application/pdf',
+      size: big.length,
+    });
+    expect(declared.status).toBe(413);
+    const key = await upload(people.volA, clientId, 'Banking Info', 'big.pdf', big).catch((err: Error) => err.message);
+    if (storeKind === 'local') expect(key).toMatch(/^PUT: 413/);
+    else expect((await people.volA.post('/api/docs/complete', { key })).status).toBe(413);
+    expect(await list(clientId)).toEqual([]);
+  });
+
+  it('marks byte-identical files of one client as duplicates across categories', async () => {
+    const clientId = await createClient(people.volA);
+    const bytes = pdfBytes(8_000);
+    const first = await upload(people.volA, clientId, 'Banking Info', 'statement.pdf', bytes);
+    await upload(people.volA, clientId, 'Banking Info', 'other.pdf', pdfBytes(8_000));
+    const again = await upload(people.volA, clientId, 'License/Other Identification', 'copy.pdf', bytes);
+    const banking = await list(clientId);
+    expect(banking[0]?.duplicateOf).toEqual({ key: again, filename: 'copy.pdf', docType: 'License/Other Identification' });
+    expect(banking[1]?.duplicateOf).toBeUndefined();
+    const ids = await list(clientId, 'License/Other Identification');
+    expect(ids[0]?.duplicateOf).toEqual({ key: first, filename: 'statement.pdf', docType: 'Banking Info' });
+  });
+
+  it('settles an upload whose bytes arrived but were never recorded (a crash in between)', async () => {
+    const clientId = await createClient(people.volA);
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'crash.pdf', contentType: 'application/pdf' });
+    const bytes = pdfBytes(9_000);
+    // The bytes land in the store without the index hearing of it, as when the server died after publishing.
+    await services().store.put(presign.body.key, bytes, 'application/pdf');
+    expect(await rows(clientId)).toEqual([{ key: presign.body.key, state: 'pending' }]);
+    const report = await sweep(services(), { graceMs: 60 * 60_000 });
+    expect(report?.stored).toBeGreaterThanOrEqual(1);
+    expect(await list(clientId)).toEqual([expect.objectContaining({ key: presign.body.key, sha256: sha256(bytes) })]);
+  });
+
+  it('drops expired uploads that never arrived and deletes bytes no document refers to', async () => {
+    const clientId = await createClient(people.volA);
+    const abandoned = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'never.pdf', contentType: 'application/pdf' });
+    await services().db.updateTable('documents').set({ expires_at: new Date(Date.now() - 1000) }).where('key', '=', abandoned.body.key).execute();
+    const orphan = buildDocKey(clientId, 'Banking Info', 1, 'orphan.pdf');
+    await services().store.put(orphan, samplePdf('orphan'), 'application/pdf');
+    const kept = await upload(people.volA, clientId, 'Banking Info', 'kept.pdf', pdfBytes(3_000));
+
+    // Within the grace period nothing unaccounted for is touched (it may be a rename half-way).
+    await sweep(services(), { graceMs: 60 * 60_000 });
+    expect(await services().store.head(orphan)).not.toBeNull();
+    expect(await rows(clientId)).toHaveLength(2);
+
+    const report = await sweep(services(), { graceMs: 0 });
+    expect(report).toMatchObject({ droppedPending: 1 });
+    expect(report?.deletedOrphans).toBeGreaterThanOrEqual(1);
+    expect(await services().store.head(orphan)).toBeNull();
+    expect(await rows(clientId)).toEqual([{ key: kept, state: 'stored' }]);
+    expect(await services().store.head(kept)).not.toBeNull();
+  });
+
+  it('an upload that lands after its client was deleted is refused or swept, never listed', async () => {
+    const clientId = await createClient(people.volA, `late-${storeKind}@example.org`);
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'late.pdf', contentType: 'application/pdf' });
+    const deleted = await people.admin.post('/api/admin/clients/delete', { createdBy: 'vola@example.org', clientEmail: `late-${storeKind}@example.org` });
+    expect(deleted.status).toBe(200);
+    const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: pdfBytes(2_000) });
+    if (storeKind === 'local') expect(put.status).toBe(404);
+    await sweep(services(), { graceMs: 0 });
+    expect(await services().store.head(presign.body.key)).toBeNull();
+  });
+
+  it('indexes the files of an existing store once, hashing them', async () => {
+    const clientId = await createClient(people.volA);
+    const bytes = pdfBytes(6_000);
+    const key = await upload(people.volA, clientId, 'Banking Info', 'old.pdf', bytes);
+    // As if the index were new: the store has the file, the table does not.
+    await services().db.deleteFrom('documents').where('client_id', '=', clientId).execute();
+    await services().db.deleteFrom('server_jobs').execute();
+    expect(await list(clientId)).toEqual([]);
+    expect(await indexStoredFiles(services())).toBeGreaterThanOrEqual(1);
+    expect(await list(clientId)).toEqual([expect.objectContaining({ key, size: bytes.length, sha256: sha256(bytes) })]);
+    expect(await indexStoredFiles(services())).toBeUndefined();
+  });
+
+  it('keeps every SHA-256 of 100 concurrent uploads equal to the one the client computed', async () => {
+    const clientId = await createClient(people.volA);
+    const files = Array.from({ length: 100 }, (_, i) => ({ name: `f${i}.pdf`, bytes: pdfBytes(5_000 + i * 37) }));
+    const keys = await Promise.all(files.map((f) => verifiedUpload(clientId, f.name, f.bytes).then((r) => r.key)));
+    const stored = await services().db.selectFrom('documents').select(['key', 'sha256', 'state']).where('client_id', '=', clientId).execute();
+    const byKey = new Map(stored.map((r) => [r.key, r]));
+    files.forEach((f, i) => expect(byKey.get(keys[i]!)).toEqual({ key: keys[i], sha256: sha256(f.bytes), state: 'stored' }));
+    for (const [i, key] of keys.slice(0, 5).entries()) {
+      const { stream } = await services().store.open(key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      expect(sha256(Buffer.concat(chunks))).toBe(sha256(files[i]!.bytes));
+    }
+  });
+
+  it('zips from the recorded CRCs, and names a damaged file in MISSING-FILES.txt instead of shipping it', async () => {
+    const clientId = await createClient(people.volA);
+    const good = pdfBytes(40_000);
+    await upload(people.volA, clientId, 'Banking Info', 'good.pdf', good);
+    const damagedKey = await upload(people.volA, clientId, 'Banking Info', 'damaged.pdf', pdfBytes(30_000));
+    const zipOf = async () => {
+      const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, { headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const whole = await zipOf();
+    const inspected = inspectZip(whole, whole.length, (offset, length) => whole.subarray(offset, offset + length));
+    // CRC and size in each local header: no data descriptors, the bytes passed through untouched.
+    expect(inspected.entries.map((e) => e.descriptorBytes)).toEqual([0, 0]);
+
+    if (storeKind === 'local') {
+      const file = path.join(app.config.dataDir, 'files', ...damagedKey.split('/'));
+      await fs.truncate(file, 1_000);
+    } else {
+      await services().store.delete([damagedKey]);
+    }
+    const zip = await JSZip.loadAsync(await zipOf(), { checkCRC32: true });
+    expect(Object.keys(zip.files).sort()).toEqual(['Banking Info/', 'Banking Info/good.pdf', 'MISSING-FILES.txt'].filter((n) => n in zip.files).sort());
+    expect(sha256(await zip.file('Banking Info/good.pdf')!.async('nodebuffer'))).toBe(sha256(good));
+    expect(await zip.file('MISSING-FILES.txt')!.async('string')).toContain('Banking Info/damaged.pdf');
+  });
+});
