@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Session } from './session.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
@@ -96,28 +97,6 @@ async function memory(serverPid, clusterDir) {
     pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
   }
   return { processes: pids.length, rssMb: rss / 1024, pssMb: pss / 1024 };
-}
-
-class Session {
-  cookies = new Map();
-  constructor(base) {
-    this.base = base;
-  }
-  get cookieHeader() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  async call(method, p, body) {
-    const headers = { cookie: this.cookieHeader };
-    if (this.cookies.has('csrf_token')) headers['x-csrf-token'] = this.cookies.get('csrf_token');
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const i = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    return res;
-  }
 }
 
 async function latestCode(url, email) {

@@ -6,29 +6,11 @@ import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { startTestServer } from '@vita-docs/test-server';
+import { Session } from './session.mjs';
 
 const FILES = Number(process.env.BENCH_FILES ?? 500);
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 2);
 const CATEGORIES = ['13614-C', 'Michigan/Locality Intake', 'License/Other Identification', 'Digital Consent Form', 'Banking Info'];
-
-class Session {
-  cookies = new Map();
-  constructor(base) {
-    this.base = base;
-  }
-  async call(method, p, body) {
-    const headers = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (this.cookies.has('csrf_token')) headers['x-csrf-token'] = this.cookies.get('csrf_token');
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const i = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    return res;
-  }
-}
 
 function rssKb(pid) {
   return fs
@@ -89,7 +71,7 @@ try {
     }, 25);
     // node:http rather than fetch: the client should cost as little as possible, so the figure is the server's.
     const t0 = performance.now();
-    const cookie = [...s.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = s.cookieHeader;
     const { ttfb, n } = await new Promise((resolve, reject) => {
       http
         .get(`${server.url}/api/clients/${id}/docs/download-all`, { headers: { cookie } }, (res) => {

@@ -129,8 +129,7 @@ describe('the embedded PostgreSQL', () => {
     const second = await launch(dataDir);
     children.push(second.child);
     expect(second.log()).toContain(`PostgreSQL (pid ${orphan}) was left running`);
-    const again = new Agent(second.url);
-    for (const [k, v] of agent.cookies) again.cookies.set(k, v);
+    const again = agent.at(second.url);
     expect((await again.get('/api/me')).body.user.email).toBe('kim@example.org');
     expect((await again.get('/api/clients')).body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Dora']);
     second.child.kill('SIGTERM');

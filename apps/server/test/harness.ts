@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createCookieJarFetch, type CookieJarFetch } from '@vita-docs/core/testing';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildServer, loadConfig, type Config, type Server } from '../src/app.js';
@@ -91,9 +92,24 @@ export interface Reply<T = any> {
 
 /** A browser stand-in: keeps cookies, echoes the CSRF cookie as a header unless told not to. */
 export class Agent {
-  readonly cookies = new Map<string, string>();
+  private readonly browser: CookieJarFetch;
 
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    jar?: CookieJarFetch['jar'],
+  ) {
+    this.browser = createCookieJarFetch((url, init) => fetch(url, init), jar ? { pageUrl: base, jar } : { pageUrl: base });
+  }
+
+  /** The cookies a request to the server carries, HttpOnly ones included. */
+  get cookies(): ReadonlyMap<string, string> {
+    return new Map(Object.entries(this.browser.cookies()));
+  }
+
+  /** The same browser at another address of the same host (a restarted server): cookies keep to the host, not the port. */
+  at(base: string): Agent {
+    return new Agent(base, this.browser.jar);
+  }
 
   async call<T = any>(
     method: string,
@@ -102,23 +118,13 @@ export class Agent {
     options: { csrf?: boolean | string; headers?: Record<string, string>; raw?: string } = {},
   ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const csrf = options.csrf ?? true;
-    if (typeof csrf === 'string') headers['x-csrf-token'] = csrf;
-    else if (csrf && this.cookies.has('csrf_token')) headers['x-csrf-token'] = this.cookies.get('csrf_token')!;
+    const token = typeof csrf === 'string' ? csrf : csrf ? this.browser.getCookie('csrf_token') : undefined;
+    if (token !== undefined) headers['x-csrf-token'] = token;
     let payload: string | undefined = options.raw;
     if (body !== undefined) payload = JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(this.base + path, { method, headers, body: payload });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now());
-      if (!value || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
+    const res = await this.browser.fetch(this.base + path, { method, headers, body: payload });
     const text = await res.text();
     let parsed: unknown = text;
     try {

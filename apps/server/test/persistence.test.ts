@@ -41,8 +41,7 @@ describe('an embedded installation', () => {
 
     ({ server, url } = await start(dataDir));
     try {
-      const again = new Agent(url);
-      for (const [k, v] of agent.cookies) again.cookies.set(k, v);
+      const again = agent.at(url);
       // Same session cookie, same CSRF token: the secret and the session survived.
       expect((await again.get('/api/me')).body.user.email).toBe('p@example.org');
       expect((await again.get('/api/clients')).body.items).toHaveLength(1);

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 function browserLike() {
-  const jar = createCookieJarFetch((url, init) => fetch(url, init));
+  const jar = createCookieJarFetch((url, init) => fetch(url, init), { pageUrl: server.apiUrl });
   return { jar, api: createApiClient({ baseUrl: server.apiUrl, fetch: jar.fetch, getCookie: jar.getCookie }) };
 }
 

@@ -4,6 +4,7 @@
  * except the presigned upload/download URLs the server itself handed out. The Electron renderer
  * reaches it through IPC (`relay`); the headless intake uses `fetch` directly.
  */
+import { Cookie, CookieJar } from 'tough-cookie';
 import type { ApiRequest, ApiResponse } from '../shared/bridge.js';
 
 /** The `fetch` subset the API client uses. */
@@ -14,7 +15,6 @@ export interface ServerFetchOptions {
   /** The server address as configured (the API is under `<serverUrl>/api`). */
   serverUrl: string;
   fetch?: FetchLike;
-  now?: () => number;
 }
 
 /** The cookie-keeping transport for one server. */
@@ -22,7 +22,10 @@ export interface ServerFetch {
   readonly origin: string;
   /** For `createApiClient({ fetch })`. */
   fetch: FetchLike;
-  /** For `createApiClient({ getCookie })`: the page-readable CSRF token lives here. */
+  /**
+   * For `createApiClient({ getCookie })`: what a page would read from `document.cookie` at the API,
+   * so the CSRF token but never an HttpOnly cookie such as the session.
+   */
   getCookie: (name: string) => string | undefined;
   /** Runs a request the renderer serialised over IPC and serialises the answer. */
   relay(request: ApiRequest, csrfCookie: string): Promise<ApiResponse>;
@@ -40,40 +43,17 @@ const DROPPED_REQUEST_HEADERS = new Set(['cookie', 'host', 'origin', 'referer', 
 /** Creates the transport for `serverUrl`. */
 export function createServerFetch(options: ServerFetchOptions): ServerFetch {
   const origin = new URL(options.serverUrl).origin;
+  const apiUrl = `${options.serverUrl.replace(/\/+$/, '')}/api/`;
   const baseFetch = options.fetch ?? globalThis.fetch;
-  const now = options.now ?? Date.now;
-  const cookies = new Map<string, { value: string; expiresAt: number | null }>();
+  // tough-cookie applies Domain, Path, expiry, Secure and HttpOnly. A Secure cookie travels over
+  // https only, or over plain http to this machine itself (localhost, loopback addresses): that
+  // traffic never leaves the kiosk, and browsers treat such pages as secure too.
+  const jar = new CookieJar(undefined, { allowSecureOnLocal: true });
   const presigned = new Map<string, number>();
-
-  const liveCookie = (name: string): string | undefined => {
-    const cookie = cookies.get(name);
-    if (!cookie) return undefined;
-    if (cookie.expiresAt !== null && cookie.expiresAt <= now()) {
-      cookies.delete(name);
-      return undefined;
-    }
-    return cookie.value;
-  };
-
-  const storeCookie = (line: string): void => {
-    const [pair = '', ...attributes] = line.split(';');
-    const eq = pair.indexOf('=');
-    if (eq <= 0) return;
-    const name = pair.slice(0, eq).trim();
-    const value = pair.slice(eq + 1).trim();
-    let expiresAt: number | null = null;
-    for (const attribute of attributes) {
-      const [key = '', val = ''] = attribute.split('=').map((s) => s.trim());
-      if (key.toLowerCase() === 'max-age') expiresAt = now() + Number(val) * 1000;
-      else if (key.toLowerCase() === 'expires' && expiresAt === null) expiresAt = Date.parse(val);
-    }
-    if (value === '' || (expiresAt !== null && !(expiresAt > now()))) cookies.delete(name);
-    else cookies.set(name, { value, expiresAt });
-  };
 
   const isPresigned = (url: string): boolean => {
     const expiry = presigned.get(url);
-    return expiry !== undefined && expiry > now();
+    return expiry !== undefined && expiry > Date.now();
   };
 
   /** Remembers `url` answers of the presign calls, so the direct PUT/GET to them is allowed. */
@@ -83,7 +63,7 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
       const body = (await response.clone().json()) as { url?: unknown };
       if (typeof body.url !== 'string') return;
       if (presigned.size >= MAX_PRESIGNED) presigned.delete(presigned.keys().next().value ?? '');
-      presigned.set(body.url, now() + PRESIGNED_TTL_MS);
+      presigned.set(body.url, Date.now() + PRESIGNED_TTL_MS);
     } catch {
       // Not JSON: nothing to remember.
     }
@@ -98,23 +78,24 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
     const headers = new Headers(init.headers);
     headers.delete('cookie');
     if (sameServer && init.credentials !== 'omit') {
-      const jar = [...cookies.keys()].flatMap((name) => {
-        const value = liveCookie(name);
-        return value === undefined ? [] : [`${name}=${value}`];
-      });
-      if (jar.length) headers.set('cookie', jar.join('; '));
+      const cookie = jar.getCookieStringSync(url.href);
+      if (cookie) headers.set('cookie', cookie);
     }
     // A redirect must not carry the session elsewhere: hand it back instead of following it.
     const response = await baseFetch(url.href, { ...init, headers, redirect: 'manual' });
     if (sameServer) {
-      for (const line of response.headers.getSetCookie()) storeCookie(line);
+      for (const line of response.headers.getSetCookie()) {
+        const cookie = withAbsoluteExpiry(line);
+        // Refused cookies (a Secure one over plain http, another host's domain) are dropped silently.
+        if (cookie) jar.setCookieSync(cookie, url.href, { ignoreError: true });
+      }
       await rememberPresigned(url.pathname, response);
     }
     return response;
   };
 
   const getCookie = (name: string): string | undefined => {
-    const value = liveCookie(name);
+    const value = jar.getCookiesSync(apiUrl, { http: false }).find((cookie) => cookie.key === name)?.value;
     if (value === undefined) return undefined;
     try {
       return decodeURIComponent(value);
@@ -145,8 +126,26 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
     getCookie,
     relay,
     clear() {
-      cookies.clear();
+      jar.removeAllCookiesSync();
       presigned.clear();
     },
   };
+}
+
+/** The latest date a `Date` can hold. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * Parses a `Set-Cookie` line and turns Max-Age into the absolute expiry a browser computes on
+ * arrival: tough-cookie counts Max-Age from the cookie's last use, so a cookie sent often enough
+ * would never expire.
+ */
+function withAbsoluteExpiry(line: string): Cookie | undefined {
+  const cookie = Cookie.parse(line);
+  if (cookie?.maxAge != null && cookie.maxAge !== 'Infinity') {
+    const seconds = cookie.maxAge === '-Infinity' ? 0 : cookie.maxAge;
+    cookie.expires = new Date(seconds <= 0 ? 0 : Math.min(Date.now() + seconds * 1000, MAX_DATE_MS));
+    cookie.maxAge = null;
+  }
+  return cookie;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { FetchLike } from '../ports.js';
 import { createCookieJarFetch } from '../testing/index.js';
 import { createApiClient, readCookie } from './client.js';
@@ -184,7 +184,7 @@ describe('cookies', () => {
 
   it('the cookie-jar fetch keeps Set-Cookie answers and sends them back to the same origin', async () => {
     const seen: (string | null)[] = [];
-    const jar = createCookieJarFetch(async (url, init) => {
+    const server: FetchLike = async (url, init) => {
       seen.push(new Headers(init?.headers).get('cookie'));
       const headers = new Headers();
       if (url.endsWith('/login')) {
@@ -193,13 +193,36 @@ describe('cookies', () => {
       }
       if (url.endsWith('/logout')) headers.append('set-cookie', 'sid=; Max-Age=0; Path=/');
       return new Response('{}', { headers });
-    });
+    };
+    const jar = createCookieJarFetch(server, { pageUrl: 'http://a.test/' });
     await jar.fetch('http://a.test/login');
     await jar.fetch('http://a.test/me');
     await jar.fetch('http://b.test/other');
+    expect(jar.cookies()).toEqual({ sid: 's1', csrf_token: 'c1' });
+    expect(jar.getCookie('sid')).toBeUndefined(); // HttpOnly: no script reads it
     await jar.fetch('http://a.test/logout');
     await jar.fetch('http://a.test/me');
     expect(seen).toEqual([null, 'sid=s1; csrf_token=c1', null, 'sid=s1; csrf_token=c1', 'csrf_token=c1']);
     expect(jar.getCookie('csrf_token')).toBe('c1');
+    expect(jar.cookieHeader()).toBe('csrf_token=c1');
+  });
+
+  it('the cookie-jar fetch ends a Max-Age cookie on time, however often it is sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const jar = createCookieJarFetch(
+        async () => new Response('{}', { headers: { 'set-cookie': 'grant=g1; Max-Age=60; Path=/' } }),
+        { pageUrl: 'http://a.test/' },
+      );
+      await jar.fetch('http://a.test/grant');
+      for (let second = 0; second < 59; second += 1) {
+        vi.advanceTimersByTime(1000);
+        expect(jar.cookieHeader()).toBe('grant=g1');
+      }
+      vi.advanceTimersByTime(1000);
+      expect(jar.cookieHeader()).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,63 +1,59 @@
+import { Cookie, CookieJar } from 'tough-cookie';
 import type { FetchLike } from '../ports.js';
 
-/** A `fetch` that keeps cookies like a browser would for one origin, for Node tests and scripts. */
+/** A `fetch` that keeps cookies the way a browser does, for Node tests and scripts. */
 export interface CookieJarFetch {
   fetch: FetchLike;
-  /** The current value of a cookie (pass it to `createApiClient({ getCookie })`). */
+  /**
+   * What a script on the page reads from `document.cookie`, decoded; HttpOnly cookies stay hidden.
+   * Pass it to `createApiClient({ getCookie })`.
+   */
   getCookie: (name: string) => string | undefined;
-  /** Every cookie currently held. */
+  /** Every cookie a request to the page carries, HttpOnly ones included, by name. */
   cookies: () => Record<string, string>;
-  clear: () => void;
+  /** The `Cookie` header a request to the page carries (empty when none). */
+  cookieHeader: () => string;
+  /** The tough-cookie jar, to open another page of the same browser (`options.jar`). */
+  jar: CookieJar;
+}
+
+/** Where the page is, and optionally whose cookies it shares. */
+export interface CookieJarFetchOptions {
+  /** The page `getCookie`, `cookies` and `cookieHeader` read for (usually the server's address). */
+  pageUrl: string;
+  /** Another `CookieJarFetch`'s jar: the same browser. Cookies belong to a host, not a port. */
+  jar?: CookieJar;
 }
 
 /**
- * Wraps `fetch` with a cookie jar: `Set-Cookie` answers are stored (expired or emptied ones
- * removed) and sent back on later requests to the same origin. Attributes other than expiry
- * are ignored — enough for tests against one server.
+ * Wraps `fetch` with a tough-cookie jar: `Set-Cookie` answers are stored and sent back on later
+ * requests the way a browser does (domain, path, expiry, Secure, HttpOnly), except with
+ * `credentials: 'omit'`.
  */
-export function createCookieJarFetch(baseFetch: FetchLike): CookieJarFetch {
-  const jar = new Map<string, Map<string, string>>();
-  const originOf = (url: string) => new URL(url).origin;
+export function createCookieJarFetch(baseFetch: FetchLike, options: CookieJarFetchOptions): CookieJarFetch {
+  const jar = options.jar ?? new CookieJar();
+  const { pageUrl } = options;
 
   const fetch: FetchLike = async (input, init = {}) => {
-    const origin = originOf(input);
-    const cookies = jar.get(origin);
+    const withCookies = init.credentials !== 'omit';
     const headers = new Headers(init.headers);
-    if (cookies?.size && init.credentials !== 'omit') {
-      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
-    }
+    const cookie = withCookies ? jar.getCookieStringSync(input) : '';
+    if (cookie) headers.set('cookie', cookie);
     const response = await baseFetch(input, { ...init, headers });
-    for (const line of response.headers.getSetCookie()) store(origin, line);
+    if (withCookies) {
+      for (const line of response.headers.getSetCookie()) {
+        const parsed = withAbsoluteExpiry(line);
+        if (parsed) jar.setCookieSync(parsed, input, { ignoreError: true });
+      }
+    }
     return response;
   };
 
-  function store(origin: string, line: string): void {
-    const [pair = '', ...attributes] = line.split(';');
-    const eq = pair.indexOf('=');
-    if (eq <= 0) return;
-    const name = pair.slice(0, eq).trim();
-    const value = pair.slice(eq + 1).trim();
-    const expired = attributes.some((attribute) => {
-      const [key = '', val = ''] = attribute.split('=').map((s) => s.trim());
-      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
-      if (key.toLowerCase() === 'expires') return Date.parse(val) <= Date.now();
-      return false;
-    });
-    const cookies = jar.get(origin) ?? new Map<string, string>();
-    jar.set(origin, cookies);
-    if (expired || value === '') cookies.delete(name);
-    else cookies.set(name, value);
-  }
-
-  const all = () => {
-    const out: Record<string, string> = {};
-    for (const cookies of jar.values()) for (const [name, value] of cookies) out[name] = value;
-    return out;
-  };
+  const cookies = () => Object.fromEntries(jar.getCookiesSync(pageUrl).map((c) => [c.key, c.value]));
   return {
     fetch,
     getCookie: (name) => {
-      const value = all()[name];
+      const value = jar.getCookiesSync(pageUrl, { http: false }).find((c) => c.key === name)?.value;
       if (value === undefined) return undefined;
       try {
         return decodeURIComponent(value);
@@ -65,7 +61,26 @@ export function createCookieJarFetch(baseFetch: FetchLike): CookieJarFetch {
         return value;
       }
     },
-    cookies: all,
-    clear: () => jar.clear(),
+    cookies,
+    cookieHeader: () => jar.getCookieStringSync(pageUrl),
+    jar,
   };
+}
+
+/** The latest date a `Date` can hold. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * Parses a `Set-Cookie` line and turns Max-Age into the absolute expiry a browser computes on
+ * arrival: tough-cookie counts Max-Age from the cookie's last use, so a cookie sent often enough
+ * would never expire.
+ */
+function withAbsoluteExpiry(line: string): Cookie | undefined {
+  const cookie = Cookie.parse(line);
+  if (cookie?.maxAge != null && cookie.maxAge !== 'Infinity') {
+    const seconds = cookie.maxAge === '-Infinity' ? 0 : cookie.maxAge;
+    cookie.expires = new Date(seconds <= 0 ? 0 : Math.min(Date.now() + seconds * 1000, MAX_DATE_MS));
+    cookie.maxAge = null;
+  }
+  return cookie;
 }

@@ -7,7 +7,7 @@ export type { ManualClock } from './clock.js';
 export { createMemoryStorage, createRecordingDialogs, createRecordingLogger } from './ports.js';
 export type { MemoryStorage, RecordingDialogs, RecordingLogger } from './ports.js';
 export { createCookieJarFetch } from './cookie-jar.js';
-export type { CookieJarFetch } from './cookie-jar.js';
+export type { CookieJarFetch, CookieJarFetchOptions } from './cookie-jar.js';
 export { createFakeApi } from './fake-api.js';
 export type { FakeApi, FakeCall, FakeWorld } from './fake-api.js';
 export { recordStatuses, createTestFile } from './flow-helpers.js';
