@@ -26,6 +26,7 @@ export {
   deleteCategoryConfirm,
   resendCountdownLabel,
   deleteFailedMessage,
+  duplicateNote,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes } from './domain/format.js';
 export {
@@ -55,7 +56,7 @@ export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, Volunteer, AuditEntry, OutboxMail } from './api/schemas.js';
+export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, OutboxMail } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,

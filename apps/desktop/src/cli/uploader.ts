@@ -25,7 +25,7 @@ export interface IntakeFile {
 
 /** The server calls the loop needs (core's upload helper and client provide them). */
 export interface IntakePorts {
-  /** Presign + PUT; resolves with the key the server assigned. */
+  /** Presign, PUT and complete; resolves with the key the server assigned. */
   upload(file: IntakeFile): Promise<string>;
   /** The category's current listing. */
   list(): Promise<ReadonlyArray<{ key: string; filename: string }>>;

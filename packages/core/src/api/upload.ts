@@ -1,4 +1,4 @@
-/** The direct upload to a presigned URL and the presign-then-PUT sequence (docs/behaviour.md#upload-queue). */
+/** The direct upload to a presigned URL and the presign-PUT-complete sequence (docs/behaviour.md#upload-queue). */
 import { uploadContentType } from '../domain/files.js';
 import { uploadFailedMessage } from '../domain/messages.js';
 import type { FetchLike, FileLike } from '../ports.js';
@@ -18,13 +18,16 @@ export interface PutFileResult {
 
 /**
  * The transport of a direct upload. Per-byte progress needs `XMLHttpRequest` in browsers, so this is
- * a port: `@vita-docs/ui` provides the XHR one, {@link createFetchPutFile} is the default.
+ * a port: `@vita-docs/ui` provides the XHR one, {@link createFetchPutFile} is the default. `headers`
+ * are further request headers signed into the URL (never `content-type`, which is `contentType`, nor
+ * a name browsers forbid scripts to set: {@link uploadToPresignedUrl} leaves those out).
  */
 export type PutFile = (
   url: string,
   file: FileLike,
   contentType: string,
   onProgress?: ProgressListener,
+  headers?: Readonly<Record<string, string>>,
 ) => Promise<PutFileResult>;
 
 /**
@@ -32,13 +35,13 @@ export type PutFile = (
  * and everything at the end. No cookies are sent: presigned URLs carry their own signature.
  */
 export function createFetchPutFile(fetch: FetchLike): PutFile {
-  return async (url, file, contentType, onProgress) => {
+  return async (url, file, contentType, onProgress, headers = {}) => {
     onProgress?.(0, file.size);
     const body = file instanceof Blob ? file : new Uint8Array(await file.arrayBuffer());
     const response = await fetch(url, {
       method: 'PUT',
       credentials: 'omit',
-      headers: { 'content-type': contentType },
+      headers: { ...headers, 'content-type': contentType },
       body,
     });
     const text = await response.text().catch(() => '');
@@ -51,19 +54,64 @@ export function createFetchPutFile(fetch: FetchLike): PutFile {
 export type UploadTransport = { putFile: PutFile; fetch?: undefined } | { fetch: FetchLike; putFile?: undefined };
 
 /**
- * PUTs a file to a presigned URL with its upload Content-Type ({@link uploadContentType}). A non-OK
+ * Header names a page's script may not set (the Fetch standard's forbidden request headers; browsers
+ * drop or refuse them), plus `content-type`, which the PUT takes from the file.
+ */
+const UNSETTABLE_HEADERS = new Set([
+  'accept-charset',
+  'accept-encoding',
+  'access-control-request-headers',
+  'access-control-request-method',
+  'connection',
+  'content-length',
+  'content-type',
+  'cookie',
+  'cookie2',
+  'date',
+  'dnt',
+  'expect',
+  'host',
+  'keep-alive',
+  'origin',
+  'referer',
+  'set-cookie',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'via',
+  'x-http-method',
+  'x-http-method-override',
+  'x-method-override',
+]);
+
+/** The presign answer's extra headers a PUT can carry: names lower-cased, unsettable ones left out. */
+function signedHeaders(headers: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.trim().toLowerCase();
+    if (UNSETTABLE_HEADERS.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-')) continue;
+    kept[lower] = value;
+  }
+  return kept;
+}
+
+/**
+ * PUTs a file to a presigned URL with its upload Content-Type ({@link uploadContentType}) and the
+ * further `headers` the presign answer asked for (those a browser cannot set are left out). A non-OK
  * answer raises an {@link ApiError} whose message is `Upload failed: <status>` followed by the
  * response body.
  */
 export async function uploadToPresignedUrl(
   url: string,
   file: FileLike,
-  options: UploadTransport & { onProgress?: ProgressListener },
+  options: UploadTransport & { onProgress?: ProgressListener; headers?: Readonly<Record<string, string>> },
 ): Promise<void> {
   const putFile = options.putFile ?? createFetchPutFile(options.fetch);
   let result: PutFileResult;
   try {
-    result = await putFile(url, file, uploadContentType(file.name, file.type), options.onProgress);
+    const contentType = uploadContentType(file.name, file.type);
+    result = await putFile(url, file, contentType, options.onProgress, signedHeaders(options.headers));
   } catch (cause) {
     throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause });
   }
@@ -76,21 +124,37 @@ export interface UploadTarget {
   docType: string;
 }
 
+/** The exact size and SHA-256 (64 lowercase hex digits) of a file's bytes, with WebCrypto. */
+async function fingerprint(file: FileLike): Promise<{ size: number; sha256: string }> {
+  const bytes = await file.arrayBuffer();
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return { size: bytes.byteLength, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
+}
+
 /**
- * Stores one document: presign (`POST /docs/presign/{id}`) then the direct PUT. Returns the key the
- * server assigned.
+ * Stores one document: presign (`POST /docs/presign/{id}`) with the file's size and SHA-256, the
+ * direct PUT with the headers the answer names, then `POST /docs/complete`, where the server checks
+ * what arrived and lists it. Returns the key the server assigned. A refused complete raises the
+ * client's {@link ApiError} (its message is the server's `error` text).
  */
 export async function uploadDocument(
-  api: Pick<ApiClient, 'presignUpload'>,
+  api: Pick<ApiClient, 'presignUpload' | 'completeUpload'>,
   putFile: PutFile,
   target: UploadTarget,
   file: FileLike,
   onProgress?: ProgressListener,
 ): Promise<string> {
+  const { size, sha256 } = await fingerprint(file);
+  const contentType = uploadContentType(file.name, file.type);
   const presigned = await api.presignUpload({
     params: { id: target.clientId },
-    body: { docType: target.docType, filename: file.name, contentType: uploadContentType(file.name, file.type) },
+    body: { docType: target.docType, filename: file.name, contentType, size, sha256 },
   });
-  await uploadToPresignedUrl(presigned.url, file, onProgress ? { putFile, onProgress } : { putFile });
+  await uploadToPresignedUrl(presigned.url, file, {
+    putFile,
+    ...(onProgress ? { onProgress } : {}),
+    ...(presigned.headers ? { headers: presigned.headers } : {}),
+  });
+  await api.completeUpload({ body: { key: presigned.key } });
   return presigned.key;
 }

@@ -31,6 +31,14 @@ export function uploadFailedMessage(status: number, body: string): string {
   return `Upload failed: ${status}${body ? ` ${body}` : ''}`;
 }
 
+/**
+ * The note under a listed file whose bytes another file of the client already has
+ * (docs/behaviour.md#file-list): `Same file as <file name> in <category>`.
+ */
+export function duplicateNote(original: { filename: string; docType: string }): string {
+  return `Same file as ${original.filename} in ${original.docType}`;
+}
+
 /** `Delete <n> selected file(s)?` */
 export function deleteSelectedConfirm(count: number): string {
   return `Delete ${count} selected file(s)?`;

@@ -22,7 +22,11 @@ export interface FakeCall {
 export interface FakeWorld {
   users: Map<string, { user: User; pin: string }>;
   clients: Map<string, Client>;
-  docs: Map<string, { item: DocItem; bytes: Uint8Array }>;
+  /**
+   * Stored files. `declared` is what the presign announced (size, SHA-256), checked by
+   * `completeUpload`. Items are kept without `sha256`/`duplicateOf`: listings compute those.
+   */
+  docs: Map<string, { item: DocItem; bytes: Uint8Array; declared?: Declared }>;
   /** Emailed codes, newest last. */
   outbox: { to: string; purpose: 'login' | 'forgot'; code: string }[];
   /** When false, code mails "could not be sent" (`emailSent: false`). */
@@ -30,9 +34,16 @@ export interface FakeWorld {
   session: { email: string } | null;
   /** The email a forgot-password code was verified for, until the reset. */
   resetFor: string | null;
-  uploads: Map<string, { key: string; item: DocItem }>;
+  /** Presigned upload URLs not used yet, with what the presign announced and the headers it signed. */
+  uploads: Map<string, { key: string; item: DocItem; declared: Declared; headers: Record<string, string> }>;
   /** Source of the numeric key prefixes; increases by one per upload. */
   nextOrder: number;
+}
+
+/** The size and SHA-256 a presign announced, when it did. */
+interface Declared {
+  size?: number;
+  sha256?: string;
 }
 
 /** The fake server: an {@link ApiClient} plus controls. */
@@ -45,12 +56,16 @@ export interface FakeApi extends ApiClient {
   failNext(name: EndpointName, error?: Error): void;
   /** The next call of `name` waits until `release()`; use it to look at in-between states. */
   hold(name: EndpointName): { release(): void };
-  /** The direct-upload transport for presigned URLs of this fake. Reports progress at 0, half and all. */
+  /**
+   * The direct-upload transport for presigned URLs of this fake. Reports progress at 0, half and all.
+   * Like S3, it answers 403 when a header the presign signed is missing or different.
+   */
   putFile: PutFile;
   /** The next PUT of a file with this name answers `status` with `body`. */
   failUpload(filename: string, status: number, body: string): void;
   addUser(user: Partial<User> & { email: string; pin?: string }): User;
   addClient(client: Partial<Client> & { firstName: string; createdBy: string | null }): Client;
+  /** Stores a file directly; without `bytes`, a small PDF of its own (so no two are duplicates). */
   addDoc(clientId: string, docType: string, filename: string, options?: { order?: number; bytes?: Uint8Array }): DocItem;
   /** The newest code mailed to `email`. */
   lastCode(email: string): string | undefined;
@@ -93,9 +108,13 @@ export function createFakeApi(): FakeApi {
     };
   }
 
-  const putFile: PutFile = async (url, file, contentType, onProgress) => {
+  const putFile: PutFile = async (url, file, contentType, onProgress, headers = {}) => {
     const upload = world.uploads.get(url);
     if (!upload) return { status: 403, ok: false, body: 'Unknown or expired upload URL' };
+    const sent = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    if (Object.entries(upload.headers).some(([name, value]) => sent.get(name) !== value)) {
+      return { status: 403, ok: false, body: 'SignatureDoesNotMatch' };
+    }
     const failure = uploadFailures.get(file.name);
     onProgress?.(0, file.size);
     if (failure) {
@@ -105,7 +124,7 @@ export function createFakeApi(): FakeApi {
     const bytes = new Uint8Array(await file.arrayBuffer());
     onProgress?.(Math.floor(file.size / 2), file.size);
     world.uploads.delete(url);
-    world.docs.set(upload.key, { item: { ...upload.item, size: bytes.length, contentType }, bytes });
+    world.docs.set(upload.key, { item: { ...upload.item, size: bytes.length, contentType }, bytes, declared: upload.declared });
     onProgress?.(file.size, file.size);
     return { status: 200, ok: true, body: '' };
   };
@@ -156,9 +175,9 @@ export function createFakeApi(): FakeApi {
       return client;
     },
     addDoc(clientId: string, docType: string, filename: string, options: { order?: number; bytes?: Uint8Array } = {}) {
-      const bytes = options.bytes ?? new Uint8Array([37, 80, 68, 70]);
       const name = safeFileName(filename);
       const key = buildDocKey(clientId, docType, options.order ?? world.nextOrder++, name);
+      const bytes = options.bytes ?? new TextEncoder().encode(`%PDF-1.4\n%${key}\n`);
       const item: DocItem = {
         key,
         filename: name,

@@ -4,12 +4,30 @@ import type { EndpointName, Endpoints } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Client, DocItem, User } from '../api/schemas.js';
 import { applyRenameRule, buildDocKey, parseDocKey, safeFileName } from '../domain/files.js';
+import { sortByKeyOrder } from '../flows/file-list/file-list.js';
 import type { FakeWorld } from './fake-api.js';
 
 type Handlers = { [K in EndpointName]?: (args: EndpointArgs<Endpoints[K]>) => unknown };
 
 const ok = { ok: true } as const;
 const fail = (status: number, message: string) => new ApiError('http', status, message);
+
+/** SHA-256 of some bytes as lowercase hex, remembered per byte array (stored bytes never change). */
+const digests = new WeakMap<Uint8Array, Promise<string>>();
+function sha256Hex(bytes: Uint8Array): Promise<string> {
+  let digest = digests.get(bytes);
+  if (!digest) {
+    digest = globalThis.crypto.subtle
+      .digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)
+      .then((hash) => Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join(''));
+    digests.set(bytes, digest);
+  }
+  return digest;
+}
+
+/** A hex SHA-256 as base64, the way S3's `x-amz-checksum-sha256` header carries it. */
+const hexToBase64 = (hex: string): string =>
+  btoa(String.fromCharCode(...(hex.match(/../g) ?? []).map((pair) => parseInt(pair, 16))));
 
 /** The handlers over one world. */
 export function fakeHandlers(world: FakeWorld): Handlers {
@@ -44,6 +62,27 @@ export function fakeHandlers(world: FakeWorld): Handlers {
   };
   const docsOf = (id: string, docType: string): DocItem[] =>
     [...world.docs.values()].map((d) => d.item).filter((i) => i.key.startsWith(`${id}/`) && i.docType === docType);
+
+  /**
+   * Items of one client as listings show them: with the SHA-256 of their bytes and, when another file
+   * of the client (in any category) has the same bytes, the earliest such file by the key's number
+   * prefix.
+   */
+  async function describe(clientId: string, items: readonly DocItem[]): Promise<DocItem[]> {
+    const own = sortByKeyOrder([...world.docs.values()].map((d) => d.item).filter((i) => i.key.startsWith(`${clientId}/`)));
+    const digestOf = new Map<string, string>();
+    for (const item of own) {
+      const doc = world.docs.get(item.key);
+      if (doc) digestOf.set(item.key, await sha256Hex(doc.bytes));
+    }
+    return items.map((item) => {
+      const sha256 = digestOf.get(item.key);
+      if (!sha256) return item;
+      const twin = own.find((other) => other.key !== item.key && digestOf.get(other.key) === sha256);
+      const duplicateOf = twin && { key: twin.key, filename: twin.filename, docType: twin.docType };
+      return { ...item, sha256, ...(duplicateOf ? { duplicateOf } : {}) };
+    });
+  }
 
   return {
     loginInit({ body }) {
@@ -120,10 +159,31 @@ export function fakeHandlers(world: FakeWorld): Handlers {
       const key = buildDocKey(params.id, body.docType, world.nextOrder++, filename);
       const url = `https://uploads.invalid/${world.uploads.size + world.docs.size + 1}/${encodeURIComponent(key)}`;
       const item: DocItem = { key, filename, size: 0, docType: body.docType, contentType: body.contentType, lastModified: new Date(0).toISOString() };
-      world.uploads.set(url, { key, item });
-      return { url, key, expiresAt: new Date(0).toISOString() };
+      const declared = {
+        ...(body.size !== undefined ? { size: body.size } : {}),
+        ...(body.sha256 !== undefined ? { sha256: body.sha256 } : {}),
+      };
+      // Like S3: the checksum is signed into the URL, so the PUT must carry it.
+      const headers: Record<string, string> = body.sha256 ? { 'x-amz-checksum-sha256': hexToBase64(body.sha256) } : {};
+      world.uploads.set(url, { key, item, declared, headers });
+      return { url, key, expiresAt: new Date(0).toISOString(), ...(body.sha256 ? { headers } : {}) };
     },
-    listDocs: ({ params, query }) => ({ items: docsOf(params.id, query.docType) }),
+    async completeUpload({ body }) {
+      const parts = parseDocKey(body.key);
+      if (!parts) throw fail(400, 'That file key is not valid.');
+      client(parts.clientId);
+      const doc = world.docs.get(body.key);
+      if (!doc) throw fail(404, 'File not found.');
+      const { size, sha256 } = doc.declared ?? {};
+      if ((size !== undefined && size !== doc.bytes.length) || (sha256 !== undefined && sha256 !== (await sha256Hex(doc.bytes)))) {
+        world.docs.delete(body.key);
+        throw fail(400, 'The file that arrived is not the one announced. Please upload it again.');
+      }
+      const [item] = await describe(parts.clientId, [doc.item]);
+      if (!item) throw fail(404, 'File not found.');
+      return { ok: true, item };
+    },
+    listDocs: async ({ params, query }) => ({ items: await describe(params.id, docsOf(params.id, query.docType)) }),
     deleteDocs({ body }) {
       let deleted = 0;
       for (const key of body.keys) if (world.docs.delete(key)) deleted += 1;

@@ -68,6 +68,22 @@ describe('upload over XMLHttpRequest', () => {
     ]);
   });
 
+  it('sets the further headers signed into the URL', async () => {
+    const done = putFile('/put', file, 'application/pdf', undefined, {
+      'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+      'if-none-match': '*',
+    });
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(FakeXhr.last.headers).toEqual({
+      'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+      'if-none-match': '*',
+      'content-type': 'application/pdf',
+    });
+    FakeXhr.last.answer(200, '');
+    expect(await done).toMatchObject({ ok: true });
+  });
+
   it('an HTTP failure resolves with its status and body; a network failure rejects', async () => {
     const refused = putFile('/put', file, 'application/pdf');
     await Promise.resolve();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/errors.js';
 import { messages } from '../../domain/messages.js';
 import {
   createFakeApi,
@@ -43,8 +44,8 @@ describe('retake', () => {
     await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
 
     expect(stored()).toEqual(['photo.pdf']);
-    expect(api.callNames()).toEqual(['presignUpload', 'deleteDocs']);
-    expect(api.calls[1]?.args).toEqual({ body: { keys: [old.key] } });
+    expect(api.callNames()).toEqual(['presignUpload', 'completeUpload', 'deleteDocs']);
+    expect(api.calls[2]?.args).toEqual({ body: { keys: [old.key] } });
     expect(events).toEqual(['put', 'delete', 'refresh']);
     expect(path.statuses).toEqual(['converting', 'uploading', 'deleting', 'refreshing', 'idle']);
   });
@@ -58,6 +59,17 @@ describe('retake', () => {
     expect(api.callNames()).not.toContain('deleteDocs');
     expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}Upload failed: 500 disk full`]);
     expect(flow.getState()).toMatchObject({ status: 'failed', key: old.key });
+    expect(events).toEqual(['put']);
+  });
+
+  it('a refused complete keeps the old file and alerts the server’s message with the Retake prefix', async () => {
+    const { api, old, flow, platform, events } = setup();
+    api.failNext('completeUpload', new ApiError('http', 400, 'The file arrived damaged. Please upload it again.'));
+    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+
+    expect(api.callNames()).not.toContain('deleteDocs');
+    expect(api.world.docs.has(old.key)).toBe(true);
+    expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}The file arrived damaged. Please upload it again.`]);
     expect(events).toEqual(['put']);
   });
 

@@ -27,7 +27,7 @@ export type RetakeEvent = { type: 'retake'; key: string; file: FileLike };
 
 /** The ports of {@link createRetakeFlow}: an upload's, and the delete of the replaced file. */
 export interface RetakeFlowOptions extends CategoryUploadPorts {
-  api: Pick<ApiClient, 'presignUpload' | 'deleteDocs'>;
+  api: Pick<ApiClient, 'presignUpload' | 'completeUpload' | 'deleteDocs'>;
 }
 
 /** The retake flow. */

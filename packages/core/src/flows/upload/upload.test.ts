@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/errors.js';
 import type { FileLike } from '../../ports.js';
 import {
   createFakeApi,
@@ -129,10 +130,29 @@ describe('upload queue', () => {
     });
     await flow.send({ type: 'upload' });
     const bodies = api.calls.filter((c) => c.name === 'presignUpload').map((c) => (c.args as { body: unknown }).body);
+    const sha256 = expect.stringMatching(/^[0-9a-f]{64}$/);
     expect(bodies).toEqual([
-      { docType: W2, filename: 'photo.pdf', contentType: 'application/pdf' },
-      { docType: W2, filename: 'notes.txt', contentType: 'image/jpeg' },
+      { docType: W2, filename: 'photo.pdf', contentType: 'application/pdf', size: 8, sha256 },
+      { docType: W2, filename: 'notes.txt', contentType: 'image/jpeg', size: 1, sha256 },
     ]);
+  });
+
+  it('completes each upload; a refused complete keeps the file queued with the server’s message', async () => {
+    const { api, flow, platform } = setup();
+    await flow.send({ type: 'add', files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')) });
+    api.failNext('completeUpload', new ApiError('http', 415, 'This file is not really a PDF.'));
+    await flow.send({ type: 'upload' });
+    expect(api.callNames().filter((n) => n !== 'listDocs')).toEqual([
+      'presignUpload',
+      'completeUpload',
+      'presignUpload',
+      'completeUpload',
+    ]);
+    expect(flow.getState().queue).toEqual([
+      expect.objectContaining({ progress: { status: 'failed', error: 'This file is not really a PDF.' } }),
+    ]);
+    expect(names(flow.getState().queue)).toEqual(['a.pdf']);
+    expect(platform.alerts).toEqual(['This file is not really a PDF.']);
   });
 
   it('keeps a failing file queued with its error while the others go on, then retries it', async () => {

@@ -51,7 +51,7 @@ export type UploadEvent =
 
 /** What storing files into one category needs: the upload queue's and the retake's ports. */
 export interface CategoryUploadPorts {
-  api: Pick<ApiClient, 'presignUpload'>;
+  api: Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
   putFile: PutFile;
   convert: ConvertImage;
   /** Local storage: holds the convert-to-PDF preference (it applies to retakes too). */

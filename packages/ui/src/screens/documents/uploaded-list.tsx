@@ -1,4 +1,4 @@
-import { allSelected, formatBytes, messages } from '@vita-docs/core';
+import { allSelected, duplicateNote, formatBytes, messages } from '@vita-docs/core';
 import type { DocItem, RetakeState } from '@vita-docs/core';
 import { useId } from 'react';
 import { Loading } from '../../components/page';
@@ -91,6 +91,7 @@ function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
         <span className="file-row__name" id={nameId}>
           {item.filename}
         </span>
+        {item.duplicateOf && <span className="file-row__duplicate">{duplicateNote(item.duplicateOf)}</span>}
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
       </div>

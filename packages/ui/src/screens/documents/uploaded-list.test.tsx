@@ -1,0 +1,80 @@
+import {
+  createFileListFlow,
+  createRenameFlow,
+  createRetakeFlow,
+  createUploadFlow,
+  duplicateNote,
+} from '@vita-docs/core';
+import type { FileLike } from '@vita-docs/core';
+import {
+  createFakeApi,
+  createMemoryStorage,
+  createRecordingDialogs,
+  createTestFile,
+} from '@vita-docs/core/testing';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { createFileViewerFlow } from '../../adapters/file-viewer';
+import { UploadedList } from './uploaded-list';
+import type { CategoryFlows } from './use-category-flows';
+
+const W2 = 'W-2';
+const statementBytes = () => new TextEncoder().encode('%PDF-1.7 bank statement');
+
+/** The category screen's flows over the fake server, wired as `useCategoryFlows` wires them. */
+function setup() {
+  const api = createFakeApi();
+  const { clientId } = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
+  const platform = createRecordingDialogs();
+  const target = { clientId, docType: W2 };
+  const list = createFileListFlow({ api, platform, target });
+  const common = {
+    api,
+    putFile: api.putFile,
+    convert: async (file: FileLike) => file,
+    storage: createMemoryStorage(),
+    platform,
+    target,
+    refresh: () => list.send({ type: 'refresh' }),
+  };
+  const flows: CategoryFlows = {
+    list,
+    upload: createUploadFlow(common),
+    retake: createRetakeFlow(common),
+    rename: createRenameFlow({
+      api,
+      platform,
+      onRenamed: (change) => list.send({ type: 'renamed', ...change }),
+    }),
+    viewer: createFileViewerFlow({ api, platform }),
+  };
+  return { api, clientId, platform, flows };
+}
+
+/** The text of one row of the rendered list, tags stripped. */
+function rowText(html: string, filename: string): string {
+  const row = html.split('<li').find((part) => part.includes(`>${filename}</span>`));
+  return (row ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+}
+
+describe('Uploaded list', () => {
+  it('an uploaded file with the same bytes as one in another category says so under its name', async () => {
+    const { api, clientId, platform, flows } = setup();
+    api.addDoc(clientId, 'Banking Info', 'statement.pdf', { bytes: statementBytes() });
+    api.addDoc(clientId, W2, 'w2.pdf');
+
+    await flows.upload.send({
+      type: 'add',
+      files: [createTestFile('copy.pdf', statementBytes(), 'application/pdf')],
+    });
+    await flows.upload.send({ type: 'upload' });
+    expect(platform.alerts).toEqual([]);
+
+    const html = renderToStaticMarkup(<UploadedList flows={flows} />);
+    expect(duplicateNote({ filename: 'statement.pdf', docType: 'Banking Info' })).toBe(
+      'Same file as statement.pdf in Banking Info',
+    );
+    expect(rowText(html, 'copy.pdf')).toContain(' copy.pdf Same file as statement.pdf in Banking Info ');
+    expect(rowText(html, 'w2.pdf')).not.toContain('Same file as');
+  });
+});
