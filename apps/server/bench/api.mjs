@@ -3,63 +3,14 @@
 // load generator. Prints req/s, the ratio to the bare route, latencies and errors per endpoint; the
 // idle memory of the server plus every PostgreSQL process; first and warm start times.
 // Not part of the tests: `pnpm --filter @vita-docs/server bench:api` (BENCH_SECONDS, BENCH_CONNECTIONS).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Session } from './session.mjs';
+import { createClient, load as uptime, signIn, start, stop, uploadDocument } from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, child, log) {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited before answering:\n${log()}`);
-    const ok = await fetch(url).then(
-      () => true,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Starts a Node program and resolves with it once `probe` answers; also how long that took. */
-async function start(args, env, probePath) {
-  const port = await freePort();
-  const began = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: serverDir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.on('data', (c) => (log += c));
-  child.stderr.on('data', (c) => (log += c));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(url + probePath, child, () => log);
-  return { child, url, ms: performance.now() - began };
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 const BARE = `
   import Fastify from 'fastify';
@@ -99,43 +50,19 @@ async function memory(serverPid, clusterDir) {
   return { processes: pids.length, rssMb: rss / 1024, pssMb: pss / 1024 };
 }
 
-async function latestCode(url, email) {
-  for (let i = 0; i < 100; i += 1) {
-    const mails = await (await fetch(`${url}/api/dev/outbox`)).json();
-    const code = /\b(\d{6})\b/.exec(mails.filter((m) => m.to === email).at(-1)?.text ?? '')?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('no code');
-}
-
-/** A signed-in volunteer with one client whose Banking Info holds 30 files. */
+/** A signed-in volunteer with 30 clients, the first of whose Banking Info holds 30 files. */
 async function seed(url) {
-  const s = new Session(url);
-  await s.call('GET', '/api/me');
-  await s.call('POST', '/api/auth/register', { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench pin 123' });
-  await s.call('POST', '/api/auth/login-init', { email: 'bench@example.org', pin: 'bench pin 123' });
-  await s.call('POST', '/api/auth/login-verify', { email: 'bench@example.org', code: await latestCode(url, 'bench@example.org') });
+  const session = await signIn(url);
   let clientId;
   for (let i = 0; i < 30; i += 1) {
-    const res = await (
-      await s.call('POST', '/api/clients/new', { firstName: `Client${i}`, lastName: 'Bench', email: `c${i}@example.org`, phone: '555 010 0100' })
-    ).json();
-    clientId ??= res.client.clientId;
+    const id = await createClient(session, i);
+    clientId ??= id;
   }
-  const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  const bytes = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
   for (let i = 0; i < 30; i += 1) {
-    const presign = await (
-      await s.call('POST', `/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: `statement-${i}.pdf`, contentType: 'application/pdf' })
-    ).json();
-    const put = await fetch(presign.url.startsWith('http') ? presign.url : url + presign.url, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/pdf' },
-      body: pdf,
-    });
-    if (!put.ok) throw new Error(`upload ${i}: ${put.status}`);
+    await uploadDocument(session, clientId, { docType: 'Banking Info', filename: `statement-${i}.pdf`, bytes });
   }
-  return { session: s, clientId };
+  return { session, clientId };
 }
 
 const row = (name, r, bare) => ({

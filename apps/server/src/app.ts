@@ -8,6 +8,7 @@ import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneSessions } from './auth/sessions.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
+import { preparePrivateDataDir } from './data-dir.js';
 import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
@@ -53,8 +54,6 @@ export interface Server {
   close(): Promise<void>;
 }
 
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
-
 const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
@@ -95,6 +94,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       void (reply as unknown as FastifyReply).code(400).send({ error: message });
     },
   });
+  await preparePrivateDataDir(config.dataDir);
   let embedded: EmbeddedPostgres | undefined;
   let connection = options.database ?? config.databaseUrl;
   if (connection === undefined) {
@@ -139,13 +139,13 @@ async function assemble(
   reassignRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') {
-    devRoutes(app, services);
-    if (!isLoopbackHost(config.host)) {
-      app.log.warn(
-        'No SMTP_URL: codes go to the development outbox, which answers only on this machine (loopback). ' +
-          'Set SMTP_URL before volunteers use this server.',
-      );
-    }
+    if (config.devOutbox) devRoutes(app, services);
+    app.log.warn(
+      `No SMTP_URL: sign-in and reset codes are written to this server's log` +
+        (config.devOutbox ? ' and can be read by anyone on this machine at /api/dev/outbox' : '') +
+        '. Set SMTP_URL before volunteers use this server' +
+        (config.devOutbox ? ' (or DEV_OUTBOX=false to turn the outbox page off).' : '.'),
+    );
   }
 
   const webDist = config.webDist ?? defaultWebDist();

@@ -38,6 +38,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
     .optional(),
+  DEV_OUTBOX: bool.default(true),
   MAIL_FROM: z.string().min(3).default('VITA Documents <no-reply@localhost>'),
   ADMIN_EMAIL: z.email({ error: 'must be an email address' }).optional(),
   ADMIN_PIN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
@@ -80,6 +81,8 @@ export interface Config {
   /** false, a hop count, or proxy addresses/CIDRs whose X-Forwarded-For is believed. */
   trustProxy: false | number | string;
   smtpUrl: string | undefined;
+  /** Serve GET /api/dev/outbox (only without SMTP, only to this machine). */
+  devOutbox: boolean;
   mailFrom: string;
   adminEmail: string | undefined;
   adminPin: string | undefined;
@@ -120,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true' ? 'always' : 'never',
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
+    devOutbox: e.DEV_OUTBOX && e.SMTP_URL === undefined,
     mailFrom: e.MAIL_FROM,
     adminEmail: e.ADMIN_EMAIL?.trim().toLowerCase(),
     adminPin: e.ADMIN_PIN,

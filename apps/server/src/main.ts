@@ -1,6 +1,9 @@
 import { buildServer, type Server } from './app.js';
 import { ConfigError, loadConfig, type Config } from './env.js';
 
+// Everything this process writes (files, logs, the database's password file) is its user's alone.
+process.umask(0o077);
+
 let config: Config;
 try {
   config = loadConfig();
@@ -57,8 +60,10 @@ function readyLine(config: Config, server: Server): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const codes =
-    server.services.mailer.kind === 'outbox'
-      ? `sign-in codes appear in this log and at ${url}/api/dev/outbox`
-      : 'sign-in codes are sent by email';
+    server.services.mailer.kind !== 'outbox'
+      ? 'sign-in codes are sent by email'
+      : config.devOutbox
+        ? `sign-in codes appear in this log and at ${url}/api/dev/outbox`
+        : 'sign-in codes appear in this log';
   return `Ready: open ${url} (${codes})`;
 }

@@ -1,19 +1,28 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forbidden } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
+/** Headers a proxy adds when it relays a request: any of them means the caller is somewhere else. */
+const FORWARDING = /^(forwarded|via|x-real-ip|x-forwarded-.+|x-client-ip|x-cluster-client-ip|true-client-ip|cf-connecting-ip|fastly-client-ip|x-original-forwarded-for)$/;
+
+/** True for a request made on this machine directly, not relayed by a proxy running here. */
+function isDirectLocal(request: FastifyRequest): boolean {
+  if (!LOOPBACK.has(request.socket.remoteAddress ?? '')) return false;
+  return !Object.keys(request.headers).some((name) => FORWARDING.test(name));
+}
+
 /**
- * The development outbox: only mounted while mail goes to the outbox (no SMTP configured), and only
- * answered on this machine — it holds sign-in and reset codes. A request relayed by a proxy (which
- * adds X-Forwarded-For) is not local, whatever socket it arrives on.
+ * The development outbox: only mounted while mail goes to the outbox (no SMTP configured, and not
+ * turned off with DEV_OUTBOX=false), and only answered to a caller on this machine itself — it holds
+ * sign-in and reset codes. A request relayed by a proxy on this machine carries a forwarding header
+ * of some kind, and is refused whatever socket it arrives on.
  */
 export function devRoutes(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'devOutbox', async ({ request }) => {
-    const local = LOOPBACK.has(request.socket.remoteAddress ?? '') && request.headers['x-forwarded-for'] === undefined;
-    if (!local) throw forbidden('The development outbox is only available on the server machine.');
+    if (!isDirectLocal(request)) throw forbidden('The development outbox is only available on the server machine.');
     const rows = await services.db.selectFrom('dev_outbox').selectAll().orderBy('id', 'asc').execute();
     return rows.map((r) => ({ to: r.recipient, subject: r.subject, text: r.body, sentAt: r.sent_at.toISOString() }));
   });

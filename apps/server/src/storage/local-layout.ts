@@ -79,7 +79,7 @@ export async function syncDir(dir: string): Promise<void> {
 export async function ensureCategoryDir(root: string, key: string): Promise<string> {
   const file = objectPath(root, key);
   const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   if (path.basename(dir).startsWith('#')) {
     const marker = path.join(dir, CATEGORY_MARKER);
     // The key's category segment: parseDocKey accepts a key only when it is exactly this encoding.
@@ -87,7 +87,7 @@ export async function ensureCategoryDir(root: string, key: string): Promise<stri
     const existing = await readFile(marker, 'utf8').catch(() => null);
     if (existing !== encoded) {
       const tmp = `${marker}.${randomUUID()}`;
-      await writeFile(tmp, encoded, { flag: 'wx' });
+      await writeFile(tmp, encoded, { flag: 'wx', mode: 0o600 });
       await rename(tmp, marker);
     }
   }
@@ -97,6 +97,6 @@ export async function ensureCategoryDir(root: string, key: string): Promise<stri
 /** A fresh temp file path inside the root (created by the caller with `wx`). */
 export async function tempPath(root: string): Promise<string> {
   const dir = path.join(root, TEMP_DIR);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   return path.join(dir, `${Date.now()}-${randomUUID()}.part`);
 }

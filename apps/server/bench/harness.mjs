@@ -1,0 +1,192 @@
+// What the benchmarks share: starting the production build (or a baseline program) on a free port,
+// a signed-in volunteer, uploads through the real API (presign, PUT, complete), the machine's load,
+// medians, and sampling a process's resident memory.
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Session } from './session.mjs';
+
+export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** 1 MB = 2^20 bytes throughout the benchmarks. */
+export const MB = 1024 * 1024;
+
+export async function freePort() {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, log) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited before answering:\n${log()}`);
+    const res = await fetch(url).catch(() => null);
+    if (res) {
+      await res.body?.cancel();
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts a Node program and resolves with it once `probePath` answers; also how long that took. */
+export async function start(args, env, probePath) {
+  const port = await freePort();
+  const began = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: serverDir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (c) => (log += c));
+  child.stderr.on('data', (c) => (log += c));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url + probePath, child, () => log);
+  return { child, url, ms: performance.now() - began, log: () => log };
+}
+
+export async function stop(child) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export async function latestCode(url, email) {
+  for (let i = 0; i < 100; i += 1) {
+    const mails = await (await fetch(`${url}/api/dev/outbox`)).json();
+    const code = /\b(\d{6})\b/.exec(mails.filter((m) => m.to === email).at(-1)?.text ?? '')?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no code');
+}
+
+/** Registers the first (admin) volunteer on a fresh server and signs in with the emailed code. */
+export async function signIn(url) {
+  const s = new Session(url);
+  await s.call('GET', '/api/me');
+  await s.call('POST', '/api/auth/register', { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench pin 123' });
+  await s.call('POST', '/api/auth/login-init', { email: 'bench@example.org', pin: 'bench pin 123' });
+  await s.call('POST', '/api/auth/login-verify', { email: 'bench@example.org', code: await latestCode(url, 'bench@example.org') });
+  return s;
+}
+
+export async function createClient(session, n = 0) {
+  const res = await session.call('POST', '/api/clients/new', {
+    firstName: `Client${n}`,
+    lastName: 'Bench',
+    email: `c${n}@example.org`,
+    phone: '555 010 0100',
+  });
+  if (!res.ok) throw new Error(`new client: ${res.status} ${await res.text()}`);
+  return (await res.json()).client.clientId;
+}
+
+/** A `size`-byte PDF: the `%PDF-1.7` line, then random bytes. */
+export function randomPdf(size) {
+  const bytes = randomBytes(size);
+  bytes.write('%PDF-1.7\n', 0, 'latin1');
+  return bytes;
+}
+
+export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** A PUT of `body` with node:http (less client cost than fetch), resolving with the status and answer. */
+export function put(url, headers, body, agent) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * One document the way the app's clients store it: presign with the declared size and SHA-256, the
+ * PUT with the headers the answer names, then complete. `file.sha256` may be given precomputed.
+ */
+export async function uploadDocument(session, clientId, file, agent) {
+  const presigned = await session.call('POST', `/api/docs/presign/${clientId}`, {
+    docType: file.docType,
+    filename: file.filename,
+    contentType: 'application/pdf',
+    size: file.bytes.length,
+    sha256: file.sha256 ?? sha256(file.bytes),
+  });
+  if (!presigned.ok) throw new Error(`presign ${file.filename}: ${presigned.status} ${await presigned.text()}`);
+  const { url, key, headers } = await presigned.json();
+  const res = await put(url, { 'content-type': 'application/pdf', ...headers }, file.bytes, agent);
+  if (res.status !== 200) throw new Error(`PUT ${file.filename}: ${res.status} ${res.text}`);
+  const done = await session.call('POST', '/api/docs/complete', { key });
+  if (!done.ok) throw new Error(`complete ${file.filename}: ${done.status} ${await done.text()}`);
+  return key;
+}
+
+/** Runs `task(item)` over `items`, `concurrency` at a time. */
+export async function pool(items, concurrency, task) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      await task(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
+/** `uptime`'s line (or the load averages when there is no `uptime`): how busy the machine was. */
+export function load() {
+  return new Promise((resolve) => {
+    execFile('uptime', (err, stdout) => {
+      resolve(err ? `load average: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}` : stdout.trim());
+    });
+  });
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** VmRSS of a process in kB (0 once it is gone). */
+export function rssKb(pid) {
+  return fs
+    .readFile(`/proc/${pid}/status`, 'utf8')
+    .then((s) => Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0))
+    .catch(() => 0);
+}
+
+/** Samples a process's RSS every `ms` until `stop()`, which resolves with the peak in kB. */
+export function sampleRss(pid, ms = 50) {
+  let peak = 0;
+  const take = async () => {
+    peak = Math.max(peak, await rssKb(pid));
+  };
+  const timer = setInterval(() => void take(), ms);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await take();
+      return peak;
+    },
+  };
+}
+
+export const goal = (met) => (met ? 'met' : 'MISSED');

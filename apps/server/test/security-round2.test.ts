@@ -1,0 +1,73 @@
+/** Controls from the second security review: each test fails if its control is undone. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, loadConfig } from '../src/app.js';
+import { samplePdf } from '../src/storage/testing.js';
+import { createClient, upload } from './docs-helpers.js';
+import { freshDatabase, seedPeople, startApp, type TestApp } from './harness.js';
+
+describe('security, round 2', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  beforeAll(async () => {
+    app = await startApp();
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('keeps the data directory private: new folders 0700, files 0600', async () => {
+    const clientId = await createClient(people.volA);
+    await upload(people.volA, clientId, 'Banking Info', 'bank.pdf', samplePdf('bank'));
+    const open: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (((await fs.stat(full)).mode & 0o077) !== 0) open.push(full);
+        if (entry.isDirectory()) await walk(full);
+      }
+    };
+    await walk(path.join(app.config.dataDir, 'files'));
+    expect(open).toEqual([]);
+  });
+
+  it('refuses to start on a data directory others can read, saying how to fix it', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-open-'));
+    await fs.chmod(dataDir, 0o755);
+    const database = await freshDatabase();
+    try {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      await expect(buildServer(config, { database: database.url })).rejects.toThrow(`chmod 700 ${dataDir}`);
+    } finally {
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('never serves the dev outbox through a proxy on this machine, whatever header it forwards with', async () => {
+    for (const [name, value] of [
+      ['x-real-ip', '203.0.113.9'],
+      ['forwarded', 'for=203.0.113.9'],
+      ['via', '1.1 proxy'],
+      ['x-forwarded-host', 'vita.example.org'],
+      ['x-forwarded-for', '203.0.113.9'],
+    ] as const) {
+      const relayed = await app.agent().call('GET', '/api/dev/outbox', undefined, { headers: { [name]: value } });
+      expect(relayed.status, name).toBe(403);
+    }
+    expect((await app.agent().get('/api/dev/outbox')).status).toBe(200);
+  });
+
+  it('turns the dev outbox off with DEV_OUTBOX=false, and always when SMTP is configured', async () => {
+    expect(loadConfig({ SMTP_URL: 'smtp://mail.example.org:587', DEV_OUTBOX: 'true' }).devOutbox).toBe(false);
+    const off = await startApp({ DEV_OUTBOX: 'false' });
+    try {
+      expect((await off.agent().get('/api/dev/outbox')).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
