@@ -14,6 +14,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/clus
 import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
 import { installJsonParser } from './http/json.js';
+import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
@@ -80,7 +81,7 @@ function defaultWebDist(): string {
 /** Builds the whole server: database (migrated), services, API routes, and the web app at `/`. */
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Server> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withLogRedaction(options.logger ?? { level: config.logLevel }),
     bodyLimit: JSON_BODY_LIMIT,
     // A hop count becomes a function: Fastify's types take addresses or a predicate.
     trustProxy:

@@ -70,4 +70,38 @@ describe('security, round 2', () => {
       await off.close();
     }
   });
+
+  it('logs signed storage URLs without their signature, and mails no code in a subject', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-log-'));
+    const database = await freshDatabase();
+    const server = await buildServer(loadConfig({ DATA_DIR: dataDir }), { database: database.url, logger: { level: 'info', stream } });
+    try {
+      await server.app.inject({ method: 'GET', url: '/api/storage/get?key=a%2Fb%2F1_c.pdf&expires=9&sig=SECRETSIGNATURE' });
+      await server.app.inject({ method: 'POST', url: '/api/auth/login-resend', payload: { email: 'someone@example.org' } });
+      expect(lines.join('')).toContain('/api/storage/get?[redacted]');
+      expect(lines.join('')).not.toContain('SECRETSIGNATURE');
+    } finally {
+      await server.close();
+      await database.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+    const mails = await app.outbox();
+    expect(mails.length).toBeGreaterThan(0);
+    for (const mail of mails) expect(mail.subject).not.toMatch(/\d{6}/);
+  });
+
+  it('marks every API answer no-store, and asks for https only when served over https', async () => {
+    const me = await app.agent().get('/api/me');
+    expect(me.headers.get('cache-control')).toBe('no-store');
+    expect(me.headers.get('strict-transport-security')).toBeNull();
+    const proxied = await startApp({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      const secure = await proxied.agent().call('GET', '/api/me', undefined, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=\d{8}/);
+    } finally {
+      await proxied.close();
+    }
+  });
 });

@@ -136,6 +136,10 @@ export function installSecurityHeaders(app: FastifyInstance, services: Services)
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
     // Presigned view URLs may be framed by the app itself; they set their own CSP for that.
     if (!request.url.startsWith('/api/storage/')) reply.header('x-frame-options', 'DENY');
+    // API answers hold people's data: no browser or proxy cache keeps them.
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    // Served over https (directly or through a trusted proxy): browsers must never fall back to http.
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
 }

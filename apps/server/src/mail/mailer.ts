@@ -59,7 +59,8 @@ export function codeMail(to: string, purpose: 'login' | 'reset', code: string): 
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
   return {
     to,
-    subject: `Your VITA Documents ${what} code: ${code}`,
+    // Never the code itself: subjects show on lock screens, in notifications and in mail logs.
+    subject: `Your VITA Documents ${what} code`,
     text: [
       `Your ${what} code is ${code}.`,
       '',
