@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createClient, load as uptime, signIn, start, stop, uploadDocument } from './harness.mjs';
+import { createClient, machineLoad, signIn, start, stop, uploadDocument } from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
@@ -76,6 +76,7 @@ const row = (name, r, bare) => ({
 
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-bench-api-'));
 const results = [];
+const loadBefore = machineLoad();
 try {
   const bare = await start(['--input-type=module', '-e', BARE], {}, '/bare');
   const bareResult = await load(`${bare.url}/bare`);
@@ -95,10 +96,13 @@ try {
   results.push(
     row('GET /api/docs/list (30 files)', await load(`${warm.url}/api/docs/list/${clientId}?docType=Banking%20Info`, headers), base),
   );
+  results.push(row('GET /api/clients/:id/docs/status', await load(`${warm.url}/api/clients/${clientId}/docs/status`, headers), base));
   const after = await memory(warm.child.pid, path.join(dataDir, 'postgres'));
   await stop(warm.child);
 
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(`before: ${loadBefore}`);
+  console.log(`after:  ${machineLoad()}`);
   console.table(results);
   console.log(`first start (empty DATA_DIR) until /api/me answers: ${first.ms.toFixed(0)} ms`);
   console.log(`warm start until /api/me answers: ${warm.ms.toFixed(0)} ms`);

@@ -1,7 +1,7 @@
 // What the benchmarks share: starting the production build (or a baseline program) on a free port,
 // a signed-in volunteer, uploads through the real API (presign, PUT, complete), the machine's load,
 // medians, and sampling a process's resident memory.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -75,9 +75,17 @@ export async function latestCode(url, email) {
 export async function signIn(url) {
   const s = new Session(url);
   await s.call('GET', '/api/me');
-  await s.call('POST', '/api/auth/register', { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench pin 123' });
+  await s.call('POST', '/api/auth/register', {
+    firstName: 'Bench',
+    lastName: 'Admin',
+    email: 'bench@example.org',
+    pin: 'bench pin 123',
+  });
   await s.call('POST', '/api/auth/login-init', { email: 'bench@example.org', pin: 'bench pin 123' });
-  await s.call('POST', '/api/auth/login-verify', { email: 'bench@example.org', code: await latestCode(url, 'bench@example.org') });
+  await s.call('POST', '/api/auth/login-verify', {
+    email: 'bench@example.org',
+    code: await latestCode(url, 'bench@example.org'),
+  });
   return s;
 }
 
@@ -104,13 +112,17 @@ export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex'
 /** A PUT of `body` with node:http (less client cost than fetch), resolving with the status and answer. */
 export function put(url, headers, body, agent) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', agent, headers: { ...headers, 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode, text }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: 'PUT', agent, headers: { ...headers, 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -118,9 +130,11 @@ export function put(url, headers, body, agent) {
 
 /**
  * One document the way the app's clients store it: presign with the declared size and SHA-256, the
- * PUT with the headers the answer names, then complete. `file.sha256` may be given precomputed.
+ * PUT with the headers the answer names, then complete. `file.sha256` may be given precomputed; each
+ * step's milliseconds are pushed onto `timings.presign`, `.put` and `.complete` when given.
  */
-export async function uploadDocument(session, clientId, file, agent) {
+export async function uploadDocument(session, clientId, file, agent, timings) {
+  const t0 = performance.now();
   const presigned = await session.call('POST', `/api/docs/presign/${clientId}`, {
     docType: file.docType,
     filename: file.filename,
@@ -128,12 +142,21 @@ export async function uploadDocument(session, clientId, file, agent) {
     size: file.bytes.length,
     sha256: file.sha256 ?? sha256(file.bytes),
   });
-  if (!presigned.ok) throw new Error(`presign ${file.filename}: ${presigned.status} ${await presigned.text()}`);
+  if (!presigned.ok)
+    throw new Error(`presign ${file.filename}: ${presigned.status} ${await presigned.text()}`);
   const { url, key, headers } = await presigned.json();
+  const t1 = performance.now();
   const res = await put(url, { 'content-type': 'application/pdf', ...headers }, file.bytes, agent);
   if (res.status !== 200) throw new Error(`PUT ${file.filename}: ${res.status} ${res.text}`);
+  const t2 = performance.now();
   const done = await session.call('POST', '/api/docs/complete', { key });
   if (!done.ok) throw new Error(`complete ${file.filename}: ${done.status} ${await done.text()}`);
+  await done.arrayBuffer();
+  if (timings) {
+    timings.presign.push(t1 - t0);
+    timings.put.push(t2 - t1);
+    timings.complete.push(performance.now() - t2);
+  }
   return key;
 }
 
@@ -150,13 +173,13 @@ export async function pool(items, concurrency, task) {
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
-/** `uptime`'s line (or the load averages when there is no `uptime`): how busy the machine was. */
-export function load() {
-  return new Promise((resolve) => {
-    execFile('uptime', (err, stdout) => {
-      resolve(err ? `load average: ${os.loadavg().map((n) => n.toFixed(2)).join(', ')}` : stdout.trim());
-    });
-  });
+/** The 1, 5 and 15 minute load averages as `uptime` prints them (both read /proc/loadavg), with the time. */
+export function machineLoad() {
+  const time = new Date().toTimeString().slice(0, 8);
+  return `${time} load average: ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')}`;
 }
 
 export function median(values) {

@@ -1,107 +1,233 @@
-// Download-all benchmark: a generated client of ~1 GB (500 files × 2 MB) zipped by the real server
-// process, against a raw sequential read of the same files measured in the same run.
-// Prints throughput, the ratio, time to first byte and the server's peak RSS. Not part of the tests.
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+// Download-all benchmark: a client of BENCH_FILES × BENCH_FILE_MB PDFs (200 × 2 MB), uploaded through
+// the real API (presign, PUT, complete) into the production build (`node dist/main.js`) on a fresh
+// DATA_DIR, then zipped by it; the baseline, measured in the same run, is the same number of bytes as
+// one file on disk served by a plain node:http server (`fs.createReadStream(file).pipe(res)`).
+// Both are fetched by curl into /dev/null (Node's http.get discarding the bytes where there is no
+// curl), alternating baseline and ZIP, BENCH_RUNS times each. Prints per-run and median throughput,
+// the ratio ZIP/baseline, the ZIP's time to first byte and the server's RSS growth while zipping
+// (VmRSS sampled every 50 ms, peak − before), each beside its goal.
+// Not part of the tests: `pnpm --filter @vita-docs/server bench:zip`.
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
-import { startTestServer } from '@vita-docs/test-server';
-import { Session } from './session.mjs';
+import { FIXED_CATEGORIES } from '@vita-docs/core';
+import {
+  MB,
+  createClient,
+  goal,
+  machineLoad,
+  median,
+  pool,
+  randomPdf,
+  rssKb,
+  sampleRss,
+  signIn,
+  start,
+  stop,
+  uploadDocument,
+} from './harness.mjs';
 
-const FILES = Number(process.env.BENCH_FILES ?? 500);
+const FILES = Number(process.env.BENCH_FILES ?? 200);
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 2);
-const CATEGORIES = ['13614-C', 'Michigan/Locality Intake', 'License/Other Identification', 'Digital Consent Form', 'Banking Info'];
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const UPLOAD_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const GOAL = { ratio: 0.85, firstByteMs: 50, rssGrowthMb: 32 };
 
-function rssKb(pid) {
-  return fs
-    .readFile(`/proc/${pid}/status`, 'utf8')
-    .then((s) => Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0))
-    .catch(() => 0);
-}
+const BASELINE = `
+  import fs from 'node:fs';
+  import http from 'node:http';
+  const file = process.env.BASELINE_FILE;
+  const size = fs.statSync(file).size;
+  http.createServer((req, res) => {
+    if (req.url !== '/file') return res.writeHead(204).end();
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size) });
+    fs.createReadStream(file).pipe(res);
+  }).listen(Number(process.env.PORT), '127.0.0.1');
+`;
 
-async function walk(dir) {
-  const out = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(p)));
-    else out.push(p);
+const hasCurl = (() => {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
-  return out;
-}
+})();
 
-const server = await startTestServer({ env: { MAX_UPLOAD_MB: String(FILE_MB + 1), LOG_LEVEL: 'warn' } });
-try {
-  const s = new Session(server.url);
-  await s.call('GET', '/api/me');
-  await s.call('POST', '/api/auth/register', { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench pin 123' });
-  await s.call('POST', '/api/auth/login-init', { email: 'bench@example.org', pin: 'bench pin 123' });
-  await s.call('POST', '/api/auth/login-verify', { email: 'bench@example.org', code: await server.latestCode('bench@example.org') });
-  const client = await (await s.call('POST', '/api/clients/new', { firstName: 'Big', lastName: 'Client', email: 'big@example.org', phone: '555 010 0100' })).json();
-  const id = client.client.clientId;
-
-  const head = Buffer.from('%PDF-1.7\n');
-  const body = Buffer.concat([head, randomBytes(FILE_MB * 1024 * 1024 - head.length)]);
-  process.stdout.write(`uploading ${FILES} × ${FILE_MB} MB …`);
-  for (let i = 0; i < FILES; i += 1) {
-    const docType = CATEGORIES[i % CATEGORIES.length];
-    const presign = await (await s.call('POST', `/api/docs/presign/${id}`, { docType, filename: `scan-${i}.pdf`, contentType: 'application/pdf' })).json();
-    const put = await fetch(presign.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body });
-    if (!put.ok) throw new Error(`upload ${i}: ${put.status}`);
-  }
-  console.log(' done');
-
-  const files = (await walk(path.join(server.dataDir, 'files', id))).filter((f) => !f.includes(`${path.sep}.`));
-  const totalBytes = (await Promise.all(files.map((f) => fs.stat(f)))).reduce((n, st) => n + st.size, 0);
-
-  const rawRead = async () => {
-    const t0 = performance.now();
-    let n = 0;
-    for (const f of files) {
-      const h = await fs.open(f);
-      for await (const chunk of h.createReadStream({ highWaterMark: 256 * 1024 })) n += chunk.length;
-    }
-    return { ms: performance.now() - t0, bytes: n };
-  };
-
-  const zip = async () => {
-    const rssBefore = await rssKb(server.pid);
-    let peak = rssBefore;
-    const sampler = setInterval(async () => {
-      peak = Math.max(peak, await rssKb(server.pid));
-    }, 25);
-    // node:http rather than fetch: the client should cost as little as possible, so the figure is the server's.
-    const t0 = performance.now();
-    const cookie = s.cookieHeader;
-    const { ttfb, n } = await new Promise((resolve, reject) => {
-      http
-        .get(`${server.url}/api/clients/${id}/docs/download-all`, { headers: { cookie } }, (res) => {
-          let first = 0;
-          let bytes = 0;
-          res.on('data', (chunk) => {
-            if (!first) first = performance.now() - t0;
-            bytes += chunk.length;
-          });
-          res.on('end', () => resolve({ ttfb: first, n: bytes }));
-          res.on('error', reject);
-        })
-        .on('error', reject);
+/** One GET streamed to nowhere: status, bytes, time to first byte and total time in ms. */
+function fetchToNowhere(url, headers = {}) {
+  if (hasCurl) {
+    const args = [
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{size_download} %{time_starttransfer} %{time_total}',
+    ];
+    for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+    return new Promise((resolve, reject) => {
+      execFile('curl', [...args, url], (err, stdout) => {
+        if (err) return reject(err);
+        const [status, bytes, first, total] = stdout.trim().split(' ').map(Number);
+        resolve({ status, bytes, firstByteMs: first * 1000, ms: total * 1000 });
+      });
     });
-    const ms = performance.now() - t0;
-    clearInterval(sampler);
-    return { ms, bytes: n, ttfb, rssBefore, peak };
-  };
+  }
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    http
+      .get(url, { headers }, (res) => {
+        let first = 0;
+        let bytes = 0;
+        res.on('data', (chunk) => {
+          if (!first) first = performance.now() - t0;
+          bytes += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, bytes, firstByteMs: first, ms: performance.now() - t0 }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
 
-  const raw1 = await rawRead();
-  const z = await zip();
-  const raw2 = await rawRead();
-  const rawMs = Math.min(raw1.ms, raw2.ms);
-  const mbps = (bytes, ms) => bytes / (1024 * 1024) / (ms / 1000);
-  console.log(`files: ${files.length}, data: ${(totalBytes / 1024 ** 3).toFixed(2)} GiB`);
-  console.log(`raw sequential read (best of 2): ${mbps(raw1.bytes, rawMs).toFixed(0)} MB/s`);
-  console.log(`download-all over HTTP:          ${mbps(z.bytes, z.ms).toFixed(0)} MB/s (${(z.ms / 1000).toFixed(1)} s, ${(z.bytes / 1024 ** 3).toFixed(2)} GiB)`);
-  console.log(`ratio zip / raw:                 ${(mbps(z.bytes, z.ms) / mbps(raw1.bytes, rawMs)).toFixed(2)}×`);
-  console.log(`time to first byte:              ${z.ttfb.toFixed(0)} ms`);
-  console.log(`server RSS: ${(z.rssBefore / 1024).toFixed(0)} MB before, peak ${(z.peak / 1024).toFixed(0)} MB during (+${((z.peak - z.rssBefore) / 1024).toFixed(0)} MB)`);
+const round = (n, digits) => Number(n.toFixed(digits));
+const mbps = (r) => r.bytes / MB / (r.ms / 1000);
+
+// DATA_DIR directly under the temp directory: the embedded PostgreSQL (its own user, when run as root) must reach it.
+const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-bench-zip-'));
+const work = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-bench-zip-baseline-'));
+const baselineFile = path.join(work, 'baseline.bin');
+let app;
+let baseline;
+try {
+  const loadBefore = machineLoad();
+  app = await start(
+    ['dist/main.js'],
+    { DATA_DIR: dataDir, MAX_UPLOAD_MB: String(Math.ceil(FILE_MB) + 1) },
+    '/api/me',
+  );
+  const session = await signIn(app.url);
+  const clientId = await createClient(session);
+
+  // Every file different (so none is a duplicate of another); the baseline file is the same bytes.
+  process.stdout.write(`uploading ${FILES} × ${FILE_MB} MB through presign + PUT + complete …`);
+  const agent = new http.Agent({ keepAlive: true });
+  const baselineOut = await fs.open(baselineFile, 'w');
+  const files = Array.from({ length: FILES }, (_, i) => ({
+    docType: FIXED_CATEGORIES[i % FIXED_CATEGORIES.length],
+    filename: `scan-${i}.pdf`,
+  }));
+  const fileBytes = Math.round(FILE_MB * MB);
+  const totalBytes = FILES * fileBytes;
+  const t0 = performance.now();
+  await pool(files, UPLOAD_CONCURRENCY, async (file, i) => {
+    const bytes = randomPdf(fileBytes);
+    await baselineOut.write(bytes, 0, bytes.length, i * fileBytes);
+    await uploadDocument(session, clientId, { ...file, bytes }, agent);
+  });
+  agent.destroy();
+  await baselineOut.sync();
+  await baselineOut.close();
+  console.log(` done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+  baseline = await start(['--input-type=module', '-e', BASELINE], { BASELINE_FILE: baselineFile }, '/ready');
+  const zipUrl = `${app.url}/api/clients/${clientId}/docs/download-all`;
+  const cookie = session.cookieHeader;
+
+  const rows = [];
+  for (let run = 1; run <= RUNS; run += 1) {
+    const base = await fetchToNowhere(`${baseline.url}/file`);
+    if (base.status !== 200 || base.bytes !== totalBytes)
+      throw new Error(`baseline: ${base.status}, ${base.bytes} bytes`);
+
+    const before = await rssKb(app.child.pid);
+    const sampler = sampleRss(app.child.pid, 50);
+    const zip = await fetchToNowhere(zipUrl, { cookie });
+    const peak = await sampler.stop();
+    if (zip.status !== 200 || zip.bytes < totalBytes)
+      throw new Error(`ZIP: ${zip.status}, ${zip.bytes} bytes`);
+
+    rows.push({
+      run,
+      'baseline MB/s': mbps(base),
+      'ZIP MB/s': mbps(zip),
+      'ZIP/baseline': mbps(zip) / mbps(base),
+      'ZIP first byte ms': zip.firstByteMs,
+      'RSS before MB': before / 1024,
+      'RSS growth MB': (Math.max(peak, before) - before) / 1024,
+      zipBytes: zip.bytes,
+    });
+  }
+  const loadAfter = machineLoad();
+
+  const med = (k) => median(rows.map((r) => r[k]));
+  const medians = {
+    baseline: med('baseline MB/s'),
+    zip: med('ZIP MB/s'),
+    firstByte: med('ZIP first byte ms'),
+    rssGrowth: med('RSS growth MB'),
+  };
+  const ratio = medians.zip / medians.baseline;
+  const worstRss = Math.max(...rows.map((r) => r['RSS growth MB']));
+  const digits = {
+    'baseline MB/s': 0,
+    'ZIP MB/s': 0,
+    'ZIP/baseline': 2,
+    'ZIP first byte ms': 1,
+    'RSS before MB': 0,
+    'RSS growth MB': 1,
+  };
+  const fmt = (r) => ({
+    run: r.run,
+    ...Object.fromEntries(Object.entries(digits).map(([k, d]) => [k, round(r[k], d)])),
+  });
+
+  console.log(
+    `\n${FILES} files × ${FILE_MB} MB = ${(totalBytes / MB).toFixed(0)} MB (1 MB = 2^20 bytes; ZIP ${(rows[0].zipBytes / MB).toFixed(1)} MB),` +
+      ` ${RUNS} alternating runs, client: ${hasCurl ? 'curl -o /dev/null' : 'node:http, bytes discarded'},` +
+      ` ${os.cpus().length} cores, Node ${process.version}`,
+  );
+  console.log(`before: ${loadBefore}`);
+  console.log(`after:  ${loadAfter}`);
+  console.table([
+    ...rows.map(fmt),
+    fmt({
+      run: 'median',
+      'baseline MB/s': medians.baseline,
+      'ZIP MB/s': medians.zip,
+      'ZIP/baseline': ratio,
+      'ZIP first byte ms': medians.firstByte,
+      'RSS before MB': med('RSS before MB'),
+      'RSS growth MB': medians.rssGrowth,
+    }),
+  ]);
+  console.table([
+    {
+      figure: 'ZIP/baseline (medians)',
+      value: ratio.toFixed(2),
+      goal: `≥ ${GOAL.ratio}`,
+      result: goal(ratio >= GOAL.ratio),
+    },
+    {
+      figure: 'ZIP first byte (median)',
+      value: `${medians.firstByte.toFixed(1)} ms`,
+      goal: `< ${GOAL.firstByteMs} ms`,
+      result: goal(medians.firstByte < GOAL.firstByteMs),
+    },
+    {
+      figure: 'server RSS growth (worst run)',
+      value: `${worstRss.toFixed(1)} MB`,
+      goal: `≤ ${GOAL.rssGrowthMb} MB`,
+      result: goal(worstRss <= GOAL.rssGrowthMb),
+    },
+  ]);
 } finally {
-  await server.stop({ keepData: false });
+  if (baseline) await stop(baseline.child);
+  if (app) await stop(app.child);
+  await fs.rm(work, { recursive: true, force: true });
+  await fs.rm(dataDir, { recursive: true, force: true });
 }
