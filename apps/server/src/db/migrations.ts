@@ -138,6 +138,10 @@ const migrations: Record<string, Migration> = {
     // One-time jobs already done (indexing files stored before this table existed).
     `CREATE TABLE server_jobs (name text PRIMARY KEY, done_at timestamptz NOT NULL DEFAULT now())`,
   ),
+  '0005_document_version': statements(
+    // The store's version of the verified bytes (an S3 ETag): a later overwrite is detected on read.
+    `ALTER TABLE documents ADD COLUMN version text`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -122,6 +122,8 @@ export interface DocumentsTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   stored_at: NullableTimestamp;
+  /** The store's version of the verified bytes (an S3 ETag); null on the local store, which never overwrites. */
+  version: string | null;
 }
 
 export interface ServerJobsTable {

@@ -5,9 +5,9 @@
  * a row (swept later), never a listed document without bytes.
  */
 import { buildDocKey, type DocItem } from '@vita-docs/core';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DocumentsTable } from '../db/schema.js';
+import type { Database, DocumentsTable } from '../db/schema.js';
 import type { FileDigest } from '../storage/digest.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -24,6 +24,8 @@ export interface StoredDocument {
   sha256: string;
   crc32: number;
   storedAt: Date;
+  /** The store's version of the verified bytes, when it has versions (S3 ETag). */
+  version: string | null;
   duplicateOf?: { key: string; filename: string; docType: string };
 }
 
@@ -42,6 +44,7 @@ export function toStored(row: StoredRow): StoredDocument {
     sha256: row.sha256 ?? '',
     crc32: Number(row.crc32),
     storedAt: row.stored_at ?? row.created_at,
+    version: row.version,
     ...(row.dup_key && row.dup_filename && row.dup_doc_type
       ? { duplicateOf: { key: row.dup_key, filename: row.dup_filename, docType: row.dup_doc_type } }
       : {}),
@@ -111,7 +114,11 @@ export async function findDocument(db: Db, key: string): Promise<DocumentRow | u
 }
 
 /** Marks a pending row stored with its verified digest; the stored document, or null if it was not pending. */
-export async function markStored(db: Db, key: string, digest: FileDigest): Promise<StoredDocument | null> {
+export async function markStored(
+  db: Db,
+  key: string,
+  digest: FileDigest & { version?: string | null },
+): Promise<StoredDocument | null> {
   if (!digest.contentType) throw new Error('Only allow-listed files are stored.');
   const row = await db
     .updateTable('documents')
@@ -122,6 +129,7 @@ export async function markStored(db: Db, key: string, digest: FileDigest): Promi
       crc32: digest.crc32,
       content_type: digest.contentType,
       stored_at: new Date(),
+      version: digest.version ?? null,
     })
     .where('key', '=', key)
     .where('state', '=', 'pending')
@@ -196,7 +204,8 @@ export async function pendingDocuments(db: Db, clientId: string, limit: number):
 /** Deletes rows (any state); returns the keys that had one. */
 export async function deleteDocumentRows(db: Db, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];
-  const rows = await db.deleteFrom('documents').where('key', 'in', keys).returning('key').execute();
+  // One statement text whatever the number of keys (an `in (…)` list would prepare one per length).
+  const rows = await db.deleteFrom('documents').where(sql<boolean>`key = any(${[...keys]}::text[])`).returning('key').execute();
   return rows.map((r) => r.key);
 }
 
@@ -204,7 +213,12 @@ export async function deleteDocumentRows(db: Db, keys: readonly string[]): Promi
  * Moves a stored document's row to `newKey`; false when the row is gone. A row already at `newKey`
  * fails with a unique violation (the caller says the name is taken).
  */
-export async function moveDocumentRow(db: Db, key: string, newKey: string, filename: string): Promise<boolean> {
+export async function moveDocumentRow(
+  db: Db | Transaction<Database>,
+  key: string,
+  newKey: string,
+  filename: string,
+): Promise<boolean> {
   const moved = await db
     .updateTable('documents')
     .set({ key: newKey, filename })

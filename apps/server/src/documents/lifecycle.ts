@@ -27,9 +27,10 @@ export type Settled =
   | { state: 'waiting' };
 
 /** Reads the object behind a pending row and checks it against everything the row promised. */
-async function verify(store: ObjectStore, row: DocumentRow, size: number): Promise<FileDigest> {
+async function verify(store: ObjectStore, row: DocumentRow, size: number): Promise<FileDigest & { version: string | null }> {
   if (size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
-  const digest = await digestStream(await store.read(row.key));
+  const opened = await store.open(row.key);
+  const digest = { ...(await digestStream(opened.stream)), version: opened.version ?? null };
   if (digest.size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
   if (digest.size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
   if (!digest.contentType) throw new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
@@ -54,14 +55,18 @@ export async function settle(
     }
     return { state: 'waiting' };
   }
-  let digest: FileDigest;
+  let digest: FileDigest & { version: string | null };
   try {
     digest = await verify(store, row, head.size);
   } catch (error) {
     if (!(error instanceof StorageError) || error.kind === 'failed' || error.kind === 'not_found') throw error;
-    log.info({ key: row.key, kind: error.kind }, 'upload refused after it arrived; deleted');
-    await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').execute();
-    await store.delete([row.key]);
+    // The bytes go only with the pending row: if another request stored or removed it meanwhile,
+    // whatever is at the key now is not this refusal's to delete.
+    const removed = await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').executeTakeFirst();
+    if (removed.numDeletedRows > 0n) {
+      log.info({ key: row.key, kind: error.kind }, 'upload refused after it arrived; deleted');
+      await store.delete([row.key]);
+    }
     return { state: 'refused', error };
   }
   const document = await markStored(db, row.key, digest);
@@ -122,21 +127,29 @@ export interface SweepReport {
  */
 export async function sweep(services: LifecycleServices, options: { graceMs: number }): Promise<SweepReport | undefined> {
   const { db, store } = services;
+  // Until the store's existing files are indexed, every one of them looks unaccounted for.
+  if (!(await indexDone(db))) return undefined;
   return exclusively(db, SWEEP_LOCK, async () => {
     const report: SweepReport = { stored: 0, refused: 0, droppedPending: 0, deletedOrphans: 0 };
     const cutoff = new Date(Date.now() - options.graceMs);
     const pending = await db.selectFrom('documents').selectAll().where('state', '=', 'pending').orderBy('created_at').execute();
     for (const row of pending) {
       const dropIfMissing = row.expires_at < cutoff;
-      const result = await settle(services, row, { dropIfMissing });
-      if (result.state === 'stored') report.stored += 1;
-      else if (result.state === 'refused') report.refused += 1;
-      else if (dropIfMissing && !(await store.head(row.key))) report.droppedPending += 1;
+      try {
+        const result = await settle(services, row, { dropIfMissing });
+        if (result.state === 'stored') report.stored += 1;
+        else if (result.state === 'refused') report.refused += 1;
+        else if (dropIfMissing && !(await store.head(row.key))) report.droppedPending += 1;
+      } catch (err) {
+        // One unreadable upload must not stop the round: it is tried again next time.
+        services.log.warn({ err, key: row.key }, 'could not settle an upload; will retry');
+      }
     }
     let batch: { key: string; lastModified: Date }[] = [];
     const flush = async () => {
+      const keys = batch.map((o) => o.key);
       const known = new Set(
-        (await db.selectFrom('documents').select('key').where('key', 'in', batch.map((o) => o.key)).execute()).map((r) => r.key),
+        (await db.selectFrom('documents').select('key').where(sql<boolean>`key = any(${keys}::text[])`).execute()).map((r) => r.key),
       );
       const orphans = batch.filter((o) => !known.has(o.key) && o.lastModified < cutoff).map((o) => o.key);
       if (orphans.length > 0) {
@@ -161,13 +174,14 @@ export async function sweep(services: LifecycleServices, options: { graceMs: num
  * no longer exists are left for the sweeper. Returns how many were indexed (undefined if already done
  * or another process is doing it).
  */
+const indexDone = async (db: Db) =>
+  (await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst()) !== undefined;
+
 export async function indexStoredFiles(services: LifecycleServices): Promise<number | undefined> {
   const { db, store, log } = services;
-  const done = await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst();
-  if (done) return undefined;
+  if (await indexDone(db)) return undefined;
   return exclusively(db, INDEX_LOCK, async () => {
-    const again = await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst();
-    if (again) return undefined;
+    if (await indexDone(db)) return undefined;
     const clients = new Set((await db.selectFrom('clients').select('id').execute()).map((c) => c.id));
     let indexed = 0;
     for await (const object of store.walk()) {

@@ -4,7 +4,7 @@ import type { FastifyServerOptions } from 'fastify';
 const CAPABILITY_PATHS = '/api/storage/';
 
 /** The request URL as logged: signed storage URLs lose their query (`?…`), so logs never hold a working link. */
-export function loggedUrl(url: string): string {
+function loggedUrl(url: string): string {
   const query = url.indexOf('?');
   return query >= 0 && url.startsWith(CAPABILITY_PATHS) ? `${url.slice(0, query)}?[redacted]` : url;
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applyRenameRule,
   buildDocKey,
-  parseDocKey,
   safeFileName,
   withDocumentExtension,
   type DocKeyParts,
@@ -25,6 +24,7 @@ import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
+import { assertDocKey } from '../storage/keys.js';
 import { StorageError } from '../storage/types.js';
 
 /** Upload URLs live long enough for a slow phone connection; view/download URLs only seconds. */
@@ -44,8 +44,12 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
 
   /** Parses a key and checks the caller may reach its client: 400 malformed, 404/403 otherwise. */
   const authorizeKey = async (user: UserRow, key: string): Promise<DocKeyParts> => {
-    const parts = parseDocKey(key);
-    if (!parts) throw badRequest('That file key is not valid.');
+    let parts: DocKeyParts;
+    try {
+      parts = assertDocKey(key);
+    } catch {
+      throw badRequest('That file key is not valid.');
+    }
     await clientFor(db, user, parts.clientId);
     return parts;
   };
@@ -103,8 +107,19 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     return { items: docs.map(toDocItem) };
   });
 
+  /**
+   * The document must be listed: a pending (unverified) upload or bytes whose row is gone are not
+   * served. An S3 upload that arrived without `complete` is settled first.
+   */
+  const requireStored = async (key: string): Promise<void> => {
+    const row = await findDocument(db, key);
+    const stored = row?.state === 'pending' ? (await settle(services, row)).state === 'stored' : row?.state === 'stored';
+    if (!stored) throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+  };
+
   userRoute(app, 'presignGet', async ({ user, body, request }) => {
     const parts = await authorizeKey(user, body.key);
+    await requireStored(body.key);
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'attachment',
@@ -116,6 +131,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'presignView', async ({ user, body, request }) => {
     const parts = await authorizeKey(user, body.key);
+    await requireStored(body.key);
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'inline',
@@ -147,12 +163,10 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     if (requested === null) throw badRequest('Please enter a file name');
     const filename = safeFileName(requested);
     if (filename === parts.filename) return { ok: true as const, newKey: body.key, filename };
-    const row = await findDocument(db, body.key);
-    // An upload that arrived without `complete` (the plain presign-and-PUT API) is settled first.
-    const stored = row?.state === 'pending' ? (await settle(services, row)).state === 'stored' : row?.state === 'stored';
-    if (!stored) throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+    await requireStored(body.key);
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
     const taken = () => new HttpError(409, 'Another file in this category already has that name.');
+    const gone = () => new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
     if (await findDocument(db, newKey)) throw taken();
     await audit(db, {
       actor: user.email,
@@ -161,22 +175,29 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       keys: [body.key, newKey],
       ip: request.ip,
     });
-    // Bytes copied, then the row moved, then the old bytes removed: a stop at any point leaves the
-    // document listed with its bytes; the extra copy has no row and is swept.
-    await store.copy(body.key, newKey).catch((err: unknown) => {
-      throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
+    // The row is locked while its bytes are copied, so two renames of one file run one after the
+    // other (the second finds it gone) and neither removes bytes the other wrote. Bytes copied, then
+    // the row moved, then the old bytes removed: a stop at any point leaves the document listed with
+    // its bytes; an extra copy has no row and is swept.
+    await db.transaction().execute(async (trx) => {
+      const locked = await trx
+        .selectFrom('documents')
+        .select('key')
+        .where('key', '=', body.key)
+        .where('state', '=', 'stored')
+        .forUpdate()
+        .executeTakeFirst();
+      if (!locked) throw gone();
+      await store.copy(body.key, newKey).catch((err: unknown) => {
+        throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
+      });
+      try {
+        await moveDocumentRow(trx, body.key, newKey, filename);
+      } catch (err) {
+        await store.delete([newKey]);
+        throw isUniqueViolation(err) ? taken() : err;
+      }
     });
-    let moved: boolean;
-    try {
-      moved = await moveDocumentRow(db, body.key, newKey, filename);
-    } catch (err) {
-      await store.delete([newKey]);
-      throw isUniqueViolation(err) ? taken() : err;
-    }
-    if (!moved) {
-      await store.delete([newKey]);
-      throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
-    }
     await store.delete([body.key]).catch((err: unknown) => services.log.warn({ err }, 'old bytes left for the sweeper'));
     return { ok: true as const, newKey, filename };
   });

@@ -4,6 +4,7 @@ import { zipFileName } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { clientDocTypes, clientFor } from '../clients/clients.js';
 import { listDocuments } from '../documents/documents.js';
+import { StorageError } from '../storage/types.js';
 import { settleArrived } from '../documents/lifecycle.js';
 import { badRequest } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
@@ -52,7 +53,7 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     const entries = async function* (): AsyncGenerator<ZipEntry> {
       for (const doc of docs) {
         const name = namer.name(doc.docType, doc.filename);
-        yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key) };
+        yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key, { version: doc.version }) };
       }
       // Anything left out is named inside the archive: never a silently incomplete download.
       if (missing.length > 0) {
@@ -72,10 +73,10 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
       onOpenError: (err, entry) => {
         // Deleted between listing and zipping (meant to go), or bytes that no longer match the index
         // (reported): either way the rest of the archive is still worth having.
-        const mismatch = err instanceof ZipSizeMismatch;
+        const mismatch = err instanceof ZipSizeMismatch || (err instanceof StorageError && err.kind === 'conflict');
         if (mismatch) log.error({ err, entry: entry.name, clientId: client.id }, 'stored file does not match its record; left out of the ZIP');
         else log.warn({ err, entry: entry.name }, 'file vanished while zipping; left out');
-        missing.push(`${entry.name}${mismatch ? ' (damaged: its size changed since upload)' : ' (no longer in storage)'}`);
+        missing.push(`${entry.name}${mismatch ? ' (changed or damaged since it was uploaded)' : ' (no longer in storage)'}`);
         return true;
       },
     });

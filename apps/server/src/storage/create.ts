@@ -42,6 +42,10 @@ export async function createObjectStore(config: Config, deps: { db: Db; secret: 
       },
       async after(key, digest) {
         if (await markStored(db, key, digest)) return;
+        // Another request (a completion, the sweeper) may have recorded these very bytes already.
+        const row = await findDocument(db, key);
+        if (row?.state === 'stored' && row.sha256 === digest.sha256) return;
+        if (row) throw new StorageError('conflict', 'This upload link was already used. Start the upload again.');
         // The row went while the bytes streamed in (the client or category was deleted): so do they.
         await local.delete([key]);
         throw gone();

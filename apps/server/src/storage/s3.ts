@@ -229,15 +229,25 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
       return (await store.open(key)).stream;
     },
 
-    async open(key) {
+    async open(key, options = {}) {
       assertDocKey(key);
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const out = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key: key, ...(options.version ? { IfMatch: options.version } : {}) }),
+        );
         if (!(out.Body instanceof Readable))
           throw new StorageError('failed', 'The storage service sent no file body.');
-        return { size: out.ContentLength ?? 0, stream: out.Body };
+        // Some S3-compatible servers ignore If-Match: the version is compared here as well.
+        if (options.version && out.ETag !== options.version) {
+          out.Body.destroy();
+          throw new StorageError('conflict', 'The stored file was changed after it was checked.');
+        }
+        return { size: out.ContentLength ?? 0, stream: out.Body, ...(out.ETag ? { version: out.ETag } : {}) };
       } catch (error) {
         if (isNotFound(error)) throw notFound();
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
+          throw new StorageError('conflict', 'The stored file was changed after it was checked.');
+        }
         throw error;
       }
     },

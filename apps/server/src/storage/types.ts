@@ -106,8 +106,11 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | null>;
   /** The object's bytes as a stream; `not_found` when it does not exist. */
   read(key: string): Promise<Readable>;
-  /** The object's current size and its bytes (the size is checked before a ZIP entry is written). */
-  open(key: string): Promise<{ size: number; stream: Readable }>;
+  /**
+   * The object's current size, its bytes and (S3) its version. With `version`, a different version
+   * (the object was overwritten) fails with `conflict` before any byte is read.
+   */
+  open(key: string, options?: { version?: string | null }): Promise<{ size: number; stream: Readable; version?: string }>;
   /**
    * Every object in the store whose key is a document key, client by client: what the sweeper
    * compares with the index, and what is indexed once when the index is new. No types are read.
