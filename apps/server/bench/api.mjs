@@ -2,12 +2,13 @@
 // Fastify route returning the same kind of 30-item JSON list, measured in the same run with the same
 // load generator. Prints req/s, the ratio to the bare route, latencies and errors per endpoint; the
 // idle memory of the server plus every PostgreSQL process; first and warm start times.
-// Not part of the tests: `pnpm --filter @vita-docs/server bench:api` (BENCH_SECONDS, BENCH_CONNECTIONS).
+// Not part of the tests: `pnpm --filter @vita-docs/server bench:api` (BENCH_SECONDS, BENCH_CONNECTIONS;
+// BENCH_CPU_PROF=<dir> profiles the server).
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createClient, machineLoad, signIn, start, stop, uploadDocument } from './harness.mjs';
+import { createClient, machineLoad, postgresPids, serverArgs, signIn, start, stop, uploadDocument } from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
@@ -33,13 +34,7 @@ function load(url, headers = {}) {
 
 /** RSS and PSS (shared pages divided among their users) in MB of the server and its PostgreSQL. */
 async function memory(serverPid, clusterDir) {
-  const postmaster = Number((await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  const pids = [serverPid, postmaster];
-  for (const entry of await fs.readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const status = await fs.readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
-    if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) === postmaster) pids.push(Number(entry));
-  }
+  const pids = [serverPid, ...(await postgresPids(clusterDir))];
   let rss = 0;
   let pss = 0;
   for (const pid of pids) {
@@ -83,9 +78,9 @@ try {
   await stop(bare.child);
   results.push(row('bare Fastify, 30 items', bareResult));
 
-  const first = await start(['dist/main.js'], { DATA_DIR: dataDir }, '/api/me');
+  const first = await start(serverArgs(), { DATA_DIR: dataDir }, '/api/me');
   await stop(first.child);
-  const warm = await start(['dist/main.js'], { DATA_DIR: dataDir }, '/api/me');
+  const warm = await start(serverArgs(), { DATA_DIR: dataDir }, '/api/me');
   const { session, clientId } = await seed(warm.url);
   await new Promise((r) => setTimeout(r, 3000));
   const idle = await memory(warm.child.pid, path.join(dataDir, 'postgres'));

@@ -54,6 +54,15 @@ export async function start(args, env, probePath) {
   return { child, url, ms: performance.now() - began, log: () => log };
 }
 
+/**
+ * How to run the production build: `node dist/main.js`, under `--cpu-prof` when BENCH_CPU_PROF names
+ * a directory (one .cpuprofile per server process, written when it stops).
+ */
+export function serverArgs() {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(dir), 'dist/main.js'] : ['dist/main.js'];
+}
+
 export async function stop(child) {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
@@ -209,6 +218,46 @@ export function sampleRss(pid, ms = 50) {
       await take();
       return peak;
     },
+  };
+}
+
+/** CPU time (user + system) a process has used, in ms; 0 once it is gone. Linux's 100 ticks a second. */
+export async function cpuMs(pid) {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+}
+
+/** The embedded PostgreSQL's processes: the postmaster of `clusterDir` and its children. */
+export async function postgresPids(clusterDir) {
+  const postmaster = Number(
+    (await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0],
+  );
+  const pids = [postmaster];
+  for (const entry of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const status = await fs.readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
+    if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) === postmaster) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/**
+ * Runs `task` and measures it: wall ms, the CPU ms each of `pids` used meanwhile, and this process's
+ * own CPU ms (the benchmark's client side).
+ */
+export async function measureCpu(pids, task) {
+  const before = await Promise.all(pids.map(cpuMs));
+  const own = process.cpuUsage();
+  const t0 = performance.now();
+  await task();
+  const ms = performance.now() - t0;
+  const ownUsed = process.cpuUsage(own);
+  const after = await Promise.all(pids.map(cpuMs));
+  return {
+    ms,
+    cpu: pids.map((_, i) => Math.max(0, after[i] - before[i])),
+    clientCpu: (ownUsed.user + ownUsed.system) / 1000,
   };
 }
 

@@ -3,9 +3,10 @@
 // (`node dist/main.js`) on a fresh DATA_DIR, BENCH_CONCURRENCY (4) at a time. The baseline, measured
 // in the same run with the same client, concurrency and bytes: a raw node:http server that receives
 // each PUT and writes the body to a file (then fsync of the file and of its directory, as the store
-// does). BENCH_RUNS (3) alternating runs; prints MB/s of each, the ratio beside its goal, and the
-// median time of each step of an upload through the API.
-// Not part of the tests: `pnpm --filter @vita-docs/server bench:upload`.
+// does). BENCH_RUNS (3) alternating runs; prints MB/s of each, the ratio beside its goal, the median
+// time of each step of an upload through the API, and the CPU time the servers, PostgreSQL and this
+// client used per run.
+// Not part of the tests: `pnpm --filter @vita-docs/server bench:upload` (BENCH_CPU_PROF=<dir> profiles the server).
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -15,10 +16,13 @@ import {
   createClient,
   goal,
   machineLoad,
+  measureCpu,
   median,
   pool,
+  postgresPids,
   put,
   randomPdf,
+  serverArgs,
   sha256,
   signIn,
   start,
@@ -71,7 +75,7 @@ let baseline;
 try {
   const loadBefore = machineLoad();
   app = await start(
-    ['dist/main.js'],
+    serverArgs(),
     { DATA_DIR: dataDir, MAX_UPLOAD_MB: String(Math.ceil(FILE_MB) + 1) },
     '/api/me',
   );
@@ -87,20 +91,20 @@ try {
 
   const baselineRun = async (run) => {
     const agent = new http.Agent({ keepAlive: true });
-    const t0 = performance.now();
-    await pool(bodies, CONCURRENCY, async (bytes, i) => {
-      const res = await put(
-        `${baseline.url}/put/${run}-${i}.pdf`,
-        { 'content-type': 'application/pdf' },
-        bytes,
-        agent,
-      );
-      if (res.status !== 200 || JSON.parse(res.text).size !== bytes.length)
-        throw new Error(`baseline PUT: ${res.status} ${res.text}`);
-    });
-    const ms = performance.now() - t0;
+    const measured = await measureCpu([baseline.child.pid], () =>
+      pool(bodies, CONCURRENCY, async (bytes, i) => {
+        const res = await put(
+          `${baseline.url}/put/${run}-${i}.pdf`,
+          { 'content-type': 'application/pdf' },
+          bytes,
+          agent,
+        );
+        if (res.status !== 200 || JSON.parse(res.text).size !== bytes.length)
+          throw new Error(`baseline PUT: ${res.status} ${res.text}`);
+      }),
+    );
     agent.destroy();
-    return ms;
+    return { ms: measured.ms, serverCpu: measured.cpu[0], postgresCpu: 0, clientCpu: measured.clientCpu };
   };
 
   const appRun = async (run) => {
@@ -112,24 +116,34 @@ try {
       sha256: sha256(bytes),
     }));
     const agent = new http.Agent({ keepAlive: true });
-    const t0 = performance.now();
-    await pool(files, CONCURRENCY, (file) => uploadDocument(session, clientId, file, agent, timings));
-    const ms = performance.now() - t0;
+    const postgres = await postgresPids(path.join(dataDir, 'postgres'));
+    const measured = await measureCpu([app.child.pid, ...postgres], () =>
+      pool(files, CONCURRENCY, (file) => uploadDocument(session, clientId, file, agent, timings)),
+    );
     agent.destroy();
-    return ms;
+    const [serverCpu, ...postgresCpu] = measured.cpu;
+    return {
+      ms: measured.ms,
+      serverCpu,
+      postgresCpu: postgresCpu.reduce((a, b) => a + b, 0),
+      clientCpu: measured.clientCpu,
+    };
   };
 
   const rows = [];
+  const cpu = { baseline: [], api: [] };
   for (let run = 1; run <= RUNS; run += 1) {
     // Each run's files differ from the last run's (so none is a duplicate); both sides get the same bytes.
     for (const bytes of bodies) bytes.writeUInt32BE(run, 9);
-    const baseMs = await baselineRun(run);
-    const appMs = await appRun(run);
+    const base = await baselineRun(run);
+    const api = await appRun(run);
+    cpu.baseline.push(base);
+    cpu.api.push(api);
     rows.push({
       run,
-      'baseline MB/s': mbps(baseMs),
-      'API MB/s': mbps(appMs),
-      'API/baseline': baseMs / appMs,
+      'baseline MB/s': mbps(base.ms),
+      'API MB/s': mbps(api.ms),
+      'API/baseline': base.ms / api.ms,
     });
     for (const name of await fs.readdir(baselineDir)) await fs.rm(path.join(baselineDir, name));
   }
@@ -172,6 +186,21 @@ try {
     `one upload through the API, median of ${timings.put.length}: presign ${median(timings.presign).toFixed(1)} ms,` +
       ` PUT ${median(timings.put).toFixed(1)} ms, complete ${median(timings.complete).toFixed(1)} ms`,
   );
+  const cpuRow = (side, runs) => {
+    const m = (k) => median(runs.map((r) => r[k]));
+    return {
+      side,
+      'wall ms': Math.round(m('ms')),
+      'server CPU ms': Math.round(m('serverCpu')),
+      'PostgreSQL CPU ms': Math.round(m('postgresCpu')),
+      'server CPU ms per upload': round(m('serverCpu') / UPLOADS, 1),
+      'client CPU ms (this process)': Math.round(m('clientCpu')),
+    };
+  };
+  console.log(
+    `CPU time per run (medians; ${os.cpus().length} cores = ${os.cpus().length * 1000} CPU ms per wall second):`,
+  );
+  console.table([cpuRow('baseline', cpu.baseline), cpuRow('API', cpu.api)]);
 } finally {
   if (baseline) await stop(baseline.child);
   if (app) await stop(app.child);

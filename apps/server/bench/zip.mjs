@@ -6,7 +6,7 @@
 // curl), alternating baseline and ZIP, BENCH_RUNS times each. Prints per-run and median throughput,
 // the ratio ZIP/baseline, the ZIP's time to first byte and the server's RSS growth while zipping
 // (VmRSS sampled every 50 ms, peak − before), each beside its goal.
-// Not part of the tests: `pnpm --filter @vita-docs/server bench:zip`.
+// Not part of the tests: `pnpm --filter @vita-docs/server bench:zip` (BENCH_CPU_PROF=<dir> profiles the server).
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -23,6 +23,7 @@ import {
   randomPdf,
   rssKb,
   sampleRss,
+  serverArgs,
   signIn,
   start,
   stop,
@@ -106,7 +107,7 @@ let baseline;
 try {
   const loadBefore = machineLoad();
   app = await start(
-    ['dist/main.js'],
+    serverArgs(),
     { DATA_DIR: dataDir, MAX_UPLOAD_MB: String(Math.ceil(FILE_MB) + 1) },
     '/api/me',
   );
