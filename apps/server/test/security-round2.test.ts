@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { samplePdf } from '../src/storage/testing.js';
 import { createClient, upload } from './docs-helpers.js';
-import { freshDatabase, seedPeople, startApp, type TestApp } from './harness.js';
+import { freshDatabase, PIN, seedPeople, startApp, type TestApp } from './harness.js';
 
 describe('security, round 2', () => {
   let app: TestApp;
@@ -102,6 +102,21 @@ describe('security, round 2', () => {
       expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=\d{8}/);
     } finally {
       await proxied.close();
+    }
+  });
+
+  it('gives an empty install’s admin seat only to someone at the server machine', async () => {
+    const fresh = await startApp();
+    try {
+      const body = (email: string) => ({ firstName: 'First', lastName: 'Comer', email, pin: PIN });
+      const remote = await (await fresh.agent().prime()).post('/api/auth/register', body('stranger@example.org'), {
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(remote.body).toEqual({ ok: true, status: 'pending' });
+      const local = await (await fresh.agent().prime()).post('/api/auth/register', body('owner@example.org'));
+      expect(local.body).toEqual({ ok: true, status: 'approved' });
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -18,6 +18,7 @@ import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
 import { codeMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
+import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
 
 const RESET_COOKIE = 'vita_reset';
@@ -77,7 +78,16 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
         return { ok: true as const, status: 'pending' as const };
       }
       const hasAdmin = await trx.selectFrom('users').select('email').where('is_admin', '=', true).executeTakeFirst();
-      const first = hasAdmin === undefined;
+      // Only someone at the server machine itself may take an empty install's admin seat: on an
+      // internet-reachable fresh install, a stranger could otherwise register first.
+      const first = hasAdmin === undefined && isDirectLocal(request);
+      if (hasAdmin === undefined && !first) {
+        log.warn(
+          { email: body.email },
+          'No admin exists, and this registration did not come from the server machine, so it waits for approval. ' +
+            'Register the first account in a browser on the server machine, or set ADMIN_EMAIL and ADMIN_PIN.',
+        );
+      }
       await trx
         .insertInto('users')
         .values({
