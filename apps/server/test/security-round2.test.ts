@@ -119,4 +119,22 @@ describe('security, round 2', () => {
       await fresh.close();
     }
   });
+
+  it('refuses bidirectional controls in names, emails and category notes', async () => {
+    const rlo = '\u202e';
+    const registered = await (await app.agent().prime()).post('/api/auth/register', {
+      firstName: `Eve${rlo}`,
+      lastName: 'Doe',
+      email: 'eve@example.org',
+      pin: PIN,
+    });
+    expect(registered.status).toBe(400);
+    const client = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: `Lee\u2066`, email: 'ann@example.org', phone: '555 010 0100' });
+    expect(client.body).toEqual({ error: 'Last name contains characters that are not allowed.' });
+    const email = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: 'Lee', email: `ann${rlo}@example.org`, phone: '555 010 0100' });
+    expect(email.status).toBe(400);
+    const clientId = await createClient(people.volA);
+    const note = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: `Acme${rlo}fdp.exe` });
+    expect(note.body).toEqual({ error: 'The note contains characters that are not allowed.' });
+  });
 });

@@ -6,6 +6,18 @@ import { isClientId } from '../domain/files.js';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * Bidirectional overrides, embeddings, isolates and marks: they make text display in another order
+ * than it is stored (`fdp.cmd` shown as `dmc.pdf`). File names lose them (see `safeFileName`); other
+ * fields refuse them.
+ */
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/** True for text shown to people as typed: no bidirectional controls. */
+export function hasNoBidiControls(value: string): boolean {
+  return !BIDI.test(value);
+}
+
 /** True for text a database, a file system and a person can all take: no control characters, well-formed Unicode. */
 function isCleanText(value: string): boolean {
   return !CONTROL.test(value) && !LONE_SURROGATE.test(value);
@@ -26,7 +38,9 @@ export function requiredText(label: string, max = 100) {
     .trim()
     .min(1, { error: `${label} is required.` })
     .max(max, { error: `${label} must be at most ${max} characters.` })
-    .refine(isCleanText, { error: `${label} contains characters that are not allowed.` });
+    .refine((value) => isCleanText(value) && hasNoBidiControls(value), {
+      error: `${label} contains characters that are not allowed.`,
+    });
 }
 
 /** An email address, trimmed and lower-cased so one person has one account. */
@@ -36,6 +50,7 @@ export const Email = z
   .toLowerCase()
   .min(1, { error: 'Email is required.' })
   .max(254, { error: 'Email must be at most 254 characters.' })
+  .refine(hasNoBidiControls, { error: 'Enter a valid email address.' })
   .pipe(z.email({ error: 'Enter a valid email address.' }));
 
 /** A Password PIN as chosen by a user. Length only: the hash does the rest. */

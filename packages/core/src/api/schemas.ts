@@ -16,6 +16,7 @@ import {
   Pin,
   Timestamp,
   cleanString,
+  hasNoBidiControls,
   requiredText,
 } from './fields.js';
 
@@ -177,7 +178,9 @@ export type DocTypesResponse = z.infer<typeof DocTypesResponse>;
 
 export const AddDocTypeRequest = z.object({
   template: z.enum(CATEGORY_TEMPLATES, { error: 'Choose one of the document templates.' }),
-  note: cleanString('The note', MAX_CATEGORY_NOTE_LENGTH).optional(),
+  note: cleanString('The note', MAX_CATEGORY_NOTE_LENGTH)
+    .refine(hasNoBidiControls, { error: 'The note contains characters that are not allowed.' })
+    .optional(),
 });
 export type AddDocTypeRequest = z.input<typeof AddDocTypeRequest>;
 export const AddDocTypeResponse = z.object({ ok: z.literal(true), docType: z.string() });
