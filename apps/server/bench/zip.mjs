@@ -3,9 +3,10 @@
 // DATA_DIR, then zipped by it; the baseline, measured in the same run, is the same number of bytes as
 // one file on disk served by a plain node:http server (`fs.createReadStream(file).pipe(res)`).
 // Both are fetched by curl into /dev/null (Node's http.get discarding the bytes where there is no
-// curl), alternating baseline and ZIP, BENCH_RUNS times each. Prints per-run and median throughput,
-// the ratio ZIP/baseline, the ZIP's time to first byte and the server's RSS growth while zipping
-// (VmRSS sampled every 50 ms, peak − before), each beside its goal.
+// curl), alternating baseline and ZIP, BENCH_RUNS (3) times each; the client's files are uploaded
+// BENCH_CONCURRENCY (4) at a time. Prints per-run and median throughput, the ratio ZIP/baseline, the
+// ZIP's time to first byte and the server's RSS growth while zipping (VmRSS sampled every 50 ms,
+// peak − before), each beside its goal.
 // Not part of the tests: `pnpm --filter @vita-docs/server bench:zip` (BENCH_CPU_PROF=<dir> profiles the server).
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
