@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -118,6 +118,20 @@ describe('scanner inbox', () => {
     await putFile(folder, 'sentinel-2.png');
     await recorded.added('sentinel-2.png');
     expect(recorded.inbox.list().map((s) => s.relPath)).toEqual(['sentinel-1.pdf', 'sentinel-2.png']);
+  });
+
+  it('never offers a link: x.pdf pointing at a file outside the folder stays unread', async () => {
+    const outside = await tempFolder();
+    try {
+      await writeFile(join(outside, 'secret.pdf'), '%PDF-1.7 someone else\'s file');
+      const recorded = await start();
+      await symlink(join(outside, 'secret.pdf'), join(folder, 'x.pdf'));
+      await putFile(folder, 'sentinel.pdf');
+      await recorded.added('sentinel.pdf');
+      expect(recorded.inbox.list().map((s) => s.relPath)).toEqual(['sentinel.pdf']);
+    } finally {
+      await removeFolder(outside);
+    }
   });
 
   it('offers a temporary file once it is renamed to its final name', async () => {

@@ -4,8 +4,8 @@
  * ready only after its size and modification time have stayed the same for a whole window.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 
 /** Size and modification time of a file at one moment. */
 export interface FileSnapshot {
@@ -60,7 +60,8 @@ export async function waitUntilStable(path: string, options: SettleOptions): Pro
 /** Size and mtime of a regular file, or null when it is missing or not a file. */
 export async function snapshot(path: string): Promise<FileSnapshot | null> {
   try {
-    const s = await stat(path);
+    // lstat: a link in the folder is never followed (x.pdf → /any/file would upload that file).
+    const s = await lstat(path);
     return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
     return null;
@@ -75,7 +76,8 @@ export function sameSnapshot(a: FileSnapshot, b: FileSnapshot): boolean {
 /** Hex sha256 of a file's bytes, streamed so large scans do not sit in memory. */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  // O_NOFOLLOW: a file swapped for a link after it settled is not read through the link.
+  for await (const chunk of createReadStream(path, { flags: constants.O_RDONLY | constants.O_NOFOLLOW })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
