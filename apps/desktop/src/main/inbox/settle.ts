@@ -4,8 +4,8 @@
  * ready only after its size and modification time have stayed the same for a whole window.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 
 /** Size and modification time of a file at one moment. */
 export interface FileSnapshot {
@@ -77,7 +77,8 @@ export function sameSnapshot(a: FileSnapshot, b: FileSnapshot): boolean {
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   // O_NOFOLLOW: a file swapped for a link after it settled is not read through the link.
-  for await (const chunk of createReadStream(path, { flags: constants.O_RDONLY | constants.O_NOFOLLOW })) hash.update(chunk as Buffer);
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  for await (const chunk of handle.createReadStream()) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
