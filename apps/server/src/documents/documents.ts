@@ -12,6 +12,12 @@ import type { FileDigest } from '../storage/digest.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
 
+/**
+ * `state = 'stored'` as a literal, not a parameter: a prepared statement's generic plan can then use
+ * the partial indexes (`WHERE state = 'stored'`).
+ */
+const STORED = sql<boolean>`state = 'stored'`;
+
 /** A stored document as the API lists it. */
 export interface StoredDocument {
   key: string;
@@ -29,10 +35,9 @@ export interface StoredDocument {
   duplicateOf?: { key: string; filename: string; docType: string };
 }
 
-type StoredRow = DocumentRow & { dup_key?: string | null; dup_filename?: string | null; dup_doc_type?: string | null };
 
 /** A row as a stored document (the caller knows it is stored). */
-export function toStored(row: StoredRow): StoredDocument {
+export function toStored(row: DocumentRow): StoredDocument {
   return {
     key: row.key,
     clientId: row.client_id,
@@ -45,9 +50,6 @@ export function toStored(row: StoredRow): StoredDocument {
     crc32: Number(row.crc32),
     storedAt: row.stored_at ?? row.created_at,
     version: row.version,
-    ...(row.dup_key && row.dup_filename && row.dup_doc_type
-      ? { duplicateOf: { key: row.dup_key, filename: row.dup_filename, docType: row.dup_doc_type } }
-      : {}),
   };
 }
 
@@ -147,34 +149,26 @@ export async function listDocuments(
   clientId: string,
   options: { docType?: string; duplicates?: boolean } = {},
 ): Promise<StoredDocument[]> {
-  let query = db
-    .selectFrom('documents as d')
-    .selectAll('d')
-    .where('d.client_id', '=', clientId)
-    .where('d.state', '=', 'stored');
-  if (options.docType !== undefined) query = query.where('d.doc_type', '=', options.docType);
-  if (!options.duplicates) return (await query.orderBy('d.ord').orderBy('d.key').execute()).map(toStored);
-  const rows = await query
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('documents as o')
-          .select(['o.key as dup_key', 'o.filename as dup_filename', 'o.doc_type as dup_doc_type'])
-          .whereRef('o.client_id', '=', 'd.client_id')
-          .whereRef('o.sha256', '=', 'd.sha256')
-          .whereRef('o.key', '<>', 'd.key')
-          .where('o.state', '=', 'stored')
-          .orderBy('o.ord')
-          .orderBy('o.key')
-          .limit(1)
-          .as('dup'),
-      (join) => join.onTrue(),
-    )
-    .select(['dup.dup_key', 'dup.dup_filename', 'dup.dup_doc_type'])
-    .orderBy('d.ord')
-    .orderBy('d.key')
+  let query = db.selectFrom('documents').selectAll().where('client_id', '=', clientId).where(STORED);
+  if (options.docType !== undefined) query = query.where('doc_type', '=', options.docType);
+  const docs = (await query.orderBy('ord').orderBy('key').execute()).map(toStored);
+  if (!options.duplicates || docs.length === 0) return docs;
+  // Every stored file of the client sharing a hash with one listed, earliest first: one indexed query.
+  const hashes = [...new Set(docs.map((d) => d.sha256))];
+  const twins = await db
+    .selectFrom('documents')
+    .select(['key', 'filename', 'doc_type', 'sha256'])
+    .where('client_id', '=', clientId)
+    .where(STORED)
+    .where(sql<boolean>`sha256 = any(${hashes}::text[])`)
+    .orderBy('ord')
+    .orderBy('key')
     .execute();
-  return rows.map(toStored);
+  for (const doc of docs) {
+    const twin = twins.find((t) => t.sha256 === doc.sha256 && t.key !== doc.key);
+    if (twin) doc.duplicateOf = { key: twin.key, filename: twin.filename, docType: twin.doc_type };
+  }
+  return docs;
 }
 
 /** The categories of a client that hold at least one stored document. */
@@ -184,7 +178,7 @@ export async function categoriesWithDocuments(db: Db, clientId: string): Promise
     .select('doc_type')
     .distinct()
     .where('client_id', '=', clientId)
-    .where('state', '=', 'stored')
+    .where(STORED)
     .execute();
   return new Set(rows.map((r) => r.doc_type));
 }
