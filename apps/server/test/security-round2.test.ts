@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { samplePdf } from '../src/storage/testing.js';
 import { createClient, upload } from './docs-helpers.js';
-import { freshDatabase, PIN, seedPeople, startApp, type TestApp } from './harness.js';
+import { freshDatabase, PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
 
 describe('security, round 2', () => {
   let app: TestApp;
@@ -136,5 +136,22 @@ describe('security, round 2', () => {
     const clientId = await createClient(people.volA);
     const note = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: `Acme${rlo}fdp.exe` });
     expect(note.body).toEqual({ error: 'The note contains characters that are not allowed.' });
+  });
+
+  it('lets the owner sign in on their own device after a stranger spent the account’s PIN attempts', async () => {
+    await register(app, 'owner2@example.org');
+    await people.admin.post('/api/admin/users/owner2%40example.org/approve', { approved: true });
+    const device = await signIn(app, 'owner2@example.org');
+    await device.post('/api/auth/logout');
+    const attacker = await app.agent().prime();
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      statuses.push((await attacker.post('/api/auth/login-init', { email: 'owner2@example.org', pin: `guess ${i} wrong` })).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+    // A new browser is still held back; the one the owner signed in on before is not.
+    expect((await (await app.agent().prime()).post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(429);
+    expect((await device.post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(200);
   });
 });

@@ -10,6 +10,7 @@ import {
   type CodePurpose,
 } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
+import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
@@ -47,6 +48,7 @@ const LIMITS = {
   register: { max: 100, window: 3600 },
   loginPerIp: { max: 100, window: 900 },
   loginPerEmail: { max: 10, window: 900 },
+  loginPerDevice: { max: 10, window: 900 },
   codePerIp: { max: 50, window: 900 },
   forgotPerIp: { max: 50, window: 3600 },
   resendPerIp: { max: 60, window: 3600 },
@@ -107,7 +109,13 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    const slots = [await limit(services, 'loginPerIp', request.ip), await limit(services, 'loginPerEmail', body.email)];
+    // Wrong PINs from anywhere count against the account, except on a device the account signed in
+    // on before: that one has its own allowance, so a stranger cannot lock the owner out of it.
+    const device = knownDevice(secret, request, body.email);
+    const slots = [
+      await limit(services, 'loginPerIp', request.ip),
+      device ? await limit(services, 'loginPerDevice', `${body.email}:${device}`) : await limit(services, 'loginPerEmail', body.email),
+    ];
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
     if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
@@ -129,6 +137,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
     const token = await createSession(db, user.email, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
     setSessionCookie(services, request, reply, token);
+    rememberDevice(secret, request, reply, user.email, cookieSecure(services, request));
     request.auth.user = user;
     return { ok: true as const, user: toUser(user) };
   });
