@@ -154,4 +154,18 @@ describe('security, round 2', () => {
     expect((await (await app.agent().prime()).post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(429);
     expect((await device.post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(200);
   });
+
+  it('lets only the browser that asked for a code try it, so a stranger cannot burn it', async () => {
+    const victim = await app.agent().prime();
+    const since = (await app.outbox()).length;
+    expect((await victim.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).status).toBe(200);
+    const code = await app.latestCode('vola@example.org', since);
+    const stranger = await app.agent().prime();
+    for (let i = 0; i < 6; i += 1) {
+      const wrong = String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+      await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code: wrong });
+    }
+    expect((await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(400);
+    expect((await victim.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(200);
+  });
 });

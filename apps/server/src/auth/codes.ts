@@ -55,8 +55,10 @@ export async function issueCode(
 export async function consumeCode(
   db: Db,
   key: Buffer,
-  input: { email: string; purpose: CodePurpose; code: string },
+  input: { email: string; purpose: CodePurpose; code: string; requester: string },
 ): Promise<boolean> {
+  // Only the browser that asked for the code may try it: another browser's wrong guesses cannot
+  // use up (and so kill) someone's live code.
   const live = await db
     .updateTable('codes')
     .set({ attempts: sql<number>`attempts + 1` })
@@ -66,6 +68,7 @@ export async function consumeCode(
         .select('id')
         .where('email', '=', input.email)
         .where('purpose', '=', input.purpose)
+        .where('requester', '=', input.requester)
         .where('consumed_at', 'is', null)
         .where('expires_at', '>', sql<Date>`now()`)
         .orderBy('id', 'desc')

@@ -129,7 +129,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'loginVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code });
+    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code, requester: requesterOf(request) });
     const user = valid ? await findUser(db, body.email) : undefined;
     if (!user || !user.approved) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
@@ -201,7 +201,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'forgotVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code });
+    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code, requester: requesterOf(request) });
     if (!valid || !(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     const grant = randomToken(32);
