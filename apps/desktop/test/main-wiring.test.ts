@@ -20,6 +20,7 @@ const electron = vi.hoisted(() => {
     windows: [] as Array<{ options: { webPreferences: Record<string, unknown> }; url: string }>,
     protocol: null as ((request: Request) => Promise<Response>) | null,
     ready: Promise.resolve(),
+    quits: 0,
   };
   class BrowserWindow {
     url = '';
@@ -42,7 +43,9 @@ const electron = vi.hoisted(() => {
       getPath: () => state.userData,
       requestSingleInstanceLock: () => true,
       on: (name: string, listener: (...args: unknown[]) => unknown) => state.appEvents.set(name, listener),
-      quit: () => {},
+      quit: () => {
+        state.quits += 1;
+      },
     },
     protocol: {
       registerSchemesAsPrivileged: () => {},
@@ -72,6 +75,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await electron.state.appEvents.get('before-quit')?.({ preventDefault: () => {} });
+  // The app quits once the inbox has finished its ledger write: only then may its folders go.
+  await vi.waitFor(() => expect(electron.state.quits).toBe(1), { timeout: 10_000 });
   await removeFolder(electron.state.userData);
   await removeFolder(scans);
 });
