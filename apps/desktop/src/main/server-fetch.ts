@@ -4,7 +4,8 @@
  * except the presigned upload/download URLs the server itself handed out. The Electron renderer
  * reaches it through IPC (`relay`); the headless intake uses `fetch` directly.
  */
-import { Cookie, CookieJar } from 'tough-cookie';
+import { withAbsoluteExpiry } from '@vita-docs/core/cookies';
+import { CookieJar } from 'tough-cookie';
 import type { ApiRequest, ApiResponse } from '../shared/bridge.js';
 
 /** The `fetch` subset the API client uses. */
@@ -130,22 +131,4 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
       presigned.clear();
     },
   };
-}
-
-/** The latest date a `Date` can hold. */
-const MAX_DATE_MS = 8.64e15;
-
-/**
- * Parses a `Set-Cookie` line and turns Max-Age into the absolute expiry a browser computes on
- * arrival: tough-cookie counts Max-Age from the cookie's last use, so a cookie sent often enough
- * would never expire.
- */
-function withAbsoluteExpiry(line: string): Cookie | undefined {
-  const cookie = Cookie.parse(line);
-  if (cookie?.maxAge != null && cookie.maxAge !== 'Infinity') {
-    const seconds = cookie.maxAge === '-Infinity' ? 0 : cookie.maxAge;
-    cookie.expires = new Date(seconds <= 0 ? 0 : Math.min(Date.now() + seconds * 1000, MAX_DATE_MS));
-    cookie.maxAge = null;
-  }
-  return cookie;
 }

@@ -1,4 +1,5 @@
-import { Cookie, CookieJar } from 'tough-cookie';
+import { CookieJar } from 'tough-cookie';
+import { withAbsoluteExpiry } from '../cookies.js';
 import type { FetchLike } from '../ports.js';
 
 /** A `fetch` that keeps cookies the way a browser does, for Node tests and scripts. */
@@ -65,22 +66,4 @@ export function createCookieJarFetch(baseFetch: FetchLike, options: CookieJarFet
     cookieHeader: () => jar.getCookieStringSync(pageUrl),
     jar,
   };
-}
-
-/** The latest date a `Date` can hold. */
-const MAX_DATE_MS = 8.64e15;
-
-/**
- * Parses a `Set-Cookie` line and turns Max-Age into the absolute expiry a browser computes on
- * arrival: tough-cookie counts Max-Age from the cookie's last use, so a cookie sent often enough
- * would never expire.
- */
-function withAbsoluteExpiry(line: string): Cookie | undefined {
-  const cookie = Cookie.parse(line);
-  if (cookie?.maxAge != null && cookie.maxAge !== 'Infinity') {
-    const seconds = cookie.maxAge === '-Infinity' ? 0 : cookie.maxAge;
-    cookie.expires = new Date(seconds <= 0 ? 0 : Math.min(Date.now() + seconds * 1000, MAX_DATE_MS));
-    cookie.maxAge = null;
-  }
-  return cookie;
 }
