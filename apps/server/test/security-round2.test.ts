@@ -168,4 +168,9 @@ describe('security, round 2', () => {
     expect((await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(400);
     expect((await victim.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(200);
   });
+
+  it('refuses a common PIN at registration', async () => {
+    const res = await (await app.agent().prime()).post('/api/auth/register', { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.org', pin: 'Password123' });
+    expect(res).toMatchObject({ status: 400, body: { error: 'Choose a less common PIN.' } });
+  });
 });

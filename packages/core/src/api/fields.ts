@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
+import { isCommonPin } from '../domain/common-pins.js';
 import { isClientId } from '../domain/files.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
@@ -57,7 +58,8 @@ export const Email = z
 export const NewPin = z
   .string({ error: 'Password PIN is required.' })
   .min(MIN_PIN_LENGTH, { error: `Password PIN must be at least ${MIN_PIN_LENGTH} characters.` })
-  .max(MAX_PIN_LENGTH, { error: `Password PIN must be at most ${MAX_PIN_LENGTH} characters.` });
+  .max(MAX_PIN_LENGTH, { error: `Password PIN must be at most ${MAX_PIN_LENGTH} characters.` })
+  .refine((pin) => !isCommonPin(pin), { error: 'Choose a less common PIN.' });
 
 /** A Password PIN as typed at login: any non-empty string of bounded length. */
 export const Pin = z
