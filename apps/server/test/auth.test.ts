@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { messages } from '@vita-docs/core';
 import { PIN, register, signIn, startApp, type TestApp } from './harness.js';
@@ -208,6 +208,11 @@ describe('accounts and sign-in', () => {
     expect(mismatch).toMatchObject({ status: 400, body: { error: 'The two Password PINs do not match.' } });
     expect((await a.post('/api/auth/forgot-reset', { newPin1: 'short', newPin2: 'short' })).status).toBe(400);
     expect((await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).body).toEqual({ ok: true });
+    // The owner is told, in case it was not them.
+    await vi.waitFor(async () => {
+      const notices = (await app.outbox()).filter((m) => m.to === email && m.subject === 'Your VITA Documents Password PIN was changed');
+      expect(notices).toHaveLength(1);
+    });
     expect((await a.post('/api/auth/forgot-reset', { newPin1: 'another new pin', newPin2: 'another new pin' })).status).toBe(400);
     expect((await oldSession.get('/api/me')).status).toBe(401);
     expect((await a.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(401);

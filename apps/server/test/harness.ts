@@ -69,7 +69,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     async latestCode(email, since = 0) {
       // Some mails (forgot-password) are sent in the background: poll briefly for them.
       for (let attempt = 0; attempt < 100; attempt += 1) {
-        const mails = (await outbox()).slice(since).filter((m) => m.to === email);
+        const mails = (await outbox()).slice(since).filter((m) => m.to === email && /\b\d{6}\b/.test(m.text));
         const code = /\b(\d{6})\b/.exec(mails.at(-1)?.text ?? '')?.[1];
         if (code) return code;
         await new Promise((r) => setTimeout(r, 50));

@@ -69,3 +69,16 @@ export function codeMail(to: string, purpose: 'login' | 'reset', code: string): 
     ].join('\n'),
   };
 }
+
+/** Sent after every Password PIN change. */
+export function pinChangedMail(to: string): Mail {
+  return {
+    to,
+    subject: 'Your VITA Documents Password PIN was changed',
+    text: [
+      'Your Password PIN was just changed, and every device signed in to your account was signed out.',
+      '',
+      'If you did not do this, tell your site coordinator right away: someone may have access to your email.',
+    ].join('\n'),
+  };
+}

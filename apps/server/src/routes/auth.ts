@@ -17,7 +17,7 @@ import { createSession, revokeSession, revokeUserSessions } from '../auth/sessio
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
-import { codeMail } from '../mail/mailer.js';
+import { codeMail, pinChangedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
@@ -242,6 +242,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     await revokeUserSessions(db, used.email);
     clearSessionCookie(request);
     log.info({ email: used.email }, 'password PIN reset; all sessions revoked');
+    // The owner hears of every change, so a reset they did not make does not go unnoticed.
+    inBackground('pin-changed mail', () => mailer.send(pinChangedMail(used.email)));
     return { ok: true as const };
   });
 }
