@@ -21,6 +21,7 @@ const electron = vi.hoisted(() => {
     protocol: null as ((request: Request) => Promise<Response>) | null,
     ready: Promise.resolve(),
     quits: 0,
+    menus: [] as unknown[],
   };
   class BrowserWindow {
     url = '';
@@ -42,11 +43,13 @@ const electron = vi.hoisted(() => {
       whenReady: () => state.ready,
       getPath: () => state.userData,
       requestSingleInstanceLock: () => true,
+      isPackaged: true,
       on: (name: string, listener: (...args: unknown[]) => unknown) => state.appEvents.set(name, listener),
       quit: () => {
         state.quits += 1;
       },
     },
+    Menu: { setApplicationMenu: (menu: unknown) => state.menus.push(menu) },
     protocol: {
       registerSchemesAsPrivileged: () => {},
       handle: (_scheme: string, handler: (request: Request) => Promise<Response>) => (state.protocol = handler),
@@ -85,7 +88,9 @@ describe('Electron main wiring', () => {
   it('opens one locked-down window on the app origin', () => {
     const [window] = electron.state.windows;
     expect(window?.url).toBe('app://vita/');
-    expect(window?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(window?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, devTools: false });
+    // Packaged: no application menu (and with it no DevTools shortcut).
+    expect(electron.state.menus).toEqual([null]);
   });
 
   it('answers bridge calls from the app only, and validates their payloads', async () => {

@@ -15,3 +15,21 @@ export function devServerUrl(): string | undefined {
 export function invocationDir(): string {
   return process.env.INIT_CWD ?? process.cwd();
 }
+
+/**
+ * Origins whose links the kiosk may open in the system browser (`VITA_EXTERNAL_LINKS`, comma-separated
+ * https origins, e.g. the programme's website). None by default.
+ */
+export function externalLinkOrigins(): string[] {
+  return (process.env.VITA_EXTERNAL_LINKS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .flatMap((entry) => {
+      try {
+        const url = new URL(entry);
+        return url.protocol === 'https:' ? [url.origin] : [];
+      } catch {
+        return [];
+      }
+    });
+}

@@ -10,9 +10,9 @@ import { registerIpc } from './electron/ipc.js';
 import { appOrigin } from './electron/origin.js';
 import { registerAppScheme, serveRenderer } from './electron/protocol.js';
 import { createMainWindow, lockDownWebContents } from './electron/window.js';
-import { devServerUrl } from './env.js';
+import { devServerUrl, externalLinkOrigins } from './env.js';
 
-/** The only environment this process reads: the renderer dev server while developing. */
+/** The renderer dev server while developing (the environment is read in env.ts only). */
 const devUrl = devServerUrl();
 const origin = appOrigin(devUrl);
 /** Built layout: dist/main/index.js, dist/preload/index.cjs, dist/renderer/. */
@@ -34,7 +34,7 @@ async function start(): Promise<void> {
     onInboxState: (state) => window?.webContents.send(channels.inboxChanged, state),
   });
 
-  lockDownWebContents(origin);
+  lockDownWebContents(origin, externalLinkOrigins());
   if (!devUrl) serveRenderer(join(distDir, 'renderer'));
   registerIpc({ ...desk, origin });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appOrigin, isAppUrl } from './origin.js';
+import { appOrigin, isAllowedExternal, isAppUrl } from './origin.js';
 
 describe('app origin checks', () => {
   it('accept the app scheme and host, including client-side routes', () => {
@@ -32,3 +32,17 @@ describe('app origin checks', () => {
     expect(isAppUrl('app://vita/', origin)).toBe(false);
   });
 });
+
+describe('isAllowedExternal', () => {
+  it('opens nothing by default, and only https links to allowed origins', () => {
+    expect(isAllowedExternal('https://vita.example.edu/help', [])).toBe(false);
+    const allowed = ['https://vita.example.edu'];
+    expect(isAllowedExternal('https://vita.example.edu/help', allowed)).toBe(true);
+    expect(isAllowedExternal('http://vita.example.edu/help', allowed)).toBe(false);
+    expect(isAllowedExternal('https://vita.example.edu.evil.test/', allowed)).toBe(false);
+    expect(isAllowedExternal('https://user@vita.example.edu/', allowed)).toBe(false);
+    expect(isAllowedExternal('file:///etc/passwd', allowed)).toBe(false);
+    expect(isAllowedExternal('not a url', allowed)).toBe(false);
+  });
+});
+

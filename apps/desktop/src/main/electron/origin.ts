@@ -23,3 +23,16 @@ export function isAppUrl(url: string, origin: string): boolean {
     return false;
   }
 }
+
+/**
+ * True when `url` may be handed to the system browser: an https URL whose origin is on the
+ * allow-list (empty by default: a kiosk opens nothing outside itself).
+ */
+export function isAllowedExternal(url: string, allowed: readonly string[]): boolean {
+  try {
+    const candidate = new URL(url);
+    return candidate.protocol === 'https:' && !candidate.username && !candidate.password && allowed.includes(candidate.origin);
+  } catch {
+    return false;
+  }
+}

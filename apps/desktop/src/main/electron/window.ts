@@ -1,6 +1,6 @@
 /** The one kiosk window, locked down: no Node in the page, a sandboxed preload, no popups, no leaving the app. */
-import { BrowserWindow, app, session, shell, type WebContents } from 'electron';
-import { isAppUrl } from './origin.js';
+import { BrowserWindow, Menu, app, session, shell, type WebContents } from 'electron';
+import { isAllowedExternal, isAppUrl } from './origin.js';
 
 /** Where the window loads from and which preload it gets. */
 export interface WindowOptions {
@@ -27,8 +27,11 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      // A packaged kiosk has no DevTools (nor the menu that opens them): nothing to poke at the page with.
+      devTools: !app.isPackaged,
     },
   });
+  if (app.isPackaged) Menu.setApplicationMenu(null);
   window.once('ready-to-show', () => window.show());
   void window.loadURL(options.url);
   return window;
@@ -36,13 +39,14 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
 
 /**
  * Applies the navigation rules to every web contents the app ever creates (so a future window or
- * frame cannot forget them): new windows are denied (https links open in the system browser),
+ * frame cannot forget them): new windows are denied (links to an allowed origin open in the system
+ * browser, nothing else does),
  * navigation away from the app origin is cancelled, webviews are refused.
  */
-export function lockDownWebContents(origin: string): void {
+export function lockDownWebContents(origin: string, externalOrigins: readonly string[] = []): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
     contents.setWindowOpenHandler(({ url }) => {
-      if (url.startsWith('https://')) void shell.openExternal(url);
+      if (isAllowedExternal(url, externalOrigins)) void shell.openExternal(url);
       return { action: 'deny' };
     });
     contents.on('will-navigate', (event, url) => {
