@@ -25,7 +25,7 @@ import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
 import { assertDocKey } from '../storage/keys.js';
-import { StorageError } from '../storage/types.js';
+import { fileGone, StorageError } from '../storage/types.js';
 
 /** Upload URLs live long enough for a slow phone connection; view/download URLs only seconds. */
 const PUT_URL_SECONDS = 15 * 60;
@@ -114,7 +114,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   const requireStored = async (key: string): Promise<void> => {
     const row = await findDocument(db, key);
     const stored = row?.state === 'pending' ? (await settle(services, row)).state === 'stored' : row?.state === 'stored';
-    if (!stored) throw new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+    if (!stored) throw fileGone();
   };
 
   userRoute(app, 'presignGet', async ({ user, body, request }) => {
@@ -166,7 +166,6 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     await requireStored(body.key);
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
     const taken = () => new HttpError(409, 'Another file in this category already has that name.');
-    const gone = () => new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
     if (await findDocument(db, newKey)) throw taken();
     await audit(db, {
       actor: user.email,
@@ -187,7 +186,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
         .where('state', '=', 'stored')
         .forUpdate()
         .executeTakeFirst();
-      if (!locked) throw gone();
+      if (!locked) throw fileGone();
       await store.copy(body.key, newKey).catch((err: unknown) => {
         throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
       });

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { findDocument, markStored } from '../documents/documents.js';
 import type { Config } from '../env.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
-import { StorageError, type ObjectStore } from './types.js';
+import { StorageError, uploadLinkUsed, type ObjectStore } from './types.js';
 
 export interface ConfiguredStore {
   store: ObjectStore;
@@ -36,7 +36,7 @@ export async function createObjectStore(config: Config, deps: { db: Db; secret: 
         const row = await findDocument(db, key);
         if (!row) throw gone();
         if (row.state === 'stored') {
-          throw new StorageError('conflict', 'This upload link was already used. Start the upload again.');
+          throw uploadLinkUsed();
         }
         return { size: row.declared_size === null ? null : Number(row.declared_size), sha256: row.declared_sha256 };
       },
@@ -45,7 +45,7 @@ export async function createObjectStore(config: Config, deps: { db: Db; secret: 
         // Another request (a completion, the sweeper) may have recorded these very bytes already.
         const row = await findDocument(db, key);
         if (row?.state === 'stored' && row.sha256 === digest.sha256) return;
-        if (row) throw new StorageError('conflict', 'This upload link was already used. Start the upload again.');
+        if (row) throw uploadLinkUsed();
         // The row went while the bytes streamed in (the client or category was deleted): so do they.
         await local.delete([key]);
         throw gone();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { assertExpected, createDigester, type DigestExpectation, type FileDigest } from './digest.js';
 import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType, tooLarge } from './filetypes.js';
 import { ensureCategoryDir, objectPath, syncDir, tempPath } from './local-layout.js';
-import { StorageError } from './types.js';
+import { StorageError, uploadLinkUsed } from './types.js';
 
 /** What an upload body may be: an HTTP request, a file stream, or chunks in memory. */
 export type UploadBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -34,7 +34,7 @@ async function publish(root: string, tmp: string, key: string): Promise<string> 
     await link(tmp, target);
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'EEXIST') {
-      throw new StorageError('conflict', 'This upload link was already used. Start the upload again.');
+      throw uploadLinkUsed();
     }
     throw error;
   }

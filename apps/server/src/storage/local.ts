@@ -13,7 +13,7 @@ import { assertPrefix } from './keys.js';
 import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
 import { copyObject, writeUpload, type UploadBody } from './local-write.js';
 import { createUrlSigner, type UrlSigner } from './signing.js';
-import { StorageError, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
+import { fileGone, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
 
 /** How to build a {@link LocalObjectStore}. */
 export interface LocalStoreOptions {
@@ -70,8 +70,7 @@ export interface LocalObjectStore extends ObjectStore {
 const isMissing = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
 
-const notFound = () =>
-  new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+
 
 /** Reads up to {@link SNIFF_BYTES} leading bytes of an open file. */
 async function readHead(handle: FileHandle): Promise<Uint8Array> {
@@ -162,7 +161,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       key,
       { expiresInSeconds, disposition, downloadName, contentType },
     ): Promise<PresignedUrl> {
-      if (!(await store.head(key))) throw notFound();
+      if (!(await store.head(key))) throw fileGone();
       const expires = expiry(expiresInSeconds);
       const query = signer.sign({
         method: 'GET',
@@ -211,11 +210,11 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       try {
         handle = await open(file, 'r');
       } catch (error) {
-        throw isMissing(error) ? notFound() : error;
+        throw isMissing(error) ? fileGone() : error;
       }
       try {
         const info = await handle.stat();
-        if (!info.isFile()) throw notFound();
+        if (!info.isFile()) throw fileGone();
         // Large reads: ZIP streaming moves gigabytes, and 1 MiB chunks cut per-chunk overhead 16-fold.
         return { size: info.size, stream: handle.createReadStream({ start: 0, highWaterMark: 1024 * 1024 }) };
       } catch (error) {
@@ -246,7 +245,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
 
     async openObject(key) {
       const opened = await openAndDescribe(key, objectPath(root, key));
-      if (!opened) throw notFound();
+      if (!opened) throw fileGone();
       return opened;
     },
 
@@ -261,7 +260,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
 
     async copy(from, to) {
       await copyObject(root, from, to).catch((error: unknown) => {
-        throw isMissing(error) ? notFound() : error;
+        throw isMissing(error) ? fileGone() : error;
       });
     },
 

@@ -32,7 +32,7 @@ import {
 } from './filetypes.js';
 import type { S3Config } from '../env.js';
 import { assertDocKey, assertPrefix } from './keys.js';
-import { StorageError, type ObjectStore, type StoredObject } from './types.js';
+import { fileGone, StorageError, type ObjectStore, type StoredObject } from './types.js';
 
 /** Connection settings: the server's `S3_*` configuration, plus a knob for tests. */
 export interface S3StoreOptions extends S3Config {
@@ -55,8 +55,7 @@ const isNotFound = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
   (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
 
-const notFound = () =>
-  new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping order. */
 async function mapLimit<T, R>(
@@ -186,7 +185,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
 
     async presignGet(key, { expiresInSeconds, disposition, downloadName, contentType }) {
       const head = await store.head(key);
-      if (!head) throw notFound();
+      if (!head) throw fileGone();
       const served = servedContentType(contentType ?? head.contentType);
       const inline = disposition === 'inline' && isInlineViewable(served);
       const command = new GetObjectCommand({
@@ -244,7 +243,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
         }
         return { size: out.ContentLength ?? 0, stream: out.Body, ...(out.ETag ? { version: out.ETag } : {}) };
       } catch (error) {
-        if (isNotFound(error)) throw notFound();
+        if (isNotFound(error)) throw fileGone();
         if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
           throw new StorageError('conflict', 'The stored file was changed after it was checked.');
         }
@@ -274,7 +273,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
           new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }),
         );
       } catch (error) {
-        if (isNotFound(error)) throw notFound();
+        if (isNotFound(error)) throw fileGone();
         throw error;
       }
     },

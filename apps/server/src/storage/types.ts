@@ -74,6 +74,14 @@ export class StorageError extends Error {
   }
 }
 
+/** The document is not (or no longer) stored. */
+export const fileGone = () =>
+  new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
+
+/** An upload link whose document is already stored: links write once. */
+export const uploadLinkUsed = () =>
+  new StorageError('conflict', 'This upload link was already used. Start the upload again.');
+
 /** HTTP status for a {@link StorageErrorKind}. */
 export function storageErrorStatus(kind: StorageErrorKind): number {
   const statuses: Record<StorageErrorKind, number> = {
