@@ -70,8 +70,6 @@ export interface LocalObjectStore extends ObjectStore {
 const isMissing = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
 
-
-
 /** Reads up to {@link SNIFF_BYTES} leading bytes of an open file. */
 async function readHead(handle: FileHandle): Promise<Uint8Array> {
   const buffer = Buffer.alloc(SNIFF_BYTES);

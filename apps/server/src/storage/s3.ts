@@ -55,8 +55,6 @@ const isNotFound = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
   (error.name === 'NotFound' || error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404);
 
-
-
 /** Runs `work` over `items`, at most `limit` at a time, keeping order. */
 async function mapLimit<T, R>(
   items: readonly T[],
