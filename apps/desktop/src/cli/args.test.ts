@@ -31,4 +31,13 @@ describe('intake arguments', () => {
     expect(parseIntakeArgs(['--bogus'])).toMatchObject({ ok: false, error: true });
     expect(parseIntakeArgs(['--help'])).toMatchObject({ ok: false, error: false });
   });
+
+  it('take a client id that starts with a dash, and still report a flag given no value', () => {
+    const dashed = parseIntakeArgs(['--server', 'https://vita.example.org', '--folder', 'scans', '--client', '-Xy3_ab', '--category', 'W-2', '--email', 'v@example.org']);
+    expect(dashed.ok && dashed.args.client).toBe('-Xy3_ab');
+    const doubleDashed = parseIntakeArgs(['--server', 'https://vita.example.org', '--folder', 'scans', '--client', '--y3_ab', '--category', 'W-2', '--email', 'v@example.org']);
+    expect(doubleDashed.ok && doubleDashed.args.client).toBe('--y3_ab');
+    const forgotten = parseIntakeArgs(['--server', 'https://vita.example.org', '--folder', 'scans', '--client', '--category', 'W-2', '--email', 'v@example.org']);
+    expect(forgotten).toMatchObject({ ok: false, error: true });
+  });
 });

@@ -36,26 +36,46 @@ export type IntakeArgs = z.infer<typeof Args>;
 /** Either the arguments, or the message to print (help or an error) and whether it is an error. */
 export type ParsedArgs = { ok: true; args: IntakeArgs } | { ok: false; message: string; error: boolean };
 
+const OPTIONS = {
+  server: { type: 'string' },
+  folder: { type: 'string' },
+  client: { type: 'string' },
+  category: { type: 'string' },
+  email: { type: 'string' },
+  'no-convert': { type: 'boolean' },
+  delete: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+const FLAGS = new Set(Object.keys(OPTIONS).map((name) => `--${name}`));
+const VALUE_FLAGS = new Set(Object.entries(OPTIONS).filter(([, option]) => option.type === 'string').map(([name]) => `--${name}`));
+
+/**
+ * Writes `--flag value` as `--flag=value`, so a value that starts with a dash (a client id such as `-Xy3…`) is taken as the
+ * value rather than refused as "ambiguous". A value that is itself one of our flags stays apart, so a forgotten value is
+ * still reported as missing.
+ */
+function joinValues(list: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < list.length; index += 1) {
+    const arg = list[index] ?? '';
+    const next = list[index + 1];
+    if (VALUE_FLAGS.has(arg) && next !== undefined && !FLAGS.has(next.split('=')[0] ?? next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 /** Parses argv (without node and the script). A leading `--` from `pnpm run x -- …` is skipped. */
 export function parseIntakeArgs(argv: readonly string[]): ParsedArgs {
-  const list = argv[0] === '--' ? argv.slice(1) : [...argv];
+  const list = joinValues(argv[0] === '--' ? argv.slice(1) : argv);
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: list,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        server: { type: 'string' },
-        folder: { type: 'string' },
-        client: { type: 'string' },
-        category: { type: 'string' },
-        email: { type: 'string' },
-        'no-convert': { type: 'boolean' },
-        delete: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    }));
+    ({ values } = parseArgs({ args: list, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
     return { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, error: true };
   }
