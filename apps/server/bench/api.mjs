@@ -8,16 +8,19 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createClient, machineLoad, postgresPids, serverArgs, signIn, start, stop, uploadDocument } from './harness.mjs';
+import { createClient, machineLoad, postgresPids, randomPdf, serverArgs, signIn, start, stop, uploadDocument } from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 
 const BARE = `
   import Fastify from 'fastify';
+  import { createHash } from 'node:crypto';
+  // The fields of the API's list item, so both answers are the same size.
   const items = Array.from({ length: 30 }, (_, i) => ({
-    key: 'c0ffee/Banking%20Info/' + (1700000000000 + i) + '_statement-' + i + '.pdf',
+    key: 'dih8GpuwU8FwyuHQ/Banking%20Info/' + (1795444759953 + i) + '_statement-' + i + '.pdf',
     filename: 'statement-' + i + '.pdf', size: 123456 + i, docType: 'Banking Info', contentType: 'application/pdf',
+    lastModified: new Date(1795444759953 + i).toISOString(), sha256: createHash('sha256').update(String(i)).digest('hex'),
   }));
   const app = Fastify();
   app.get('/bare', async () => ({ items }));
@@ -45,7 +48,10 @@ async function memory(serverPid, clusterDir) {
   return { processes: pids.length, rssMb: rss / 1024, pssMb: pss / 1024 };
 }
 
-/** A signed-in volunteer with 30 clients, the first of whose Banking Info holds 30 files. */
+/**
+ * A signed-in volunteer with 30 clients, the first of whose Banking Info holds 30 distinct files, two
+ * of them byte-identical to a file in another category (so the list marks two duplicates).
+ */
 async function seed(url) {
   const session = await signIn(url);
   let clientId;
@@ -53,9 +59,12 @@ async function seed(url) {
     const id = await createClient(session, i);
     clientId ??= id;
   }
-  const bytes = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-  for (let i = 0; i < 30; i += 1) {
+  const files = Array.from({ length: 30 }, () => randomPdf(2048));
+  for (const [i, bytes] of files.entries()) {
     await uploadDocument(session, clientId, { docType: 'Banking Info', filename: `statement-${i}.pdf`, bytes });
+  }
+  for (const bytes of files.slice(0, 2)) {
+    await uploadDocument(session, clientId, { docType: 'Digital Consent Form', filename: 'copy.pdf', bytes });
   }
   return { session, clientId };
 }

@@ -75,6 +75,26 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     expect(await rows(clientId)).toEqual([{ key, state: 'stored' }]);
   });
 
+  it('lists an upload whose client never called complete (the presign-and-PUT API alone), in status and list', async () => {
+    const clientId = await createClient(people.volA);
+    const spec = async (filename: string, bytes: Buffer) => {
+      const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename, contentType: 'application/pdf' });
+      const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+      expect(put.status).toBe(200);
+      return presign.body.key as string;
+    };
+    const first = pdfBytes(6_000);
+    const firstKey = await spec('first.pdf', first);
+    expect((await people.volA.get(`/api/clients/${clientId}/docs/status`)).body).toMatchObject({ 'Banking Info': true, '13614-C': false });
+    const second = pdfBytes(7_000);
+    const secondKey = await spec('second.pdf', second);
+    expect(await list(clientId)).toEqual([
+      expect.objectContaining({ key: firstKey, size: first.length, sha256: sha256(first) }),
+      expect.objectContaining({ key: secondKey, size: second.length, sha256: sha256(second) }),
+    ]);
+    expect(await rows(clientId)).toEqual(expect.arrayContaining([{ key: secondKey, state: 'stored' }]));
+  });
+
   it('refuses bytes that differ from the declared checksum, and lists nothing', async () => {
     const clientId = await createClient(people.volA);
     const declared = pdfBytes(20_000);

@@ -29,11 +29,19 @@ export function toClient(row: ClientRow): Client {
 /** The client, if `user` may work with its documents (owner or admin); 404 / 403 otherwise. */
 export async function clientFor(db: Db, user: UserRow, clientId: string): Promise<ClientRow> {
   const row = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
-  if (!row) throw notFound(CLIENT_NOT_FOUND);
-  if (!canAccessClient(actorOf(user), { createdBy: row.created_by })) {
+  assertClientAccess(user, row);
+  return row;
+}
+
+/** 404 when the client does not exist, 403 when `user` may not work with its documents. */
+export function assertClientAccess<T extends { created_by: string | null }>(
+  user: UserRow,
+  client: T | undefined,
+): asserts client is T {
+  if (!client) throw notFound(CLIENT_NOT_FOUND);
+  if (!canAccessClient(actorOf(user), { createdBy: client.created_by })) {
     throw forbidden('This client belongs to another volunteer.');
   }
-  return row;
 }
 
 /** The client's categories: the five fixed ones, then custom ones in the order they were added. */

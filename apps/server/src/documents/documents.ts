@@ -140,47 +140,117 @@ export async function markStored(
   return row ? toStored(row) : null;
 }
 
-/**
- * A client's stored documents (one category, or all), ordered by the key's numeric prefix. With
- * `duplicates`, each carries the earliest other document of the client with the same bytes.
- */
-export async function listDocuments(
-  db: Db,
-  clientId: string,
-  options: { docType?: string; duplicates?: boolean } = {},
-): Promise<StoredDocument[]> {
+/** A client's stored documents (one category, or all), ordered by the key's numeric prefix. */
+export async function listDocuments(db: Db, clientId: string, options: { docType?: string } = {}): Promise<StoredDocument[]> {
   let query = db.selectFrom('documents').selectAll().where('client_id', '=', clientId).where(STORED);
   if (options.docType !== undefined) query = query.where('doc_type', '=', options.docType);
-  const docs = (await query.orderBy('ord').orderBy('key').execute()).map(toStored);
-  if (!options.duplicates || docs.length === 0) return docs;
-  // Every stored file of the client sharing a hash with one listed, earliest first: one indexed query.
-  const hashes = [...new Set(docs.map((d) => d.sha256))];
-  const twins = await db
-    .selectFrom('documents')
-    .select(['key', 'filename', 'doc_type', 'sha256'])
-    .where('client_id', '=', clientId)
-    .where(STORED)
-    .where(sql<boolean>`sha256 = any(${hashes}::text[])`)
-    .orderBy('ord')
-    .orderBy('key')
-    .execute();
-  for (const doc of docs) {
-    const twin = twins.find((t) => t.sha256 === doc.sha256 && t.key !== doc.key);
-    if (twin) doc.duplicateOf = { key: twin.key, filename: twin.filename, docType: twin.doc_type };
-  }
-  return docs;
+  return (await query.orderBy('ord').orderBy('key').execute()).map(toStored);
 }
 
-/** The categories of a client that hold at least one stored document. */
-export async function categoriesWithDocuments(db: Db, clientId: string): Promise<Set<string>> {
+/** What the category screen needs about a client, read in one query. */
+export interface CategoryListing {
+  client: { created_by: string | null };
+  /** The client has uploads not yet verified (an S3 upload may have arrived without `complete`). */
+  pending: boolean;
+  /** The category's stored documents in order, each with the earliest other document of the client with the same bytes. */
+  docs: StoredDocument[];
+}
+
+/**
+ * The client's owner and one category's stored documents with their duplicates, in one round trip
+ * (the list is the busiest read of the API); undefined when the client does not exist.
+ */
+export async function listCategory(db: Db, clientId: string, docType: string): Promise<CategoryListing | undefined> {
   const rows = await db
-    .selectFrom('documents')
-    .select('doc_type')
-    .distinct()
-    .where('client_id', '=', clientId)
-    .where(STORED)
+    .selectFrom('clients as c')
+    .leftJoin('documents as d', (join) =>
+      join.onRef('d.client_id', '=', 'c.id').on(sql<boolean>`d.state = 'stored'`).on('d.doc_type', '=', docType),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('documents as t')
+          .select(['t.key', 't.filename', 't.doc_type'])
+          .whereRef('t.client_id', '=', 'd.client_id')
+          .where(sql<boolean>`t.state = 'stored'`)
+          .whereRef('t.sha256', '=', 'd.sha256')
+          .whereRef('t.key', '<>', 'd.key')
+          .orderBy('t.ord')
+          .orderBy('t.key')
+          .limit(1)
+          .as('twin'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      'c.created_by',
+      sql<boolean>`exists (select 1 from documents p where p.client_id = ${clientId} and p.state = 'pending')`.as('pending'),
+      'd.key',
+      'd.filename',
+      'd.ord',
+      'd.content_type',
+      'd.size',
+      'd.sha256',
+      'd.crc32',
+      'd.stored_at',
+      'd.version',
+      'twin.key as twin_key',
+      'twin.filename as twin_filename',
+      'twin.doc_type as twin_doc_type',
+    ])
+    .where('c.id', '=', clientId)
+    .orderBy('d.ord')
+    .orderBy('d.key')
     .execute();
-  return new Set(rows.map((r) => r.doc_type));
+  const first = rows[0];
+  if (!first) return undefined;
+  const docs: StoredDocument[] = [];
+  for (const row of rows) {
+    if (row.key === null || row.filename === null || row.content_type === null || row.stored_at === null) continue;
+    docs.push({
+      key: row.key,
+      clientId,
+      docType,
+      filename: row.filename,
+      order: Number(row.ord),
+      contentType: row.content_type,
+      size: Number(row.size),
+      sha256: row.sha256 ?? '',
+      crc32: Number(row.crc32),
+      storedAt: row.stored_at,
+      version: row.version,
+      ...(row.twin_key !== null && row.twin_filename !== null && row.twin_doc_type !== null
+        ? { duplicateOf: { key: row.twin_key, filename: row.twin_filename, docType: row.twin_doc_type } }
+        : {}),
+    });
+  }
+  return { client: { created_by: first.created_by }, pending: first.pending, docs };
+}
+
+/** What the client screen needs about a client's categories, read in one query. */
+export interface CategoryStatus {
+  client: { created_by: string | null };
+  pending: boolean;
+  /** Custom categories in the order they were added (the fixed ones come first, from the code). */
+  custom: string[];
+  /** Categories holding at least one stored document. */
+  withFiles: string[];
+}
+
+/** The client's owner, custom categories and which categories hold documents; undefined when the client does not exist. */
+export async function categoryStatus(db: Db, clientId: string): Promise<CategoryStatus | undefined> {
+  const row = await db
+    .selectFrom('clients as c')
+    .select([
+      'c.created_by',
+      sql<boolean>`exists (select 1 from documents p where p.client_id = c.id and p.state = 'pending')`.as('pending'),
+      sql<string[]>`array(select t.name from client_doc_types t where t.client_id = c.id order by t.position)`.as('custom'),
+      sql<string[]>`array(select distinct d.doc_type from documents d where d.client_id = c.id and d.state = 'stored')`.as(
+        'withFiles',
+      ),
+    ])
+    .where('c.id', '=', clientId)
+    .executeTakeFirst();
+  return row && { client: { created_by: row.created_by }, pending: row.pending, custom: row.custom, withFiles: row.withFiles };
 }
 
 /** A client's pending uploads, oldest first (at most `limit`). */

@@ -82,14 +82,18 @@ const SETTLE_PER_REQUEST = 8;
 /**
  * Lists settle a client's uploads whose bytes arrived without `POST /docs/complete` (a client using
  * only the presign-and-PUT API). The local store records its uploads as they arrive, so only S3 needs it.
+ * True when one became stored (what the caller read before is then out of date).
  */
-export async function settleArrived(services: LifecycleServices, clientId: string): Promise<void> {
-  if (services.store.kind !== 's3') return;
+export async function settleArrived(services: LifecycleServices, clientId: string): Promise<boolean> {
+  if (services.store.kind !== 's3') return false;
   const pending = await pendingDocuments(services.db, clientId, SETTLE_PER_REQUEST);
   const results = await Promise.allSettled(pending.map((row) => settle(services, row)));
+  let stored = false;
   for (const result of results) {
     if (result.status === 'rejected') services.log.warn({ err: result.reason }, 'could not settle an upload; will retry');
+    else if (result.value.state === 'stored') stored = true;
   }
+  return stored;
 }
 
 /** Runs `work` only if no other server process is running it (a PostgreSQL advisory lock). */

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllClients, categoryName, isFixedCategory } from '@vita-docs/core';
+import { canManageAllClients, categoryName, FIXED_CATEGORIES, isFixedCategory } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { randomToken } from '../auth/crypto.js';
 import { hashPin } from '../auth/passwords.js';
-import { clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
+import { assertClientAccess, clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { categoriesWithDocuments } from '../documents/documents.js';
+import { categoryStatus } from '../documents/documents.js';
 import { settleArrived } from '../documents/lifecycle.js';
 
 export function clientRoutes(app: FastifyInstance, services: Services): void {
@@ -60,10 +60,11 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'docStatus', async ({ user, params }) => {
-    const client = await clientFor(db, user, params.id);
-    await settleArrived(services, client.id);
-    const [types, withFiles] = await Promise.all([clientDocTypes(db, client.id), categoriesWithDocuments(db, client.id)]);
-    return Object.fromEntries(types.map((t) => [t, withFiles.has(t)]));
+    let status = await categoryStatus(db, params.id);
+    assertClientAccess(user, status?.client);
+    if (status?.pending && (await settleArrived(services, params.id))) status = await categoryStatus(db, params.id);
+    const withFiles = new Set(status?.withFiles);
+    return Object.fromEntries([...FIXED_CATEGORIES, ...(status?.custom ?? [])].map((t) => [t, withFiles.has(t)]));
   });
 
   userRoute(app, 'addDocType', async ({ user, params, body, request }) => {

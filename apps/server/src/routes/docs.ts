@@ -8,12 +8,12 @@ import {
 } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { clientDocTypes, clientFor } from '../clients/clients.js';
+import { assertClientAccess, clientDocTypes, clientFor } from '../clients/clients.js';
 import { isUniqueViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
   findDocument,
-  listDocuments,
+  listCategory,
   moveDocumentRow,
   reserveDocument,
   toDocItem,
@@ -101,10 +101,12 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'listDocs', async ({ user, params, query }) => {
-    const client = await clientFor(db, user, params.id);
-    await settleArrived(services, client.id);
-    const docs = await listDocuments(db, client.id, { docType: query.docType, duplicates: true });
-    return { items: docs.map(toDocItem) };
+    let listing = await listCategory(db, params.id, query.docType);
+    assertClientAccess(user, listing?.client);
+    if (listing?.pending && (await settleArrived(services, params.id))) {
+      listing = await listCategory(db, params.id, query.docType);
+    }
+    return { items: (listing?.docs ?? []).map(toDocItem) };
   });
 
   /**
