@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
+import { pruneThrottle } from './auth/throttle.js';
 import { pruneSessions } from './auth/sessions.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
@@ -164,7 +165,7 @@ async function assemble(
 
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
-    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db)]).catch((err: unknown) =>
+    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 15 * 60_000);

@@ -10,7 +10,16 @@ const CODE_TTL_MINUTES = 10;
 /** Wrong tries after which a code is dead. */
 const MAX_CODE_ATTEMPTS = 5;
 /** Codes one email may be sent per purpose per hour (first sends and resends together). */
-export const MAX_CODES_PER_HOUR = 20;
+const MAX_CODES_PER_HOUR = 20;
+/** ... and per day. */
+const MAX_CODES_PER_DAY = 40;
+/**
+ * Wrong codes one email may take per purpose per day, whatever the number of codes: with 5 tries a
+ * code and 40 codes a day, a guesser would otherwise get 200 tries a day at a 6-digit code.
+ */
+const MAX_WRONG_CODES_PER_DAY = 20;
+/** Codes are kept this long after they were sent (the daily counts above need them). */
+const KEEP_CODES_HOURS = 25;
 
 const codeHash = (key: Buffer, email: string, purpose: CodePurpose, code: string) =>
   hmac(key, `${purpose}|${email}|${code}`);
@@ -75,6 +84,12 @@ export async function consumeCode(
         .limit(1),
     )
     .where('attempts', '<', MAX_CODE_ATTEMPTS)
+    // Tries of the day so far, used or not; a used code's one right try is never counted against it.
+    .where(
+      sql<boolean>`(select coalesce(sum(c.attempts - c.used::int), 0) from codes c
+        where c.email = ${input.email} and c.purpose = ${input.purpose}
+          and c.created_at > now() - interval '1 day') < ${MAX_WRONG_CODES_PER_DAY}`,
+    )
     .returning(['id', 'code_hash'])
     .executeTakeFirst();
   const expected = codeHash(key, input.email, input.purpose, input.code);
@@ -88,16 +103,20 @@ export async function consumeCode(
   return consumed.numUpdatedRows === 1n;
 }
 
-/** Codes sent to this email for `purpose` within the last hour. */
-export async function codesSentLastHour(db: Db, email: string, purpose: CodePurpose): Promise<number> {
+/** Whether this email may be sent another code for `purpose`, or which share it used up. */
+export async function codeAllowance(db: Db, email: string, purpose: CodePurpose): Promise<'ok' | 'hour' | 'day'> {
   const row = await db
     .selectFrom('codes')
-    .select(sql<number>`count(*)::int`.as('n'))
+    .select([
+      sql<number>`count(*) filter (where created_at > now() - interval '1 hour')::int`.as('hour'),
+      sql<number>`count(*)::int`.as('day'),
+    ])
     .where('email', '=', email)
     .where('purpose', '=', purpose)
-    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .where('created_at', '>', sql<Date>`now() - interval '1 day'`)
     .executeTakeFirstOrThrow();
-  return row.n;
+  if (row.day >= MAX_CODES_PER_DAY) return 'day';
+  return row.hour >= MAX_CODES_PER_HOUR ? 'hour' : 'ok';
 }
 
 /**
@@ -131,5 +150,5 @@ export async function openChallenge(db: Db, requester: string, purpose: CodePurp
 
 /** Deletes codes nobody can use any more. */
 export async function pruneCodes(db: Db): Promise<void> {
-  await db.deleteFrom('codes').where('created_at', '<', sql<Date>`now() - interval '2 hours'`).execute();
+  await db.deleteFrom('codes').where('created_at', '<', sql<Date>`now() - make_interval(hours => ${KEEP_CODES_HOURS})`).execute();
 }

@@ -142,6 +142,14 @@ const migrations: Record<string, Migration> = {
     // The store's version of the verified bytes (an S3 ETag): a later overwrite is detected on read.
     `ALTER TABLE documents ADD COLUMN version text`,
   ),
+  '0006_login_throttle': statements(
+    // Consecutive wrong PINs per email (known or not) since the last sign-in: the delay before the next try.
+    `CREATE TABLE login_throttle (
+       email text PRIMARY KEY,
+       failures integer NOT NULL,
+       last_failure_at timestamptz NOT NULL
+     )`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -54,6 +54,12 @@ export interface RateLimitsTable {
   count: number;
 }
 
+export interface LoginThrottleTable {
+  email: string;
+  failures: number;
+  last_failure_at: Timestamp;
+}
+
 export interface ServerSecretsTable {
   name: string;
   value: string;
@@ -137,6 +143,7 @@ export interface Database {
   codes: CodesTable;
   reset_grants: ResetGrantsTable;
   rate_limits: RateLimitsTable;
+  login_throttle: LoginThrottleTable;
   server_secrets: ServerSecretsTable;
   dev_outbox: DevOutboxTable;
   clients: ClientsTable;

@@ -1,19 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
-import {
-  codesSentLastHour,
-  consumeCode,
-  issueCode,
-  MAX_CODES_PER_HOUR,
-  openChallenge,
-  type CodePurpose,
-} from '../auth/codes.js';
+import { codeAllowance, consumeCode, issueCode, openChallenge, type CodePurpose } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
+import { claimTry, clearFailures } from '../auth/throttle.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
@@ -31,6 +25,8 @@ const TEXT = {
   badCode: 'That code is not valid or has expired. Check the latest email or request a new code.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   tooManyCodes: 'Too many codes were requested for this email. Please wait an hour and try again.',
+  tooManyCodesToday: 'Too many codes were requested for this email today. Please try again tomorrow.',
+  locked: 'Too many wrong Password PINs were entered for this email. Use Forgot Password to set a new one.',
   noChallenge: 'There is no code to resend. Please start again.',
   resetExpired: 'Your reset session has expired. Please start again from Forgot Password.',
   pinsDiffer: 'The two Password PINs do not match.',
@@ -47,7 +43,7 @@ const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preI
 const LIMITS = {
   register: { max: 100, window: 3600 },
   loginPerIp: { max: 100, window: 900 },
-  loginPerEmail: { max: 10, window: 900 },
+  /** A browser the account signed in on before; other browsers go through the account's throttle (throttle.ts). */
   loginPerDevice: { max: 10, window: 900 },
   codePerIp: { max: 50, window: 900 },
   forgotPerIp: { max: 50, window: 3600 },
@@ -67,6 +63,13 @@ async function limit(services: Services, name: LimitName, subject: string, messa
 
 export function authRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
+
+  /** Refuses a new code when the email had its hourly or daily share. */
+  const assertCodeAllowed = async (email: string, purpose: CodePurpose) => {
+    const allowance = await codeAllowance(db, email, purpose);
+    if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
+    if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
+  };
 
   publicRoute(app, 'register', async ({ body, request }) => {
     await limit(services, 'register', request.ip);
@@ -109,19 +112,23 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    // Wrong PINs from anywhere count against the account, except on a device the account signed in
-    // on before: that one has its own allowance, so a stranger cannot lock the owner out of it.
+    // Wrong PINs from browsers the account never signed in on slow the account down (an exponential
+    // delay, then a lock); a browser it signed in on before has its own allowance instead, so a
+    // stranger's guesses cannot keep the owner out of it. Every address has its own limit too.
     const device = knownDevice(secret, request, body.email);
-    const slots = [
-      await limit(services, 'loginPerIp', request.ip),
-      device ? await limit(services, 'loginPerDevice', `${body.email}:${device}`) : await limit(services, 'loginPerEmail', body.email),
-    ];
+    const slots = [await limit(services, 'loginPerIp', request.ip)];
+    if (device) slots.push(await limit(services, 'loginPerDevice', `${body.email}:${device}`));
+    else {
+      const verdict = await claimTry(db, body.email);
+      if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
+    }
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
     if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
     for (const slot of slots) await refundRateLimit(db, slot);
+    await clearFailures(db, user.email);
     if (!user.approved) throw forbidden(TEXT.pending);
-    if ((await codesSentLastHour(db, user.email, 'login')) >= MAX_CODES_PER_HOUR) throw tooManyRequests(TEXT.tooManyCodes, 3600);
+    await assertCodeAllowed(user.email, 'login');
     const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });
     const emailSent = await mailer.send(codeMail(user.email, 'login', code));
     return { ok: true as const, emailSent };
@@ -158,7 +165,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       if (challenge !== email) return true;
       const user = await findUser(db, email);
       if (!user || (purpose === 'login' && !user.approved)) return true;
-      if ((await codesSentLastHour(db, email, purpose)) >= MAX_CODES_PER_HOUR) return true;
+      if ((await codeAllowance(db, email, purpose)) !== 'ok') return true;
       const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester });
       return mailer.send(codeMail(email, purpose, code));
     };
@@ -192,7 +199,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     const requester = requesterOf(request);
     inBackground('forgot-init', async () => {
       const user = await findUser(db, body.email);
-      if (!user || (await codesSentLastHour(db, user.email, 'reset')) >= MAX_CODES_PER_HOUR) return;
+      if (!user || (await codeAllowance(db, user.email, 'reset')) !== 'ok') return;
       const code = await issueCode(db, secret, { email: user.email, purpose: 'reset', kind: 'initial', requester });
       await mailer.send(codeMail(user.email, 'reset', code));
     });
@@ -240,6 +247,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     if (!used) throw new HttpError(400, TEXT.resetExpired);
     await db.updateTable('users').set({ pin_hash: await hashPin(body.newPin1) }).where('email', '=', used.email).execute();
     await revokeUserSessions(db, used.email);
+    // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).
+    await clearFailures(db, used.email);
     clearSessionCookie(request);
     log.info({ email: used.email }, 'password PIN reset; all sessions revoked');
     // The owner hears of every change, so a reset they did not make does not go unnoticed.
