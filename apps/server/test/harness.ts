@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readCsrfToken } from '@vita-docs/core';
 import { createCookieJarFetch, type CookieJarFetch } from '@vita-docs/core/testing';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -119,7 +120,7 @@ export class Agent {
   ): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...options.headers };
     const csrf = options.csrf ?? true;
-    const token = typeof csrf === 'string' ? csrf : csrf ? this.browser.getCookie('csrf_token') : undefined;
+    const token = typeof csrf === 'string' ? csrf : csrf ? readCsrfToken((name) => this.browser.getCookie(name)) : undefined;
     if (token !== undefined) headers['x-csrf-token'] = token;
     let payload: string | undefined = options.raw;
     if (body !== undefined) payload = JSON.stringify(body);

@@ -105,6 +105,28 @@ describe('security, round 2', () => {
     }
   });
 
+  it('names its site-wide cookies __Host- when they are Secure, and ignores unprefixed ones then', async () => {
+    const secure = await startApp({ COOKIE_SECURE: 'true' });
+    try {
+      await register(secure, 'host@example.org');
+      const agent = await signIn(secure, 'host@example.org');
+      expect([...agent.cookies.keys()].filter((name) => name !== 'vita_device').sort()).toEqual([
+        '__Host-csrf_token',
+        '__Host-vita_pre',
+        '__Host-vita_session',
+      ]);
+      expect((await agent.get('/api/me')).status).toBe(200);
+      // The same session under the plain name (as a sibling sub-domain could plant it) is not read.
+      const token = agent.cookies.get('__Host-vita_session') ?? '';
+      const planted = await fetch(`${secure.url}/api/me`, { headers: { cookie: `vita_session=${token}` } });
+      expect(planted.status).toBe(401);
+      const real = await fetch(`${secure.url}/api/me`, { headers: { cookie: `__Host-vita_session=${token}` } });
+      expect(real.status).toBe(200);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('gives an empty install’s admin seat only to someone at the server machine', async () => {
     const fresh = await startApp();
     try {

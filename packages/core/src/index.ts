@@ -51,7 +51,7 @@ export {
   keyOrder,
 } from './domain/files.js';
 export type { DocKeyParts } from './domain/files.js';
-export { endpoints, fillPath, isStateChanging, CSRF_COOKIE, CSRF_HEADER } from './api/endpoints.js';
+export { endpoints, fillPath, isStateChanging, readCsrfToken, CSRF_COOKIE, CSRF_HEADER } from './api/endpoints.js';
 export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */

@@ -101,6 +101,11 @@ describe('server transport cookies', () => {
     );
     expect(server.lastCookie()).toContain('vita_session=secret-s1');
 
+    // Over https the server names it __Host-csrf_token.
+    const hosted = scripted({ '/api/me': ['__Host-csrf_token=tok3; Path=/; Secure; SameSite=Strict'] });
+    const secure = createServerFetch({ serverUrl: 'https://vita.example.org', fetch: hosted.fetch });
+    expect((await secure.relay(request, 'csrf_token')).csrfToken).toBe('tok3');
+
     // A CSRF cookie the server marked HttpOnly stays in main too.
     const locked = await main.relay(get('https://vita.example.org/api/locked'), 'csrf_token');
     expect(locked.csrfToken).toBeUndefined();

@@ -116,7 +116,8 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
       headers: [...response.headers].filter(([name]) => name.toLowerCase() !== 'set-cookie'),
       body: new Uint8Array(await response.arrayBuffer()),
     };
-    const csrfToken = getCookie(csrfCookie);
+    // Over https the server names it with the `__Host-` prefix.
+    const csrfToken = getCookie(`__Host-${csrfCookie}`) ?? getCookie(csrfCookie);
     if (csrfToken !== undefined) answer.csrfToken = csrfToken;
     return answer;
   };

@@ -10,22 +10,17 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
 /** Wrong PINs in a row that cost no wait. */
-export const FREE_FAILURES = 5;
+const FREE_FAILURES = 5;
 /** The longest wait between two tries, in seconds. */
-export const MAX_DELAY_SECONDS = 15 * 60;
+const MAX_DELAY_SECONDS = 15 * 60;
 /** Consecutive wrong PINs after which new browsers are refused until the PIN is reset (at most 100 allowed). */
-export const LOCK_AFTER_FAILURES = 100;
-
-/** Seconds a try must wait after `failures` consecutive wrong PINs. */
-export function delayAfter(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(2 ** (failures - FREE_FAILURES), MAX_DELAY_SECONDS);
-}
+const LOCK_AFTER_FAILURES = 100;
 
 /** What the throttle says about a try. */
 export type ThrottleVerdict = { allowed: true } | { allowed: false; locked: boolean; retryAfterSeconds: number };
 
-// delayAfter() in SQL, so the check and the claim are one atomic statement.
+// The wait after n consecutive failures: 0 while n < FREE_FAILURES, then 2^(n - FREE_FAILURES) seconds up to
+// MAX_DELAY_SECONDS. In SQL, so the check and the claim are one atomic statement.
 const delaySql = sql`make_interval(secs => CASE WHEN login_throttle.failures < ${FREE_FAILURES} THEN 0
   ELSE least(power(2, login_throttle.failures - ${FREE_FAILURES}), ${MAX_DELAY_SECONDS}) END)`;
 

@@ -8,6 +8,13 @@ import { HttpError } from './errors.js';
 const SESSION_COOKIE = 'vita_session';
 const PRE_SESSION_COOKIE = 'vita_pre';
 
+/**
+ * A site-wide cookie's name: with the `__Host-` prefix when it is `Secure`, so a browser keeps it
+ * only if this very host set it over https for the whole site (a sibling sub-domain or a plain-http
+ * page cannot plant a session or a CSRF cookie).
+ */
+const named = (base: string, secure: boolean) => (secure ? `__Host-${base}` : base);
+
 /** Who is calling: the signed-in user (if any) and what the CSRF token is bound to. */
 export interface AuthState {
   user: UserRow | null;
@@ -45,12 +52,8 @@ function csrfTokenFor(services: Services, auth: AuthState): string {
 export function setSessionCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string): void {
   request.auth.sessionToken = token;
   request.auth.dropSessionCookie = false;
-  void reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: cookieSecure(services, request),
-  });
+  const secure = cookieSecure(services, request);
+  void reply.setCookie(named(SESSION_COOKIE, secure), token, { path: '/', httpOnly: true, sameSite: 'strict', secure });
 }
 
 /** Clears the session cookie (at sign-out). */
@@ -71,13 +74,14 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
 
   app.addHook('onRequest', async (request) => {
     const cookies = request.cookies;
-    const preCookie = cookies[PRE_SESSION_COOKIE];
+    const secure = cookieSecure(services, request);
+    const preCookie = cookies[named(PRE_SESSION_COOKIE, secure)];
     const preId = preCookie && /^[A-Za-z0-9_-]{20,64}$/.test(preCookie) ? preCookie : randomToken(18);
     const auth: AuthState = { user: null, sessionToken: null, preId, dropSessionCookie: false };
     request.auth = auth;
     if (!request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return;
 
-    const token = cookies[SESSION_COOKIE];
+    const token = cookies[named(SESSION_COOKIE, secure)];
     if (token && token.length <= 100) {
       auth.user = await resolveSession(services.db, token, policy);
       if (auth.user) auth.sessionToken = token;
@@ -97,16 +101,16 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     // session and must not reset the CSRF token to the signed-out one.
     if (!auth || !request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return payload;
     const secure = cookieSecure(services, request);
-    if (request.cookies[PRE_SESSION_COOKIE] !== auth.preId) {
-      void reply.setCookie(PRE_SESSION_COOKIE, auth.preId, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+    if (request.cookies[named(PRE_SESSION_COOKIE, secure)] !== auth.preId) {
+      void reply.setCookie(named(PRE_SESSION_COOKIE, secure), auth.preId, { path: '/', httpOnly: true, sameSite: 'strict', secure });
     }
     const expected = csrfTokenFor(services, auth);
-    if (request.cookies[CSRF_COOKIE] !== expected) {
+    if (request.cookies[named(CSRF_COOKIE, secure)] !== expected) {
       // Readable by the page (not HttpOnly): the client echoes it in the x-csrf-token header.
-      void reply.setCookie(CSRF_COOKIE, expected, { path: '/', httpOnly: false, sameSite: 'strict', secure });
+      void reply.setCookie(named(CSRF_COOKIE, secure), expected, { path: '/', httpOnly: false, sameSite: 'strict', secure });
     }
     if (auth.dropSessionCookie) {
-      void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+      void reply.clearCookie(named(SESSION_COOKIE, secure), { path: '/', httpOnly: true, sameSite: 'strict', secure });
     }
     return payload;
   });

@@ -41,6 +41,14 @@ const user = {
 };
 
 describe('createApiClient', () => {
+  it('echoes the __Host- CSRF cookie a server on https sets, before a plain one', async () => {
+    const { fetch, sent } = scriptedFetch(() => Response.json({ ok: true, emailSent: true }));
+    const cookies: Record<string, string> = { csrf_token: 'stale', '__Host-csrf_token': 'current' };
+    const api = createApiClient({ fetch, getCookie: (name) => cookies[name] });
+    await api.loginInit({ body: { email: 'vera@example.org', pin: 'pin' } });
+    expect(sent[0]?.headers).toMatchObject({ 'x-csrf-token': 'current' });
+  });
+
   it('sends JSON with credentials and the CSRF header on state-changing calls only', async () => {
     const { fetch, sent } = scriptedFetch((r) =>
       r.method === 'GET' ? Response.json({ items: [] }) : Response.json({ ok: true, emailSent: true }),

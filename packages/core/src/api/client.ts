@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { FetchLike } from '../ports.js';
-import { CSRF_COOKIE, CSRF_HEADER, endpoints, fillPath, isStateChanging } from './endpoints.js';
+import { CSRF_HEADER, endpoints, fillPath, isStateChanging, readCsrfToken } from './endpoints.js';
 import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { ErrorBody } from './schemas.js';
@@ -91,7 +91,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       init.body = JSON.stringify(args.body ?? {});
     }
     if (isStateChanging(def.method) && getCookie) {
-      const token = getCookie(CSRF_COOKIE) ?? (await primeCsrf());
+      const token = readCsrfToken(getCookie) ?? (await primeCsrf());
       if (token) headers[CSRF_HEADER] = token;
     }
 
@@ -127,7 +127,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch {
       // The real call will report the network problem.
     }
-    return getCookie?.(CSRF_COOKIE);
+    return getCookie && readCsrfToken(getCookie);
   }
 
   const client: Record<string, (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>> = {};

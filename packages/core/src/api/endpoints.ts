@@ -152,3 +152,13 @@ export function isStateChanging(method: string): boolean {
 /** Name of the cookie holding the CSRF token and of the header that must echo it. */
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * The CSRF cookie's name when the server sets it `Secure` (over https): the `__Host-` prefix makes
+ * the browser refuse it unless it is Secure, set by this very host and for the whole site.
+ */
+const SECURE_CSRF_COOKIE = `__Host-${CSRF_COOKIE}`;
+
+/** The CSRF token, under whichever of its two names the server set it. */
+export function readCsrfToken(getCookie: (name: string) => string | undefined): string | undefined {
+  return getCookie(SECURE_CSRF_COOKIE) ?? getCookie(CSRF_COOKIE);
+}
