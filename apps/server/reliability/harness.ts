@@ -1,0 +1,265 @@
+/**
+ * What the reliability scenarios share: the production build (`node dist/main.js`) started as its
+ * own process on a fresh DATA_DIR (killed or stopped like a real one), simulated volunteers that
+ * drive it only over HTTP through core's typed client and a cookie jar each (signed in through the
+ * real PIN + emailed-code flow, reading the code from the dev outbox), random PDFs with the SHA-256
+ * the client recorded, and the one-row-per-scenario report.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApiClient, createFetchPutFile, uploadDocument, type ApiClient, type FileLike } from '@vita-docs/core';
+import { createCookieJarFetch } from '@vita-docs/core/testing';
+
+export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const MB = 1024 * 1024;
+
+/** The admin every scenario's server is started with. */
+export const ADMIN = { email: 'admin@reliability.test', pin: 'reliable admin pin 1' } as const;
+/** The PIN of every simulated volunteer. */
+export const VOLUNTEER_PIN = 'reliable volunteer pin 1';
+
+/** How a scenario runs: the full report form, or the short form the test suite runs. */
+export interface ScenarioOptions {
+  short: boolean;
+  /** Progress lines (the report prints them; the tests stay quiet). */
+  log: (line: string) => void;
+}
+
+/** One scenario: a file in `reliability/scenarios/` exporting `scenario`. */
+export interface Scenario {
+  name: string;
+  run(options: ScenarioOptions): Promise<Row>;
+}
+
+/** One line of the report. */
+export interface Row {
+  scenario: string;
+  /** What was done, with the numbers. */
+  done: string;
+  /** What held. */
+  held: string;
+  /** What broke; empty when nothing did. */
+  broke: string;
+}
+
+/** A fresh, private data directory straight under the temp folder (the embedded PostgreSQL's own user must reach it). */
+export async function freshDataDir(label: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `vita-rel-${label}-`));
+  await fs.chmod(dir, 0o700);
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A running `node dist/main.js`. */
+export interface ServerProcess {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Everything it printed so far. */
+  log(): string;
+  /** SIGTERM and wait (a clean stop). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait: no shutdown code runs (its embedded PostgreSQL is left behind, as after a crash). */
+  kill(): Promise<void>;
+  /** Resident memory of the server process in MB. */
+  rssMb(): Promise<number>;
+}
+
+export interface StartOptions {
+  dataDir: string;
+  env?: Record<string, string>;
+  /** Port to listen on (a restart keeps its address so clients can carry on); a free one by default. */
+  port?: number;
+}
+
+/** Starts the production build and resolves once `/api/me` answers. */
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: options.dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PIN: ADMIN.pin,
+      // Each simulated volunteer comes from its own address (X-Forwarded-For), as at real sites.
+      TRUST_PROXY: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited()) throw new Error(`the server exited before answering:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 60 s:\n${output}`);
+    const res = await fetch(`${url}/api/me`).catch(() => null);
+    if (res) {
+      await res.body?.cancel();
+      break;
+    }
+    await sleep(25);
+  }
+  const waitExit = (signal: NodeJS.Signals) => {
+    if (exited()) return Promise.resolve();
+    const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    return done;
+  };
+  return {
+    url,
+    dataDir: options.dataDir,
+    child,
+    log: () => output,
+    stop: () => waitExit('SIGTERM'),
+    kill: () => waitExit('SIGKILL'),
+    async rssMb() {
+      const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
+      return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The newest sign-in code mailed to `email` after the outbox held `after` mails. */
+export async function latestCode(url: string, email: string, after = 0): Promise<string> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const res = await fetch(`${url}/api/dev/outbox`);
+    const mails = (await res.json()) as Array<{ to: string; text: string }>;
+    const text = mails.slice(after).filter((mail) => mail.to === email && /\b\d{6}\b/.test(mail.text)).at(-1)?.text;
+    const code = text ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
+    if (code) return code;
+    await sleep(50);
+  }
+  throw new Error(`no code was mailed to ${email}`);
+}
+
+async function outboxLength(url: string): Promise<number> {
+  const res = await fetch(`${url}/api/dev/outbox`);
+  return ((await res.json()) as unknown[]).length;
+}
+
+let addresses = 0;
+
+/** A browser: its own cookie jar and address, the typed API client on top. */
+export interface Browser {
+  readonly api: ApiClient;
+  /** fetch with this browser's cookies and address (for URLs the API hands out, and raw requests). */
+  readonly fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Who signed in on it ('' for none). */
+  readonly email: string;
+}
+
+/** A new browser for `url`, coming from its own address. */
+export function openBrowser(url: string, email = ''): Browser {
+  addresses += 1;
+  const ip = `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+  const withAddress = (input: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', ip);
+    return fetch(input, { ...init, headers });
+  };
+  const jar = createCookieJarFetch(withAddress, { pageUrl: url });
+  return {
+    api: createApiClient({ baseUrl: `${url}/api`, fetch: jar.fetch, getCookie: jar.getCookie }),
+    fetch: jar.fetch,
+    email,
+  };
+}
+
+/** Signs `email` in through PIN + emailed code on a new browser. */
+export async function signIn(url: string, email: string, pin: string): Promise<Browser> {
+  const browser = openBrowser(url, email);
+  const before = await outboxLength(url);
+  await browser.api.loginInit({ body: { email, pin } });
+  await browser.api.loginVerify({ body: { email, code: await latestCode(url, email, before) } });
+  return browser;
+}
+
+/** The admin, and `count` approved volunteers each signed in on its own browser. */
+export async function setUpProgramme(url: string, count: number): Promise<{ admin: Browser; volunteers: Browser[] }> {
+  const admin = await signIn(url, ADMIN.email, ADMIN.pin);
+  const volunteers: Browser[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const email = `volunteer${i}@reliability.test`;
+    await openBrowser(url).api.register({ body: { firstName: 'Vol', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN } });
+    await admin.api.approveUser({ params: { email }, body: { approved: true } });
+    volunteers.push(await signIn(url, email, VOLUNTEER_PIN));
+  }
+  return { admin, volunteers };
+}
+
+/** A new client of `browser`'s volunteer; returns its id. */
+export async function newClient(browser: Browser, label: string): Promise<string> {
+  const created = await browser.api.createClient({
+    body: { firstName: 'Client', lastName: label, email: `${label.toLowerCase().replace(/[^a-z0-9]/g, '')}@client.test`, phone: '555 010 0100' },
+  });
+  return created.client.clientId;
+}
+
+/** A `size`-byte PDF: the `%PDF-1.7` line, then random bytes. */
+export function randomPdf(size: number): Buffer {
+  const bytes = randomBytes(size);
+  bytes.write('%PDF-1.7\n', 0, 'latin1');
+  return bytes;
+}
+
+export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+const asFile = (name: string, bytes: Buffer): FileLike => ({
+  name,
+  type: 'application/pdf',
+  size: bytes.length,
+  arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+});
+
+/** Uploads as the app does (presign with size and SHA-256, PUT, complete); returns the key. */
+export async function upload(browser: Browser, clientId: string, docType: string, name: string, bytes: Buffer): Promise<string> {
+  return uploadDocument(browser.api, createFetchPutFile(browser.fetch), { clientId, docType }, asFile(name, bytes));
+}
+
+/** Reads a whole response body from a URL the API handed out. */
+export async function download(browser: Browser, url: string): Promise<Buffer> {
+  const res = await browser.fetch(url, { credentials: 'omit' });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/** Percentile of sorted-or-not numbers (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+/** Prints the rows as a Markdown table (the form `docs/reliability.md` keeps). */
+export function formatTable(rows: readonly Row[]): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return [
+    '| Scenario | Done | Held | Broke |',
+    '|---|---|---|---|',
+    ...rows.map((row) => `| ${cell(row.scenario)} | ${cell(row.done)} | ${cell(row.held)} | ${cell(row.broke) || 'nothing'} |`),
+  ].join('\n');
+}
