@@ -12,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createApiClient, createFetchPutFile, uploadDocument, type ApiClient, type FileLike } from '@vita-docs/core';
 import { createCookieJarFetch } from '@vita-docs/core/testing';
 
@@ -262,4 +263,22 @@ export function formatTable(rows: readonly Row[]): string {
     '|---|---|---|---|',
     ...rows.map((row) => `| ${cell(row.scenario)} | ${cell(row.done)} | ${cell(row.held)} | ${cell(row.broke) || 'nothing'} |`),
   ].join('\n');
+}
+
+/**
+ * A direct connection to the embedded PostgreSQL of a running server's DATA_DIR, for checking what
+ * the index holds after a scenario (its socket and port are in the cluster's postmaster.pid).
+ */
+export async function databaseOf(dataDir: string): Promise<pg.Client> {
+  const pid = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
+  const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
+  const client = new pg.Client({ host: pid[4], port: Number(pid[3]), user: 'vita', password, database: 'vita' });
+  await client.connect();
+  return client;
+}
+
+/** Every file under `dir` (recursively), as paths relative to it. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }

@@ -26,7 +26,7 @@ import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { createObjectStore } from './storage/create.js';
-import { indexStoredFiles, sweep } from './documents/lifecycle.js';
+import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
 import { localStorageRoutes } from './storage/local-routes.js';
 import type { Services } from './services.js';
 import type { PoolConfig } from 'pg';
@@ -124,6 +124,8 @@ async function assemble(
   const lifecycle = { db, store, log: app.log };
   // Before anything is listed: files stored before the index existed get their rows.
   await indexStoredFiles(lifecycle);
+  const interrupted = await settleInterrupted(lifecycle);
+  if (interrupted > 0) app.log.info({ stored: interrupted }, 'settled uploads a stop had interrupted');
   const services: Services = { config, db, secret, mailer, store, log: app.log };
   await ensureAdmin(db, config, app.log);
 

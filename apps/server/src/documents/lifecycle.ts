@@ -96,6 +96,27 @@ export async function settleArrived(services: LifecycleServices, clientId: strin
   return stored;
 }
 
+/**
+ * Settles, before the server takes requests, the uploads a crash interrupted after their bytes were
+ * published but before their row said so: a client that lists right after the restart then sees
+ * them (and does not upload them a second time). Rows still waiting for bytes cost one `stat` each.
+ * Local store only: on S3 every list settles its client's arrived uploads anyway, and a HEAD per
+ * pending row would slow every start of every process. Returns how many were stored.
+ */
+export async function settleInterrupted(services: LifecycleServices): Promise<number> {
+  if (services.store.kind !== 'local') return 0;
+  const pending = await services.db.selectFrom('documents').selectAll().where('state', '=', 'pending').execute();
+  let stored = 0;
+  for (const row of pending) {
+    try {
+      if ((await settle(services, row)).state === 'stored') stored += 1;
+    } catch (err) {
+      services.log.warn({ err, key: row.key }, 'could not settle an upload; will retry');
+    }
+  }
+  return stored;
+}
+
 /** Runs `work` only if no other server process is running it (a PostgreSQL advisory lock). */
 async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): Promise<T | undefined> {
   return db.connection().execute(async (conn) => {

@@ -1,0 +1,20 @@
+/**
+ * The short form of the reliability suite (see reliability/): each scenario starts the production
+ * build as its own process and drives it over HTTP. A row that says something broke fails the test.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../reliability/harness.js';
+import { scenario as crashDuringUploads } from '../reliability/scenarios/2-crash-during-uploads.js';
+
+const quiet = { short: true, log: () => undefined };
+
+async function expectNothingBroke(scenario: Scenario) {
+  const row = await scenario.run(quiet);
+  expect(row.broke, `${row.scenario}: ${row.done}`).toBe('');
+}
+
+describe('reliability, short form', () => {
+  it('loses no acknowledged upload when the server is killed in the middle of 100', async () => {
+    await expectNothingBroke(crashDuringUploads);
+  }, 120_000);
+});
