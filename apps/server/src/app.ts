@@ -117,7 +117,10 @@ async function assemble(
   connection: string | PoolConfig,
   embedded: EmbeddedPostgres | undefined,
 ): Promise<Server> {
-  const db = await openDatabase(connection, (err) => app.log.warn({ err }, 'database connection lost; it will be replaced'));
+  // Code and message only: `pg` hangs the whole connection object on the error.
+  const db = await openDatabase(connection, (err) =>
+    app.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database connection lost; it will be replaced'),
+  );
   const secret = await loadSecret(db, config);
   const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
   const { store, local, close: closeStore } = await createObjectStore(config, { db, secret });

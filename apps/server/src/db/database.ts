@@ -18,10 +18,16 @@ export async function openDatabase(
   onPoolError: (err: Error) => void = () => undefined,
 ): Promise<Db> {
   const config = typeof connection === 'string' ? { connectionString: connection } : connection;
-  const pool = new pg.Pool({ ...config, max: POOL_SIZE });
+  // A database that hangs (rather than refusing) must not hold requests forever: waiting for a
+  // connection gives up after 10 s and the request answers 503 (a stopped one refuses at once).
+  const pool = new pg.Pool({ ...config, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
   // An idle connection the database ends (restart, failover, timeout) must not end the process;
   // the pool replaces it on the next query.
   pool.on('error', (err) => onPoolError(err));
+  // The pool listens for errors only on idle connections. One the database ends while it is checked
+  // out (held for an advisory lock, or between two queries) would emit 'error' to nobody and crash
+  // the process; its next query fails instead (a 503), and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
   try {
     await migrate(db);

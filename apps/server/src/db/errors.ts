@@ -7,3 +7,22 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isForeignKeyViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && err.code === '23503';
 }
+
+/** Socket errors of a database that is gone or going (stopped, restarting, unreachable). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** SQLSTATEs of the same: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What `pg` says when a connection ends under it or cannot be had in time. */
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i;
+
+/**
+ * True when `err` says the database cannot be reached right now (rather than that a query was
+ * wrong): the request may succeed when it is back, so the answer is 503, not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
+  if (UNREACHABLE.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08')) return true;
+  if (err instanceof AggregateError) return err.errors.some(isDatabaseUnavailable);
+  return err instanceof Error && UNAVAILABLE_MESSAGES.test(err.message);
+}

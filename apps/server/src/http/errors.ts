@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 
 /** An error whose message is meant for the person using the app. */
@@ -38,6 +39,9 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
 };
 
+/** The answer while the database cannot be reached: the request may be tried again shortly. */
+export const DATABASE_UNAVAILABLE = 'Service temporarily unavailable, try again';
+
 /** Every failure becomes `{ error }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError | ZodError | StorageError, request, reply) => {
@@ -61,6 +65,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       void reply.code(status).send({ error: FASTIFY_MESSAGES[err.code] ?? err.message });
+      return;
+    }
+    if (isDatabaseUnavailable(err)) {
+      // One line, not a stack per request: while the database is away every request comes here.
+      request.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database unavailable');
+      void reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
       return;
     }
     request.log.error({ err }, 'request failed');

@@ -6,6 +6,8 @@
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaType } from '@vita-docs/core';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { DATABASE_UNAVAILABLE } from '../http/errors.js';
 import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import type { UploadBody } from './local-write.js';
@@ -100,6 +102,10 @@ export function localStorageRoutes(store: LocalObjectStore): FastifyPluginAsync 
       const status = error.statusCode;
       if (status !== undefined && status >= 400 && status < 500)
         return reply.code(status).send({ error: error.message });
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ message: error.message }, 'database unavailable');
+        return reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
+      }
       request.log.error({ err: error }, 'storage request failed');
       return reply
         .code(500)
