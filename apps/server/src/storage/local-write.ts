@@ -8,7 +8,7 @@ import path from 'node:path';
 import { assertExpected, createDigester, type DigestExpectation, type FileDigest } from './digest.js';
 import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType, tooLarge } from './filetypes.js';
 import { ensureCategoryDir, objectPath, syncDir, tempPath } from './local-layout.js';
-import { StorageError, uploadLinkUsed } from './types.js';
+import { isNoSpace, noSpace, StorageError, uploadLinkUsed } from './types.js';
 
 /** What an upload body may be: an HTTP request, a file stream, or chunks in memory. */
 export type UploadBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
@@ -58,7 +58,9 @@ export async function writeUpload(
 ): Promise<FileDigest> {
   objectPath(root, key);
   const tmp = await tempPath(root);
-  const handle = await open(tmp, 'wx', 0o600);
+  const handle = await open(tmp, 'wx', 0o600).catch((error: unknown) => {
+    throw isNoSpace(error) ? noSpace(error) : error;
+  });
   const digester = createDigester();
   let size = 0;
   let sniffed = false;
@@ -84,7 +86,7 @@ export async function writeUpload(
   } catch (error) {
     await handle.close().catch(() => undefined);
     await rm(tmp, { force: true });
-    throw error;
+    throw isNoSpace(error) ? noSpace(error) : error;
   }
 }
 
@@ -100,6 +102,6 @@ export async function copyObject(root: string, from: string, to: string): Promis
     await publish(root, tmp, to);
   } catch (error) {
     await rm(tmp, { force: true });
-    throw error;
+    throw isNoSpace(error) ? noSpace(error) : error;
   }
 }

@@ -51,7 +51,7 @@ export interface StoredObject {
   contentType: string;
 }
 
-/** What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 500). */
+/** What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 507, 500). */
 export type StorageErrorKind =
   | 'invalid_key'
   | 'not_found'
@@ -60,6 +60,7 @@ export type StorageErrorKind =
   | 'unsupported_type'
   | 'bad_digest'
   | 'forbidden'
+  | 'no_space'
   | 'failed';
 
 /** A storage failure with a message meant for a person. */
@@ -82,6 +83,18 @@ export const fileGone = () =>
 export const uploadLinkUsed = () =>
   new StorageError('conflict', 'This upload link was already used. Start the upload again.');
 
+/** The disk (or quota) of the store is full: nothing of the file was kept. */
+export const noSpace = (cause: unknown) =>
+  new StorageError(
+    'no_space',
+    'The server has run out of storage space, so this file was not saved. Please tell your site coordinator.',
+    { cause },
+  );
+
+/** True for the file-system errors of a full disk or an exhausted quota. */
+export const isNoSpace = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && (error.code === 'ENOSPC' || error.code === 'EDQUOT');
+
 /** HTTP status for a {@link StorageErrorKind}. */
 export function storageErrorStatus(kind: StorageErrorKind): number {
   const statuses: Record<StorageErrorKind, number> = {
@@ -92,6 +105,7 @@ export function storageErrorStatus(kind: StorageErrorKind): number {
     unsupported_type: 415,
     bad_digest: 400,
     forbidden: 403,
+    no_space: 507,
     failed: 500,
   };
   return statuses[kind];
