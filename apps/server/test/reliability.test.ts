@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../reliability/harness.js';
 import { scenario as crashDuringUploads } from '../reliability/scenarios/2-crash-during-uploads.js';
+import { scenario as crashDuringDeletes } from '../reliability/scenarios/3-crash-during-zip-and-deletes.js';
 import { scenario as diskFull } from '../reliability/scenarios/4-disk-full.js';
 import { scenario as databaseOutage } from '../reliability/scenarios/5-database-outage.js';
 
@@ -19,6 +20,10 @@ describe('reliability, short form', () => {
   it('loses no acknowledged upload when the server is killed in the middle of 100', async () => {
     await expectNothingBroke(crashDuringUploads);
   }, 120_000);
+
+  it('shows nothing half-deleted after being killed during a ZIP, a category delete and a client delete', async () => {
+    await expectNothingBroke(crashDuringDeletes);
+  }, 180_000);
 
   it('answers 507 to the upload that does not fit on a full disk, keeps nothing partial and recovers when space is freed', async () => {
     await expectNothingBroke(diskFull);
