@@ -79,11 +79,16 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
 
     await page.getByLabel('Server address').fill(server.url);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(`Server: ${server.url}`).waitFor();
+    await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
   });
 
   it('shows the shared screens against the configured server: sign in with the emailed code', async () => {
     await page.getByRole('link', { name: 'Login' }).first().click();
+    // The server's host name is on the sign-in screen, before anyone types a PIN.
+    await page.getByLabel('Password PIN').waitFor();
+    const bar = page.locator('.desk-bar__server');
+    expect(await bar.isVisible()).toBe(true);
+    expect(await bar.textContent()).toBe(`Server: ${new URL(server.url).host}`);
     const after = Date.now() - 1000;
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password PIN').fill(PIN);
