@@ -99,6 +99,10 @@ describe('Electron main wiring', () => {
     expect(await get?.(app())).toEqual({ serverUrl: null, watchedFolder: null, afterUpload: 'move' });
     await expect(get?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
     await expect(get?.({ senderFrame: null })).rejects.toThrow('not the app');
+    // First run: anyone may set the desk up (afterwards main asks the server for an admin).
+    const access = electron.state.handlers.get('settings:access');
+    expect(await access?.(app())).toEqual({ allowed: true, managed: false });
+    await expect(access?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
     await expect(save?.(app(), { serverUrl: 'http://vita.example.org', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
     await expect(save?.(app(), { serverUrl: 'javascript:alert(1)', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
     await expect(electron.state.handlers.get('inbox:read')?.(app(), '../../etc/passwd')).rejects.toThrow();

@@ -5,7 +5,7 @@
  * Chromium is installed.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ApiClient } from '@vita-docs/core';
@@ -80,6 +80,15 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await page.getByLabel('Server address').fill(server.url);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+  });
+
+  it('lets nobody but a signed-in admin change the settings once the desk is set up', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Desk settings' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Only an admin can change the desk settings. Sign in as an admin first.' }).waitFor();
+    expect(await page.getByLabel('Server address').count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Login' }).first().waitFor();
   });
 
   it('shows the shared screens against the configured server: sign in with the emailed code', async () => {
@@ -166,9 +175,13 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     expect(await queue.getByText('notes.txt').count()).toBe(0);
   }, 60_000);
 
-  it('keeps the settings for the next start', async () => {
+  it('keeps the settings for the next start, and lets the admin signed in above change them', async () => {
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.getByLabel('Server address').inputValue()).toBe(server.url);
+    await page.getByLabel('Delete it').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+    expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({ serverUrl: server.url, afterUpload: 'delete' });
   });
 });

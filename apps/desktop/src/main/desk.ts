@@ -1,9 +1,10 @@
 /**
  * The desk's state behind the bridge: settings, the server transport and the scanner inbox, kept
- * consistent when settings change. Plain Node: Electron main and the browser test harness both
- * build one and hand it to the bridge handlers.
+ * consistent when settings change, and who may change them. Plain Node: Electron main and the
+ * browser test harness both build one and hand it to the bridge handlers.
  */
-import type { DesktopSettings, InboxState } from '../shared/bridge.js';
+import { createApiClient, isApiError } from '@vita-docs/core';
+import type { DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
 import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
 import { createInboxHost, type InboxHost } from './inbox-host.js';
@@ -26,6 +27,33 @@ export interface Desk extends Omit<BridgeDeps, 'chooseFolder' | 'thumbnail'> {
   close(): Promise<void>;
 }
 
+/**
+ * Shown when someone who is not a signed-in admin opens or saves the settings.
+ * @internal Exported for its tests.
+ */
+export const ADMIN_ONLY = 'Only an admin can change the desk settings. Sign in as an admin first.';
+
+/** How long the desk waits for the server to say who is signed in. */
+const ME_TIMEOUT_MS = 15_000;
+
+/**
+ * Null when the desk's own session on `server` belongs to an admin, else why not. Main asks the
+ * server itself, with the desk's cookie jar: whatever the page believes about who is signed in
+ * counts for nothing, since the page shows server content and is not trusted.
+ */
+async function adminRefusal(server: ServerFetch, serverUrl: string): Promise<string | null> {
+  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  try {
+    const { user } = await api.me(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
+    return user.approved && user.isAdmin ? null : ADMIN_ONLY;
+  } catch (error) {
+    // Signed out (401) or refused: the plain answer. No answer at all: say so, or the admin would
+    // sign in again and again while the server is down.
+    if (isApiError(error) && error.kind === 'http') return ADMIN_ONLY;
+    return `${ADMIN_ONLY} (The server did not answer: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
 /** Loads the settings and starts watching the configured folder (if any). */
 export async function openDesk(options: DeskOptions): Promise<Desk> {
   let settings: DesktopSettings = await loadSettings(options.userData);
@@ -36,6 +64,13 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     server = serverUrl ? createServerFetch({ serverUrl }) : null;
   };
   useServer(settings.serverUrl);
+
+  const settingsAccess = async (): Promise<SettingsAccess> => {
+    // First run: nothing to protect yet, and no server to ask.
+    if (settings.serverUrl === null || server === null) return { allowed: true, managed: false };
+    const refusal = await adminRefusal(server, settings.serverUrl);
+    return refusal === null ? { allowed: true, managed: false } : { allowed: false, managed: false, reason: refusal };
+  };
 
   const host = createInboxHost(
     options.stableMs === undefined
@@ -49,7 +84,11 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     drops: createDropRegistry(),
     settings: () => settings,
     server: () => server,
+    settingsAccess,
     async saveSettings(input) {
+      // Asked at every save, against the server configured now (not the one being saved).
+      const access = await settingsAccess();
+      if (!access.allowed) throw new Error(access.reason ?? ADMIN_ONLY);
       settings = await saveSettings(options.userData, input);
       useServer(settings.serverUrl);
       await host.configure(settings.watchedFolder, settings.afterUpload);

@@ -56,7 +56,7 @@ function normaliseServerUrl(serverUrl: string): string {
 /**
  * Validates untrusted input (it comes from the renderer), normalises the server URL to its origin
  * plus path without a trailing slash, checks the folder is an absolute path to an existing folder,
- * and saves. Returns what was saved.
+ * and saves. Returns what was saved. Who may save is the desk's business (desk.ts), not this one's.
  */
 export async function saveSettings(dir: string, input: unknown): Promise<DesktopSettings> {
   const parsed = SettingsInputSchema.safeParse(input);

@@ -52,6 +52,9 @@ export const SettingsInputSchema = z.object({
   afterUpload: AfterUploadSchema,
 });
 
+/** Methods that take nothing: a payload is a confused or hostile caller. */
+export const NoPayloadSchema = z.undefined({ error: 'This call takes no arguments.' });
+
 /** Inbox scan ids are UUIDs minted by main. */
 export const ScanIdSchema = z.uuid();
 
