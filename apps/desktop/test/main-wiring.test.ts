@@ -72,6 +72,8 @@ let scans: string;
 beforeAll(async () => {
   electron.state.userData = await mkdtemp(join(tmpdir(), 'vita-main-'));
   scans = await tempFolder();
+  // No managed settings file: this machine's /etc must not decide what the test sees.
+  vi.stubEnv('VITA_DESK_CONFIG', join(electron.state.userData, 'no-managed-desk.json'));
   await import('../src/main/index.js');
   await vi.waitFor(() => expect(electron.state.windows).toHaveLength(1), { timeout: 10_000 });
 });
@@ -80,6 +82,7 @@ afterAll(async () => {
   await electron.state.appEvents.get('before-quit')?.({ preventDefault: () => {} });
   // The app quits once the inbox has finished its ledger write: only then may its folders go.
   await vi.waitFor(() => expect(electron.state.quits).toBe(1), { timeout: 10_000 });
+  vi.unstubAllEnvs();
   await removeFolder(electron.state.userData);
   await removeFolder(scans);
 });

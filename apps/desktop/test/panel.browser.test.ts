@@ -184,4 +184,30 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
     expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({ serverUrl: server.url, afterUpload: 'delete' });
   });
+
+  it('shows managed settings read-only, with the file they come from', async () => {
+    const managedDir = await tempFolder('vita-panel-managed-');
+    const managedFolder = await tempFolder('vita-panel-managed-scans-');
+    const managedFile = join(managedDir, 'desk.json');
+    await writeFile(managedFile, JSON.stringify({ serverUrl: server.url, watchedFolder: managedFolder }));
+    const managed = await startBridgeServer({ userData: join(managedDir, 'user data'), folder: managedFolder, managedSettingsFile: managedFile });
+    const managedPage = await page.context().newPage();
+    try {
+      await managedPage.goto(managed.url);
+      await managedPage.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+      await managedPage.getByRole('button', { name: 'Settings' }).click();
+      await managedPage.getByText("These settings are managed by this computer's administrator.").waitFor();
+      await managedPage.getByText(managedFile).waitFor();
+      await managedPage.getByText(managedFolder).waitFor();
+      expect(await managedPage.getByRole('button', { name: 'Save' }).count()).toBe(0);
+      expect(await managedPage.getByLabel('Server address').count()).toBe(0);
+      await managedPage.getByRole('button', { name: 'Cancel' }).click();
+      await managedPage.getByRole('button', { name: 'Settings' }).waitFor();
+    } finally {
+      await managedPage.close();
+      await managed.close();
+      await removeFolder(managedDir);
+      await removeFolder(managedFolder);
+    }
+  }, 60_000);
 });

@@ -9,14 +9,21 @@ import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
 import { createInboxHost, type InboxHost } from './inbox-host.js';
 import { createServerFetch, type ServerFetch } from './server-fetch.js';
-import { loadSettings, saveSettings } from './settings.js';
+import { DEFAULT_SETTINGS, isWritableByThisAccount, loadManagedSettings, loadSettings, saveSettings } from './settings.js';
 
 /** Options for {@link openDesk}. */
 export interface DeskOptions {
   /** Where settings.json lives (`app.getPath('userData')`). */
   userData: string;
+  /**
+   * The managed settings file (env.ts `managedSettingsFile()`). When it exists, the desk's settings
+   * come from it and the screen cannot change them. Left out: settings.json only.
+   */
+  managedSettingsFile?: string;
   /** Called with the whole inbox after every change (main forwards it to the window). */
   onInboxState: (state: InboxState) => void;
+  /** Where warnings go (main: its log). */
+  warn?: (message: string) => void;
   /** Settling window of the inbox; tests may shorten it. */
   stableMs?: number;
 }
@@ -32,6 +39,11 @@ export interface Desk extends Omit<BridgeDeps, 'chooseFolder' | 'thumbnail'> {
  * @internal Exported for its tests.
  */
 export const ADMIN_ONLY = 'Only an admin can change the desk settings. Sign in as an admin first.';
+/**
+ * Shown on the settings screen of a desk whose settings come from the managed file.
+ * @internal Exported for its tests.
+ */
+export const MANAGED = "These settings are managed by this computer's administrator.";
 
 /** How long the desk waits for the server to say who is signed in. */
 const ME_TIMEOUT_MS = 15_000;
@@ -56,7 +68,17 @@ async function adminRefusal(server: ServerFetch, serverUrl: string): Promise<str
 
 /** Loads the settings and starts watching the configured folder (if any). */
 export async function openDesk(options: DeskOptions): Promise<Desk> {
-  let settings: DesktopSettings = await loadSettings(options.userData);
+  const managed = options.managedSettingsFile ? await loadManagedSettings(options.managedSettingsFile) : null;
+  if (managed?.problem !== undefined) {
+    (options.warn ?? console.warn)(`${managed.problem} The desk stays unconfigured until it is fixed.`);
+  } else if (managed && (await isWritableByThisAccount(managed.path))) {
+    (options.warn ?? console.warn)(
+      `The managed settings file ${managed.path} (or its folder) is writable by this account, so it protects nothing: ` +
+        'make it writable by the computer’s administrators only.',
+    );
+  }
+  // A managed file that cannot be used leaves the desk unconfigured: it talks to no server.
+  let settings: DesktopSettings = managed ? (managed.settings ?? { ...DEFAULT_SETTINGS }) : await loadSettings(options.userData);
   let server: ServerFetch | null = null;
   const useServer = (serverUrl: string | null): void => {
     if (server && serverUrl && server.origin === new URL(serverUrl).origin) return;
@@ -66,6 +88,10 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
   useServer(settings.serverUrl);
 
   const settingsAccess = async (): Promise<SettingsAccess> => {
+    if (managed) {
+      const access: SettingsAccess = { allowed: false, managed: true, managedFile: managed.path, reason: MANAGED };
+      return managed.problem === undefined ? access : { ...access, problem: managed.problem };
+    }
     // First run: nothing to protect yet, and no server to ask.
     if (settings.serverUrl === null || server === null) return { allowed: true, managed: false };
     const refusal = await adminRefusal(server, settings.serverUrl);
@@ -88,7 +114,7 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     async saveSettings(input) {
       // Asked at every save, against the server configured now (not the one being saved).
       const access = await settingsAccess();
-      if (!access.allowed) throw new Error(access.reason ?? ADMIN_ONLY);
+      if (!access.allowed) throw new Error(access.problem ?? access.reason ?? ADMIN_ONLY);
       settings = await saveSettings(options.userData, input);
       useServer(settings.serverUrl);
       await host.configure(settings.watchedFolder, settings.afterUpload);

@@ -1,9 +1,17 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isConfigured } from '../shared/settings.js';
+import { managedSettingsFile } from './env.js';
 import { removeFolder, tempFolder } from './inbox/test-support.js';
-import { DEFAULT_SETTINGS, SETTINGS_FILE, loadSettings, saveSettings } from './settings.js';
+import {
+  DEFAULT_SETTINGS,
+  SETTINGS_FILE,
+  isWritableByThisAccount,
+  loadManagedSettings,
+  loadSettings,
+  saveSettings,
+} from './settings.js';
 
 const HTTPS_ONLY = 'Enter the server address, starting with https://';
 
@@ -14,6 +22,7 @@ beforeEach(async () => {
   scans = await tempFolder('vita-scans-');
 });
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await removeFolder(join(userData, '..'));
   await removeFolder(scans);
 });
@@ -92,5 +101,73 @@ describe('the server address', () => {
     const settings = await loadSettings(userData);
     expect(settings).toEqual({ serverUrl: null, watchedFolder: scans, afterUpload: 'delete' });
     expect(isConfigured(settings)).toBe(false);
+  });
+});
+
+describe('managed settings file', () => {
+  let managedDir: string;
+  let managedFile: string;
+  beforeEach(async () => {
+    managedDir = await tempFolder('vita-managed-');
+    managedFile = join(managedDir, 'desk.json');
+  });
+  afterEach(async () => {
+    await removeFolder(managedDir);
+  });
+  const write = (content: unknown) => writeFile(managedFile, typeof content === 'string' ? content : JSON.stringify(content));
+
+  it('is not there by default: settings.json rules', async () => {
+    expect(await loadManagedSettings(managedFile)).toBeNull();
+    expect(await loadManagedSettings(join(managedDir, 'missing', 'desk.json'))).toBeNull();
+  });
+
+  it('gives the settings in the shape of settings.json, normalised, moving scans unless it says otherwise', async () => {
+    await write({ serverUrl: 'https://vita.example.org/', watchedFolder: scans });
+    expect(await loadManagedSettings(managedFile)).toEqual({
+      path: managedFile,
+      settings: { serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' },
+    });
+    await write({ serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'delete' });
+    expect((await loadManagedSettings(managedFile))?.settings).toEqual({ serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'delete' });
+  });
+
+  it('that cannot be used gives a problem naming the file, never settings', async () => {
+    const cases: Array<[unknown, string]> = [
+      ['{"serverUrl": ', 'is not valid JSON'],
+      [{ serverUrl: 'http://vita.example.org', watchedFolder: scans }, HTTPS_ONLY],
+      [{ serverUrl: 'https://vita.example.org' }, 'watchedFolder'],
+      [{ watchedFolder: scans }, 'serverUrl'],
+      [{ serverUrl: 'https://vita.example.org', watchedFolder: 'scans' }, 'absolute path'],
+      [{ serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'shred' }, 'afterUpload'],
+      [{ serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUplaod: 'delete' }, 'afterUplaod'],
+      [{ serverUrl: 'https://me:pw@vita.example.org', watchedFolder: scans }, 'user name'],
+      [[], 'is not valid'],
+    ];
+    for (const [content, problem] of cases) {
+      await write(content);
+      const managed = await loadManagedSettings(managedFile);
+      expect(managed?.settings, JSON.stringify(content)).toBeUndefined();
+      expect(managed?.problem, JSON.stringify(content)).toContain(managedFile);
+      expect(managed?.problem, JSON.stringify(content)).toContain(problem);
+    }
+    // A folder where the file should be.
+    await mkdir(join(managedDir, 'folder.json'));
+    expect((await loadManagedSettings(join(managedDir, 'folder.json')))?.problem).toContain('is not a file');
+  });
+
+  it('is reported when this account could change it', async () => {
+    await write({ serverUrl: 'https://vita.example.org', watchedFolder: scans });
+    // A file in this account's own temp folder: it (and its folder) are writable.
+    expect(await isWritableByThisAccount(managedFile)).toBe(true);
+  });
+
+  it('lives in the OS-wide place, or where VITA_DESK_CONFIG says', () => {
+    expect(managedSettingsFile({}, 'linux')).toBe('/etc/vita-docs/desk.json');
+    expect(managedSettingsFile({}, 'darwin')).toBe('/Library/Application Support/VITA Docs/desk.json');
+    expect(managedSettingsFile({ ProgramData: 'D:\\ProgramData' }, 'win32')).toBe('D:\\ProgramData\\VITA Docs\\desk.json');
+    expect(managedSettingsFile({}, 'win32')).toBe('C:\\ProgramData\\VITA Docs\\desk.json');
+    expect(managedSettingsFile({ VITA_DESK_CONFIG: '/opt/kiosk/desk.json' }, 'linux')).toBe('/opt/kiosk/desk.json');
+    vi.stubEnv('VITA_DESK_CONFIG', managedFile);
+    expect(managedSettingsFile()).toBe(managedFile);
   });
 });

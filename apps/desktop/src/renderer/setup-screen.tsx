@@ -1,7 +1,7 @@
 /**
  * The desk settings, shown on first run (nothing set) and from the desk bar's Settings button. Main
  * decides who may change them (`settingsAccess`, checked again on save): on first run anyone, then
- * an admin signed in on the configured server.
+ * an admin signed in on the configured server; never when a managed file sets them.
  */
 import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -69,7 +69,8 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
     }
   };
 
-  const heading = <h1>{current.serverUrl === null ? 'Set up this intake desk' : 'Desk settings'}</h1>;
+  const firstRun = current.serverUrl === null && access?.managed !== true;
+  const heading = <h1>{firstRun ? 'Set up this intake desk' : 'Desk settings'}</h1>;
   const cancel = onCancel && (
     <button type="button" onClick={onCancel}>
       Cancel
@@ -81,6 +82,31 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
       <main className="setup">
         {heading}
         <p>Checking who may change these settings…</p>
+        <div className="row">{cancel}</div>
+      </main>
+    );
+  }
+  if (access.managed) {
+    return (
+      <main className="setup">
+        {heading}
+        <p>{access.reason}</p>
+        <p>
+          Settings file: <code>{access.managedFile}</code>
+        </p>
+        {access.problem !== undefined && (
+          <p role="alert" className="error">
+            {access.problem}
+          </p>
+        )}
+        <dl>
+          <dt>Server address</dt>
+          <dd>{current.serverUrl ?? 'Not set'}</dd>
+          <dt>Scanner folder</dt>
+          <dd>{current.watchedFolder ?? 'Not set'}</dd>
+          <dt>After a scan is uploaded</dt>
+          <dd>{current.afterUpload === 'delete' ? 'Delete it' : 'Move it to the “uploaded” folder'}</dd>
+        </dl>
         <div className="row">{cancel}</div>
       </main>
     );

@@ -59,8 +59,12 @@ export interface SettingsAccess {
   allowed: boolean;
   /** True when the settings come from the computer's managed settings file (never changed here). */
   managed: boolean;
+  /** The managed file's path, when `managed`. */
+  managedFile?: string;
   /** Why not, when not allowed: a sentence to show as it is. */
   reason?: string;
+  /** When the managed file cannot be used: what is wrong with it (the desk then talks to no server). */
+  problem?: string;
 }
 
 /**

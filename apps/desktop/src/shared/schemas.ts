@@ -45,6 +45,18 @@ export const DesktopSettingsSchema = z.object({
   afterUpload: AfterUploadSchema,
 });
 
+/**
+ * The managed settings file an administrator of the computer deploys (see `settings.ts`): the
+ * shape of settings.json, with the server and folder required (a desk nobody may set up from the
+ * screen needs both) and `afterUpload` optional. Unknown keys are refused, so a misspelt one is
+ * reported instead of silently ignored.
+ */
+export const ManagedSettingsSchema = z.strictObject({
+  serverUrl: ServerUrlSchema,
+  watchedFolder: folderPath,
+  afterUpload: AfterUploadSchema.default('move'),
+});
+
 /** What the settings screen saves: both required. */
 export const SettingsInputSchema = z.object({
   serverUrl: ServerUrlSchema,
