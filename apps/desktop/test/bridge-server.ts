@@ -27,14 +27,21 @@ const decode = (_key: string, value: unknown): unknown =>
     : value;
 
 /**
- * Starts the harness; settings live in `userData`, the folder dialog picks `folder`. Dropped items
+ * Starts the harness; settings live in `userData` (or the managed file), the folder dialog picks `folder`. Dropped items
  * arrive by name (a page cannot see paths) and are taken from `dropFolder`.
  */
-export async function startBridgeServer(options: { userData: string; folder: string; dropFolder?: string }): Promise<BridgeServer> {
+export async function startBridgeServer(options: {
+  userData: string;
+  folder: string;
+  dropFolder?: string;
+  /** A managed settings file, as main passes it (none by default). */
+  managedSettingsFile?: string;
+}): Promise<BridgeServer> {
   const listeners = new Set<ServerResponse>();
   let last: InboxState | null = null;
   const desk = await openDesk({
     userData: options.userData,
+    ...(options.managedSettingsFile === undefined ? {} : { managedSettingsFile: options.managedSettingsFile, warn: () => {} }),
     onInboxState: (state) => {
       last = state;
       for (const res of listeners) res.write(`data: ${JSON.stringify(state)}\n\n`);

@@ -72,6 +72,8 @@ let scans: string;
 beforeAll(async () => {
   electron.state.userData = await mkdtemp(join(tmpdir(), 'vita-main-'));
   scans = await tempFolder();
+  // No managed settings file: this machine's /etc must not decide what the test sees.
+  vi.stubEnv('VITA_DESK_CONFIG', join(electron.state.userData, 'no-managed-desk.json'));
   await import('../src/main/index.js');
   await vi.waitFor(() => expect(electron.state.windows).toHaveLength(1), { timeout: 10_000 });
 });
@@ -80,6 +82,7 @@ afterAll(async () => {
   await electron.state.appEvents.get('before-quit')?.({ preventDefault: () => {} });
   // The app quits once the inbox has finished its ledger write: only then may its folders go.
   await vi.waitFor(() => expect(electron.state.quits).toBe(1), { timeout: 10_000 });
+  vi.unstubAllEnvs();
   await removeFolder(electron.state.userData);
   await removeFolder(scans);
 });
@@ -99,6 +102,11 @@ describe('Electron main wiring', () => {
     expect(await get?.(app())).toEqual({ serverUrl: null, watchedFolder: null, afterUpload: 'move' });
     await expect(get?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
     await expect(get?.({ senderFrame: null })).rejects.toThrow('not the app');
+    // First run: anyone may set the desk up (afterwards main asks the server for an admin).
+    const access = electron.state.handlers.get('settings:access');
+    expect(await access?.(app())).toEqual({ allowed: true, managed: false });
+    await expect(access?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
+    await expect(save?.(app(), { serverUrl: 'http://vita.example.org', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
     await expect(save?.(app(), { serverUrl: 'javascript:alert(1)', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
     await expect(electron.state.handlers.get('inbox:read')?.(app(), '../../etc/passwd')).rejects.toThrow();
     expect(await save?.(app(), { serverUrl: 'https://vita.example.org/', watchedFolder: scans, afterUpload: 'delete' })).toEqual({

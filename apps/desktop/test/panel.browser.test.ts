@@ -5,7 +5,7 @@
  * Chromium is installed.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ApiClient } from '@vita-docs/core';
@@ -79,11 +79,25 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
 
     await page.getByLabel('Server address').fill(server.url);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText(`Server: ${server.url}`).waitFor();
+    await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+  });
+
+  it('lets nobody but a signed-in admin change the settings once the desk is set up', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Desk settings' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Only an admin can change the desk settings. Sign in as an admin first.' }).waitFor();
+    expect(await page.getByLabel('Server address').count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Login' }).first().waitFor();
   });
 
   it('shows the shared screens against the configured server: sign in with the emailed code', async () => {
     await page.getByRole('link', { name: 'Login' }).first().click();
+    // The server's host name is on the sign-in screen, before anyone types a PIN.
+    await page.getByLabel('Password PIN').waitFor();
+    const bar = page.locator('.desk-bar__server');
+    expect(await bar.isVisible()).toBe(true);
+    expect(await bar.textContent()).toBe(`Server: ${new URL(server.url).host}`);
     const after = Date.now() - 1000;
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password PIN').fill(PIN);
@@ -161,9 +175,39 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     expect(await queue.getByText('notes.txt').count()).toBe(0);
   }, 60_000);
 
-  it('keeps the settings for the next start', async () => {
+  it('keeps the settings for the next start, and lets the admin signed in above change them', async () => {
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.getByLabel('Server address').inputValue()).toBe(server.url);
+    await page.getByLabel('Delete it').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+    expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({ serverUrl: server.url, afterUpload: 'delete' });
   });
+
+  it('shows managed settings read-only, with the file they come from', async () => {
+    const managedDir = await tempFolder('vita-panel-managed-');
+    const managedFolder = await tempFolder('vita-panel-managed-scans-');
+    const managedFile = join(managedDir, 'desk.json');
+    await writeFile(managedFile, JSON.stringify({ serverUrl: server.url, watchedFolder: managedFolder }));
+    const managed = await startBridgeServer({ userData: join(managedDir, 'user data'), folder: managedFolder, managedSettingsFile: managedFile });
+    const managedPage = await page.context().newPage();
+    try {
+      await managedPage.goto(managed.url);
+      await managedPage.getByText(`Server: ${new URL(server.url).host}`).waitFor();
+      await managedPage.getByRole('button', { name: 'Settings' }).click();
+      await managedPage.getByText("These settings are managed by this computer's administrator.").waitFor();
+      await managedPage.getByText(managedFile).waitFor();
+      await managedPage.getByText(managedFolder).waitFor();
+      expect(await managedPage.getByRole('button', { name: 'Save' }).count()).toBe(0);
+      expect(await managedPage.getByLabel('Server address').count()).toBe(0);
+      await managedPage.getByRole('button', { name: 'Cancel' }).click();
+      await managedPage.getByRole('button', { name: 'Settings' }).waitFor();
+    } finally {
+      await managedPage.close();
+      await managed.close();
+      await removeFolder(managedDir);
+      await removeFolder(managedFolder);
+    }
+  }, 60_000);
 });

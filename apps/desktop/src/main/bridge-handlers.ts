@@ -5,13 +5,14 @@
  */
 import { CSRF_COOKIE } from '@vita-docs/core';
 import type { z } from 'zod';
-import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
+import type { DesktopBridge, DesktopSettings, SettingsAccess } from '../shared/bridge.js';
 import {
   ApiRequestSchema,
   DropPathsSchema,
   DropTokenSchema,
   MarkFailedSchema,
   MarkUploadingSchema,
+  NoPayloadSchema,
   ScanIdSchema,
   SettingsInputSchema,
 } from '../shared/schemas.js';
@@ -30,8 +31,13 @@ export interface BridgeDeps {
   host: InboxHost;
   drops: DropRegistry;
   settings(): DesktopSettings;
-  /** Saves and applies settings that already passed the schema (saving validates again). */
+  /**
+   * Saves and applies settings that already passed the schema (saving validates again), when
+   * `settingsAccess` allows it; rejects with its reason otherwise.
+   */
   saveSettings(input: unknown): Promise<DesktopSettings>;
+  /** Whether settings may be changed now: first run, or an admin signed in on the configured server. */
+  settingsAccess(): Promise<SettingsAccess>;
   server(): ServerFetch | null;
   /** The system folder picker; null when cancelled. */
   chooseFolder(): Promise<string | null>;
@@ -51,6 +57,10 @@ export function createBridgeHandlers(deps: BridgeDeps): Record<InvokeMethod, Bri
   return {
     getSettings: async () => deps.settings(),
     saveSettings: async (payload) => deps.saveSettings(parse(SettingsInputSchema, payload)),
+    settingsAccess: async (payload) => {
+      parse(NoPayloadSchema, payload);
+      return deps.settingsAccess();
+    },
     chooseFolder: () => deps.chooseFolder(),
     apiFetch: async (payload) => {
       const request = parse(ApiRequestSchema, payload);

@@ -1,21 +1,29 @@
 /**
  * The desk's state behind the bridge: settings, the server transport and the scanner inbox, kept
- * consistent when settings change. Plain Node: Electron main and the browser test harness both
- * build one and hand it to the bridge handlers.
+ * consistent when settings change, and who may change them. Plain Node: Electron main and the
+ * browser test harness both build one and hand it to the bridge handlers.
  */
-import type { DesktopSettings, InboxState } from '../shared/bridge.js';
+import { createApiClient, isApiError } from '@vita-docs/core';
+import type { DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
 import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
 import { createInboxHost, type InboxHost } from './inbox-host.js';
 import { createServerFetch, type ServerFetch } from './server-fetch.js';
-import { loadSettings, saveSettings } from './settings.js';
+import { DEFAULT_SETTINGS, isWritableByThisAccount, loadManagedSettings, loadSettings, saveSettings } from './settings.js';
 
 /** Options for {@link openDesk}. */
 export interface DeskOptions {
   /** Where settings.json lives (`app.getPath('userData')`). */
   userData: string;
+  /**
+   * The managed settings file (env.ts `managedSettingsFile()`). When it exists, the desk's settings
+   * come from it and the screen cannot change them. Left out: settings.json only.
+   */
+  managedSettingsFile?: string;
   /** Called with the whole inbox after every change (main forwards it to the window). */
   onInboxState: (state: InboxState) => void;
+  /** Where warnings go (main: its log). */
+  warn?: (message: string) => void;
   /** Settling window of the inbox; tests may shorten it. */
   stableMs?: number;
 }
@@ -26,9 +34,51 @@ export interface Desk extends Omit<BridgeDeps, 'chooseFolder' | 'thumbnail'> {
   close(): Promise<void>;
 }
 
+/**
+ * Shown when someone who is not a signed-in admin opens or saves the settings.
+ * @internal Exported for its tests.
+ */
+export const ADMIN_ONLY = 'Only an admin can change the desk settings. Sign in as an admin first.';
+/**
+ * Shown on the settings screen of a desk whose settings come from the managed file.
+ * @internal Exported for its tests.
+ */
+export const MANAGED = "These settings are managed by this computer's administrator.";
+
+/** How long the desk waits for the server to say who is signed in. */
+const ME_TIMEOUT_MS = 15_000;
+
+/**
+ * Null when the desk's own session on `server` belongs to an admin, else why not. Main asks the
+ * server itself, with the desk's cookie jar: whatever the page believes about who is signed in
+ * counts for nothing, since the page shows server content and is not trusted.
+ */
+async function adminRefusal(server: ServerFetch, serverUrl: string): Promise<string | null> {
+  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  try {
+    const { user } = await api.me(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
+    return user.approved && user.isAdmin ? null : ADMIN_ONLY;
+  } catch (error) {
+    // Signed out (401) or refused: the plain answer. No answer at all: say so, or the admin would
+    // sign in again and again while the server is down.
+    if (isApiError(error) && error.kind === 'http') return ADMIN_ONLY;
+    return `${ADMIN_ONLY} (The server did not answer: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
+
 /** Loads the settings and starts watching the configured folder (if any). */
 export async function openDesk(options: DeskOptions): Promise<Desk> {
-  let settings: DesktopSettings = await loadSettings(options.userData);
+  const managed = options.managedSettingsFile ? await loadManagedSettings(options.managedSettingsFile) : null;
+  if (managed?.problem !== undefined) {
+    (options.warn ?? console.warn)(`${managed.problem} The desk stays unconfigured until it is fixed.`);
+  } else if (managed && (await isWritableByThisAccount(managed.path))) {
+    (options.warn ?? console.warn)(
+      `The managed settings file ${managed.path} (or its folder) is writable by this account, so it protects nothing: ` +
+        'make it writable by the computer’s administrators only.',
+    );
+  }
+  // A managed file that cannot be used leaves the desk unconfigured: it talks to no server.
+  let settings: DesktopSettings = managed ? (managed.settings ?? { ...DEFAULT_SETTINGS }) : await loadSettings(options.userData);
   let server: ServerFetch | null = null;
   const useServer = (serverUrl: string | null): void => {
     if (server && serverUrl && server.origin === new URL(serverUrl).origin) return;
@@ -36,6 +86,17 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     server = serverUrl ? createServerFetch({ serverUrl }) : null;
   };
   useServer(settings.serverUrl);
+
+  const settingsAccess = async (): Promise<SettingsAccess> => {
+    if (managed) {
+      const access: SettingsAccess = { allowed: false, managed: true, managedFile: managed.path, reason: MANAGED };
+      return managed.problem === undefined ? access : { ...access, problem: managed.problem };
+    }
+    // First run: nothing to protect yet, and no server to ask.
+    if (settings.serverUrl === null || server === null) return { allowed: true, managed: false };
+    const refusal = await adminRefusal(server, settings.serverUrl);
+    return refusal === null ? { allowed: true, managed: false } : { allowed: false, managed: false, reason: refusal };
+  };
 
   const host = createInboxHost(
     options.stableMs === undefined
@@ -49,7 +110,11 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     drops: createDropRegistry(),
     settings: () => settings,
     server: () => server,
+    settingsAccess,
     async saveSettings(input) {
+      // Asked at every save, against the server configured now (not the one being saved).
+      const access = await settingsAccess();
+      if (!access.allowed) throw new Error(access.problem ?? access.reason ?? ADMIN_ONLY);
       settings = await saveSettings(options.userData, input);
       useServer(settings.serverUrl);
       await host.configure(settings.watchedFolder, settings.afterUpload);

@@ -2,6 +2,7 @@
  * The only module of the desktop app that reads `process.env` (lint enforces it): the main process
  * and the headless intake ask here, so every variable the app honours is listed in one place.
  */
+import { win32 } from 'node:path';
 
 /** The renderer dev server while developing (`VITA_DESKTOP_DEV_URL`); undefined in a built kiosk. */
 export function devServerUrl(): string | undefined {
@@ -32,4 +33,17 @@ export function externalLinkOrigins(): string[] {
         return [];
       }
     });
+}
+
+/**
+ * Where the managed desk settings live (see settings.ts): `VITA_DESK_CONFIG` when set, else the
+ * computer-wide place of the OS, which only its administrators can write. The arguments are for
+ * tests; main calls it without.
+ */
+export function managedSettingsFile(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const override = env.VITA_DESK_CONFIG?.trim();
+  if (override) return override;
+  if (platform === 'win32') return win32.join(env.ProgramData?.trim() || 'C:\\ProgramData', 'VITA Docs', 'desk.json');
+  if (platform === 'darwin') return '/Library/Application Support/VITA Docs/desk.json';
+  return '/etc/vita-docs/desk.json';
 }

@@ -10,7 +10,7 @@ import { registerIpc } from './electron/ipc.js';
 import { appOrigin } from './electron/origin.js';
 import { registerAppScheme, serveRenderer } from './electron/protocol.js';
 import { createMainWindow, lockDownWebContents } from './electron/window.js';
-import { devServerUrl, externalLinkOrigins } from './env.js';
+import { devServerUrl, externalLinkOrigins, managedSettingsFile } from './env.js';
 
 /** The renderer dev server while developing (the environment is read in env.ts only). */
 const devUrl = devServerUrl();
@@ -31,6 +31,9 @@ async function start(): Promise<void> {
   let window: BrowserWindow | null = null;
   const desk = await openDesk({
     userData: app.getPath('userData'),
+    // When this file exists the desk's settings come from it (see settings.ts and the README).
+    managedSettingsFile: managedSettingsFile(),
+    warn: (message) => console.warn(message),
     onInboxState: (state) => window?.webContents.send(channels.inboxChanged, state),
   });
 

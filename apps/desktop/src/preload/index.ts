@@ -10,6 +10,7 @@ const invoke = <T>(channel: string, payload?: unknown): Promise<T> => ipcRendere
 const bridge = {
   getSettings: () => invoke(channels.getSettings),
   saveSettings: (settings) => invoke(channels.saveSettings, settings),
+  settingsAccess: () => invoke(channels.settingsAccess),
   chooseFolder: () => invoke(channels.chooseFolder),
   apiFetch: (request) => invoke(channels.apiFetch, request),
   getInbox: () => invoke(channels.getInbox),

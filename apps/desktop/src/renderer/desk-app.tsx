@@ -1,6 +1,7 @@
 /**
  * The kiosk's page: the first-run settings until a server and a scanner folder are set, then the
- * shared screens of @vita-docs/ui against that server, under a thin desk bar (server, Settings).
+ * shared screens of @vita-docs/ui against that server, under a thin desk bar (the server's host
+ * name, Settings).
  *
  * Routing uses a HashRouter: the page is one file (`app://vita/index.html`), so no route ever asks
  * main's protocol handler for a path (a category name with a dot would look like a missing asset),
@@ -37,7 +38,11 @@ export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: D
   return (
     <>
       <div className="desk-bar">
-        <span className="desk-bar__server">{`Server: ${settings.serverUrl}`}</span>
+        {/* The host, large enough to notice: a desk pointed at someone else's server shows it here,
+            above the sign-in screen too, before anyone types a PIN. */}
+        <span className="desk-bar__server" title={settings.serverUrl}>
+          Server: <strong>{new URL(settings.serverUrl).host}</strong>
+        </span>
         <button type="button" className="button button--small" onClick={() => setEditing(true)}>
           Settings
         </button>

@@ -1,7 +1,11 @@
-/** The desk settings, shown on first run (nothing set) and from the desk bar's Settings button. */
-import { useState } from 'react';
+/**
+ * The desk settings, shown on first run (nothing set) and from the desk bar's Settings button. Main
+ * decides who may change them (`settingsAccess`, checked again on save): on first run anyone, then
+ * an admin signed in on the configured server; never when a managed file sets them.
+ */
+import { useEffect, useState } from 'react';
 import type { FormEvent } from 'react';
-import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
+import type { DesktopBridge, DesktopSettings, SettingsAccess } from '../shared/bridge.js';
 
 interface SetupScreenProps {
   bridge: DesktopBridge;
@@ -21,9 +25,25 @@ const stringField = (form: FormData, name: string): string => {
 };
 
 export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenProps) {
+  const [access, setAccess] = useState<SettingsAccess | null>(null);
   const [folder, setFolder] = useState(current.watchedFolder ?? '');
   const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    bridge.settingsAccess().then(
+      (answer) => {
+        if (live) setAccess(answer);
+      },
+      (error: unknown) => {
+        if (live) setAccess({ allowed: false, managed: false, reason: reason(error) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [bridge]);
 
   const browse = async () => {
     const chosen = await bridge.chooseFolder();
@@ -49,10 +69,64 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
     }
   };
 
+  const firstRun = current.serverUrl === null && access?.managed !== true;
+  const heading = <h1>{firstRun ? 'Set up this intake desk' : 'Desk settings'}</h1>;
+  const cancel = onCancel && (
+    <button type="button" onClick={onCancel}>
+      Cancel
+    </button>
+  );
+
+  if (access === null) {
+    return (
+      <main className="setup">
+        {heading}
+        <p>Checking who may change these settings…</p>
+        <div className="row">{cancel}</div>
+      </main>
+    );
+  }
+  if (access.managed) {
+    return (
+      <main className="setup">
+        {heading}
+        <p>{access.reason}</p>
+        <p>
+          Settings file: <code>{access.managedFile}</code>
+        </p>
+        {access.problem !== undefined && (
+          <p role="alert" className="error">
+            {access.problem}
+          </p>
+        )}
+        <dl>
+          <dt>Server address</dt>
+          <dd>{current.serverUrl ?? 'Not set'}</dd>
+          <dt>Scanner folder</dt>
+          <dd>{current.watchedFolder ?? 'Not set'}</dd>
+          <dt>After a scan is uploaded</dt>
+          <dd>{current.afterUpload === 'delete' ? 'Delete it' : 'Move it to the “uploaded” folder'}</dd>
+        </dl>
+        <div className="row">{cancel}</div>
+      </main>
+    );
+  }
+  if (!access.allowed) {
+    return (
+      <main className="setup">
+        {heading}
+        <p role="alert" className="error">
+          {access.reason}
+        </p>
+        <div className="row">{cancel}</div>
+      </main>
+    );
+  }
+
   return (
     <main className="setup">
       <form onSubmit={(event) => void save(event)}>
-        <h1>{current.serverUrl === null ? 'Set up this intake desk' : 'Desk settings'}</h1>
+        {heading}
         <label htmlFor="server">Server address</label>
         <input
           id="server"
@@ -87,11 +161,7 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
           <button type="submit" disabled={saving}>
             Save
           </button>
-          {onCancel && (
-            <button type="button" onClick={onCancel}>
-              Cancel
-            </button>
-          )}
+          {cancel}
         </div>
       </form>
     </main>

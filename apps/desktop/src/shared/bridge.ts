@@ -51,13 +51,35 @@ export interface DropResult {
 }
 
 /**
+ * Whether the settings screen may change the desk's settings, as main decided it (the renderer's
+ * idea of who is signed in counts for nothing).
+ */
+export interface SettingsAccess {
+  /** True on first run, and for an admin signed in on the configured server. */
+  allowed: boolean;
+  /** True when the settings come from the computer's managed settings file (never changed here). */
+  managed: boolean;
+  /** The managed file's path, when `managed`. */
+  managedFile?: string;
+  /** Why not, when not allowed: a sentence to show as it is. */
+  reason?: string;
+  /** When the managed file cannot be used: what is wrong with it (the desk then talks to no server). */
+  problem?: string;
+}
+
+/**
  * Everything the renderer may ask of the desktop shell. Named methods only: no generic `invoke`,
  * no `ipcRenderer`, no paths chosen by the renderer.
  */
 export interface DesktopBridge {
   getSettings(): Promise<DesktopSettings>;
-  /** Validates and saves; restarts the inbox on a new folder. Rejects with a message a person can act on. */
+  /**
+   * Validates and saves; restarts the inbox on a new folder. Rejects with a message a person can act
+   * on, also when this desk's settings may not be changed now (see `settingsAccess`).
+   */
   saveSettings(settings: SettingsInput): Promise<DesktopSettings>;
+  /** Whether `saveSettings` would be allowed now (main asks the configured server who is signed in). */
+  settingsAccess(): Promise<SettingsAccess>;
   /** Opens the system folder picker; null when cancelled. */
   chooseFolder(): Promise<string | null>;
   /** The API transport: main sends the request to the configured server with the desk's cookies. */
@@ -80,6 +102,7 @@ export interface DesktopBridge {
 export const channels = {
   getSettings: 'settings:get',
   saveSettings: 'settings:save',
+  settingsAccess: 'settings:access',
   chooseFolder: 'settings:choose-folder',
   apiFetch: 'api:fetch',
   getInbox: 'inbox:get',

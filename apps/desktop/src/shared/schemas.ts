@@ -8,11 +8,31 @@ import { z } from 'zod';
 /** What happens to a scan file after a confirmed upload. */
 export const AfterUploadSchema = z.enum(['move', 'delete']);
 
-const httpUrl = z
+const SERVER_URL_MESSAGE = 'Enter the server address, starting with https://';
+
+/**
+ * Plain http to this machine itself: `localhost`, `127.0.0.1` or `[::1]`, any port, then the end or
+ * a path. Matched on the text, so nothing that a URL parser could read as another host (a user name
+ * `localhost@…`, a host `127.0.0.1.example.org`, a backslash) gets through.
+ */
+const LOOPBACK_HTTP = /^http:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d*)?(?:[/?#]|$)/i;
+
+/**
+ * True for an address the desk may send PINs, codes and scans to: https, or plain http to this
+ * machine itself (a developer's server: that traffic never leaves the computer). Plain http to any
+ * other machine would show every volunteer's PIN and code to anyone on the way.
+ */
+function isAllowedServerUrl(value: string): boolean {
+  return /^https:/i.test(value) || LOOPBACK_HTTP.test(value);
+}
+
+/** The server's address: https, or http to this machine (see {@link isAllowedServerUrl}). */
+export const ServerUrlSchema = z
   .string()
   .trim()
   .max(2048)
-  .pipe(z.url({ protocol: /^https?$/, error: 'Enter the server address, starting with https://' }));
+  .pipe(z.url({ protocol: /^https?$/, error: SERVER_URL_MESSAGE }))
+  .refine(isAllowedServerUrl, { error: SERVER_URL_MESSAGE });
 
 /** A folder path as the operating system spells it; checked for existence by main. */
 const folderPath = z.string().trim().min(1, 'Choose the scanner folder.').max(4096);
@@ -20,17 +40,32 @@ const folderPath = z.string().trim().min(1, 'Choose the scanner folder.').max(40
 /** The desk's settings as stored in the user-data folder. Null while not chosen yet (first run). */
 export const DesktopSettingsSchema = z.object({
   /** The server's address; the API lives under `<serverUrl>/api`. */
-  serverUrl: httpUrl.nullable(),
+  serverUrl: ServerUrlSchema.nullable(),
   watchedFolder: folderPath.nullable(),
   afterUpload: AfterUploadSchema,
 });
 
+/**
+ * The managed settings file an administrator of the computer deploys (see `settings.ts`): the
+ * shape of settings.json, with the server and folder required (a desk nobody may set up from the
+ * screen needs both) and `afterUpload` optional. Unknown keys are refused, so a misspelt one is
+ * reported instead of silently ignored.
+ */
+export const ManagedSettingsSchema = z.strictObject({
+  serverUrl: ServerUrlSchema,
+  watchedFolder: folderPath,
+  afterUpload: AfterUploadSchema.default('move'),
+});
+
 /** What the settings screen saves: both required. */
 export const SettingsInputSchema = z.object({
-  serverUrl: httpUrl,
+  serverUrl: ServerUrlSchema,
   watchedFolder: folderPath,
   afterUpload: AfterUploadSchema,
 });
+
+/** Methods that take nothing: a payload is a confused or hostile caller. */
+export const NoPayloadSchema = z.undefined({ error: 'This call takes no arguments.' });
 
 /** Inbox scan ids are UUIDs minted by main. */
 export const ScanIdSchema = z.uuid();

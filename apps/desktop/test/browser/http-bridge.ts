@@ -32,6 +32,7 @@ async function call<T>(method: string, payload?: unknown): Promise<T> {
 const bridge = {
   getSettings: () => call('getSettings'),
   saveSettings: (settings) => call('saveSettings', settings),
+  settingsAccess: () => call('settingsAccess'),
   chooseFolder: () => call('chooseFolder'),
   apiFetch: (request) => call('apiFetch', request),
   getInbox: () => call('getInbox'),
