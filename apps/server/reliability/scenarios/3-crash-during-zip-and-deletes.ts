@@ -92,7 +92,10 @@ async function round(operation: Operation, index: number, log: (line: string) =>
     // What anyone can see now: each document listed with its bytes, or gone; all of a scope or none.
     const types = await volunteer.api.docTypes({ params: { id: clientId } }).then(
       (answer) => answer.types,
-      (error: unknown) => (isApiError(error) && error.status === 404 ? null : Promise.reject(error)),
+      (error: unknown) => {
+        if (isApiError(error) && error.status === 404) return null;
+        throw error;
+      },
     );
     const listedByType = new Map<string, Set<string>>();
     if (types) {
