@@ -97,7 +97,7 @@ export const scenario: Scenario = {
         done: `file store on a ${DISK_MB} MB tmpfs, 1 MB uploads until it was full (${stored.size} fitted), reads, 3 deleted, one more upload`,
         held: problems.length
           ? ''
-          : `the upload that did not fit answered 507 "${refusal?.message ?? ''}"; the list held exactly the ${stored.size} acknowledged files, no temp file left; every file read back and the ${(zipBytes / MB).toFixed(1)} MB ZIP streamed on the full disk; after deleting 3 the next upload worked`,
+          : `the upload that did not fit answered 507 "${/"error":"([^"]*)"/.exec(refusal?.message ?? '')?.[1] ?? refusal?.message ?? ''}"; the list held exactly the ${stored.size} acknowledged files, no temp file left; every file read back and the ${(zipBytes / MB).toFixed(1)} MB ZIP streamed on the full disk; after deleting 3 the next upload worked`,
         broke: problems.join('; '),
       };
     } finally {
