@@ -139,7 +139,8 @@ export function put(url, headers, body, agent) {
 
 /**
  * One document the way the app's clients store it: presign with the declared size and SHA-256, the
- * PUT with the headers the answer names, then complete. `file.sha256` may be given precomputed; each
+ * PUT with the headers the answer names, then complete (unless the PUT's answer says the document is
+ * stored already, as the local store's does). `file.sha256` may be given precomputed; each
  * step's milliseconds are pushed onto `timings.presign`, `.put` and `.complete` when given.
  */
 export async function uploadDocument(session, clientId, file, agent, timings) {
@@ -158,9 +159,13 @@ export async function uploadDocument(session, clientId, file, agent, timings) {
   const res = await put(url, { 'content-type': 'application/pdf', ...headers }, file.bytes, agent);
   if (res.status !== 200) throw new Error(`PUT ${file.filename}: ${res.status} ${res.text}`);
   const t2 = performance.now();
-  const done = await session.call('POST', '/api/docs/complete', { key });
-  if (!done.ok) throw new Error(`complete ${file.filename}: ${done.status} ${await done.text()}`);
-  await done.arrayBuffer();
+  // As core's client does: the server's own store answers `stored` when the PUT already listed it.
+  const storedByPut = res.text.startsWith('{') && JSON.parse(res.text).stored === true;
+  if (!storedByPut) {
+    const done = await session.call('POST', '/api/docs/complete', { key });
+    if (!done.ok) throw new Error(`complete ${file.filename}: ${done.status} ${await done.text()}`);
+    await done.arrayBuffer();
+  }
   if (timings) {
     timings.presign.push(t1 - t0);
     timings.put.push(t2 - t1);

@@ -57,7 +57,8 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
   const body = request.raw.iterator({ destroyOnReturn: false }) as UploadBody;
   const digest = await store.receive(grant.key, body, grant.maxBytes, expected);
   await store.uploads.after(grant.key, digest);
-  return reply.code(200).send({ key: grant.key, size: digest.size, contentType: digest.contentType });
+  // `stored`: the document is verified and listed already, so the client need not call complete.
+  return reply.code(200).send({ key: grant.key, size: digest.size, contentType: digest.contentType, stored: true });
 }
 
 async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {

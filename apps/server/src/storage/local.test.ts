@@ -93,7 +93,7 @@ describe('signed upload links', () => {
       body: samplePdf(),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ key, size: samplePdf().length, contentType: 'application/pdf' });
+    expect(await response.json()).toEqual({ key, size: samplePdf().length, contentType: 'application/pdf', stored: true });
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await tempFiles()).toEqual([]);
   });

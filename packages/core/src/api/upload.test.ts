@@ -114,6 +114,22 @@ describe('uploadDocument', () => {
     expect(server.completes).toEqual([{ key: KEY }]);
   });
 
+  it('skips complete when the PUT answers that the server stored the document, and only then', async () => {
+    const server = scripted();
+    const storedBy = (body: string): PutFile => async (url, file, contentType, onProgress, headers) => {
+      await server.putFile(url, file, contentType, onProgress, headers);
+      return { status: 200, ok: true, body };
+    };
+    const file = () => createTestFile('w2.pdf', 'abc', 'application/pdf');
+    await uploadDocument(server.api, storedBy(JSON.stringify({ key: KEY, size: 3, stored: true })), TARGET, file());
+    expect(server.steps).toEqual(['presign', 'put']);
+    // Another key, no `stored`, or not JSON: the server is asked.
+    await uploadDocument(server.api, storedBy(JSON.stringify({ key: 'other/W-2/1_x.pdf', stored: true })), TARGET, file());
+    await uploadDocument(server.api, storedBy(JSON.stringify({ key: KEY, size: 3 })), TARGET, file());
+    await uploadDocument(server.api, storedBy('<ETag>"abc"</ETag>'), TARGET, file());
+    expect(server.completes).toHaveLength(3);
+  });
+
   it('a refused PUT raises "Upload failed: <status> <body>" and is never completed', async () => {
     const server = scripted({ putStatus: 403 });
     await expect(

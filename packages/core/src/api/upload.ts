@@ -106,7 +106,7 @@ export async function uploadToPresignedUrl(
   url: string,
   file: FileLike,
   options: UploadTransport & { onProgress?: ProgressListener; headers?: Readonly<Record<string, string>> },
-): Promise<void> {
+): Promise<PutFileResult> {
   const putFile = options.putFile ?? createFetchPutFile(options.fetch);
   let result: PutFileResult;
   try {
@@ -116,6 +116,22 @@ export async function uploadToPresignedUrl(
     throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause });
   }
   if (!result.ok) throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body));
+  return result;
+}
+
+/**
+ * True when the PUT's own answer says the server verified and listed the document: the server's
+ * local store does that as the bytes arrive (`{"key": …, "stored": true}`), so `complete` would only
+ * repeat it. An S3 answer says nothing of the kind.
+ */
+function storedByPut(result: PutFileResult, key: string): boolean {
+  if (!result.body.startsWith('{')) return false;
+  try {
+    const answer: unknown = JSON.parse(result.body);
+    return typeof answer === 'object' && answer !== null && 'stored' in answer && answer.stored === true && 'key' in answer && answer.key === key;
+  } catch {
+    return false;
+  }
 }
 
 /** Where a document goes. */
@@ -134,7 +150,8 @@ async function fingerprint(file: FileLike): Promise<{ size: number; sha256: stri
 /**
  * Stores one document: presign (`POST /docs/presign/{id}`) with the file's size and SHA-256, the
  * direct PUT with the headers the answer names, then `POST /docs/complete`, where the server checks
- * what arrived and lists it. Returns the key the server assigned. A refused complete raises the
+ * what arrived and lists it (skipped when the PUT's answer already says so, as the server's own
+ * store does). Returns the key the server assigned. A refused complete raises the
  * client's {@link ApiError} (its message is the server's `error` text).
  */
 export async function uploadDocument(
@@ -150,11 +167,11 @@ export async function uploadDocument(
     params: { id: target.clientId },
     body: { docType: target.docType, filename: file.name, contentType, size, sha256 },
   });
-  await uploadToPresignedUrl(presigned.url, file, {
+  const put = await uploadToPresignedUrl(presigned.url, file, {
     putFile,
     ...(onProgress ? { onProgress } : {}),
     ...(presigned.headers ? { headers: presigned.headers } : {}),
   });
-  await api.completeUpload({ body: { key: presigned.key } });
+  if (!storedByPut(put, presigned.key)) await api.completeUpload({ body: { key: presigned.key } });
   return presigned.key;
 }
