@@ -159,7 +159,12 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       key,
       { expiresInSeconds, disposition, downloadName, contentType },
     ): Promise<PresignedUrl> {
-      if (!(await store.head(key))) throw fileGone();
+      // Only whether the file is there matters here: one stat, not `head`'s open, read and close.
+      const info = await stat(objectPath(root, key)).catch((error: unknown) => {
+        if (isMissing(error)) return null;
+        throw error;
+      });
+      if (!info?.isFile()) throw fileGone();
       const expires = expiry(expiresInSeconds);
       const query = signer.sign({
         method: 'GET',
