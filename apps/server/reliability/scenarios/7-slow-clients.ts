@@ -135,8 +135,12 @@ export const scenario: Scenario = {
       const clients = await clientsFor(workers);
       const big = (await clientsFor([owner]))[0] ?? '';
       // The archive: the seeded 1 MB document and 19 more of 1 MB.
-      for (let i = 1; i < 20; i += 1) await upload(owner, big, FIXED_CATEGORIES[i % FIXED_CATEGORIES.length] ?? '13614-C', `page ${i}.pdf`, randomPdf(MB));
-      const pdfs = pdfPool(32);
+      await Promise.all(
+        Array.from({ length: 19 }, (_, i) =>
+          upload(owner, big, FIXED_CATEGORIES[i % FIXED_CATEGORIES.length] ?? '13614-C', `page ${i + 1}.pdf`, randomPdf(MB)),
+        ),
+      );
+      const pdfs = pdfPool(short ? 8 : 32);
 
       log(`unloaded: ${workerCount} volunteers working for ${seconds} s`);
       const unloaded = await work(workers, clients, pdfs, seconds);
@@ -170,7 +174,7 @@ export const scenario: Scenario = {
         await sleep(200);
         filesAfter = await openFiles(server);
       }
-      await sleep(2000);
+      await sleep(1000);
       const memory = await rss.stop();
       const answers = await fetch(`${server.url}/api/me`).then(
         (res) => res.status,
