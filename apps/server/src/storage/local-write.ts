@@ -15,6 +15,14 @@ export type UploadBody = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 const unsupported = () => new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
 
+/**
+ * Received bytes are written in batches of about this size. A request arrives in network chunks of
+ * 64 KiB or less, and each write is a trip to the thread pool the whole server shares: under load,
+ * one write per chunk made uploads queue behind each other's writes (and every file read and fsync
+ * behind them). The batch is the most an upload holds in memory beyond its socket's own buffer.
+ */
+const WRITE_BATCH_BYTES = 256 * 1024;
+
 /** Writes a whole chunk (a single `write` may be partial). */
 async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   let offset = 0;
@@ -64,6 +72,14 @@ export async function writeUpload(
   const digester = createDigester();
   let size = 0;
   let sniffed = false;
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batchBytes === 0) return;
+    await writeAll(handle, batch.length === 1 ? (batch[0] as Uint8Array) : Buffer.concat(batch, batchBytes));
+    batch = [];
+    batchBytes = 0;
+  };
   try {
     for await (const chunk of body) {
       size += chunk.length;
@@ -73,8 +89,11 @@ export async function writeUpload(
         if (!sniffContentType(digester.head)) throw unsupported();
         sniffed = true;
       }
-      await writeAll(handle, chunk);
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= WRITE_BATCH_BYTES) await flush();
     }
+    await flush();
     if (size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
     const digest = digester.digest();
     if (!digest.contentType) throw unsupported();

@@ -159,5 +159,8 @@ export function createZipStream(
   entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
   options: ZipOptions = {},
 ): Readable {
-  return Readable.from(archive(entries, options), { objectMode: false, highWaterMark: 64 * 1024 });
+  // No buffer of its own: the next piece is made only when the consumer asks for it. The sources read
+  // ahead already; a buffer here would hold one more chunk per download for as long as a slow reader
+  // takes to want it.
+  return Readable.from(archive(entries, options), { objectMode: false, highWaterMark: 0 });
 }

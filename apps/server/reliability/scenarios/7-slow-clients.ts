@@ -1,0 +1,224 @@
+/**
+ * Slow clients: many downloads of a client's ZIP over connections that take the bytes at a trickle
+ * (a phone on a bad network), while other volunteers work as usual. The server must keep serving
+ * everyone else about as fast as without them, must not buffer the archives in memory for the slow
+ * readers, and must let go of everything once they hang up.
+ */
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import { FIXED_CATEGORIES } from '@vita-docs/core';
+import {
+  MB,
+  createRecorder,
+  errorLines,
+  freshDataDir,
+  percentile,
+  randomPdf,
+  setUpProgramme,
+  sleep,
+  startServer,
+  upload,
+  watchRss,
+  type Browser,
+  type Recorder,
+  type Row,
+  type Scenario,
+  type ServerProcess,
+} from '../harness.js';
+import { clientsFor, familyLines, newCounts, pdfPool, workLoop, type Pdf } from './1-load.js';
+
+/** How fast a slow reader takes the archive. */
+const SLOW_BYTES_PER_SECOND = 10 * 1024;
+/** Reads per second of a slow reader (each a tenth of its per-second share). */
+const READS_PER_SECOND = 10;
+/** The families whose p99 is compared with the unloaded run. */
+const COMPARED = ['JSON reads', 'JSON writes', 'upload PUT', 'view GET'] as const;
+/** Loaded p99 may be at most this many times the unloaded one… */
+const P99_FACTOR = 2;
+/**
+ * …or this many milliseconds more, whichever is larger: below ~10 ms a p99 is decided by the
+ * scheduler of a shared 2-core machine, not by the server.
+ */
+const P99_SLACK_MS = 10;
+/** Server memory after the slow readers hung up may exceed the start by at most this much. */
+const RSS_ALLOWANCE_MB = 32;
+
+/** One ZIP download read at a trickle with node:http, so the server's socket really backs up. */
+interface SlowReader {
+  /** Bytes taken so far. */
+  received(): number;
+  /** The status, once the answer's head arrived. */
+  status(): number | undefined;
+  /** The error the request ended with, if any (before it was aborted). */
+  error(): Error | undefined;
+  /** True when the archive ended before it was aborted (it should not, at this speed). */
+  ended(): boolean;
+  /** Hangs up. */
+  abort(): void;
+}
+
+function slowReader(url: string, headers: Record<string, string>): SlowReader {
+  let received = 0;
+  let status: number | undefined;
+  let failure: Error | undefined;
+  let ended = false;
+  let aborted = false;
+  let timer: NodeJS.Timeout | undefined;
+  // A connection of its own: nothing else shares it, and aborting it is what a phone going away does.
+  const request = http.get(url, { headers, agent: false });
+  request.on('response', (response) => {
+    status = response.statusCode;
+    // Paused, the response takes nothing beyond its small buffer, so the socket's receive window
+    // fills and the server's writes back up: the server sees a slow reader, not a fast one.
+    response.pause();
+    response.on('end', () => (ended = true));
+    response.on('error', (err) => {
+      if (!aborted) failure = err;
+    });
+    const share = SLOW_BYTES_PER_SECOND / READS_PER_SECOND;
+    timer = setInterval(() => {
+      let budget = share;
+      while (budget > 0) {
+        const chunk = response.read(Math.min(budget, response.readableLength || budget)) as Buffer | null;
+        if (!chunk) break;
+        received += chunk.length;
+        budget -= chunk.length;
+      }
+    }, 1000 / READS_PER_SECOND);
+  });
+  request.on('error', (err) => {
+    if (!aborted) failure = err;
+  });
+  return {
+    received: () => received,
+    status: () => status,
+    error: () => failure,
+    ended: () => ended,
+    abort() {
+      aborted = true;
+      clearInterval(timer);
+      request.destroy();
+    },
+  };
+}
+
+/** File descriptors the server process holds open (files being streamed, sockets). */
+async function openFiles(server: ServerProcess): Promise<number> {
+  return (await fs.readdir(`/proc/${server.child.pid}/fd`).catch(() => [] as string[])).length;
+}
+
+/** The p99 of each compared family. */
+const p99s = (recorder: Recorder) => new Map(COMPARED.map((family) => [family, percentile(recorder.families.get(family) ?? [], 99)]));
+
+async function work(volunteers: readonly Browser[], clients: readonly string[], pdfs: readonly Pdf[], seconds: number): Promise<Recorder> {
+  const recorder = createRecorder();
+  const counts = newCounts();
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    volunteers.map((volunteer, i) => workLoop(volunteer, clients[i] ?? '', recorder, counts, until, { pdfs, zipEvery: 0, offset: i, renameEvery: 5 })),
+  );
+  return recorder;
+}
+
+export const scenario: Scenario = {
+  name: 'Slow clients',
+  async run({ short, log }) {
+    const readerCount = short ? 10 : 50;
+    const workerCount = short ? 5 : 20;
+    const seconds = short ? 10 : 30;
+    const server = await startServer({ dataDir: await freshDataDir('slow') });
+    const readers: SlowReader[] = [];
+    try {
+      const { volunteers } = await setUpProgramme(server.url, workerCount + 1);
+      const [owner, ...workers] = volunteers;
+      if (!owner) throw new Error('no volunteer to own the big client');
+      const clients = await clientsFor(workers);
+      const big = (await clientsFor([owner]))[0] ?? '';
+      // The archive: the seeded 1 MB document and 19 more of 1 MB.
+      await Promise.all(
+        Array.from({ length: 19 }, (_, i) =>
+          upload(owner, big, FIXED_CATEGORIES[i % FIXED_CATEGORIES.length] ?? '13614-C', `page ${i + 1}.pdf`, randomPdf(MB)),
+        ),
+      );
+      const pdfs = pdfPool(short ? 8 : 32);
+
+      log(`unloaded: ${workerCount} volunteers working for ${seconds} s`);
+      const unloaded = await work(workers, clients, pdfs, seconds);
+      const rss = await watchRss(server, 500);
+      const filesBefore = await openFiles(server);
+
+      const zipUrl = `${server.url}/api/clients/${encodeURIComponent(big)}/docs/download-all`;
+      for (let i = 0; i < readerCount; i += 1) readers.push(slowReader(zipUrl, { cookie: owner.cookieHeader() }));
+      // Every reader is receiving (the archive started) before the measured work begins.
+      const started = Date.now();
+      while (readers.some((r) => r.received() === 0 && !r.error()) && Date.now() - started < 30_000) await sleep(100);
+      log(`${readers.filter((r) => r.received() > 0).length} of ${readerCount} slow readers receiving; loaded: the same work for ${seconds} s`);
+      const loaded = await work(workers, clients, pdfs, seconds);
+      const peakWhileSlow = rss.peak();
+      const filesWhileSlow = await openFiles(server);
+      const slowBytes = readers.reduce((sum, r) => sum + r.received(), 0);
+      const readerProblems = readers
+        .map((r, i) => {
+          if (r.error()) return `slow reader ${i}: ${r.error()?.message}`;
+          if (r.status() !== 200) return `slow reader ${i}: status ${r.status() ?? 'none'}`;
+          if (r.ended()) return `slow reader ${i}: the archive ended early after ${r.received()} bytes`;
+          return '';
+        })
+        .filter(Boolean);
+
+      // Everyone hangs up at once; the server must drop the streams, their files and their buffers.
+      for (const reader of readers) reader.abort();
+      let filesAfter = await openFiles(server);
+      const released = Date.now();
+      while (filesAfter > filesBefore && Date.now() - released < 10_000) {
+        await sleep(200);
+        filesAfter = await openFiles(server);
+      }
+      await sleep(1000);
+      const memory = await rss.stop();
+      const answers = await fetch(`${server.url}/api/me`).then(
+        (res) => res.status,
+        () => 0,
+      );
+
+      for (const line of familyLines(unloaded)) log(`unloaded ${line}`);
+      for (const line of familyLines(loaded)) log(`loaded ${line}`);
+      const before = p99s(unloaded);
+      const after = p99s(loaded);
+      const held: string[] = [];
+      const broke: string[] = [...errorLines(unloaded).map((e) => `unloaded: ${e}`), ...errorLines(loaded).map((e) => `loaded: ${e}`), ...readerProblems];
+      if (unloaded.errorCount() + loaded.errorCount() === 0) held.push(`0 errors in ${unloaded.requests() + loaded.requests()} requests`);
+      for (const family of COMPARED) {
+        const base = before.get(family) ?? 0;
+        const now = after.get(family) ?? 0;
+        const limit = Math.max(P99_FACTOR * base, base + P99_SLACK_MS);
+        const text = `${family} p99 ${now.toFixed(0)} ms loaded vs ${base.toFixed(0)} ms unloaded (${base > 0 ? (now / base).toFixed(1) : '–'}×)`;
+        if (now <= limit) held.push(text);
+        else broke.push(`${text}, goal ≤ ${limit.toFixed(0)} ms`);
+      }
+      const memoryText = `server RSS ${memory.before.toFixed(0)} MB before the slow readers, ${memory.peak.toFixed(0)} MB peak, ${memory.after.toFixed(0)} MB after they hung up`;
+      if (memory.after <= memory.before + RSS_ALLOWANCE_MB) held.push(`${memoryText} (≤ +${RSS_ALLOWANCE_MB} MB)`);
+      else broke.push(`${memoryText}: more than +${RSS_ALLOWANCE_MB} MB`);
+      const filesText = `open files ${filesBefore} before, ${filesWhileSlow} with the slow readers, ${filesAfter} after`;
+      if (filesAfter <= filesBefore) held.push(filesText);
+      else broke.push(`${filesText}: not all released`);
+      if (answers > 0 && answers < 500) held.push('the server still answers afterwards');
+      else broke.push(`GET /api/me ${answers ? `answered ${answers}` : 'got no answer'} after the slow readers hung up`);
+
+      const row: Row = {
+        scenario: this.name,
+        done:
+          `${readerCount} slow readers of a 20 × 1 MB client's ZIP at ${SLOW_BYTES_PER_SECOND / 1024} KB/s each ` +
+          `(${(slowBytes / MB).toFixed(1)} MB taken in all, peak RSS ${peakWhileSlow.toFixed(0)} MB while they read), ` +
+          `then aborted, while ${workerCount} volunteers worked ${seconds} s (before: ${unloaded.requests()} requests, ${familyLines(unloaded).join('; ')}; ` +
+          `with the slow readers: ${loaded.requests()} requests, ${familyLines(loaded).join('; ')})`,
+        held: held.join('; '),
+        broke: broke.join('; '),
+      };
+      return row;
+    } finally {
+      for (const reader of readers) reader.abort();
+      await server.stop();
+    }
+  },
+};
