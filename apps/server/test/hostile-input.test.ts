@@ -4,7 +4,9 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from './harness.js';
+import { samplePdf } from '../src/storage/testing.js';
+import { createClient } from './docs-helpers.js';
+import { seedPeople, startApp, type TestApp } from './harness.js';
 
 interface RawAnswer {
   status: number;
@@ -39,8 +41,10 @@ function errorOf(answer: RawAnswer): string {
 
 describe('hostile input', () => {
   let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
   beforeAll(async () => {
     app = await startApp();
+    people = await seedPeople(app);
   });
   afterAll(async () => {
     await app?.close();
@@ -71,5 +75,45 @@ describe('hostile input', () => {
     const huge = await raw(app.url, `GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: a=${'b'.repeat(20_000)}\r\n\r\n`);
     expect(huge.status).toBe(431);
     expect(errorOf(huge)).toBe('The request headers or address are too long. Reload the page and try again.');
+  });
+
+  it("words zod's own messages for people: which field, and what it must be", async () => {
+    const audit = (query: string) => people.admin.get(`/api/admin/audit?${query}`).then((r) => r.body);
+    expect(await audit('limit=abc')).toEqual({ error: 'limit must be a number.' });
+    expect(await audit('limit=1.5')).toEqual({ error: 'limit must be a whole number.' });
+    expect(await audit('limit=0')).toEqual({ error: 'limit must be at least 1.' });
+    expect(await audit('limit=1001')).toEqual({ error: 'limit must be at most 1000.' });
+    const clientId = await createClient(people.volA, 'fuzzed@example.org');
+    const presign = (size: unknown) =>
+      people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf', size }).then((r) => r.body);
+    expect(await presign('12')).toEqual({ error: 'size must be a number.' });
+    expect(await presign(1e300)).toEqual({ error: 'size must be a whole number.' });
+    expect(await presign(-1)).toEqual({ error: 'size must be at least 0.' });
+    const pin = await people.volA.post('/api/clients/new', { firstName: 'A', lastName: 'B', email: 'c@example.org', phone: '555 010 0100', pin: [1] });
+    expect(pin.body).toEqual({ error: 'pin must be text.' });
+  });
+
+  it('asks for a JSON body in words when a QUERY request has no Content-Type', async () => {
+    const cookies = people.admin.cookies;
+    const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const answer = await raw(
+      app.url,
+      `QUERY /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nx-csrf-token: ${cookies.get('csrf_token')}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(answer.status).toBe(400);
+    expect(errorOf(answer)).toBe('Send the request body as JSON (Content-Type: application/json).');
+  });
+
+  it('says what is wrong with an upload whose Content-Type cannot be read, not "Unsupported Media Type"', async () => {
+    const clientId = await createClient(people.volA, 'upload-type@example.org');
+    const presigned = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf' });
+    const target = new URL(presigned.body.url as string);
+    const pdf = samplePdf('type');
+    const answer = await raw(
+      app.url,
+      `PUT ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ;\r\nContent-Length: ${pdf.length}\r\nConnection: close\r\n\r\n${pdf.toString('latin1')}`,
+    );
+    expect(answer.status).toBe(415);
+    expect(errorOf(answer)).toBe('The file was sent with a Content-Type that is not valid. Upload it again from the app.');
   });
 });

@@ -6,11 +6,17 @@
  */
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaType } from '@vita-docs/core';
+import { frameworkMessage } from '../http/errors.js';
 import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import type { UploadBody } from './local-write.js';
 import type { GetGrant, PutGrant } from './signing.js';
 import { StorageError, storageErrorStatus } from './types.js';
+
+/** Fastify's own refusals as this route would word them (the JSON API's wording talks of JSON bodies). */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The file was sent with a Content-Type that is not valid. Upload it again from the app.',
+};
 
 /** Responses that are not a file: nothing may render, frame or sniff them. */
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
@@ -99,7 +105,7 @@ export function localStorageRoutes(store: LocalObjectStore): FastifyPluginAsync 
       }
       const status = error.statusCode;
       if (status !== undefined && status >= 400 && status < 500)
-        return reply.code(status).send({ error: error.message });
+        return reply.code(status).send({ error: FRAMEWORK_MESSAGES[error.code] ?? frameworkMessage(error) });
       request.log.error({ err: error }, 'storage request failed');
       return reply
         .code(500)
