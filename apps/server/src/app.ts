@@ -14,6 +14,7 @@ import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
+import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
 import { clientErrorHandler, HTTP_SERVER_OPTIONS, installProtocolChecks } from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
@@ -133,6 +134,7 @@ async function assemble(
 
   installErrorHandler(app);
   installProtocolChecks(app);
+  installForwardedForCheck(app);
   installJsonParser(app);
   await app.register(cookie);
   installSecurityHeaders(app, services);

@@ -2,6 +2,7 @@
  * Refusals the hostile-input fuzzer (reliability scenario 6) found without the `{ "error": "…" }`
  * JSON every refusal must carry, or with wording no person could act on. Each fails if its fix is undone.
  */
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/storage/testing.js';
@@ -115,5 +116,42 @@ describe('hostile input', () => {
     );
     expect(answer.status).toBe(415);
     expect(errorOf(answer)).toBe('The file was sent with a Content-Type that is not valid. Upload it again from the app.');
+  });
+});
+
+describe('hostile input behind a trusted proxy', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  beforeAll(async () => {
+    app = await startApp({ TRUST_PROXY: '127.0.0.1' });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('takes only addresses from X-Forwarded-For: kilobytes of text there reach no rate limit and no audit entry', async () => {
+    const text = randomBytes(3_000).toString('base64');
+    const visitor = await app.agent().prime();
+    const registered = await visitor.post(
+      '/api/auth/register',
+      { firstName: 'Far', lastName: 'Away', email: 'far@example.org', pin: 'far away pin 123' },
+      { headers: { 'x-forwarded-for': text } },
+    );
+    expect(registered.status).toBe(200);
+    const ipOf = async (email: string, forwarded: string) => {
+      const created = await people.admin.post(
+        '/api/clients/new',
+        { firstName: 'C', lastName: 'D', email, phone: '555 010 0100' },
+        { headers: { 'x-forwarded-for': forwarded } },
+      );
+      expect(created.status).toBe(200);
+      const audit = await people.admin.get(`/api/admin/audit?clientId=${created.body.client.clientId}`);
+      return audit.body.items[0].ip as string;
+    };
+    expect(await ipOf('one@example.org', `${text}, 203.0.113.7`)).toBe('203.0.113.7');
+    expect(await ipOf('two@example.org', '203.0.113.8:4711')).toBe('203.0.113.8');
+    expect(await ipOf('three@example.org', '[2001:db8::1]:4711')).toBe('2001:db8::1');
+    expect(await ipOf('four@example.org', text)).toBe('127.0.0.1');
   });
 });
