@@ -4,10 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/storage/testing.js';
 import { createClient } from './docs-helpers.js';
-import { seedPeople, startApp, type TestApp } from './harness.js';
+import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 
 interface RawAnswer {
   status: number;
@@ -30,6 +31,31 @@ function raw(url: string, request: string): Promise<RawAnswer> {
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8') });
     });
   });
+}
+
+/** Runs statements on the test server's own database. */
+async function onDatabase(app: TestApp, ...statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A trigger that deletes the row a new `table` row refers to just before it is written: what another
+ * request deleting it at that moment would do, every time.
+ */
+async function deleteFirst(app: TestApp, table: string, parent: string, column: string, reference: string): Promise<() => Promise<void>> {
+  const name = `delete_first_${table}`;
+  await onDatabase(
+    app,
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN DELETE FROM ${parent} WHERE ${column} = NEW.${reference}; RETURN NEW; END $$`,
+    `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+  );
+  return () => onDatabase(app, `DROP TRIGGER ${name} ON ${table}`, `DROP FUNCTION ${name}()`);
 }
 
 /** The answer is JSON `{ error }` and nothing else. */
@@ -103,6 +129,43 @@ describe('hostile input', () => {
     );
     expect(answer.status).toBe(400);
     expect(errorOf(answer)).toBe('Send the request body as JSON (Content-Type: application/json).');
+  });
+
+  it('answers 404, not 500, when the client is deleted between its check and the write that needs it', async () => {
+    const forUpload = await createClient(people.volA, 'deleted-meanwhile@example.org');
+    const restore = await deleteFirst(app, 'documents', 'clients', 'id', 'client_id');
+    try {
+      const presigned = await people.volA.post(`/api/docs/presign/${forUpload}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf' });
+      expect(presigned).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
+    } finally {
+      await restore();
+    }
+    const forCategory = await createClient(people.volA, 'deleted-meanwhile-too@example.org');
+    const restoreToo = await deleteFirst(app, 'client_doc_types', 'clients', 'id', 'client_id');
+    try {
+      const added = await people.volA.post(`/api/clients/${forCategory}/docs/types`, { template: 'W-2' });
+      expect(added).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
+    } finally {
+      await restoreToo();
+    }
+  });
+
+  it('answers 409, not 500, when anything else a write refers to was deleted a moment before', async () => {
+    await register(app, 'leaving@example.org');
+    await people.admin.post('/api/admin/users/leaving%40example.org/approve', { approved: true });
+    const browser = await app.agent().prime();
+    await browser.post('/api/auth/login-init', { email: 'leaving@example.org', pin: PIN });
+    const code = await app.latestCode('leaving@example.org');
+    const restore = await deleteFirst(app, 'sessions', 'users', 'email', 'user_email');
+    try {
+      const verified = await browser.post('/api/auth/login-verify', { email: 'leaving@example.org', code });
+      expect(verified).toMatchObject({
+        status: 409,
+        body: { error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.' },
+      });
+    } finally {
+      await restore();
+    }
   });
 
   it('says what is wrong with an upload whose Content-Type cannot be read, not "Unsupported Media Type"', async () => {

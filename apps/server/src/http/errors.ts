@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 
 /** An error whose message is meant for the person using the app. */
@@ -98,6 +99,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (err instanceof ZodError) {
       void reply.code(400).send({ error: zodMessage(err) });
+      return;
+    }
+    // A row this request refers to was deleted by another request after it was checked: the
+    // database refused the write, and the person can simply try again.
+    if (isForeignKeyViolation(err)) {
+      request.log.warn({ err }, 'a row the request refers to was deleted meanwhile');
+      void reply.code(409).send({ error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.' });
       return;
     }
     const status = err.statusCode ?? 500;
