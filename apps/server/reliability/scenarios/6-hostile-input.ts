@@ -276,6 +276,7 @@ const KINDS = [
   'path',
   'storage put',
   'storage get',
+  'upload flow',
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -357,7 +358,28 @@ interface Spec {
   headers: HeaderEdit[];
   protocol?: ProtocolCase;
   storage?: { template: number; tamper: Tamper };
+  flow?: Flow;
 }
+
+/**
+ * A whole upload with hostile but acceptable text wherever a person types it: a category note, the
+ * file name, the download name, a new name. Every step's answer is judged; the file's bytes are a
+ * real PDF or image, so the steps get all the way through storage, listing, download and ZIP.
+ */
+interface Flow {
+  /** Index into the identity's clients. */
+  client: number;
+  template: string;
+  note: string;
+  filename: string;
+  contentType: 'application/pdf' | 'image/png' | 'image/jpeg';
+  downloadAs: string;
+  rename: string;
+}
+
+/** Bytes the store recognises as a PNG and a JPEG (their signatures, then filler): enough for a flow. */
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1_000, 7)]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(1_000, 9)]);
 
 /** What the setup made that requests can point at. */
 interface World {
@@ -590,6 +612,15 @@ const headerValue: fc.Arbitrary<Val> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...HEADER_VALUES) },
   { weight: 3, arbitrary: hostileString(20_000).filter((v) => typeof v !== 'string' || !/[\r\n]/.test(v)) },
   { weight: 1, arbitrary: rawBytes.filter((b) => !b.bytes.includes(10) && !b.bytes.includes(13)) },
+);
+
+/** Text a person could type into a field (short enough to be accepted), hostile in every other way. */
+const typedText = fc.oneof(
+  edgeString,
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({ unit: 'grapheme', maxLength: 60 }),
+  fc.constantFrom(...TOKENS),
+  noise(300).map((n) => n.text()),
 );
 
 const TAMPER_PARAMS = ['k', 'ct', 'max', 'exp', 'sig', 'd', 'n'];
@@ -851,6 +882,24 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           method: fc.constantFrom('PUT', 'PUT', 'PUT', 'PUT', 'POST', 'GET', 'OPTIONS', 'DELETE'),
         })
         .map(({ template, tamper: t, ...rest }): Spec => ({ kind: 'storage put', route: 'storagePut', params: {}, query: [], headers: [], storage: { template, tamper: t }, ...rest })),
+    ],
+    'upload flow': [
+      2,
+      fc
+        .record({
+          ...common,
+          who: fc.constantFrom<Who>('admin', 'volunteer0'),
+          flow: fc.record({
+            client: fc.nat(),
+            template: fc.constantFrom(...CATEGORY_TEMPLATES),
+            note: typedText,
+            filename: typedText,
+            contentType: fc.constantFrom('application/pdf' as const, 'image/png' as const, 'image/jpeg' as const),
+            downloadAs: typedText,
+            rename: typedText,
+          }),
+        })
+        .map((rest): Spec => ({ kind: 'upload flow', route: 'presignUpload', params: {}, query: [], body: { type: 'none' }, headers: [], ...rest, csrf: 'valid' })),
     ],
     'storage get': [
       3,
@@ -1390,6 +1439,11 @@ async function buildWorld(url: string) {
     });
     putTemplates.push(new URL(presigned.url).search.slice(1));
   }
+  // The slow upload's own link: one the requests above can never use up.
+  const slowUpload = await vol0.api.presignUpload({
+    params: { id: world.ownClientIds[0] ?? '' },
+    body: { docType: 'Banking Info', filename: 'slow.pdf', contentType: 'application/pdf' },
+  });
   // Download URLs live a minute: the template is renewed while the run goes on.
   let getTemplate = '';
   const renewGet = async () => {
@@ -1397,7 +1451,7 @@ async function buildWorld(url: string) {
     getTemplate = new URL(signed.url).search.slice(1);
   };
   await renewGet();
-  return { world, putTemplates, getTemplate: () => getTemplate, renewGet };
+  return { world, putTemplates, slowPut: new URL(slowUpload.url).search.slice(1), getTemplate: () => getTemplate, renewGet };
 }
 
 // ── The scenario ─────────────────────────────────────────────────────────────────────────────────
@@ -1465,32 +1519,106 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
   const latencies: number[] = [];
   let answered4xx = 0;
   let cutOff = 0;
+  /** Requests the upload flows made (each flow is one of the generated requests, and several on the wire). */
+  let flowRequests = 0;
   let done = 0;
   let exited = false;
   const isUp = () => server.child.exitCode === null && server.child.signalCode === null;
 
-  const runOne = async (spec: Spec) => {
+  /** Counts an answer's status and judges it; the failures it shows are recorded under `label`. */
+  const tally = (answers: readonly Answer[], method: string): Set<Failure> => {
+    const found = new Set<Failure>();
+    for (const answer of answers) {
+      statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
+      if (answer.status >= 400 && answer.status < 500) answered4xx += 1;
+      const verdict = judge(answer, method);
+      if (verdict) found.add(verdict);
+    }
+    return found;
+  };
+
+  const runRaw = async (spec: Spec) => {
     const wire = materialize(spec, wiring);
     const outcome = await send(port, wire, wire.stream ? 90_000 : 30_000);
-    kindCounts.set(spec.kind, (kindCounts.get(spec.kind) ?? 0) + 1);
-    const role = spec.who.startsWith('volunteer') ? 'volunteer' : spec.who;
-    whoCounts.set(role, (whoCounts.get(role) ?? 0) + 1);
-    if (spec.route !== 'path' && spec.route !== 'storagePut' && spec.route !== 'storageGet') endpointsHit.add(spec.route);
     if (!wire.stream) latencies.push(outcome.ms);
-    const found = new Set<Failure>();
+    const found = tally(outcome.answers, wire.method);
     // An oversized request may be refused before it is all sent, and the reset of the rest can cost the
     // answer: counted, not a failure. Anything else ending without an answer is one.
     const oversized = wire.head.length > HEAD_LIMIT || wire.body.length > JSON_BODY_LIMIT || wire.stream !== undefined;
     if (outcome.answers.length === 0 && outcome.unsent && oversized && /EPIPE|ECONNRESET/.test(outcome.error ?? '')) cutOff += 1;
     else if (outcome.answers.length === 0) found.add('no answer');
-    for (const answer of outcome.answers) {
-      statusCounts.set(answer.status, (statusCounts.get(answer.status) ?? 0) + 1);
-      if (answer.status >= 400 && answer.status < 500) answered4xx += 1;
-      const verdict = judge(answer, wire.method);
-      if (verdict) found.add(verdict);
-    }
     const size = wire.head.length + wire.body.length + (wire.stream?.bytes ?? 0);
     for (const failure of found) record(failures, `${failure} on ${wire.label}`, size, describe(spec, wire, outcome));
+  };
+
+  /** An upload flow: each step a well-formed request of its own (through fetch), judged like the others. */
+  const runFlow = async (spec: Spec, flow: Flow) => {
+    const identity = identities[spec.who];
+    const clients = spec.who === 'admin' ? [...setup.world.ownClientIds, ...setup.world.otherClientIds] : setup.world.ownClientIds;
+    const clientId = clients[flow.client % clients.length] ?? '';
+    const step = async (label: string, method: string, target: string, body?: { json: unknown } | { bytes: Buffer; type: string; headers?: Record<string, string> }) => {
+      const signed = !target.startsWith('/');
+      const headers: Record<string, string> = signed ? {} : { cookie: identity.cookie, 'x-csrf-token': identity.csrf, 'x-forwarded-for': `10.67.${spec.ip >> 8}.${spec.ip & 255}` };
+      let payload: Buffer | undefined;
+      if (body && 'json' in body) {
+        headers['content-type'] = 'application/json';
+        payload = Buffer.from(JSON.stringify(body.json));
+      } else if (body) {
+        Object.assign(headers, body.headers, { 'content-type': body.type });
+        payload = body.bytes;
+      }
+      flowRequests += 1;
+      const began = performance.now();
+      const answer = await fetch(signed ? target : `${url}/api${target}`, { method, headers, ...(payload && { body: new Uint8Array(payload) }) }).then(
+        async (res): Promise<Answer> => ({ status: res.status, headers: new Map(res.headers), body: Buffer.from(await res.arrayBuffer()) }),
+        () => undefined,
+      );
+      latencies.push(performance.now() - began);
+      const found = tally(answer ? [answer] : [], method);
+      if (!answer) found.add('no answer');
+      const repro = () =>
+        `[upload flow, as ${spec.who}] ${method} ${JSON.stringify(target.slice(0, 200))} body ${payload ? excerpt(payload, 160) : '""'} → ${answer ? `${answer.status} ${answer.headers.get('content-type') ?? '(no type)'} ${excerpt(answer.body, 160)}` : 'no answer'}`;
+      for (const failure of found) record(failures, `${failure} on ${label}`, payload?.length ?? 0, repro());
+      const parsed = (() => {
+        try {
+          return answer && answer.status < 300 && /json/.test(answer.headers.get('content-type') ?? '') ? (JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>) : null;
+        } catch {
+          return null;
+        }
+      })();
+      return parsed;
+    };
+    const id = encodeURIComponent(clientId);
+    const added = await step('POST /api/clients/:id/docs/types', 'POST', `/clients/${id}/docs/types`, { json: { template: flow.template, note: flow.note } });
+    const docType = typeof added?.docType === 'string' ? added.docType : 'Banking Info';
+    const bytes = flow.contentType === 'application/pdf' ? randomPdf(2_000) : flow.contentType === 'image/png' ? PNG : JPEG;
+    const presigned = await step('POST /api/docs/presign/:id', 'POST', `/docs/presign/${id}`, {
+      json: { docType, filename: flow.filename, contentType: flow.contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
+    });
+    if (typeof presigned?.url === 'string' && typeof presigned.key === 'string') {
+      const signedHeaders = (presigned.headers ?? {}) as Record<string, string>;
+      await step('PUT /api/storage/put', 'PUT', presigned.url, { bytes, type: flow.contentType, headers: signedHeaders });
+      const completed = await step('POST /api/docs/complete', 'POST', '/docs/complete', { json: { key: presigned.key } });
+      await step('GET /api/docs/list/:id', 'GET', `/docs/list/${id}?docType=${encodeURIComponent(docType)}`);
+      const key = (completed?.item as { key?: string } | undefined)?.key ?? presigned.key;
+      const download = await step('POST /api/docs/presign-get', 'POST', '/docs/presign-get', { json: { key, downloadAs: flow.downloadAs } });
+      if (typeof download?.url === 'string') await step('GET /api/storage/get', 'GET', download.url);
+      const view = await step('POST /api/docs/presign-view', 'POST', '/docs/presign-view', { json: { key } });
+      if (typeof view?.url === 'string') await step('GET /api/storage/get', 'GET', view.url);
+      await step('POST /api/docs/rename', 'POST', '/docs/rename', { json: { key, filename: flow.rename } });
+      await step('GET /api/clients/:id/docs/download-all', 'GET', `/clients/${id}/docs/download-all?include=${encodeURIComponent(docType)}`);
+    }
+    // The category goes again (with its file), so the flows do not pile up categories.
+    if (docType !== 'Banking Info') await step('DELETE /api/clients/:id/docs/types', 'DELETE', `/clients/${id}/docs/types?docType=${encodeURIComponent(docType)}`);
+  };
+
+  const runOne = async (spec: Spec) => {
+    kindCounts.set(spec.kind, (kindCounts.get(spec.kind) ?? 0) + 1);
+    const role = spec.who.startsWith('volunteer') ? 'volunteer' : spec.who;
+    whoCounts.set(role, (whoCounts.get(role) ?? 0) + 1);
+    if (spec.route !== 'path' && spec.route !== 'storagePut' && spec.route !== 'storageGet') endpointsHit.add(spec.route);
+    if (spec.flow) await runFlow(spec, spec.flow);
+    else await runRaw(spec);
     done += 1;
     if (done % (short ? 250 : 1_000) === 0) log(`${fmt(done)} sent, ${failures.size} failure group(s), RSS ${mb(await server.rssMb())}`);
   };
@@ -1523,7 +1651,7 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
   const sampler = setInterval(() => void server.rssMb().then((rss) => (peak = Math.max(peak, rss))), 200);
   o.cleanups.push(() => clearInterval(sampler));
 
-  const slow = startSlowConnections(port, short ? 3 : 6, identities.anonymous, setup.putTemplates.at(-1) ?? '');
+  const slow = startSlowConnections(port, short ? 3 : 6, identities.anonymous, setup.slowPut);
   o.cleanups.push(() => slow.stop());
   await runAll(specs.slice(warmUp));
   const seconds = (Date.now() - began) / 1000;
@@ -1605,7 +1733,8 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
     done:
       `${fmt(done)} hostile requests in ${seconds.toFixed(0)} s (seed ${seed}, ${CONCURRENCY} at a time) on all ${endpointsHit.size} of ${ENDPOINT_NAMES.length} endpoints ` +
       `and the signed storage URLs, as admin ${fmt(whoCounts.get('admin') ?? 0)} / volunteer ${fmt(whoCounts.get('volunteer') ?? 0)} / anonymous ${fmt(whoCounts.get('anonymous') ?? 0)}: ` +
-      `${kindList}; meanwhile ${slow.slows.length} connections trickled a body, headers or an upload byte by byte for ${slowSeconds.toFixed(0)} s`,
+      `${kindList} (the upload flows made ${fmt(flowRequests)} requests on the wire); ` +
+      `meanwhile ${slow.slows.length} connections trickled a body, headers or an upload byte by byte for ${slowSeconds.toFixed(0)} s`,
     held:
       `${fmt(fives)} × 5xx; ${fmt(answered4xx)} 4xx answers, ${failures.size === 0 ? 'all' : 'not all'} JSON { error } with a text for people (statuses ${statusList}); ` +
       `${fmt(cutOff)} oversized requests refused and reset before they were all sent; ` +
