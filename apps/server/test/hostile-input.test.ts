@@ -45,18 +45,23 @@ async function onDatabase(app: TestApp, ...statements: string[]): Promise<void> 
 }
 
 /**
- * A trigger that deletes the row a new `table` row refers to just before it is written: what another
- * request deleting it at that moment would do, every time.
+ * A trigger on `table` running `body` before each INSERT or UPDATE: it plays another request that
+ * deleted a row at just the wrong moment, every time. Returns what removes it again.
  */
-async function deleteFirst(app: TestApp, table: string, parent: string, column: string, reference: string): Promise<() => Promise<void>> {
-  const name = `delete_first_${table}`;
+async function trigger(app: TestApp, table: string, event: 'INSERT' | 'UPDATE', body: string): Promise<() => Promise<void>> {
+  const name = `meanwhile_${table}_${event.toLowerCase()}`;
   await onDatabase(
     app,
-    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN DELETE FROM ${parent} WHERE ${column} = NEW.${reference}; RETURN NEW; END $$`,
-    `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+    `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} END $$`,
+    `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
   );
   return () => onDatabase(app, `DROP TRIGGER ${name} ON ${table}`, `DROP FUNCTION ${name}()`);
 }
+/** The client (or user) a new row refers to is deleted just before the row is written. */
+const deleteFirst = (app: TestApp, table: string, parent: string, column: string, reference: string) =>
+  trigger(app, table, 'INSERT', `DELETE FROM ${parent} WHERE ${column} = NEW.${reference}; RETURN NEW;`);
+/** An update finds no row: as when another request deleted it after it was looked up. */
+const vanishOnUpdate = (app: TestApp, table: string) => trigger(app, table, 'UPDATE', 'RETURN NULL;');
 
 /** The answer is JSON `{ error }` and nothing else. */
 function errorOf(answer: RawAnswer): string {
@@ -165,6 +170,36 @@ describe('hostile input', () => {
       });
     } finally {
       await restore();
+    }
+  });
+
+  it('answers 404, not 500, when what an update changes was deleted after it was looked up', async () => {
+    await register(app, 'vanishing@example.org');
+    const restoreUsers = await vanishOnUpdate(app, 'users');
+    try {
+      expect(await people.admin.post('/api/admin/users/vanishing%40example.org/approve', { approved: true })).toMatchObject({
+        status: 404,
+        body: { error: 'User not found.' },
+      });
+      expect(await people.admin.post('/api/admin/users/vanishing%40example.org/role', { role: 'officer' })).toMatchObject({
+        status: 404,
+        body: { error: 'User not found.' },
+      });
+    } finally {
+      await restoreUsers();
+    }
+    const clientId = await createClient(people.volA, 'vanishing-client@example.org');
+    const restoreClients = await vanishOnUpdate(app, 'clients');
+    try {
+      expect(await people.volA.post(`/api/clients/${clientId}/submit`)).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
+      const moved = await people.admin.post('/api/admin/clients/reassign', {
+        from: 'vola@example.org',
+        clientEmail: 'vanishing-client@example.org',
+        newVolunteerEmail: 'volb@example.org',
+      });
+      expect(moved).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
+    } finally {
+      await restoreClients();
     }
   });
 

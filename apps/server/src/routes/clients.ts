@@ -115,7 +115,9 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .set({ submitted_at: new Date(), submitted_by: user.email })
       .where('id', '=', client.id)
       .returning('submitted_at')
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
     // The column is nullable in general, never right after this update set it.
     if (!row.submitted_at) throw new Error('submitted_at was not stored');
     await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
