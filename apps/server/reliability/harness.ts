@@ -16,13 +16,13 @@ import pg from 'pg';
 import { createApiClient, createFetchPutFile, uploadDocument, type ApiClient, type FileLike } from '@vita-docs/core';
 import { createCookieJarFetch } from '@vita-docs/core/testing';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MB = 1024 * 1024;
 
 /** The admin every scenario's server is started with. */
-const ADMIN = { email: 'admin@reliability.test', pin: 'reliable admin pin 1' } as const;
+export const ADMIN = { email: 'admin@reliability.test', pin: 'reliable admin pin 1' } as const;
 /** The PIN of every simulated volunteer. */
-const VOLUNTEER_PIN = 'reliable volunteer pin 1';
+export const VOLUNTEER_PIN = 'reliable volunteer pin 1';
 
 /** How a scenario runs: the full report form, or the short form the test suite runs. */
 export interface ScenarioOptions {
@@ -147,7 +147,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The newest sign-in code mailed to `email` after the outbox held `after` mails. */
-async function latestCode(url: string, email: string, after = 0): Promise<string> {
+export async function latestCode(url: string, email: string, after = 0): Promise<string> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const res = await fetch(`${url}/api/dev/outbox`);
     const mails = (await res.json()) as Array<{ to: string; text: string }>;

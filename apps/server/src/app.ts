@@ -14,7 +14,9 @@ import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
+import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
+import { clientErrorHandler, HTTP_SERVER_OPTIONS, installProtocolChecks } from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
@@ -91,6 +93,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
         : config.trustProxy,
     // A HEAD of download-all would build (and audit) a whole ZIP for nothing.
     exposeHeadRoutes: false,
+    // Malformed requests, oversized headers and timeouts answered in JSON like every other refusal.
+    clientErrorHandler,
+    http: HTTP_SERVER_OPTIONS,
     frameworkErrors: (error, _request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
       void (reply as unknown as FastifyReply).code(400).send({ error: message });
@@ -133,6 +138,8 @@ async function assemble(
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
+  installProtocolChecks(app);
+  installForwardedForCheck(app);
   installJsonParser(app);
   await app.register(cookie);
   installSecurityHeaders(app, services);

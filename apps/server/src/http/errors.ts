@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 
 /** An error whose message is meant for the person using the app. */
@@ -21,15 +21,50 @@ export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
 
+/** What zod's own (English, developer-facing) messages begin with; our schemas word theirs for people. */
+const ZOD_DEFAULT = /^(Invalid|Too big|Too small)\b/;
+
+/** The kinds of value a field may have to be, as a person would say it. */
+const KIND_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+const isSafeIntegerBound = (bound: number | bigint) => Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
+
+/** Zod's default message for a field, said in plain words: "limit must be at most 1000." */
+function plainWords(issue: ZodError['issues'][number]): string {
+  const field = issue.path.map(String).join('.') || 'The value';
+  if (issue.code === 'invalid_type') return `${field} must be ${KIND_WORDS[issue.expected] ?? 'something else'}.`;
+  if (issue.code === 'too_big') {
+    if (issue.origin === 'string') return `${field} is too long (at most ${issue.maximum} characters).`;
+    if (issue.origin === 'array') return `${field} has too many items (at most ${issue.maximum}).`;
+    // The bound of z.number().int(): the number is not a usable whole number at all.
+    if (isSafeIntegerBound(issue.maximum)) return `${field} must be a whole number.`;
+    return `${field} must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}.`;
+  }
+  if (issue.code === 'too_small') {
+    if (issue.origin === 'string') return `${field} is too short (at least ${issue.minimum} characters).`;
+    if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}.`;
+    if (isSafeIntegerBound(issue.minimum)) return `${field} must be a whole number.`;
+    return `${field} must be ${issue.inclusive === false ? 'more than' : 'at least'} ${issue.minimum}.`;
+  }
+  return `${field} is not valid.`;
+}
+
 /** A zod failure as one sentence: the first problem, which our schemas phrase for people. */
 function zodMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request is not valid.';
   if (issue.path.length === 0 && issue.code === 'invalid_type') return 'The request body must be a JSON object.';
   if (issue.code === 'unrecognized_keys') return issue.message;
-  return issue.message.startsWith('Invalid input') && issue.path.length > 0
-    ? `${issue.path.join('.')}: ${issue.message}`
-    : issue.message;
+  // A schema's own words are kept; zod's defaults ("Invalid input: expected number, received NaN")
+  // mean nothing to the person reading them.
+  return ZOD_DEFAULT.test(issue.message) ? plainWords(issue) : issue.message;
 }
 
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -37,10 +72,17 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON (Content-Type: application/json).',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+  // A QUERY request must say what its body is.
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'Send the request body as JSON (Content-Type: application/json).',
 };
 
 /** The answer while the database cannot be reached: the request may be tried again shortly. */
 export const DATABASE_UNAVAILABLE = 'Service temporarily unavailable, try again';
+
+/** The message for one of Fastify's own 4xx errors: ours where we have one, else its own. */
+export function frameworkMessage(err: FastifyError): string {
+  return FASTIFY_MESSAGES[err.code] ?? err.message;
+}
 
 /** Every failure becomes `{ error }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
@@ -62,9 +104,16 @@ export function installErrorHandler(app: FastifyInstance): void {
       void reply.code(400).send({ error: zodMessage(err) });
       return;
     }
+    // A row this request refers to was deleted by another request after it was checked: the
+    // database refused the write, and the person can simply try again.
+    if (isForeignKeyViolation(err)) {
+      request.log.warn({ err }, 'a row the request refers to was deleted meanwhile');
+      void reply.code(409).send({ error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.' });
+      return;
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      void reply.code(status).send({ error: FASTIFY_MESSAGES[err.code] ?? err.message });
+      void reply.code(status).send({ error: frameworkMessage(err) });
       return;
     }
     if (isDatabaseUnavailable(err)) {

@@ -49,7 +49,9 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
       )
       .where('email', '=', target.email)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!updated) throw notFound(USER_NOT_FOUND);
     if (!body.approved) await revokeUserSessions(db, target.email);
     await audit(db, { actor: user.email, action: body.approved ? 'user.approve' : 'user.unapprove', ip: request.ip, detail: target.email });
     return { ok: true as const, user: toUser(updated) };
@@ -69,7 +71,9 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
       .set({ role: body.role })
       .where('email', '=', target.email)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!updated) throw notFound(USER_NOT_FOUND);
     // New permissions take effect at the next sign-in; existing sessions end now.
     if (target.role !== body.role) await revokeUserSessions(db, target.email);
     await audit(db, { actor: user.email, action: 'user.role', ip: request.ip, detail: `${target.email}: ${target.role} -> ${body.role}` });

@@ -3,11 +3,11 @@ import { canManageAllClients, categoryName, FIXED_CATEGORIES, isFixedCategory } 
 import { audit } from '../audit.js';
 import { randomToken } from '../auth/crypto.js';
 import { hashPin } from '../auth/passwords.js';
-import { assertClientAccess, clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
+import { assertClientAccess, CLIENT_NOT_FOUND, clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { categoryStatus } from '../documents/documents.js';
 import { settleArrived } from '../documents/lifecycle.js';
 
@@ -77,6 +77,8 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       await db.insertInto('client_doc_types').values({ client_id: client.id, name }).execute();
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicate;
+      // Another request deleted the client between the check above and this insert.
+      if (isForeignKeyViolation(err)) throw notFound(CLIENT_NOT_FOUND);
       throw err;
     }
     await audit(db, { actor: user.email, action: 'doctype.add', clientId: client.id, ip: request.ip, detail: name });
@@ -113,7 +115,9 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .set({ submitted_at: new Date(), submitted_by: user.email })
       .where('id', '=', client.id)
       .returning('submitted_at')
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
     // The column is nullable in general, never right after this update set it.
     if (!row.submitted_at) throw new Error('submitted_at was not stored');
     await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });

@@ -8,8 +8,8 @@ import {
 } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { assertClientAccess, clientDocTypes, clientFor } from '../clients/clients.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { assertClientAccess, CLIENT_NOT_FOUND, clientDocTypes, clientFor } from '../clients/clients.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
   findDocument,
@@ -74,6 +74,9 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       uploadedBy: user.email,
       declaredSize: body.size,
       declaredSha256: body.sha256,
+    }).catch((err: unknown) => {
+      // Another request deleted the client between the check above and this insert.
+      throw isForeignKeyViolation(err) ? notFound(CLIENT_NOT_FOUND) : err;
     });
     const signed = await store.presignPut(key, body.contentType, {
       expiresInSeconds: PUT_URL_SECONDS,

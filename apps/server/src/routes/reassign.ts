@@ -51,7 +51,9 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
         .set({ created_by: target.email, previous_created_by: client.created_by ?? client.previous_created_by })
         .where('id', '=', client.id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      // Deleted by another request since it was found.
+      if (!row) throw notFound(CLIENT_NOT_FOUND);
       await audit(db, {
         actor: actor.email,
         action: 'client.reassign',

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaType } from '@vita-docs/core';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { DATABASE_UNAVAILABLE } from '../http/errors.js';
+import { DATABASE_UNAVAILABLE, frameworkMessage } from '../http/errors.js';
 import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import type { UploadBody } from './local-write.js';
@@ -16,6 +16,11 @@ import { StorageError, storageErrorStatus } from './types.js';
 
 /** How much of a served file is read at a time (and at most held for a reader slower than the disk). */
 const SERVE_CHUNK_BYTES = 128 * 1024;
+
+/** Fastify's own refusals as this route would word them (the JSON API's wording talks of JSON bodies). */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The file was sent with a Content-Type that is not valid. Upload it again from the app.',
+};
 
 /** Responses that are not a file: nothing may render, frame or sniff them. */
 const LOCKED_DOWN_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
@@ -107,7 +112,7 @@ export function localStorageRoutes(store: LocalObjectStore): FastifyPluginAsync 
       }
       const status = error.statusCode;
       if (status !== undefined && status >= 400 && status < 500)
-        return reply.code(status).send({ error: error.message });
+        return reply.code(status).send({ error: FRAMEWORK_MESSAGES[error.code] ?? frameworkMessage(error) });
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ message: error.message }, 'database unavailable');
         return reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
