@@ -196,7 +196,7 @@ export function openBrowser(url: string, email = ''): Browser {
 }
 
 /** Signs `email` in through PIN + emailed code on a new browser. */
-export async function signIn(url: string, email: string, pin: string): Promise<Browser> {
+async function signIn(url: string, email: string, pin: string): Promise<Browser> {
   const browser = openBrowser(url, email);
   const before = await outboxLength(url);
   await browser.api.loginInit({ body: { email, pin } });
