@@ -124,10 +124,12 @@ export {
   PDF_MARGIN,
   LETTER_SIZE,
 } from './pdf/letter-pdf.js';
-export type { ImageToPdfPorts, LetterLayout } from './pdf/letter-pdf.js';
+export type { ImageToPdfPorts, ImageToPdfOptions, LetterLayout } from './pdf/letter-pdf.js';
+export { imagesToLetterPdf, MAX_SCAN_PAGES, ScanPageError } from './pdf/scan-pdf.js';
+export type { ScanPage, ScanOptions } from './pdf/scan-pdf.js';
 export { isConvertibleImage, pdfFileName } from './pdf/convertible.js';
 export { readImageInfo, sniffFormat, exifOrientation } from './pdf/image-info.js';
 export type { ImageInfo, ImageFormat } from './pdf/image-info.js';
 export { decodeBmp } from './pdf/bmp.js';
 export type { RgbaImage } from './pdf/bmp.js';
-export type { RasterPort, RasterRequest, RasterResult } from './pdf/raster.js';
+export type { RasterPort, RasterRequest, RasterResult, QuarterTurn } from './pdf/raster.js';

@@ -57,7 +57,13 @@ function orientationTransform(orientation: number, w: number, h: number): [numbe
   }
 }
 
-/** Decodes, orients, scales and encodes one image. */
+/** The clockwise turn as the canvas transform for a canvas of the turned size w×h. */
+function turnTransform(turn: number, w: number, h: number): [number, number, number, number, number, number] {
+  // A clockwise quarter turn is what EXIF orientation 6 asks for, a half turn 3, three quarters 8.
+  return orientationTransform(turn === 90 ? 6 : turn === 180 ? 3 : turn === 270 ? 8 : 1, w, h);
+}
+
+/** Decodes, orients, turns, scales and encodes one image. */
 export async function rasterToJpeg(
   request: Omit<RasterRequest, 'file'> & { blob: Blob },
 ): Promise<{ bytes: Uint8Array; width: number; height: number }> {
@@ -71,19 +77,25 @@ export async function rasterToJpeg(
     const scale = Math.min(1, request.maxSide / Math.max(uprightWidth, uprightHeight));
     const width = Math.max(1, Math.round(uprightWidth * scale));
     const height = Math.max(1, Math.round(uprightHeight * scale));
-    const canvas = new OffscreenCanvas(width, height);
+    const turn = request.rotate ?? 0;
+    const sideways = turn === 90 || turn === 270;
+    const canvasWidth = sideways ? height : width;
+    const canvasHeight = sideways ? width : height;
+    const canvas = new OffscreenCanvas(canvasWidth, canvasHeight);
     const context = canvas.getContext('2d');
     if (!context) throw new Error('OffscreenCanvas 2D is not available');
     // The result is a JPEG, which has no alpha: transparent areas become white, as on paper, not black.
     if (format !== 'jpeg') {
       context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, width, height);
+      context.fillRect(0, 0, canvasWidth, canvasHeight);
     }
     context.imageSmoothingQuality = 'high';
-    if (manual) context.setTransform(...orientationTransform(request.orientation, width, height));
+    // Composed so the stored image is first made upright (EXIF), then turned by the person's choice.
+    context.setTransform(...turnTransform(turn, canvasWidth, canvasHeight));
+    if (manual) context.transform(...orientationTransform(request.orientation, width, height));
     context.drawImage(bitmap, 0, 0, swap ? height : width, swap ? width : height);
     const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: request.quality });
-    return { bytes: new Uint8Array(await blob.arrayBuffer()), width, height };
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), width: canvasWidth, height: canvasHeight };
   } finally {
     bitmap.close();
   }

@@ -4,13 +4,12 @@ import { decodeBmp } from './bmp.js';
 import type { RasterPort } from './raster.js';
 
 /**
- * A {@link RasterPort} backed by sharp: EXIF orientation applied by `rotate()`, Lanczos downscale,
- * alpha flattened onto white. BMP, which sharp cannot read, is decoded
- * here first.
+ * A {@link RasterPort} backed by sharp: EXIF orientation applied by `autoOrient()`, Lanczos
+ * downscale, alpha flattened onto white. BMP, which sharp cannot read, is decoded here first.
  */
 export function createSharpRaster(): RasterPort {
   return {
-    async toJpeg({ file, format, maxSide, quality }) {
+    async toJpeg({ file, format, maxSide, quality, rotate = 0 }) {
       const bytes = new Uint8Array(await file.arrayBuffer());
       let input: sharp.Sharp;
       if (format === 'bmp') {
@@ -19,8 +18,10 @@ export function createSharpRaster(): RasterPort {
       } else {
         input = sharp(bytes, { failOn: 'error' });
       }
+      // EXIF orientation first, then the person's turn: sharp allows exactly this pair.
       const { data, info } = await input
-        .rotate()
+        .autoOrient()
+        .rotate(rotate)
         .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: Math.round(quality * 100) })
