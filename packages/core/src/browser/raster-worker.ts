@@ -1,18 +1,34 @@
 /**
  * The Web Worker behind `createWorkerRaster`: decodes with `createImageBitmap`, scales and
- * orients on an `OffscreenCanvas`, encodes with `convertToBlob`. Nothing here touches the page.
+ * orients on an `OffscreenCanvas`, encodes with `convertToBlob`; measures photos for the quality
+ * check and tells whether an image decodes at all. Nothing here touches the page.
  */
-import type { RasterRequest } from '../pdf/raster.js';
+import type { DecodeRequest, MeasureRequest, RasterRequest, RasterResult } from '../pdf/raster.js';
+import type { ImageMetrics } from '../quality/assess.js';
+import { decodesHere, measureImage } from './measure.js';
 
-/** A request as posted to the worker: the image as a Blob (cloned as a handle, not copied). */
-export interface WorkerRequest extends Omit<RasterRequest, 'file'> {
-  id: number;
-  blob: Blob;
+/** What each kind of request asks and answers. */
+interface WorkerJobs {
+  jpeg: { request: RasterRequest; result: RasterResult };
+  measure: { request: MeasureRequest; result: ImageMetrics };
+  decodes: { request: DecodeRequest; result: boolean };
 }
+
+/** The kinds of work the worker does. */
+export type WorkerJob = keyof WorkerJobs;
+
+/** A request of one kind, the image as a Blob (cloned as a handle, not copied). */
+export type JobRequest<K extends WorkerJob> = Omit<WorkerJobs[K]['request'], 'file'> & { blob: Blob };
+
+/** What one kind of request resolves to. */
+export type JobResult<K extends WorkerJob> = WorkerJobs[K]['result'];
+
+/** A request as posted to the worker. */
+export type WorkerRequest = { [K in WorkerJob]: { id: number; job: K; request: JobRequest<K> } }[WorkerJob];
 
 /** The worker's answer to one request. */
 export type WorkerResponse =
-  | { id: number; ok: true; bytes: Uint8Array; width: number; height: number }
+  | { id: number; ok: true; result: JobResult<WorkerJob> }
   | { id: number; ok: false; error: string };
 
 // 2×1 images stored with EXIF orientation 6: a decoder that honours orientation returns 1×2.
@@ -101,6 +117,20 @@ export async function rasterToJpeg(
   }
 }
 
+/** Does one request; a JPEG's bytes are transferred back, not copied. */
+export async function runJob(message: WorkerRequest): Promise<{ result: JobResult<WorkerJob>; transfer: Transferable[] }> {
+  switch (message.job) {
+    case 'jpeg': {
+      const result = await rasterToJpeg(message.request);
+      return { result, transfer: [result.bytes.buffer as ArrayBuffer] };
+    }
+    case 'measure':
+      return { result: await measureImage(message.request), transfer: [] };
+    case 'decodes':
+      return { result: await decodesHere(message.request), transfer: [] };
+  }
+}
+
 interface WorkerScope {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
   postMessage(message: WorkerResponse, transfer?: Transferable[]): void;
@@ -110,9 +140,9 @@ interface WorkerScope {
 if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !== 'undefined') {
   const scope = globalThis as unknown as WorkerScope;
   scope.onmessage = (event) => {
-    const { id, ...request } = event.data;
-    rasterToJpeg(request).then(
-      (result) => scope.postMessage({ id, ok: true, ...result }, [result.bytes.buffer]),
+    const { id } = event.data;
+    runJob(event.data).then(
+      ({ result, transfer }) => scope.postMessage({ id, ok: true, result }, transfer),
       (error: unknown) => scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
   };
