@@ -1,48 +1,24 @@
 /**
- * The quality check's pixel work in a browser worker: decode to a small copy (straight to 1/8 size
- * where the JPEG decoder can), read its pixels off an OffscreenCanvas and measure them with the shared
- * metrics. Only the numbers leave the worker.
+ * The quality check's pixel work in a browser worker: decode to a small copy (a JPEG straight to 1/8
+ * of its size where `ImageDecoder` can), read its pixels off an OffscreenCanvas and measure them with
+ * the shared metrics. Only the numbers leave the worker.
  */
 import type { DecodeRequest, MeasureRequest } from '../pdf/raster.js';
 import type { ImageMetrics } from '../quality/assess.js';
 import { grayFromPixels, measureGray, sampleSize } from '../quality/metrics.js';
+import { decodeJpegScaled } from './decode.js';
+import type { Decoded } from './decode.js';
 
 type Blobbed<T> = Omit<T, 'file'> & { blob: Blob };
 
-/** A decoded picture to draw, with its size and how to let it go. */
-interface Decoded {
-  source: CanvasImageSource;
-  width: number;
-  height: number;
-  close(): void;
-}
-
-/**
- * JPEG straight to about the sample size with WebCodecs' `ImageDecoder` (Chromium, Firefox): the
- * decoder scales in the DCT, so a 12 MP photo is never held at full size. Null where unavailable.
- */
-async function decodeJpegSmall(request: Blobbed<MeasureRequest>): Promise<Decoded | null> {
-  const { width, height } = request;
-  if (request.format !== 'jpeg' || !width || !height || typeof ImageDecoder === 'undefined') return null;
-  if (!(await ImageDecoder.isTypeSupported('image/jpeg'))) return null;
-  const target = sampleSize(width, height, request.maxSide);
-  const decoder = new ImageDecoder({
-    data: request.blob.stream(),
-    type: 'image/jpeg',
-    desiredWidth: target.width,
-    desiredHeight: target.height,
-  });
-  try {
-    const { image } = await decoder.decode();
-    return { source: image, width: image.displayWidth, height: image.displayHeight, close: () => image.close() };
-  } finally {
-    decoder.close();
-  }
-}
-
 async function decode(request: Blobbed<MeasureRequest>): Promise<Decoded> {
-  const small = await decodeJpegSmall(request).catch(() => null);
-  if (small) return small;
+  const { width, height } = request;
+  if (request.format === 'jpeg' && width && height) {
+    // Straight to about the sample size: the orientation does not matter to the metrics.
+    const longSide = Math.min(request.maxSide, Math.max(width, height));
+    const small = await decodeJpegScaled(request.blob, longSide, 1).catch(() => null);
+    if (small) return small;
+  }
   const bitmap = await createImageBitmap(request.blob);
   return { source: bitmap, width: bitmap.width, height: bitmap.height, close: () => bitmap.close() };
 }

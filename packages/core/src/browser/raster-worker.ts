@@ -5,6 +5,8 @@
  */
 import type { DecodeRequest, MeasureRequest, RasterRequest, RasterResult } from '../pdf/raster.js';
 import type { ImageMetrics } from '../quality/assess.js';
+import { decodeJpegScaled, decoderHonoursOrientation } from './decode.js';
+import type { Decoded } from './decode.js';
 import { decodesHere, measureImage } from './measure.js';
 
 /** What each kind of request asks and answers. */
@@ -31,34 +33,6 @@ export type WorkerResponse =
   | { id: number; ok: true; result: JobResult<WorkerJob> }
   | { id: number; ok: false; error: string };
 
-// 2×1 images stored with EXIF orientation 6: a decoder that honours orientation returns 1×2.
-const PROBES = {
-  jpeg: '/9j/4QC8RXhpZgAASUkqAAgAAAAGABIBAwABAAAABgAAABoBBQABAAAAVgAAABsBBQABAAAAXgAAACgBAwABAAAAAgAAABMCAwABAAAAAQAAAGmHBAABAAAAZgAAAAAAAAA4YwAA6AMAADhjAADoAwAABgAAkAcABAAAADAyMTABkQcABAAAAAECAwAAoAcABAAAADAxMDABoAMAAQAAAP//AAACoAQAAQAAAAIAAAADoAQAAQAAAAEAAAAAAAAA/9sAQwAQCwwODAoQDg0OEhEQExgoGhgWFhgxIyUdKDozPTw5Mzg3QEhcTkBEV0U3OFBtUVdfYmdoZz5NcXlwZHhcZWdj/9sAQwEREhIYFRgvGhovY0I4QmNjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2Nj/8AAEQgAAQACAwEiAAIRAQMRAf/EABQAAQAAAAAAAAAAAAAAAAAAAAD/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AAAP/9k=',
-  png: 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAtGVYSWZJSSoACAAAAAYAEgEDAAEAAAAGAAAAGgEFAAEAAABWAAAAGwEFAAEAAABeAAAAKAEDAAEAAAACAAAAEwIDAAEAAAABAAAAaYcEAAEAAABmAAAAAAAAADhjAADoAwAAOGMAAOgDAAAGAACQBwAEAAAAMDIxMAGRBwAEAAAAAQIDAACgBwAEAAAAMDEwMAGgAwABAAAA//8AAAKgBAABAAAAAgAAAAOgBAABAAAAAQAAAAAAAABnMuHxAAAAC0lEQVR42mNoAAMACocDAVdiaIEAAAAASUVORK5CYII=',
-  webp: 'UklGRvIAAABXRUJQVlA4WAoAAAAIAAAAAQAAAAAAVlA4TBEAAAAvAQAAAAdQwAIWsP+BiOh/AABFWElGugAAAEV4aWYAAElJKgAIAAAABgASAQMAAQAAAAYAAAAaAQUAAQAAAFYAAAAbAQUAAQAAAF4AAAAoAQMAAQAAAAIAAAATAgMAAQAAAAEAAABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAwAaADAAEAAAD//wAAAqAEAAEAAAACAAAAA6AEAAEAAAABAAAAAAAAAA==',
-} as const;
-
-const honours = new Map<string, Promise<boolean>>();
-
-/** Whether this browser's decoder applies EXIF orientation for a format (Chromium: JPEG and PNG, not WebP). */
-function decoderHonoursOrientation(format: string): Promise<boolean> {
-  if (!(format in PROBES)) return Promise.resolve(true);
-  let answer = honours.get(format);
-  if (!answer) {
-    const bytes = Uint8Array.from(atob(PROBES[format as keyof typeof PROBES]), (c) => c.charCodeAt(0));
-    answer = createImageBitmap(new Blob([bytes], { type: `image/${format}` })).then(
-      (bitmap) => {
-        const rotated = bitmap.height > bitmap.width;
-        bitmap.close();
-        return rotated;
-      },
-      () => true,
-    );
-    honours.set(format, answer);
-  }
-  return answer;
-}
-
 /** The canvas transform that draws a stored image upright, for a canvas of the upright size w×h. */
 function orientationTransform(orientation: number, w: number, h: number): [number, number, number, number, number, number] {
   switch (orientation) {
@@ -79,17 +53,35 @@ function turnTransform(turn: number, w: number, h: number): [number, number, num
   return orientationTransform(turn === 90 ? 6 : turn === 180 ? 3 : turn === 270 ? 8 : 1, w, h);
 }
 
-/** Decodes, orients, turns, scales and encodes one image. */
-export async function rasterToJpeg(
-  request: Omit<RasterRequest, 'file'> & { blob: Blob },
-): Promise<{ bytes: Uint8Array; width: number; height: number }> {
-  const { format } = request;
+/**
+ * The image decoded, and whether it still has to be turned upright by hand. A JPEG larger than
+ * `maxSide` is decoded straight to the smallest n/8 of its size that is still at least `maxSide`,
+ * where the browser can; anything else, or a decoded size that came out too small, by
+ * `createImageBitmap`.
+ */
+async function decodeForJpeg(request: Omit<RasterRequest, 'file'> & { blob: Blob }): Promise<Decoded & { manual: boolean }> {
+  const { width, height, maxSide, orientation } = request;
+  const longest = Math.max(width ?? 0, height ?? 0);
+  const eighths = longest ? Math.ceil((8 * maxSide) / longest) : 8;
+  if (request.format === 'jpeg' && width && height && eighths < 8) {
+    const scaled = await decodeJpegScaled(request.blob, (longest * eighths) / 8, orientation).catch(() => null);
+    if (scaled && Math.max(scaled.width, scaled.height) >= maxSide) return { ...scaled, manual: false };
+    scaled?.close();
+  }
   const bitmap = await createImageBitmap(request.blob);
+  const manual = orientation !== 1 && !(await decoderHonoursOrientation(request.format));
+  return { source: bitmap, width: bitmap.width, height: bitmap.height, close: () => bitmap.close(), manual };
+}
+
+/** Decodes, orients, turns, scales and encodes one image. */
+export async function rasterToJpeg(request: Omit<RasterRequest, 'file'> & { blob: Blob }): Promise<RasterResult> {
+  const { format } = request;
+  const decoded = await decodeForJpeg(request);
   try {
-    const manual = request.orientation !== 1 && !(await decoderHonoursOrientation(format));
+    const { manual } = decoded;
     const swap = manual && request.orientation >= 5;
-    const uprightWidth = swap ? bitmap.height : bitmap.width;
-    const uprightHeight = swap ? bitmap.width : bitmap.height;
+    const uprightWidth = swap ? decoded.height : decoded.width;
+    const uprightHeight = swap ? decoded.width : decoded.height;
     const scale = Math.min(1, request.maxSide / Math.max(uprightWidth, uprightHeight));
     const width = Math.max(1, Math.round(uprightWidth * scale));
     const height = Math.max(1, Math.round(uprightHeight * scale));
@@ -109,11 +101,11 @@ export async function rasterToJpeg(
     // Composed so the stored image is first made upright (EXIF), then turned by the person's choice.
     context.setTransform(...turnTransform(turn, canvasWidth, canvasHeight));
     if (manual) context.transform(...orientationTransform(request.orientation, width, height));
-    context.drawImage(bitmap, 0, 0, swap ? height : width, swap ? width : height);
+    context.drawImage(decoded.source, 0, 0, swap ? height : width, swap ? width : height);
     const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: request.quality });
     return { bytes: new Uint8Array(await blob.arrayBuffer()), width: canvasWidth, height: canvasHeight };
   } finally {
-    bitmap.close();
+    decoded.close();
   }
 }
 

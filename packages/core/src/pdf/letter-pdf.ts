@@ -118,6 +118,8 @@ export async function embedPageImage(
     file,
     format: info.format,
     orientation: info.orientation,
+    width: info.width,
+    height: info.height,
     rotate,
     maxSide: PDF_MAX_IMAGE_SIDE,
     quality: PDF_JPEG_QUALITY,

@@ -17,6 +17,12 @@ export interface RasterRequest {
   format: ImageFormat;
   /** EXIF orientation (1–8) as read from the file, for decoders that do not apply it themselves. */
   orientation: number;
+  /**
+   * The stored size from the header, when known (JPEG): a decoder that can decode straight to a
+   * fraction of the size (JPEG's n/8) then never holds the full 12 MP picture.
+   */
+  width?: number | null;
+  height?: number | null;
   /** Turned clockwise by this much after the EXIF orientation is applied; 0 when absent. */
   rotate?: QuarterTurn;
   /** The longest side of the result, at most (never scaled up). */

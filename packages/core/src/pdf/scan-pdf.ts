@@ -87,6 +87,8 @@ export async function imagesToLetterPdf(
       ? options.name
       : `${options.name}.pdf`;
   doc.setTitle(name);
-  const pdf = await doc.save();
+  // A few objects per tick: writing ten 12 MP pages' JPEGs in one go could hold a phone's main
+  // thread for longer than a frame.
+  const pdf = await doc.save({ objectsPerTick: 4 });
   return new File([pdf as Uint8Array<ArrayBuffer>], name, { type: 'application/pdf' });
 }
