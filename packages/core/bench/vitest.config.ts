@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { vitaVitestConfig } from '@vita-docs/vitest-config';
 
-/** `pnpm bench`: the converter benchmark in Chromium. It prints numbers and asserts no timings. */
+/** `pnpm bench`: the converter and capture benchmarks, in Chromium (and Node for capture). They print numbers and assert no timings. */
 export default defineConfig(
   vitaVitestConfig({ include: ['bench/**/*.bench.ts'], testTimeout: 600_000, hookTimeout: 120_000 }),
 );

@@ -27,6 +27,7 @@ export {
   resendCountdownLabel,
   deleteFailedMessage,
   duplicateNote,
+  qualityWarningMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes } from './domain/format.js';
 export {
@@ -124,10 +125,25 @@ export {
   PDF_MARGIN,
   LETTER_SIZE,
 } from './pdf/letter-pdf.js';
-export type { ImageToPdfPorts, LetterLayout } from './pdf/letter-pdf.js';
+export type { ImageToPdfPorts, ImageToPdfOptions, LetterLayout } from './pdf/letter-pdf.js';
+export { imagesToLetterPdf, MAX_SCAN_PAGES, ScanPageError } from './pdf/scan-pdf.js';
+export type { ScanPage, ScanOptions } from './pdf/scan-pdf.js';
 export { isConvertibleImage, pdfFileName } from './pdf/convertible.js';
+export { canConvertImage, isHeicFile } from './pdf/can-convert.js';
+export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
+export type { QualityWarning, ImageMetrics, ImageAssessment } from './quality/assess.js';
+export { measureGray, grayFromPixels, QUALITY_SAMPLE_SIDE } from './quality/metrics.js';
+export type { GrayMetrics } from './quality/metrics.js';
 export { readImageInfo, sniffFormat, exifOrientation } from './pdf/image-info.js';
 export type { ImageInfo, ImageFormat } from './pdf/image-info.js';
 export { decodeBmp } from './pdf/bmp.js';
 export type { RgbaImage } from './pdf/bmp.js';
-export type { RasterPort, RasterRequest, RasterResult } from './pdf/raster.js';
+export type {
+  RasterPort,
+  RasterRequest,
+  RasterResult,
+  QuarterTurn,
+  ImageCheckPort,
+  MeasureRequest,
+  DecodeRequest,
+} from './pdf/raster.js';

@@ -1,7 +1,7 @@
 /** Opens a converter PDF with pdf-lib and reports what a reader would see. */
 import { inflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import type { PDFNumber } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import type { PDFNumber, PDFPage } from 'pdf-lib';
 import sharp from 'sharp';
 import { BLUE, GREEN, RED } from './images.js';
 
@@ -21,17 +21,21 @@ export interface PdfImage {
   height: number;
 }
 
-export async function inspectPdf(bytes: Uint8Array): Promise<PdfImage> {
+/** Every page of a converter PDF, in order: its size and the one image drawn on it. */
+export async function inspectPdfPages(bytes: Uint8Array): Promise<PdfImage[]> {
   const doc = await PDFDocument.load(bytes);
-  const page = doc.getPage(0);
-  const { width: pageWidth, height: pageHeight } = page.getSize();
-  let image: PDFRawStream | undefined;
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) image = object;
-  }
-  if (!image) throw new Error('no image in the PDF');
-  const number = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+  return doc.getPages().map((page) => inspectPage(doc, page, doc.getPageCount()));
+}
 
+/** The first page of a converter PDF (the single-photo converter makes exactly one). */
+export async function inspectPdf(bytes: Uint8Array): Promise<PdfImage> {
+  const [first] = await inspectPdfPages(bytes);
+  if (!first) throw new Error('no page in the PDF');
+  return first;
+}
+
+function inspectPage(doc: PDFDocument, page: PDFPage, pages: number): PdfImage {
+  const { width: pageWidth, height: pageHeight } = page.getSize();
   const contents = page.node.Contents();
   const streams = contents instanceof PDFRawStream ? [contents] : [];
   if (!streams.length && contents) {
@@ -46,8 +50,13 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfImage> {
     })
     .join('\n');
   // pdf-lib draws with several `cm` (translate, rotate, scale, skew): compose them up to the `Do`.
-  const drawing = text.slice(0, text.search(/\/\S+ Do/));
-  if (drawing.length === text.length) throw new Error(`no image drawn in: ${text}`);
+  const draw = /\/(\S+) Do/.exec(text);
+  if (!draw) throw new Error(`no image drawn in: ${text}`);
+  const xObjects = page.node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
+  const image = xObjects?.lookup(PDFName.of(draw[1]!));
+  if (!(image instanceof PDFRawStream)) throw new Error(`no image ${draw[1]} on the page`);
+  const number = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+  const drawing = text.slice(0, draw.index);
   let m = [1, 0, 0, 1, 0, 0];
   for (const op of drawing.matchAll(/([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) cm/g)) {
     const [a, b, c, d, e, f] = op.slice(1).map(Number) as [number, number, number, number, number, number];
@@ -59,7 +68,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfImage> {
   return {
     pageWidth,
     pageHeight,
-    pages: doc.getPageCount(),
+    pages,
     pixelWidth: number('Width'),
     pixelHeight: number('Height'),
     filter: String(image.dict.get(PDFName.of('Filter'))),
@@ -89,3 +98,11 @@ export async function cornerMarkers(jpeg: Uint8Array): Promise<{ topLeft: string
 
 /** The corners of an upright test photo. */
 export const UPRIGHT = { topLeft: 'red', topRight: 'green', bottomLeft: 'blue', bottomRight: 'grey' };
+
+/** The corners of an upright test photo after a clockwise turn. */
+export const TURNED = {
+  0: UPRIGHT,
+  90: { topLeft: 'blue', topRight: 'red', bottomLeft: 'grey', bottomRight: 'green' },
+  180: { topLeft: 'grey', topRight: 'blue', bottomLeft: 'green', bottomRight: 'red' },
+  270: { topLeft: 'green', topRight: 'grey', bottomLeft: 'red', bottomRight: 'blue' },
+} as const;

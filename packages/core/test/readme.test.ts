@@ -1,12 +1,13 @@
-// The README's example is part of the documentation a consumer copies first: it must keep working.
+// The README's examples are the documentation a consumer copies first: they must keep working.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it, vi } from 'vitest';
 
-it('the README example runs and prints what it promises', async () => {
+/** Runs the first `js` block after a heading of the README as a module; returns what it logged. */
+async function runExample(heading: string): Promise<unknown[][]> {
   const readme = await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const example = /## Example[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(example).toBeTruthy();
+  const example = new RegExp(`## ${heading}[\\s\\S]*?\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1];
+  expect(example, heading).toBeTruthy();
   // Inside the package directory, so `@vita-docs/core` resolves to this package (self-reference).
   const dir = await mkdtemp(join(import.meta.dirname, '.readme-'));
   const logged: unknown[][] = [];
@@ -19,7 +20,22 @@ it('the README example runs and prints what it promises', async () => {
     log.mockRestore();
     await rm(dir, { recursive: true, force: true });
   }
+  return logged;
+}
+
+it('the README example runs and prints what it promises', async () => {
+  const logged = await runExample('Example');
   expect(logged).toContainEqual(['signedIn']);
   expect(logged).toContainEqual([['w2.pdf']]);
   expect(logged).toContainEqual(['uploading', ['uploading']]);
+});
+
+it('the README capture example runs and prints what it promises', async () => {
+  const logged = await runExample('Capture');
+  expect(logged).toEqual([
+    ['IMG_0001.jpg', []],
+    ['IMG_0002.jpg', ['This page looks blank.']],
+    [true],
+    ['W-2 Ada.pdf', 'application/pdf'],
+  ]);
 });

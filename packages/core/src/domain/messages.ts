@@ -2,6 +2,8 @@
  * Every fixed text of alerts and confirms (docs/behaviour.md#messages), in one place. Screens and flows
  * import these; nothing else spells them out.
  */
+import type { QualityWarning } from '../quality/assess.js';
+
 export const messages = {
   loginEmailNotSent:
     'We could not email your code. If this is your first login, ask an admin to verify your email/domain or try again.',
@@ -24,7 +26,29 @@ export const messages = {
   notSignedIn: 'Not signed in',
   pleaseSignIn: 'Please sign in.',
   userNotFound: 'User not found.',
+  photoTooDark: 'This photo looks too dark.',
+  photoWashedOut: 'This photo looks washed out.',
+  photoBlurry: 'This photo looks blurry.',
+  pageBlank: 'This page looks blank.',
+  photoTooSmall: 'This photo is too small to read.',
+  heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
 } as const;
+
+/** The text of a quality warning of a captured page (see `assessImage`). */
+export function qualityWarningMessage(warning: QualityWarning): string {
+  switch (warning) {
+    case 'tooDark':
+      return messages.photoTooDark;
+    case 'washedOut':
+      return messages.photoWashedOut;
+    case 'blurry':
+      return messages.photoBlurry;
+    case 'blank':
+      return messages.pageBlank;
+    case 'tooSmall':
+      return messages.photoTooSmall;
+  }
+}
 
 /** `Upload failed: <status>` followed by the response body. */
 export function uploadFailedMessage(status: number, body: string): string {

@@ -22,9 +22,9 @@ function countingRaster(): RasterPort & { calls: number } {
   return raster;
 }
 
-async function convert(file: FileLike, raster: RasterPort = createSharpRaster()) {
+async function convert(file: FileLike, raster: RasterPort = createSharpRaster(), rotate?: 0 | 90 | 180 | 270) {
   const logger = createRecordingLogger();
-  const result = await imageToLetterPdf(file, { raster, logger });
+  const result = await imageToLetterPdf(file, { raster, logger }, { rotate });
   return { result, bytes: new Uint8Array(await result.arrayBuffer()), warnings: logger.warnings };
 }
 
@@ -64,6 +64,30 @@ describe('imageToLetterPdf (Node raster)', () => {
       const { bytes } = await convert(await photoFile(format, 1200, 800, orientation));
       await expectLetterPdf(bytes, { width: 1200, height: 800 });
     }
+  });
+
+  it.each([90, 180, 270] as const)('turns the page %i° clockwise after the EXIF orientation', async (rotate) => {
+    // A landscape photo turned a quarter becomes a portrait page, and the other way round.
+    await expectLetterPdf((await convert(await photoFile('png', 1200, 800), undefined, rotate)).bytes, { width: 1200, height: 800 }, rotate);
+    for (const orientation of [3, 6, 7]) {
+      const { bytes } = await convert(await photoFile('jpeg', 900, 1300, orientation), undefined, rotate);
+      await expectLetterPdf(bytes, { width: 900, height: 1300 }, rotate);
+    }
+  });
+
+  it('re-encodes a small upright JPEG when it is turned', async () => {
+    const raster = countingRaster();
+    const { bytes } = await convert(await photoFile('jpeg', 1200, 800), raster, 90);
+    expect(raster.calls).toBe(1);
+    await expectLetterPdf(bytes, { width: 1200, height: 800 }, 90);
+  });
+
+  it('a turn that is not a quarter logs a warning and keeps the original', async () => {
+    const file = await photoFile('png', 300, 200);
+    const logger = createRecordingLogger();
+    const result = await imageToLetterPdf(file, { raster: createSharpRaster(), logger }, { rotate: 45 as 90 });
+    expect(result).toBe(file);
+    expect(logger.warnings).toHaveLength(1);
   });
 
   it('embeds an upright JPEG within 1700 px as it is, without re-encoding', async () => {

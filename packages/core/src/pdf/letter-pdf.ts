@@ -1,14 +1,17 @@
 /**
  * Image → one Letter page PDF (docs/behaviour.md#image-to-pdf): longest side ≤ 1700 px, JPEG
  * quality 0.82, 612×792 pt portrait or 792×612 when wider than tall, centred and fitted inside 36 pt
- * margins, named `.pdf`. EXIF orientation is honoured, and an upright JPEG already within 1700 px is
- * embedded as it is (no second lossy encode).
+ * margins, named `.pdf`. EXIF orientation is honoured, then an optional quarter turn, and an upright
+ * JPEG already within 1700 px is embedded as it is (no second lossy encode). The page code here is
+ * shared with the multi-page scan (`scan-pdf.ts`).
  */
 import { PDFDocument } from 'pdf-lib';
+import type { PDFImage } from 'pdf-lib';
 import type { FileLike, Logger } from '../ports.js';
 import { isConvertibleImage, pdfFileName } from './convertible.js';
 import { readImageInfo } from './image-info.js';
-import type { RasterPort } from './raster.js';
+import type { ImageInfo } from './image-info.js';
+import type { QuarterTurn, RasterPort } from './raster.js';
 
 /** Longest side of the embedded image, in pixels. */
 export const PDF_MAX_IMAGE_SIDE = 1700;
@@ -47,21 +50,87 @@ export interface ImageToPdfPorts {
   logger?: Logger;
 }
 
+/** Options of {@link imageToLetterPdf}. */
+export interface ImageToPdfOptions {
+  /** Turns the page clockwise after the EXIF orientation, e.g. for a photo taken sideways. */
+  rotate?: QuarterTurn;
+}
+
 /** Bytes that hold the headers of any sane image: EXIF must sit within the first 64 KiB. */
 const HEAD_BYTES = 256 * 1024;
 
-async function readHead(file: FileLike): Promise<Uint8Array> {
-  if (file.slice && file.size > HEAD_BYTES) return new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
-  return new Uint8Array(await file.arrayBuffer());
+/** The first bytes of an image and what they say. */
+export interface ImageSource {
+  head: Uint8Array;
+  info: ImageInfo;
+}
+
+/** Reads the headers of an image: enough to decide; a 12 MP photo itself goes to the raster port unread. */
+export async function readImageSource(file: FileLike): Promise<ImageSource> {
+  const head =
+    file.slice && file.size > HEAD_BYTES
+      ? new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer())
+      : new Uint8Array(await file.arrayBuffer());
+  return { head, info: readImageInfo(head) };
+}
+
+const TURNS: readonly number[] = [0, 90, 180, 270];
+
+/** The turn, checked: callers from plain JavaScript could pass anything. */
+export function quarterTurn(rotate: QuarterTurn | undefined): QuarterTurn {
+  if (rotate === undefined) return 0;
+  if (!TURNS.includes(rotate)) throw new RangeError(`rotate must be 0, 90, 180 or 270, not ${String(rotate)}`);
+  return rotate;
+}
+
+/** Adds a Letter page showing the JPEG, laid out by its own aspect. Throws if pdf-lib cannot embed it. */
+async function addJpegPage(doc: PDFDocument, jpeg: Uint8Array): Promise<void> {
+  drawLetterPage(doc, await doc.embedJpg(jpeg));
+}
+
+/** A new Letter page with the embedded image fitted and centred on it. */
+export function drawLetterPage(doc: PDFDocument, image: PDFImage): void {
+  const layout = letterLayout(image.width, image.height);
+  const page = doc.addPage([layout.pageWidth, layout.pageHeight]);
+  page.drawImage(image, { x: layout.x, y: layout.y, width: layout.width, height: layout.height });
+}
+
+/**
+ * Embeds one image as a page would show it: upright, turned, at most 1700 px, JPEG. An upright,
+ * unturned JPEG within 1700 px is embedded as it is (no second lossy encode); anything else, and
+ * any JPEG pdf-lib cannot embed, goes through the raster port.
+ */
+export async function embedPageImage(
+  doc: PDFDocument,
+  file: FileLike,
+  source: ImageSource,
+  raster: Pick<RasterPort, 'toJpeg'>,
+  rotate: QuarterTurn,
+): Promise<PDFImage> {
+  const { head, info } = source;
+  const longest = Math.max(info.width ?? Infinity, info.height ?? Infinity);
+  if (info.format === 'jpeg' && info.orientation === 1 && rotate === 0 && longest <= PDF_MAX_IMAGE_SIDE) {
+    const bytes = head.length === file.size ? head : new Uint8Array(await file.arrayBuffer());
+    const image = await doc.embedJpg(bytes).catch(() => null);
+    if (image) return image;
+  }
+  const jpeg = await raster.toJpeg({
+    file,
+    format: info.format,
+    orientation: info.orientation,
+    width: info.width,
+    height: info.height,
+    rotate,
+    maxSide: PDF_MAX_IMAGE_SIDE,
+    quality: PDF_JPEG_QUALITY,
+  });
+  return doc.embedJpg(jpeg.bytes);
 }
 
 /** Builds the one-page PDF around a JPEG. */
 export async function jpegToLetterPdf(jpeg: Uint8Array, title?: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const image = await doc.embedJpg(jpeg);
-  const layout = letterLayout(image.width, image.height);
-  const page = doc.addPage([layout.pageWidth, layout.pageHeight]);
-  page.drawImage(image, { x: layout.x, y: layout.y, width: layout.width, height: layout.height });
+  await addJpegPage(doc, jpeg);
   if (title) doc.setTitle(title);
   return doc.save();
 }
@@ -71,32 +140,20 @@ export async function jpegToLetterPdf(jpeg: Uint8Array, title?: string): Promise
  * HEIF) and returns any other file unchanged. If the conversion fails, a warning is logged and the
  * original file is returned, so an upload never fails because of it.
  */
-export async function imageToLetterPdf(file: FileLike, ports: ImageToPdfPorts): Promise<FileLike> {
+export async function imageToLetterPdf(
+  file: FileLike,
+  ports: ImageToPdfPorts,
+  options: ImageToPdfOptions = {},
+): Promise<FileLike> {
   if (!isConvertibleImage(file)) return file;
   try {
-    // The header is enough to decide; a 12 MP photo itself goes to the raster port unread.
-    const head = await readHead(file);
-    const info = readImageInfo(head);
-    if (info.format === 'heif') return file; // a HEIC photo with a .jpg name is still HEIC
-    let pdf: Uint8Array | null = null;
-    const upright = info.orientation === 1;
-    if (info.format === 'jpeg' && upright && info.width && info.height) {
-      if (Math.max(info.width, info.height) <= PDF_MAX_IMAGE_SIDE) {
-        const bytes = head.length === file.size ? head : new Uint8Array(await file.arrayBuffer());
-        // pdf-lib cannot embed every JPEG variant; those few take the re-encode path below.
-        pdf = await jpegToLetterPdf(bytes, file.name).catch(() => null);
-      }
-    }
-    if (!pdf) {
-      const jpeg = await ports.raster.toJpeg({
-        file,
-        format: info.format,
-        orientation: info.orientation,
-        maxSide: PDF_MAX_IMAGE_SIDE,
-        quality: PDF_JPEG_QUALITY,
-      });
-      pdf = await jpegToLetterPdf(jpeg.bytes, file.name);
-    }
+    const rotate = quarterTurn(options.rotate);
+    const source = await readImageSource(file);
+    if (source.info.format === 'heif') return file; // a HEIC photo with a .jpg name is still HEIC
+    const doc = await PDFDocument.create();
+    drawLetterPage(doc, await embedPageImage(doc, file, source, ports.raster, rotate));
+    doc.setTitle(file.name);
+    const pdf = await doc.save();
     return new File([pdf as Uint8Array<ArrayBuffer>], pdfFileName(file.name), { type: 'application/pdf' });
   } catch (error) {
     ports.logger?.warn(`Could not convert ${file.name} to PDF; uploading the original.`, error);

@@ -1,6 +1,10 @@
 /** The pixel work of the converter, behind a port so a Worker, Node or anything else can do it. */
 import type { FileLike } from '../ports.js';
+import type { ImageMetrics } from '../quality/assess.js';
 import type { ImageFormat } from './image-info.js';
+
+/** A turn clockwise, in degrees: how a person puts a photo the right way up. */
+export type QuarterTurn = 0 | 90 | 180 | 270;
 
 /** One image to decode, orient, scale and encode. */
 export interface RasterRequest {
@@ -13,6 +17,14 @@ export interface RasterRequest {
   format: ImageFormat;
   /** EXIF orientation (1–8) as read from the file, for decoders that do not apply it themselves. */
   orientation: number;
+  /**
+   * The stored size from the header, when known (JPEG): a decoder that can decode straight to a
+   * fraction of the size (JPEG's n/8) then never holds the full 12 MP picture.
+   */
+  width?: number | null;
+  height?: number | null;
+  /** Turned clockwise by this much after the EXIF orientation is applied; 0 when absent. */
+  rotate?: QuarterTurn;
   /** The longest side of the result, at most (never scaled up). */
   maxSide: number;
   /** JPEG quality, 0–1. */
@@ -27,9 +39,45 @@ export interface RasterResult {
 }
 
 /**
- * Decodes an image, turns it upright per its EXIF orientation, scales it down so its longest side is
- * at most `maxSide`, flattens transparency onto white and encodes it as JPEG at `quality`.
+ * Decodes an image, turns it upright per its EXIF orientation (then by `rotate`), scales it down so
+ * its longest side is at most `maxSide`, flattens transparency onto white and encodes it as JPEG at
+ * `quality`.
  */
 export interface RasterPort {
   toJpeg(request: RasterRequest): Promise<RasterResult>;
+}
+
+/** One image to measure for the quality check. */
+export interface MeasureRequest {
+  file: FileLike;
+  /** The format found in the file's first bytes. */
+  format: ImageFormat;
+  /**
+   * The stored size from the header, when known (JPEG): a decoder that can decode straight to a
+   * fraction of the size (JPEG's 1/2, 1/4, 1/8) then never holds the full 12 MP picture.
+   */
+  width: number | null;
+  height: number | null;
+  /** The longest side of the grey copy the metrics are computed on. */
+  maxSide: number;
+}
+
+/** One image the platform may or may not be able to decode. */
+export interface DecodeRequest {
+  file: FileLike;
+  format: ImageFormat;
+}
+
+/**
+ * The pixel work of the quality check and of the HEIC question, behind a port like {@link RasterPort}.
+ * Orientation does not matter to the metrics, so it is not applied.
+ */
+export interface ImageCheckPort {
+  /**
+   * Decodes the image to a grey copy whose longest side is at most `maxSide`, measures it with
+   * `measureGray` and adds the image's own size.
+   */
+  measure(request: MeasureRequest): Promise<ImageMetrics>;
+  /** Whether this platform decodes the image (most browsers cannot decode HEIC). Never rejects. */
+  canDecode(request: DecodeRequest): Promise<boolean>;
 }

@@ -2,9 +2,14 @@
  * The page the Chromium tests and the benchmark drive: the real converter with the real worker,
  * bundled by Vite like an app would bundle it. Fixtures are fetched from the test server.
  */
-import { createWorkerRaster } from '../../src/browser/index.js';
+import { createInlineRaster, createWorkerRaster } from '../../src/browser/index.js';
+import { canConvertImage } from '../../src/pdf/can-convert.js';
 import { imageToLetterPdf } from '../../src/pdf/letter-pdf.js';
+import type { QuarterTurn } from '../../src/pdf/raster.js';
+import { imagesToLetterPdf } from '../../src/pdf/scan-pdf.js';
 import type { FileLike } from '../../src/ports.js';
+import { assessImage } from '../../src/quality/assess.js';
+import { measureGray } from '../../src/quality/metrics.js';
 
 const raster = createWorkerRaster();
 const warnings: string[] = [];
@@ -32,11 +37,28 @@ async function describe(file: FileLike, original: File) {
 }
 
 /** Converts a fixture with the real worker raster. */
-async function convert(name: string, type: string) {
+async function convert(name: string, type: string, rotate?: QuarterTurn) {
   warnings.length = 0;
   const original = await fixture(name, type);
-  const result = await imageToLetterPdf(original, { raster, logger });
+  const result = await imageToLetterPdf(original, { raster, logger }, { rotate });
   return { ...(await describe(result, original)), warnings: [...warnings] };
+}
+
+/** Builds one PDF of several fixtures (name, type, turn). */
+async function scan(pages: [name: string, type: string, rotate: QuarterTurn][]) {
+  const files = await Promise.all(pages.map(async ([name, type, rotate]) => ({ file: await fixture(name, type), rotate })));
+  const pdf = await imagesToLetterPdf(files, { raster });
+  return { name: pdf.name, base64: toBase64(new Uint8Array(await pdf.arrayBuffer())) };
+}
+
+/** The quality check of a fixture, in the worker. */
+async function assess(name: string, type: string) {
+  return assessImage(await fixture(name, type), { raster });
+}
+
+/** Whether the fixture could become a PDF page in this browser. */
+async function canConvert(name: string, type: string) {
+  return canConvertImage(await fixture(name, type), { raster });
 }
 
 /** Time of one call, in ms. */
@@ -61,6 +83,78 @@ async function floor(file: File, quality: ImageSmoothingQuality): Promise<void> 
   context.drawImage(bitmap, 0, 0, width, height);
   bitmap.close();
   await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.82 });
+}
+
+/** Longest gap between main-thread ticks and long tasks while `run` goes on. */
+async function watchMainThread<T>(run: () => Promise<T>): Promise<{ result: T; ms: number; maxGap: number; longTasks: number[] }> {
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));
+  observer.observe({ type: 'longtask', buffered: false });
+  let maxGap = 0;
+  let last = 0;
+  let ticking = true;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    if (last) maxGap = Math.max(maxGap, now - last);
+    last = now;
+    if (ticking) setTimeout(() => channel.port2.postMessage(0), 0);
+  };
+  channel.port2.postMessage(0);
+  const start = performance.now();
+  const result = await run();
+  const ms = performance.now() - start;
+  ticking = false;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  observer.disconnect();
+  return { result, ms, maxGap, longTasks };
+}
+
+/**
+ * The capture benchmark: the quality check of a 12 MP photo (the whole call from the page, the same
+ * work on this thread, the metrics alone), then one scan of the `pages` photos, watching the page's
+ * main thread meanwhile.
+ */
+async function benchCapture(photo: string, pages: string[], runs: number) {
+  const file = await fixture(photo, 'image/jpeg');
+  const scanFiles = await Promise.all(pages.map((name) => fixture(name, 'image/jpeg')));
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  await assessImage(file, { raster }); // warm-up: worker start
+  await imagesToLetterPdf([{ file }, { file }], { raster });
+  const inline = createInlineRaster();
+  await assessImage(file, { raster: inline });
+  const assess: number[] = [];
+  const sameWorkHere: number[] = [];
+  const metricsOnly: number[] = [];
+  const decodeFloor: number[] = [];
+  const gray = new Uint8Array(512 * 384).map((_, i) => ((i * 2654435761) >>> 24) | 0);
+  for (let i = 0; i < runs; i++) {
+    await idle();
+    let start = performance.now();
+    await assessImage(file, { raster });
+    assess.push(performance.now() - start);
+    await idle();
+    start = performance.now();
+    await assessImage(file, { raster: inline });
+    sameWorkHere.push(performance.now() - start);
+    start = performance.now();
+    measureGray(gray, 512, 384);
+    metricsOnly.push(performance.now() - start);
+    // The floor: the JPEG decoder's own 1/8 decode, nothing else.
+    await idle();
+    start = performance.now();
+    const decoder = new ImageDecoder({ data: file.stream(), type: 'image/jpeg', desiredWidth: 512, desiredHeight: 512 });
+    (await decoder.decode()).image.close();
+    decoder.close();
+    decodeFloor.push(performance.now() - start);
+  }
+  const scans: { ms: number; maxGap: number; longTasks: number[] }[] = [];
+  for (let i = 0; i < Math.max(1, Math.round(runs / 2)); i++) {
+    await idle();
+    const { ms, maxGap, longTasks } = await watchMainThread(() => imagesToLetterPdf(scanFiles.map((page) => ({ file: page })), { raster }));
+    scans.push({ ms, maxGap, longTasks });
+  }
+  return { assess, sameWorkHere, metricsOnly, decodeFloor, scans };
 }
 
 /** Runs the benchmark of the issue inside the page; see bench/. */
@@ -122,5 +216,5 @@ async function bench(photo: string, small: string, runs: number) {
   return { converter, floors, lowFloors, passThrough, longTasks: inside, maxGap };
 }
 
-Object.assign(window, { vita: { convert, bench } });
+Object.assign(window, { vita: { convert, bench, scan, assess, canConvert, benchCapture } });
 document.title = 'ready';

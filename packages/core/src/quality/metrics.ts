@@ -1,0 +1,156 @@
+/**
+ * What the quality check measures, in plain TypeScript over a small grey copy of a photo, so the
+ * browser worker and Node compute exactly the same numbers. Everything is relative to 0–255 grey
+ * levels on a copy whose longest side is at most {@link QUALITY_SAMPLE_SIDE} pixels.
+ */
+
+/** The longest side of the grey copy the metrics are computed on. */
+export const QUALITY_SAMPLE_SIDE = 512;
+
+/** Side of the square tiles detail is judged in, in pixels of the copy (about a line of body text). */
+const TILE = 16;
+/** A tile holds detail when its mean squared gradient exceeds this (an rms step of 4 grey levels). */
+const TILE_ENERGY = 16;
+/**
+ * A tile whose gradients all point one way (coherence above this) holds a single straight edge: the
+ * border of a sheet on a desk, a fold, a shadow. Text has strokes in every direction.
+ */
+const TILE_LINE_COHERENCE = 0.6;
+
+/** The numbers the quality warnings are decided on. */
+export interface GrayMetrics {
+  /** Mean grey level. */
+  meanLuminance: number;
+  /** The paper's grey level: the 95th percentile. Low when the photo is too dark. */
+  paperLevel: number;
+  /** The ink's grey level: the 0.1st percentile. High when the photo is washed out. */
+  inkLevel: number;
+  /** Variance of the (4-neighbour) Laplacian over the whole copy: the textbook blur measure. */
+  laplacianVariance: number;
+  /**
+   * Edge density: the share of tiles with text-like edges (strong, in several directions). Near 0
+   * for a blank sheet, even one photographed on a desk with its border in view.
+   */
+  detail: number;
+  /**
+   * Variance of the Laplacian over the gradient energy, in the tiles with detail. Unlike the bare
+   * variance it does not depend on contrast or on how much text the page has; it falls as the photo
+   * gets blurrier. 0 when nothing has detail.
+   */
+  sharpness: number;
+}
+
+/** Percentiles of a 256-bin histogram of `count` values. */
+function percentile(histogram: Uint32Array, count: number, fraction: number): number {
+  const target = Math.max(1, Math.ceil(fraction * count));
+  let seen = 0;
+  for (let level = 0; level < 256; level++) {
+    seen += histogram[level] ?? 0;
+    if (seen >= target) return level;
+  }
+  return 255;
+}
+
+/** Measures a grey image, `width`×`height` bytes, top row first. */
+export function measureGray(gray: Uint8Array, width: number, height: number): GrayMetrics {
+  if (width < 3 || height < 3 || gray.length < width * height) throw new RangeError(`need at least 3×3 grey pixels, got ${width}×${height}`);
+  const count = width * height;
+  const histogram = new Uint32Array(256);
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const value = gray[i] ?? 0;
+    histogram[value] = (histogram[value] ?? 0) + 1;
+    sum += value;
+  }
+
+  // One pass over the inner pixels: the Laplacian, the gradient, and per tile the structure tensor
+  // (gx², gy², gx·gy) that tells text from a single straight edge.
+  // Whole tiles only; the few pixels left over at the right and bottom count for the Laplacian alone.
+  const tilesX = Math.floor((width - 2) / TILE);
+  const tilesY = Math.floor((height - 2) / TILE);
+  const tiles = tilesX * tilesY;
+  const xx = new Float64Array(tiles);
+  const yy = new Float64Array(tiles);
+  const xy = new Float64Array(tiles);
+  const lap = new Float64Array(tiles);
+  let lapSum = 0;
+  let lapSquares = 0;
+  for (let y = 1; y < height - 1; y++) {
+    const tileY = Math.floor((y - 1) / TILE);
+    const tileRow = tileY * tilesX;
+    for (let x = 1, at = y * width + 1; x < width - 1; x++, at++) {
+      const centre = gray[at] ?? 0;
+      const left = gray[at - 1] ?? 0;
+      const right = gray[at + 1] ?? 0;
+      const up = gray[at - width] ?? 0;
+      const down = gray[at + width] ?? 0;
+      const laplacian = left + right + up + down - 4 * centre;
+      const gx = (right - left) / 2;
+      const gy = (down - up) / 2;
+      lapSum += laplacian;
+      lapSquares += laplacian * laplacian;
+      const tileX = Math.floor((x - 1) / TILE);
+      if (tileX >= tilesX || tileY >= tilesY) continue;
+      const tile = tileRow + tileX;
+      xx[tile] = (xx[tile] ?? 0) + gx * gx;
+      yy[tile] = (yy[tile] ?? 0) + gy * gy;
+      xy[tile] = (xy[tile] ?? 0) + gx * gy;
+      lap[tile] = (lap[tile] ?? 0) + laplacian * laplacian;
+    }
+  }
+  const inner = (width - 2) * (height - 2);
+
+  let detailTiles = 0;
+  let detailLaplacian = 0;
+  let detailGradient = 0;
+  for (let tile = 0; tile < tiles; tile++) {
+    const a = xx[tile] ?? 0;
+    const b = yy[tile] ?? 0;
+    const c = xy[tile] ?? 0;
+    const energy = a + b;
+    if (energy / (TILE * TILE) <= TILE_ENERGY) continue;
+    const coherence = ((a - b) * (a - b) + 4 * c * c) / (energy * energy);
+    if (coherence > TILE_LINE_COHERENCE) continue;
+    detailTiles++;
+    detailLaplacian += lap[tile] ?? 0;
+    detailGradient += energy;
+  }
+
+  const lapMean = lapSum / inner;
+  return {
+    meanLuminance: sum / count,
+    paperLevel: percentile(histogram, count, 0.95),
+    inkLevel: percentile(histogram, count, 0.001),
+    laplacianVariance: lapSquares / inner - lapMean * lapMean,
+    detail: tiles ? detailTiles / tiles : 0,
+    sharpness: detailGradient > 0 ? detailLaplacian / detailGradient : 0,
+  };
+}
+
+/**
+ * Grey levels (Rec. 601 luma, what JPEG stores) of interleaved pixels with 1 to 4 channels: grey,
+ * grey + alpha, RGB or RGBA. Transparent pixels count as white paper.
+ */
+export function grayFromPixels(data: Uint8Array | Uint8ClampedArray, channels: number): Uint8Array {
+  if (!Number.isInteger(channels) || channels < 1 || channels > 4) throw new RangeError(`1 to 4 channels, not ${channels}`);
+  const count = Math.floor(data.length / channels);
+  const gray = new Uint8Array(count);
+  const alpha = channels === 2 || channels === 4;
+  for (let i = 0, at = 0; i < count; i++, at += channels) {
+    let value: number;
+    if (channels < 3) value = data[at] ?? 0;
+    else value = 0.299 * (data[at] ?? 0) + 0.587 * (data[at + 1] ?? 0) + 0.114 * (data[at + 2] ?? 0);
+    if (alpha) {
+      const opacity = (data[at + channels - 1] ?? 255) / 255;
+      value = value * opacity + 255 * (1 - opacity);
+    }
+    gray[i] = Math.round(value);
+  }
+  return gray;
+}
+
+/** The size of the grey copy of a `width`×`height` image: longest side at most `side`, never enlarged. */
+export function sampleSize(width: number, height: number, side = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
+  const scale = Math.min(1, side / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
