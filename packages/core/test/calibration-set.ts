@@ -1,10 +1,13 @@
 /**
- * A seeded, reproducible set of document photos for calibrating the quality warnings: text-like pages
- * (strokes shaped like letters, headings, form boxes) drawn as SVG and rendered by sharp at phone and
- * 12 MP sizes, then photographed on paper: Gaussian blur, under- and over-exposure, uneven light,
- * sensor noise, a slight tilt on a desk. Also blank paper. Every random choice comes from the seed.
+ * The calibration set of the quality warnings: for each of 16 text pages (12 MP and phone sizes,
+ * scans and photos on a desk) four good copies, a borderline blur, three blurred, two dark and two
+ * washed-out ones; then blank sheets and small photos. Seeded: the same set on every machine. And
+ * the score of the warnings on it, for the calibration test and the benchmark.
  */
-import sharp from 'sharp';
+import { blurRaw, expose, NORMAL, renderBlank, renderPage, seededRandom, toJpeg } from './page-photos.js';
+import type { Exposure, Layout } from './page-photos.js';
+import { QUALITY_THRESHOLDS } from '../src/quality/assess.js';
+import type { ImageAssessment, ImageMetrics, QualityWarning } from '../src/quality/assess.js';
 
 /** What a photo is, as a person would judge it. `borderline` blur is shown but not scored. */
 export type PhotoClass = 'ok' | 'dark' | 'washedOut' | 'blurry' | 'blank' | 'small' | 'borderline';
@@ -17,241 +20,12 @@ export interface CalibrationPhoto {
   jpeg: Uint8Array;
 }
 
-/** mulberry32: a small seeded generator, so the set is the same on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Layout = 'letter' | 'form' | 'table' | 'note';
-
-interface PageSpec {
-  /** The frame (the photo), in pixels. */
-  width: number;
-  height: number;
-  layout: Layout;
-  seed: number;
-  /** How the paper sits: `scan` fills the frame; `photo` lies tilted on a desk. */
-  framing: 'scan' | 'photo';
-}
-
-interface RenderedPage {
-  gray: Buffer;
-  width: number;
-  height: number;
-  /** Height of a lower-case letter of the body text, in pixels of the frame. */
-  xHeight: number;
-}
-
-/** The strokes of one letter-like glyph in a cell of width `w`, x-height `x`, baseline at y. */
-function glyph(random: () => number, left: number, base: number, w: number, x: number): string {
-  const kind = Math.floor(random() * 6);
-  const top = base - x;
-  const ascender = base - x * 1.45;
-  switch (kind) {
-    case 0: // l, t: a tall stem
-      return `M${left + w / 2} ${ascender}V${base}`;
-    case 1: // o, e: a bowl
-      return `M${left} ${base - x / 2}a${w / 2} ${x / 2} 0 1 0 ${w} 0a${w / 2} ${x / 2} 0 1 0 ${-w} 0`;
-    case 2: // n, u: two stems and an arch
-      return `M${left} ${base}V${top}M${left} ${top + x / 4}q${w / 2} ${-x / 2} ${w} 0V${base}`;
-    case 3: // v, x: diagonals
-      return `M${left} ${top}L${left + w / 2} ${base}L${left + w} ${top}`;
-    case 4: // b, d: stem and bowl
-      return `M${left} ${ascender}V${base}M${left} ${base - x / 2}a${w / 2} ${x / 2} 0 1 0 ${w} 0a${w / 2} ${x / 2} 0 1 0 ${-w} 0`;
-    default: // i, r: a short stem with a bar
-      return `M${left + w / 3} ${top}V${base}M${left} ${top}h${w * 0.8}`;
-  }
-}
-
-/** A line of words from `x0` to at most `x1`; returns the path data. */
-function textLine(random: () => number, x0: number, x1: number, base: number, em: number, fill: number): string {
-  const w = em * 0.42;
-  const gap = em * 0.12;
-  const parts: string[] = [];
-  let x = x0;
-  const end = x0 + (x1 - x0) * fill;
-  while (x < end) {
-    const letters = 2 + Math.floor(random() * 8);
-    for (let i = 0; i < letters && x + w < x1; i++) {
-      parts.push(glyph(random, x, base, w, em * 0.5));
-      x += w + gap;
-    }
-    x += em * 0.35;
-  }
-  return parts.join('');
-}
-
-/** The page content (inside a page of `pw`×`ph` at the origin), in SVG. */
-function pageContent(random: () => number, layout: Layout, pw: number, ph: number): { svg: string; em: number } {
-  const ppi = ph / 11;
-  const em = ((9.5 + random() * 3) / 72) * ppi;
-  const margin = ppi * (0.6 + random() * 0.4);
-  const ink = `rgb(${20 + Math.round(random() * 30)},${20 + Math.round(random() * 30)},${30 + Math.round(random() * 40)})`;
-  const stroke = em * (0.07 + random() * 0.04);
-  const body: string[] = [];
-  const heavy: string[] = [];
-  const boxes: string[] = [];
-  let y = margin + em * 2;
-  heavy.push(textLine(random, margin, pw - margin, y, em * 1.8, 0.5 + random() * 0.4));
-  y += em * 3;
-  const right = pw - margin;
-  // A short note: a few lines and a signature, the rest of the sheet empty.
-  const bottom = layout === 'note' ? y + em * 1.4 * (3 + Math.floor(random() * 5)) : ph - margin;
-  while (y < bottom) {
-    if (layout === 'letter' || layout === 'note') {
-      const last = random() < 0.15;
-      body.push(textLine(random, margin, right, y, em, last ? 0.3 + random() * 0.5 : 0.93));
-      y += em * (last ? 2.8 : 1.4);
-    } else if (layout === 'form') {
-      // A labelled box: a short caption above a field, with some filled in.
-      const columns = 1 + Math.floor(random() * 3);
-      const cw = (right - margin) / columns;
-      for (let c = 0; c < columns; c++) {
-        const left = margin + c * cw;
-        body.push(textLine(random, left + em * 0.3, left + cw * 0.8, y, em * 0.8, 0.6));
-        boxes.push(`<rect x="${left}" y="${y + em * 0.4}" width="${cw - em * 0.6}" height="${em * 2}"/>`);
-        if (random() < 0.6) body.push(textLine(random, left + em * 0.6, left + cw * 0.9, y + em * 1.9, em, 0.5));
-      }
-      y += em * 3.6;
-    } else {
-      // A table: rules between rows, numbers-like short words in columns.
-      const columns = 3 + Math.floor(random() * 3);
-      const cw = (right - margin) / columns;
-      for (let c = 0; c < columns; c++) body.push(textLine(random, margin + c * cw + em * 0.3, margin + (c + 0.85) * cw, y, em, 0.7));
-      boxes.push(`<path d="M${margin} ${y + em * 0.5}H${right}"/>`);
-      y += em * 1.7;
-    }
-  }
-  if (layout === 'note') boxes.push(`<path d="M${margin} ${y + em * 3}h${pw / 3}"/>`);
-  const svg =
-    `<path d="${heavy.join('')}" fill="none" stroke="${ink}" stroke-width="${stroke * 2.2}" stroke-linecap="round"/>` +
-    `<path d="${body.join('')}" fill="none" stroke="${ink}" stroke-width="${stroke}" stroke-linecap="round"/>` +
-    `<g fill="none" stroke="${ink}" stroke-width="${stroke * 0.8}">${boxes.join('')}</g>`;
-  return { svg, em };
-}
-
-/** Renders one page at frame size: greyscale pixels and the body text's x-height in frame pixels. */
-async function renderPage(spec: PageSpec): Promise<RenderedPage> {
-  const random = seededRandom(spec.seed);
-  const { width, height } = spec;
-  const paper = 236 + Math.round(random() * 14);
-  const desk = Math.round(40 + random() * 120);
-  let scale: number;
-  let placement: string;
-  let pw: number;
-  let ph: number;
-  if (spec.framing === 'scan') {
-    pw = width;
-    ph = height;
-    scale = 1;
-    placement = '';
-  } else {
-    // A Letter page filling 80–92 % of the frame's height (or width), tilted by up to 3°.
-    const fill = 0.8 + random() * 0.12;
-    ph = Math.min(height * fill, ((width * fill) / 8.5) * 11);
-    pw = (ph / 11) * 8.5;
-    scale = 1;
-    const angle = (random() - 0.5) * 6;
-    placement = `translate(${(width - pw) / 2} ${(height - ph) / 2}) rotate(${angle.toFixed(2)} ${pw / 2} ${ph / 2})`;
-  }
-  const content = pageContent(random, spec.layout, pw, ph);
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<rect width="${width}" height="${height}" fill="rgb(${desk},${desk},${desk})"/>` +
-    `<g transform="${placement}"><rect width="${pw}" height="${ph}" fill="rgb(${paper},${paper},${paper - 4})"/>${content.svg}</g></svg>`;
-  const gray = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer();
-  return { gray, width, height, xHeight: content.em * 0.5 * scale };
-}
-
-/** A blank sheet at frame size (scan or on a desk). */
-async function renderBlank(spec: Omit<PageSpec, 'layout'>): Promise<RenderedPage> {
-  const random = seededRandom(spec.seed);
-  const { width, height } = spec;
-  const paper = 228 + Math.round(random() * 20);
-  if (spec.framing === 'scan') {
-    const gray = await sharp({ create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper } } })
-      .greyscale()
-      .raw()
-      .toBuffer();
-    return { gray, width, height, xHeight: 0 };
-  }
-  const desk = Math.round(40 + random() * 120);
-  const ph = height * (0.8 + random() * 0.12);
-  const pw = Math.min((ph / 11) * 8.5, width * 0.95);
-  const angle = (random() - 0.5) * 6;
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-    `<rect width="${width}" height="${height}" fill="rgb(${desk},${desk},${desk})"/>` +
-    `<rect x="${(width - pw) / 2}" y="${(height - ph) / 2}" width="${pw}" height="${ph}" fill="rgb(${paper},${paper},${paper})" ` +
-    `transform="rotate(${angle.toFixed(2)} ${width / 2} ${height / 2})"/></svg>`;
-  const gray = await sharp(Buffer.from(svg)).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer();
-  return { gray, width, height, xHeight: 0 };
-}
-
-interface Exposure {
-  /** Lighting: brightness multiplier across the frame (1 ± this from one corner to the other). */
-  unevenness: number;
-  /** Under-exposure: every value times this. */
-  gain: number;
-  /** Over-exposure: the distance to white times this (1 = none). */
-  washout: number;
-  /** Sensor noise, standard deviation in grey levels. */
-  noise: number;
-}
-
-/** Light, exposure and noise over rendered (and maybe blurred) pixels; a new buffer. */
-function expose(gray: Buffer, width: number, height: number, exposure: Exposure, seed: number): Buffer {
-  const random = seededRandom(seed);
-  const gauss = new Float32Array(1 << 16);
-  for (let i = 0; i < gauss.length; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(random() || 1e-9));
-    const t = 2 * Math.PI * random();
-    gauss[i] = r * Math.cos(t);
-    gauss[i + 1] = r * Math.sin(t);
-  }
-  const dx = (random() - 0.5) * 2;
-  const dy = (random() - 0.5) * 2;
-  const out = new Uint8ClampedArray(gray.length);
-  let index = Math.floor(random() * gauss.length);
-  const step = 40503; // odd, so the walk visits every noise sample
-  const { gain, washout, noise } = exposure;
-  for (let y = 0; y < height; y++) {
-    const row = 1 + exposure.unevenness * dy * (y / height - 0.5);
-    const across = (exposure.unevenness * dx) / width;
-    for (let x = 0, at = y * width; x < width; x++, at++) {
-      // Light falls unevenly, the exposure scales it, over-exposure squeezes it towards white.
-      const v = 255 - (255 - (gray[at] ?? 0) * (row + across * (x - width / 2)) * gain) * washout;
-      index = (index + step) & 0xffff;
-      out[at] = v + (gauss[index] ?? 0) * noise; // clamped to 0–255 by the array
-    }
-  }
-  return Buffer.from(out.buffer);
-}
-
-async function toJpeg(gray: Buffer, width: number, height: number): Promise<Uint8Array> {
-  const image = sharp(gray, { raw: { width, height, channels: 1 } });
-  // Huffman optimisation off: twice as fast to write, the same pixels.
-  return new Uint8Array(await image.jpeg({ quality: 88, optimiseCoding: false }).toBuffer());
-}
-
-async function blurRaw(page: RenderedPage, sigma: number): Promise<Buffer> {
-  return sharp(page.gray, { raw: { width: page.width, height: page.height, channels: 1 } }).blur(sigma).greyscale().raw().toBuffer();
-}
-
-const NORMAL: Exposure = { unevenness: 0, gain: 1, washout: 1, noise: 0 };
-
 /**
  * The text pages: 12 MP phone photos (4032×3024 either way), smaller phone photos and scanner-sized
- * images; a scan fills the frame, a photo shows the sheet tilted on a desk.
+ * images; a scan fills the frame, a photo shows the sheet tilted on a desk. The last two are
+ * close-ups, text twice the size: a half-page form such as a W-2 filling the frame.
  */
-const PAGES: [width: number, height: number, layout: Layout, framing: 'scan' | 'photo'][] = [
+const PAGES: [width: number, height: number, layout: Layout, framing: 'scan' | 'photo', zoom?: number][] = [
   [3024, 4032, 'letter', 'scan'],
   [4032, 3024, 'form', 'photo'],
   [1536, 2048, 'table', 'photo'],
@@ -266,6 +40,8 @@ const PAGES: [width: number, height: number, layout: Layout, framing: 'scan' | '
   [1600, 1200, 'table', 'photo'],
   [1536, 2048, 'letter', 'scan'],
   [1200, 1600, 'note', 'photo'],
+  [2048, 1536, 'form', 'photo', 2],
+  [1536, 2048, 'letter', 'scan', 2],
 ];
 const LAYOUTS: Layout[] = ['letter', 'form', 'table', 'note'];
 
@@ -277,8 +53,8 @@ type Add = (name: string, label: PhotoClass, gray: Buffer) => void;
 /** A text page and its copies: four good ones, one borderline blur, three blurred, two dark, two washed out. */
 async function pageCopies(index: number, seed: number, add: Add): Promise<void> {
   const random = seededRandom(seed);
-  const [width, height, layout, framing] = PAGES[index % PAGES.length]!;
-  const page = await renderPage({ width, height, layout, framing, seed: Math.floor(random() * 1e9) });
+  const [width, height, layout, framing, zoom] = PAGES[index % PAGES.length]!;
+  const page = await renderPage({ width, height, layout, framing, zoom, seed: Math.floor(random() * 1e9) });
   const light = (extra: Partial<Exposure> = {}): Exposure => ({
     unevenness: framing === 'photo' ? 0.15 + random() * 0.2 : random() * 0.05,
     gain: 1,
@@ -335,9 +111,9 @@ export async function calibrationSet(seed = 20250101): Promise<CalibrationPhoto[
       await Promise.all(encoding);
     });
   };
-  for (const [index, [width, height, layout, framing]] of PAGES.entries()) {
+  for (const [index, [width, height, layout, framing, zoom]] of PAGES.entries()) {
     const pageSeed = Math.floor(random() * 1e9);
-    job(`${layout}-${framing}-${width}x${height}`, width, height, (add) => pageCopies(index, pageSeed, add));
+    job(`${layout}-${framing}-${width}x${height}${zoom ? `-zoom${zoom}` : ''}`, width, height, (add) => pageCopies(index, pageSeed, add));
   }
   for (let i = 0; i < 10; i++) {
     const [width, height] = PAGES[(i + 1) % PAGES.length]!;
@@ -369,21 +145,70 @@ export async function calibrationSet(seed = 20250101): Promise<CalibrationPhoto[
   return groups.flat();
 }
 
-/** One photo of a kind, for tests and benchmarks that need a few rather than the whole set. */
-export async function samplePhoto(
-  kind: Exclude<PhotoClass, 'small' | 'borderline'>,
-  width = 2048,
-  height = 1536,
-  seed = 1,
-): Promise<Uint8Array> {
-  const framing = 'photo';
-  const lit: Exposure = { unevenness: 0.2, gain: 1, washout: 1, noise: 3 };
-  if (kind === 'blank') {
-    const sheet = await renderBlank({ width, height, framing, seed });
-    return toJpeg(expose(sheet.gray, width, height, lit, seed), width, height);
-  }
-  const page = await renderPage({ width, height, layout: 'letter', framing, seed });
-  const gray = kind === 'blurry' ? await blurRaw(page, 0.4 * page.xHeight) : page.gray;
-  const exposure = kind === 'dark' ? { ...lit, gain: 0.25 } : kind === 'washedOut' ? { ...lit, gain: 1.2, washout: 0.25 } : lit;
-  return toJpeg(expose(gray, width, height, exposure, seed), width, height);
+/** One photo of the set and what the quality check said about it. */
+export interface Checked {
+  photo: CalibrationPhoto;
+  assessment: ImageAssessment;
+}
+
+const RIGHT: Record<Exclude<PhotoClass, 'ok' | 'borderline'>, QualityWarning> = {
+  dark: 'tooDark',
+  washedOut: 'washedOut',
+  blurry: 'blurry',
+  blank: 'blank',
+  small: 'tooSmall',
+};
+const ROWS: PhotoClass[] = ['ok', 'dark', 'washedOut', 'blurry', 'blank', 'small', 'borderline'];
+const COLUMNS: (QualityWarning | 'none')[] = ['none', 'tooDark', 'washedOut', 'blurry', 'blank', 'tooSmall'];
+
+/** Each threshold with the metric it applies to and the side the bad photos fall on. */
+const MARGINS: { label: PhotoClass; metric: keyof ImageMetrics; threshold: number; badBelow: boolean }[] = [
+  { label: 'dark', metric: 'paperLevel', threshold: QUALITY_THRESHOLDS.minPaperLevel, badBelow: true },
+  { label: 'washedOut', metric: 'inkLevel', threshold: QUALITY_THRESHOLDS.maxInkLevel, badBelow: false },
+  { label: 'blurry', metric: 'sharpness', threshold: QUALITY_THRESHOLDS.minSharpness, badBelow: true },
+  { label: 'blank', metric: 'detail', threshold: QUALITY_THRESHOLDS.minDetail, badBelow: true },
+];
+
+/** Whether a photo got what it should: nothing for a good one, its own warning for a bad one. */
+function isRight(label: PhotoClass, warnings: QualityWarning[]): boolean {
+  if (label === 'ok') return warnings.length === 0;
+  if (label === 'borderline') return true;
+  return warnings.includes(RIGHT[label]);
+}
+
+/**
+ * The confusion matrix (rows: what the photos are; columns: the warnings they got, a photo counted
+ * once per warning), the share that got it right per kind, where each threshold sits between the
+ * worst good and the worst bad photo, and the misses; plus the figures the goals are checked on.
+ */
+export function scoreCalibration(results: Checked[]): { report: string; scores: { label: PhotoClass; right: number; total: number }[] } {
+  const width = 12;
+  const scores = ROWS.filter((label) => label !== 'borderline').map((label) => {
+    const mine = results.filter((r) => r.photo.label === label);
+    return { label, right: mine.filter((r) => isRight(label, r.assessment.warnings)).length, total: mine.length };
+  });
+  const lines = [
+    `${'photo \\ warning'.padEnd(width + 4)}${COLUMNS.map((c) => c.padStart(width)).join('')}${'right'.padStart(width)}`,
+    ...ROWS.map((label) => {
+      const mine = results.filter((r) => r.photo.label === label);
+      const cells = COLUMNS.map(
+        (column) => mine.filter(({ assessment: { warnings } }) => (column === 'none' ? !warnings.length : warnings.includes(column))).length,
+      );
+      const score = scores.find((s) => s.label === label);
+      const right = score ? `${((100 * score.right) / score.total).toFixed(0)} %` : '(not scored)';
+      return `${`${label} (${mine.length})`.padEnd(width + 4)}${cells.map((n) => String(n).padStart(width)).join('')}${right.padStart(width)}`;
+    }),
+  ];
+  const round = (value: number) => Number(value.toPrecision(3));
+  const margins = MARGINS.map(({ label, metric, threshold, badBelow }) => {
+    const values = (of: PhotoClass) => results.filter((r) => r.photo.label === of).map((r) => r.assessment.metrics[metric]);
+    const worstBad = badBelow ? Math.max(...values(label)) : Math.min(...values(label));
+    const worstGood = badBelow ? Math.min(...values('ok')) : Math.max(...values('ok'));
+    return `  ${label.padEnd(10)} ${metric.padEnd(11)} ${badBelow ? '<' : '>'} ${round(threshold)}: worst bad ${round(worstBad)}, worst good ${round(worstGood)}`;
+  });
+  const misses = results.filter((r) => !isRight(r.photo.label, r.assessment.warnings));
+  const report =
+    `${lines.join('\n')}\nthresholds between the good photos and the bad ones:\n${margins.join('\n')}\n` +
+    (misses.length ? `missed: ${misses.map((r) => `${r.photo.name} → [${r.assessment.warnings.join(', ')}]`).join('; ')}\n` : '');
+  return { report, scores };
 }

@@ -1,7 +1,7 @@
 /** The converter's and the quality check's pixel work in Node, with sharp (an optional peer dependency). */
 import sharp from 'sharp';
 import type { FileLike } from '../ports.js';
-import { grayFromPixels, measureGray, sampleSize } from '../quality/metrics.js';
+import { copySize, measurePixels } from '../quality/metrics.js';
 import { decodeBmp } from './bmp.js';
 import type { ImageFormat } from './image-info.js';
 import type { ImageCheckPort, RasterPort } from './raster.js';
@@ -48,14 +48,14 @@ export function createSharpRaster(): RasterPort & ImageCheckPort {
     async measure({ file, format, maxSide }) {
       const input = await open(file, format);
       const { width, height } = await input.metadata();
-      // The same copy size as in browsers, so both measure the same picture.
-      const sample = sampleSize(width, height, maxSide);
+      // The copy at an exact half, quarter or eighth: a JPEG then comes straight from shrink-on-load,
+      // the same pixels a browser's ImageDecoder gives.
+      const copy = copySize(width, height, maxSide);
       const { data, info } = await input
-        .resize({ width: sample.width, height: sample.height, fit: 'fill' })
+        .resize({ width: copy.width, height: copy.height, fit: 'fill' })
         .raw({ depth: 'uchar' })
         .toBuffer({ resolveWithObject: true });
-      const metrics = measureGray(grayFromPixels(data, info.channels), info.width, info.height);
-      return { ...metrics, width, height };
+      return { ...measurePixels(data, info.channels, info.width, info.height, maxSide), width, height };
     },
 
     async canDecode({ file, format }) {

@@ -58,7 +58,7 @@ export interface MeasureRequest {
    */
   width: number | null;
   height: number | null;
-  /** The longest side of the grey copy the metrics are computed on. */
+  /** The longest side of the grey sample the metrics are computed on. */
   maxSide: number;
 }
 
@@ -74,8 +74,9 @@ export interface DecodeRequest {
  */
 export interface ImageCheckPort {
   /**
-   * Decodes the image to a grey copy whose longest side is at most `maxSide`, measures it with
-   * `measureGray` and adds the image's own size.
+   * Decodes the image to a copy of `copySize` (a half, a quarter or an eighth of it, as a JPEG
+   * decoder scales), measures it with `measurePixels` (grey, shrunk to `maxSide`, `measureGray`)
+   * and adds the image's own size.
    */
   measure(request: MeasureRequest): Promise<ImageMetrics>;
   /** Whether this platform decodes the image (most browsers cannot decode HEIC). Never rejects. */

@@ -2,7 +2,7 @@
 // In Chromium (worker port): test/browser/capture.test.ts. Calibration: calibration.test.ts.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { samplePhoto } from '../../test/calibration-set.js';
+import { samplePhoto } from '../../test/page-photos.js';
 import { encodeBmp, fakeHeic } from '../../test/images.js';
 import { messages, qualityWarningMessage } from '../domain/messages.js';
 import { canConvertImage, isHeicFile } from '../pdf/can-convert.js';

@@ -1,6 +1,6 @@
 // The quality metrics over grey pixels made here, without any decoder.
 import { describe, expect, it } from 'vitest';
-import { grayFromPixels, measureGray, sampleSize } from './metrics.js';
+import { copySize, grayFromPixels, measureGray, measurePixels, shrinkGray } from './metrics.js';
 
 const W = 320;
 const H = 240;
@@ -119,16 +119,37 @@ describe('grayFromPixels', () => {
   it('takes grey, grey + alpha, RGB and RGBA; transparency reads as white paper', () => {
     expect([...grayFromPixels(new Uint8Array([0, 128, 255]), 1)]).toEqual([0, 128, 255]);
     expect([...grayFromPixels(new Uint8Array([0, 255, 0, 0]), 2)]).toEqual([0, 255]);
-    expect([...grayFromPixels(new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255]), 3)]).toEqual([76, 150, 29]);
+    expect([...grayFromPixels(new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255]), 3)]).toEqual([77, 149, 29]);
     expect([...grayFromPixels(new Uint8ClampedArray([10, 10, 10, 255, 10, 10, 10, 0, 0, 0, 0, 128]), 4)]).toEqual([10, 255, 127]);
     expect(() => grayFromPixels(new Uint8Array(4), 5)).toThrow(RangeError);
   });
 });
 
-describe('sampleSize', () => {
-  it('fits the longest side in 512 px, never enlarging', () => {
-    expect(sampleSize(4032, 3024)).toEqual({ width: 512, height: 384 });
-    expect(sampleSize(3024, 4032)).toEqual({ width: 384, height: 512 });
-    expect(sampleSize(400, 300)).toEqual({ width: 400, height: 300 });
+describe('the copy the ports hand over and its shrinking', () => {
+  it('the copy is the photo halved until it fits 1024 px, at most to an eighth, as a JPEG decoder scales', () => {
+    expect(copySize(4032, 3024)).toEqual({ width: 1008, height: 756 });
+    expect(copySize(3024, 4032)).toEqual({ width: 756, height: 1008 });
+    expect(copySize(1275, 1650)).toEqual({ width: 638, height: 825 });
+    expect(copySize(2048, 1536)).toEqual({ width: 1024, height: 768 });
+    expect(copySize(900, 600)).toEqual({ width: 900, height: 600 });
+    expect(copySize(12000, 9000)).toEqual({ width: 1500, height: 1125 });
+  });
+
+  it('shrinks it to 512 px, each new pixel the mean of what it covers', () => {
+    const checks = (width: number, height: number) =>
+      new Uint8Array(width * height).map((_, i) => ((i % width) + Math.floor(i / width)) % 2 ? 200 : 100);
+    const shrunk = shrinkGray(checks(1024, 768), 1024, 768);
+    expect([shrunk.width, shrunk.height]).toEqual([512, 384]);
+    expect(new Set(shrunk.gray)).toEqual(new Set([150]));
+    const odd = shrinkGray(checks(1008, 756), 1008, 756);
+    expect([odd.width, odd.height]).toEqual([512, 384]);
+    expect(odd.gray.reduce((a, b) => Math.min(a, b))).toBeGreaterThanOrEqual(146);
+    expect(odd.gray.reduce((a, b) => Math.max(a, b))).toBeLessThanOrEqual(154);
+    expect(shrinkGray(new Uint8Array(500 * 400), 500, 400).width).toBe(500);
+  });
+
+  it('measurePixels is grey, shrink and measure in one', () => {
+    const rgba = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) => (i % 4 === 3 ? 255 : 180));
+    expect(measurePixels(rgba, 4, 1008, 756)).toEqual(measureGray(new Uint8Array(512 * 384).fill(180), 512, 384));
   });
 });

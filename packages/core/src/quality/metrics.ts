@@ -1,13 +1,14 @@
 /**
- * What the quality check measures, in plain TypeScript over a small grey copy of a photo, so the
- * browser worker and Node compute exactly the same numbers. Everything is relative to 0–255 grey
- * levels on a copy whose longest side is at most {@link QUALITY_SAMPLE_SIDE} pixels.
+ * What the quality check measures, in plain TypeScript over a small grey sample of a photo, so the
+ * browser worker and Node compute the same numbers: the ports only decode a copy (see `copySize`);
+ * turning it grey, shrinking it and measuring happen here. Everything is relative to 0–255 grey
+ * levels on a sample whose longest side is at most {@link QUALITY_SAMPLE_SIDE} pixels.
  */
 
-/** The longest side of the grey copy the metrics are computed on. */
+/** The longest side of the grey sample the metrics are computed on. */
 export const QUALITY_SAMPLE_SIDE = 512;
 
-/** Side of the square tiles detail is judged in, in pixels of the copy (about a line of body text). */
+/** Side of the square tiles detail is judged in, in pixels of the sample (a few lines of body text). */
 const TILE = 16;
 /** A tile holds detail when its mean squared gradient exceeds this (an rms step of 4 grey levels). */
 const TILE_ENERGY = 16;
@@ -25,7 +26,7 @@ export interface GrayMetrics {
   paperLevel: number;
   /** The ink's grey level: the 0.1st percentile. High when the photo is washed out. */
   inkLevel: number;
-  /** Variance of the (4-neighbour) Laplacian over the whole copy: the textbook blur measure. */
+  /** Variance of the (4-neighbour) Laplacian over the whole sample: the textbook blur measure. */
   laplacianVariance: number;
   /**
    * Edge density: the share of tiles with text-like edges (strong, in several directions). Near 0
@@ -134,23 +135,110 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
 export function grayFromPixels(data: Uint8Array | Uint8ClampedArray, channels: number): Uint8Array {
   if (!Number.isInteger(channels) || channels < 1 || channels > 4) throw new RangeError(`1 to 4 channels, not ${channels}`);
   const count = Math.floor(data.length / channels);
+  if (channels === 1) return Uint8Array.from(data.subarray(0, count));
   const gray = new Uint8Array(count);
+  const colour = channels >= 3;
   const alpha = channels === 2 || channels === 4;
+  // Integer weights (×256) keep this loop cheap on a 1000 px copy: it runs for every photo checked.
   for (let i = 0, at = 0; i < count; i++, at += channels) {
-    let value: number;
-    if (channels < 3) value = data[at] ?? 0;
-    else value = 0.299 * (data[at] ?? 0) + 0.587 * (data[at + 1] ?? 0) + 0.114 * (data[at + 2] ?? 0);
+    const r = data[at] ?? 0;
+    let value = colour ? (77 * r + 150 * (data[at + 1] ?? 0) + 29 * (data[at + 2] ?? 0) + 128) >> 8 : r;
     if (alpha) {
-      const opacity = (data[at + channels - 1] ?? 255) / 255;
-      value = value * opacity + 255 * (1 - opacity);
+      const opacity = data[at + channels - 1] ?? 255;
+      if (opacity < 255) value = (value * opacity + 255 * (255 - opacity) + 127) / 255;
     }
-    gray[i] = Math.round(value);
+    gray[i] = value;
   }
   return gray;
 }
 
-/** The size of the grey copy of a `width`×`height` image: longest side at most `side`, never enlarged. */
-export function sampleSize(width: number, height: number, side = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
+/**
+ * A grey image shrunk so its longest side is at most `maxSide`, each new pixel the mean of the old
+ * pixels it covers (those at its edges weighted by how much of them it covers): the last step for the
+ * copy a port hands over (see {@link copySize}), shared so that both ports end with the same filter.
+ * @internal exported for its unit test
+ */
+export function shrinkGray(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+  maxSide = QUALITY_SAMPLE_SIDE,
+): { gray: Uint8Array; width: number; height: number } {
+  const target = sampleSize(width, height, maxSide);
+  if (target.width === width && target.height === height) return { gray, width, height };
+  const across = areaWeights(width, target.width);
+  const down = areaWeights(height, target.height);
+  // Rows first into a float buffer, then columns; flat typed arrays keep both loops tight.
+  const rows = new Float32Array(target.width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0, at = 0; x < target.width; x++) {
+      let sum = 0;
+      for (let k = 0; k < across.taps; k++, at++) sum += (gray[row + (across.index[at] ?? 0)] ?? 0) * (across.weight[at] ?? 0);
+      rows[y * target.width + x] = sum;
+    }
+  }
+  const out = new Uint8Array(target.width * target.height);
+  for (let y = 0; y < target.height; y++) {
+    const first = y * down.taps;
+    for (let x = 0; x < target.width; x++) {
+      let sum = 0;
+      for (let k = 0; k < down.taps; k++) sum += (rows[(down.index[first + k] ?? 0) * target.width + x] ?? 0) * (down.weight[first + k] ?? 0);
+      out[y * target.width + x] = Math.round(sum);
+    }
+  }
+  return { gray: out, ...target };
+}
+
+/**
+ * For each of `to` new pixels, the `taps` old pixels (of `from`) it covers and their weights, which
+ * sum to 1; unused taps point at pixel 0 with weight 0.
+ */
+function areaWeights(from: number, to: number): { taps: number; index: Int32Array; weight: Float32Array } {
+  const scale = from / to;
+  const taps = Math.ceil(scale) + 1;
+  const index = new Int32Array(to * taps);
+  const weight = new Float32Array(to * taps);
+  for (let i = 0; i < to; i++) {
+    const start = i * scale;
+    const end = start + scale;
+    for (let j = Math.floor(start), k = 0; j < Math.min(from, Math.ceil(end)) && k < taps; j++, k++) {
+      index[i * taps + k] = j;
+      weight[i * taps + k] = (Math.min(end, j + 1) - Math.max(start, j)) / scale;
+    }
+  }
+  return { taps, index, weight };
+}
+
+/** The size of a `width`×`height` image with its longest side at most `side`, never enlarged. */
+function sampleSize(width: number, height: number, side = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
   const scale = Math.min(1, side / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/**
+ * The size a port hands its copy over at: the photo halved as often as it takes to fit twice
+ * `maxSide`, but at most three times (to 1/8) — exactly what a JPEG decoder does in its DCT, so
+ * sharp's shrink-on-load and a browser's `ImageDecoder` give the same pixels. {@link shrinkGray} then
+ * takes it to the sample size, the same way in both ports.
+ */
+export function copySize(width: number, height: number, maxSide = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
+  let divisor = 1;
+  while (divisor < 8 && Math.ceil(Math.max(width, height) / divisor) > 2 * maxSide) divisor *= 2;
+  return { width: Math.ceil(width / divisor), height: Math.ceil(height / divisor) };
+}
+
+/**
+ * The shared end of both ports: interleaved pixels (1–4 channels) of the copy, made grey, shrunk to
+ * the sample size and measured.
+ */
+export function measurePixels(
+  pixels: Uint8Array | Uint8ClampedArray,
+  channels: number,
+  width: number,
+  height: number,
+  maxSide = QUALITY_SAMPLE_SIDE,
+): GrayMetrics {
+  const sample = shrinkGray(grayFromPixels(pixels, channels), width, height, maxSide);
+  return measureGray(sample.gray, sample.width, sample.height);
 }

@@ -9,7 +9,7 @@ import type { QuarterTurn } from '../../src/pdf/raster.js';
 import { imagesToLetterPdf } from '../../src/pdf/scan-pdf.js';
 import type { FileLike } from '../../src/ports.js';
 import { assessImage } from '../../src/quality/assess.js';
-import { measureGray } from '../../src/quality/metrics.js';
+import { measurePixels } from '../../src/quality/metrics.js';
 
 const raster = createWorkerRaster();
 const warnings: string[] = [];
@@ -127,7 +127,8 @@ async function benchCapture(photo: string, pages: string[], runs: number) {
   const sameWorkHere: number[] = [];
   const metricsOnly: number[] = [];
   const decodeFloor: number[] = [];
-  const gray = new Uint8Array(512 * 384).map((_, i) => ((i * 2654435761) >>> 24) | 0);
+  // A 12 MP photo's copy as the worker reads it off the canvas: 1008×756 RGBA.
+  const copy = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 2654435761) >>> 24));
   for (let i = 0; i < runs; i++) {
     await idle();
     let start = performance.now();
@@ -138,7 +139,7 @@ async function benchCapture(photo: string, pages: string[], runs: number) {
     await assessImage(file, { raster: inline });
     sameWorkHere.push(performance.now() - start);
     start = performance.now();
-    measureGray(gray, 512, 384);
+    measurePixels(copy, 4, 1008, 756);
     metricsOnly.push(performance.now() - start);
     // The floor: the JPEG decoder's own 1/8 decode, nothing else.
     await idle();

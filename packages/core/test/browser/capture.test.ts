@@ -1,7 +1,7 @@
 // Capture in real Chromium with the worker port: the multi-page scan and the quarter turn, the quality
 // check (the same warnings as the Node port, close metrics), and the HEIC question.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePhoto } from '../calibration-set.js';
+import { samplePhoto } from '../page-photos.js';
 import { fakeHeic, makePhoto } from '../images.js';
 import { inspectPdfPages } from '../pdf-inspect.js';
 import { expectLetterPage, expectLetterPdf } from '../pdf-expect.js';
