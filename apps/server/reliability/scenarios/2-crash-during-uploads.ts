@@ -20,6 +20,7 @@ import {
   sha256,
   sleep,
   startServer,
+  sweepNow,
   upload,
   type Browser,
   type Row,
@@ -36,19 +37,6 @@ interface Attempt {
   sha256: string;
   acknowledged: boolean;
   retried: boolean;
-}
-
-/** Ages what only the sweeper's grace period would clear, so the next start's sweep treats it as old. */
-async function ageLeftovers(server: ServerProcess): Promise<void> {
-  const db = await databaseOf(server.dataDir);
-  try {
-    await db.query(`UPDATE documents SET expires_at = now() - interval '1 day' WHERE state = 'pending'`);
-  } finally {
-    await db.end();
-  }
-  const files = path.join(server.dataDir, 'files');
-  const old = new Date(Date.now() - 2 * 24 * 3600_000);
-  for (const file of await filesUnder(files)) await fs.utimes(path.join(files, file), old, old);
 }
 
 async function pendingRows(server: ServerProcess): Promise<number> {
@@ -151,10 +139,7 @@ async function round(index: number, log: (line: string) => void): Promise<{ fact
     }
 
     // After the grace period: no temp file, no pending row.
-    await ageLeftovers(server);
-    await server.stop();
-    server = await startServer({ dataDir, port });
-    await sleep(500);
+    server = await sweepNow(server);
     const temp = await filesUnder(path.join(dataDir, 'files', '.tmp'));
     const pending = await pendingRows(server);
     if (temp.length > 0) problems.push(`${temp.length} temp files left after the sweep`);

@@ -10,7 +10,6 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import { isApiError } from '@vita-docs/core';
 import {
-  databaseOf,
   download,
   filesUnder,
   freshDataDir,
@@ -20,11 +19,11 @@ import {
   sha256,
   sleep,
   startServer,
+  sweepNow,
   upload,
   type Browser,
   type Row,
   type Scenario,
-  type ServerProcess,
 } from '../harness.js';
 
 type Operation = 'zip' | 'category delete' | 'client delete';
@@ -35,23 +34,6 @@ interface Doc {
   key: string;
   docType: string;
   sha256: string;
-}
-
-/** Makes everything the sweeper waits an hour for look old, then restarts (the start sweeps). */
-async function sweepNow(server: ServerProcess, port: number): Promise<ServerProcess> {
-  const db = await databaseOf(server.dataDir);
-  try {
-    await db.query(`UPDATE documents SET expires_at = now() - interval '1 day' WHERE state = 'pending'`);
-  } finally {
-    await db.end();
-  }
-  const files = path.join(server.dataDir, 'files');
-  const old = new Date(Date.now() - 2 * 24 * 3600_000);
-  for (const file of await filesUnder(files)) await fs.utimes(path.join(files, file), old, old);
-  await server.stop();
-  const next = await startServer({ dataDir: server.dataDir, port });
-  await sleep(500);
-  return next;
 }
 
 async function round(operation: Operation, index: number, log: (line: string) => void): Promise<{ fact: string; problems: string[] }> {
@@ -128,7 +110,7 @@ async function round(operation: Operation, index: number, log: (line: string) =>
     }
 
     // After the grace period, the bytes on disk are exactly those of the listed documents.
-    server = await sweepNow(server, port);
+    server = await sweepNow(server);
     const onDisk = (await filesUnder(path.join(dataDir, 'files'))).filter((file) => !file.startsWith('.tmp'));
     const listedCount = docs.filter(listed).length;
     if (onDisk.length !== listedCount) problems.push(`${onDisk.length} files on disk for ${listedCount} listed documents after the sweep`);
