@@ -28,8 +28,9 @@ export {
   deleteFailedMessage,
   duplicateNote,
   qualityWarningMessage,
+  scanDiscardConfirm,
 } from './domain/messages.js';
-export { formatBytes, formatMegabytes } from './domain/format.js';
+export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
 export {
   CODE_LENGTH,
   RESEND_COOLDOWN_SECONDS,
@@ -82,6 +83,8 @@ export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
 export { createUploadFlow } from './flows/upload/upload.js';
+export { createScanFlow } from './flows/scan/scan.js';
+export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
 export type {
   UploadFlow,
   UploadFlowOptions,
@@ -91,6 +94,7 @@ export type {
   QueuedFile,
   FileProgress,
   ConvertImage,
+  InspectImage,
 } from './flows/upload/upload.js';
 export { readConvertPreference, writeConvertPreference } from './flows/upload/preference.js';
 export { createRetakeFlow } from './flows/retake/retake.js';
@@ -126,10 +130,12 @@ export {
   LETTER_SIZE,
 } from './pdf/letter-pdf.js';
 export type { ImageToPdfPorts, ImageToPdfOptions, LetterLayout } from './pdf/letter-pdf.js';
-export { imagesToLetterPdf, MAX_SCAN_PAGES, ScanPageError } from './pdf/scan-pdf.js';
-export type { ScanPage, ScanOptions } from './pdf/scan-pdf.js';
-export { isConvertibleImage, pdfFileName } from './pdf/convertible.js';
-export { canConvertImage, isHeicFile } from './pdf/can-convert.js';
+export { imagesToLetterPdf, ScanPageError } from './pdf/scan-pdf.js';
+export type { ScanOptions } from './pdf/scan-pdf.js';
+export { MAX_SCAN_PAGES } from './pdf/scan-page.js';
+export type { ScanPage } from './pdf/scan-page.js';
+export { isConvertibleImage, isHeicFile, pdfFileName } from './pdf/convertible.js';
+export { canConvertImage } from './pdf/can-convert.js';
 export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
 export type { QualityWarning, ImageMetrics, ImageAssessment } from './quality/assess.js';
 export { measureGray, grayFromPixels, QUALITY_SAMPLE_SIDE } from './quality/metrics.js';

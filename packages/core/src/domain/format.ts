@@ -19,3 +19,10 @@ export function formatBytes(bytes: number): string {
 export function formatMegabytes(bytes: number): string {
   return `${(Math.max(0, bytes) / (1024 * 1024)).toFixed(2)} MB`;
 }
+
+/** A multi-page scan's file name from the local time it was made: `Scan 2026-02-03 14-05.pdf`. */
+export function scanFileName(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+  return `Scan ${day} ${two(at.getHours())}-${two(at.getMinutes())}.pdf`;
+}

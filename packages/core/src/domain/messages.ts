@@ -32,6 +32,7 @@ export const messages = {
   pageBlank: 'This page looks blank.',
   photoTooSmall: 'This photo is too small to read.',
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
+  scanTooManyPages: 'A scan can have at most 30 pages.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */
@@ -81,4 +82,19 @@ export function resendCountdownLabel(secondsLeft: number): string {
 /** `Delete failed` with the reason after it, when there is one. */
 export function deleteFailedMessage(reason?: string): string {
   return reason ? `${messages.deleteFailed}: ${reason}` : messages.deleteFailed;
+}
+
+/** Files the Scan pages dialog cannot use as pages (not photos, or HEIC this browser cannot read). */
+export function scanPagesRefusedMessage(names: readonly string[]): string {
+  return `These files cannot be scan pages: ${names.join(', ')}. Add photos (JPEG, PNG, WebP or BMP), or use Upload files.`;
+}
+
+/** The question before Cancel throws away a scan's pages. */
+export function scanDiscardConfirm(pages: number): string {
+  return pages === 1 ? 'Discard the scanned page?' : `Discard the ${pages} scanned pages?`;
+}
+
+/** A scan whose PDF could not be made; the pages stay in the dialog. */
+export function scanFailedMessage(reason: string): string {
+  return `The scan could not be made into a PDF: ${reason}`;
 }

@@ -4,19 +4,10 @@
  * and sharp's prebuilt binaries do not): elsewhere the app uploads it unchanged and says so with
  * `messages.heicUploadedAsIs`.
  */
-import { fileExtension } from '../domain/files.js';
 import type { FileLike } from '../ports.js';
-import { isConvertibleImage } from './convertible.js';
+import { isConvertibleImage, isHeicFile } from './convertible.js';
 import { readImageSource } from './letter-pdf.js';
 import type { ImageCheckPort } from './raster.js';
-
-const HEIF_EXTENSIONS = new Set(['.heic', '.heif', '.hif']);
-const HEIF_TYPES = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
-
-/** A HEIC or HEIF photo by its name or type (the bytes are checked by `canConvertImage`). */
-export function isHeicFile(file: { name: string; type: string }): boolean {
-  return HEIF_EXTENSIONS.has(fileExtension(file.name).toLowerCase()) || HEIF_TYPES.has(file.type.toLowerCase());
-}
 
 /**
  * Whether the file can become a page of a PDF here: convertible images by their bytes, HEIC/HEIF by

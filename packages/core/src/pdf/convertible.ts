@@ -5,14 +5,23 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpe
 const NEVER_EXTENSIONS = new Set(['.heic', '.heif']);
 
 /**
- * Whether a file is converted to PDF when the toggle is on: png, jpg, jpeg, webp or bmp by
- * extension or by type. HEIC and HEIF never are, whatever the other field says.
+ * Whether a file is converted to PDF by its name and type alone: png, jpg, jpeg, webp or bmp by
+ * extension or by type, and not HEIC or HEIF whatever the other field says. A HEIC photo is converted
+ * only where the platform decodes it (see `imageToLetterPdf` and `canConvertImage`).
  */
 export function isConvertibleImage(file: { name: string; type: string }): boolean {
   const ext = fileExtension(file.name).toLowerCase();
   const type = file.type.toLowerCase();
   if (NEVER_EXTENSIONS.has(ext) || type === 'image/heic' || type === 'image/heif') return false;
   return IMAGE_EXTENSIONS.has(ext) || IMAGE_TYPES.has(type);
+}
+
+const HEIF_EXTENSIONS = new Set(['.heic', '.heif', '.hif']);
+const HEIF_TYPES = new Set(['image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
+
+/** A HEIC or HEIF photo by its name or type (the bytes are checked by `canConvertImage`). */
+export function isHeicFile(file: { name: string; type: string }): boolean {
+  return HEIF_EXTENSIONS.has(fileExtension(file.name).toLowerCase()) || HEIF_TYPES.has(file.type.toLowerCase());
 }
 
 /** The converted file's name: the original with a `.pdf` extension. */

@@ -105,7 +105,28 @@ describe('imageToLetterPdf (Node raster)', () => {
     expect(raster.calls).toBe(2);
   });
 
-  it('never converts HEIC or HEIF, whatever the name says', async () => {
+  it('converts HEIC only where the raster port decodes it', async () => {
+    const jpeg = createTestFile('stand-in.jpg', await makePhoto('jpeg', 800, 1000), 'image/jpeg');
+    const decodes = (answer: boolean) => ({
+      calls: 0,
+      canDecode: async () => answer,
+      toJpeg(request: Parameters<RasterPort['toJpeg']>[0]) {
+        this.calls += 1;
+        // A platform that decodes HEIC (Safari) hands back the photo as JPEG.
+        return createSharpRaster().toJpeg({ ...request, file: jpeg, format: 'jpeg' });
+      },
+    });
+    const heic = createTestFile('IMG_0001.HEIC', fakeHeic(), 'image/heic');
+    const safari = decodes(true);
+    const { result, bytes } = await convert(heic, safari);
+    expect(result.name).toBe('IMG_0001.pdf');
+    await expectLetterPdf(bytes, { width: 800, height: 1000 });
+    const chromium = decodes(false);
+    expect((await convert(heic, chromium)).result).toBe(heic);
+    expect(chromium.calls).toBe(0);
+  });
+
+  it('never converts HEIC or HEIF where the raster port cannot say it decodes them', async () => {
     const raster = countingRaster();
     for (const file of [
       createTestFile('IMG_0001.HEIC', fakeHeic(), 'image/heic'),

@@ -8,10 +8,10 @@
 import { PDFDocument } from 'pdf-lib';
 import type { PDFImage } from 'pdf-lib';
 import type { FileLike, Logger } from '../ports.js';
-import { isConvertibleImage, pdfFileName } from './convertible.js';
+import { isConvertibleImage, isHeicFile, pdfFileName } from './convertible.js';
 import { readImageInfo } from './image-info.js';
 import type { ImageInfo } from './image-info.js';
-import type { QuarterTurn, RasterPort } from './raster.js';
+import type { ImageCheckPort, QuarterTurn, RasterPort } from './raster.js';
 
 /** Longest side of the embedded image, in pixels. */
 export const PDF_MAX_IMAGE_SIDE = 1700;
@@ -45,7 +45,8 @@ export function letterLayout(imageWidth: number, imageHeight: number): LetterLay
 
 /** What the converter needs. */
 export interface ImageToPdfPorts {
-  raster: RasterPort;
+  /** With `canDecode`, HEIC photos are converted where the platform decodes them; without, never. */
+  raster: RasterPort & Partial<Pick<ImageCheckPort, 'canDecode'>>;
   /** Gets the warning when a conversion fails; `console` will do. */
   logger?: Logger;
 }
@@ -136,8 +137,8 @@ export async function jpegToLetterPdf(jpeg: Uint8Array, title?: string): Promise
 }
 
 /**
- * Converts an image to a Letter PDF when it is convertible (png, jpg, jpeg, webp, bmp; never HEIC or
- * HEIF) and returns any other file unchanged. If the conversion fails, a warning is logged and the
+ * Converts an image to a Letter PDF when it is convertible (png, jpg, jpeg, webp, bmp; HEIC or HEIF
+ * only where `raster.canDecode` says the platform reads it) and returns any other file unchanged. If the conversion fails, a warning is logged and the
  * original file is returned, so an upload never fails because of it.
  */
 export async function imageToLetterPdf(
@@ -145,11 +146,12 @@ export async function imageToLetterPdf(
   ports: ImageToPdfPorts,
   options: ImageToPdfOptions = {},
 ): Promise<FileLike> {
-  if (!isConvertibleImage(file)) return file;
+  if (!isConvertibleImage(file) && !isHeicFile(file)) return file;
   try {
     const rotate = quarterTurn(options.rotate);
     const source = await readImageSource(file);
-    if (source.info.format === 'heif') return file; // a HEIC photo with a .jpg name is still HEIC
+    // By its bytes: a HEIC photo named .jpg is still HEIC.
+    if (source.info.format === 'heif' && !(await ports.raster.canDecode?.({ file, format: 'heif' }))) return file;
     const doc = await PDFDocument.create();
     drawLetterPage(doc, await embedPageImage(doc, file, source, ports.raster, rotate));
     doc.setTitle(file.name);
@@ -162,6 +164,8 @@ export async function imageToLetterPdf(
 }
 
 /** `imageToLetterPdf` bound to its ports: the `convert` port of the upload and retake flows. */
-export function createImageConverter(ports: ImageToPdfPorts): (file: FileLike) => Promise<FileLike> {
-  return (file) => imageToLetterPdf(file, ports);
+export function createImageConverter(
+  ports: ImageToPdfPorts,
+): (file: FileLike, options?: ImageToPdfOptions) => Promise<FileLike> {
+  return (file, options) => imageToLetterPdf(file, ports, options);
 }

@@ -6,6 +6,11 @@ import type { ImageFormat } from './image-info.js';
 /** A turn clockwise, in degrees: how a person puts a photo the right way up. */
 export type QuarterTurn = 0 | 90 | 180 | 270;
 
+/** A turn after another quarter turn clockwise (90) or anticlockwise (-90). */
+export function turnBy(rotate: QuarterTurn, by: 90 | -90): QuarterTurn {
+  return ((rotate + by + 360) % 360) as QuarterTurn;
+}
+
 /** One image to decode, orient, scale and encode. */
 export interface RasterRequest {
   /**

@@ -7,8 +7,9 @@ import { expectLetterPage } from '../../test/pdf-expect.js';
 import { createTestFile } from '../testing/index.js';
 import { createSharpRaster } from './raster.node.js';
 import type { RasterPort } from './raster.js';
-import { imagesToLetterPdf, MAX_SCAN_PAGES, ScanPageError } from './scan-pdf.js';
-import type { ScanPage } from './scan-pdf.js';
+import { imagesToLetterPdf, ScanPageError } from './scan-pdf.js';
+import { MAX_SCAN_PAGES } from './scan-page.js';
+import type { ScanPage } from './scan-page.js';
 
 const raster = createSharpRaster();
 
@@ -99,5 +100,30 @@ describe('imagesToLetterPdf (Node raster)', () => {
     expect(error).toBeInstanceOf(ScanPageError);
     expect(error).toMatchObject({ page: 2, file: broken });
     expect((error as Error).message).toMatch(/^Page 2 \(broken\.png\) could not be converted: /);
+  });
+
+  it('adds the pages of a PDF among the photos as they are, turned by its quarter turn', async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const scanned = await PDFDocument.create();
+    scanned.addPage([612, 792]);
+    scanned.addPage([612, 792]);
+    const scannedFile = createTestFile('scanner-0001.pdf', await scanned.save(), 'application/pdf');
+    const photo = await photoFile('page-3', 'jpeg', 900, 1200);
+    const pdf = await imagesToLetterPdf([{ file: scannedFile, rotate: 90 }, { file: photo }], { raster });
+    const doc = await PDFDocument.load(new Uint8Array(await pdf.arrayBuffer()));
+    expect(doc.getPages().map((p) => [p.getRotation().angle, Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([
+      [90, 612, 792],
+      [90, 612, 792],
+      [0, 612, 792],
+    ]);
+  });
+
+  it('names the failing page when a PDF among them cannot be read', async () => {
+    const broken = createTestFile('broken.pdf', '%PDF-1.7 not really', 'application/pdf');
+    const photo = await photoFile('page-1', 'jpeg', 900, 1200);
+    await expect(imagesToLetterPdf([{ file: photo }, { file: broken }], { raster })).rejects.toMatchObject({
+      name: 'ScanPageError',
+      page: 2,
+    });
   });
 });

@@ -1,30 +1,23 @@
 /**
  * Several photos → one Letter PDF, a page per photo in the given order: each page by the rules of the
  * single-photo converter (at most 1700 px, JPEG 0.82, 36 pt margins, oriented by its own aspect), each
- * with its own EXIF orientation and optional quarter turn.
+ * with its own EXIF orientation and optional quarter turn. A PDF among them (a scanner that saves a
+ * PDF per page) adds its pages as they are, turned the same way.
  */
-import { PDFDocument } from 'pdf-lib';
-import type { PDFImage } from 'pdf-lib';
+import { degrees, PDFDocument } from 'pdf-lib';
+import type { PDFImage, PDFPage } from 'pdf-lib';
 import type { FileLike } from '../ports.js';
 import { pdfFileName } from './convertible.js';
 import { drawLetterPage, embedPageImage, quarterTurn, readImageSource } from './letter-pdf.js';
-import type { QuarterTurn, RasterPort } from './raster.js';
-
-/** The most pages one scan may have. */
-export const MAX_SCAN_PAGES = 30;
+import type { RasterPort } from './raster.js';
+import { MAX_SCAN_PAGES } from './scan-page.js';
+import type { ScanPage } from './scan-page.js';
 
 /**
  * How many pages are read and rasterised at once: enough to keep two workers (or sharp's threads)
  * busy while the previous page is added, few enough that 30 large photos are never decoded together.
  */
 const PAGES_IN_FLIGHT = 3;
-
-/** One photo of a scan. */
-export interface ScanPage {
-  file: FileLike;
-  /** Turned clockwise after its EXIF orientation. */
-  rotate?: QuarterTurn;
-}
 
 /** Options of {@link imagesToLetterPdf}. */
 export interface ScanOptions {
@@ -45,8 +38,18 @@ export class ScanPageError extends Error {
   }
 }
 
+const PDF_MAGIC = '%PDF-';
+
+/** The pages of a PDF given as a scan page, copied into `doc` and turned by `rotate`. */
+async function copyPdfPages(doc: PDFDocument, bytes: Uint8Array, rotate: number): Promise<PDFPage[]> {
+  const source = await PDFDocument.load(bytes, { updateMetadata: false });
+  const pages = await doc.copyPages(source, source.getPageIndices());
+  for (const page of pages) page.setRotation(degrees((page.getRotation().angle + rotate) % 360));
+  return pages;
+}
+
 /**
- * Builds one Letter PDF from 1 to 30 photos. Any image the raster port can decode is accepted, HEIC
+ * Builds one Letter PDF from 1 to 30 photos (or PDFs). Any image the raster port can decode is accepted, HEIC
  * too where the platform reads it (see `canConvertImage`). Rejects with a `RangeError` for no pages or
  * too many, and with a {@link ScanPageError} naming the first page that failed; there is no partial PDF.
  */
@@ -61,12 +64,19 @@ export async function imagesToLetterPdf(
   const turns = pages.map((page) => quarterTurn(page.rotate));
   const doc = await PDFDocument.create();
 
-  const images: Promise<PDFImage>[] = [];
+  const images: Promise<PDFImage | PDFPage[]>[] = [];
   const start = (index: number) => {
     const page = pages[index];
     if (!page) return;
+    const turn = turns[index] ?? 0;
     const image = readImageSource(page.file)
-      .then((source) => embedPageImage(doc, page.file, source, ports.raster, turns[index] ?? 0))
+      .then(async (source) => {
+        if (new TextDecoder().decode(source.head.subarray(0, PDF_MAGIC.length)) !== PDF_MAGIC) {
+          return embedPageImage(doc, page.file, source, ports.raster, turn);
+        }
+        const bytes = source.head.length === page.file.size ? source.head : new Uint8Array(await page.file.arrayBuffer());
+        return copyPdfPages(doc, bytes, turn);
+      })
       .catch((cause: unknown) => {
         throw new ScanPageError(index + 1, page.file, { cause });
       });
@@ -78,8 +88,9 @@ export async function imagesToLetterPdf(
   // Pages are embedded as they finish but drawn strictly in order.
   for (let index = 0; index < pages.length; index++) {
     while (images.length < Math.min(pages.length, index + PAGES_IN_FLIGHT)) start(images.length);
-    const image = images[index];
-    if (image) drawLetterPage(doc, await image);
+    const image = await images[index];
+    if (Array.isArray(image)) for (const copied of image) doc.addPage(copied);
+    else if (image) drawLetterPage(doc, image);
   }
   const name = !options.name
     ? pdfFileName(first.file.name)

@@ -10,11 +10,11 @@ import {
 } from '../../testing/index.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 import { createUploadFlow } from './upload.js';
-import type { ConvertImage } from './upload.js';
+import type { ConvertImage, InspectImage } from './upload.js';
 
 const W2 = 'W-2';
 
-function setup(options: { storage?: Record<string, string>; convert?: ConvertImage } = {}) {
+function setup(options: { storage?: Record<string, string>; convert?: ConvertImage; inspect?: InspectImage } = {}) {
   const api = createFakeApi();
   api.addUser({ email: 'vera@example.org' });
   const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
@@ -23,8 +23,8 @@ function setup(options: { storage?: Record<string, string>; convert?: ConvertIma
   const converted: string[] = [];
   const convert: ConvertImage =
     options.convert ??
-    (async (file) => {
-      converted.push(file.name);
+    (async (file, { rotate = 0 } = {}) => {
+      converted.push(rotate ? `${file.name} ${rotate}` : file.name);
       return createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF-1.7', 'application/pdf');
     });
   let refreshes = 0;
@@ -32,6 +32,7 @@ function setup(options: { storage?: Record<string, string>; convert?: ConvertIma
     api,
     putFile: api.putFile,
     convert,
+    ...(options.inspect ? { inspect: options.inspect } : {}),
     storage,
     platform,
     target: { clientId: client.clientId, docType: W2 },
@@ -88,10 +89,127 @@ describe('upload queue', () => {
     expect(flow.getState().convertToPdf).toBe(false);
   });
 
-  it('never converts HEIC', async () => {
+  it('hands HEIC to the converter; one that comes back unchanged is uploaded as is, and says so', async () => {
+    const { flow } = setup({ convert: async (file) => file });
+    await flow.send({
+      type: 'add',
+      files: [createTestFile('IMG_1.HEIC', 'heic', 'image/heic'), createTestFile('w2.jpg', 'jpeg', 'image/jpeg')],
+    });
+    const [heic, jpeg] = flow.getState().queue;
+    expect(heic?.file.name).toBe('IMG_1.HEIC');
+    expect(heic?.notice).toBe('This HEIC photo is uploaded as is; this browser cannot convert it.');
+    // A JPEG the converter could not convert is not HEIC: nothing to say.
+    expect(jpeg?.notice).toBeUndefined();
+  });
+
+  it('a HEIC photo the converter turns into a PDF carries no note', async () => {
     const { flow, converted } = setup();
     await flow.send({ type: 'add', files: [createTestFile('IMG_1.HEIC', 'heic', 'image/heic')] });
-    expect(converted).toEqual([]);
+    expect(converted).toEqual(['IMG_1.HEIC']);
+    expect(flow.getState().queue[0]).toMatchObject({ file: { name: 'IMG_1.pdf' }, notice: undefined });
+  });
+
+  it('shows quality warnings on queued photos; Keep anyway clears them and the file still uploads', async () => {
+    const inspected: string[] = [];
+    const { flow, stored } = setup({
+      inspect: async (file) => {
+        inspected.push(file.name);
+        return file.name.startsWith('dark') ? ['tooDark'] : [];
+      },
+    });
+    await flow.send({
+      type: 'add',
+      files: [
+        createTestFile('dark.jpg', 'jpeg', 'image/jpeg'),
+        createTestFile('fine.png', 'png', 'image/png'),
+        createTestFile('scan.pdf', '%PDF', 'application/pdf'),
+      ],
+    });
+    // Photos only, checked on the photo itself (not the PDF made of it).
+    expect(inspected).toEqual(['dark.jpg', 'fine.png']);
+    expect(flow.getState().queue.map((q) => q.warnings)).toEqual([['tooDark'], [], []]);
+
+    const dark = flow.getState().queue[0]?.id ?? '';
+    await flow.send({ type: 'keep', id: dark });
+    expect(flow.getState().queue[0]?.warnings).toEqual([]);
+    await flow.send({ type: 'upload' });
+    expect(stored()).toEqual(['dark.pdf', 'fine.pdf', 'scan.pdf']);
+  });
+
+  it('checks photos with the toggle off too; a check that cannot read the photo warns of nothing', async () => {
+    const { flow } = setup({
+      storage: { [STORAGE_KEYS.convertToPdf]: '0' },
+      inspect: async (file) => {
+        if (file.name.endsWith('.heic')) throw new Error('cannot decode');
+        return ['blurry'];
+      },
+    });
+    await flow.send({
+      type: 'add',
+      files: [createTestFile('a.jpg', 'jpeg', 'image/jpeg'), createTestFile('b.heic', 'heic', 'image/heic')],
+    });
+    await Promise.resolve();
+    expect(flow.getState().queue.map((q) => [q.file.name, q.warnings, q.rotate])).toEqual([
+      ['a.jpg', ['blurry'], null],
+      ['b.heic', [], null],
+    ]);
+  });
+
+  it('turns a converted photo in quarter steps, converting the original again each time', async () => {
+    const { flow, converted } = setup();
+    await flow.send({
+      type: 'add',
+      files: [createTestFile('side.jpg', 'jpeg', 'image/jpeg'), createTestFile('scan.pdf', '%PDF', 'application/pdf')],
+    });
+    const [photo, pdf] = flow.getState().queue;
+    await flow.send({ type: 'rotate', id: photo?.id ?? '', by: 90 });
+    await flow.send({ type: 'rotate', id: photo?.id ?? '', by: -90 });
+    await flow.send({ type: 'rotate', id: photo?.id ?? '', by: -90 });
+    // A PDF is not converted, so it cannot be turned.
+    await flow.send({ type: 'rotate', id: pdf?.id ?? '', by: 90 });
+    expect(converted).toEqual(['side.jpg', 'side.jpg 90', 'side.jpg', 'side.jpg 270']);
+    expect(flow.getState().queue.map((q) => [q.file.name, q.rotate, q.progress.status])).toEqual([
+      ['side.pdf', 270, 'queued'],
+      ['scan.pdf', null, 'queued'],
+    ]);
+  });
+
+  it('a turn asked while the previous one converts wins; the older result is dropped', async () => {
+    const results: Array<() => void> = [];
+    const { flow } = setup({
+      convert: (file, { rotate = 0 } = {}) =>
+        new Promise((resolve) =>
+          results.push(() => resolve(createTestFile(`${file.name}-${rotate}.pdf`, '%PDF', 'application/pdf'))),
+        ),
+    });
+    void flow.send({ type: 'add', files: [createTestFile('p.jpg', 'jpeg', 'image/jpeg')] });
+    const id = flow.getState().queue[0]?.id ?? '';
+    const turning = flow.send({ type: 'rotate', id, by: 90 });
+    await Promise.resolve();
+    results.shift()?.();
+    await new Promise((r) => setTimeout(r, 0));
+    results.shift()?.();
+    await turning;
+    expect(flow.getState().queue[0]).toMatchObject({ file: { name: 'p.jpg-90.pdf' }, rotate: 90 });
+    expect(results).toEqual([]);
+  });
+
+  it('Retake replaces a queued file in its place, checked and converted afresh', async () => {
+    const { flow, converted } = setup({ inspect: async (file) => (file.name === 'blurred.jpg' ? ['blurry'] : []) });
+    await flow.send({
+      type: 'add',
+      files: [createTestFile('first.pdf', '%PDF', 'application/pdf'), createTestFile('blurred.jpg', 'jpeg', 'image/jpeg')],
+    });
+    const blurred = flow.getState().queue[1];
+    await flow.send({ type: 'rotate', id: blurred?.id ?? '', by: 90 });
+    expect(flow.getState().queue[1]?.warnings).toEqual(['blurry']);
+
+    await flow.send({ type: 'replace', id: blurred?.id ?? '', file: createTestFile('sharp.jpg', 'jpeg', 'image/jpeg') });
+    expect(converted.at(-1)).toBe('sharp.jpg');
+    expect(flow.getState().queue.map((q) => [q.id, q.file.name, q.rotate, q.warnings])).toEqual([
+      [flow.getState().queue[0]?.id, 'first.pdf', null, []],
+      [blurred?.id, 'sharp.pdf', 0, []],
+    ]);
   });
 
   it('uploads one by one with progress, then clears the queue and refreshes the list', async () => {

@@ -2,20 +2,32 @@
  * The upload queue of the category screen (docs/behaviour.md#upload-queue): chosen files are queued — images
  * converted to PDF first when the toggle is on — and on Upload sent one by one; then the queue is
  * cleared and the list refreshed. A file that fails stays queued with its error while the others
- * go on, so nothing is lost; it can be retried.
+ * go on, so nothing is lost; it can be retried. Every image is also checked for quality
+ * (docs/behaviour.md#quality-warnings): the warnings show on the queued file, which can be retaken,
+ * kept anyway or turned; nothing is blocked by them.
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
 import { uploadDocument } from '../../api/upload.js';
 import type { PutFile, UploadTarget } from '../../api/upload.js';
-import { isConvertibleImage } from '../../pdf/convertible.js';
+import { messages } from '../../domain/messages.js';
+import { isConvertibleImage, isHeicFile } from '../../pdf/convertible.js';
+import { turnBy } from '../../pdf/raster.js';
+import type { QuarterTurn } from '../../pdf/raster.js';
 import type { Dialogs, FileLike, KeyValueStorage } from '../../ports.js';
+import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
 import { readConvertPreference, writeConvertPreference } from './preference.js';
 
-/** Turns an image into its PDF; returns the file unchanged when it cannot (see `imageToLetterPdf`). */
-export type ConvertImage = (file: FileLike) => Promise<FileLike>;
+/**
+ * Turns an image to its PDF (turned clockwise by `rotate` after its EXIF orientation); returns the file
+ * unchanged when it cannot (see `imageToLetterPdf`).
+ */
+export type ConvertImage = (file: FileLike, options?: { rotate?: QuarterTurn }) => Promise<FileLike>;
+
+/** The quality warnings of a photo (see `assessImage`); rejects when the image cannot be read here. */
+export type InspectImage = (file: FileLike) => Promise<readonly QualityWarning[]>;
 
 /** One queued file's progress: exactly one of these at a time. */
 export type FileProgress =
@@ -28,8 +40,17 @@ export type FileProgress =
 /** A file in the queue (after conversion, `file` is the PDF). */
 export interface QueuedFile {
   id: string;
+  /** What is uploaded: the PDF made from the photo, or the chosen file itself. */
   file: FileLike;
+  /** The file as chosen (the photo a PDF was made from): what a thumbnail shows. */
+  original: FileLike;
   progress: FileProgress;
+  /** The turn applied in the conversion; null when the file is not converted, so cannot be turned. */
+  rotate: QuarterTurn | null;
+  /** What the quality check found; emptied by `keep`. */
+  warnings: readonly QualityWarning[];
+  /** A note on how the file goes up (a HEIC photo this platform cannot convert). */
+  notice?: string;
 }
 
 /** The queue; `status` says what the flow as a whole is doing. */
@@ -47,7 +68,13 @@ export type UploadEvent =
   /** Sends every queued (and previously failed) file. */
   | { type: 'upload' }
   /** Sends one failed file again. */
-  | { type: 'retry'; id: string };
+  | { type: 'retry'; id: string }
+  /** Turns a converted photo a quarter clockwise (90) or anticlockwise (-90) and converts it again. */
+  | { type: 'rotate'; id: string; by: 90 | -90 }
+  /** Dismisses the quality warnings of a file: it is uploaded as it is. */
+  | { type: 'keep'; id: string }
+  /** Retake: `file` takes the queued file's place (same position), checked and converted afresh. */
+  | { type: 'replace'; id: string; file: FileLike };
 
 /** What storing files into one category needs: the upload queue's and the retake's ports. */
 export interface CategoryUploadPorts {
@@ -63,54 +90,120 @@ export interface CategoryUploadPorts {
 }
 
 /** The ports of {@link createUploadFlow}. */
-export type UploadFlowOptions = CategoryUploadPorts;
+export interface UploadFlowOptions extends CategoryUploadPorts {
+  /** Checks each queued photo's quality; without it no warnings are shown. */
+  inspect?: InspectImage;
+}
 
 /** The upload queue flow. */
 export type UploadFlow = Flow<UploadState, UploadEvent>;
 
 /** Creates the upload queue flow. */
 export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
-  const { api, putFile, convert, storage, platform, target, refresh } = options;
+  const { api, putFile, convert, inspect, storage, platform, target, refresh } = options;
   const store = createStore<UploadState>({ status: 'idle', queue: [], convertToPdf: readConvertPreference(storage) });
   let nextId = 1;
   let preparing: Promise<void> = Promise.resolve();
   let converting = 0;
+  /** Per queued file, the latest conversion asked for: an older one finishing late is dropped. */
+  const conversions = new Map<string, number>();
 
-  const setProgress = (id: string, progress: FileProgress, file?: FileLike) =>
-    store.setState((s) => ({
-      ...s,
-      queue: s.queue.map((item) => (item.id === id ? { ...item, progress, file: file ?? item.file } : item)),
-    }));
+  const update = (id: string, patch: Partial<Omit<QueuedFile, 'id'>>) =>
+    store.setState((s) => ({ ...s, queue: s.queue.map((item) => (item.id === id ? { ...item, ...patch } : item)) }));
+  const setProgress = (id: string, progress: FileProgress) => update(id, { progress });
   const setStatus = (status: UploadState['status']) => store.setState((s) => ({ ...s, status }));
   const find = (id: string) => store.getState().queue.find((item) => item.id === id);
 
-  function add(files: readonly FileLike[]): Promise<void> {
-    const convertNow = store.getState().convertToPdf;
-    const added = files.map((file): QueuedFile => {
-      const toConvert = convertNow && isConvertibleImage(file);
-      return { id: `file-${nextId++}`, file, progress: toConvert ? { status: 'converting' } : { status: 'queued' } };
-    });
-    store.setState((s) => ({ ...s, queue: [...s.queue, ...added] }));
-    const pending = added.filter((item) => item.progress.status === 'converting');
-    if (!pending.length) return preparing;
+  /** A new queue entry for a chosen file: converted when the toggle is on and it is a photo. */
+  function entry(id: string, file: FileLike): QueuedFile {
+    const toConvert = store.getState().convertToPdf && (isConvertibleImage(file) || isHeicFile(file));
+    return {
+      id,
+      file,
+      original: file,
+      progress: toConvert ? { status: 'converting' } : { status: 'queued' },
+      rotate: toConvert ? 0 : null,
+      warnings: [],
+    };
+  }
+
+  /** Starts the quality check of a photo; its warnings land on the entry if the entry still holds it. */
+  function check(item: QueuedFile): void {
+    if (!inspect || !(isConvertibleImage(item.original) || isHeicFile(item.original))) return;
+    inspect(item.original).then(
+      (warnings) => {
+        if (find(item.id)?.original === item.original && warnings.length) update(item.id, { warnings });
+      },
+      // A photo this platform cannot read has nothing to say about its quality.
+      () => undefined,
+    );
+  }
+
+  /** Queues the conversion of an entry's photo at its current turn. */
+  function convertLater(item: QueuedFile): Promise<void> {
+    const ticket = (conversions.get(item.id) ?? 0) + 1;
+    conversions.set(item.id, ticket);
+    const current = () => conversions.get(item.id) === ticket && find(item.id)?.original === item.original;
     // One conversion at a time: phone photos are large and memory is not.
     preparing = preparing.then(async () => {
+      if (!current()) return; // removed, replaced or turned again while waiting
       converting += 1;
       if (store.getState().status === 'idle') setStatus('converting');
-      for (const item of pending) {
-        if (!find(item.id)) continue; // removed while waiting
-        let file = item.file;
-        try {
-          file = await convert(item.file);
-        } catch {
-          // The converter port reports its own failures; the original is uploaded instead.
-        }
-        if (find(item.id)) setProgress(item.id, { status: 'queued' }, file);
+      let file = item.original;
+      try {
+        file = await convert(item.original, { rotate: item.rotate ?? 0 });
+      } catch {
+        // The converter port reports its own failures; the original is uploaded instead.
       }
       converting -= 1;
+      if (current()) {
+        const asIs = file === item.original && isHeicFile(item.original);
+        update(item.id, { progress: { status: 'queued' }, file, notice: asIs ? messages.heicUploadedAsIs : undefined });
+      }
       if (converting === 0 && store.getState().status === 'converting') setStatus('idle');
     });
     return preparing;
+  }
+
+  function add(files: readonly FileLike[]): Promise<void> {
+    const added = files.map((file) => entry(`file-${nextId++}`, file));
+    store.setState((s) => ({ ...s, queue: [...s.queue, ...added] }));
+    for (const item of added) {
+      check(item);
+      if (item.progress.status === 'converting') void convertLater(item);
+    }
+    return preparing;
+  }
+
+  /** Whether a file may be changed now: not while it is sent, nor while the queue is being sent. */
+  const changeable = (item: QueuedFile | undefined): item is QueuedFile => {
+    const { status } = store.getState();
+    return (
+      item !== undefined &&
+      status !== 'uploading' &&
+      status !== 'refreshing' &&
+      (item.progress.status === 'queued' || item.progress.status === 'failed' || item.progress.status === 'converting')
+    );
+  };
+
+  function rotate(id: string, by: 90 | -90): Promise<void> {
+    const item = find(id);
+    if (!changeable(item) || item.rotate === null) return preparing;
+    const turned: QueuedFile = {
+      ...item,
+      rotate: turnBy(item.rotate, by),
+      progress: { status: 'converting' },
+    };
+    update(id, turned);
+    return convertLater(turned);
+  }
+
+  function replace(id: string, file: FileLike): Promise<void> {
+    if (!changeable(find(id))) return preparing;
+    const replaced = entry(id, file);
+    update(id, { ...replaced, notice: undefined });
+    check(replaced);
+    return replaced.progress.status === 'converting' ? convertLater(replaced) : preparing;
   }
 
   async function uploadBatch(only?: string): Promise<void> {
@@ -170,6 +263,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
         case 'remove': {
           const item = find(event.id);
           if (item && item.progress.status !== 'uploading') {
+            conversions.delete(event.id);
             store.setState((s) => ({ ...s, queue: s.queue.filter((q) => q.id !== event.id) }));
           }
           return;
@@ -184,6 +278,13 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
         case 'retry':
           if (!busy && find(event.id)?.progress.status === 'failed') await uploadBatch(event.id);
           return;
+        case 'rotate':
+          return rotate(event.id, event.by);
+        case 'keep':
+          if (find(event.id)) update(event.id, { warnings: [] });
+          return;
+        case 'replace':
+          return replace(event.id, event.file);
       }
     },
   };

@@ -1,12 +1,20 @@
 /**
- * The image → Letter PDF converter with its pixel work in a Web Worker. Only ever loaded through
- * `lazy-converter.ts`, so pdf-lib and the worker are fetched the first time a photo is converted.
+ * The photo tools with their pixel work in Web Workers: the image → Letter PDF converter, the quality
+ * check, the HEIC question and the multi-page scan. Only ever loaded through `lazy-converter.ts`, so
+ * pdf-lib and the worker are fetched the first time a photo is queued.
  */
-import { createImageConverter } from '@vita-docs/core';
-import type { ConvertImage, Logger } from '@vita-docs/core';
+import { assessImage, canConvertImage, createImageConverter, imagesToLetterPdf } from '@vita-docs/core';
+import type { Logger } from '@vita-docs/core';
 import { createWorkerRaster } from '@vita-docs/core/browser';
+import type { PhotoTools } from './lazy-converter';
 
-export function createBrowserConverter(logger: Logger): { convert: ConvertImage; dispose: () => void } {
+export function createBrowserConverter(logger: Logger): PhotoTools {
   const raster = createWorkerRaster();
-  return { convert: createImageConverter({ raster, logger }), dispose: () => raster.dispose() };
+  return {
+    convert: createImageConverter({ raster, logger }),
+    inspect: async (file) => (await assessImage(file, { raster })).warnings,
+    canUse: (file) => canConvertImage(file, { raster }),
+    buildScan: (pages, name) => imagesToLetterPdf(pages, { raster }, { name }),
+    dispose: () => raster.dispose(),
+  };
 }

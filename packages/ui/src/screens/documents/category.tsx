@@ -8,6 +8,7 @@ import { useServices } from '../../app/services';
 import { Page } from '../../components/page';
 import { notUploadableMessage } from '../../texts';
 import { RenameDialog } from './rename-dialog';
+import { ScanDialog } from './scan-dialog';
 import { ScannerInboxPanel } from './scanner-inbox-panel';
 import { UploadQueue } from './upload-queue';
 import { UploadedList } from './uploaded-list';
@@ -53,7 +54,11 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
       (error: unknown) => void platform.alert(errorMessage(error)),
     );
   };
-  const dragging = useFileDrop(drop);
+  const dragging = useFileDrop((dropped) => {
+    // While Scan pages is open, a drop belongs to it (it takes its own drops).
+    if (flows.scan.getState().status === 'closed') drop(dropped);
+  });
+  const openScan = () => void flows.scan.send({ type: 'open' });
 
   const removeCategory = async () => {
     setDeleting(true);
@@ -85,20 +90,22 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
       <div className="category">
         {platform.scannerInbox ? (
           <div>
-            <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} />
+            <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} onScan={openScan} />
             <ScannerInboxPanel
               inbox={platform.scannerInbox}
               upload={flows.upload}
               target={{ clientId, docType }}
+              combine={flows.combine}
             />
           </div>
         ) : (
-          <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} />
+          <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} onScan={openScan} />
         )}
         <UploadedList flows={flows} />
       </div>
       <ViewModal flow={flows.viewer} />
       <RenameDialog flow={flows.rename} />
+      <ScanDialog flow={flows.scan} />
     </Page>
   );
 }

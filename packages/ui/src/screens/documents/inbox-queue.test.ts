@@ -68,7 +68,12 @@ function createFakeInbox(names: string[], extra: Record<string, Partial<InboxSca
   return { inbox, marks, unreadable, snapshot: () => snapshot };
 }
 
-async function setup(names: string[], extra: Record<string, Partial<InboxScanView>> = {}) {
+async function setup(
+  names: string[],
+  extra: Record<string, Partial<InboxScanView>> = {},
+  combine: (files: readonly FileLike[]) => Promise<FileLike> = async (files) =>
+    createTestFile('Scan 2026-02-03 14-05.pdf', files.map((f) => f.name).join('+'), 'application/pdf'),
+) {
   const api = createFakeApi();
   api.addUser({ email: 'vera@example.org' });
   const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
@@ -84,7 +89,7 @@ async function setup(names: string[], extra: Record<string, Partial<InboxScanVie
     refresh: () => void (refreshes += 1),
   });
   const fake = createFakeInbox(names, extra);
-  const queue = createInboxQueue({ inbox: fake.inbox, upload, target });
+  const queue = createInboxQueue({ inbox: fake.inbox, upload, target, combine });
   // The panel on screen: it listens, so the queue follows the inbox.
   const stopListening = queue.subscribe(() => undefined);
   await Promise.resolve();
@@ -193,5 +198,50 @@ describe('scanner inbox → upload queue', () => {
     await uploading;
     await queue.settled();
     expect(marks.at(-1)).toBe('uploaded scan-1');
+  });
+
+  it('combines chosen scans into one queued PDF; each scan leaves the inbox only when it is uploaded', async () => {
+    const { queue, upload, marks, stored, snapshot, target, api } = await setup(['p1.jpg', 'p2.pdf', 'p3.jpg', 'other.pdf']);
+    await queue.send({ type: 'combine', ids: ['scan-3', 'scan-1', 'scan-2'] });
+    expect(queueNames(upload)).toEqual(['Scan 2026-02-03 14-05.pdf']);
+    // The pages in the order chosen.
+    expect(await new Response(await upload.getState().queue[0]!.file.arrayBuffer()).text()).toBe('p3.jpg+p1.jpg+p2.pdf');
+    const item = upload.getState().queue[0]!.id;
+    expect(queue.getState().queued).toEqual({ 'scan-1': item, 'scan-2': item, 'scan-3': item });
+
+    // A failed upload keeps every page in the inbox, marked failed.
+    api.failUpload('Scan 2026-02-03 14-05.pdf', 500, 'disk full');
+    await upload.send({ type: 'upload' });
+    await queue.settled();
+    expect(snapshot().scans.map((s) => [s.id, s.status])).toEqual([
+      ['scan-1', 'failed'],
+      ['scan-2', 'failed'],
+      ['scan-3', 'failed'],
+      ['scan-4', 'waiting'],
+    ]);
+    await upload.send({ type: 'retry', id: item });
+    await queue.settled();
+    expect(stored()).toEqual(['Scan 2026-02-03 14-05.pdf']);
+    expect(snapshot().scans.map((s) => s.id)).toEqual(['scan-4']);
+    const key = attemptTarget(target);
+    expect(marks.filter((m) => m.startsWith('uploaded')).sort()).toEqual(['uploaded scan-1', 'uploaded scan-2', 'uploaded scan-3']);
+    expect(marks.filter((m) => m.startsWith('uploading'))).toHaveLength(6);
+    expect(marks).toContain(`uploading scan-2 ${key}`);
+  });
+
+  it('does not combine when a page cannot be read or the PDF cannot be made; nothing is queued', async () => {
+    const broken = await setup(['a.jpg', 'b.jpg'], {}, async () => {
+      throw new Error('Page 2 (b.jpg) could not be converted: bad JPEG');
+    });
+    await broken.queue.send({ type: 'combine', ids: ['scan-1', 'scan-2'] });
+    expect(queueNames(broken.upload)).toEqual([]);
+    expect(broken.queue.getState()).toMatchObject({ problem: 'Page 2 (b.jpg) could not be converted: bad JPEG', adding: false });
+
+    const missing = await setup(['a.jpg', 'gone.jpg']);
+    missing.unreadable.add('scan-2');
+    await missing.queue.send({ type: 'combine', ids: ['scan-1', 'scan-2'] });
+    expect(queueNames(missing.upload)).toEqual([]);
+    expect(missing.queue.getState().problem).toBe('gone.jpg: This scan is no longer in the inbox.');
+    expect(missing.snapshot().scans.map((s) => s.status)).toEqual(['waiting', 'waiting']);
   });
 });

@@ -1,5 +1,5 @@
 import { errorMessage } from '@vita-docs/core';
-import type { UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
+import type { FileLike, UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
 import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../../platform';
 
 /** What the "Scanner inbox" panel renders. */
@@ -21,7 +21,12 @@ export type InboxQueueEvent =
   /** Adds these scans to the upload queue (ids that cannot be added are skipped). */
   | { type: 'add'; ids: readonly string[] }
   /** Adds every scan that can be added, duplicates excepted. */
-  | { type: 'addAll' };
+  | { type: 'addAll' }
+  /**
+   * Makes these scans (a scanner's one file per page, in this order) into one PDF and adds that; each
+   * scan leaves the inbox only when the combined PDF is uploaded.
+   */
+  | { type: 'combine'; ids: readonly string[] };
 
 export interface InboxQueue {
   getState(): InboxQueueState;
@@ -36,6 +41,8 @@ export interface InboxQueueOptions {
   inbox: ScannerInbox;
   upload: UploadFlow;
   target: UploadTarget;
+  /** Makes one PDF of several scans, pages in the given order (`imagesToLetterPdf`). */
+  combine: (files: readonly FileLike[]) => Promise<FileLike>;
 }
 
 /**
@@ -59,7 +66,7 @@ export function canAdd(state: InboxQueueState, scan: InboxScanView): boolean {
  * Core's upload flow does not return the ids of added files, so the link is made by the queue's
  * difference just after `add`: the flow puts new files in its queue synchronously, in order.
  */
-export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): InboxQueue {
+export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueOptions): InboxQueue {
   let state: InboxQueueState = { folder: null, scans: [], queued: {}, adding: false };
   const listeners = new Set<() => void>();
   const setState = (patch: Partial<InboxQueueState>) => {
@@ -97,7 +104,7 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
     chains.set(scanId, next);
   };
 
-  /** The queue item status last reported to the host, per queue item. */
+  /** The queue item status last reported to the host, per scan (several scans may share a combined item). */
   const reported = new Map<string, string>();
   const followQueue = (queue: UploadState['queue']) => {
     let queued = state.queued;
@@ -106,14 +113,14 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
       if (!item || item.progress.status === 'done') {
         if (item) mark(scanId, () => inbox.markUploaded(scanId));
         // Gone without `done`: removed by the person; the scan stays in the inbox as it was.
-        reported.delete(itemId);
+        reported.delete(scanId);
         const { [scanId]: _, ...rest } = queued;
         queued = rest;
         continue;
       }
       const { progress } = item;
-      if (reported.get(itemId) === progress.status) continue;
-      reported.set(itemId, progress.status);
+      if (reported.get(scanId) === progress.status) continue;
+      reported.set(scanId, progress.status);
       if (progress.status === 'uploading') mark(scanId, () => inbox.markUploading(scanId, attemptTarget(target)));
       else if (progress.status === 'failed') mark(scanId, () => inbox.markFailed(scanId, progress.error));
     }
@@ -132,7 +139,7 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
     };
   };
 
-  async function add(ids: readonly string[]): Promise<void> {
+  async function add(ids: readonly string[], combined = false): Promise<void> {
     const scans = ids
       .map((id) => state.scans.find((scan) => scan.id === id))
       .filter((scan): scan is InboxScanView => scan !== undefined && canAdd(state, scan));
@@ -151,13 +158,27 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
     const failed = read.flatMap((r) => ('error' in r ? [`${r.scan.name}: ${errorMessage(r.error)}`] : []));
     // Read while another add ran: a scan queued meanwhile is not queued twice.
     const fresh = files.filter(({ scan }) => state.queued[scan.id] === undefined);
+    // A combination missing a page would be a wrong document: all of it, or nothing.
+    if (combined && (failed.length || fresh.length < 2)) {
+      setState({ adding: false, ...(failed.length ? { problem: failed.join('\n') } : {}) });
+      return;
+    }
+    let toQueue: { scans: InboxScanView[]; file: FileLike }[] = fresh.map(({ scan, file }) => ({ scans: [scan], file }));
+    if (combined) {
+      try {
+        toQueue = [{ scans: fresh.map(({ scan }) => scan), file: await combine(fresh.map(({ file }) => file)) }];
+      } catch (error) {
+        setState({ adding: false, problem: errorMessage(error) });
+        return;
+      }
+    }
     const before = new Set(upload.getState().queue.map((item) => item.id));
-    const adding = upload.send({ type: 'add', files: fresh.map(({ file }) => file) });
+    const adding = upload.send({ type: 'add', files: toQueue.map(({ file }) => file) });
     const added = upload.getState().queue.filter((item) => !before.has(item.id));
     const queued = { ...state.queued };
-    fresh.forEach(({ scan }, i) => {
+    toQueue.forEach((entry, i) => {
       const item = added[i];
-      if (item) queued[scan.id] = item.id;
+      if (item) for (const scan of entry.scans) queued[scan.id] = item.id;
     });
     setState({ queued, ...(failed.length ? { problem: failed.join('\n') } : {}) });
     if (Object.keys(queued).length) startFollowingQueue();
@@ -179,8 +200,14 @@ export function createInboxQueue({ inbox, upload, target }: InboxQueueOptions): 
       };
     },
     async send(event) {
-      if (event.type === 'add') return add(event.ids);
-      return add(state.scans.filter((scan) => !scan.duplicateOf && canAdd(state, scan)).map((scan) => scan.id));
+      switch (event.type) {
+        case 'add':
+          return add(event.ids);
+        case 'combine':
+          return add(event.ids, true);
+        case 'addAll':
+          return add(state.scans.filter((scan) => !scan.duplicateOf && canAdd(state, scan)).map((scan) => scan.id));
+      }
     },
     async settled() {
       await Promise.all([...chains.values()]);

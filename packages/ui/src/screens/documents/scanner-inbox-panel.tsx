@@ -1,5 +1,5 @@
 import { fileExtension, formatBytes } from '@vita-docs/core';
-import type { UploadFlow, UploadTarget } from '@vita-docs/core';
+import type { FileLike, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import type { InboxScanView, ScannerInbox } from '../../platform';
@@ -11,14 +11,16 @@ interface ScannerInboxPanelProps {
   inbox: ScannerInbox;
   upload: UploadFlow;
   target: UploadTarget;
+  /** Makes one PDF of several scans, in order. */
+  combine: (files: readonly FileLike[]) => Promise<FileLike>;
 }
 
 /**
  * The "Scanner inbox" of the category screen (desktop hosts only): scans the desk's scanner saved,
  * which the volunteer adds to this category's upload queue. The upload itself is the queue's.
  */
-export function ScannerInboxPanel({ inbox, upload, target }: ScannerInboxPanelProps) {
-  const queue = useFlowInstance(() => createInboxQueue({ inbox, upload, target }));
+export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInboxPanelProps) {
+  const queue = useFlowInstance(() => createInboxQueue({ inbox, upload, target, combine }));
   const state = useFlow(queue);
   const headingId = useId();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -31,8 +33,8 @@ export function ScannerInboxPanel({ inbox, upload, target }: ScannerInboxPanelPr
       else next.delete(id);
       return next;
     });
-  const addSelected = async () => {
-    await queue.send({ type: 'add', ids: chosen });
+  const addSelected = async (type: 'add' | 'combine') => {
+    await queue.send({ type, ids: chosen });
     setSelected(new Set());
   };
 
@@ -73,9 +75,17 @@ export function ScannerInboxPanel({ inbox, upload, target }: ScannerInboxPanelPr
           type="button"
           className="button"
           disabled={chosen.length === 0 || state.adding}
-          onClick={() => void addSelected()}
+          onClick={() => void addSelected('add')}
         >
           {`Add selected to queue (${chosen.length})`}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={chosen.length < 2 || state.adding}
+          onClick={() => void addSelected('combine')}
+        >
+          Combine into one PDF
         </button>
         <button
           type="button"

@@ -1,8 +1,9 @@
-import { formatMegabytes } from '@vita-docs/core';
+import { formatMegabytes, isConvertibleImage, isHeicFile, qualityWarningMessage } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
 import { useId } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
+import { PhotoThumb } from './photo-thumb';
 
 interface UploadQueueProps {
   flow: UploadFlow;
@@ -10,10 +11,12 @@ interface UploadQueueProps {
   onAdd: (files: readonly FileLike[]) => void;
   /** Files are being dragged over the window. */
   dragging: boolean;
+  /** Opens the Scan pages dialog. */
+  onScan: () => void;
 }
 
 /** The add-files part of the category screen: pickers, the convert toggle, the queue, Upload. */
-export function UploadQueue({ flow, onAdd, dragging }: UploadQueueProps) {
+export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps) {
   const state = useFlow(flow);
   const headingId = useId();
   const busy = state.status === 'uploading' || state.status === 'refreshing';
@@ -29,6 +32,9 @@ export function UploadQueue({ flow, onAdd, dragging }: UploadQueueProps) {
       <div className="actions actions--tight">
         <FilePicker label="Upload files" accept={UPLOAD_ACCEPT} multiple onFiles={onAdd} />
         <FilePicker label="Take Photo" accept={PHOTO_ACCEPT} capture="environment" multiple onFiles={onAdd} />
+        <button type="button" className="button" onClick={onScan}>
+          Scan pages
+        </button>
       </div>
       <label className="checkbox">
         <input
@@ -71,9 +77,12 @@ export function UploadQueue({ flow, onAdd, dragging }: UploadQueueProps) {
 
 function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow: UploadFlow }) {
   const nameId = useId();
-  const { progress, file } = item;
+  const { progress, file, original } = item;
+  const photo = isConvertibleImage(original) || isHeicFile(original);
+  const changeable = !busy && (progress.status === 'queued' || progress.status === 'failed' || progress.status === 'converting');
   return (
-    <li className="queue__item" aria-labelledby={nameId}>
+    <li className={`queue__item${photo ? ' queue__item--photo' : ''}`} aria-labelledby={nameId}>
+      {photo && <PhotoThumb file={original} rotate={item.rotate ?? 0} label={`Preview of ${file.name}`} />}
       <div className="queue__line">
         <span className="queue__name" id={nameId}>
           {file.name}
@@ -92,7 +101,56 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
           <span className="queue__state">{progressLabel(item)}</span>
         </div>
       )}
+      {(item.warnings.length > 0 || item.notice) && (
+        <ul className="queue__notes">
+          {item.warnings.map((warning) => (
+            <li key={warning} className="queue__warning">
+              {qualityWarningMessage(warning)}
+            </li>
+          ))}
+          {item.notice && <li className="hint">{item.notice}</li>}
+        </ul>
+      )}
       <div className="queue__actions">
+        {item.warnings.length > 0 && (
+          <>
+            <FilePicker
+              label="Retake"
+              accept={PHOTO_ACCEPT}
+              capture="environment"
+              disabled={!changeable}
+              className="button--small"
+              onFiles={([retaken]) => retaken && void flow.send({ type: 'replace', id: item.id, file: retaken })}
+            />
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => void flow.send({ type: 'keep', id: item.id })}
+            >
+              Keep anyway
+            </button>
+          </>
+        )}
+        {item.rotate !== null && (
+          <>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={!changeable}
+              onClick={() => void flow.send({ type: 'rotate', id: item.id, by: -90 })}
+            >
+              Rotate left
+            </button>
+            <button
+              type="button"
+              className="button button--small"
+              disabled={!changeable}
+              onClick={() => void flow.send({ type: 'rotate', id: item.id, by: 90 })}
+            >
+              Rotate right
+            </button>
+          </>
+        )}
         {progress.status === 'failed' && (
           <button
             type="button"

@@ -1,5 +1,12 @@
-import { createFileListFlow, createRenameFlow, createRetakeFlow, createUploadFlow } from '@vita-docs/core';
-import type { UploadTarget } from '@vita-docs/core';
+import {
+  createFileListFlow,
+  createRenameFlow,
+  createRetakeFlow,
+  createScanFlow,
+  createUploadFlow,
+  scanFileName,
+} from '@vita-docs/core';
+import type { FileLike, UploadTarget } from '@vita-docs/core';
 import { useEffect } from 'react';
 import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { useServices } from '../../app/services';
@@ -8,25 +15,35 @@ import { createLazyConverter } from './lazy-converter';
 
 /**
  * The category screen's flows, wired to each other and to the host's services: the upload queue and
- * retake refresh the list; a rename updates the entry in place. One set per client and category
- * (the screen is keyed by both).
+ * retake refresh the list; a rename updates the entry in place; a finished scan joins the queue. One
+ * set per client and category (the screen is keyed by both).
  */
 export function useCategoryFlows(target: UploadTarget) {
-  const { api, platform, localStorage } = useServices();
+  const { api, platform, localStorage, clock } = useServices();
   // useFlowInstance calls dispose on unmount: the converter's worker stops with the screen.
-  const converter = useFlowInstance(() => createLazyConverter(console));
+  const photos = useFlowInstance(() => createLazyConverter(console));
   const list = useFlowInstance(() => createFileListFlow({ api, platform, target }));
   const refresh = () => list.send({ type: 'refresh' });
   const common = {
     api,
     putFile: platform.putFile,
-    convert: converter.convert,
+    convert: photos.convert,
     storage: localStorage,
     platform,
     target,
     refresh,
   };
-  const upload = useFlowInstance(() => createUploadFlow(common));
+  const upload = useFlowInstance(() => createUploadFlow({ ...common, inspect: photos.inspect }));
+  const scan = useFlowInstance(() =>
+    createScanFlow({
+      build: photos.buildScan,
+      canUse: photos.canUse,
+      inspect: photos.inspect,
+      platform,
+      clock,
+      onScanned: (file) => upload.send({ type: 'add', files: [file] }),
+    }),
+  );
   const retake = useFlowInstance(() => createRetakeFlow(common));
   const rename = useFlowInstance(() =>
     createRenameFlow({ api, platform, onRenamed: (change) => list.send({ type: 'renamed', ...change }) }),
@@ -35,7 +52,14 @@ export function useCategoryFlows(target: UploadTarget) {
   useEffect(() => {
     void list.send({ type: 'refresh' });
   }, [list]);
-  return { list, upload, retake, rename, viewer };
+  /** A desk scanner's one-file-per-page scans made into one PDF (the Scanner inbox's Combine). */
+  const combine = (files: readonly FileLike[]) =>
+    photos.buildScan(
+      files.map((file) => ({ file })),
+      scanFileName(new Date(clock.now())),
+    );
+  return { list, upload, scan, retake, rename, viewer, combine };
 }
 
-export type CategoryFlows = ReturnType<typeof useCategoryFlows>;
+/** What the Uploaded list drives. */
+export type CategoryFlows = Pick<ReturnType<typeof useCategoryFlows>, 'list' | 'upload' | 'retake' | 'rename' | 'viewer'>;

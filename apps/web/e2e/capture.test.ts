@@ -1,0 +1,163 @@
+// Capture a preparer can read (docs/behaviour.md#scan-pages, #quality-warnings): a phone volunteer scans a
+// three-page form (one page photographed sideways and turned back, the pages reordered) into one
+// Letter PDF, and a dark photo is flagged but still uploaded after Keep anyway.
+import { scanDiscardConfirm } from '@vita-docs/core';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, person, seedPeople } from './support/api.js';
+import { startApp } from './support/app.js';
+import type { TestApp, Visitor } from './support/app.js';
+import { PHONE } from './support/browser.js';
+import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
+import type { Fixture } from './support/documents.js';
+import { checkScreen } from './support/screens.js';
+import { seeHeading, signInViaUi } from './support/journeys.js';
+
+const admin = person('Amy', 'Admin');
+const vera = person('Vera', 'Scanner');
+
+/**
+ * A photographed page: light paper with lines of dark "text", `width`×`height` as stored. `paper` sets
+ * the paper's grey level, so a dark photo is the same page in a dim room.
+ */
+async function pagePhoto(name: string, width: number, height: number, paper = 236): Promise<Fixture> {
+  const ink = Math.round(paper * 0.12);
+  const lines: sharp.OverlayOptions[] = [];
+  const lineHeight = Math.max(6, Math.round(Math.min(width, height) / 90));
+  for (let y = Math.round(height * 0.08); y < height * 0.92; y += lineHeight * 3) {
+    for (let x = Math.round(width * 0.08); x < width * 0.88; x += lineHeight * 7) {
+      const word = await sharp({
+        create: { width: lineHeight * 5, height: lineHeight, channels: 3, background: { r: ink, g: ink, b: ink } },
+      })
+        .png()
+        .toBuffer();
+      lines.push({ input: word, left: x, top: y });
+    }
+  }
+  const buffer = await sharp({ create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } } })
+    .composite(lines)
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}
+
+/** Per page of a PDF: its size in points and the pixel size of the one image drawn on it. */
+async function pdfPages(bytes: Uint8Array) {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((page) => {
+    const xobjects = page.node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
+    const ref = xobjects?.values()[0];
+    const image = ref ? doc.context.lookup(ref) : undefined;
+    const dict = image instanceof PDFRawStream ? image.dict : undefined;
+    return {
+      page: [Math.round(page.getWidth()), Math.round(page.getHeight())],
+      image: [
+        dict?.lookup(PDFName.of('Width'), PDFNumber).asNumber(),
+        dict?.lookup(PDFName.of('Height'), PDFNumber).asNumber(),
+      ],
+    };
+  });
+}
+
+describe('capture on a phone: Scan pages and quality warnings', () => {
+  let app: TestApp;
+  let vis: Visitor;
+  let page: Page;
+  let clientId = '';
+
+  beforeAll(async () => {
+    app = await startApp();
+    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
+    const api = await ApiSession.open(app.server);
+    await api.signIn(vera);
+    clientId = (await api.createClient('Dora', 'Client')).clientId;
+    await api.dispose();
+    vis = await app.visit(PHONE);
+    page = vis.page;
+    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/13614-C`);
+    await seeHeading(page, '13614-C');
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('three pages, one turned back upright, reordered, Done → one PDF of three Letter pages in that order', async () => {
+    const screen = categoryScreen(page);
+    await screen.addFiles.getByRole('button', { name: 'Scan pages', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Scan pages' });
+    await dialog.waitFor();
+    const addPage = dialog.getByLabel('Add page', { exact: true });
+    expect(await addPage.getAttribute('accept')).toBe('image/*');
+    expect(await addPage.getAttribute('capture')).toBe('environment');
+
+    // Page 2 of the form was photographed sideways: stored 1700×1300, its text running up the frame.
+    await addPage.setInputFiles([await pagePhoto('page-1.jpg', 1200, 1600)]);
+    await addPage.setInputFiles([await pagePhoto('page-2.jpg', 1700, 1300)]);
+    await addPage.setInputFiles([await pagePhoto('page-3.jpg', 1100, 1500)]);
+    const pages = dialog.getByRole('list', { name: 'Pages' });
+    const pageItem = (n: number) => pages.getByRole('listitem', { name: `Page ${n}`, exact: true });
+    await pageItem(3).waitFor();
+    await expect.poll(() => dialog.getByRole('button', { name: /^Done/ }).textContent()).toBe('Done (3 pages)');
+
+    await pageItem(2).getByRole('button', { name: 'Rotate right' }).click();
+    await expect
+      .poll(() => pageItem(2).getByRole('img').evaluate((img) => (img as HTMLElement).style.transform))
+      .toBe('rotate(90deg)');
+    // The last page belongs second: move it up once.
+    await pageItem(3).getByRole('button', { name: 'Move up' }).click();
+    expect(await pageItem(3).getByRole('button', { name: 'Move down' }).isDisabled()).toBe(true);
+    await checkScreen(page, 'scan-pages');
+
+    await dialog.getByRole('button', { name: 'Done (3 pages)' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const queued = screen.queue.getByRole('listitem');
+    await queued.getByText('Ready').waitFor();
+    const name = (await queued.locator('.queue__name').textContent()) ?? '';
+    expect(name).toMatch(/^Scan \d{4}-\d{2}-\d{2} \d{2}-\d{2}\.pdf$/);
+
+    await screen.uploadButton.click();
+    await expectFiles(page, [name]);
+    const [doc] = await listDocs(page, clientId, '13614-C');
+    expect(doc?.contentType).toBe('application/pdf');
+    const stored = await storedBytes(page, doc?.key ?? '');
+    // Letter portrait each: the sideways page was turned upright (1300×1700), in the chosen order.
+    expect(await pdfPages(stored)).toEqual([
+      { page: [612, 792], image: [1200, 1600] },
+      { page: [612, 792], image: [1100, 1500] },
+      { page: [612, 792], image: [1300, 1700] },
+    ]);
+  });
+
+  it('Cancel asks before the pages are thrown away', async () => {
+    await categoryScreen(page).addFiles.getByRole('button', { name: 'Scan pages', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Scan pages' });
+    await dialog.getByLabel('Add page', { exact: true }).setInputFiles([await pagePhoto('again.jpg', 1200, 1600)]);
+    await dialog.getByRole('listitem', { name: 'Page 1' }).waitFor();
+    vis.dialogs.answerNextConfirm(false);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await vis.dialogs.next()).toEqual({ type: 'confirm', message: scanDiscardConfirm(1) });
+    expect(await dialog.isVisible()).toBe(true);
+    vis.dialogs.answerNextConfirm(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await vis.dialogs.next()).toEqual({ type: 'confirm', message: scanDiscardConfirm(1) });
+    await dialog.waitFor({ state: 'detached' });
+    expect(await categoryScreen(page).queue.count()).toBe(0);
+  });
+
+  it('a dark photo is flagged on the queued file and uploads after Keep anyway', async () => {
+    await page.goto(`/clients/${clientId}/docs/Banking%20Info`);
+    await seeHeading(page, 'Banking Info');
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await pagePhoto('dim.jpg', 1200, 1600, 60)]);
+    const item = screen.queued('dim.pdf');
+    await item.getByText('This photo looks too dark.').waitFor();
+    await item.getByText('Ready').waitFor();
+    await checkScreen(page, 'queue-quality-warning');
+    await item.getByRole('button', { name: 'Keep anyway' }).click();
+    expect(await item.getByText('This photo looks too dark.').count()).toBe(0);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['dim.pdf']);
+  });
+});

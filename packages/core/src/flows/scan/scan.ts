@@ -1,0 +1,161 @@
+/**
+ * The Scan pages dialog (docs/behaviour.md#scan-pages): photos of a document's pages, each checked
+ * for quality, turned, reordered or removed, then made into one Letter PDF that joins the upload
+ * queue. The pixel work and the PDF are ports, so the dialog's code loads without pdf-lib.
+ */
+import { errorMessage } from '../../api/errors.js';
+import { scanFileName } from '../../domain/format.js';
+import { messages, scanDiscardConfirm, scanFailedMessage, scanPagesRefusedMessage } from '../../domain/messages.js';
+import type { QuarterTurn } from '../../pdf/raster.js';
+import { turnBy } from '../../pdf/raster.js';
+import { MAX_SCAN_PAGES } from '../../pdf/scan-page.js';
+import type { ScanPage } from '../../pdf/scan-page.js';
+import type { Clock, Dialogs, FileLike } from '../../ports.js';
+import type { QualityWarning } from '../../quality/assess.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
+import type { InspectImage } from '../upload/upload.js';
+
+/** One page of the scan. */
+export interface ScanPageItem {
+  id: string;
+  file: FileLike;
+  rotate: QuarterTurn;
+  warnings: readonly QualityWarning[];
+}
+
+/** `closed` — no dialog; `editing` — pages being added; `building` — the PDF is being made. */
+export interface ScanState {
+  status: 'closed' | 'editing' | 'building';
+  pages: readonly ScanPageItem[];
+  /** The last problem (refused files, a failed PDF); cleared by the next change. */
+  error?: string;
+}
+
+export type ScanEvent =
+  | { type: 'open' }
+  | { type: 'add'; files: readonly FileLike[] }
+  | { type: 'rotate'; id: string; by: 90 | -90 }
+  | { type: 'remove'; id: string }
+  /** Moves a page one place up (-1, earlier) or down (1). */
+  | { type: 'move'; id: string; by: -1 | 1 }
+  /** Builds the PDF, hands it to `onScanned` and closes. */
+  | { type: 'done' }
+  /** Closes, after asking when there are pages to lose. */
+  | { type: 'cancel' };
+
+/** The ports of {@link createScanFlow}. */
+export interface ScanFlowOptions {
+  /** Makes the PDF (usually `imagesToLetterPdf` with the platform's raster port). */
+  build: (pages: readonly ScanPage[], name: string) => Promise<FileLike>;
+  /** Whether a photo can be a page here (usually `canConvertImage`): HEIC only where it decodes. */
+  canUse: (file: FileLike) => Promise<boolean>;
+  /** The quality check of each page; without it no warnings. */
+  inspect?: InspectImage;
+  platform: Pick<Dialogs, 'confirm'>;
+  clock: Pick<Clock, 'now'>;
+  /** Receives the finished PDF (usually the upload queue's `add`). */
+  onScanned: (file: FileLike) => unknown;
+}
+
+export type ScanFlow = Flow<ScanState, ScanEvent>;
+
+/** Creates the Scan pages flow. */
+export function createScanFlow(options: ScanFlowOptions): ScanFlow {
+  const { build, canUse, inspect, platform, clock, onScanned } = options;
+  const store = createStore<ScanState>({ status: 'closed', pages: [] });
+  let nextId = 1;
+
+  const pages = () => store.getState().pages;
+  const setPages = (next: readonly ScanPageItem[]) => store.setState((s) => ({ ...s, pages: next, error: undefined }));
+  const update = (id: string, patch: Partial<ScanPageItem>) =>
+    store.setState((s) => ({ ...s, pages: s.pages.map((p) => (p.id === id ? { ...p, ...patch } : p)) }));
+
+  async function add(files: readonly FileLike[]): Promise<void> {
+    const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
+    if (store.getState().status !== 'editing') return;
+    const usable = checked.filter((c) => c.usable).map((c) => c.file);
+    const refused = checked.filter((c) => !c.usable).map((c) => c.file.name);
+    const room = MAX_SCAN_PAGES - pages().length;
+    const added = usable.slice(0, Math.max(0, room)).map((file): ScanPageItem => ({ id: `page-${nextId++}`, file, rotate: 0, warnings: [] }));
+    const problems = [
+      ...(refused.length ? [scanPagesRefusedMessage(refused)] : []),
+      ...(usable.length > added.length ? [messages.scanTooManyPages] : []),
+    ];
+    store.setState((s) => ({ ...s, pages: [...s.pages, ...added], error: problems.length ? problems.join('\n') : undefined }));
+    if (!inspect) return;
+    await Promise.all(
+      added.map((page) =>
+        inspect(page.file).then(
+          (warnings) => warnings.length && update(page.id, { warnings }),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  function move(id: string, by: -1 | 1): void {
+    const list = [...pages()];
+    const from = list.findIndex((p) => p.id === id);
+    const to = from + by;
+    const page = list[from];
+    if (!page || to < 0 || to >= list.length) return;
+    list.splice(from, 1);
+    list.splice(to, 0, page);
+    setPages(list);
+  }
+
+  async function done(): Promise<void> {
+    const list = pages();
+    if (!list.length) return;
+    store.setState((s) => ({ ...s, status: 'building', error: undefined }));
+    try {
+      const pdf = await build(
+        list.map(({ file, rotate }) => ({ file, rotate })),
+        scanFileName(new Date(clock.now())),
+      );
+      await onScanned(pdf);
+      store.setState({ status: 'closed', pages: [] });
+    } catch (error) {
+      store.setState((s) => ({ ...s, status: 'editing', error: scanFailedMessage(errorMessage(error)) }));
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    const count = pages().length;
+    if (count && !(await platform.confirm(scanDiscardConfirm(count)))) return;
+    store.setState({ status: 'closed', pages: [] });
+  }
+
+  return {
+    getState: store.getState,
+    subscribe: store.subscribe,
+    async send(event) {
+      const { status } = store.getState();
+      if (event.type === 'open') {
+        if (status === 'closed') store.setState({ status: 'editing', pages: [] });
+        return;
+      }
+      if (status !== 'editing') return;
+      switch (event.type) {
+        case 'add':
+          return add(event.files);
+        case 'rotate': {
+          const page = pages().find((p) => p.id === event.id);
+          if (page) update(page.id, { rotate: turnBy(page.rotate, event.by) });
+          return;
+        }
+        case 'remove':
+          setPages(pages().filter((p) => p.id !== event.id));
+          return;
+        case 'move':
+          move(event.id, event.by);
+          return;
+        case 'done':
+          return done();
+        case 'cancel':
+          return cancel();
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { qualityWarningMessage } from '@vita-docs/core';
+import type { ScanFlow, ScanPageItem } from '@vita-docs/core';
+import { useId } from 'react';
+import type { DragEvent } from 'react';
+import { Modal } from '../../components/modal';
+import { useFlow } from '../../hooks/use-flow';
+import { FilePicker, PHOTO_ACCEPT } from './file-picker';
+import { PhotoThumb } from './photo-thumb';
+
+/**
+ * The Scan pages dialog (docs/behaviour.md#scan-pages): Add page takes a photo (or files are picked or
+ * dropped here); each page can be turned, moved and removed; Done makes one PDF for the upload queue.
+ */
+export function ScanDialog({ flow }: { flow: ScanFlow }) {
+  const state = useFlow(flow);
+  if (state.status === 'closed') return null;
+  const building = state.status === 'building';
+  const count = state.pages.length;
+  // Dropped here, files are pages; the category screen behind must not queue them too.
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const files = Array.from(event.dataTransfer.files);
+    if (files.length) void flow.send({ type: 'add', files });
+  };
+  return (
+    <Modal
+      title="Scan pages"
+      className="scan-dialog"
+      onClose={() => void flow.send({ type: 'cancel' })}
+      actions={
+        <>
+          <button type="button" className="button" disabled={building} onClick={() => void flow.send({ type: 'cancel' })}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={count === 0 || building}
+            onClick={() => void flow.send({ type: 'done' })}
+          >
+            {`Done (${count} ${count === 1 ? 'page' : 'pages'})`}
+          </button>
+        </>
+      }
+    >
+      <div className="scan-dialog__body" onDragOver={(event) => event.preventDefault()} onDrop={drop}>
+        <div className="actions actions--tight">
+          <FilePicker
+            label="Add page"
+            accept={PHOTO_ACCEPT}
+            capture="environment"
+            multiple
+            disabled={building}
+            onFiles={(files) => void flow.send({ type: 'add', files })}
+          />
+        </div>
+        <p className="hint">Take a photo of each page, in order. You can also drop photos here.</p>
+        {state.error && (
+          <p className="status status--error" role="alert">
+            {state.error}
+          </p>
+        )}
+        {count > 0 && (
+          <ol className="scan-pages" aria-label="Pages">
+            {state.pages.map((page, index) => (
+              <ScanPageRow key={page.id} page={page} number={index + 1} last={index === count - 1} flow={flow} disabled={building} />
+            ))}
+          </ol>
+        )}
+        <p className="status" role="status">
+          {building ? 'Making the PDF…' : ''}
+        </p>
+      </div>
+    </Modal>
+  );
+}
+
+interface ScanPageRowProps {
+  page: ScanPageItem;
+  number: number;
+  last: boolean;
+  flow: ScanFlow;
+  disabled: boolean;
+}
+
+function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
+  const label = `Page ${number}`;
+  const labelId = useId();
+  const send = (event: Parameters<ScanFlow['send']>[0]) => void flow.send(event);
+  return (
+    <li className="scan-page" aria-labelledby={labelId}>
+      <PhotoThumb file={page.file} rotate={page.rotate} label={label} />
+      <div className="scan-page__text">
+        <span className="scan-page__number" id={labelId}>
+          {label}
+        </span>
+        {page.warnings.map((warning) => (
+          <span key={warning} className="queue__warning">
+            {qualityWarningMessage(warning)}
+          </span>
+        ))}
+      </div>
+      <div className="scan-page__actions">
+        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'rotate', id: page.id, by: -90 })}>
+          Rotate left
+        </button>
+        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'rotate', id: page.id, by: 90 })}>
+          Rotate right
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={disabled || number === 1}
+          onClick={() => send({ type: 'move', id: page.id, by: -1 })}
+        >
+          Move up
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={disabled || last}
+          onClick={() => send({ type: 'move', id: page.id, by: 1 })}
+        >
+          Move down
+        </button>
+        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'remove', id: page.id })}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
