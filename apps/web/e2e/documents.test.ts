@@ -279,7 +279,7 @@ describe("a volunteer's full day", () => {
     expect(await screen.uploaded.getByRole('button', { name: 'Delete Selected' }).isDisabled()).toBe(true);
 
     dialogs.answerNextConfirm(false);
-    await screen.row('w2.pdf').getByRole('button', { name: 'Delete', exact: true }).click();
+    await screen.row('w2.pdf').getByRole('button', { name: 'Delete w2.pdf', exact: true }).click();
     expect(await dialogs.next()).toEqual({ type: 'confirm', message: messages.deleteFileConfirm });
 
     await screen

@@ -29,6 +29,7 @@ export {
   duplicateNote,
   qualityWarningMessage,
   scanDiscardConfirm,
+  filesUploadedMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
 export {

@@ -98,3 +98,8 @@ export function scanDiscardConfirm(pages: number): string {
 export function scanFailedMessage(reason: string): string {
   return `The scan could not be made into a PDF: ${reason}`;
 }
+
+/** Said after an upload batch stored files: `3 files uploaded.` */
+export function filesUploadedMessage(count: number): string {
+  return count === 1 ? '1 file uploaded.' : `${count} files uploaded.`;
+}

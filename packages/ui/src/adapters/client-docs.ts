@@ -86,6 +86,24 @@ export async function deleteCategory(
 }
 
 /** Creates the Client Documents page flow. It starts in `loading`: send `refresh`. */
+/**
+ * A client's card from the lists the person may see (admins: all clients, others: their own); null
+ * when it is not there or the list cannot be loaded — only the name is missing then, the documents
+ * load on their own.
+ */
+export async function findClientCard(
+  api: Pick<ApiClient, 'listClients' | 'listAllClients'>,
+  actor: Actor,
+  clientId: string,
+): Promise<Client | null> {
+  try {
+    const { items } = canManageAllClients(actor) ? await api.listAllClients() : await api.listClients();
+    return items.find((c) => c.clientId === clientId) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export function createClientDocsFlow({
   api,
   platform,
@@ -102,15 +120,7 @@ export function createClientDocsFlow({
   });
   let loads = 0;
 
-  async function findClient(): Promise<Client | null> {
-    try {
-      const { items } = canManageAllClients(actor) ? await api.listAllClients() : await api.listClients();
-      return items.find((c) => c.clientId === clientId) ?? null;
-    } catch {
-      // Only the name is missing then; the documents themselves load on their own.
-      return null;
-    }
-  }
+  const findClient = () => findClientCard(api, actor, clientId);
 
   async function refresh(): Promise<void> {
     const load = ++loads;

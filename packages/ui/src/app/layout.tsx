@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { ScreenErrorBoundary } from '../components/error-boundary';
 import { Header } from '../components/header';
 import { Loading } from '../components/page';
+import { useFocusRescue } from '../hooks/use-focus-rescue';
 import '../styles/base.css';
 import '../styles/layout.css';
 import '../styles/forms.css';
@@ -15,6 +16,7 @@ function focusMain(event: MouseEvent<HTMLAnchorElement>) {
 }
 
 function Frame({ children }: { children: ReactNode }) {
+  useFocusRescue();
   return (
     <>
       <a className="skip-link" href="#main" onClick={focusMain}>

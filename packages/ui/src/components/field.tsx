@@ -37,6 +37,8 @@ export function CodeField({ length }: { length: number }) {
       autoComplete="one-time-code"
       maxLength={length}
       required
+      // The code is the only thing to do on the verify screens: the keyboard is there for it.
+      autoFocus
       className="field--code"
     />
   );

@@ -18,8 +18,10 @@ export function Page({ title, heading, children, width = 'narrow' }: PageProps) 
   const { key } = useLocation();
   useEffect(() => {
     // After an in-app navigation, move focus to the new page's heading so screen readers announce it
-    // and Tab continues from the top of the page; the first page load keeps the browser's focus.
-    if (key !== 'default') headingRef.current?.focus();
+    // and Tab continues from the top of the page; the first page load keeps the browser's focus, and
+    // a page that focused its one field itself (the code on the verify screens) keeps that.
+    const page = headingRef.current?.parentElement;
+    if (key !== 'default' && !page?.contains(document.activeElement)) headingRef.current?.focus();
   }, [key]);
   return (
     <div className={`page page--${width}`}>

@@ -228,6 +228,13 @@ describe('upload queue', () => {
     expect(flow.getState().queue).toEqual([]);
     expect(refreshes()).toBe(1);
     expect(path.statuses).toEqual(['uploading', 'refreshing', 'idle']);
+    // What the screen says afterwards: how many went up; the next batch starts from nothing.
+    expect(flow.getState().lastUploaded).toBe(2);
+    await flow.send({ type: 'add', files: [createTestFile('three.pdf', '3', 'application/pdf')] });
+    const next = flow.send({ type: 'upload' });
+    expect(flow.getState().lastUploaded).toBe(0);
+    await next;
+    expect(flow.getState().lastUploaded).toBe(1);
     // One file at a time: the second never starts before the first is done.
     const progress = path.states.map((s) => s.queue.map((q) => q.progress.status).join(','));
     expect(progress).toContain('uploading,queued');

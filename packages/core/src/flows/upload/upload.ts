@@ -58,6 +58,8 @@ export interface UploadState {
   status: 'idle' | 'converting' | 'uploading' | 'refreshing';
   queue: readonly QueuedFile[];
   convertToPdf: boolean;
+  /** How many files the last finished batch stored (0 until one has, and while the next runs). */
+  lastUploaded: number;
 }
 
 /** What the user does. */
@@ -101,7 +103,12 @@ export type UploadFlow = Flow<UploadState, UploadEvent>;
 /** Creates the upload queue flow. */
 export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   const { api, putFile, convert, inspect, storage, platform, target, refresh } = options;
-  const store = createStore<UploadState>({ status: 'idle', queue: [], convertToPdf: readConvertPreference(storage) });
+  const store = createStore<UploadState>({
+    status: 'idle',
+    queue: [],
+    convertToPdf: readConvertPreference(storage),
+    lastUploaded: 0,
+  });
   let nextId = 1;
   let preparing: Promise<void> = Promise.resolve();
   let converting = 0;
@@ -207,7 +214,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   }
 
   async function uploadBatch(only?: string): Promise<void> {
-    setStatus('uploading');
+    store.setState((s) => ({ ...s, status: 'uploading', lastUploaded: 0 }));
     await preparing;
     const attempted = new Set<string>();
     const failures: { name: string; error: string }[] = [];
@@ -245,7 +252,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
         // The list shows its own load errors.
       }
     }
-    setStatus(converting > 0 ? 'converting' : 'idle');
+    store.setState((s) => ({ ...s, status: converting > 0 ? 'converting' : 'idle', lastUploaded: uploaded }));
     const [single, ...others] = failures;
     if (single && !others.length) await platform.alert(single.error);
     else if (failures.length > 1) await platform.alert(failures.map((f) => `${f.name}: ${f.error}`).join('\n'));

@@ -1,12 +1,14 @@
 import { errorMessage, isFixedCategory } from '@vita-docs/core';
 import type { FileLike } from '@vita-docs/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { deleteCategory } from '../../adapters/client-docs';
+import { deleteCategory, findClientCard } from '../../adapters/client-docs';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
+import { useSession } from '../../app/session';
+import { useFlow } from '../../hooks/use-flow';
 import { Page } from '../../components/page';
-import { notUploadableMessage } from '../../texts';
+import { fullName, notUploadableMessage } from '../../texts';
 import { RenameDialog } from './rename-dialog';
 import { ScanDialog } from './scan-dialog';
 import { ScannerInboxPanel } from './scanner-inbox-panel';
@@ -33,6 +35,13 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
   const navigate = useNavigate();
   const flows = useCategoryFlows({ clientId, docType });
   const [deleting, setDeleting] = useState(false);
+  const clientName = useClientName(clientId);
+  // After a batch went up, the Uploaded list comes into view with the new files.
+  const { lastUploaded } = useFlow(flows.upload);
+  const uploaded = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [lastUploaded]);
 
   const add = (files: readonly FileLike[]) => {
     const accepted = files.filter(isUploadable);
@@ -69,6 +78,8 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
 
   return (
     <Page title={docType} width="wide">
+      {/* Whose documents these are, so nobody photographs into the wrong client. */}
+      {clientName && <p className="lead category__client">{clientName}</p>}
       <div className="actions">
         {!isFixedCategory(docType) && (
           <button
@@ -101,11 +112,30 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
         ) : (
           <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} onScan={openScan} />
         )}
-        <UploadedList flows={flows} />
+        <div ref={uploaded}>
+          <UploadedList flows={flows} />
+        </div>
       </div>
       <ViewModal flow={flows.viewer} />
       <RenameDialog flow={flows.rename} />
       <ScanDialog flow={flows.scan} />
     </Page>
   );
+}
+
+/** The client's full name once known (null while loading or when it cannot be found). */
+function useClientName(clientId: string): string | null {
+  const { api } = useServices();
+  const session = useSession();
+  const actor = session.status === 'signedIn' ? session.user : null;
+  const [name, setName] = useState<string | null>(null);
+  useEffect(() => {
+    if (!actor) return;
+    let live = true;
+    void findClientCard(api, actor, clientId).then((client) => live && setName(client ? fullName(client) : null));
+    return () => {
+      live = false;
+    };
+  }, [api, actor, clientId]);
+  return name;
 }

@@ -1,5 +1,5 @@
 import type { FileLike } from '@vita-docs/core';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 
@@ -17,6 +17,18 @@ export function RetakeMenu({ filename, disabled, onFile }: RetakeMenuProps) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const container = useRef<HTMLDivElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  // Kept inside the viewport: on a phone the button may sit at either edge of the screen.
+  useLayoutEffect(() => {
+    const element = menu.current;
+    if (!open || !element) return;
+    element.style.transform = '';
+    const margin = 8;
+    const { left, right } = element.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const shift = left < margin ? margin - left : right > width - margin ? width - margin - right : 0;
+    if (shift) element.style.transform = `translateX(${Math.round(shift)}px)`;
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     // A press anywhere else closes the menu, as menus do.
@@ -43,13 +55,14 @@ export function RetakeMenu({ filename, disabled, onFile }: RetakeMenuProps) {
         className="button button--small"
         aria-expanded={open}
         aria-controls={menuId}
+        aria-label={`Retake ${filename}`}
         disabled={disabled}
         onClick={() => setOpen((o) => !o)}
       >
         Retake
       </button>
       {open && (
-        <div className="retake__menu" id={menuId} role="group" aria-label={`Retake ${filename}`}>
+        <div className="retake__menu" id={menuId} ref={menu} role="group" aria-label={`Retake ${filename}`}>
           <FilePicker label="Upload" accept={UPLOAD_ACCEPT} onFiles={pick} className="button--small" />
           <FilePicker
             label="Take Photo"

@@ -1,4 +1,10 @@
-import { formatMegabytes, isConvertibleImage, isHeicFile, qualityWarningMessage } from '@vita-docs/core';
+import {
+  filesUploadedMessage,
+  formatMegabytes,
+  isConvertibleImage,
+  isHeicFile,
+  qualityWarningMessage,
+} from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
 import { useId } from 'react';
 import { useFlow } from '../../hooks/use-flow';
@@ -65,11 +71,14 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
         >
           {`Upload (${count})`}
         </button>
-        {state.status === 'converting' && (
-          <span className="status" role="status">
-            Converting images…
-          </span>
-        )}
+        {/* Always in the page, so screen readers announce what appears in it. */}
+        <span className="status" role="status">
+          {state.status === 'converting'
+            ? 'Converting images…'
+            : state.status === 'idle' && state.lastUploaded > 0
+              ? filesUploadedMessage(state.lastUploaded)
+              : ''}
+        </span>
       </div>
     </section>
   );

@@ -99,6 +99,7 @@ function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
         <button
           type="button"
           className="button button--small"
+          aria-label={`View ${item.filename}`}
           onClick={() => void flows.viewer.send({ type: 'open', item })}
         >
           View
@@ -106,24 +107,27 @@ function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
         <button
           type="button"
           className="button button--small"
+          aria-label={`Rename ${item.filename}`}
           disabled={busy}
           onClick={() => void flows.rename.send({ type: 'open', item })}
         >
           Rename
-        </button>
-        <button
-          type="button"
-          className="button button--small button--danger"
-          disabled={busy}
-          onClick={() => void flows.list.send({ type: 'deleteFile', key: item.key })}
-        >
-          Delete
         </button>
         <RetakeMenu
           filename={item.filename}
           disabled={busy || !retakeIdle}
           onFile={(file) => void flows.retake.send({ type: 'retake', key: item.key, file })}
         />
+        {/* Apart from the others (at the row's end), so a quick tap on View or Rename never lands here. */}
+        <button
+          type="button"
+          className="button button--small button--danger file-row__delete"
+          aria-label={`Delete ${item.filename}`}
+          disabled={busy}
+          onClick={() => void flows.list.send({ type: 'deleteFile', key: item.key })}
+        >
+          Delete
+        </button>
       </div>
     </li>
   );

@@ -1,0 +1,113 @@
+// A volunteer under time pressure on a phone (docs/behaviour.md#category-screen): the code field is
+// ready to type in, the category says whose it is, an upload says how many went up and shows them,
+// the Retake menu stays on screen, per-file buttons name their file and Delete sits apart, and focus
+// never falls to <body> when a row goes.
+import { messages } from '@vita-docs/core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, person, seedPeople } from './support/api.js';
+import { startApp } from './support/app.js';
+import type { TestApp, Visitor } from './support/app.js';
+import { PHONE } from './support/browser.js';
+import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
+import { checkScreen } from './support/screens.js';
+import { seeHeading, submitCredentials } from './support/journeys.js';
+
+const admin = person('Amy', 'Admin');
+const vera = person('Vera', 'Volunteer');
+
+/** What has focus: its role-ish tag and accessible label, or `body`. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'body';
+    const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
+    return `${el.tagName.toLowerCase()} ${label?.trim() ?? ''}`;
+  });
+
+describe('a volunteer under time pressure', () => {
+  let app: TestApp;
+  let vis: Visitor;
+  let page: Page;
+  let clientId = '';
+
+  beforeAll(async () => {
+    app = await startApp();
+    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
+    const api = await ApiSession.open(app.server);
+    await api.signIn(vera);
+    clientId = (await api.createClient('Dora', 'Client')).clientId;
+    await api.dispose();
+    vis = await app.visit(PHONE);
+    page = vis.page;
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('the code field has focus when the verify screen opens', async () => {
+    await page.goto(`/login?next=${encodeURIComponent(`/clients/${clientId}/docs/Banking Info`)}`);
+    const after = Date.now();
+    await submitCredentials(page, vera);
+    await page.waitForURL((url) => url.pathname === '/login/verify');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('code');
+    await page.keyboard.type(await app.server.latestCode(vera.email, { after }));
+    await page.keyboard.press('Enter');
+    await seeHeading(page, 'Banking Info');
+  });
+
+  it('the category names its client; an upload says how many went up and shows the list', async () => {
+    const screen = categoryScreen(page);
+    await page.getByText('Dora Client', { exact: true }).waitFor();
+    await screen.uploadFiles.setInputFiles([
+      await pdfFixture('statement-1.pdf'),
+      await pdfFixture('statement-2.pdf'),
+      await pdfFixture('statement-3.pdf'),
+    ]);
+    await screen.uploadButton.click();
+    await screen.addFiles.getByRole('status').getByText('3 files uploaded.', { exact: true }).waitFor();
+    await expectFiles(page, ['statement-1.pdf', 'statement-2.pdf', 'statement-3.pdf']);
+    await expect.poll(() => screen.row('statement-3.pdf').evaluate((row) => {
+      const box = row.getBoundingClientRect();
+      return box.top >= 0 && box.top < window.innerHeight;
+    })).toBe(true);
+    await checkScreen(page, 'category-uploaded-summary');
+  });
+
+  it('per-file buttons name their file; Delete comes last; the Retake menu stays inside the viewport', async () => {
+    const screen = categoryScreen(page);
+    const row = screen.row('statement-2.pdf');
+    const names = await row.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+    expect(names).toEqual(['View statement-2.pdf', 'Rename statement-2.pdf', 'Retake statement-2.pdf', 'Delete statement-2.pdf']);
+
+    await row.getByRole('button', { name: 'Retake statement-2.pdf' }).click();
+    const menu = row.getByRole('group', { name: 'Retake statement-2.pdf' });
+    await menu.waitFor();
+    const box = await menu.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    for (const label of ['Upload', 'Take Photo']) {
+      const picker = await menu.getByText(label, { exact: true }).boundingBox();
+      expect(picker!.x).toBeGreaterThanOrEqual(0);
+      expect(picker!.x + picker!.width).toBeLessThanOrEqual(PHONE.width);
+    }
+    await page.keyboard.press('Escape');
+  });
+
+  it('after a file is deleted, focus goes to the next row, not to <body>', async () => {
+    const screen = categoryScreen(page);
+    vis.dialogs.answerNextConfirm(true);
+    await screen.row('statement-2.pdf').getByRole('button', { name: 'Delete statement-2.pdf' }).click();
+    expect(await vis.dialogs.next()).toEqual({ type: 'confirm', message: messages.deleteFileConfirm });
+    await expectFiles(page, ['statement-1.pdf', 'statement-3.pdf']);
+    await expect.poll(() => focused(page)).toBe('input Select statement-3.pdf');
+
+    vis.dialogs.answerNextConfirm(true);
+    await screen.row('statement-3.pdf').getByRole('button', { name: 'Delete statement-3.pdf' }).click();
+    await vis.dialogs.next();
+    await expectFiles(page, ['statement-1.pdf']);
+    // The last row went: the one before takes its place.
+    await expect.poll(() => focused(page)).toBe('input Select statement-1.pdf');
+  });
+});
