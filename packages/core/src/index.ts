@@ -28,6 +28,7 @@ export {
   deleteFailedMessage,
   duplicateNote,
   qualityWarningMessage,
+  fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes } from './domain/format.js';
 export {
@@ -44,6 +45,8 @@ export {
   safeFileName,
   withDocumentExtension,
   applyRenameRule,
+  captureFileName,
+  refusalBeforeUpload,
   uploadContentType,
   mediaType,
   isClientId,

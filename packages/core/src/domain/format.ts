@@ -19,3 +19,11 @@ export function formatBytes(bytes: number): string {
 export function formatMegabytes(bytes: number): string {
   return `${(Math.max(0, bytes) / (1024 * 1024)).toFixed(2)} MB`;
 }
+
+/**
+ * A size limit for people: {@link formatBytes} without a trailing `.0`, so the 25 MB upload limit
+ * (25 × 1024 × 1024 bytes) reads `25 MB`, and 1.5 MB stays `1.5 MB`.
+ */
+export function formatSizeLimit(bytes: number): string {
+  return formatBytes(bytes).replace(/\.0(?= )/, '');
+}

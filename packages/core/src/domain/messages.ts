@@ -3,6 +3,7 @@
  * import these; nothing else spells them out.
  */
 import type { QualityWarning } from '../quality/assess.js';
+import { formatSizeLimit } from './format.js';
 
 export const messages = {
   loginEmailNotSent:
@@ -81,4 +82,12 @@ export function resendCountdownLabel(secondsLeft: number): string {
 /** `Delete failed` with the reason after it, when there is one. */
 export function deleteFailedMessage(reason?: string): string {
   return reason ? `${messages.deleteFailed}: ${reason}` : messages.deleteFailed;
+}
+
+/**
+ * A file over the server's upload limit (docs/behaviour.md#server-messages): `This file is larger than
+ * the 25 MB limit.` The server answers it (413) and the upload queue shows it before trying.
+ */
+export function fileTooLargeMessage(maxUploadBytes: number): string {
+  return `This file is larger than the ${formatSizeLimit(maxUploadBytes)} limit.`;
 }
