@@ -1,7 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
+import { createApiClient, refusalBeforeUpload } from '@vita-docs/core';
 import { loadConfig } from '../src/env.js';
-import { PIN, register, startApp } from './harness.js';
+import { createClient } from './docs-helpers.js';
+import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 
 describe('configuration', () => {
   it('stops at start with a message naming each bad variable', () => {
@@ -63,4 +65,43 @@ describe('mail over SMTP', () => {
       await app.close();
     }
   });
+});
+
+describe('what clients learn of the configuration', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  beforeAll(async () => {
+    app = await startApp({ MAX_UPLOAD_MB: '3', PUBLIC_URL: 'https://vita.example.edu/' });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('tells signed-in callers the real upload limit and nothing else, with the refusal the server itself gives', async () => {
+    const limit = 3 * 1024 * 1024;
+    expect(await people.anonymous.get('/api/config')).toMatchObject({ status: 401, body: { error: 'Please sign in.' } });
+    expect(await people.pending.get('/api/config')).toMatchObject({ status: 401 });
+    const answer = await people.volA.get('/api/config');
+    expect(answer).toMatchObject({ status: 200, body: { maxUploadBytes: limit } });
+    expect(Object.keys(answer.body)).toEqual(['maxUploadBytes']);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    // The typed client reads the same answer.
+    const cookie = [...people.volA.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const api = createApiClient({ baseUrl: `${app.url}/api`, fetch: (url, init = {}) => fetch(url, { ...init, headers: { cookie } }) });
+    expect(await api.config()).toEqual({ maxUploadBytes: limit });
+
+    // What the queue says before uploading is what the server answers when asked to take the file.
+    const clientId = await createClient(people.volA);
+    const tooBig = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'statement.pdf',
+      contentType: 'application/pdf',
+      size: limit + 1,
+    });
+    expect(tooBig).toMatchObject({ status: 413, body: { error: 'This file is larger than the 3 MB limit.' } });
+    expect(refusalBeforeUpload({ size: limit + 1 }, answer.body.maxUploadBytes)).toBe(tooBig.body.error);
+    expect(refusalBeforeUpload({ size: limit }, answer.body.maxUploadBytes)).toBeNull();
+  });
+});
 });
