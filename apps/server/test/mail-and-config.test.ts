@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { createApiClient, refusalBeforeUpload } from '@vita-docs/core';
 import { loadConfig } from '../src/env.js';
@@ -103,5 +103,22 @@ describe('what clients learn of the configuration', () => {
     expect(refusalBeforeUpload({ size: limit + 1 }, answer.body.maxUploadBytes)).toBe(tooBig.body.error);
     expect(refusalBeforeUpload({ size: limit }, answer.body.maxUploadBytes)).toBeNull();
   });
-});
+
+  it('mails an approved account its sign-in link on the public URL, once', async () => {
+    const email = 'approved-by-officer@example.org';
+    await register(app, email, 'Olu', 'Okafor');
+    const approve = () => people.officer.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, { approved: true });
+    const approvals = () => app.outbox().then((mails) => mails.filter((m) => m.to === email));
+    expect(await approvals()).toEqual([]);
+    expect((await approve()).status).toBe(200);
+    await vi.waitFor(async () => expect(await approvals()).toHaveLength(1));
+    const [mail] = await approvals();
+    expect(mail!.subject).toBe('Your VITA Documents account is approved');
+    expect(mail!.text).toContain('Hello Olu,');
+    expect(mail!.text.split('\n')).toContain('https://vita.example.edu/login');
+    // Approving an approved account again sends nothing more.
+    expect((await approve()).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await approvals()).toHaveLength(1);
+  });
 });
