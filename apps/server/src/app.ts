@@ -23,6 +23,7 @@ import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { authRoutes } from './routes/auth.js';
 import { clientRoutes } from './routes/clients.js';
+import { configRoutes } from './routes/config.js';
 import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
@@ -151,6 +152,7 @@ async function assemble(
   docRoutes(app, services);
   downloadRoutes(app, services);
   reassignRoutes(app, services);
+  configRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') {
     if (config.devOutbox) devRoutes(app, services);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
 
 describe('approving and managing accounts', () => {
@@ -36,6 +36,20 @@ describe('approving and managing accounts', () => {
     expect(asOfficer.body.error).toMatch(/Officers may only set the volunteer role/);
     expect((await people.officer.post(`${user('newbie@example.org')}/role`, { role: 'volunteer' })).status).toBe(200);
     expect((await people.officer.post(`${user('newbie@example.org')}/approve`, { approved: false })).status).toBe(403);
+  });
+
+  it('mails the approved account a sign-in link on the address the approver used, and nothing on a withdrawal', async () => {
+    const email = 'mailme@example.org';
+    await register(app, email, 'Mai', 'Lee');
+    const mails = () => app.outbox().then((all) => all.filter((m) => m.to === email));
+    expect((await people.admin.post(`${user(email)}/approve`, { approved: true })).status).toBe(200);
+    await vi.waitFor(async () => expect(await mails()).toHaveLength(1));
+    const [mail] = await mails();
+    expect(mail).toMatchObject({ subject: 'Your VITA Documents account is approved' });
+    expect(mail!.text.split('\n')).toContain(`${app.url}/login`);
+    expect((await people.admin.post(`${user(email)}/approve`, { approved: false })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await mails()).toHaveLength(1);
   });
 
   it('lets an admin make an officer, and nobody change an admin', async () => {

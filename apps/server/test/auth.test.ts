@@ -153,6 +153,49 @@ describe('accounts and sign-in', () => {
     expect(expired.body.error).toMatch(/not valid or has expired/);
   });
 
+  it('says a code is used up from its fifth wrong try on, even to the right code, and a resent code works', async () => {
+    const email = 'admin@example.org';
+    const a = await app.agent().prime();
+    await a.post('/api/auth/login-init', { email, pin: PIN });
+    const code = await app.latestCode(email);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const badCode = { status: 400, body: { error: 'That code is not valid or has expired. Check the latest email or request a new code.' } };
+    const usedUp = { status: 400, body: { error: 'Too many wrong codes. Use Resend code to get a new one.' } };
+    for (let i = 0; i < 4; i += 1) expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(badCode);
+    expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(usedUp);
+    expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(usedUp);
+    expect(await a.post('/api/auth/login-verify', { email, code })).toMatchObject(usedUp);
+
+    const sent = (await app.outbox()).length;
+    expect((await a.post('/api/auth/login-resend', {})).body).toEqual({ ok: true, emailSent: true });
+    const fresh = await app.latestCode(email, sent);
+    expect((await a.post('/api/auth/login-verify', { email, code: fresh })).status).toBe(200);
+  });
+
+  it('answers wrong reset codes alike whether or not the email has an account, the fifth saying the code is used up', async () => {
+    const db = app.server.services.db;
+    const tries = async (email: string) => {
+      const a = await app.agent().prime();
+      expect((await a.post('/api/auth/forgot-init', { email })).status).toBe(200);
+      // The code is made after the answer: wait for it.
+      await vi.waitFor(async () => expect(await db.selectFrom('codes').select('id').where('email', '=', email).executeTakeFirst()).toBeDefined());
+      const mailed = (await app.outbox()).filter((m) => m.to === email).length > 0 ? await app.latestCode(email) : '';
+      const wrong = mailed === '000000' ? '111111' : '000000';
+      const answers = [];
+      for (let i = 0; i < 6; i += 1) answers.push(await a.post('/api/auth/forgot-verify', { email, code: wrong }));
+      return answers.map(({ status, body }) => ({ status, body }));
+    };
+    const known = await tries('admin@example.org');
+    expect(known.map((r) => r.body.error)).toEqual([
+      ...Array<string>(4).fill('That code is not valid or has expired. Check the latest email or request a new code.'),
+      'Too many wrong codes. Use Resend code to get a new one.',
+      'Too many wrong codes. Use Resend code to get a new one.',
+    ]);
+    expect(await tries('nobody-at-all@example.org')).toEqual(known);
+    // No mail goes to an email without an account.
+    expect((await app.outbox()).some((m) => m.to === 'nobody-at-all@example.org')).toBe(false);
+  });
+
   it('ends the session at logout and rotates it at sign-in', async () => {
     const a = await signIn(app, 'admin@example.org');
     const firstToken = a.cookies.get('vita_session')!;

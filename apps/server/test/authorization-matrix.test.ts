@@ -77,6 +77,7 @@ const MATRIX: Record<EndpointName, Row> = {
     () => ['POST', '/api/officer/orphaned-clients/reassign', { clientId: 'NoSuchClient123', newVolunteerEmail: 'vola@example.org' }],
     OFFICER_OR_ADMIN(404),
   ],
+  config: [() => ['GET', '/api/config'], SIGNED_IN(200)],
   devOutbox: [() => ['GET', '/api/dev/outbox'], PUBLIC(200)],
   // Last: it ends the sessions of the other columns.
   logout: [() => ['POST', '/api/auth/logout'], PUBLIC(200)],

@@ -1,7 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SMTPServer } from 'smtp-server';
+import { createApiClient, refusalBeforeUpload } from '@vita-docs/core';
 import { loadConfig } from '../src/env.js';
-import { PIN, register, startApp } from './harness.js';
+import { createClient } from './docs-helpers.js';
+import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 
 describe('configuration', () => {
   it('stops at start with a message naming each bad variable', () => {
@@ -62,5 +64,61 @@ describe('mail over SMTP', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('what clients learn of the configuration', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  beforeAll(async () => {
+    app = await startApp({ MAX_UPLOAD_MB: '3', PUBLIC_URL: 'https://vita.example.edu/' });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('tells signed-in callers the real upload limit and nothing else, with the refusal the server itself gives', async () => {
+    const limit = 3 * 1024 * 1024;
+    expect(await people.anonymous.get('/api/config')).toMatchObject({ status: 401, body: { error: 'Please sign in.' } });
+    expect(await people.pending.get('/api/config')).toMatchObject({ status: 401 });
+    const answer = await people.volA.get('/api/config');
+    expect(answer).toMatchObject({ status: 200, body: { maxUploadBytes: limit } });
+    expect(Object.keys(answer.body)).toEqual(['maxUploadBytes']);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    // The typed client reads the same answer.
+    const cookie = [...people.volA.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const api = createApiClient({ baseUrl: `${app.url}/api`, fetch: (url, init = {}) => fetch(url, { ...init, headers: { cookie } }) });
+    expect(await api.config()).toEqual({ maxUploadBytes: limit });
+
+    // What the queue says before uploading is what the server answers when asked to take the file.
+    const clientId = await createClient(people.volA);
+    const tooBig = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'statement.pdf',
+      contentType: 'application/pdf',
+      size: limit + 1,
+    });
+    expect(tooBig).toMatchObject({ status: 413, body: { error: 'This file is larger than the 3 MB limit.' } });
+    expect(refusalBeforeUpload({ size: limit + 1 }, answer.body.maxUploadBytes)).toBe(tooBig.body.error);
+    expect(refusalBeforeUpload({ size: limit }, answer.body.maxUploadBytes)).toBeNull();
+  });
+
+  it('mails an approved account its sign-in link on the public URL, once', async () => {
+    const email = 'approved-by-officer@example.org';
+    await register(app, email, 'Olu', 'Okafor');
+    const approve = () => people.officer.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, { approved: true });
+    const approvals = () => app.outbox().then((mails) => mails.filter((m) => m.to === email));
+    expect(await approvals()).toEqual([]);
+    expect((await approve()).status).toBe(200);
+    await vi.waitFor(async () => expect(await approvals()).toHaveLength(1));
+    const [mail] = await approvals();
+    expect(mail!.subject).toBe('Your VITA Documents account is approved');
+    expect(mail!.text).toContain('Hello Olu,');
+    expect(mail!.text.split('\n')).toContain('https://vita.example.edu/login');
+    // Approving an approved account again sends nothing more.
+    expect((await approve()).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await approvals()).toHaveLength(1);
   });
 });

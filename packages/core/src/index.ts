@@ -30,6 +30,7 @@ export {
   qualityWarningMessage,
   scanDiscardConfirm,
   filesUploadedMessage,
+  fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
 export {
@@ -46,6 +47,8 @@ export {
   safeFileName,
   withDocumentExtension,
   applyRenameRule,
+  captureFileName,
+  refusalBeforeUpload,
   uploadContentType,
   mediaType,
   isClientId,

@@ -510,6 +510,7 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     orphanedClients: none,
     volunteers: none,
     reassignOrphan: body(opt({ clientId: p.clientId, newVolunteerEmail: p.email }, ['clientId', 'newVolunteerEmail'])),
+    config: none,
     devOutbox: none,
   };
 }

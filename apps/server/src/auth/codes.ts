@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { CODE_LENGTH } from '@vita-docs/core';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { hmac, randomDigits, safeEqual } from './crypto.js';
 
 export type CodePurpose = 'login' | 'reset';
@@ -58,6 +59,13 @@ export async function issueCode(
 }
 
 /**
+ * What a code check found: the right code (now used up), a wrong, used or expired one, or the live
+ * code of this browser dead after its {@link MAX_CODE_ATTEMPTS} wrong tries (the right code no longer
+ * works; a resend or a new sign-in gives a fresh one).
+ */
+export type CodeCheck = 'ok' | 'wrong' | 'exhausted';
+
+/**
  * Checks a code. A wrong guess uses up one of the code's tries (atomically, so parallel guesses
  * cannot exceed the limit); the right code is consumed so it works once.
  */
@@ -65,24 +73,24 @@ export async function consumeCode(
   db: Db,
   key: Buffer,
   input: { email: string; purpose: CodePurpose; code: string; requester: string },
-): Promise<boolean> {
+): Promise<CodeCheck> {
   // Only the browser that asked for the code may try it: another browser's wrong guesses cannot
   // use up (and so kill) someone's live code.
+  const newestLive = (eb: ExpressionBuilder<Database, 'codes'>) =>
+    eb
+      .selectFrom('codes')
+      .select('id')
+      .where('email', '=', input.email)
+      .where('purpose', '=', input.purpose)
+      .where('requester', '=', input.requester)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .orderBy('id', 'desc')
+      .limit(1);
   const live = await db
     .updateTable('codes')
     .set({ attempts: sql<number>`attempts + 1` })
-    .where('id', '=', (eb) =>
-      eb
-        .selectFrom('codes')
-        .select('id')
-        .where('email', '=', input.email)
-        .where('purpose', '=', input.purpose)
-        .where('requester', '=', input.requester)
-        .where('consumed_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .orderBy('id', 'desc')
-        .limit(1),
-    )
+    .where('id', '=', newestLive)
     .where('attempts', '<', MAX_CODE_ATTEMPTS)
     // Tries of the day so far, used or not; a used code's one right try is never counted against it.
     .where(
@@ -90,17 +98,27 @@ export async function consumeCode(
         where c.email = ${input.email} and c.purpose = ${input.purpose}
           and c.created_at > now() - interval '1 day') < ${MAX_WRONG_CODES_PER_DAY}`,
     )
-    .returning(['id', 'code_hash'])
+    .returning(['id', 'code_hash', 'attempts'])
     .executeTakeFirst();
   const expected = codeHash(key, input.email, input.purpose, input.code);
-  if (!live || !safeEqual(live.code_hash, expected)) return false;
+  if (!live) {
+    // Not tried: no live code, or the daily cap of wrong codes reached, or this browser's code already
+    // took its last wrong try. Only the last one is worth telling apart: a fresh code helps.
+    const dead = await db
+      .selectFrom('codes')
+      .select('attempts')
+      .where('id', '=', newestLive)
+      .executeTakeFirst();
+    return dead !== undefined && dead.attempts >= MAX_CODE_ATTEMPTS ? 'exhausted' : 'wrong';
+  }
+  if (!safeEqual(live.code_hash, expected)) return live.attempts >= MAX_CODE_ATTEMPTS ? 'exhausted' : 'wrong';
   const consumed = await db
     .updateTable('codes')
     .set({ consumed_at: new Date(), used: true })
     .where('id', '=', live.id)
     .where('consumed_at', 'is', null)
     .executeTakeFirst();
-  return consumed.numUpdatedRows === 1n;
+  return consumed.numUpdatedRows === 1n ? 'ok' : 'wrong';
 }
 
 /** Whether this email may be sent another code for `purpose`, or which share it used up. */

@@ -82,3 +82,20 @@ export function pinChangedMail(to: string): Mail {
     ].join('\n'),
   };
 }
+
+/** Sent when an officer or admin approves an account: it can sign in now, and where. */
+export function approvedMail(to: string, firstName: string, signInUrl: string): Mail {
+  return {
+    to,
+    subject: 'Your VITA Documents account is approved',
+    text: [
+      `Hello ${firstName},`,
+      '',
+      'Your VITA Documents account was approved, so you can sign in now:',
+      '',
+      signInUrl,
+      '',
+      'Sign in with this email address and your Password PIN; we then email you a code to finish signing in.',
+    ].join('\n'),
+  };
+}

@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { canApproveUsers, canDeleteUser, canManageAllUsers, canSetRole } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { forbidden, notFound } from '../http/errors.js';
+import { appOrigin } from '../http/origin.js';
 import { actorOf, userRoute } from '../http/route.js';
+import { approvedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { findUser, toUser } from '../users/users.js';
 
 const USER_NOT_FOUND = 'User not found.';
 
 export function adminUserRoutes(app: FastifyInstance, services: Services): void {
-  const { db } = services;
+  const { db, mailer, config } = services;
 
   userRoute(app, 'listUsers', async ({ user, query }) => {
     const actor = actorOf(user);
@@ -40,20 +43,37 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
         throw forbidden('Only an admin can withdraw approval, and never from an admin.');
       }
     }
-    const updated = await db
-      .updateTable('users')
-      .set(
-        body.approved
-          ? { approved: true, approved_at: target.approved ? target.approved_at : new Date(), approved_by: target.approved ? target.approved_by : user.email }
-          : { approved: false, approved_at: null, approved_by: null },
-      )
-      .where('email', '=', target.email)
-      .returningAll()
-      .executeTakeFirst();
+    // Only the approval that takes the account from pending to approved records who and when, and
+    // mails it (so two officers approving at once send one mail); approving again changes nothing.
+    const approvedNow = body.approved
+      ? await db
+          .updateTable('users')
+          .set({ approved: true, approved_at: new Date(), approved_by: user.email })
+          .where('email', '=', target.email)
+          .where('approved', '=', false)
+          .returningAll()
+          .executeTakeFirst()
+      : undefined;
+    const updated =
+      approvedNow ??
+      (await db
+        .updateTable('users')
+        .set(
+          body.approved
+            ? { approved: true, approved_at: sql<Date>`coalesce(approved_at, now())`, approved_by: sql<string>`coalesce(approved_by, ${user.email})` }
+            : { approved: false, approved_at: null, approved_by: null },
+        )
+        .where('email', '=', target.email)
+        .returningAll()
+        .executeTakeFirst());
     // Deleted by another request since it was found.
     if (!updated) throw notFound(USER_NOT_FOUND);
     if (!body.approved) await revokeUserSessions(db, target.email);
     await audit(db, { actor: user.email, action: body.approved ? 'user.approve' : 'user.unapprove', ip: request.ip, detail: target.email });
+    if (approvedNow) {
+      // The answer does not wait for the mail server (the mailer logs a failure; it never throws).
+      void mailer.send(approvedMail(approvedNow.email, approvedNow.first_name, `${appOrigin(config, request)}/login`));
+    }
     return { ok: true as const, user: toUser(updated) };
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
-import { codeAllowance, consumeCode, issueCode, openChallenge, type CodePurpose } from '../auth/codes.js';
+import { codeAllowance, consumeCode, issueCode, openChallenge, type CodeCheck, type CodePurpose } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
@@ -23,6 +23,7 @@ const TEXT = {
   badCredentials: 'Email or Password PIN is incorrect.',
   pending: 'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
   badCode: 'That code is not valid or has expired. Check the latest email or request a new code.',
+  codeUsedUp: 'Too many wrong codes. Use Resend code to get a new one.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
   tooManyCodes: 'Too many codes were requested for this email. Please wait an hour and try again.',
   tooManyCodesToday: 'Too many codes were requested for this email today. Please try again tomorrow.',
@@ -31,6 +32,9 @@ const TEXT = {
   resetExpired: 'Your reset session has expired. Please start again from Forgot Password.',
   pinsDiffer: 'The two Password PINs do not match.',
 } as const;
+
+/** The refusal of a code that did not work: the same 400 either way, worded so the person knows what to do. */
+const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) => badRequest(check === 'exhausted' ? TEXT.codeUsedUp : TEXT.badCode);
 
 /** The pre-session a code request came from, hashed so the codes table holds no live cookie value. */
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
@@ -136,8 +140,9 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'loginVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code, requester: requesterOf(request) });
-    const user = valid ? await findUser(db, body.email) : undefined;
+    const check = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code, requester: requesterOf(request) });
+    if (check !== 'ok') throw codeRefusal(check);
+    const user = await findUser(db, body.email);
     if (!user || !user.approved) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     // Rotate: whatever session this browser had is ended before the new one starts.
@@ -164,10 +169,11 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return async (): Promise<boolean> => {
       if (challenge !== email) return true;
       const user = await findUser(db, email);
-      if (!user || (purpose === 'login' && !user.approved)) return true;
+      if (purpose === 'login' && !user?.approved) return true;
       if ((await codeAllowance(db, email, purpose)) !== 'ok') return true;
+      // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
       const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester });
-      return mailer.send(codeMail(email, purpose, code));
+      return user ? mailer.send(codeMail(email, purpose, code)) : true;
     };
   };
 
@@ -198,18 +204,20 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     await limit(services, 'forgotPerIp', request.ip);
     const requester = requesterOf(request);
     inBackground('forgot-init', async () => {
-      const user = await findUser(db, body.email);
-      if (!user || (await codeAllowance(db, user.email, 'reset')) !== 'ok') return;
-      const code = await issueCode(db, secret, { email: user.email, purpose: 'reset', kind: 'initial', requester });
-      await mailer.send(codeMail(user.email, 'reset', code));
+      // An email without an account gets a code too, one nobody is sent: wrong codes, the one that
+      // uses a code up and resends are then answered alike, so they cannot tell who has an account.
+      if ((await codeAllowance(db, body.email, 'reset')) !== 'ok') return;
+      const code = await issueCode(db, secret, { email: body.email, purpose: 'reset', kind: 'initial', requester });
+      if (await findUser(db, body.email)) await mailer.send(codeMail(body.email, 'reset', code));
     });
     return { ok: true as const, emailSent: true };
   });
 
   publicRoute(app, 'forgotVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const valid = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code, requester: requesterOf(request) });
-    if (!valid || !(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
+    const check = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code, requester: requesterOf(request) });
+    if (check !== 'ok') throw codeRefusal(check);
+    if (!(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     const grant = randomToken(32);
     await db

@@ -2,7 +2,7 @@
  * The allow-list of document types (PDF, JPEG, PNG, WebP, BMP, HEIC/HEIF, TIFF): recognising them by
  * magic bytes, normalising declared types, and the headers files are served with.
  */
-import { fileExtension, formatBytes, mediaType, safeFileName } from '@vita-docs/core';
+import { fileExtension, fileTooLargeMessage, mediaType, safeFileName } from '@vita-docs/core';
 import { StorageError } from './types.js';
 
 /** Canonical types of the allow-list. */
@@ -115,7 +115,7 @@ export const UNSUPPORTED_TYPE_MESSAGE =
 
 /** The error for an upload over its limit. */
 export const tooLarge = (maxBytes: number) =>
-  new StorageError('too_large', `This file is larger than the ${formatBytes(maxBytes)} limit.`);
+  new StorageError('too_large', fileTooLargeMessage(maxBytes));
 
 /** Refuses to sign an upload the store would refuse anyway (both stores apply it in `presignPut`). */
 export function assertUploadLimits(contentType: string, maxBytes: number): void {

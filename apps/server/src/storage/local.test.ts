@@ -175,12 +175,12 @@ describe('signed upload links', () => {
       body: big,
     });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: 'This file is larger than the 64.0 KB limit.' });
+    expect(await declared.json()).toEqual({ error: 'This file is larger than the 64 KB limit.' });
 
     // Chunked: no Content-Length, so the limit is hit mid-stream.
     const chunks = Array.from({ length: 16 }, (_, i) => big.subarray(i * 8192, (i + 1) * 8192));
     const streamed = await rawPut(await putUrl(key), { 'content-type': 'application/pdf' }, chunks);
-    expect(streamed).toEqual({ status: 413, body: { error: 'This file is larger than the 64.0 KB limit.' } });
+    expect(streamed).toEqual({ status: 413, body: { error: 'This file is larger than the 64 KB limit.' } });
     expect(await store.head(key)).toBeNull();
     expect(await tempFiles()).toEqual([]);
   });

@@ -91,6 +91,15 @@ describe('createApiClient', () => {
     expect(me.user.email).toBe('vera@example.org');
   });
 
+  it('reads the server settings with GET /config, keeping only what the contract names', async () => {
+    const { fetch, sent } = scriptedFetch(() => Response.json({ maxUploadBytes: 26_214_400, secret: 'never' }));
+    const settings = await createApiClient({ fetch }).config();
+    expect(sent[0]).toMatchObject({ url: '/api/config', method: 'GET' });
+    expect(settings).toEqual({ maxUploadBytes: 26_214_400 });
+    const broken = scriptedFetch(() => Response.json({ maxUploadBytes: -1 }));
+    await expect(createApiClient({ fetch: broken.fetch }).config()).rejects.toMatchObject({ kind: 'response' });
+  });
+
   it('fetches the CSRF cookie with GET /me first when the page has none yet', async () => {
     let cookie: string | undefined;
     const { fetch, sent } = scriptedFetch((r) => {

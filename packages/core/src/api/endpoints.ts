@@ -128,6 +128,9 @@ export const endpoints = {
     response: s.ReassignResponse,
   }),
 
+  // Server settings (signed-in callers)
+  config: def({ method: 'GET', path: '/config', response: s.ConfigResponse }),
+
   // Development outbox (exists only while no SMTP server is configured)
   devOutbox: def({ method: 'GET', path: '/dev/outbox', response: s.OutboxResponse }),
 } as const;

@@ -320,6 +320,12 @@ export type VolunteerList = z.infer<typeof VolunteerList>;
 export const OrphanReassignRequest = z.object({ clientId: ClientId, newVolunteerEmail: Email });
 export type OrphanReassignRequest = z.input<typeof OrphanReassignRequest>;
 
+// ── Server settings ──────────────────────────────────────────────────────────────────────────
+
+/** What clients need to know of the server's settings before they act: the largest upload, in bytes. */
+export const ConfigResponse = z.object({ maxUploadBytes: z.number().int().positive() });
+export type ConfigResponse = z.infer<typeof ConfigResponse>;
+
 // ── Development ──────────────────────────────────────────────────────────────────────────────
 
 export const OutboxResponse = z.array(OutboxMail);

@@ -1,7 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_FILE_NAME_BYTES,
   applyRenameRule,
   buildDocKey,
+  captureFileName,
+  refusalBeforeUpload,
   keyOrder,
   mediaType,
   parseDocKey,
@@ -9,6 +13,7 @@ import {
   uploadContentType,
   withDocumentExtension,
 } from './files.js';
+import { fileTooLargeMessage } from './messages.js';
 
 describe('rename rule', () => {
   it('trims, refuses empty, and re-adds the original extension case-insensitively', () => {
@@ -95,5 +100,98 @@ describe('document extensions', () => {
 
   it('strips bidi overrides that disguise an extension', () => {
     expect(safeFileName('W2\u202Efdp.cmd')).toBe('W2fdp.cmd');
+  });
+});
+
+describe('camera capture names', () => {
+  it('names a capture after its category and the next number', () => {
+    expect(captureFileName('Banking Info', [])).toBe('Banking Info 1.pdf');
+    expect(captureFileName('Banking Info', ['Banking Info 1.pdf', 'statement.pdf'])).toBe('Banking Info 2.pdf');
+    // Uploaded and queued names count alike, whatever their case and extension.
+    expect(captureFileName('Banking Info', ['Banking Info 1.pdf', 'banking info 2.PDF', 'Banking Info 3.jpg'])).toBe('Banking Info 4.pdf');
+    expect(captureFileName('Banking Info', new Set(['Banking Info 2.pdf']), '.jpg')).toBe('Banking Info 3.jpg');
+  });
+
+  it('continues after the highest number, so numbers follow the order photos were taken', () => {
+    expect(captureFileName('W-2', ['W-2 1.pdf', 'W-2 3.pdf'])).toBe('W-2 4.pdf');
+  });
+
+  it('counts only names of this category', () => {
+    expect(captureFileName('Banking', ['Banking Info 5.pdf', 'Banking 1 copy.pdf', 'Banking1.pdf', 'Banking 2 .pdf'])).toBe('Banking 1.pdf');
+    expect(captureFileName('W-2 (Acme)', ['W-2 1.pdf'])).toBe('W-2 (Acme) 1.pdf');
+  });
+
+  it('turns characters a file name cannot hold into -', () => {
+    expect(captureFileName('Michigan/Locality Intake', [])).toBe('Michigan-Locality Intake 1.pdf');
+    expect(captureFileName('a\\b:c*d?e"f<g>h|i', [])).toBe('a-b-c-d-e-f-g-h-i 1.pdf');
+    expect(captureFileName('Tab\there\u0000nul\u007fdel\u0085', [])).toBe('Tab-here-nul-del- 1.pdf');
+    expect(captureFileName('Michigan/Locality Intake', ['Michigan-Locality Intake 1.pdf'])).toBe('Michigan-Locality Intake 2.pdf');
+  });
+
+  it('folds white space, drops leading dots and never names a file after nothing', () => {
+    expect(captureFileName('  Banking   Info  ', [])).toBe('Banking Info 1.pdf');
+    expect(captureFileName('..hidden', [])).toBe('hidden 1.pdf');
+    expect(captureFileName(' . ', [])).toBe('Photo 1.pdf');
+  });
+
+  it('shortens a long category name so the whole name fits, and still counts those names', () => {
+    const long = `Other (${'ü'.repeat(120)})`;
+    const first = captureFileName(long, []);
+    expect(new TextEncoder().encode(first).length).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(first.endsWith(' 1.pdf')).toBe(true);
+    expect(safeFileName(first)).toBe(first);
+    expect(captureFileName(long, [first]).endsWith(' 2.pdf')).toBe(true);
+  });
+
+  it('refuses an extension that is not one', () => {
+    expect(() => captureFileName('W-2', [], 'pdf')).toThrow(RangeError);
+    expect(() => captureFileName('W-2', [], '.p/f')).toThrow(RangeError);
+  });
+
+  it('always gives a name the server keeps as it is, shared by no other file, numbered after the others (property)', () => {
+    const label = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 120 }),
+      fc.constantFrom('Banking Info', 'Michigan/Locality Intake', 'License/Other Identification', '13614-C', 'W-2 (Acme & Co.)'),
+    );
+    const names = (category: string) =>
+      fc.array(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 40 }),
+          fc.tuple(fc.nat({ max: 1000 }), fc.constantFrom('.pdf', '.PDF', '.jpg', '')).map(([n, ext]) => `${category} ${n}${ext}`),
+        ),
+        { maxLength: 8 },
+      );
+    fc.assert(
+      fc.property(
+        label.chain((category) => fc.tuple(fc.constant(category), names(category))),
+        ([category, existing]) => {
+          const name = captureFileName(category, existing);
+          expect(safeFileName(name)).toBe(name);
+          // eslint-disable-next-line no-control-regex -- control characters must not be in the name
+          expect(name).not.toMatch(/[/\\:*?"<>|\u0000-\u001f\u007f-\u009f]/);
+          expect(new TextEncoder().encode(name).length).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+          expect(existing.map((e) => e.normalize('NFC').toLowerCase())).not.toContain(name.toLowerCase());
+          const number = Number(/ (\d+)\.pdf$/.exec(name)?.[1]);
+          expect(captureFileName(category, [...existing, name]).endsWith(` ${number + 1}.pdf`)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('refusing a file before uploading it', () => {
+  const limit = 25 * 1024 * 1024;
+  it('refuses a file over the server limit, naming the limit in MB', () => {
+    expect(refusalBeforeUpload({ size: limit + 1 }, limit)).toBe('This file is larger than the 25 MB limit.');
+    expect(refusalBeforeUpload({ size: 26 * 1024 * 1024 }, limit)).toBe(fileTooLargeMessage(limit));
+    expect(refusalBeforeUpload({ size: 2 * 1024 * 1024 }, 1536 * 1024)).toBe('This file is larger than the 1.5 MB limit.');
+    expect(refusalBeforeUpload({ size: limit }, limit)).toBeNull();
+    expect(refusalBeforeUpload({ size: 0 }, limit)).toBeNull();
+  });
+
+  it('leaves the decision to the server while the limit is not known', () => {
+    expect(refusalBeforeUpload({ size: 10 ** 12 }, 0)).toBeNull();
+    expect(refusalBeforeUpload({ size: 10 ** 12 }, Number.NaN)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 /** Rules about document files and their storage keys shared by the server and every client. */
+import { fileTooLargeMessage } from './messages.js';
 
 /** Longest file name part of a key, in UTF-8 bytes (well below the 255 most file systems allow). */
 export const MAX_FILE_NAME_BYTES = 200;
@@ -51,6 +52,73 @@ export function applyRenameRule(originalName: string, requested: string): string
   const ext = fileExtension(originalName);
   if (!ext || trimmed.toLowerCase().endsWith(ext.toLowerCase())) return trimmed;
   return trimmed + ext;
+}
+
+/**
+ * Why a file is refused before any upload is tried, or null when the server may take it. Today that
+ * is its size over the server's limit (`GET /config`): `This file is larger than the 25 MB limit.`
+ * A limit that is not a positive number (not known yet) refuses nothing; the server still decides.
+ */
+export function refusalBeforeUpload(file: { size: number }, maxUploadBytes: number): string | null {
+  if (!Number.isFinite(maxUploadBytes) || maxUploadBytes <= 0) return null;
+  return file.size > maxUploadBytes ? fileTooLargeMessage(maxUploadBytes) : null;
+}
+
+/**
+ * What cannot stand in a file name: path separators, `:*?"<>|`, control characters (C0, DEL, C1),
+ * bidi marks, overrides and isolates, and halves of surrogate pairs.
+ */
+const NOT_IN_FILE_NAMES =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  /[/\\:*?"<>|\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** `<label> <number><extension>`, the number at most 9 digits. */
+const NUMBERED_NAME = /^(.*) (\d{1,9})(\.[^.]*)?$/s;
+const CAPTURE_EXTENSION = /^\.[A-Za-z0-9]{1,10}$/;
+
+/** The label shortened (by whole characters) until `<label> <number><extension>` fits {@link MAX_FILE_NAME_BYTES}. */
+function fittedLabel(label: readonly string[], number: string, extension: string): string {
+  const suffixBytes = byteLength(` ${number}${extension}`);
+  let end = label.length;
+  let text = label.join('');
+  while (end > 0 && byteLength(text) + suffixBytes > MAX_FILE_NAME_BYTES) {
+    end -= 1;
+    text = label.slice(0, end).join('').trimEnd();
+  }
+  return text;
+}
+
+/**
+ * The name of a camera capture (docs/behaviour.md#category-screen): the category's name and the next
+ * number, `Banking Info 1.pdf`, `Banking Info 2.pdf`… The number is one more than the highest one
+ * the category's names already carry (`existingNames`: uploaded and queued files; compared ignoring
+ * case), so numbers follow the order files were taken in. Characters a file name cannot hold become
+ * `-` (`Michigan/Locality Intake 1.pdf` → `Michigan-Locality Intake 1.pdf`); white space is folded,
+ * leading dots dropped, and a long name is shortened so the whole fits {@link MAX_FILE_NAME_BYTES}.
+ * The result is already safe ({@link safeFileName} leaves it unchanged), so the server stores it as is.
+ */
+export function captureFileName(
+  categoryLabel: string,
+  existingNames: Iterable<string>,
+  extension = '.pdf',
+): string {
+  if (!CAPTURE_EXTENSION.test(extension)) throw new RangeError(`Not a file extension: ${extension}`);
+  const cleaned = categoryLabel
+    .normalize('NFC')
+    .replace(NOT_IN_FILE_NAMES, '-')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.]+/, '')
+    .trimEnd();
+  const label = Array.from(cleaned || 'Photo');
+  let highest = 0;
+  for (const existing of existingNames) {
+    const name = existing.normalize('NFC');
+    const [, , digits, ext = ''] = NUMBERED_NAME.exec(name) ?? [];
+    if (digits === undefined) continue;
+    const ours = `${fittedLabel(label, digits, ext)} ${digits}${ext}`;
+    if (ours.toLowerCase() === name.toLowerCase()) highest = Math.max(highest, Number(digits));
+  }
+  const number = String(highest + 1);
+  return `${fittedLabel(label, number, extension)} ${number}${extension}`;
 }
 
 /** A Content-Type's media type, parameters dropped, lower case: `Image/JPEG; q=1` → `image/jpeg`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMegabytes } from './format.js';
+import { formatBytes, formatMegabytes, formatSizeLimit } from './format.js';
+import { fileTooLargeMessage } from './messages.js';
 
 describe('byte formatting', () => {
   it('steps by 1024 through B, KB, MB, GB', () => {
@@ -13,5 +14,13 @@ describe('byte formatting', () => {
 
   it('shows queued files in MB', () => {
     expect(formatMegabytes(2.5 * 1024 * 1024)).toBe('2.50 MB');
+  });
+
+  it('shows a size limit without a trailing .0, in the same 1024 steps', () => {
+    expect(formatSizeLimit(25 * 1024 * 1024)).toBe('25 MB');
+    expect(formatSizeLimit(1536 * 1024)).toBe('1.5 MB');
+    expect(formatSizeLimit(64 * 1024)).toBe('64 KB');
+    expect(formatSizeLimit(1024 * 1024 * 1024)).toBe('1 GB');
+    expect(fileTooLargeMessage(25 * 1024 * 1024)).toBe('This file is larger than the 25 MB limit.');
   });
 });

@@ -26,3 +26,11 @@ export function scanFileName(at: Date): string {
   const day = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
   return `Scan ${day} ${two(at.getHours())}-${two(at.getMinutes())}.pdf`;
 }
+
+/**
+ * A size limit for people: {@link formatBytes} without a trailing `.0`, so the 25 MB upload limit
+ * (25 × 1024 × 1024 bytes) reads `25 MB`, and 1.5 MB stays `1.5 MB`.
+ */
+export function formatSizeLimit(bytes: number): string {
+  return formatBytes(bytes).replace(/\.0(?= )/, '');
+}

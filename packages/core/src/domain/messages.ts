@@ -3,6 +3,7 @@
  * import these; nothing else spells them out.
  */
 import type { QualityWarning } from '../quality/assess.js';
+import { formatSizeLimit } from './format.js';
 
 export const messages = {
   loginEmailNotSent:
@@ -102,4 +103,12 @@ export function scanFailedMessage(reason: string): string {
 /** Said after an upload batch stored files: `3 files uploaded.` */
 export function filesUploadedMessage(count: number): string {
   return count === 1 ? '1 file uploaded.' : `${count} files uploaded.`;
+}
+
+/**
+ * A file over the server's upload limit (docs/behaviour.md#server-messages): `This file is larger than
+ * the 25 MB limit.` The server answers it (413) and the upload queue shows it before trying.
+ */
+export function fileTooLargeMessage(maxUploadBytes: number): string {
+  return `This file is larger than the ${formatSizeLimit(maxUploadBytes)} limit.`;
 }

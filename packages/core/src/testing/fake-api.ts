@@ -38,6 +38,8 @@ export interface FakeWorld {
   uploads: Map<string, { key: string; item: DocItem; declared: Declared; headers: Record<string, string> }>;
   /** Source of the numeric key prefixes; increases by one per upload. */
   nextOrder: number;
+  /** The largest upload (`GET /config`); a presign declaring more is refused with 413. 25 MB by default. */
+  maxUploadBytes: number;
 }
 
 /** The size and SHA-256 a presign announced, when it did. */
@@ -85,6 +87,7 @@ export function createFakeApi(): FakeApi {
     resetFor: null,
     uploads: new Map(),
     nextOrder: 1_700_000_000_000,
+    maxUploadBytes: 25 * 1024 * 1024,
   };
   const calls: FakeCall[] = [];
   const failures = new Map<EndpointName, Error[]>();

@@ -84,3 +84,18 @@ describe('fake server: duplicates', () => {
     expect((await list(ada, 'W-2')).map((i) => i.duplicateOf)).toEqual([undefined, undefined]);
   });
 });
+
+describe('fake server: upload limit', () => {
+  it('tells a signed-in caller the largest upload and refuses a presign declaring more with 413', async () => {
+    const { api, ada } = setup();
+    await expect(api.config()).rejects.toMatchObject({ status: 401 });
+    api.addUser({ email: 'vera@example.org' });
+    api.world.session = { email: 'vera@example.org' };
+    api.world.maxUploadBytes = 1024 * 1024;
+    expect(await api.config()).toEqual({ maxUploadBytes: 1024 * 1024 });
+    const presign = (size: number) =>
+      api.presignUpload({ params: { id: ada }, body: { docType: 'W-2', filename: 'big.pdf', contentType: 'application/pdf', size } });
+    await expect(presign(1024 * 1024 + 1)).rejects.toMatchObject({ status: 413, message: 'This file is larger than the 1 MB limit.' });
+    await expect(presign(1024 * 1024)).resolves.toMatchObject({ key: expect.stringContaining('big.pdf') });
+  });
+});

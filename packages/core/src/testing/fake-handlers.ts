@@ -4,6 +4,7 @@ import type { EndpointName, Endpoints } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Client, DocItem, User } from '../api/schemas.js';
 import { applyRenameRule, buildDocKey, parseDocKey, safeFileName } from '../domain/files.js';
+import { fileTooLargeMessage } from '../domain/messages.js';
 import { sortByKeyOrder } from '../flows/file-list/file-list.js';
 import type { FakeWorld } from './fake-api.js';
 
@@ -102,6 +103,10 @@ export function fakeHandlers(world: FakeWorld): Handlers {
     },
     loginResend: ({ body }) => mail((body.email ?? '').trim().toLowerCase(), 'login'),
     me: () => ({ user: me() }),
+    config() {
+      me();
+      return { maxUploadBytes: world.maxUploadBytes };
+    },
     logout() {
       world.session = null;
       return ok;
@@ -155,6 +160,7 @@ export function fakeHandlers(world: FakeWorld): Handlers {
     },
     presignUpload({ params, body }) {
       client(params.id);
+      if (body.size !== undefined && body.size > world.maxUploadBytes) throw fail(413, fileTooLargeMessage(world.maxUploadBytes));
       const filename = safeFileName(body.filename);
       const key = buildDocKey(params.id, body.docType, world.nextOrder++, filename);
       const url = `https://uploads.invalid/${world.uploads.size + world.docs.size + 1}/${encodeURIComponent(key)}`;
