@@ -9,12 +9,13 @@ import { ApiSession, person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
-import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
+import { categoryScreen, expectFiles, pdfFixture, photoFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, submitCredentials } from './support/journeys.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Volunteer');
+const newcomer = person('Nina', 'Newcomer');
 
 /** What has focus: its role-ish tag and accessible label, or `body`. */
 const focused = (page: Page) =>
@@ -109,5 +110,73 @@ describe('a volunteer under time pressure', () => {
     await expectFiles(page, ['statement-1.pdf']);
     // The last row went: the one before takes its place.
     await expect.poll(() => focused(page)).toBe('input Select statement-1.pdf');
+  });
+
+  it('two camera photos are named after the category, 1 and 2; a picked file keeps its name', async () => {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
+    await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('lease.pdf')]);
+    await screen.queued('Banking Info 1.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 2.pdf').getByText('Ready').waitFor();
+    await screen.queued('lease.pdf').waitFor();
+    await screen.uploadButton.click();
+    await expectFiles(page, ['statement-1.pdf', 'Banking Info 1.pdf', 'Banking Info 2.pdf', 'lease.pdf']);
+    // The next one continues the numbers already uploaded.
+    await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
+    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 3.pdf').getByRole('button', { name: 'Remove' }).click();
+  });
+
+  it('a 26 MB file is refused in the queue at once: no request, no Retry', async () => {
+    const screen = categoryScreen(page);
+    const presigns: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/docs/presign')) presigns.push(request.url());
+    });
+    const big = Buffer.alloc(26 * 1024 * 1024, 0x20);
+    big.write('%PDF-1.7\n');
+    await screen.uploadFiles.setInputFiles([{ name: 'scan-26mb.pdf', mimeType: 'application/pdf', buffer: big }]);
+    const item = screen.queued('scan-26mb.pdf');
+    await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
+    expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    // Upload leaves it where it is, with its reason, and asks the server nothing.
+    await screen.uploadButton.click();
+    await expect.poll(() => screen.uploadButton.isEnabled()).toBe(true);
+    await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
+    expect(presigns).toEqual([]);
+    await checkScreen(page, 'queue-too-large');
+    await item.getByRole('button', { name: 'Remove' }).click();
+  });
+
+  it('after five wrong codes the message says to use Resend code', async () => {
+    const other = await app.visit(PHONE);
+    await other.page.goto('/login');
+    await submitCredentials(other.page, vera);
+    await other.page.waitForURL((url) => url.pathname === '/login/verify');
+    const messagesSeen: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await other.page.getByLabel('6-digit code').fill('000000');
+      await other.page.getByRole('button', { name: 'Submit' }).click();
+      messagesSeen.push((await other.dialogs.next()).message);
+    }
+    expect(messagesSeen.slice(0, 4).every((m) => /not valid or has expired/.test(m))).toBe(true);
+    expect(messagesSeen[4]).toBe('Too many wrong codes. Use Resend code to get a new one.');
+    await other.close();
+  });
+
+  it('an approved volunteer gets an email with the sign-in link', async () => {
+    const session = await ApiSession.open(app.server);
+    await session.register(newcomer);
+    await session.dispose();
+    const adminSession = await ApiSession.open(app.server);
+    await adminSession.signIn(admin);
+    await adminSession.approve(newcomer.email);
+    await adminSession.dispose();
+    await expect
+      .poll(async () => (await app.server.outbox()).filter((m) => m.to === newcomer.email.toLowerCase()).map((m) => m.subject))
+      .toContain('Your VITA Documents account is approved');
+    const mail = (await app.server.outbox()).find((m) => m.subject === 'Your VITA Documents account is approved');
+    expect(mail?.text).toContain(`${app.server.url}/login`);
   });
 });

@@ -13,11 +13,22 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   /** HTTP status; 0 when there was no answer. */
   readonly status: number;
+  /**
+   * Who answered: the API, or the file store a presigned URL points at (whose 403 is an expired or
+   * mismatched signature, which a new URL fixes).
+   */
+  readonly origin: 'api' | 'storage';
 
-  constructor(kind: ApiErrorKind, status: number, message: string, options?: { cause?: unknown }) {
+  constructor(
+    kind: ApiErrorKind,
+    status: number,
+    message: string,
+    options?: { cause?: unknown; origin?: 'api' | 'storage' },
+  ) {
     super(message, options);
     this.kind = kind;
     this.status = status;
+    this.origin = options?.origin ?? 'api';
   }
 }
 

@@ -113,9 +113,11 @@ export async function uploadToPresignedUrl(
     const contentType = uploadContentType(file.name, file.type);
     result = await putFile(url, file, contentType, options.onProgress, signedHeaders(options.headers));
   } catch (cause) {
-    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause });
+    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause, origin: 'storage' });
   }
-  if (!result.ok) throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body));
+  if (!result.ok) {
+    throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body), { origin: 'storage' });
+  }
   return result;
 }
 

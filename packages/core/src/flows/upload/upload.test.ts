@@ -194,22 +194,27 @@ describe('upload queue', () => {
     expect(results).toEqual([]);
   });
 
-  it('Retake replaces a queued file in its place, checked and converted afresh', async () => {
-    const { flow, converted } = setup({ inspect: async (file) => (file.name === 'blurred.jpg' ? ['blurry'] : []) });
+  it('Retake replaces a queued file in its place and under its name, checked and converted afresh', async () => {
+    const { flow, converted } = setup({
+      inspect: async (file) => ((await new Response(await file.arrayBuffer()).text()) === 'jpeg' ? ['blurry'] : []),
+    });
     await flow.send({
       type: 'add',
       files: [createTestFile('first.pdf', '%PDF', 'application/pdf'), createTestFile('blurred.jpg', 'jpeg', 'image/jpeg')],
     });
     const blurred = flow.getState().queue[1];
     await flow.send({ type: 'rotate', id: blurred?.id ?? '', by: 90 });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the check runs beside the conversion
     expect(flow.getState().queue[1]?.warnings).toEqual(['blurry']);
 
-    await flow.send({ type: 'replace', id: blurred?.id ?? '', file: createTestFile('sharp.jpg', 'jpeg', 'image/jpeg') });
-    expect(converted.at(-1)).toBe('sharp.jpg');
+    await flow.send({ type: 'replace', id: blurred?.id ?? '', file: createTestFile('image.JPG', 'sharp', 'image/jpeg') });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(converted.at(-1)).toBe('blurred.jpg');
     expect(flow.getState().queue.map((q) => [q.id, q.file.name, q.rotate, q.warnings])).toEqual([
       [flow.getState().queue[0]?.id, 'first.pdf', null, []],
-      [blurred?.id, 'sharp.pdf', 0, []],
+      [blurred?.id, 'blurred.pdf', 0, []],
     ]);
+    expect(await flow.getState().queue[1]?.original.arrayBuffer()).toEqual(new TextEncoder().encode('sharp').buffer);
   });
 
   it('uploads one by one with progress, then clears the queue and refreshes the list', async () => {
@@ -274,7 +279,8 @@ describe('upload queue', () => {
       'completeUpload',
     ]);
     expect(flow.getState().queue).toEqual([
-      expect.objectContaining({ progress: { status: 'failed', error: 'This file is not really a PDF.' } }),
+      // A type the server refuses stays refused: no Retry for it.
+      expect.objectContaining({ progress: { status: 'failed', error: 'This file is not really a PDF.', retryable: false } }),
     ]);
     expect(names(flow.getState().queue)).toEqual(['a.pdf']);
     expect(platform.alerts).toEqual(['This file is not really a PDF.']);
@@ -293,7 +299,10 @@ describe('upload queue', () => {
 
     expect(stored()).toEqual(['a.pdf', 'c.pdf']);
     expect(flow.getState().queue).toEqual([
-      expect.objectContaining({ progress: { status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch' } }),
+      // The store's 403 is a stale signature: a retry gets a new URL.
+      expect.objectContaining({
+        progress: { status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch', retryable: true },
+      }),
     ]);
     expect(platform.alerts).toEqual(['Upload failed: 403 SignatureDoesNotMatch']);
     expect(refreshes()).toBe(1);
@@ -309,7 +318,7 @@ describe('upload queue', () => {
     await flow.send({ type: 'add', files: [createTestFile('a.pdf', 'a', 'application/pdf')] });
     api.failNext('presignUpload');
     await flow.send({ type: 'upload' });
-    expect(flow.getState().queue[0]?.progress).toEqual({ status: 'failed', error: 'Server error' });
+    expect(flow.getState().queue[0]?.progress).toEqual({ status: 'failed', error: 'Server error', retryable: true });
     expect(platform.alerts).toEqual(['Server error']);
   });
 
@@ -344,5 +353,78 @@ describe('upload queue', () => {
     await flow.send({ type: 'remove', id: flow.getState().queue[0]!.id });
     await flow.send({ type: 'upload' });
     expect(stored()).toEqual(['b.pdf']);
+  });
+
+  it('names camera photos after the category and the next number; picked files keep their names', async () => {
+    const api = createFakeApi();
+    api.addUser({ email: 'vera@example.org' });
+    const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
+    const flow = createUploadFlow({
+      api,
+      putFile: api.putFile,
+      convert: async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF', 'application/pdf'),
+      storage: createMemoryStorage(),
+      platform: createRecordingDialogs(),
+      target: { clientId: client.clientId, docType: 'Michigan/Locality Intake' },
+      refresh: () => undefined,
+      uploadedNames: () => ['Michigan-Locality Intake 1.pdf', 'lease.pdf'],
+    });
+    await flow.send({ type: 'add', files: [createTestFile('image.jpg', 'x', 'image/jpeg')], camera: true });
+    await flow.send({ type: 'add', files: [createTestFile('image.jpg', 'y', 'image/jpeg')], camera: true });
+    await flow.send({ type: 'add', files: [createTestFile('image.jpg', 'z', 'image/jpeg')] });
+    expect(names(flow.getState().queue)).toEqual([
+      'Michigan-Locality Intake 2.pdf',
+      'Michigan-Locality Intake 3.pdf',
+      'image.pdf',
+    ]);
+    expect(flow.getState().queue[0]?.original.name).toBe('Michigan-Locality Intake 2.jpg');
+  });
+
+  it('refuses a file over the server limit at once, without a request and without Retry', async () => {
+    const api = createFakeApi();
+    api.addUser({ email: 'vera@example.org' });
+    const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
+    const flow = createUploadFlow({
+      api,
+      putFile: api.putFile,
+      convert: async (file) => (file.name === 'huge-photo.jpg' ? createTestFile('huge-photo.pdf', '%PDF', 'application/pdf') : file),
+      storage: createMemoryStorage(),
+      platform: createRecordingDialogs(),
+      target: { clientId: client.clientId, docType: W2 },
+      refresh: () => undefined,
+      maxUploadBytes: () => 10,
+    });
+    await flow.send({
+      type: 'add',
+      files: [
+        createTestFile('big.pdf', '%PDF-1.7 eleven+', 'application/pdf'),
+        // A large photo is judged by the PDF made of it, which is small.
+        createTestFile('huge-photo.jpg', 'x'.repeat(50), 'image/jpeg'),
+        createTestFile('also-big.jpg', 'x'.repeat(50), 'image/jpeg'),
+      ],
+    });
+    expect(flow.getState().queue.map((q) => [q.file.name, q.progress])).toEqual([
+      ['big.pdf', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false }],
+      ['huge-photo.pdf', { status: 'queued' }],
+      ['also-big.jpg', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false }],
+    ]);
+    const big = flow.getState().queue[0]!.id;
+    await flow.send({ type: 'retry', id: big });
+    await flow.send({ type: 'upload' });
+    expect(api.callNames().filter((n) => n === 'presignUpload')).toHaveLength(1);
+    expect(names(flow.getState().queue)).toEqual(['big.pdf', 'also-big.jpg']);
+  });
+
+  it('no Retry when the API refuses for good (403); a network failure can be retried', async () => {
+    const { api, flow } = setup();
+    await flow.send({ type: 'add', files: [createTestFile('a.pdf', 'a', 'application/pdf')] });
+    api.failNext('presignUpload', new ApiError('http', 403, 'This client belongs to another volunteer.'));
+    await flow.send({ type: 'upload' });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({ retryable: false });
+    await flow.send({ type: 'remove', id: flow.getState().queue[0]!.id });
+    await flow.send({ type: 'add', files: [createTestFile('b.pdf', 'b', 'application/pdf')] });
+    api.failNext('presignUpload', new ApiError('network', 0, 'Failed to fetch'));
+    await flow.send({ type: 'upload' });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({ retryable: true });
   });
 });

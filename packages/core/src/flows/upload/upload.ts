@@ -7,9 +7,10 @@
  * kept anyway or turned; nothing is blocked by them.
  */
 import type { ApiClient } from '../../api/client.js';
-import { errorMessage } from '../../api/errors.js';
+import { errorMessage, isApiError } from '../../api/errors.js';
 import { uploadDocument } from '../../api/upload.js';
 import type { PutFile, UploadTarget } from '../../api/upload.js';
+import { captureFileName, fileExtension, refusalBeforeUpload } from '../../domain/files.js';
 import { messages } from '../../domain/messages.js';
 import { isConvertibleImage, isHeicFile } from '../../pdf/convertible.js';
 import { turnBy } from '../../pdf/raster.js';
@@ -35,7 +36,8 @@ export type FileProgress =
   | { status: 'queued' }
   | { status: 'uploading'; loaded: number; total: number }
   | { status: 'done' }
-  | { status: 'failed'; error: string };
+  /** `retryable: false` when sending it again cannot help (too large, a refused type, no permission). */
+  | { status: 'failed'; error: string; retryable: boolean };
 
 /** A file in the queue (after conversion, `file` is the PDF). */
 export interface QueuedFile {
@@ -64,7 +66,8 @@ export interface UploadState {
 
 /** What the user does. */
 export type UploadEvent =
-  | { type: 'add'; files: readonly FileLike[] }
+  /** `camera`: photos just taken, named after the category (`Banking Info 1.pdf`); others keep their names. */
+  | { type: 'add'; files: readonly FileLike[]; camera?: boolean }
   | { type: 'remove'; id: string }
   | { type: 'setConvertToPdf'; enabled: boolean }
   /** Sends every queued (and previously failed) file. */
@@ -95,6 +98,32 @@ export interface CategoryUploadPorts {
 export interface UploadFlowOptions extends CategoryUploadPorts {
   /** Checks each queued photo's quality; without it no warnings are shown. */
   inspect?: InspectImage;
+  /** The names already in the category (the file list), so camera captures get the next number. */
+  uploadedNames?: () => readonly string[];
+  /** The server's upload limit once known (`GET /config`); larger files are refused in the queue. */
+  maxUploadBytes?: () => number | null;
+}
+
+/**
+ * Whether sending the file again could work. Not for too large (413), a refused type (415) or no
+ * permission (403 from the API); a 403 from the file store is an expired URL, which a retry renews.
+ */
+function canRetry(error: unknown): boolean {
+  if (!isApiError(error)) return true;
+  if (error.status === 413 || error.status === 415) return false;
+  return !(error.status === 403 && error.origin === 'api');
+}
+
+/** The file under another name, bytes untouched. */
+function renamed(file: FileLike, name: string): FileLike {
+  if (file instanceof Blob) return new File([file], name, { type: file.type, lastModified: Date.now() });
+  return {
+    name,
+    type: file.type,
+    size: file.size,
+    arrayBuffer: () => file.arrayBuffer(),
+    ...(file.slice ? { slice: file.slice.bind(file) } : {}),
+  };
 }
 
 /** The upload queue flow. */
@@ -102,7 +131,7 @@ export type UploadFlow = Flow<UploadState, UploadEvent>;
 
 /** Creates the upload queue flow. */
 export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
-  const { api, putFile, convert, inspect, storage, platform, target, refresh } = options;
+  const { api, putFile, convert, inspect, storage, platform, target, refresh, uploadedNames, maxUploadBytes } = options;
   const store = createStore<UploadState>({
     status: 'idle',
     queue: [],
@@ -121,17 +150,36 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   const setStatus = (status: UploadState['status']) => store.setState((s) => ({ ...s, status }));
   const find = (id: string) => store.getState().queue.find((item) => item.id === id);
 
-  /** A new queue entry for a chosen file: converted when the toggle is on and it is a photo. */
+  /** Ready to send, or refused at once when over the server's limit (sending it could only fail). */
+  const readiness = (file: FileLike): FileProgress => {
+    const refusal = refusalBeforeUpload(file, maxUploadBytes?.() ?? 0);
+    return refusal ? { status: 'failed', error: refusal, retryable: false } : { status: 'queued' };
+  };
+
+  /** A new queue entry: a photo is converted first when the toggle is on (its PDF is what counts). */
   function entry(id: string, file: FileLike): QueuedFile {
     const toConvert = store.getState().convertToPdf && (isConvertibleImage(file) || isHeicFile(file));
     return {
       id,
       file,
       original: file,
-      progress: toConvert ? { status: 'converting' } : { status: 'queued' },
+      progress: toConvert ? { status: 'converting' } : readiness(file),
       rotate: toConvert ? 0 : null,
       warnings: [],
     };
+  }
+
+  /** Camera photos named `<category> <n>` after every name the category and the queue already hold. */
+  function nameCaptures(files: readonly FileLike[]): FileLike[] {
+    const taken = [
+      ...(uploadedNames?.() ?? []),
+      ...store.getState().queue.flatMap((item) => [item.file.name, item.original.name]),
+    ];
+    return files.map((file) => {
+      const name = captureFileName(target.docType, taken, fileExtension(file.name).toLowerCase() || '.jpg');
+      taken.push(name);
+      return renamed(file, name);
+    });
   }
 
   /** Starts the quality check of a photo; its warnings land on the entry if the entry still holds it. */
@@ -165,14 +213,15 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
       converting -= 1;
       if (current()) {
         const asIs = file === item.original && isHeicFile(item.original);
-        update(item.id, { progress: { status: 'queued' }, file, notice: asIs ? messages.heicUploadedAsIs : undefined });
+        update(item.id, { progress: readiness(file), file, notice: asIs ? messages.heicUploadedAsIs : undefined });
       }
       if (converting === 0 && store.getState().status === 'converting') setStatus('idle');
     });
     return preparing;
   }
 
-  function add(files: readonly FileLike[]): Promise<void> {
+  function add(chosen: readonly FileLike[], camera: boolean): Promise<void> {
+    const files = camera ? nameCaptures(chosen) : chosen;
     const added = files.map((file) => entry(`file-${nextId++}`, file));
     store.setState((s) => ({ ...s, queue: [...s.queue, ...added] }));
     for (const item of added) {
@@ -181,6 +230,8 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
     }
     return preparing;
   }
+
+  const retryable = (item: QueuedFile | undefined) => item?.progress.status === 'failed' && item.progress.retryable;
 
   /** Whether a file may be changed now: not while it is sent, nor while the queue is being sent. */
   const changeable = (item: QueuedFile | undefined): item is QueuedFile => {
@@ -206,8 +257,12 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   }
 
   function replace(id: string, file: FileLike): Promise<void> {
-    if (!changeable(find(id))) return preparing;
-    const replaced = entry(id, file);
+    const item = find(id);
+    if (!changeable(item)) return preparing;
+    // The retake takes the name of what it replaces (a camera's `image.jpg` would say nothing).
+    const previous = item.original.name;
+    const base = previous.slice(0, previous.length - fileExtension(previous).length);
+    const replaced = entry(id, renamed(file, `${base}${fileExtension(file.name).toLowerCase() || '.jpg'}`));
     update(id, { ...replaced, notice: undefined });
     check(replaced);
     return replaced.progress.status === 'converting' ? convertLater(replaced) : preparing;
@@ -226,7 +281,9 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
         .queue.find(
           (item) =>
             !attempted.has(item.id) &&
-            (only ? item.id === only : item.progress.status === 'queued' || item.progress.status === 'failed'),
+            (only
+              ? item.id === only
+              : item.progress.status === 'queued' || (item.progress.status === 'failed' && item.progress.retryable)),
         );
       if (!next) break;
       attempted.add(next.id);
@@ -239,7 +296,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
         uploaded += 1;
       } catch (error) {
         const message = errorMessage(error);
-        setProgress(next.id, { status: 'failed', error: message });
+        setProgress(next.id, { status: 'failed', error: message, retryable: canRetry(error) });
         failures.push({ name: next.file.name, error: message });
       }
     }
@@ -266,7 +323,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
       const busy = state.status === 'uploading' || state.status === 'refreshing';
       switch (event.type) {
         case 'add':
-          return add(event.files);
+          return add(event.files, event.camera ?? false);
         case 'remove': {
           const item = find(event.id);
           if (item && item.progress.status !== 'uploading') {
@@ -283,7 +340,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
           if (!busy && state.queue.length) await uploadBatch();
           return;
         case 'retry':
-          if (!busy && find(event.id)?.progress.status === 'failed') await uploadBatch(event.id);
+          if (!busy && retryable(find(event.id))) await uploadBatch(event.id);
           return;
         case 'rotate':
           return rotate(event.id, event.by);

@@ -43,10 +43,10 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
     if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [lastUploaded]);
 
-  const add = (files: readonly FileLike[]) => {
+  const add = (files: readonly FileLike[], camera = false) => {
     const accepted = files.filter(isUploadable);
     const refused = files.filter((f) => !isUploadable(f)).map((f) => f.name);
-    if (accepted.length) void flows.upload.send({ type: 'add', files: accepted });
+    if (accepted.length) void flows.upload.send({ type: 'add', files: accepted, camera });
     if (refused.length) void platform.alert(notUploadableMessage(refused));
   };
   // A host that can open folders (the desktop) gets everything dropped; a browser page only files.

@@ -13,8 +13,8 @@ import { PhotoThumb } from './photo-thumb';
 
 interface UploadQueueProps {
   flow: UploadFlow;
-  /** Adds files after the screen's checks (only PDF and images). */
-  onAdd: (files: readonly FileLike[]) => void;
+  /** Adds files after the screen's checks (only PDF and images); `camera` for Take Photo. */
+  onAdd: (files: readonly FileLike[], camera?: boolean) => void;
   /** Files are being dragged over the window. */
   dragging: boolean;
   /** Opens the Scan pages dialog. */
@@ -36,8 +36,14 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
         Add files
       </h2>
       <div className="actions actions--tight">
-        <FilePicker label="Upload files" accept={UPLOAD_ACCEPT} multiple onFiles={onAdd} />
-        <FilePicker label="Take Photo" accept={PHOTO_ACCEPT} capture="environment" multiple onFiles={onAdd} />
+        <FilePicker label="Upload files" accept={UPLOAD_ACCEPT} multiple onFiles={(files) => onAdd(files)} />
+        <FilePicker
+          label="Take Photo"
+          accept={PHOTO_ACCEPT}
+          capture="environment"
+          multiple
+          onFiles={(files) => onAdd(files, true)}
+        />
         <button type="button" className="button" onClick={onScan}>
           Scan pages
         </button>
@@ -160,7 +166,7 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
             </button>
           </>
         )}
-        {progress.status === 'failed' && (
+        {progress.status === 'failed' && progress.retryable && (
           <button
             type="button"
             className="button button--small"

@@ -7,7 +7,8 @@ import {
   scanFileName,
 } from '@vita-docs/core';
 import type { FileLike, UploadTarget } from '@vita-docs/core';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import type { RefObject } from 'react';
 import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { useServices } from '../../app/services';
 import { useFlowInstance } from '../../hooks/use-flow';
@@ -33,7 +34,15 @@ export function useCategoryFlows(target: UploadTarget) {
     target,
     refresh,
   };
-  const upload = useFlowInstance(() => createUploadFlow({ ...common, inspect: photos.inspect }));
+  const limit = useUploadLimit();
+  const upload = useFlowInstance(() =>
+    createUploadFlow({
+      ...common,
+      inspect: photos.inspect,
+      uploadedNames: () => list.getState().items.map((item) => item.filename),
+      maxUploadBytes: () => limit.current,
+    }),
+  );
   const scan = useFlowInstance(() =>
     createScanFlow({
       build: photos.buildScan,
@@ -63,3 +72,23 @@ export function useCategoryFlows(target: UploadTarget) {
 
 /** What the Uploaded list drives. */
 export type CategoryFlows = Pick<ReturnType<typeof useCategoryFlows>, 'list' | 'upload' | 'retake' | 'rename' | 'viewer'>;
+
+/**
+ * The server's upload limit (`GET /config`), asked once per screen; null until it answers (the server
+ * still refuses a file over it then).
+ */
+function useUploadLimit(): RefObject<number | null> {
+  const { api } = useServices();
+  const limit = useRef<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.config().then(
+      ({ maxUploadBytes }) => live && (limit.current = maxUploadBytes),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return limit;
+}
