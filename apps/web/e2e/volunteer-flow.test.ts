@@ -149,6 +149,57 @@ describe('a volunteer under time pressure', () => {
     await item.getByRole('button', { name: 'Remove' }).click();
   });
 
+  it('an expired session goes to login and back, the queued photo still there', async () => {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
+    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    // The session ends on the server's side as far as this browser knows: its cookies are gone.
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const categoryPath = `/clients/${clientId}/docs/Banking%20Info`;
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === categoryPath);
+    const after = Date.now();
+    await submitCredentials(page, vera);
+    await page.waitForURL((url) => url.pathname === '/login/verify');
+    await page.getByLabel('6-digit code').fill(await app.server.latestCode(vera.email, { after }));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await seeHeading(page, 'Banking Info');
+    expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(decodeURIComponent(categoryPath));
+    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+  });
+
+  it('leaving with a file not uploaded asks: Stay keeps the page, Upload now sends it and goes', async () => {
+    const screen = categoryScreen(page);
+    await page.getByRole('link', { name: 'Done' }).click();
+    const ask = page.getByRole('dialog', { name: '1 file is not uploaded yet.' });
+    await ask.waitFor();
+    await checkScreen(page, 'leave-with-queue');
+    await ask.getByRole('button', { name: 'Stay' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await seeHeading(page, 'Banking Info');
+
+    await page.getByRole('link', { name: 'Done' }).click();
+    await ask.getByRole('button', { name: 'Upload now' }).click();
+    await seeHeading(page, 'Client Documents');
+    // The upload went on without the screen: the file is there when the category opens again.
+    await page.getByRole('link', { name: 'Banking Info', exact: true }).click();
+    await seeHeading(page, 'Banking Info');
+    await expectFiles(page, ['statement-1.pdf', 'Banking Info 1.pdf', 'Banking Info 2.pdf', 'lease.pdf', 'Banking Info 3.pdf']);
+    expect(await screen.queue.count()).toBe(0);
+  });
+
+  it('Discard empties the queue and leaves', async () => {
+    const screen = categoryScreen(page);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('draft.pdf')]);
+    await screen.queued('draft.pdf').waitFor();
+    await page.getByRole('link', { name: 'Done' }).click();
+    await page.getByRole('dialog', { name: '1 file is not uploaded yet.' }).getByRole('button', { name: 'Discard' }).click();
+    await seeHeading(page, 'Client Documents');
+    await page.getByRole('link', { name: 'Banking Info', exact: true }).click();
+    await seeHeading(page, 'Banking Info');
+    expect(await screen.queue.count()).toBe(0);
+  });
+
   it('after five wrong codes the message says to use Resend code', async () => {
     const other = await app.visit(PHONE);
     await other.page.goto('/login');

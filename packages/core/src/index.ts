@@ -30,6 +30,7 @@ export {
   qualityWarningMessage,
   scanDiscardConfirm,
   filesUploadedMessage,
+  notUploadedYetMessage,
   fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';

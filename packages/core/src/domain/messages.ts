@@ -112,3 +112,8 @@ export function filesUploadedMessage(count: number): string {
 export function fileTooLargeMessage(maxUploadBytes: number): string {
   return `This file is larger than the ${formatSizeLimit(maxUploadBytes)} limit.`;
 }
+
+/** The question before leaving a category with files not uploaded: `1 file is not uploaded yet.` */
+export function notUploadedYetMessage(count: number): string {
+  return count === 1 ? '1 file is not uploaded yet.' : `${count} files are not uploaded yet.`;
+}

@@ -6,13 +6,18 @@ import type { ApiClient, Dialogs, Flow, User } from '@vita-docs/core';
  * screen (`refreshing`) so the dashboard does not flash.
  */
 export type SessionState =
-  { status: 'checking' } | { status: 'signedIn'; user: User; refreshing: boolean } | { status: 'signedOut' };
+  | { status: 'checking' }
+  | { status: 'signedIn'; user: User; refreshing: boolean }
+  /** `expired`: the server stopped knowing the session while a screen was in use (a 401). */
+  | { status: 'signedOut'; expired?: boolean };
 
 export type SessionEvent =
   /** Asks the server (GET /me); any failure counts as signed out (docs/behaviour.md#session-check). */
   | { type: 'check' }
   /** The login flow finished: no need to ask the server again. */
   | { type: 'signedIn'; user: User }
+  /** A signed-in call was answered 401: the session ended on the server (expired, revoked). */
+  | { type: 'expired' }
   | { type: 'logout' };
 
 export type SessionFlow = Flow<SessionState, SessionEvent>;
@@ -62,6 +67,11 @@ export function createSessionFlow({ api, platform }: SessionFlowOptions): Sessio
         case 'signedIn':
           generation++;
           store.setState({ status: 'signedIn', user: event.user, refreshing: false });
+          return;
+        case 'expired':
+          if (store.getState().status !== 'signedIn') return;
+          generation++;
+          store.setState({ status: 'signedOut', expired: true });
           return;
         case 'logout':
           return logout();

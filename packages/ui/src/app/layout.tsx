@@ -1,10 +1,12 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ScreenErrorBoundary } from '../components/error-boundary';
 import { Header } from '../components/header';
 import { Loading } from '../components/page';
 import { useFocusRescue } from '../hooks/use-focus-rescue';
+import { loginFor, paths } from './paths';
+import { useSession } from './session';
 import '../styles/base.css';
 import '../styles/layout.css';
 import '../styles/forms.css';
@@ -30,6 +32,32 @@ function Frame({ children }: { children: ReactNode }) {
   );
 }
 
+/** Screens that are for signed-out people anyway: an expired session does not move anyone from them. */
+const SIGNED_OUT_PATHS = new Set<string>([
+  paths.landing,
+  paths.login,
+  paths.loginVerify,
+  paths.register,
+  paths.registerPending,
+  paths.forgot,
+  paths.forgotVerify,
+  paths.forgotReset,
+]);
+
+/**
+ * When the server ends the session under a screen (a 401 on any signed-in call), the person goes to
+ * login and comes back to where they were, their upload queues kept (docs/behaviour.md#session-check).
+ */
+function useReturnAfterExpiry(): void {
+  const session = useSession();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const expired = session.status === 'signedOut' && session.expired === true;
+  useEffect(() => {
+    if (expired && !SIGNED_OUT_PATHS.has(pathname)) void navigate(loginFor(`${pathname}${search}`), { replace: true });
+  }, [expired, pathname, search, navigate]);
+}
+
 /**
  * Header, skip link and the current screen. A lazily loaded screen shows a loading line inside the
  * frame the first time; later navigations run in a transition, so the old screen stays until the
@@ -37,6 +65,7 @@ function Frame({ children }: { children: ReactNode }) {
  */
 export function RootLayout() {
   const { pathname } = useLocation();
+  useReturnAfterExpiry();
   return (
     <Frame>
       <ScreenErrorBoundary key={pathname}>

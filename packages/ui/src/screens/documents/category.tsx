@@ -9,6 +9,9 @@ import { useSession } from '../../app/session';
 import { useFlow } from '../../hooks/use-flow';
 import { Page } from '../../components/page';
 import { fullName, notUploadableMessage } from '../../texts';
+import { useLinkGuard } from '../../hooks/use-link-guard';
+import { LeaveDialog } from './leave-dialog';
+import type { LeaveChoice } from './leave-dialog';
 import { RenameDialog } from './rename-dialog';
 import { ScanDialog } from './scan-dialog';
 import { ScannerInboxPanel } from './scanner-inbox-panel';
@@ -37,7 +40,19 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
   const [deleting, setDeleting] = useState(false);
   const clientName = useClientName(clientId);
   // After a batch went up, the Uploaded list comes into view with the new files.
-  const { lastUploaded } = useFlow(flows.upload);
+  const { lastUploaded, queue } = useFlow(flows.upload);
+  // Leaving with files not sent yet asks first (they would wait in the queue, easily forgotten).
+  const waiting = queue.filter((item) => item.progress.status !== 'done' && item.progress.status !== 'uploading');
+  const [leavingTo, setLeavingTo] = useState<string | null>(null);
+  useLinkGuard(waiting.length > 0, setLeavingTo);
+  const leave = (choice: LeaveChoice) => {
+    const to = leavingTo;
+    setLeavingTo(null);
+    if (choice === 'stay' || to === null) return;
+    if (choice === 'discard') for (const item of waiting) void flows.upload.send({ type: 'remove', id: item.id });
+    else void flows.upload.send({ type: 'upload' });
+    void navigate(to);
+  };
   const uploaded = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
@@ -119,6 +134,7 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
       <ViewModal flow={flows.viewer} />
       <RenameDialog flow={flows.rename} />
       <ScanDialog flow={flows.scan} />
+      {leavingTo !== null && <LeaveDialog count={waiting.length} onChoose={leave} />}
     </Page>
   );
 }

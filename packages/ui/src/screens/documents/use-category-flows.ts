@@ -1,47 +1,35 @@
-import {
-  createFileListFlow,
-  createRenameFlow,
-  createRetakeFlow,
-  createScanFlow,
-  createUploadFlow,
-  scanFileName,
-} from '@vita-docs/core';
+import { createFileListFlow, createRenameFlow, createRetakeFlow, createScanFlow, scanFileName } from '@vita-docs/core';
 import type { FileLike, UploadTarget } from '@vita-docs/core';
-import { useEffect, useRef } from 'react';
-import type { RefObject } from 'react';
+import { useEffect, useState } from 'react';
 import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { useServices } from '../../app/services';
+import { useUploadQueues } from '../../app/upload-queues';
 import { useFlowInstance } from '../../hooks/use-flow';
-import { createLazyConverter } from './lazy-converter';
 
 /**
  * The category screen's flows, wired to each other and to the host's services: the upload queue and
  * retake refresh the list; a rename updates the entry in place; a finished scan joins the queue. One
- * set per client and category (the screen is keyed by both).
+ * set per client and category (the screen is keyed by both). The upload queue is the app's
+ * (`useUploadQueues`): it outlives the screen, so uploads go on elsewhere and come back with it.
  */
 export function useCategoryFlows(target: UploadTarget) {
   const { api, platform, localStorage, clock } = useServices();
-  // useFlowInstance calls dispose on unmount: the converter's worker stops with the screen.
-  const photos = useFlowInstance(() => createLazyConverter(console));
+  const queues = useUploadQueues();
+  const { photos } = queues;
   const list = useFlowInstance(() => createFileListFlow({ api, platform, target }));
   const refresh = () => list.send({ type: 'refresh' });
-  const common = {
-    api,
-    putFile: platform.putFile,
-    convert: photos.convert,
-    storage: localStorage,
-    platform,
-    target,
-    refresh,
-  };
-  const limit = useUploadLimit();
-  const upload = useFlowInstance(() =>
-    createUploadFlow({
-      ...common,
-      inspect: photos.inspect,
-      uploadedNames: () => list.getState().items.map((item) => item.filename),
-      maxUploadBytes: () => limit.current,
-    }),
+  const [upload] = useState(() => queues.queueFor(target));
+  const { clientId, docType } = target;
+  useEffect(
+    () =>
+      queues.attach(
+        { clientId, docType },
+        {
+          refresh: () => list.send({ type: 'refresh' }),
+          uploadedNames: () => list.getState().items.map((item) => item.filename),
+        },
+      ),
+    [queues, list, clientId, docType],
   );
   const scan = useFlowInstance(() =>
     createScanFlow({
@@ -53,7 +41,9 @@ export function useCategoryFlows(target: UploadTarget) {
       onScanned: (file) => upload.send({ type: 'add', files: [file] }),
     }),
   );
-  const retake = useFlowInstance(() => createRetakeFlow(common));
+  const retake = useFlowInstance(() =>
+    createRetakeFlow({ api, putFile: platform.putFile, convert: photos.convert, storage: localStorage, platform, target, refresh }),
+  );
   const rename = useFlowInstance(() =>
     createRenameFlow({ api, platform, onRenamed: (change) => list.send({ type: 'renamed', ...change }) }),
   );
@@ -72,23 +62,3 @@ export function useCategoryFlows(target: UploadTarget) {
 
 /** What the Uploaded list drives. */
 export type CategoryFlows = Pick<ReturnType<typeof useCategoryFlows>, 'list' | 'upload' | 'retake' | 'rename' | 'viewer'>;
-
-/**
- * The server's upload limit (`GET /config`), asked once per screen; null until it answers (the server
- * still refuses a file over it then).
- */
-function useUploadLimit(): RefObject<number | null> {
-  const { api } = useServices();
-  const limit = useRef<number | null>(null);
-  useEffect(() => {
-    let live = true;
-    api.config().then(
-      ({ maxUploadBytes }) => live && (limit.current = maxUploadBytes),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
-  return limit;
-}

@@ -1,0 +1,40 @@
+import { isApiError } from '@vita-docs/core';
+import type { ApiClient } from '@vita-docs/core';
+
+/**
+ * Calls whose 401 says nothing about a session that was there: the session check itself, and the
+ * sign-in, registration and password-reset calls (a wrong PIN answers 401).
+ */
+const SESSIONLESS = new Set<string>([
+  'me',
+  'register',
+  'loginInit',
+  'loginVerify',
+  'loginResend',
+  'logout',
+  'forgotInit',
+  'forgotVerify',
+  'forgotResend',
+  'forgotReset',
+]);
+
+/**
+ * The API client with every signed-in call watched: a 401 answer (the session expired or was ended
+ * elsewhere) calls `onExpired` before the error reaches the caller as usual.
+ */
+export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
+  const watched: Record<string, unknown> = {};
+  for (const [name, call] of Object.entries(api) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    watched[name] = SESSIONLESS.has(name)
+      ? call
+      : async (...args: unknown[]) => {
+          try {
+            return await call(...args);
+          } catch (error) {
+            if (isApiError(error) && error.kind === 'http' && error.status === 401) onExpired();
+            throw error;
+          }
+        };
+  }
+  return watched as ApiClient;
+}
