@@ -208,4 +208,34 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
     const audit = (await people.admin.get(`/api/admin/audit?clientId=${leaver}`)).body.items.map((e: { action: string }) => e.action);
     expect(audit).toEqual(expect.arrayContaining(['client.create', 'client.reassign', 'client.delete']));
   });
+
+  it('a retake takes the replaced file’s place in the order; a foreign or unknown key changes nothing', async () => {
+    const type = 'Banking Info';
+    const a = await upload(people.volA, clientId, type, 'a.pdf', samplePdf('a'));
+    const b = await upload(people.volA, clientId, type, 'b.pdf', samplePdf('b'));
+    await upload(people.volA, clientId, type, 'c.pdf', samplePdf('c'));
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: type,
+      filename: 'b-retaken.pdf',
+      contentType: 'application/pdf',
+      replaces: b,
+    });
+    expect(presign.status).toBe(200);
+    const bytes = samplePdf('b again');
+    const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    expect(put.ok).toBe(true);
+    await people.volA.post('/api/docs/complete', { key: presign.body.key });
+    expect((await people.volA.post('/api/docs/delete', { keys: [b] })).status).toBe(200);
+    expect((await list(type)).map((d) => d.filename)).toEqual(['a.pdf', 'b-retaken.pdf', 'c.pdf']);
+
+    // Naming a file of another category (or none) is ignored: the upload goes last as usual.
+    const other = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: '13614-C',
+      filename: 'late.pdf',
+      contentType: 'application/pdf',
+      replaces: a,
+    });
+    expect(Number(/\/(\d+)_/.exec(other.body.key as string)?.[1])).toBeGreaterThan(Number(/\/(\d+)_/.exec(a)?.[1]));
+    await people.volA.post('/api/docs/delete', { keys: (await list(type)).map((d) => d.key) });
+  });
 });

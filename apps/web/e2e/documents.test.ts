@@ -270,6 +270,8 @@ describe("a volunteer's full day", () => {
       'Grocery receipt.jpg',
       'scan-retake.pdf',
     ]);
+    // In the replaced file's place, marked for a few seconds.
+    await screen.row('scan-retake.pdf').getByText('Replaced', { exact: true }).waitFor();
 
     const selectAll = screen.uploaded.getByRole('button', { name: 'Select All' });
     await selectAll.click();

@@ -78,14 +78,16 @@ export interface Reservation {
   uploadedBy: string;
   declaredSize?: number | undefined;
   declaredSha256?: string | undefined;
+  /** Where it goes in the category's order: the current time unless it takes a replaced file's place. */
+  order?: number | undefined;
 }
 
 /**
- * Inserts a `pending` row and returns its key. The key's numeric prefix is the current time; the
- * primary key makes it unique (a same-millisecond, same-name upload takes the next number).
+ * Inserts a `pending` row and returns its key. The key's numeric prefix is the current time (or the
+ * given order); the primary key makes it unique (a same-millisecond, same-name upload takes the next number).
  */
 export async function reserveDocument(db: Db, r: Reservation): Promise<string> {
-  for (let order = Date.now(); ; order += 1) {
+  for (let order = r.order ?? Date.now(); ; order += 1) {
     const key = buildDocKey(r.clientId, r.docType, order, r.filename);
     const inserted = await db
       .insertInto('documents')

@@ -64,7 +64,11 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
     const maxBytes = services.config.maxUploadBytes;
     if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
+    // A retake takes the replaced file's place in the order (only a file of this client and category).
+    const replaced = body.replaces ? await findDocument(db, body.replaces) : undefined;
+    const inPlace = replaced?.client_id === client.id && replaced.doc_type === body.docType;
     const key = await reserveDocument(db, {
+      order: inPlace ? Number(replaced.ord) : undefined,
       clientId: client.id,
       docType: body.docType,
       filename: safeFileName(withDocumentExtension(body.filename.trim(), body.contentType)),

@@ -204,6 +204,11 @@ export const PresignRequest = z.object({
   size: z.number().int().nonnegative().optional(),
   /** Additive: the SHA-256 the client computed; the store refuses other bytes where it can. */
   sha256: Sha256Hex.optional(),
+  /**
+   * Additive: the key of the file this upload replaces (Retake) — the new file takes its place in the
+   * category's order. Ignored unless it is a file of the same client and category.
+   */
+  replaces: z.string().max(2048).optional(),
 });
 export type PresignRequest = z.input<typeof PresignRequest>;
 /**

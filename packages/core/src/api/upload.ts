@@ -162,12 +162,20 @@ export async function uploadDocument(
   target: UploadTarget,
   file: FileLike,
   onProgress?: ProgressListener,
+  options: { replaces?: string } = {},
 ): Promise<string> {
   const { size, sha256 } = await fingerprint(file);
   const contentType = uploadContentType(file.name, file.type);
   const presigned = await api.presignUpload({
     params: { id: target.clientId },
-    body: { docType: target.docType, filename: file.name, contentType, size, sha256 },
+    body: {
+      docType: target.docType,
+      filename: file.name,
+      contentType,
+      size,
+      sha256,
+      ...(options.replaces ? { replaces: options.replaces } : {}),
+    },
   });
   const put = await uploadToPresignedUrl(presigned.url, file, {
     putFile,

@@ -15,7 +15,8 @@ import type { CategoryUploadPorts } from '../upload/upload.js';
 
 /** Where a retake stands; `key` is the file being replaced. */
 export type RetakeState =
-  | { status: 'idle' }
+  /** `replaced`: the key of the file the last retake stored, in its predecessor's place. */
+  | { status: 'idle'; replaced?: string }
   | { status: 'converting'; key: string }
   | { status: 'uploading'; key: string; loaded: number; total: number }
   | { status: 'deleting'; key: string }
@@ -45,11 +46,19 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
       file = await convert(picked).catch(() => picked);
     }
     let uploaded = false;
+    let replacement = '';
     try {
       store.setState({ status: 'uploading', key, loaded: 0, total: file.size });
-      await uploadDocument(api, putFile, target, file, (loaded, total) => {
-        if (store.getState().status === 'uploading') store.setState({ status: 'uploading', key, loaded, total });
-      });
+      replacement = await uploadDocument(
+        api,
+        putFile,
+        target,
+        file,
+        (loaded, total) => {
+          if (store.getState().status === 'uploading') store.setState({ status: 'uploading', key, loaded, total });
+        },
+        { replaces: key },
+      );
       uploaded = true;
       store.setState({ status: 'deleting', key });
       await api.deleteDocs({ body: { keys: [key] } });
@@ -62,7 +71,7 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
     }
     store.setState({ status: 'refreshing' });
     await refreshQuietly();
-    store.setState({ status: 'idle' });
+    store.setState({ status: 'idle', replaced: replacement });
   }
 
   async function refreshQuietly(): Promise<void> {

@@ -1,9 +1,10 @@
 import { allSelected, duplicateNote, formatBytes, messages } from '@vita-docs/core';
 import type { DocItem, RetakeState } from '@vita-docs/core';
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 import { RetakeMenu } from './retake-menu';
+import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
 
 /** The "Uploaded" list of the category screen: selection, Delete Selected, and per-file actions. */
@@ -11,6 +12,7 @@ export function UploadedList({ flows }: { flows: CategoryFlows }) {
   const { list } = flows;
   const state = useFlow(list);
   const retake = useFlow(flows.retake);
+  const replaced = useRecentlyReplaced(retake);
   const headingId = useId();
   const every = allSelected(state);
   const ready = state.status === 'ready';
@@ -51,6 +53,7 @@ export function UploadedList({ flows }: { flows: CategoryFlows }) {
               selected={state.selected.includes(item.key)}
               busy={!ready}
               retake={retake}
+              replaced={item.key === replaced}
             />
           ))}
         </ul>
@@ -65,15 +68,33 @@ function EmptyList({ status, error }: { status: string; error: string | null }) 
   return <p className="status">{messages.noFilesYet}</p>;
 }
 
+/** How long a retaken file shows `Replaced`. */
+const REPLACED_MS = 5000;
+
+/** The key of the file a retake stored, for a few seconds after it did. */
+function useRecentlyReplaced(retake: RetakeState): string | null {
+  const latest = retake.status === 'idle' ? (retake.replaced ?? null) : null;
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    if (!latest) return;
+    setShown(latest);
+    const timer = setTimeout(() => setShown(null), REPLACED_MS);
+    return () => clearTimeout(timer);
+  }, [latest]);
+  return shown;
+}
+
 interface FileRowProps {
   item: DocItem;
   flows: CategoryFlows;
   selected: boolean;
   busy: boolean;
   retake: RetakeState;
+  /** Just put here by a retake. */
+  replaced: boolean;
 }
 
-function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
+function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps) {
   const nameId = useId();
   const retakeIdle = retake.status === 'idle' || retake.status === 'failed';
   return (
@@ -91,6 +112,11 @@ function FileRow({ item, flows, selected, busy, retake }: FileRowProps) {
         <span className="file-row__name" id={nameId}>
           {item.filename}
         </span>
+        {replaced && (
+          <span className="tag tag--strong file-row__replaced" role="status">
+            Replaced
+          </span>
+        )}
         {item.duplicateOf && <span className="file-row__duplicate">{duplicateNote(item.duplicateOf)}</span>}
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
