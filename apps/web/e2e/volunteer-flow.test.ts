@@ -168,7 +168,7 @@ describe('a volunteer under time pressure', () => {
     await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
   });
 
-  it('leaving with a file not uploaded asks: Stay keeps the page, Upload now sends it and goes', async () => {
+  it('leaving with a file not uploaded asks (Done, Back): Stay keeps the page, Upload now sends it and goes', async () => {
     const screen = categoryScreen(page);
     await page.getByRole('link', { name: 'Done' }).click();
     const ask = page.getByRole('dialog', { name: '1 file is not uploaded yet.' });
@@ -177,6 +177,14 @@ describe('a volunteer under time pressure', () => {
     await ask.getByRole('button', { name: 'Stay' }).click();
     await ask.waitFor({ state: 'detached' });
     await seeHeading(page, 'Banking Info');
+    // The browser's Back asks too, and Stay keeps the page (and its address).
+    const here = page.url();
+    await page.evaluate(() => window.history.back());
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Stay' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await seeHeading(page, 'Banking Info');
+    expect(page.url()).toBe(here);
 
     await page.getByRole('link', { name: 'Done' }).click();
     await ask.getByRole('button', { name: 'Upload now' }).click();

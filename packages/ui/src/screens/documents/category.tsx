@@ -9,7 +9,8 @@ import { useSession } from '../../app/session';
 import { useFlow } from '../../hooks/use-flow';
 import { Page } from '../../components/page';
 import { fullName, notUploadableMessage } from '../../texts';
-import { useLinkGuard } from '../../hooks/use-link-guard';
+import { useLeaveGuard } from '../../hooks/use-leave-guard';
+import type { LeaveTarget } from '../../hooks/use-leave-guard';
 import { LeaveDialog } from './leave-dialog';
 import type { LeaveChoice } from './leave-dialog';
 import { RenameDialog } from './rename-dialog';
@@ -43,15 +44,15 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
   const { lastUploaded, queue } = useFlow(flows.upload);
   // Leaving with files not sent yet asks first (they would wait in the queue, easily forgotten).
   const waiting = queue.filter((item) => item.progress.status !== 'done' && item.progress.status !== 'uploading');
-  const [leavingTo, setLeavingTo] = useState<string | null>(null);
-  useLinkGuard(waiting.length > 0, setLeavingTo);
+  const [leavingTo, setLeavingTo] = useState<LeaveTarget | null>(null);
+  const guard = useLeaveGuard(waiting.length > 0, setLeavingTo);
   const leave = (choice: LeaveChoice) => {
     const to = leavingTo;
     setLeavingTo(null);
     if (choice === 'stay' || to === null) return;
     if (choice === 'discard') for (const item of waiting) void flows.upload.send({ type: 'remove', id: item.id });
     else void flows.upload.send({ type: 'upload' });
-    void navigate(to);
+    guard.leave(to, navigate);
   };
   const uploaded = useRef<HTMLDivElement>(null);
   useEffect(() => {
