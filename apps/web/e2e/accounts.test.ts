@@ -179,8 +179,8 @@ describe('accounts', () => {
     const after = Date.now();
     await page.keyboard.press('Enter');
     await atPath(page, '/login/verify');
-    await headingHasFocus(page, 'Enter your code');
-    await page.keyboard.press('Tab');
+    // The code field itself has focus: the code is the one thing to type there.
+    await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === 'code');
     await page.keyboard.type(await app.server.latestCode(vera.email, { after }));
     await page.keyboard.press('Enter');
     await atPath(page, '/home');

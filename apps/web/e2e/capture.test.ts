@@ -151,13 +151,14 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
     await seeHeading(page, 'Banking Info');
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await pagePhoto('dim.jpg', 1200, 1600, 60)]);
-    const item = screen.queued('dim.pdf');
+    // A camera photo is named after the category.
+    const item = screen.queued('Banking Info 1.pdf');
     await item.getByText('This photo looks too dark.').waitFor();
     await item.getByText('Ready').waitFor();
     await checkScreen(page, 'queue-quality-warning');
     await item.getByRole('button', { name: 'Keep anyway' }).click();
     expect(await item.getByText('This photo looks too dark.').count()).toBe(0);
     await screen.uploadButton.click();
-    await expectFiles(page, ['dim.pdf']);
+    await expectFiles(page, ['Banking Info 1.pdf']);
   });
 });

@@ -61,7 +61,7 @@ describe("a volunteer's full day, part 2", () => {
     expect(await screen.takePhoto.getAttribute('capture')).toBe('environment');
     expect(await screen.takePhoto.getAttribute('multiple')).not.toBeNull();
     await screen.takePhoto.setInputFiles([await photoFixture('camera.jpg', 1600, 1200)]);
-    await screen.queued('camera.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 1.pdf').getByText('Ready').waitFor();
     await screen.uploadFiles.setInputFiles([
       await pdfFixture('statement-1.pdf'),
       await pdfFixture('statement-2.pdf'),
@@ -77,7 +77,7 @@ describe("a volunteer's full day, part 2", () => {
     });
     await screen.uploadButton.click();
     expect(await dialogs.next()).toEqual({ type: 'alert', message: 'Upload failed: 500 disk full' });
-    await expectFiles(page, ['camera.pdf', 'statement-2.pdf']);
+    await expectFiles(page, ['Banking Info 1.pdf', 'statement-2.pdf']);
     const failed = screen.queued('statement-1.pdf');
     await failed.getByText('Upload failed: 500 disk full').waitFor();
     expect(await screen.uploadButton.textContent()).toBe('Upload (1)');
@@ -85,9 +85,9 @@ describe("a volunteer's full day, part 2", () => {
 
     await page.unroute('**/api/storage/put?**');
     await failed.getByRole('button', { name: 'Retry' }).click();
-    await expectFiles(page, ['camera.pdf', 'statement-2.pdf', 'statement-1.pdf']);
+    await expectFiles(page, ['Banking Info 1.pdf', 'statement-2.pdf', 'statement-1.pdf']);
     expect(await screen.queue.count()).toBe(0);
-    const camera = (await listDocs(page, clientId, 'Banking Info')).find((d) => d.filename === 'camera.pdf')!;
+    const camera = (await listDocs(page, clientId, 'Banking Info')).find((d) => d.filename === 'Banking Info 1.pdf')!;
     expect(await pageSizes(await storedBytes(page, camera.key))).toEqual([{ width: 792, height: 612 }]);
   });
 
