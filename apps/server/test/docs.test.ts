@@ -209,6 +209,43 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
     expect(audit).toEqual(expect.arrayContaining(['client.create', 'client.reassign', 'client.delete']));
   });
 
+  it('never twice: the same bytes and name presigned again find the first upload, stored or pending', async () => {
+    const type = '13614-C';
+    const bytes = samplePdf('sent twice');
+    const announce = () =>
+      people.volA.post(`/api/docs/presign/${clientId}`, {
+        docType: type,
+        filename: 'intake.pdf',
+        contentType: 'application/pdf',
+        size: bytes.length,
+        sha256: sha256(bytes),
+      });
+    // The first attempt's PUT never arrives (its answer was lost on the way out): the retry gets the same key.
+    const first = await announce();
+    const retry = await announce();
+    expect(retry.status).toBe(200);
+    expect(retry.body.key).toBe(first.body.key);
+    expect(retry.body.alreadyStored).toBeUndefined();
+    const put = await fetch(retry.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf', ...(retry.body.headers ?? {}) }, body: bytes });
+    expect(put.ok).toBe(true);
+    await people.volA.post('/api/docs/complete', { key: retry.body.key });
+    // Stored now; a further retry (its answer lost after storing) is told so and sends nothing.
+    const again = await announce();
+    expect(again.body).toMatchObject({ key: first.body.key, alreadyStored: true, url: '' });
+    expect((await list(type)).filter((d) => d.filename === 'intake.pdf')).toHaveLength(1);
+    // Other bytes under the same name are a new upload.
+    const other = samplePdf('another');
+    const different = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: type,
+      filename: 'intake.pdf',
+      contentType: 'application/pdf',
+      size: other.length,
+      sha256: sha256(other),
+    });
+    expect(different.body.key).not.toBe(first.body.key);
+    await people.volA.post('/api/docs/delete', { keys: [first.body.key, different.body.key] });
+  });
+
   it('a retake takes the replaced file’s place in the order; a foreign or unknown key changes nothing', async () => {
     const type = 'Banking Info';
     const a = await upload(people.volA, clientId, type, 'a.pdf', samplePdf('a'));

@@ -83,6 +83,37 @@ export interface Reservation {
 }
 
 /**
+ * An upload of these very bytes under this name into this category that is already there: stored
+ * (its SHA-256 matches) or still pending (announced with the same SHA-256). A retry whose first
+ * attempt's answer was lost finds it instead of storing a second copy.
+ */
+export async function findSameUpload(
+  db: Db,
+  q: { clientId: string; docType: string; filename: string; sha256: string },
+): Promise<Pick<DocumentRow, 'key' | 'state'> | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(['key', 'state'])
+    .where('client_id', '=', q.clientId)
+    .where('doc_type', '=', q.docType)
+    .where('filename', '=', q.filename)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'stored'), eb('sha256', '=', q.sha256)]),
+        eb.and([eb('state', '=', 'pending'), eb('declared_sha256', '=', q.sha256)]),
+      ]),
+    )
+    .orderBy('ord')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** A pending upload gets a new deadline (its PUT URL is being issued again). */
+export async function extendPending(db: Db, key: string, expiresAt: Date): Promise<void> {
+  await db.updateTable('documents').set({ expires_at: expiresAt }).where('key', '=', key).where('state', '=', 'pending').execute();
+}
+
+/**
  * Inserts a `pending` row and returns its key. The key's numeric prefix is the current time (or the
  * given order); the primary key makes it unique (a same-millisecond, same-name upload takes the next number).
  */

@@ -12,7 +12,9 @@ import { assertClientAccess, CLIENT_NOT_FOUND, clientDocTypes, clientFor } from 
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
+  extendPending,
   findDocument,
+  findSameUpload,
   listCategory,
   moveDocumentRow,
   reserveDocument,
@@ -67,21 +69,33 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     // A retake takes the replaced file's place in the order (only a file of this client and category).
     const replaced = body.replaces ? await findDocument(db, body.replaces) : undefined;
     const inPlace = replaced?.client_id === client.id && replaced.doc_type === body.docType;
-    const key = await reserveDocument(db, {
-      order: inPlace ? Number(replaced.ord) : undefined,
-      clientId: client.id,
-      docType: body.docType,
-      filename: safeFileName(withDocumentExtension(body.filename.trim(), body.contentType)),
-      contentType: body.contentType,
-      maxBytes,
-      expiresAt: new Date(Date.now() + PUT_URL_SECONDS * 1000),
-      uploadedBy: user.email,
-      declaredSize: body.size,
-      declaredSha256: body.sha256,
-    }).catch((err: unknown) => {
-      // Another request deleted the client between the check above and this insert.
-      throw isForeignKeyViolation(err) ? notFound(CLIENT_NOT_FOUND) : err;
-    });
+    const filename = safeFileName(withDocumentExtension(body.filename.trim(), body.contentType));
+    const expiresAt = new Date(Date.now() + PUT_URL_SECONDS * 1000);
+    // Never twice: the same bytes under the same name in this category are the same upload (a retry
+    // whose answer was lost). Stored → say so, nothing to send; pending → a new URL for that key.
+    const same =
+      body.sha256 !== undefined && !body.replaces
+        ? await findSameUpload(db, { clientId: client.id, docType: body.docType, filename, sha256: body.sha256 })
+        : undefined;
+    if (same?.state === 'stored') return { url: '', key: same.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
+    if (same) await extendPending(db, same.key, expiresAt);
+    const key =
+      same?.key ??
+      (await reserveDocument(db, {
+        order: inPlace ? Number(replaced.ord) : undefined,
+        clientId: client.id,
+        docType: body.docType,
+        filename,
+        contentType: body.contentType,
+        maxBytes,
+        expiresAt,
+        uploadedBy: user.email,
+        declaredSize: body.size,
+        declaredSha256: body.sha256,
+      }).catch((err: unknown) => {
+        // Another request deleted the client between the check above and this insert.
+        throw isForeignKeyViolation(err) ? notFound(CLIENT_NOT_FOUND) : err;
+      }));
     const signed = await store.presignPut(key, body.contentType, {
       expiresInSeconds: PUT_URL_SECONDS,
       maxBytes,

@@ -220,6 +220,11 @@ export const PresignResponse = z.object({
   key: z.string(),
   expiresAt: Timestamp,
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * Additive: these bytes under this name are already stored in the category as `key` (a retry whose
+   * first answer was lost): nothing is to be sent, and `url` is empty.
+   */
+  alreadyStored: z.literal(true).optional(),
 });
 export type PresignResponse = z.infer<typeof PresignResponse>;
 

@@ -177,6 +177,11 @@ export async function uploadDocument(
       ...(options.replaces ? { replaces: options.replaces } : {}),
     },
   });
+  if (presigned.alreadyStored) {
+    // Stored by an earlier attempt whose answer never came back: once is enough.
+    onProgress?.(file.size, file.size);
+    return presigned.key;
+  }
   const put = await uploadToPresignedUrl(presigned.url, file, {
     putFile,
     ...(onProgress ? { onProgress } : {}),

@@ -158,10 +158,20 @@ export function fakeHandlers(world: FakeWorld): Handlers {
       world.clients.set(found.clientId, updated);
       return { ok: true, client: updated };
     },
-    presignUpload({ params, body }) {
+    async presignUpload({ params, body }) {
       client(params.id);
       if (body.size !== undefined && body.size > world.maxUploadBytes) throw fail(413, fileTooLargeMessage(world.maxUploadBytes));
       const filename = safeFileName(body.filename);
+      // Like the server: the same bytes under the same name in the category are already there.
+      if (body.sha256 !== undefined && !body.replaces) {
+        for (const [key, doc] of world.docs) {
+          const same =
+            parseDocKey(key)?.clientId === params.id && doc.item.docType === body.docType && doc.item.filename === filename;
+          if (same && (await sha256Hex(doc.bytes)) === body.sha256) {
+            return { url: '', key, expiresAt: new Date(0).toISOString(), alreadyStored: true as const };
+          }
+        }
+      }
       const key = buildDocKey(params.id, body.docType, world.nextOrder++, filename);
       const url = `https://uploads.invalid/${world.uploads.size + world.docs.size + 1}/${encodeURIComponent(key)}`;
       const item: DocItem = { key, filename, size: 0, docType: body.docType, contentType: body.contentType, lastModified: new Date(0).toISOString() };
