@@ -177,9 +177,10 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
         ...(size !== undefined && { ContentLength: size }),
         ...(checksum !== undefined && { ChecksumSHA256: checksum }),
       });
-      // S3 honours encryption only as headers (not hoisted into the query): signed, and named in the
-      // answer's `headers`, which every client sends with its PUT.
-      const signed = ['content-type', ...Object.keys(sseHeaders)];
+      // S3 honours encryption only as request headers, not in the query: SigV4 signs every x-amz-*
+      // header, they stay out of the query (the SDK does that for these too; said again below in case
+      // it ever stops), and the answer's `headers` names them, which every client sends with its PUT.
+      const signed = ['content-type'];
       const headers: Record<string, string> = { ...sseHeaders };
       if (strict) {
         signed.push('if-none-match');
