@@ -26,11 +26,11 @@ function seal(plain: Buffer, options: { storageKey?: StorageKey; docKey?: string
 
 /** Decrypts a whole encrypted file in memory, chunk by chunk (throws what the format throws). */
 async function unseal(file: Buffer, options: { storageKey?: StorageKey; docKey?: string } = {}): Promise<Buffer> {
-  const sealed = await openSealed(file.subarray(0, HEADER_BYTES), file.length, options.storageKey ?? key, options.docKey ?? DOC);
+  const sealed = openSealed(file.subarray(0, HEADER_BYTES), file.length, options.storageKey ?? key, options.docKey ?? DOC);
   const parts: Buffer[] = [];
   for (let index = 0; index < sealed.chunks; index += 1) {
     const { offset, length } = sealed.recordAt(index);
-    parts.push(await sealed.decrypt(index, file.subarray(offset, offset + length)));
+    parts.push(sealed.decrypt(index, file.subarray(offset, offset + length)));
   }
   return Buffer.concat(parts);
 }
@@ -93,7 +93,7 @@ describe('the encrypted file format', () => {
     await expect(unseal(file, { storageKey: storageKeyFrom(randomBytes(32)) })).rejects.toThrow(/different storage key/);
     // A rename gives the same records a header bound to the new key.
     const moved = 'c_0123456789abcdef/W-2/1700000000000_renamed.pdf';
-    const sealed = await openSealed(file.subarray(0, HEADER_BYTES), file.length, key, DOC);
+    const sealed = openSealed(file.subarray(0, HEADER_BYTES), file.length, key, DOC);
     const renamed = Buffer.concat([sealed.headerFor(moved), file.subarray(HEADER_BYTES)]);
     expect((await unseal(renamed, { docKey: moved })).equals(plain)).toBe(true);
     await expect(unseal(renamed)).rejects.toThrow(/header failed authentication/);
@@ -123,7 +123,7 @@ describe('reading an encrypted file as a stream', () => {
     const { size } = await handle.stat();
     const header = Buffer.alloc(HEADER_BYTES);
     await handle.read(header, 0, HEADER_BYTES, 0);
-    const stream = new SealedStream(handle, await openSealed(header, size, key, DOC), range);
+    const stream = new SealedStream(handle, openSealed(header, size, key, DOC), range);
     await stream.prime();
     const parts: Buffer[] = [];
     for await (const part of stream) parts.push(part as Buffer);

@@ -166,7 +166,7 @@ export async function copyObject(root: string, from: string, to: string, encrypt
       const output = await open(tmp, 'wx', 0o600);
       try {
         if (isSealed(head)) {
-          const sealed = await openSealed(head, size, encryption as StorageKey, from);
+          const sealed = openSealed(head, size, encryption as StorageKey, from);
           await writeAll(output, sealed.headerFor(to), 0);
           // The records as they are: same data key, same bytes.
           let position = HEADER_BYTES;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { isClientId, parseDocKey } from '@vita-docs/core';
 import type { DigestExpectation, FileDigest } from './digest.js';
-import { HEADER_BYTES, isSealed, openSealed, SealedFileError, type SealedFile, type StorageKey } from './encryption.js';
+import { CHUNK_BYTES, HEADER_BYTES, isSealed, openSealed, SealedFileError, type SealedFile, type StorageKey } from './encryption.js';
 import { FALLBACK_CONTENT_TYPE, assertUploadLimits, sniffContentType } from './filetypes.js';
 import { assertPrefix } from './keys.js';
 import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
@@ -121,9 +121,17 @@ interface OpenFile {
   info: Stats;
   /** Null for a plain file. */
   sealed: SealedFile | null;
-  /** A plain file's first bytes. */
+  /** The file's first bytes: a plain file's, or an encrypted file's header and first chunk record. */
   head: Buffer;
+  /** An encrypted file's first chunk, once decrypted. */
+  first?: Buffer;
 }
+
+/**
+ * What opening a file reads: the header and the first chunk's record of an encrypted file (at the
+ * chunk size files are written with), so its type and its first bytes cost no second read.
+ */
+const HEAD_BYTES = HEADER_BYTES + CHUNK_BYTES + 16;
 
 /** Opens a file, or null when there is none (or it is not a file). */
 async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats } | null> {
@@ -191,10 +199,10 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     if (!opened) return null;
     const { handle, info } = opened;
     try {
-      const head = await readHead(handle, HEADER_BYTES);
+      const head = await readHead(handle, HEAD_BYTES);
       if (isSealed(head)) {
         if (!encryption) throw new SealedFileError('it is encrypted and this server has no storage key');
-        return { handle, info, sealed: await openSealed(head, info.size, encryption, key), head };
+        return { handle, info, sealed: openSealed(head, info.size, encryption, key), head };
       }
       if (encryption && !plaintextAllowed) throw new SealedFileError('it is not encrypted, though every stored file is');
       if (encryption && !sniffContentType(head)) throw new SealedFileError('it is neither encrypted nor a document');
@@ -226,12 +234,25 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     }
   }
 
+  /** An encrypted file's first chunk, decrypted and checked (from the bytes read at open when they hold it). */
+  async function firstChunk(key: string, opened: OpenFile, sealed: SealedFile): Promise<Buffer> {
+    if (opened.first) return opened.first;
+    const { offset, length } = sealed.recordAt(0);
+    try {
+      opened.first =
+        opened.head.length >= offset + length
+          ? sealed.decrypt(0, opened.head.subarray(offset, offset + length))
+          : await readChunk(opened.handle, sealed, 0);
+    } catch (error) {
+      throw asDamaged(key, error);
+    }
+    return opened.first;
+  }
+
   /** An open file's plaintext size and its type from its first bytes (decrypted and checked). */
   async function typeAndSize(key: string, opened: OpenFile): Promise<{ size: number; contentType: string }> {
     if (!opened.sealed) return { size: opened.info.size, contentType: sniffContentType(opened.head) ?? FALLBACK_CONTENT_TYPE };
-    const first = await readChunk(opened.handle, opened.sealed, 0).catch((error: unknown) => {
-      throw asDamaged(key, error);
-    });
+    const first = await firstChunk(key, opened, opened.sealed);
     return { size: opened.sealed.size, contentType: sniffContentType(first) ?? FALLBACK_CONTENT_TYPE };
   }
 
@@ -245,7 +266,14 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       });
     }
     // A chunk further on that fails ends the stream with `damaged` (reported once).
-    const stream = new SealedStream(opened.handle, opened.sealed, range, (error) => asDamaged(key, error) as Error);
+    const first =
+      (range?.start ?? 0) < opened.sealed.chunkBytes
+        ? await firstChunk(key, opened, opened.sealed).catch(async (error: unknown) => {
+            await opened.handle.close();
+            throw error;
+          })
+        : undefined;
+    const stream = new SealedStream(opened.handle, opened.sealed, range, (error) => asDamaged(key, error) as Error, first);
     try {
       await stream.prime();
     } catch (error) {

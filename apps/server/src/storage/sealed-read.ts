@@ -1,8 +1,8 @@
 /**
  * Reading an encrypted file as a stream of its plaintext, whole or a byte range, decrypting only the
- * chunks the range touches. Records are read from the open handle two at a time and decrypted on the
- * thread pool, a few ahead of the reader, so disk, decryption and the socket overlap. A chunk's
- * bytes are passed on only after its tag checked; one that fails ends the stream with the error.
+ * chunks the range touches. Records are read from the open handle two at a time, a read ahead of the
+ * reader, so the disk and the socket overlap. A chunk's bytes are passed on only after its tag
+ * checked; one that fails ends the stream with the error.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -33,8 +33,17 @@ export class SealedStream extends Readable {
   #pumping = false;
   readonly #failure: (error: unknown) => Error;
 
-  /** `failure` turns what went wrong (a chunk that failed its check) into the error the stream ends with. */
-  constructor(handle: FileHandle, file: SealedFile, range?: ByteRange, failure: (error: unknown) => Error = (error) => error as Error) {
+  /**
+   * `failure` turns what went wrong (a chunk that failed its check) into the error the stream ends
+   * with; `first` is chunk 0's plaintext when the caller has already decrypted it (and it is not read again).
+   */
+  constructor(
+    handle: FileHandle,
+    file: SealedFile,
+    range?: ByteRange,
+    failure: (error: unknown) => Error = (error) => error as Error,
+    first?: Buffer,
+  ) {
     super({ highWaterMark: file.chunkBytes * CHUNKS_PER_READ });
     this.#failure = failure;
     this.#handle = handle;
@@ -47,6 +56,10 @@ export class SealedStream extends Readable {
     // Bytes of the last chunk wanted (an empty file has one empty chunk, so nothing of it).
     this.#end = file.size === 0 ? 0 : end - this.#last * file.chunkBytes + 1;
     this.#next = this.#first;
+    if (first && this.#first === 0) {
+      this.#ready = [this.#trim(0, first)];
+      this.#next = 1;
+    }
   }
 
   /**
@@ -54,6 +67,7 @@ export class SealedStream extends Readable {
    * the caller can still answer with an error (or leave the file out) instead of a broken stream.
    */
   async prime(): Promise<void> {
+    if (this.#ready) return;
     this.#fill();
     const first = this.#ahead.shift();
     if (first) this.#ready = await first;
@@ -83,15 +97,14 @@ export class SealedStream extends Readable {
       if (bytesRead === 0) break;
       read += bytesRead;
     }
-    const plain: Promise<Buffer>[] = [];
+    const chunks: Buffer[] = [];
     for (let index = from; index <= to; index += 1) {
       const record = this.#file.recordAt(index);
       const at = record.offset - start;
       // A short read decrypts a short record, which fails authentication like any other damage.
-      plain.push(this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length))));
+      chunks.push(this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))));
     }
-    const chunks = await Promise.all(plain);
-    return chunks.map((chunk, i) => this.#trim(from + i, chunk));
+    return chunks;
   }
 
   /** The wanted part of chunk `index`: a range may start and end inside one. */

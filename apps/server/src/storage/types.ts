@@ -142,13 +142,16 @@ export interface ObjectStore {
   /** The object's bytes as a stream; `not_found` when it does not exist. */
   read(key: string): Promise<Readable>;
   /**
-   * The object's current size, its bytes and (S3) its version. With `version`, a different version
-   * (the object was overwritten) fails with `conflict` before any byte is read.
+   * The object's current size, its bytes and (S3) its version; on the local store the plaintext's size
+   * and bytes, its first chunk checked before this resolves (`damaged` otherwise; a later chunk that
+   * fails ends the stream with `damaged`). With `version`, a different version (the object was
+   * overwritten) fails with `conflict` before any byte is read.
    */
   open(key: string, options?: { version?: string | null }): Promise<{ size: number; stream: Readable; version?: string }>;
   /**
    * Every object in the store whose key is a document key, client by client: what the sweeper
-   * compares with the index, and what is indexed once when the index is new. No types are read.
+   * compares with the index, and what is indexed once when the index is new. No types are read, and
+   * `size` is what the store holds (an encrypted local file's includes its header and tags).
    */
   walk(): AsyncIterable<{ key: string; size: number; lastModified: Date }>;
   /** Server-side write (seeding, benchmarks, generated files); uploads go through {@link presignPut}. */
