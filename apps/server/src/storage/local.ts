@@ -199,7 +199,8 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     if (!opened) return null;
     const { handle, info } = opened;
     try {
-      const head = await readHead(handle, HEAD_BYTES);
+      // Without a key only the header's magic matters (an encrypted file is refused either way).
+      const head = await readHead(handle, encryption ? HEAD_BYTES : HEADER_BYTES);
       if (isSealed(head)) {
         if (!encryption) throw new SealedFileError('it is encrypted and this server has no storage key');
         return { handle, info, sealed: openSealed(head, info.size, encryption, key), head };
