@@ -385,6 +385,8 @@ describe('signed download links', () => {
       expect(response.headers.get('content-type')).toBe('application/octet-stream');
       expect(response.headers.get('content-disposition')).toMatch(/^attachment; /);
       expect(response.headers.get('content-security-policy')).toContain('sandbox');
+      // Read to the end, so the connection is idle and the server can close.
+      await response.arrayBuffer();
     } finally {
       await plainServer.close();
     }
