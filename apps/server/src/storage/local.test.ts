@@ -381,12 +381,18 @@ describe('signed download links', () => {
     const plainServer = await startStorageServer(plain);
     try {
       const { url } = await plain.presignGet(key, { expiresInSeconds: 60, disposition: 'inline', downloadName: 'file.pdf' });
-      const response = await fetch(new URL(url, plainServer.origin));
-      expect(response.headers.get('content-type')).toBe('application/octet-stream');
-      expect(response.headers.get('content-disposition')).toMatch(/^attachment; /);
-      expect(response.headers.get('content-security-policy')).toContain('sandbox');
-      // Read to the end, so the connection is idle and the server can close.
-      await response.arrayBuffer();
+      // A connection of its own (no keep-alive), so nothing is left open when that server closes.
+      const headers = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+        http
+          .get(new URL(url, plainServer.origin), { agent: false }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.headers));
+          })
+          .on('error', reject);
+      });
+      expect(headers['content-type']).toBe('application/octet-stream');
+      expect(headers['content-disposition']).toMatch(/^attachment; /);
+      expect(headers['content-security-policy']).toContain('sandbox');
     } finally {
       await plainServer.close();
     }
