@@ -1,7 +1,7 @@
 // What the benchmarks share: starting the production build (or a baseline program) on a free port,
 // a signed-in volunteer, uploads through the real API (presign, PUT, complete), the machine's load,
 // medians, and sampling a process's resident memory.
-import { spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { Session } from './session.mjs';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The storage key of every server a benchmark starts (never the one in the user's config directory). */
+const STORAGE_KEY = randomBytes(32).toString('base64');
 
 /** 1 MB = 2^20 bytes throughout the benchmarks. */
 export const MB = 1024 * 1024;
@@ -43,7 +46,7 @@ export async function start(args, env, probePath) {
   const began = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: serverDir,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', STORAGE_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -267,3 +270,51 @@ export async function measureCpu(pids, task) {
 }
 
 export const goal = (met) => (met ? 'met' : 'MISSED');
+
+/** Whether curl is installed (the benchmarks' HTTP client when it is). */
+export const hasCurl = (() => {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** One GET streamed to nowhere: status, bytes, time to first byte and total time in ms. */
+export function fetchToNowhere(url, headers = {}) {
+  if (hasCurl) {
+    const args = [
+      '-s',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code} %{size_download} %{time_starttransfer} %{time_total}',
+    ];
+    for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
+    return new Promise((resolve, reject) => {
+      execFile('curl', [...args, url], (err, stdout) => {
+        if (err) return reject(err);
+        const [status, bytes, first, total] = stdout.trim().split(' ').map(Number);
+        resolve({ status, bytes, firstByteMs: first * 1000, ms: total * 1000 });
+      });
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    http
+      .get(url, { headers }, (res) => {
+        let first = 0;
+        let bytes = 0;
+        res.on('data', (chunk) => {
+          if (!first) first = performance.now() - t0;
+          bytes += chunk.length;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode, bytes, firstByteMs: first, ms: performance.now() - t0 }),
+        );
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}

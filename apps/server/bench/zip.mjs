@@ -8,7 +8,6 @@
 // ZIP's time to first byte and the server's RSS growth while zipping (VmRSS sampled every 50 ms,
 // peak − before), each beside its goal.
 // Not part of the tests: `pnpm --filter @vita-docs/server bench:zip` (BENCH_CPU_PROF=<dir> profiles the server).
-import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -17,7 +16,9 @@ import { FIXED_CATEGORIES } from '@vita-docs/core';
 import {
   MB,
   createClient,
+  fetchToNowhere,
   goal,
+  hasCurl,
   machineLoad,
   median,
   pool,
@@ -48,53 +49,6 @@ const BASELINE = `
     fs.createReadStream(file).pipe(res);
   }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
-
-const hasCurl = (() => {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** One GET streamed to nowhere: status, bytes, time to first byte and total time in ms. */
-function fetchToNowhere(url, headers = {}) {
-  if (hasCurl) {
-    const args = [
-      '-s',
-      '-o',
-      '/dev/null',
-      '-w',
-      '%{http_code} %{size_download} %{time_starttransfer} %{time_total}',
-    ];
-    for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-    return new Promise((resolve, reject) => {
-      execFile('curl', [...args, url], (err, stdout) => {
-        if (err) return reject(err);
-        const [status, bytes, first, total] = stdout.trim().split(' ').map(Number);
-        resolve({ status, bytes, firstByteMs: first * 1000, ms: total * 1000 });
-      });
-    });
-  }
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    http
-      .get(url, { headers }, (res) => {
-        let first = 0;
-        let bytes = 0;
-        res.on('data', (chunk) => {
-          if (!first) first = performance.now() - t0;
-          bytes += chunk.length;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode, bytes, firstByteMs: first, ms: performance.now() - t0 }),
-        );
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 const round = (n, digits) => Number(n.toFixed(digits));
 const mbps = (r) => r.bytes / MB / (r.ms / 1000);

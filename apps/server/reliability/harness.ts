@@ -23,6 +23,8 @@ export const MB = 1024 * 1024;
 export const ADMIN = { email: 'admin@reliability.test', pin: 'reliable admin pin 1' } as const;
 /** The PIN of every simulated volunteer. */
 export const VOLUNTEER_PIN = 'reliable volunteer pin 1';
+/** The storage key of every server of this run (restarts on a data directory need the same one). */
+const STORAGE_KEY = randomBytes(32).toString('base64');
 
 /** How a scenario runs: the full report form, or the short form the test suite runs. */
 export interface ScenarioOptions {
@@ -104,6 +106,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       // Each simulated volunteer comes from its own address (X-Forwarded-For), as at real sites.
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      STORAGE_KEY,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

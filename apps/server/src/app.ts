@@ -30,6 +30,7 @@ import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { createObjectStore } from './storage/create.js';
 import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
+import { encryptStoredFiles } from './storage/encrypt-existing.js';
 import { localStorageRoutes } from './storage/local-routes.js';
 import type { Services } from './services.js';
 import type { PoolConfig } from 'pg';
@@ -51,6 +52,11 @@ export interface BuildOptions {
    */
   database?: string | PoolConfig;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Store the local store's files in plain, without a storage key. Only for the benchmark that
+   * measures what encryption costs (`bench/encryption.mjs`); never reachable from the environment.
+   */
+  unencryptedStorage?: boolean;
 }
 
 export interface Server {
@@ -110,7 +116,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     connection = embedded.connection();
   }
   try {
-    return await assemble(app, config, connection, embedded);
+    return await assemble(app, config, connection, embedded, options);
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -122,14 +128,24 @@ async function assemble(
   config: Config,
   connection: string | PoolConfig,
   embedded: EmbeddedPostgres | undefined,
+  options: BuildOptions,
 ): Promise<Server> {
   // Code and message only: `pg` hangs the whole connection object on the error.
   const db = await openDatabase(connection, (err) =>
     app.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database connection lost; it will be replaced'),
   );
   const secret = await loadSecret(db, config);
+  // A missing or wrong storage key stops the start here, before anything is served.
+  const { store, local, close: closeStore } = await createObjectStore(config, {
+    db,
+    secret,
+    log: app.log,
+    encrypt: options.unencryptedStorage !== true,
+  }).catch(async (err: unknown) => {
+    await db.destroy();
+    throw err;
+  });
   const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
-  const { store, local, close: closeStore } = await createObjectStore(config, { db, secret });
   const lifecycle = { db, store, log: app.log };
   // Before anything is listed: files stored before the index existed get their rows.
   await indexStoredFiles(lifecycle);
@@ -192,6 +208,13 @@ async function assemble(
   runSweep();
   const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
   sweeper.unref();
+  // Files stored before encryption are encrypted in the background; a stop resumes at the next start.
+  const stopEncrypting = new AbortController();
+  const encrypting = local
+    ? encryptStoredFiles(local, lifecycle, { signal: stopEncrypting.signal }).catch((err: unknown) =>
+        app.log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'encrypting stored files failed; the next start tries again'),
+      )
+    : Promise.resolve();
 
   return {
     app,
@@ -199,8 +222,10 @@ async function assemble(
     async close() {
       clearInterval(housekeeping);
       clearInterval(sweeper);
+      stopEncrypting.abort();
       await app.close();
       await sweeping;
+      await encrypting;
       mailer.close();
       closeStore();
       await db.destroy();

@@ -2,6 +2,7 @@
  * The only place that reads `process.env`. Every variable is parsed and validated here; a bad value
  * stops the server at start with a message naming the variable.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -43,12 +44,27 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.email({ error: 'must be an email address' }).optional(),
   ADMIN_PIN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
   MAX_UPLOAD_MB: positiveInt.max(1024).default(25),
+  STORAGE_KEY: z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64') : Buffer.alloc(0);
+      if (key.length === 32) return key;
+      ctx.addIssue({ code: 'custom', message: 'must be 32 random bytes in base64 (make one with: openssl rand -base64 32)' });
+      return z.NEVER;
+    })
+    .optional(),
+  STORAGE_KEY_FILE: z.string().min(1).optional(),
+  XDG_CONFIG_HOME: z.string().min(1).optional(),
+  HOME: z.string().min(1).optional(),
   S3_ENDPOINT: z.url({ error: 'must be an absolute URL' }).optional(),
   S3_BUCKET: z.string().min(3).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool.default(true),
+  S3_SSE: z.enum(['AES256', 'aws:kms'], { error: 'must be AES256 or aws:kms' }).optional(),
+  S3_SSE_KMS_KEY_ID: z.string().min(1).optional(),
   WEB_DIST: z.string().optional(),
   PROGRAMME_URL: z.url({ error: 'must be an absolute URL' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -65,7 +81,17 @@ export interface S3Config {
   secretAccessKey: string | undefined;
   /** `bucket` in the path instead of the host name (MinIO and most self-hosted servers). */
   forcePathStyle: boolean;
+  /** Server-side encryption asked for on every write (S3_SSE, S3_SSE_KMS_KEY_ID); none when omitted. */
+  sse?: { algorithm: 'AES256' } | { algorithm: 'aws:kms'; kmsKeyId: string | undefined };
 }
+
+/**
+ * Where the local store's master key comes from: `STORAGE_KEY` itself, or a key file. The default
+ * file (under the user's config directory) is created on first start; a named one must exist.
+ */
+export type StorageKeySource =
+  | { kind: 'value'; key: Buffer }
+  | { kind: 'file'; path: string; createIfMissing: boolean };
 
 /** Everything the server is configured with; tests build one directly. */
 export interface Config {
@@ -87,6 +113,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPin: string | undefined;
   maxUploadBytes: number;
+  /** The local store's master key (unused with S3). */
+  storageKey: StorageKeySource;
   s3: S3Config | undefined;
   webDist: string | undefined;
   programmeUrl: string | undefined;
@@ -111,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.S3_ENDPOINT && !e.S3_BUCKET) {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_ENDPOINT is set');
   }
+  if (e.STORAGE_KEY && e.STORAGE_KEY_FILE) {
+    throw new ConfigError('Invalid configuration:\n  STORAGE_KEY and STORAGE_KEY_FILE: set one of them, not both');
+  }
+  if (e.S3_SSE_KMS_KEY_ID && e.S3_SSE !== 'aws:kms') {
+    throw new ConfigError('Invalid configuration:\n  S3_SSE_KMS_KEY_ID: needs S3_SSE=aws:kms');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -128,6 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL?.trim().toLowerCase(),
     adminPin: e.ADMIN_PIN,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    storageKey: e.STORAGE_KEY
+      ? { kind: 'value', key: e.STORAGE_KEY }
+      : e.STORAGE_KEY_FILE
+        ? { kind: 'file', path: path.resolve(e.STORAGE_KEY_FILE), createIfMissing: false }
+        : { kind: 'file', path: defaultStorageKeyFile(e.XDG_CONFIG_HOME, e.HOME), createIfMissing: true },
     s3: e.S3_BUCKET
       ? {
           endpoint: e.S3_ENDPOINT,
@@ -136,10 +175,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          ...(e.S3_SSE && {
+            sse: e.S3_SSE === 'AES256' ? { algorithm: 'AES256' as const } : { algorithm: 'aws:kms' as const, kmsKeyId: e.S3_SSE_KMS_KEY_ID },
+          }),
         }
       : undefined,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
     programmeUrl: e.PROGRAMME_URL,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * `storage.key` in the user's configuration directory: `$XDG_CONFIG_HOME/vita-docs`, else
+ * `~/.config/vita-docs`. Outside the data directory, so a copy of that alone never reads the files.
+ */
+function defaultStorageKeyFile(xdgConfigHome: string | undefined, home: string | undefined): string {
+  const config = xdgConfigHome ?? path.join(home ?? os.homedir(), '.config');
+  return path.join(path.resolve(config), 'vita-docs', 'storage.key');
 }

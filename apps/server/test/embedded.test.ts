@@ -29,12 +29,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `src/main.ts` on `dataDir`; resolves once `/api/me` answers (or rejects with the log). */
+/**
+ * Starts `src/main.ts` on `dataDir` (its storage key made beside it, in `<dataDir>-config`, as `npm
+ * start` makes one in the user's config directory); resolves once `/api/me` answers (or rejects with the log).
+ */
 async function launch(dataDir: string, { waitReady = true } = {}): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=vita-source', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: { ...process.env, DATA_DIR: dataDir, XDG_CONFIG_HOME: `${dataDir}-config`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -94,6 +97,7 @@ describe('the embedded PostgreSQL', () => {
       const pid = await postmasterPid(dir);
       if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');
       await fs.rm(dir, { recursive: true, force: true });
+      await fs.rm(`${dir}-config`, { recursive: true, force: true });
     }
   });
 

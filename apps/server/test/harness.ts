@@ -2,6 +2,7 @@
  * Starts the real server in-process on a random port, each on its own database copied from the
  * migrated template (see global-setup.ts), and gives tests a cookie-keeping agent.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,10 +19,15 @@ export interface TestApp {
   config: Config;
   /** The URL of this server's own database. */
   databaseUrl: string;
+  /** Drops that database (what `close` does after stopping the server). */
+  dropDatabase(): Promise<void>;
   agent(): Agent;
   outbox(): Promise<Array<{ to: string; subject: string; text: string; sentAt: string }>>;
   /** The newest code mailed to `email`; with `since` (an outbox length), waits for a mail after it. */
   latestCode(email: string, since?: number): Promise<string>;
+  /** Stops the server only (once); its database and data directory stay. */
+  stop(): Promise<void>;
+  /** Stops the server, drops its database and removes its data directory. */
   close(): Promise<void>;
 }
 
@@ -49,22 +55,65 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   };
 }
 
-/** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir). */
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** The storage key test servers use unless told otherwise (never the one in the user's config directory). */
+export const TEST_STORAGE_KEY = randomBytes(32).toString('base64');
+
+/** How a test server is built, beyond its environment. */
+export interface StartOptions {
+  /** Collects the server's log lines (at `info`) instead of discarding them. */
+  logLines?: string[];
+  /** A local store that keeps files in plain, as before encryption (see `BuildOptions`). */
+  unencryptedStorage?: boolean;
+}
+
+/** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir, {@link TEST_STORAGE_KEY}). */
+export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...env });
   const database = await freshDatabase();
-  const server = await buildServer(config, { database: database.url });
+  try {
+    return await startOn({ dataDir, database }, env, options);
+  } catch (error) {
+    // Nothing else refers to them.
+    await database.drop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Stops `app`'s server (keeping its database and data directory) and starts another on them, as a
+ * restart with a changed configuration would. A start that fails throws and leaves both in place:
+ * `app.close()` (or the new app's) still removes them.
+ */
+export async function restartApp(app: TestApp, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
+  await app.stop();
+  return startOn({ dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: () => app.dropDatabase() } }, env, options);
+}
+
+async function startOn(
+  { dataDir, database }: { dataDir: string; database: { url: string; drop: () => Promise<void> } },
+  env: Record<string, string>,
+  options: StartOptions,
+): Promise<TestApp> {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', STORAGE_KEY: TEST_STORAGE_KEY, ...env });
+  const lines = options.logLines;
+  const server = await buildServer(config, {
+    database: database.url,
+    ...(lines && { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } }),
+    ...(options.unencryptedStorage && { unencryptedStorage: true }),
+  });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
   const outbox = async () => (await fetch(`${url}/api/dev/outbox`)).json() as ReturnType<TestApp['outbox']>;
-  return {
+  let stopped: Promise<void> | undefined;
+  const app: TestApp = {
     url,
     server,
     config,
     databaseUrl: database.url,
+    dropDatabase: database.drop,
     agent: () => new Agent(url),
     outbox,
     async latestCode(email, since = 0) {
@@ -77,12 +126,17 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       }
       throw new Error(`no code mailed to ${email}`);
     },
+    stop() {
+      stopped ??= server.close();
+      return stopped;
+    },
     async close() {
-      await server.close();
+      await app.stop();
       await database.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+  return app;
 }
 
 export interface Reply<T = any> {

@@ -6,9 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { Agent, PIN } from './harness.js';
 
-/** A server on its own embedded PostgreSQL (the `npm start` default), started and stopped by hand. */
+/**
+ * A server on its own embedded PostgreSQL (the `npm start` default), started and stopped by hand; its
+ * configuration directory (where the storage key is made) is beside the data directory.
+ */
 async function start(dataDir: string) {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', XDG_CONFIG_HOME: `${dataDir}-config` });
   const server = await buildServer(config);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.app.server.address() as { port: number };
@@ -23,7 +26,10 @@ const code = async (url: string, email: string) => {
 describe('an embedded installation', () => {
   const dirs: string[] = [];
   afterAll(async () => {
-    for (const d of dirs) await fs.rm(d, { recursive: true, force: true });
+    for (const d of dirs) {
+      await fs.rm(d, { recursive: true, force: true });
+      await fs.rm(`${d}-config`, { recursive: true, force: true });
+    }
   });
 
   it('keeps accounts, sessions and the signing secret across a restart', async () => {

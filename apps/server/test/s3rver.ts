@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,22 +8,57 @@ import path from 'node:path';
 /** s3rver ships no types; this is the part the tests use. */
 type S3rverCtor = new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
 
-/** An in-process S3-compatible server on a random port, with one bucket, and the env to use it. */
-export async function startS3rver(bucket = 'vita-docs') {
+/** A request that reached the S3 server (through the recording proxy). */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/**
+ * A proxy in front of s3rver that records every request (method, URL, headers) and passes it on
+ * unchanged: what the server and the browser actually sent to "S3".
+ */
+async function recordingProxy(target: number, requests: RecordedRequest[]) {
+  const proxy = http.createServer((request, response) => {
+    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: target, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { port: (proxy.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) };
+}
+
+/**
+ * An in-process S3-compatible server on a random port, with one bucket, and the env to use it. With
+ * `record`, the env points at a proxy that keeps every request in `requests`.
+ */
+export async function startS3rver(bucket = 'vita-docs', options: { record?: boolean } = {}) {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
   const directory = await mkdtemp(path.join(tmpdir(), 'vita-s3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();
+  const requests: RecordedRequest[] = [];
+  const proxy = options.record ? await recordingProxy(port, requests) : undefined;
   return {
     env: {
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_ENDPOINT: `http://127.0.0.1:${proxy?.port ?? port}`,
       S3_BUCKET: bucket,
       S3_REGION: 'us-east-1',
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
     },
+    requests,
     async close() {
+      await proxy?.close();
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { samplePdf } from '../src/storage/testing.js';
 import { createClient, upload } from './docs-helpers.js';
-import { freshDatabase, PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
+import { freshDatabase, PIN, register, seedPeople, signIn, startApp, TEST_STORAGE_KEY, type TestApp } from './harness.js';
 
 describe('security, round 2', () => {
   let app: TestApp;
@@ -39,7 +39,7 @@ describe('security, round 2', () => {
     await fs.chmod(dataDir, 0o755);
     const database = await freshDatabase();
     try {
-      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', STORAGE_KEY: TEST_STORAGE_KEY });
       await expect(buildServer(config, { database: database.url })).rejects.toThrow(`chmod 700 ${dataDir}`);
     } finally {
       await database.drop();
@@ -76,7 +76,7 @@ describe('security, round 2', () => {
     const stream = { write: (line: string) => void lines.push(line) };
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-log-'));
     const database = await freshDatabase();
-    const server = await buildServer(loadConfig({ DATA_DIR: dataDir }), { database: database.url, logger: { level: 'info', stream } });
+    const server = await buildServer(loadConfig({ DATA_DIR: dataDir, STORAGE_KEY: TEST_STORAGE_KEY }), { database: database.url, logger: { level: 'info', stream } });
     try {
       await server.app.inject({ method: 'GET', url: '/api/storage/get?key=a%2Fb%2F1_c.pdf&expires=9&sig=SECRETSIGNATURE' });
       await server.app.inject({ method: 'POST', url: '/api/auth/login-resend', payload: { email: 'someone@example.org' } });

@@ -150,6 +150,15 @@ const migrations: Record<string, Migration> = {
        last_failure_at timestamptz NOT NULL
      )`,
   ),
+  '0007_storage_key': statements(
+    // The fingerprint (an HMAC under the key, never the key) of the master key the local store's
+    // files are encrypted with: a start with another key, or none, stops instead of serving garbage.
+    `CREATE TABLE storage_key (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       fingerprint text NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

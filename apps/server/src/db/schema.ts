@@ -137,6 +137,13 @@ export interface ServerJobsTable {
   done_at: CreatedAt;
 }
 
+export interface StorageKeyTable {
+  /** Always true: the table holds one row. */
+  id: Generated<boolean>;
+  fingerprint: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -151,4 +158,5 @@ export interface Database {
   audit_log: AuditLogTable;
   documents: DocumentsTable;
   server_jobs: ServerJobsTable;
+  storage_key: StorageKeyTable;
 }

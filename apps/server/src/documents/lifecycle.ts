@@ -212,7 +212,14 @@ export async function indexStoredFiles(services: LifecycleServices): Promise<num
     for await (const object of store.walk()) {
       const parts = parseDocKey(object.key);
       if (!parts || !clients.has(parts.clientId)) continue;
-      const digest = await digestStream(await store.read(object.key));
+      let digest: FileDigest;
+      try {
+        digest = await digestStream(await store.read(object.key));
+      } catch (error) {
+        // A file that fails its integrity check (logged by the store) has nothing worth indexing.
+        if (error instanceof StorageError && error.kind === 'damaged') continue;
+        throw error;
+      }
       await db
         .insertInto('documents')
         .values({

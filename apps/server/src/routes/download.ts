@@ -4,6 +4,7 @@ import { zipFileName } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { clientDocTypes, clientFor } from '../clients/clients.js';
 import { listDocuments } from '../documents/documents.js';
+import { documentRef } from '../storage/keys.js';
 import { StorageError } from '../storage/types.js';
 import { settleArrived } from '../documents/lifecycle.js';
 import { badRequest } from '../http/errors.js';
@@ -15,6 +16,7 @@ import { createZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.j
 /** The note added to an archive when documents had to be left out. */
 const MISSING_FILES_NAME = 'MISSING-FILES.txt';
 const MISSING_FILES_NOTE = 'These documents could not be included in this download. Ask an administrator to check the server log.';
+const DAMAGED_NOTE = ' (damaged: it failed its integrity check on the server)';
 
 /**
  * Splits `include` into category names. Names may themselves contain commas (a note like
@@ -50,9 +52,11 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
       .sort((a, b) => (rank.get(a.docType) ?? 0) - (rank.get(b.docType) ?? 0) || a.order - b.order);
     const namer = createZipNamer();
     const missing: string[] = [];
+    const keyOf = new Map<string, string>();
     const entries = async function* (): AsyncGenerator<ZipEntry> {
       for (const doc of docs) {
         const name = namer.name(doc.docType, doc.filename);
+        keyOf.set(name, doc.key);
         yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key, { version: doc.version }) };
       }
       // Anything left out is named inside the archive: never a silently incomplete download.
@@ -69,14 +73,28 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
       ip: request.ip,
       detail: query.include === undefined ? 'all types' : selected.join(' | '),
     });
+    // Logs name documents by reference (client id and upload number), never by file name.
+    const document = (entry: ZipEntry) => documentRef(keyOf.get(entry.name) ?? '');
     const archive = createZipStream(entries(), {
       onOpenError: (err, entry) => {
-        // Deleted between listing and zipping (meant to go), or bytes that no longer match the index
-        // (reported): either way the rest of the archive is still worth having.
+        // Deleted between listing and zipping (meant to go), bytes that no longer match the index, or
+        // a file that fails its integrity check (reported, and logged by the store): either way the
+        // rest of the archive is still worth having.
+        const damaged = err instanceof StorageError && err.kind === 'damaged';
         const mismatch = err instanceof ZipSizeMismatch || (err instanceof StorageError && err.kind === 'conflict');
-        if (mismatch) log.error({ err, entry: entry.name, clientId: client.id }, 'stored file does not match its record; left out of the ZIP');
-        else log.warn({ err, entry: entry.name }, 'file vanished while zipping; left out');
-        missing.push(`${entry.name}${mismatch ? ' (changed or damaged since it was uploaded)' : ' (no longer in storage)'}`);
+        if (mismatch) log.error({ document: document(entry), reason: err.message }, 'stored file does not match its record; left out of the ZIP');
+        else if (damaged) log.warn({ document: document(entry) }, 'damaged file left out of the ZIP');
+        else log.warn({ document: document(entry) }, 'file vanished while zipping; left out');
+        missing.push(
+          `${entry.name}${damaged ? DAMAGED_NOTE : mismatch ? ' (changed or damaged since it was uploaded)' : ' (no longer in storage)'}`,
+        );
+        return true;
+      },
+      onEntryError: (err, entry) => {
+        // A later chunk failed its check after the entry had started: left out all the same.
+        if (!(err instanceof StorageError && err.kind === 'damaged')) return false;
+        log.warn({ document: document(entry) }, 'damaged file left out of the ZIP part-way');
+        missing.push(`${entry.name}${DAMAGED_NOTE}`);
         return true;
       },
     });

@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocKey, safeFileName } from '@vita-docs/core';
+import { storageKeyFrom } from './encryption.js';
 import { createLocalStore } from './local.js';
 import { createS3Store } from './s3.js';
 import { SAMPLE_JPEG, samplePdf, startStorageServer } from './testing.js';
@@ -27,7 +28,7 @@ interface Harness {
 
 async function localHarness(): Promise<Harness> {
   const root = await mkdtemp(path.join(tmpdir(), 'vita-local-store-'));
-  const store = createLocalStore({ root, secret: randomBytes(32), baseUrl: '/api/storage' });
+  const store = createLocalStore({ root, secret: randomBytes(32), baseUrl: '/api/storage', encryption: storageKeyFrom(randomBytes(32)) });
   const server = await startStorageServer(store);
   return {
     store,

@@ -1,9 +1,12 @@
 /** Builds the configured object store: S3-compatible when `S3_*` is set, else the local disk under DATA_DIR. */
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { findDocument, markStored } from '../documents/documents.js';
 import type { Config } from '../env.js';
+import { documentRef } from './keys.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
+import { loadStorageKey } from './storage-key.js';
 import { StorageError, uploadLinkUsed, type ObjectStore } from './types.js';
 
 export interface ConfiguredStore {
@@ -15,16 +18,29 @@ export interface ConfiguredStore {
 
 const gone = () => new StorageError('not_found', 'This client or document type no longer exists.');
 
-export async function createObjectStore(config: Config, deps: { db: Db; secret: Buffer }): Promise<ConfiguredStore> {
-  const { db } = deps;
+/**
+ * The store the configuration names. The local store encrypts with the master key (see
+ * `storage-key.ts`: a missing or wrong key throws); `encrypt: false` leaves its files plain, for the
+ * benchmark that measures what encryption costs.
+ */
+export async function createObjectStore(
+  config: Config,
+  deps: { db: Db; secret: Buffer; log: FastifyBaseLogger; encrypt?: boolean },
+): Promise<ConfiguredStore> {
+  const { db, log } = deps;
   if (config.s3) {
     // The AWS SDK takes most of a second to load: only servers that use S3 pay for it.
     const { createS3Store } = await import('./s3.js');
     const s3 = createS3Store(config.s3);
     return { store: s3, local: undefined, close: () => s3.client.destroy() };
   }
+  const encryption =
+    deps.encrypt === false ? null : await loadStorageKey(config.storageKey, { db, dataDir: config.dataDir, log });
   const local: LocalObjectStore = createLocalStore({
     root: path.join(config.dataDir, 'files'),
+    encryption,
+    onDamaged: (key, reason) =>
+      log.error({ document: documentRef(key), reason }, 'a stored file failed its integrity check; it is not served'),
     secret: deps.secret,
     baseUrl: `${config.publicUrl ?? ''}/api/storage`,
     // PDF previews are framed by the web app (same origin) and by the desktop kiosk's page.

@@ -40,3 +40,12 @@ export function assertPrefix(prefix: string): KeyPrefix {
   if (!docType || encodeURIComponent(docType) !== encodedDocType || isDotSegment(docType)) throw invalid();
   return { clientId, encodedDocType };
 }
+
+/**
+ * How logs name a document: its client id and upload number, never its file or category name (which
+ * can name a person).
+ */
+export function documentRef(key: string): string {
+  const parts = parseDocKey(key);
+  return parts ? `${parts.clientId}#${parts.order}` : 'an unrecognised key';
+}

@@ -4,6 +4,7 @@
  * `app.register(localStorageRoutes(store), { prefix: '/api/storage' })`. These routes take no cookies
  * and no CSRF token: the signature is the whole authorisation (the app's CSRF hook skips them).
  */
+import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { mediaType } from '@vita-docs/core';
 import { isDatabaseUnavailable } from '../db/errors.js';
@@ -11,11 +12,9 @@ import { DATABASE_UNAVAILABLE, frameworkMessage } from '../http/errors.js';
 import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import type { UploadBody } from './local-write.js';
+import type { ByteRange } from './sealed-read.js';
 import type { GetGrant, PutGrant } from './signing.js';
 import { StorageError, storageErrorStatus } from './types.js';
-
-/** How much of a served file is read at a time (and at most held for a reader slower than the disk). */
-const SERVE_CHUNK_BYTES = 128 * 1024;
 
 /** Fastify's own refusals as this route would word them (the JSON API's wording talks of JSON bodies). */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
@@ -69,22 +68,68 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
   return reply.code(200).send({ key: grant.key, size: digest.size, contentType: digest.contentType, stored: true });
 }
 
+/**
+ * The one byte range a `Range` header asks for (RFC 9110: `bytes=a-b`, `bytes=a-`, `bytes=-n`), or
+ * undefined to send the whole file: no header, several ranges, a malformed one, or an `If-Range` that
+ * is not the file's Last-Modified. `unsatisfiable` when the range starts past the end.
+ */
+function requestedRange(request: FastifyRequest, size: number, lastModified: string): ByteRange | 'unsatisfiable' | undefined {
+  const header = request.headers.range;
+  if (typeof header !== 'string') return undefined;
+  const ifRange = request.headers['if-range'];
+  if (ifRange !== undefined && ifRange !== lastModified) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  const [, from = '', to = ''] = match;
+  if (from === '') {
+    // The last n bytes.
+    const suffix = Number(to);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(from);
+  const end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  if (to !== '' && Number(to) < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
 async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {
   const grant = store.signer.verify('GET', request.query, store.now()) as GetGrant;
-  const { handle, object } = await store.openObject(grant.key);
-  const contentType = servedContentType(grant.contentType || object.contentType);
-  const inline = grant.disposition === 'inline' && isInlineViewable(contentType);
-  void reply.headers({
-    'content-type': contentType,
-    'content-length': String(object.size),
-    'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', grant.downloadName),
-    'content-security-policy': fileCsp(inline, contentType, store.frameAncestors),
-    'last-modified': object.lastModified.toUTCString(),
-  });
-  // The open handle pins the file: a concurrent rename or delete cannot change what is served.
-  // Reads of 128 KiB rather than the default 64 KiB: each read is a trip to the thread pool every
-  // request shares, and a 2 MB preview took 32 of them.
-  return reply.send(handle.createReadStream({ start: 0, highWaterMark: SERVE_CHUNK_BYTES }));
+  const opened = await store.openObject(grant.key);
+  let body: Readable;
+  try {
+    const { object } = opened;
+    const lastModified = object.lastModified.toUTCString();
+    const range = requestedRange(request, object.size, lastModified);
+    if (range === 'unsatisfiable') {
+      await opened.close();
+      return reply
+        .code(416)
+        .header('content-range', `bytes */${object.size}`)
+        .send({ error: 'That part of the file does not exist.' });
+    }
+    const contentType = servedContentType(grant.contentType || object.contentType);
+    const inline = grant.disposition === 'inline' && isInlineViewable(contentType);
+    // Nothing is sent before the first chunk has passed its check: a damaged file gets an error answer.
+    body = await opened.stream(range);
+    void reply.headers({
+      'content-type': contentType,
+      'content-length': String(range ? range.end - range.start + 1 : object.size),
+      'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', grant.downloadName),
+      'content-security-policy': fileCsp(inline, contentType, store.frameAncestors),
+      'last-modified': lastModified,
+      'accept-ranges': 'bytes',
+    });
+    if (range) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
+  } catch (error) {
+    await opened.close().catch(() => undefined);
+    throw error;
+  }
+  // The open handle pins the file: a concurrent rename or delete cannot change what is served. A
+  // chunk further on that fails its check ends the response early (the client sees it cut short,
+  // never a complete-looking file).
+  return reply.send(body);
 }
 
 /** Fastify plugin serving the local store's signed upload and download URLs. */

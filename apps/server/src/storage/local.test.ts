@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildDocKey, categoryName } from '@vita-docs/core';
+import { storageKeyFrom } from './encryption.js';
 import { objectPath } from './local-layout.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
 import { SAMPLE_JPEG, samplePdf, startStorageServer, type StorageTestServer } from './testing.js';
@@ -22,7 +23,13 @@ let clientId: string;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'vita-local-attacks-'));
-  store = createLocalStore({ root, secret: randomBytes(32), baseUrl: '/api/storage', now: () => nowMs });
+  store = createLocalStore({
+    root,
+    secret: randomBytes(32),
+    baseUrl: '/api/storage',
+    now: () => nowMs,
+    encryption: storageKeyFrom(randomBytes(32)),
+  });
   server = await startStorageServer(store);
 });
 afterAll(async () => {
@@ -367,10 +374,28 @@ describe('signed download links', () => {
     const file = objectPath(root, key);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, '<html><script>alert(document.cookie)</script></html>');
-    const response = await served(key, 'inline');
-    expect(response.headers.get('content-type')).toBe('application/octet-stream');
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; /);
-    expect(response.headers.get('content-security-policy')).toContain('sandbox');
+    // Every file of an encrypted store is encrypted: a foreign one is not served at all.
+    await expect(served(key, 'inline')).rejects.toMatchObject({ kind: 'damaged' });
+    // A store without encryption serves it, but never as anything a browser would render.
+    const plain = createLocalStore({ root, secret: randomBytes(32), baseUrl: '/api/storage', encryption: null });
+    const plainServer = await startStorageServer(plain);
+    try {
+      const { url } = await plain.presignGet(key, { expiresInSeconds: 60, disposition: 'inline', downloadName: 'file.pdf' });
+      // A connection of its own (no keep-alive), so nothing is left open when that server closes.
+      const headers = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+        http
+          .get(new URL(url, plainServer.origin), { agent: false }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.headers));
+          })
+          .on('error', reject);
+      });
+      expect(headers['content-type']).toBe('application/octet-stream');
+      expect(headers['content-disposition']).toMatch(/^attachment; /);
+      expect(headers['content-security-policy']).toContain('sandbox');
+    } finally {
+      await plainServer.close();
+    }
   });
 
   it('refuse tampered and expired links, and say so in JSON', async () => {

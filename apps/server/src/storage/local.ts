@@ -1,19 +1,25 @@
 /**
  * The local-disk object store (the default, under `DATA_DIR`). Uploads and downloads go through the
  * server on HMAC-signed URLs (`local-routes.ts`). Writes land in a temp file, are fsynced and then
- * renamed into place, so a killed upload never appears and no partial file is ever listed. The
- * content type is not stored: it is read from the file's magic bytes, which were checked on upload.
+ * renamed into place, so a killed upload never appears and no partial file is ever listed. With a
+ * storage key every file is encrypted (`encryption.ts`); everything else (sizes, types, digests,
+ * ranges) is of the plaintext. The content type is not stored: it is read from the file's first
+ * (decrypted) bytes, which were checked on upload.
  */
+import type { Stats } from 'node:fs';
 import { open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { isClientId, parseDocKey } from '@vita-docs/core';
 import type { DigestExpectation, FileDigest } from './digest.js';
-import { FALLBACK_CONTENT_TYPE, SNIFF_BYTES, assertUploadLimits, sniffContentType } from './filetypes.js';
+import { CHUNK_BYTES, HEADER_BYTES, isSealed, openSealed, SealedFileError, type SealedFile, type StorageKey } from './encryption.js';
+import { FALLBACK_CONTENT_TYPE, assertUploadLimits, sniffContentType } from './filetypes.js';
 import { assertPrefix } from './keys.js';
 import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
-import { copyObject, writeUpload, type UploadBody } from './local-write.js';
+import { copyObject, encryptInPlace, readHead, writeUpload, type InPlaceResult, type UploadBody } from './local-write.js';
+import { SealedStream, type ByteRange } from './sealed-read.js';
 import { createUrlSigner, type UrlSigner } from './signing.js';
-import { fileGone, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
+import { fileDamaged, fileGone, StorageError, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
 
 /** How to build a {@link LocalObjectStore}. */
 export interface LocalStoreOptions {
@@ -32,6 +38,13 @@ export interface LocalStoreOptions {
   frameAncestors?: string;
   /** What happens around each upload received on a signed URL; by default nothing. */
   uploads?: UploadHooks;
+  /**
+   * The key every file is encrypted with. `null` stores files in plain, as before encryption existed
+   * (only the benchmark that measures what encryption costs asks for that).
+   */
+  encryption: StorageKey | null;
+  /** Told (for the log) when a stored file fails its integrity check; the caller gets `damaged`. */
+  onDamaged?: (key: string, reason: string) => void;
 }
 
 /** The document index's part in an upload to the local store. */
@@ -45,10 +58,26 @@ export interface UploadHooks {
   after(key: string, digest: FileDigest): Promise<void>;
 }
 
+/** A stored file opened for serving (see {@link LocalObjectStore.openObject}). */
+export interface OpenedObject {
+  /** Its plaintext size and its type (from its first bytes). */
+  object: StoredObject;
+  /**
+   * Its plaintext, whole or `range` of it (both ends included; the caller checks the range against
+   * the size). The first chunk has passed its check when this resolves. Call at most once; the
+   * stream closes the file.
+   */
+  stream(range?: ByteRange): Promise<Readable>;
+  /** Closes the file without reading it. */
+  close(): Promise<void>;
+}
+
 /** The local store, plus what its HTTP routes need. */
 export interface LocalObjectStore extends ObjectStore {
   readonly kind: 'local';
   readonly root: string;
+  /** The key new files are encrypted with (null: plain, see {@link LocalStoreOptions.encryption}). */
+  readonly encryption: StorageKey | null;
   readonly signer: UrlSigner;
   readonly frameAncestors: string;
   /** See {@link LocalStoreOptions.uploads}. */
@@ -61,10 +90,17 @@ export interface LocalObjectStore extends ObjectStore {
    * the bytes' digest once the file is durable and visible.
    */
   receive(key: string, body: UploadBody, maxBytes: number, expected?: DigestExpectation): Promise<FileDigest>;
-  /** Opens an object for serving: its handle, metadata and sniffed type. Caller closes the handle. */
-  openObject(key: string): Promise<{ handle: FileHandle; object: StoredObject }>;
+  /** Opens an object for serving: its metadata, then its bytes. `not_found`, or `damaged`. */
+  openObject(key: string): Promise<OpenedObject>;
   /** Removes temp files older than `maxAgeMs` left by a crash; returns how many. Call at start. */
   removeStaleTemp(maxAgeMs?: number): Promise<number>;
+  /** Encrypts the file at `key` if it is still plain (see `encryptInPlace`). Needs a key. */
+  encryptInPlace(key: string): Promise<InPlaceResult>;
+  /**
+   * From now on a file that is not encrypted is damage, not a file from before encryption: called
+   * once every stored file has been encrypted, so plain bytes put on the disk later are never served.
+   */
+  refusePlaintext(): void;
 }
 
 /**
@@ -79,18 +115,26 @@ const OPEN_CHUNK_BYTES = 128 * 1024;
 const isMissing = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
 
-/** Reads up to {@link SNIFF_BYTES} leading bytes of an open file. */
-async function readHead(handle: FileHandle): Promise<Uint8Array> {
-  const buffer = Buffer.alloc(SNIFF_BYTES);
-  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-  return buffer.subarray(0, bytesRead);
+/** A stored file, open: plain, or encrypted with its header checked. */
+interface OpenFile {
+  handle: FileHandle;
+  info: Stats;
+  /** Null for a plain file. */
+  sealed: SealedFile | null;
+  /** The file's first bytes: a plain file's, or an encrypted file's header and first chunk record. */
+  head: Buffer;
+  /** An encrypted file's first chunk, once decrypted. */
+  first?: Buffer;
 }
 
-/** Opens a file and reads what a listing shows; null when there is no such file. */
-async function openAndDescribe(
-  key: string,
-  file: string,
-): Promise<{ handle: FileHandle; object: StoredObject } | null> {
+/**
+ * What opening a file reads: the header and the first chunk's record of an encrypted file (at the
+ * chunk size files are written with), so its type and its first bytes cost no second read.
+ */
+const HEAD_BYTES = HEADER_BYTES + CHUNK_BYTES + 16;
+
+/** Opens a file, or null when there is none (or it is not a file). */
+async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats } | null> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -100,23 +144,21 @@ async function openAndDescribe(
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      return null;
-    }
-    const contentType = sniffContentType(await readHead(handle)) ?? FALLBACK_CONTENT_TYPE;
-    return { handle, object: { key, size: info.size, lastModified: info.mtime, contentType } };
+    if (info.isFile()) return { handle, info };
+    await handle.close();
+    return null;
   } catch (error) {
     await handle.close();
     throw error;
   }
 }
 
-/** A file's listing entry, or null. */
-async function describe(key: string, file: string): Promise<StoredObject | null> {
-  const opened = await openAndDescribe(key, file);
-  await opened?.handle.close();
-  return opened?.object ?? null;
+/** Reads chunk `index` of an encrypted file and decrypts it. */
+async function readChunk(handle: FileHandle, sealed: SealedFile, index: number): Promise<Buffer> {
+  const { offset, length } = sealed.recordAt(index);
+  const record = Buffer.allocUnsafe(length);
+  const { bytesRead } = await handle.read(record, 0, length, offset);
+  return sealed.decrypt(index, record.subarray(0, bytesRead));
 }
 
 /** A local-disk {@link ObjectStore} under `options.root`. */
@@ -126,6 +168,121 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
   const signer = createUrlSigner(options.secret);
   const base = options.baseUrl.replace(/\/+$/, '');
   const expiry = (seconds: number) => Math.floor(now() / 1000) + Math.max(1, Math.floor(seconds));
+  const encryption = options.encryption;
+  // Plain files are those stored before encryption, until every one has been encrypted.
+  let plaintextAllowed = true;
+
+  /** The `damaged` refusal for `key`, reported once to the log hook. */
+  const damaged = (key: string, reason: string) => {
+    options.onDamaged?.(key, reason);
+    return fileDamaged(reason);
+  };
+  const asDamaged = (key: string, error: unknown): unknown =>
+    error instanceof SealedFileError ? damaged(key, error.message) : error;
+
+  /** Deletes and the last step of encrypting a file in place run one at a time (see `encryptInPlace`). */
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  /**
+   * Opens the file of `key` and checks what can be checked without reading it all: an encrypted
+   * file's header (version, key, authenticity, exact length); a plain one's first bytes (one of the
+   * allowed types, as every upload was), and whether plain files are still accepted. Null when there
+   * is no file; `damaged` otherwise.
+   */
+  async function openStored(key: string): Promise<OpenFile | null> {
+    const opened = await openFile(objectPath(root, key));
+    if (!opened) return null;
+    const { handle, info } = opened;
+    try {
+      // Without a key only the header's magic matters (an encrypted file is refused either way).
+      const head = await readHead(handle, encryption ? HEAD_BYTES : HEADER_BYTES);
+      if (isSealed(head)) {
+        if (!encryption) throw new SealedFileError('it is encrypted and this server has no storage key');
+        return { handle, info, sealed: openSealed(head, info.size, encryption, key), head };
+      }
+      if (encryption && !plaintextAllowed) throw new SealedFileError('it is not encrypted, though every stored file is');
+      if (encryption && !sniffContentType(head)) throw new SealedFileError('it is neither encrypted nor a document');
+      return { handle, info, sealed: null, head };
+    } catch (error) {
+      await handle.close();
+      throw asDamaged(key, error);
+    }
+  }
+
+  /** What a listing shows of one file (a damaged file shows with its size on disk and no type). */
+  async function describe(key: string): Promise<StoredObject | null> {
+    let opened: OpenFile | null;
+    try {
+      opened = await openStored(key);
+    } catch (error) {
+      if (!(error instanceof StorageError && error.kind === 'damaged')) throw error;
+      const info = await stat(objectPath(root, key)).catch(() => null);
+      return info ? { key, size: info.size, lastModified: info.mtime, contentType: FALLBACK_CONTENT_TYPE } : null;
+    }
+    if (!opened) return null;
+    try {
+      return { key, lastModified: opened.info.mtime, ...(await typeAndSize(key, opened)) };
+    } catch (error) {
+      if (!(error instanceof StorageError && error.kind === 'damaged')) throw error;
+      return { key, size: opened.info.size, lastModified: opened.info.mtime, contentType: FALLBACK_CONTENT_TYPE };
+    } finally {
+      await opened.handle.close();
+    }
+  }
+
+  /** An encrypted file's first chunk, decrypted and checked (from the bytes read at open when they hold it). */
+  async function firstChunk(key: string, opened: OpenFile, sealed: SealedFile): Promise<Buffer> {
+    if (opened.first) return opened.first;
+    const { offset, length } = sealed.recordAt(0);
+    try {
+      opened.first =
+        opened.head.length >= offset + length
+          ? sealed.decrypt(0, opened.head.subarray(offset, offset + length))
+          : await readChunk(opened.handle, sealed, 0);
+    } catch (error) {
+      throw asDamaged(key, error);
+    }
+    return opened.first;
+  }
+
+  /** An open file's plaintext size and its type from its first bytes (decrypted and checked). */
+  async function typeAndSize(key: string, opened: OpenFile): Promise<{ size: number; contentType: string }> {
+    if (!opened.sealed) return { size: opened.info.size, contentType: sniffContentType(opened.head) ?? FALLBACK_CONTENT_TYPE };
+    const first = await firstChunk(key, opened, opened.sealed);
+    return { size: opened.sealed.size, contentType: sniffContentType(first) ?? FALLBACK_CONTENT_TYPE };
+  }
+
+  /** The plaintext of an open file (whole or a range), its first chunk checked; the stream owns the handle. */
+  async function plaintext(key: string, opened: OpenFile, range?: ByteRange): Promise<Readable> {
+    if (!opened.sealed) {
+      return opened.handle.createReadStream({
+        start: range?.start ?? 0,
+        ...(range && { end: range.end }),
+        highWaterMark: OPEN_CHUNK_BYTES,
+      });
+    }
+    // A chunk further on that fails ends the stream with `damaged` (reported once).
+    const first =
+      (range?.start ?? 0) < opened.sealed.chunkBytes
+        ? await firstChunk(key, opened, opened.sealed).catch(async (error: unknown) => {
+            await opened.handle.close();
+            throw error;
+          })
+        : undefined;
+    const stream = new SealedStream(opened.handle, opened.sealed, range, (error) => asDamaged(key, error) as Error, first);
+    try {
+      await stream.prime();
+    } catch (error) {
+      stream.destroy();
+      throw asDamaged(key, error);
+    }
+    return stream;
+  }
 
   async function listCategory(
     clientId: string,
@@ -142,7 +299,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
         .map((name) => `${clientId}/${encodedDocType}/${name}`)
         // Only what could have been written through a valid key is listed.
         .filter((key) => parseDocKey(key) !== null)
-        .map((key) => describe(key, path.join(dir, key.slice(key.lastIndexOf('/') + 1)))),
+        .map((key) => describe(key)),
     );
     return found.filter((item): item is StoredObject => item !== null);
   }
@@ -153,6 +310,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     signer,
     frameAncestors: options.frameAncestors ?? "'self'",
     uploads: options.uploads ?? { before: async () => ({}), after: async () => undefined },
+    encryption,
     now,
 
     async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUpload> {
@@ -168,12 +326,11 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
       key,
       { expiresInSeconds, disposition, downloadName, contentType },
     ): Promise<PresignedUrl> {
-      // Only whether the file is there matters here: one stat, not `head`'s open, read and close.
-      const info = await stat(objectPath(root, key)).catch((error: unknown) => {
-        if (isMissing(error)) return null;
-        throw error;
-      });
-      if (!info?.isFile()) throw fileGone();
+      // The file must be there, and its header intact: a damaged file is refused here already, so the
+      // app can say so instead of opening a link that fails.
+      const opened = await openStored(key);
+      if (!opened) throw fileGone();
+      await opened.handle.close();
       const expires = expiry(expiresInSeconds);
       const query = signer.sign({
         method: 'GET',
@@ -209,7 +366,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     },
 
     async head(key) {
-      return describe(key, objectPath(root, key));
+      return describe(key);
     },
 
     async read(key) {
@@ -217,21 +374,12 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     },
 
     async open(key) {
-      const file = objectPath(root, key);
-      let handle: FileHandle;
-      try {
-        handle = await open(file, 'r');
-      } catch (error) {
-        throw isMissing(error) ? fileGone() : error;
-      }
-      try {
-        const info = await handle.stat();
-        if (!info.isFile()) throw fileGone();
-        return { size: info.size, stream: handle.createReadStream({ start: 0, highWaterMark: OPEN_CHUNK_BYTES }) };
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
+      const opened = await openStored(key);
+      if (!opened) throw fileGone();
+      const size = opened.sealed?.size ?? opened.info.size;
+      // Its first chunk is checked before this resolves: a ZIP never starts an entry for a file whose
+      // header or first 128 KiB are damaged.
+      return { size, stream: await plaintext(key, opened) };
     },
 
     async *walk() {
@@ -247,6 +395,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
           for (const name of (await readdir(path.join(clientDir, dir)).catch(() => [] as string[])).sort()) {
             const key = `${clientId}/${encoded}/${name}`;
             if (name.startsWith('.') || parseDocKey(key) === null) continue;
+            // The size on disk (an encrypted file's is larger than its plaintext): nothing is opened here.
             const info = await stat(path.join(clientDir, dir, name)).catch(() => null);
             if (info?.isFile()) yield { key, size: info.size, lastModified: info.mtime };
           }
@@ -255,13 +404,24 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     },
 
     async openObject(key) {
-      const opened = await openAndDescribe(key, objectPath(root, key));
+      const opened = await openStored(key);
       if (!opened) throw fileGone();
-      return opened;
+      let described: { size: number; contentType: string };
+      try {
+        described = await typeAndSize(key, opened);
+      } catch (error) {
+        await opened.handle.close();
+        throw error;
+      }
+      return {
+        object: { key, lastModified: opened.info.mtime, ...described },
+        stream: (range) => plaintext(key, opened, range),
+        close: () => opened.handle.close(),
+      };
     },
 
     async receive(key, body, maxBytes, expected) {
-      return writeUpload(root, key, body, maxBytes, expected);
+      return writeUpload(root, key, body, maxBytes, expected, encryption);
     },
 
     async put(key, body, _contentType) {
@@ -270,18 +430,20 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     },
 
     async copy(from, to) {
-      await copyObject(root, from, to).catch((error: unknown) => {
-        throw isMissing(error) ? fileGone() : error;
+      await copyObject(root, from, to, encryption).catch((error: unknown) => {
+        throw isMissing(error) ? fileGone() : asDamaged(from, error);
       });
     },
 
     async delete(keys) {
       const files = keys.map((key) => objectPath(root, key));
-      await Promise.all(
-        files.map((file) =>
-          unlink(file).catch((error: unknown) => {
-            if (!isMissing(error)) throw error;
-          }),
+      await exclusive(() =>
+        Promise.all(
+          files.map((file) =>
+            unlink(file).catch((error: unknown) => {
+              if (!isMissing(error)) throw error;
+            }),
+          ),
         ),
       );
     },
@@ -289,7 +451,7 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     async deletePrefix(prefix) {
       const { clientId, encodedDocType } = assertPrefix(prefix);
       const count = (await store.list(prefix)).length;
-      await rm(prefixPath(root, clientId, encodedDocType), { recursive: true, force: true });
+      await exclusive(() => rm(prefixPath(root, clientId, encodedDocType), { recursive: true, force: true }));
       return count;
     },
 
@@ -307,6 +469,15 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
         }
       }
       return removed;
+    },
+
+    async encryptInPlace(key) {
+      if (!encryption) throw new Error('there is no storage key to encrypt with');
+      return encryptInPlace(root, key, encryption, exclusive);
+    },
+
+    refusePlaintext() {
+      if (encryption) plaintextAllowed = false;
     },
   };
   return store;

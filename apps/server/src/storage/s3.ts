@@ -7,6 +7,9 @@
  *   by S3 (a browser-form POST policy could; our clients send a PUT);
  * - S3 never sees a magic-bytes check, and cannot send `X-Content-Type-Options: nosniff` or a CSP; the
  *   signed `ResponseContentType` (never HTML/SVG) and `ResponseContentDisposition` are what it can do.
+ *
+ * With `S3_SSE`, every write asks S3 to encrypt the object at rest (AES256: S3-managed keys; aws:kms:
+ * a KMS key, `S3_SSE_KMS_KEY_ID` or the account's default). Reads need nothing: S3 decrypts.
  */
 import {
   CopyObjectCommand,
@@ -87,6 +90,17 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const pageSize = Math.min(1000, Math.max(1, options.listPageSize ?? 1000));
+  /** Server-side encryption for every write (PUT, presigned PUT, copy), as the SDK's parameters. */
+  const sse: { ServerSideEncryption?: 'AES256' | 'aws:kms'; SSEKMSKeyId?: string } = options.sse
+    ? {
+        ServerSideEncryption: options.sse.algorithm,
+        ...(options.sse.algorithm === 'aws:kms' && options.sse.kmsKeyId ? { SSEKMSKeyId: options.sse.kmsKeyId } : {}),
+      }
+    : {};
+  /** The same as request headers: signed into presigned PUT URLs, which the uploader must then send. */
+  const sseHeaders: Record<string, string> = {};
+  if (sse.ServerSideEncryption) sseHeaders['x-amz-server-side-encryption'] = sse.ServerSideEncryption;
+  if (sse.SSEKMSKeyId) sseHeaders['x-amz-server-side-encryption-aws-kms-key-id'] = sse.SSEKMSKeyId;
 
   /**
    * A listing carries no content type. The name's extension decides (uploads are PDF or images, named
@@ -158,12 +172,16 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
         Bucket: bucket,
         Key: key,
         ContentType: contentType,
+        ...sse,
         ...(strict && { IfNoneMatch: '*' }),
         ...(size !== undefined && { ContentLength: size }),
         ...(checksum !== undefined && { ChecksumSHA256: checksum }),
       });
+      // S3 honours encryption only as request headers, not in the query: SigV4 signs every x-amz-*
+      // header, they stay out of the query (the SDK does that for these too; said again below in case
+      // it ever stops), and the answer's `headers` names them, which every client sends with its PUT.
       const signed = ['content-type'];
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...sseHeaders };
       if (strict) {
         signed.push('if-none-match');
         headers['if-none-match'] = '*';
@@ -176,7 +194,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
       const url = await getSignedUrl(client, command, {
         expiresIn: expiresInSeconds,
         signableHeaders: new Set(signed),
-        unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'if-none-match']),
+        unhoistableHeaders: new Set(['x-amz-checksum-sha256', 'if-none-match', ...Object.keys(sseHeaders)]),
       });
       return { url, expiresAt: new Date(Date.now() + expiresInSeconds * 1000), headers };
     },
@@ -257,7 +275,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
     async put(key, body, contentType) {
       assertDocKey(key);
       await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType }),
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: contentType, ...sse }),
       );
     },
 
@@ -268,7 +286,7 @@ export function createS3Store(options: S3StoreOptions): S3ObjectStore {
       const source = `${bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
       try {
         await client.send(
-          new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: source, MetadataDirective: 'COPY' }),
+          new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: source, MetadataDirective: 'COPY', ...sse }),
         );
       } catch (error) {
         if (isNotFound(error)) throw fileGone();

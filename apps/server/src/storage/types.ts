@@ -56,6 +56,7 @@ export type StorageErrorKind =
   | 'invalid_key'
   | 'not_found'
   | 'conflict'
+  | 'damaged'
   | 'too_large'
   | 'unsupported_type'
   | 'bad_digest'
@@ -79,6 +80,17 @@ export class StorageError extends Error {
 export const fileGone = () =>
   new StorageError('not_found', 'That file no longer exists. Refresh the list and try again.');
 
+/**
+ * The stored bytes failed their integrity check (an encrypted file tampered with or damaged on disk,
+ * or one the server's storage key cannot open): nothing of it is served.
+ */
+export const fileDamaged = (reason: string) =>
+  new StorageError(
+    'damaged',
+    'This file is damaged on the server and cannot be opened: it failed its integrity check. Ask an administrator to check the server log.',
+    { cause: reason },
+  );
+
 /** An upload link whose document is already stored: links write once. */
 export const uploadLinkUsed = () =>
   new StorageError('conflict', 'This upload link was already used. Start the upload again.');
@@ -101,6 +113,7 @@ export function storageErrorStatus(kind: StorageErrorKind): number {
     invalid_key: 400,
     not_found: 404,
     conflict: 409,
+    damaged: 409,
     too_large: 413,
     unsupported_type: 415,
     bad_digest: 400,
@@ -129,13 +142,16 @@ export interface ObjectStore {
   /** The object's bytes as a stream; `not_found` when it does not exist. */
   read(key: string): Promise<Readable>;
   /**
-   * The object's current size, its bytes and (S3) its version. With `version`, a different version
-   * (the object was overwritten) fails with `conflict` before any byte is read.
+   * The object's current size, its bytes and (S3) its version; on the local store the plaintext's size
+   * and bytes, its first chunk checked before this resolves (`damaged` otherwise; a later chunk that
+   * fails ends the stream with `damaged`). With `version`, a different version (the object was
+   * overwritten) fails with `conflict` before any byte is read.
    */
   open(key: string, options?: { version?: string | null }): Promise<{ size: number; stream: Readable; version?: string }>;
   /**
    * Every object in the store whose key is a document key, client by client: what the sweeper
-   * compares with the index, and what is indexed once when the index is new. No types are read.
+   * compares with the index, and what is indexed once when the index is new. No types are read, and
+   * `size` is what the store holds (an encrypted local file's includes its header and tags).
    */
   walk(): AsyncIterable<{ key: string; size: number; lastModified: Date }>;
   /** Server-side write (seeding, benchmarks, generated files); uploads go through {@link presignPut}. */

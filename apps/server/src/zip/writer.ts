@@ -40,6 +40,14 @@ export interface ZipOptions {
    * out and go on; false (the default) fails the archive.
    */
   onOpenError?: (error: unknown, entry: ZipEntry) => boolean;
+  /**
+   * Called when the source of an entry whose CRC and size are known fails after its first bytes went
+   * out (an encrypted file whose later chunk fails its check). Return true to leave the entry out
+   * and go on: what was sent of it is padded with zeros to its announced size (so readers that walk
+   * the local headers stay in step; its CRC then fails there) and the central directory, which
+   * extractors go by, does not list it. False (the default) fails the archive.
+   */
+  onEntryError?: (error: unknown, entry: ZipEntry) => boolean;
   /** Central directory bytes gathered before being passed on. */
   chunkSize?: number;
 }
@@ -64,6 +72,9 @@ export function isSafeEntryName(name: string): boolean {
   if (/[\\\u0000-\u001f\u007f]/.test(name) || /^[A-Za-z]:/.test(name)) return false;
   return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
+
+/** Padding for an entry left out half-way (see {@link ZipOptions.onEntryError}). */
+const ZEROS = Buffer.alloc(64 * 1024);
 
 const toBuffer = (chunk: unknown): Buffer => {
   if (Buffer.isBuffer(chunk)) return chunk;
@@ -104,11 +115,18 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
     if (known) {
       // CRC and size are in the header already: the bytes go through untouched, only counted, and
       // a source that turns out longer or shorter fails the archive rather than corrupt it.
-      for await (const chunk of source) {
-        const bytes = toBuffer(chunk);
-        record.size += bytes.length;
-        if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
-        yield bytes;
+      try {
+        for await (const chunk of source) {
+          const bytes = toBuffer(chunk);
+          record.size += bytes.length;
+          if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
+          yield bytes;
+        }
+      } catch (error) {
+        if (error instanceof ZipError || !options.onEntryError?.(error, entry)) throw error;
+        for (let left = known.size - record.size; left > 0; left -= ZEROS.length) yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
+        offset += known.size;
+        continue;
       }
       if (record.size !== known.size) throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
       offset += record.size;
