@@ -85,7 +85,8 @@ describe("a volunteer's full day, part 2", () => {
 
     await page.unroute('**/api/storage/put?**');
     await failed.getByRole('button', { name: 'Retry' }).click();
-    await expectFiles(page, ['Banking Info 1.pdf', 'statement-2.pdf', 'statement-1.pdf']);
+    // The retry is the same upload (same bytes and name): it keeps the place its first attempt reserved.
+    await expectFiles(page, ['Banking Info 1.pdf', 'statement-1.pdf', 'statement-2.pdf']);
     expect(await screen.queue.count()).toBe(0);
     const camera = (await listDocs(page, clientId, 'Banking Info')).find((d) => d.filename === 'Banking Info 1.pdf')!;
     expect(await pageSizes(await storedBytes(page, camera.key))).toEqual([{ width: 792, height: 612 }]);
