@@ -139,7 +139,7 @@ export { imagesToLetterPdf, ScanPageError } from './pdf/scan-pdf.js';
 export type { ScanOptions } from './pdf/scan-pdf.js';
 export { MAX_SCAN_PAGES } from './pdf/scan-page.js';
 export type { ScanPage } from './pdf/scan-page.js';
-export { isConvertibleImage, isHeicFile, pdfFileName } from './pdf/convertible.js';
+export { isConvertibleImage, isHeicFile, isPhotoFile, pdfFileName } from './pdf/convertible.js';
 export { canConvertImage } from './pdf/can-convert.js';
 export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
 export type { QualityWarning, ImageMetrics, ImageAssessment } from './quality/assess.js';

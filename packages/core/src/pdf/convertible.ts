@@ -24,6 +24,11 @@ export function isHeicFile(file: { name: string; type: string }): boolean {
   return HEIF_EXTENSIONS.has(fileExtension(file.name).toLowerCase()) || HEIF_TYPES.has(file.type.toLowerCase());
 }
 
+/** A photo as the queue treats it: one that converts by name and type, or a HEIC/HEIF one. */
+export function isPhotoFile(file: { name: string; type: string }): boolean {
+  return isConvertibleImage(file) || isHeicFile(file);
+}
+
 /** The converted file's name: the original with a `.pdf` extension. */
 export function pdfFileName(name: string): string {
   const ext = fileExtension(name);

@@ -37,13 +37,13 @@ export function UploadQueuesProvider({ children }: { children: ReactNode }) {
   const session = useSession();
   const [queues] = useState(() => {
     const photos = createLazyConverter(console);
-    const entries = new Map<string, { flow: UploadFlow; screen: QueueScreen }>();
+    const entries = new Map<string, { flow: UploadFlow; lent: { screen: QueueScreen } }>();
     let limit: number | null = null;
     let asked = false;
     const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
     const entryFor = (target: UploadTarget) => {
-      let entry = entries.get(key(target));
-      if (entry) return entry;
+      const found = entries.get(key(target));
+      if (found) return found;
       if (!asked) {
         asked = true;
         // The server's upload limit, asked once: until it answers the server alone refuses large files.
@@ -52,8 +52,8 @@ export function UploadQueuesProvider({ children }: { children: ReactNode }) {
           () => (asked = false),
         );
       }
-      const created: { flow: UploadFlow; screen: QueueScreen } = { flow: null as unknown as UploadFlow, screen: IDLE_SCREEN };
-      created.flow = createUploadFlow({
+      const lent = { screen: IDLE_SCREEN };
+      const flow = createUploadFlow({
         api,
         putFile: platform.putFile,
         convert: photos.convert,
@@ -61,22 +61,22 @@ export function UploadQueuesProvider({ children }: { children: ReactNode }) {
         storage: localStorage,
         platform,
         target,
-        refresh: () => created.screen.refresh(),
-        uploadedNames: () => created.screen.uploadedNames(),
+        refresh: () => lent.screen.refresh(),
+        uploadedNames: () => lent.screen.uploadedNames(),
         maxUploadBytes: () => limit,
       });
+      const created = { flow, lent };
       entries.set(key(target), created);
-      entry = created;
-      return entry;
+      return created;
     };
     return {
       photos,
       queueFor: (target: UploadTarget) => entryFor(target).flow,
       attach(target: UploadTarget, screen: QueueScreen) {
         const entry = entryFor(target);
-        entry.screen = screen;
+        entry.lent.screen = screen;
         return () => {
-          if (entry.screen === screen) entry.screen = IDLE_SCREEN;
+          if (entry.lent.screen === screen) entry.lent.screen = IDLE_SCREEN;
         };
       },
       clear: () => entries.clear(),

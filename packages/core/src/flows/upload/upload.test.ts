@@ -10,11 +10,18 @@ import {
 } from '../../testing/index.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 import { createUploadFlow } from './upload.js';
-import type { ConvertImage, InspectImage } from './upload.js';
+import type { ConvertImage, UploadFlowOptions } from './upload.js';
 
 const W2 = 'W-2';
 
-function setup(options: { storage?: Record<string, string>; convert?: ConvertImage; inspect?: InspectImage } = {}) {
+interface SetupOptions {
+  storage?: Record<string, string>;
+  convert?: ConvertImage;
+  docType?: string;
+  extra?: Pick<UploadFlowOptions, 'inspect' | 'uploadedNames' | 'maxUploadBytes'>;
+}
+
+function setup(options: SetupOptions = {}) {
   const api = createFakeApi();
   api.addUser({ email: 'vera@example.org' });
   const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
@@ -32,10 +39,10 @@ function setup(options: { storage?: Record<string, string>; convert?: ConvertIma
     api,
     putFile: api.putFile,
     convert,
-    ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...options.extra,
     storage,
     platform,
-    target: { clientId: client.clientId, docType: W2 },
+    target: { clientId: client.clientId, docType: options.docType ?? W2 },
     refresh: () => void (refreshes += 1),
   });
   const stored = () => [...api.world.docs.values()].map((d) => d.item.filename);
@@ -112,9 +119,11 @@ describe('upload queue', () => {
   it('shows quality warnings on queued photos; Keep anyway clears them and the file still uploads', async () => {
     const inspected: string[] = [];
     const { flow, stored } = setup({
-      inspect: async (file) => {
-        inspected.push(file.name);
-        return file.name.startsWith('dark') ? ['tooDark'] : [];
+      extra: {
+        inspect: async (file) => {
+          inspected.push(file.name);
+          return file.name.startsWith('dark') ? ['tooDark'] : [];
+        },
       },
     });
     await flow.send({
@@ -139,9 +148,11 @@ describe('upload queue', () => {
   it('checks photos with the toggle off too; a check that cannot read the photo warns of nothing', async () => {
     const { flow } = setup({
       storage: { [STORAGE_KEYS.convertToPdf]: '0' },
-      inspect: async (file) => {
-        if (file.name.endsWith('.heic')) throw new Error('cannot decode');
-        return ['blurry'];
+      extra: {
+        inspect: async (file) => {
+          if (file.name.endsWith('.heic')) throw new Error('cannot decode');
+          return ['blurry'];
+        },
       },
     });
     await flow.send({
@@ -196,7 +207,7 @@ describe('upload queue', () => {
 
   it('Retake replaces a queued file in its place and under its name, checked and converted afresh', async () => {
     const { flow, converted } = setup({
-      inspect: async (file) => ((await new Response(await file.arrayBuffer()).text()) === 'jpeg' ? ['blurry'] : []),
+      extra: { inspect: async (file) => ((await new Response(await file.arrayBuffer()).text()) === 'jpeg' ? ['blurry'] : []) },
     });
     await flow.send({
       type: 'add',
@@ -356,18 +367,9 @@ describe('upload queue', () => {
   });
 
   it('names camera photos after the category and the next number; picked files keep their names', async () => {
-    const api = createFakeApi();
-    api.addUser({ email: 'vera@example.org' });
-    const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
-    const flow = createUploadFlow({
-      api,
-      putFile: api.putFile,
-      convert: async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF', 'application/pdf'),
-      storage: createMemoryStorage(),
-      platform: createRecordingDialogs(),
-      target: { clientId: client.clientId, docType: 'Michigan/Locality Intake' },
-      refresh: () => undefined,
-      uploadedNames: () => ['Michigan-Locality Intake 1.pdf', 'lease.pdf'],
+    const { flow } = setup({
+      docType: 'Michigan/Locality Intake',
+      extra: { uploadedNames: () => ['Michigan-Locality Intake 1.pdf', 'lease.pdf'] },
     });
     await flow.send({ type: 'add', files: [createTestFile('image.jpg', 'x', 'image/jpeg')], camera: true });
     await flow.send({ type: 'add', files: [createTestFile('image.jpg', 'y', 'image/jpeg')], camera: true });
@@ -381,18 +383,9 @@ describe('upload queue', () => {
   });
 
   it('refuses a file over the server limit at once, without a request and without Retry', async () => {
-    const api = createFakeApi();
-    api.addUser({ email: 'vera@example.org' });
-    const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
-    const flow = createUploadFlow({
-      api,
-      putFile: api.putFile,
+    const { api, flow } = setup({
       convert: async (file) => (file.name === 'huge-photo.jpg' ? createTestFile('huge-photo.pdf', '%PDF', 'application/pdf') : file),
-      storage: createMemoryStorage(),
-      platform: createRecordingDialogs(),
-      target: { clientId: client.clientId, docType: W2 },
-      refresh: () => undefined,
-      maxUploadBytes: () => 10,
+      extra: { maxUploadBytes: () => 10 },
     });
     await flow.send({
       type: 'add',

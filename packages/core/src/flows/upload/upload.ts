@@ -12,7 +12,7 @@ import { uploadDocument } from '../../api/upload.js';
 import type { PutFile, UploadTarget } from '../../api/upload.js';
 import { captureFileName, fileExtension, refusalBeforeUpload } from '../../domain/files.js';
 import { messages } from '../../domain/messages.js';
-import { isConvertibleImage, isHeicFile } from '../../pdf/convertible.js';
+import { isHeicFile, isPhotoFile } from '../../pdf/convertible.js';
 import { turnBy } from '../../pdf/raster.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { Dialogs, FileLike, KeyValueStorage } from '../../ports.js';
@@ -158,7 +158,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
 
   /** A new queue entry: a photo is converted first when the toggle is on (its PDF is what counts). */
   function entry(id: string, file: FileLike): QueuedFile {
-    const toConvert = store.getState().convertToPdf && (isConvertibleImage(file) || isHeicFile(file));
+    const toConvert = store.getState().convertToPdf && isPhotoFile(file);
     return {
       id,
       file,
@@ -184,7 +184,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
 
   /** Starts the quality check of a photo; its warnings land on the entry if the entry still holds it. */
   function check(item: QueuedFile): void {
-    if (!inspect || !(isConvertibleImage(item.original) || isHeicFile(item.original))) return;
+    if (!inspect || !isPhotoFile(item.original)) return;
     inspect(item.original).then(
       (warnings) => {
         if (find(item.id)?.original === item.original && warnings.length) update(item.id, { warnings });

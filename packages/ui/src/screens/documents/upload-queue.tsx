@@ -1,8 +1,7 @@
 import {
   filesUploadedMessage,
   formatMegabytes,
-  isConvertibleImage,
-  isHeicFile,
+  isPhotoFile,
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
@@ -93,7 +92,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
 function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow: UploadFlow }) {
   const nameId = useId();
   const { progress, file, original } = item;
-  const photo = isConvertibleImage(original) || isHeicFile(original);
+  const photo = isPhotoFile(original);
   const changeable = !busy && (progress.status === 'queued' || progress.status === 'failed' || progress.status === 'converting');
   return (
     <li className={`queue__item${photo ? ' queue__item--photo' : ''}`} aria-labelledby={nameId}>
