@@ -9,7 +9,7 @@ import { ApiSession, person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
-import { categoryScreen, expectFiles, listDocs, pdfFixture, photoFixture } from './support/documents.js';
+import { categoryScreen, expectFiles, pdfFixture, photoFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, submitCredentials } from './support/journeys.js';
 
@@ -206,25 +206,6 @@ describe('a volunteer under time pressure', () => {
     await page.getByRole('link', { name: 'Banking Info', exact: true }).click();
     await seeHeading(page, 'Banking Info');
     expect(await screen.queue.count()).toBe(0);
-  });
-
-  it('a PUT whose answer is lost after the server stored it is retried without a second copy', async () => {
-    const screen = categoryScreen(page);
-    let dropped = false;
-    await page.route('**/api/storage/put?**', async (route) => {
-      if (dropped) return route.continue();
-      dropped = true;
-      await route.fetch(); // the server stores the file …
-      await route.abort('connectionreset'); // … and the browser never hears back
-    });
-    await screen.uploadFiles.setInputFiles([await pdfFixture('once.pdf')]);
-    await screen.uploadButton.click();
-    await vis.dialogs.next(); // the failure is alerted
-    await screen.queued('once.pdf').getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(async () => (await listDocs(page, clientId, 'Banking Info')).filter((d) => d.filename === 'once.pdf').length).toBe(1);
-    await expect.poll(() => screen.queue.count()).toBe(0);
-    await page.unroute('**/api/storage/put?**');
-    expect((await listDocs(page, clientId, 'Banking Info')).filter((d) => d.filename === 'once.pdf')).toHaveLength(1);
   });
 
   it('after five wrong codes the message says to use Resend code', async () => {

@@ -1,9 +1,9 @@
-import { createApiClient, readCookie } from '@vita-docs/core';
-import { browserClock, readProgrammeUrl } from '@vita-docs/ui';
+import { createApiClient, KEPT_UPLOADS_LIFETIME_HOURS, readCookie } from '@vita-docs/core';
+import { browserClock, browserConnectivity, createIndexedDbJournals, readProgrammeUrl } from '@vita-docs/ui';
 import type { AppServices } from '@vita-docs/ui';
 import { browserPlatform } from './browser-platform';
 
-/** The composition root: the API on this origin under /api, and the browser's platform. */
+/** The composition root: the API on this origin under /api, the browser's platform, IndexedDB for queued files. */
 export function createBrowserServices(): AppServices {
   return {
     api: createApiClient({
@@ -17,5 +17,13 @@ export function createBrowserServices(): AppServices {
     localStorage: window.localStorage,
     // The server's PROGRAMME_URL (a meta tag in the page), else VITE_PROGRAMME_URL at build time.
     config: { programmeUrl: readProgrammeUrl(import.meta.env.VITE_PROGRAMME_URL) },
+    // Queued files survive a reload, a crash or a closed tab (encrypted in IndexedDB, per person).
+    uploadJournals: createIndexedDbJournals({
+      crypto: window.crypto,
+      storage: window.localStorage,
+      now: () => Date.now(),
+      lifetimeMs: KEPT_UPLOADS_LIFETIME_HOURS * 3_600_000,
+    }),
+    connectivity: browserConnectivity,
   };
 }

@@ -31,12 +31,19 @@ export {
   scanDiscardConfirm,
   filesUploadedMessage,
   notUploadedYetMessage,
+  filesWaitingMessage,
+  filesLostMessage,
+  filesDeletedForOtherMessage,
+  logoutWithWaitingConfirm,
+  uploadingTrayLabel,
+  waitingTrayLabel,
   fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
 export {
   CODE_LENGTH,
   RESEND_COOLDOWN_SECONDS,
+  KEPT_UPLOADS_LIFETIME_HOURS,
   CATEGORY_DIALOG_SCROLL_PX,
   MIN_PIN_LENGTH,
   MAX_PIN_LENGTH,
@@ -77,7 +84,7 @@ export { ApiError, isApiError, errorMessage } from './api/errors.js';
 export type { ApiErrorKind } from './api/errors.js';
 export { createFetchPutFile, uploadToPresignedUrl, uploadDocument } from './api/upload.js';
 export type { PutFile, PutFileResult, ProgressListener, UploadTransport, UploadTarget } from './api/upload.js';
-export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, Logger } from './ports.js';
+export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, Logger, Connectivity } from './ports.js';
 export { createStore } from './store.js';
 export type { Store, Listener, Flow } from './store.js';
 export { STORAGE_KEYS } from './flows/storage-keys.js';
@@ -87,7 +94,8 @@ export { createForgotFlow } from './flows/forgot/forgot.js';
 export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
-export { createUploadFlow } from './flows/upload/upload.js';
+export { createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
+export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
 export type {
@@ -98,6 +106,7 @@ export type {
   UploadEvent,
   QueuedFile,
   FileProgress,
+  FailedProgress,
   ConvertImage,
   InspectImage,
 } from './flows/upload/upload.js';

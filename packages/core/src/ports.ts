@@ -42,3 +42,13 @@ export interface Dialogs {
 export interface Logger {
   warn(message: string, ...detail: unknown[]): void;
 }
+
+/**
+ * Whether the device has a network connection (`navigator.onLine` and its events in a browser). It
+ * can be wrong one way: online may still mean no route to the server, which only a request tells.
+ */
+export interface Connectivity {
+  online(): boolean;
+  /** Calls `listener` each time the connection comes back; returns the unsubscribe function. */
+  onOnline(listener: () => void): () => void;
+}

@@ -1,8 +1,8 @@
 /**
  * Host services every page needs, the same in a browser tab (apps/web) and in the desktop kiosk's
- * page (apps/desktop): the clock and the programme link.
+ * page (apps/desktop): the clock, the connection and the programme link.
  */
-import type { Clock } from '@vita-docs/core';
+import type { Clock, Connectivity } from '@vita-docs/core';
 
 /** Where the landing page's programme link points when nothing else is set: the IRS page on free tax preparation. */
 export const DEFAULT_PROGRAMME_URL =
@@ -27,4 +27,16 @@ export const browserClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => window.setTimeout(callback, ms),
   clearTimeout: (handle) => window.clearTimeout(handle as number),
+};
+
+/**
+ * Core's `Connectivity` port for a page: `navigator.onLine` and the window's `online` event. A page
+ * that is online may still not reach the server; the upload queue learns that from its requests.
+ */
+export const browserConnectivity: Connectivity = {
+  online: () => navigator.onLine,
+  onOnline(listener) {
+    window.addEventListener('online', listener);
+    return () => window.removeEventListener('online', listener);
+  },
 };

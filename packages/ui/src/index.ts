@@ -14,5 +14,7 @@ export type { Observable } from './hooks/use-flow';
 export type { ExpandedDrop, InboxScanView, Platform, ScannerInbox, ScannerInboxSnapshot } from './platform';
 export { createXhrPutFile } from './transport/xhr-put-file';
 export { saveAsDownload } from './transport/save-download';
-export { browserClock, DEFAULT_PROGRAMME_URL, readProgrammeUrl } from './host';
+export { browserClock, browserConnectivity, DEFAULT_PROGRAMME_URL, readProgrammeUrl } from './host';
+export { createIndexedDbJournals, UPLOAD_JOURNAL_DB } from './adapters/upload-journal';
+export type { IndexedDbJournalsOptions } from './adapters/upload-journal';
 export { PRODUCT_TITLE } from './texts';

@@ -3,6 +3,9 @@
  * docs/behaviour.md#messages. One place, so the tests and the screens agree and a later move into
  * core is a cut and paste.
  */
+import { messages } from '@vita-docs/core';
+import type { FileProgress } from '@vita-docs/core';
+
 export const PRODUCT_TITLE = 'VITA Documents';
 
 export const texts = {
@@ -41,4 +44,24 @@ export function fullName(person: { firstName: string; lastName: string }): strin
 /** What a drop or pick of files the queue cannot take says (only PDF files and images are stored). */
 export function notUploadableMessage(names: readonly string[]): string {
   return `Only PDF files and images can be uploaded. Not added: ${names.join(', ')}`;
+}
+
+/** What a queued file is doing, as its line in the queue and the upload tray say it. */
+export function progressLabel(progress: FileProgress): string {
+  switch (progress.status) {
+    case 'converting':
+      return 'Converting…';
+    case 'saving':
+      return 'Keeping on this device…';
+    case 'waiting':
+      return messages.waitingForConnection;
+    case 'queued':
+      return 'Ready';
+    case 'uploading':
+      return `${progress.total ? Math.floor((progress.loaded / progress.total) * 100) : 0}%`;
+    case 'done':
+      return 'Uploaded';
+    case 'failed':
+      return 'Failed';
+  }
 }

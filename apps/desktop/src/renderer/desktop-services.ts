@@ -4,7 +4,7 @@
  * session cookie; the scanner inbox and folder drop come from main too.
  */
 import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
-import { browserClock, readProgrammeUrl, saveAsDownload } from '@vita-docs/ui';
+import { browserClock, browserConnectivity, readProgrammeUrl, saveAsDownload } from '@vita-docs/ui';
 import type { AppServices, Platform } from '@vita-docs/ui';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
@@ -55,5 +55,8 @@ export function createDesktopServices(bridge: DesktopBridge, serverUrl: string):
     localStorage: window.localStorage,
     // The kiosk's page carries no programme meta tag: the default link.
     config: { programmeUrl: readProgrammeUrl() },
+    // Files waiting for the network go again when it is back. No journal: a desk's scans stay in
+    // the watched folder (and its ledger) until the server has them, so a restart loses none.
+    connectivity: browserConnectivity,
   };
 }

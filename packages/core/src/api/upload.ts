@@ -154,7 +154,8 @@ async function fingerprint(file: FileLike): Promise<{ size: number; sha256: stri
  * direct PUT with the headers the answer names, then `POST /docs/complete`, where the server checks
  * what arrived and lists it (skipped when the PUT's answer already says so, as the server's own
  * store does). Returns the key the server assigned. A refused complete raises the
- * client's {@link ApiError} (its message is the server's `error` text).
+ * client's {@link ApiError} (its message is the server's `error` text). An aborted `signal` stops it
+ * before its next request.
  */
 export async function uploadDocument(
   api: Pick<ApiClient, 'presignUpload' | 'completeUpload'>,
@@ -162,9 +163,11 @@ export async function uploadDocument(
   target: UploadTarget,
   file: FileLike,
   onProgress?: ProgressListener,
-  options: { replaces?: string } = {},
+  options: { replaces?: string; signal?: AbortSignal } = {},
 ): Promise<string> {
+  const { signal } = options;
   const { size, sha256 } = await fingerprint(file);
+  signal?.throwIfAborted();
   const contentType = uploadContentType(file.name, file.type);
   const presigned = await api.presignUpload({
     params: { id: target.clientId },
@@ -177,6 +180,7 @@ export async function uploadDocument(
       ...(options.replaces ? { replaces: options.replaces } : {}),
     },
   });
+  signal?.throwIfAborted();
   if (presigned.alreadyStored) {
     // Stored by an earlier attempt whose answer never came back: once is enough.
     onProgress?.(file.size, file.size);

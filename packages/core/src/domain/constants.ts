@@ -15,3 +15,9 @@ export const MAX_PIN_LENGTH = 128;
 export function zipFileName(clientId: string): string {
   return `client-${clientId}-all-docs.zip`;
 }
+
+/**
+ * How long queued files are kept on a device (docs/behaviour.md#kept-uploads): the session's default
+ * absolute lifetime, so nothing outlives the sign-in it was queued in by default.
+ */
+export const KEPT_UPLOADS_LIFETIME_HOURS = 12;

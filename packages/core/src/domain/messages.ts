@@ -34,6 +34,9 @@ export const messages = {
   photoTooSmall: 'This photo is too small to read.',
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
+  waitingForConnection: 'Waiting for connection…',
+  notKeptOnDevice: 'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
+  retryingByItself: 'It is sent again by itself.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */
@@ -116,4 +119,38 @@ export function fileTooLargeMessage(maxUploadBytes: number): string {
 /** The question before leaving a category with files not uploaded: `1 file is not uploaded yet.` */
 export function notUploadedYetMessage(count: number): string {
   return count === 1 ? '1 file is not uploaded yet.' : `${count} files are not uploaded yet.`;
+}
+
+/** The offer after signing in on a device that kept someone's queued files: `You have 3 files waiting to upload.` */
+export function filesWaitingMessage(count: number): string {
+  return count === 1 ? 'You have 1 file waiting to upload.' : `You have ${count} files waiting to upload.`;
+}
+
+/** Kept files whose bytes are gone (not kept, or unreadable): the person must choose them again. */
+export function filesLostMessage(count: number): string {
+  return count === 1
+    ? '1 file could not be restored on this device. Choose it again to upload it:'
+    : `${count} files could not be restored on this device. Choose them again to upload them:`;
+}
+
+/** Told on the next sign-in on a device where another person's sign-in deleted this person's kept files. */
+export function filesDeletedForOtherMessage(count: number): string {
+  const files = count === 1 ? '1 file' : `${count} files`;
+  return `${files} you left waiting to upload on this device were deleted because someone else signed in here. Upload them again.`;
+}
+
+/** The question before signing out while files are not uploaded: they are deleted from the device. */
+export function logoutWithWaitingConfirm(count: number): string {
+  const files = count === 1 ? '1 file is' : `${count} files are`;
+  return `${files} still waiting to upload. Log out anyway? They will be deleted from this device.`;
+}
+
+/** The tray in the header while files are sent: `Uploading 2 of 5`. */
+export function uploadingTrayLabel(current: number, total: number): string {
+  return `Uploading ${current} of ${total}`;
+}
+
+/** The tray while files wait for something (Upload, a retry, the connection): `3 files waiting to upload`. */
+export function waitingTrayLabel(count: number): string {
+  return count === 1 ? '1 file waiting to upload' : `${count} files waiting to upload`;
 }

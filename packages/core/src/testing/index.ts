@@ -4,8 +4,10 @@
  */
 export { createManualClock } from './clock.js';
 export type { ManualClock } from './clock.js';
-export { createMemoryStorage, createRecordingDialogs, createRecordingLogger } from './ports.js';
-export type { MemoryStorage, RecordingDialogs, RecordingLogger } from './ports.js';
+export { createMemoryStorage, createRecordingDialogs, createRecordingLogger, createManualConnectivity } from './ports.js';
+export type { MemoryStorage, RecordingDialogs, RecordingLogger, ManualConnectivity } from './ports.js';
+export { createMemoryJournals } from './journal.js';
+export type { MemoryJournals } from './journal.js';
 export { createCookieJarFetch } from './cookie-jar.js';
 export type { CookieJarFetch, CookieJarFetchOptions } from './cookie-jar.js';
 export { createFakeApi } from './fake-api.js';

@@ -1,4 +1,4 @@
-import type { Dialogs, KeyValueStorage, Logger } from '../ports.js';
+import type { Connectivity, Dialogs, KeyValueStorage, Logger } from '../ports.js';
 
 /** An in-memory {@link KeyValueStorage} whose contents a test can read. */
 export interface MemoryStorage extends KeyValueStorage {
@@ -50,4 +50,31 @@ export interface RecordingLogger extends Logger {
 export function createRecordingLogger(): RecordingLogger {
   const warnings: { message: string; detail: unknown[] }[] = [];
   return { warnings, warn: (message, ...detail) => void warnings.push({ message, detail }) };
+}
+
+/** A {@link Connectivity} a test switches. */
+export interface ManualConnectivity extends Connectivity {
+  /** Goes offline, or back online (telling the listeners). */
+  set(online: boolean): void;
+  /** How many listeners are subscribed. */
+  listeners(): number;
+}
+
+/** Creates a {@link ManualConnectivity}, online at first. */
+export function createManualConnectivity(): ManualConnectivity {
+  let online = true;
+  const listeners = new Set<() => void>();
+  return {
+    online: () => online,
+    onOnline(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    listeners: () => listeners.size,
+    set(next) {
+      const cameBack = next && !online;
+      online = next;
+      if (cameBack) for (const listener of [...listeners]) listener();
+    },
+  };
 }

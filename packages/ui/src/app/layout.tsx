@@ -3,8 +3,11 @@ import type { MouseEvent, ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ScreenErrorBoundary } from '../components/error-boundary';
 import { Header } from '../components/header';
+import { LazyKeptUploadsOffer } from '../components/lazy-parts';
 import { Loading } from '../components/page';
 import { useFocusRescue } from '../hooks/use-focus-rescue';
+import { useFlow } from '../hooks/use-flow';
+import { useUploadQueues } from './upload-queues';
 import { loginFor, paths } from './paths';
 import { useSession } from './session';
 import '../styles/base.css';
@@ -19,6 +22,8 @@ function focusMain(event: MouseEvent<HTMLAnchorElement>) {
 
 function Frame({ children }: { children: ReactNode }) {
   useFocusRescue();
+  const { files, lost, deletedForOthers } = useFlow(useUploadQueues().offer);
+  const offered = files.length > 0 || lost.length > 0 || deletedForOthers > 0;
   return (
     <>
       <a className="skip-link" href="#main" onClick={focusMain}>
@@ -26,6 +31,7 @@ function Frame({ children }: { children: ReactNode }) {
       </a>
       <Header />
       <main id="main" className="app-main" tabIndex={-1}>
+        {offered && <LazyKeptUploadsOffer />}
         {children}
       </main>
     </>

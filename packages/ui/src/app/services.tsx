@@ -1,6 +1,6 @@
 import { createContext, use } from 'react';
 import type { ReactNode } from 'react';
-import type { ApiClient, Clock, KeyValueStorage } from '@vita-docs/core';
+import type { ApiClient, Clock, Connectivity, KeyValueStorage, UploadJournals } from '@vita-docs/core';
 import type { Platform } from '../platform';
 
 /** Settings the host decides. */
@@ -19,6 +19,13 @@ export interface AppServices {
   /** Lasting storage: preferences such as convert-to-PDF (docs/behaviour.md#browser-storage). */
   localStorage: KeyValueStorage;
   config: AppConfig;
+  /**
+   * Where queued files are kept across reloads (docs/behaviour.md#kept-uploads): the browser's
+   * IndexedDB (`createIndexedDbJournals`). Without it queues live in memory only.
+   */
+  uploadJournals?: UploadJournals;
+  /** Tells when the network comes back, so files waiting for it go again (`browserConnectivity`). */
+  connectivity?: Connectivity;
 }
 
 const ServicesContext = createContext<AppServices | null>(null);

@@ -291,7 +291,9 @@ describe('upload queue', () => {
     ]);
     expect(flow.getState().queue).toEqual([
       // A type the server refuses stays refused: no Retry for it.
-      expect.objectContaining({ progress: { status: 'failed', error: 'This file is not really a PDF.', retryable: false } }),
+      expect.objectContaining({
+        progress: { status: 'failed', error: 'This file is not really a PDF.', retryable: false, kind: 'http', httpStatus: 415 },
+      }),
     ]);
     expect(names(flow.getState().queue)).toEqual(['a.pdf']);
     expect(platform.alerts).toEqual(['This file is not really a PDF.']);
@@ -312,7 +314,7 @@ describe('upload queue', () => {
     expect(flow.getState().queue).toEqual([
       // The store's 403 is a stale signature: a retry gets a new URL.
       expect.objectContaining({
-        progress: { status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch', retryable: true },
+        progress: { status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch', retryable: true, kind: 'http', httpStatus: 403 },
       }),
     ]);
     expect(platform.alerts).toEqual(['Upload failed: 403 SignatureDoesNotMatch']);
@@ -329,7 +331,7 @@ describe('upload queue', () => {
     await flow.send({ type: 'add', files: [createTestFile('a.pdf', 'a', 'application/pdf')] });
     api.failNext('presignUpload');
     await flow.send({ type: 'upload' });
-    expect(flow.getState().queue[0]?.progress).toEqual({ status: 'failed', error: 'Server error', retryable: true });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({ status: 'failed', error: 'Server error', retryable: true, kind: 'http' });
     expect(platform.alerts).toEqual(['Server error']);
   });
 
@@ -397,9 +399,9 @@ describe('upload queue', () => {
       ],
     });
     expect(flow.getState().queue.map((q) => [q.file.name, q.progress])).toEqual([
-      ['big.pdf', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false }],
+      ['big.pdf', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false, kind: 'other', httpStatus: 413 }],
       ['huge-photo.pdf', { status: 'queued' }],
-      ['also-big.jpg', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false }],
+      ['also-big.jpg', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false, kind: 'other', httpStatus: 413 }],
     ]);
     const big = flow.getState().queue[0]!.id;
     await flow.send({ type: 'retry', id: big });
@@ -408,7 +410,7 @@ describe('upload queue', () => {
     expect(names(flow.getState().queue)).toEqual(['big.pdf', 'also-big.jpg']);
   });
 
-  it('no Retry when the API refuses for good (403); a network failure can be retried', async () => {
+  it('no Retry when the API refuses for good (403); a network failure waits for the connection', async () => {
     const { api, flow } = setup();
     await flow.send({ type: 'add', files: [createTestFile('a.pdf', 'a', 'application/pdf')] });
     api.failNext('presignUpload', new ApiError('http', 403, 'This client belongs to another volunteer.'));
@@ -418,6 +420,8 @@ describe('upload queue', () => {
     await flow.send({ type: 'add', files: [createTestFile('b.pdf', 'b', 'application/pdf')] });
     api.failNext('presignUpload', new ApiError('network', 0, 'Failed to fetch'));
     await flow.send({ type: 'upload' });
-    expect(flow.getState().queue[0]?.progress).toMatchObject({ retryable: true });
+    expect(flow.getState().queue[0]?.progress).toEqual({ status: 'waiting' });
+    await flow.send({ type: 'retry', id: flow.getState().queue[0]!.id });
+    expect(flow.getState().queue).toEqual([]);
   });
 });

@@ -37,13 +37,17 @@ export function CategoryScreen() {
 function Category({ clientId, docType }: { clientId: string; docType: string }) {
   const { api, platform } = useServices();
   const navigate = useNavigate();
-  const flows = useCategoryFlows({ clientId, docType });
-  const [deleting, setDeleting] = useState(false);
   const clientName = useClientName(clientId);
+  const flows = useCategoryFlows({ clientId, docType }, clientName);
+  const [deleting, setDeleting] = useState(false);
   // After a batch went up, the Uploaded list comes into view with the new files.
-  const { lastUploaded, queue } = useFlow(flows.upload);
+  const { lastUploaded, queue, status } = useFlow(flows.upload);
   // Leaving with files not sent yet asks first (they would wait in the queue, easily forgotten).
-  const waiting = queue.filter((item) => item.progress.status !== 'done' && item.progress.status !== 'uploading');
+  // Files an upload under way will send, and files waiting for the connection, go by themselves.
+  const sending = status === 'uploading' || status === 'refreshing';
+  const waiting = sending
+    ? []
+    : queue.filter((item) => item.progress.status !== 'done' && item.progress.status !== 'waiting');
   const [leavingTo, setLeavingTo] = useState<LeaveTarget | null>(null);
   const guard = useLeaveGuard(waiting.length > 0, setLeavingTo);
   const leave = (choice: LeaveChoice) => {

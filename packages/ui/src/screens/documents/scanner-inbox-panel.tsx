@@ -3,8 +3,8 @@ import type { FileLike, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import type { InboxScanView, ScannerInbox } from '../../platform';
-import { canAdd, createInboxQueue } from './inbox-queue';
-import type { InboxQueueState } from './inbox-queue';
+import { canAdd, createInboxQueue } from '../../adapters/inbox-queue';
+import type { InboxQueueState } from '../../adapters/inbox-queue';
 import '../../styles/scanner-inbox.css';
 
 interface ScannerInboxPanelProps {

@@ -2,11 +2,13 @@ import {
   filesUploadedMessage,
   formatMegabytes,
   isPhotoFile,
+  messages,
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
 import { useId } from 'react';
 import { useFlow } from '../../hooks/use-flow';
+import { progressLabel } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 import { PhotoThumb } from './photo-thumb';
 
@@ -93,7 +95,12 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
   const nameId = useId();
   const { progress, file, original } = item;
   const photo = isPhotoFile(original);
-  const changeable = !busy && (progress.status === 'queued' || progress.status === 'failed' || progress.status === 'converting');
+  const changeable =
+    !busy &&
+    (progress.status === 'queued' ||
+      progress.status === 'failed' ||
+      progress.status === 'waiting' ||
+      progress.status === 'converting');
   return (
     <li className={`queue__item${photo ? ' queue__item--photo' : ''}`} aria-labelledby={nameId}>
       {photo && <PhotoThumb file={original} rotate={item.rotate ?? 0} label={`Preview of ${file.name}`} />}
@@ -104,7 +111,10 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
         <span className="queue__size">{formatMegabytes(file.size)}</span>
       </div>
       {progress.status === 'failed' ? (
-        <p className="status status--error queue__error">{progress.error}</p>
+        <p className="status status--error queue__error">
+          {progress.error}
+          {progress.retryAt !== undefined && ` ${messages.retryingByItself}`}
+        </p>
       ) : (
         <div className="queue__progress">
           <progress
@@ -112,7 +122,7 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
             max={progress.status === 'uploading' ? Math.max(progress.total, 1) : 1}
             value={progressValue(item)}
           />
-          <span className="queue__state">{progressLabel(item)}</span>
+          <span className="queue__state">{progressLabel(item.progress)}</span>
         </div>
       )}
       {(item.warnings.length > 0 || item.notice) && (
@@ -165,7 +175,7 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
             </button>
           </>
         )}
-        {progress.status === 'failed' && progress.retryable && (
+        {((progress.status === 'failed' && progress.retryable) || progress.status === 'waiting') && (
           <button
             type="button"
             className="button button--small"
@@ -192,22 +202,7 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
 
 /** The bar's value; undefined while converting makes it an indeterminate (moving) bar. */
 function progressValue({ progress }: QueuedFile): number | undefined {
-  if (progress.status === 'converting') return undefined;
+  if (progress.status === 'converting' || progress.status === 'saving') return undefined;
   if (progress.status === 'uploading') return progress.loaded;
   return progress.status === 'done' ? 1 : 0;
-}
-
-function progressLabel({ progress }: QueuedFile): string {
-  switch (progress.status) {
-    case 'converting':
-      return 'Converting…';
-    case 'queued':
-      return 'Ready';
-    case 'uploading':
-      return `${progress.total ? Math.floor((progress.loaded / progress.total) * 100) : 0}%`;
-    case 'done':
-      return 'Uploaded';
-    case 'failed':
-      return 'Failed';
-  }
 }

@@ -1,6 +1,6 @@
 import { createFileListFlow, createRenameFlow, createRetakeFlow, createScanFlow, scanFileName } from '@vita-docs/core';
 import type { FileLike, UploadTarget } from '@vita-docs/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { useServices } from '../../app/services';
 import { useUploadQueues } from '../../app/upload-queues';
@@ -12,7 +12,7 @@ import { useFlowInstance } from '../../hooks/use-flow';
  * set per client and category (the screen is keyed by both). The upload queue is the app's
  * (`useUploadQueues`): it outlives the screen, so uploads go on elsewhere and come back with it.
  */
-export function useCategoryFlows(target: UploadTarget) {
+export function useCategoryFlows(target: UploadTarget, clientName: string | null) {
   const { api, platform, localStorage, clock } = useServices();
   const queues = useUploadQueues();
   const { photos } = queues;
@@ -20,6 +20,11 @@ export function useCategoryFlows(target: UploadTarget) {
   const refresh = () => list.send({ type: 'refresh' });
   const [upload] = useState(() => queues.queueFor(target));
   const { clientId, docType } = target;
+  // The queue keeps the client's name with each file it keeps (for the resume offer and the tray).
+  const name = useRef(clientName);
+  useEffect(() => {
+    name.current = clientName;
+  }, [clientName]);
   useEffect(
     () =>
       queues.attach(
@@ -27,6 +32,7 @@ export function useCategoryFlows(target: UploadTarget) {
         {
           refresh: () => list.send({ type: 'refresh' }),
           uploadedNames: () => list.getState().items.map((item) => item.filename),
+          clientName: () => name.current ?? undefined,
         },
       ),
     [queues, list, clientId, docType],

@@ -3,6 +3,7 @@ import type { User } from '@vita-docs/core';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useSessionFlow } from '../../app/session';
+import { useUploadQueues } from '../../app/upload-queues';
 import { Loading, Page } from '../../components/page';
 import { Tag } from '../../components/tag';
 import { AllClients } from './all-clients';
@@ -14,6 +15,7 @@ import { PendingApprovals } from './pending-approvals';
 /** The signed-in dashboard: greeting, tag, buttons, and the sections the user may see. */
 export function Dashboard({ user }: { user: User }) {
   const session = useSessionFlow();
+  const queues = useUploadQueues();
   const navigate = useNavigate();
   const { show, approvals, orphans, users, clients, reloadAll, firstLoadDone } = useDashboardFlows(user);
   const tag = roleTag(user);
@@ -22,9 +24,9 @@ export function Dashboard({ user }: { user: User }) {
     void session.send({ type: 'check' });
     reloadAll();
   };
+  // Signing out empties the upload queues and deletes what this device kept (asking first if files wait).
   const logout = async () => {
-    await session.send({ type: 'logout' });
-    if (session.getState().status === 'signedOut') await navigate(paths.landing);
+    if (await queues.logout()) await navigate(paths.landing);
   };
 
   return (

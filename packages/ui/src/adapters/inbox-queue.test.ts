@@ -7,7 +7,7 @@ import {
   createTestFile,
 } from '@vita-docs/core/testing';
 import { describe, expect, it } from 'vitest';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../../platform';
+import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../platform';
 import { attemptTarget, canAdd, createInboxQueue } from './inbox-queue';
 
 const W2 = 'W-2';

@@ -1,6 +1,6 @@
-import { errorMessage } from '@vita-docs/core';
+import { errorMessage, messages } from '@vita-docs/core';
 import type { FileLike, UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../../platform';
+import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../platform';
 
 /** What the "Scanner inbox" panel renders. */
 export interface InboxQueueState {
@@ -62,9 +62,6 @@ export function canAdd(state: InboxQueueState, scan: InboxScanView): boolean {
  * upload starts, `uploaded` only when the upload flow reports it done (the server stored it: the
  * presign and the PUT both succeeded), `failed` with the error otherwise. A scan the person removes
  * from the queue simply stays in the inbox.
- *
- * Core's upload flow does not return the ids of added files, so the link is made by the queue's
- * difference just after `add`: the flow puts new files in its queue synchronously, in order.
  */
 export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueOptions): InboxQueue {
   let state: InboxQueueState = { folder: null, scans: [], queued: {}, adding: false };
@@ -123,6 +120,7 @@ export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueO
       reported.set(scanId, progress.status);
       if (progress.status === 'uploading') mark(scanId, () => inbox.markUploading(scanId, attemptTarget(target)));
       else if (progress.status === 'failed') mark(scanId, () => inbox.markFailed(scanId, progress.error));
+      else if (progress.status === 'waiting') mark(scanId, () => inbox.markFailed(scanId, messages.waitingForConnection));
     }
     if (queued !== state.queued) setState({ queued });
     if (Object.keys(queued).length === 0) unfollowQueue();
@@ -172,13 +170,11 @@ export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueO
         return;
       }
     }
-    const before = new Set(upload.getState().queue.map((item) => item.id));
-    const adding = upload.send({ type: 'add', files: toQueue.map(({ file }) => file) });
-    const added = upload.getState().queue.filter((item) => !before.has(item.id));
+    const { ids: itemIds, ready: adding } = upload.addFiles(toQueue.map(({ file }) => file));
     const queued = { ...state.queued };
     toQueue.forEach((entry, i) => {
-      const item = added[i];
-      if (item) for (const scan of entry.scans) queued[scan.id] = item.id;
+      const id = itemIds[i];
+      if (id) for (const scan of entry.scans) queued[scan.id] = id;
     });
     setState({ queued, ...(failed.length ? { problem: failed.join('\n') } : {}) });
     if (Object.keys(queued).length) startFollowingQueue();

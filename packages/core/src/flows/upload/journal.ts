@@ -1,0 +1,61 @@
+/**
+ * Where queued files are kept so a reload, a crash or a closed tab loses none of them
+ * (docs/behaviour.md#kept-uploads). The browser keeps them encrypted in IndexedDB; a host without
+ * such a place simply gives the upload flow no journal.
+ */
+import type { UploadTarget } from '../../api/upload.js';
+import type { FileLike } from '../../ports.js';
+
+/** What is remembered of one queued file besides its bytes. */
+export interface JournalEntry {
+  /** The queue item's id (unique across every queue of the app). */
+  id: string;
+  target: UploadTarget;
+  /** The client's name when the queue knew it: what the resume offer and the tray show. */
+  clientName?: string;
+  /** The file's name, type and size (after conversion: the PDF's). */
+  name: string;
+  type: string;
+  size: number;
+}
+
+/** One person's kept files. */
+export interface UploadJournal {
+  /**
+   * Keeps the file with its entry (replacing an earlier one of the same id). Resolves once both are
+   * durable; rejects when the bytes could not be kept (the entry may still be, so its name is known).
+   */
+  save(entry: JournalEntry, file: FileLike): Promise<void>;
+  /** Forgets a file (uploaded, or removed from its queue). */
+  remove(id: string): Promise<void>;
+}
+
+/** A kept file read back. */
+export interface KeptFile {
+  entry: JournalEntry;
+  file: FileLike;
+  /** When it was kept (ms since the epoch). */
+  savedAt: number;
+}
+
+/** What opening a person's journal found. */
+export interface OpenedJournal {
+  journal: UploadJournal;
+  /** Their files, oldest first, within the lifetime. */
+  files: readonly KeptFile[];
+  /** Their files whose bytes could not be kept or read back: the person must choose them again. */
+  lost: readonly JournalEntry[];
+  /** How many of their files were deleted because someone else signed in on this device meanwhile. */
+  deletedForOthers: number;
+}
+
+/** The device's journals: one person's at a time. */
+export interface UploadJournals {
+  /**
+   * Opens `owner`'s journal. Files of anyone else are deleted (and their owner told on their next
+   * sign-in here), as are files older than the session's absolute lifetime.
+   */
+  open(owner: string): Promise<OpenedJournal>;
+  /** Deletes everything kept on this device (sign-out). */
+  destroy(): Promise<void>;
+}

@@ -1,0 +1,181 @@
+/**
+ * The browser's {@link UploadJournals} (docs/behaviour.md#kept-uploads): queued files kept in
+ * IndexedDB, encrypted with AES-GCM under a key WebCrypto made non-extractable (the browser keeps it
+ * in the same database, and no script, this one included, can read it out), so the files are not
+ * readable as plain files in the browser profile. Each record names its owner only by a hash of their
+ * email. The file's entry (name, client, category) and its bytes are separate records, so a file
+ * whose bytes did not fit is still known by name and can be chosen again.
+ */
+import type { DBSchema, IDBPDatabase } from 'idb';
+import type { FileLike, JournalEntry, KeptFile, OpenedJournal, UploadJournals } from '@vita-docs/core';
+import { UPLOAD_JOURNAL_DB } from './upload-journal';
+import type { IndexedDbJournalsOptions } from './upload-journal';
+
+interface Sealed {
+  iv: Uint8Array<ArrayBuffer>;
+  data: ArrayBuffer;
+}
+
+interface JournalSchema extends DBSchema {
+  entries: { key: string; value: { id: string; owner: string; savedAt: number; entry: Sealed } };
+  bytes: { key: string; value: { id: string; bytes: Sealed } };
+  keys: { key: string; value: CryptoKey };
+}
+
+const DELETED_KEY = 'vita-docs.deletedUploads.';
+const encoder = new TextEncoder();
+
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** The IndexedDB journals (see `createIndexedDbJournals`, which loads this module on first use). */
+export function openIndexedDbJournals(options: IndexedDbJournalsOptions): UploadJournals {
+  const { crypto, storage, now, lifetimeMs } = options;
+  const name = options.name ?? UPLOAD_JOURNAL_DB;
+  let connection: Promise<IDBPDatabase<JournalSchema>> | null = null;
+
+  /** Counts `destroy`s: a journal opened before one refuses to write (a save racing a sign-out). */
+  let epoch = 0;
+  const database = () =>
+    (connection ??= import('idb').then(({ openDB }) =>
+      openDB<JournalSchema>(name, 1, {
+        upgrade(db) {
+          db.createObjectStore('entries', { keyPath: 'id' });
+          db.createObjectStore('bytes', { keyPath: 'id' });
+          db.createObjectStore('keys');
+        },
+        // Another tab deletes the database at sign-out: let it, and reopen on the next use.
+        blocking() {
+          void connection?.then((db) => db.close());
+          connection = null;
+        },
+      }),
+    ).catch((error: unknown) => {
+      connection = null; // tried again on the next use
+      throw error;
+    }));
+
+  /** The device's key: made once, never extractable. */
+  async function deviceKey(db: IDBPDatabase<JournalSchema>): Promise<CryptoKey> {
+    const found = await db.get('keys', 'device');
+    if (found) return found;
+    const made = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    // Two tabs may race to make it: the first one written wins, and both use that one.
+    const tx = db.transaction('keys', 'readwrite');
+    const existing = await tx.store.get('device');
+    if (!existing) await tx.store.put(made, 'device');
+    await tx.done;
+    return existing ?? made;
+  }
+
+  /** The record's id and what it holds are bound into the tag: records cannot be swapped. */
+  const label = (id: string, part: 'entry' | 'bytes', owner: string) => encoder.encode(`${owner}/${id}/${part}`);
+
+  async function seal(key: CryptoKey, plain: BufferSource, aad: Uint8Array<ArrayBuffer>): Promise<Sealed> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    return { iv, data: await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, plain) };
+  }
+  const unseal = (key: CryptoKey, sealed: Sealed, aad: Uint8Array<ArrayBuffer>) =>
+    crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: aad }, key, sealed.data);
+
+  const ownerHash = async (owner: string) =>
+    hex(await crypto.subtle.digest('SHA-256', encoder.encode(`vita-docs:${owner.trim().toLowerCase()}`)));
+
+  return {
+    async open(person) {
+      const db = await database();
+      const key = await deviceKey(db);
+      const owner = await ownerHash(person);
+      const files: KeptFile[] = [];
+      const lost: JournalEntry[] = [];
+      const others = new Map<string, number>();
+      const drop: string[] = [];
+      for (const record of await db.getAll('entries')) {
+        if (record.owner !== owner) {
+          // Someone else's: deleted; counted (to tell them) only if it had not expired anyway.
+          if (now() - record.savedAt <= lifetimeMs) others.set(record.owner, (others.get(record.owner) ?? 0) + 1);
+          drop.push(record.id);
+          continue;
+        }
+        let entry: JournalEntry;
+        try {
+          // Sealed by this code under this device's key: the tag vouches for the shape.
+          entry = JSON.parse(new TextDecoder().decode(await unseal(key, record.entry, label(record.id, 'entry', owner)))) as JournalEntry;
+        } catch {
+          drop.push(record.id); // unreadable (another key): nothing to show
+          continue;
+        }
+        if (now() - record.savedAt > lifetimeMs) {
+          drop.push(record.id);
+          continue;
+        }
+        const stored = await db.get('bytes', record.id);
+        try {
+          if (!stored) throw new Error('not kept');
+          const bytes = await unseal(key, stored.bytes, label(record.id, 'bytes', owner));
+          const file = new File([bytes], entry.name, { type: entry.type });
+          files.push({ entry, file, savedAt: record.savedAt });
+        } catch {
+          lost.push(entry);
+        }
+      }
+      if (drop.length) {
+        const tx = db.transaction(['entries', 'bytes'], 'readwrite');
+        await Promise.all(drop.flatMap((id) => [tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]));
+        await tx.done;
+      }
+      // The notes to tell people last no longer than the files did.
+      const note = (hash: string): number => {
+        const [count = 0, at = 0] = (storage.getItem(DELETED_KEY + hash) ?? '').split('@').map(Number);
+        return now() - at <= lifetimeMs ? count : 0;
+      };
+      for (const [other, count] of others) storage.setItem(DELETED_KEY + other, `${note(other) + count}@${now()}`);
+      const deletedForOthers = note(owner);
+      storage.removeItem(DELETED_KEY + owner);
+      files.sort((a, b) => a.savedAt - b.savedAt);
+
+      const mine = epoch;
+      const writable = async () => {
+        const db = mine === epoch ? await database() : null;
+        if (!db || mine !== epoch) throw new Error('This device no longer keeps files for this sign-in.');
+        return db;
+      };
+      const journal = {
+        async save(entry: JournalEntry, file: FileLike) {
+          const sealedEntry = await seal(key, encoder.encode(JSON.stringify(entry)), label(entry.id, 'entry', owner));
+          const record = { id: entry.id, owner, savedAt: now(), entry: sealedEntry };
+          let sealedBytes: Sealed | null = null;
+          try {
+            sealedBytes = await seal(key, await file.arrayBuffer(), label(entry.id, 'bytes', owner));
+            const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
+            await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes })]);
+            await tx.done;
+          } catch (error) {
+            // The bytes did not fit (or could not be read): keep the entry alone, so the file is
+            // named after a reload and can be chosen again.
+            const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
+            await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').delete(entry.id)]);
+            await tx.done;
+            throw error;
+          }
+        },
+        async remove(id: string) {
+          if (mine !== epoch) return; // everything is gone already
+          const tx = (await database()).transaction(['entries', 'bytes'], 'readwrite');
+          await Promise.all([tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]);
+          await tx.done;
+        },
+      };
+      return { journal, files, lost, deletedForOthers } satisfies OpenedJournal;
+    },
+
+    async destroy() {
+      epoch += 1;
+      const open = connection;
+      connection = null;
+      if (open) (await open.catch(() => null))?.close();
+      // Another tab holding it open closes it on `versionchange` (`blocking` above); then this completes.
+      const { deleteDB } = await import('idb');
+      await deleteDB(name);
+    },
+  };
+}

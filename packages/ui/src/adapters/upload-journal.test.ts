@@ -1,0 +1,183 @@
+// The IndexedDB journal against fake-indexeddb (the IndexedDB API in Node) and Node's WebCrypto:
+// what it writes is encrypted and bound to its owner, another person's sign-in deletes (and later
+// tells), the lifetime ends, bytes that could not be kept leave the name, destroy deletes all.
+import 'fake-indexeddb/auto';
+import { createMemoryStorage, createTestFile } from '@vita-docs/core/testing';
+import type { JournalEntry } from '@vita-docs/core';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIndexedDbJournals, UPLOAD_JOURNAL_DB } from './upload-journal';
+
+const HOUR = 3_600_000;
+let now = 1_000_000;
+let storage = createMemoryStorage();
+const journals = () =>
+  createIndexedDbJournals({ crypto: globalThis.crypto, storage, now: () => now, lifetimeMs: 12 * HOUR });
+
+const entry = (id: string, name: string): JournalEntry => ({
+  id,
+  target: { clientId: 'c1', docType: 'Banking Info' },
+  clientName: 'Dora Client',
+  name,
+  type: 'application/pdf',
+  size: 18,
+});
+const pdf = (name: string) => createTestFile(name, `%PDF-1.7 SSN 123-45-6789 ${name}`, 'application/pdf');
+const text = async (file: { arrayBuffer(): Promise<ArrayBuffer> }) => new TextDecoder().decode(await file.arrayBuffer());
+
+/** The owners of every entry record. */
+async function rawOwners(): Promise<string[]> {
+  const db = await openDB(UPLOAD_JOURNAL_DB);
+  const owners = ((await db.getAll('entries')) as { owner: string }[]).map((r) => r.owner);
+  db.close();
+  return owners;
+}
+
+/** Every value of a store as raw bytes of text, as anyone reading the browser profile would find them. */
+async function rawRecords(): Promise<string> {
+  const db = await openDB(UPLOAD_JOURNAL_DB);
+  const found: unknown[] = [...(await db.getAll('entries')), ...(await db.getAll('bytes'))];
+  db.close();
+  const decode = (value: unknown): string => {
+    if (value instanceof ArrayBuffer) return new TextDecoder().decode(value);
+    if (ArrayBuffer.isView(value)) return new TextDecoder().decode(value);
+    if (value && typeof value === 'object') return Object.values(value).map(decode).join('|');
+    return String(value);
+  };
+  return found.map(decode).join('\n');
+}
+
+afterEach(async () => {
+  await journals().destroy();
+  now = 1_000_000;
+  storage = createMemoryStorage();
+});
+
+describe('IndexedDB upload journal', () => {
+  it('gives a person back their files, byte for byte, oldest first, and forgets removed ones', async () => {
+    const { journal } = await journals().open('vera@example.org');
+    await journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    now += 1;
+    await journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
+    now += 1;
+    await journal.save(entry('c', 'c.pdf'), pdf('c.pdf'));
+    await journal.remove('b');
+
+    const opened = await journals().open('Vera@Example.org ');
+    expect(opened.files.map((f) => f.entry)).toEqual([entry('a', 'a.pdf'), entry('c', 'c.pdf')]);
+    expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
+    expect(opened.files[1]!.file).toMatchObject({ name: 'c.pdf', type: 'application/pdf' });
+    expect(opened.lost).toEqual([]);
+  });
+
+  it('keeps nothing readable: no bytes, names, clients or emails in the clear, and a key no script can export', async () => {
+    const { journal } = await journals().open('vera@example.org');
+    await journal.save(entry('a', 'dora-ssn-card.pdf'), pdf('dora-ssn-card.pdf'));
+    const raw = await rawRecords();
+    for (const secret of ['%PDF', '123-45-6789', 'dora-ssn-card', 'Dora Client', 'Banking', 'vera@example.org']) {
+      expect(raw).not.toContain(secret);
+    }
+    const db = await openDB(UPLOAD_JOURNAL_DB);
+    const key = (await db.get('keys', 'device')) as CryptoKey;
+    db.close();
+    expect(key.extractable).toBe(false);
+    await expect(crypto.subtle.exportKey('raw', key)).rejects.toThrow();
+  });
+
+  it('a record moved to another id, owner or part does not decrypt', async () => {
+    const wes = await journals().open('wes@example.org');
+    await wes.journal.save(entry('w', 'w.pdf'), pdf('w.pdf'));
+    const { journal } = await journals().open('vera@example.org'); // wes's file is deleted here
+    await journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    await journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
+    const db = await openDB(UPLOAD_JOURNAL_DB);
+    const a = await db.get('entries', 'a');
+    const aBytes = await db.get('bytes', 'a');
+    const b = await db.get('entries', 'b');
+    // Another id; b's entry sealed where its bytes go (parts swapped); vera's record given to wes.
+    await db.put('entries', { ...a, id: 'z' });
+    await db.put('bytes', { ...aBytes, id: 'z' });
+    await db.put('bytes', { id: 'b', bytes: b.entry });
+    const wesHash = (await rawOwners()).find((owner) => owner !== a.owner);
+    expect(wesHash).toBeUndefined(); // wes has no records left: make one by hand
+    await db.put('entries', { ...a, id: 'stolen', owner: 'f'.repeat(64) });
+    db.close();
+    const vera = await journals().open('vera@example.org');
+    expect(vera.files.map((f) => f.entry.id)).toEqual(['a']);
+    expect(vera.lost.map((e) => e.id)).toEqual(['b']); // its bytes do not open as bytes
+    const other = await journals().open('f'.repeat(64));
+    expect(other.files).toEqual([]);
+  });
+
+  it('deletes another person’s files when someone signs in, and tells their owner once, on their next sign-in', async () => {
+    const vera = await journals().open('vera@example.org');
+    await vera.journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    await vera.journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
+
+    const wes = await journals().open('wes@example.org');
+    expect(wes.files).toEqual([]);
+    expect(wes.deletedForOthers).toBe(0);
+    expect(await rawRecords()).toBe('');
+
+    const back = await journals().open('vera@example.org');
+    expect(back.files).toEqual([]);
+    expect(back.deletedForOthers).toBe(2);
+    expect((await journals().open('vera@example.org')).deletedForOthers).toBe(0);
+  });
+
+  it('tells the owner only within the lifetime, and counts only files that had not expired anyway', async () => {
+    const vera = await journals().open('vera@example.org');
+    await vera.journal.save(entry('old', 'old.pdf'), pdf('old.pdf'));
+    now += 13 * HOUR;
+    await vera.journal.save(entry('new', 'new.pdf'), pdf('new.pdf'));
+    await journals().open('wes@example.org');
+    expect((await journals().open('vera@example.org')).deletedForOthers).toBe(1); // new.pdf, not old.pdf
+  });
+
+  it('forgets the note about deleted files once it is older than the lifetime', async () => {
+    const vera = await journals().open('vera@example.org');
+    await vera.journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    await journals().open('wes@example.org');
+    now += 12 * HOUR + 1;
+    expect((await journals().open('vera@example.org')).deletedForOthers).toBe(0);
+  });
+
+  it('a save racing a sign-out writes nothing after the database is deleted', async () => {
+    const j = journals();
+    const { journal } = await j.open('vera@example.org');
+    const saving = journal.save(entry('late', 'late.pdf'), pdf('late.pdf')).then(
+      () => 'kept',
+      (error: unknown) => String(error),
+    );
+    await j.destroy();
+    expect(await saving).toBe('Error: This device no longer keeps files for this sign-in.');
+    expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(UPLOAD_JOURNAL_DB);
+  });
+
+  it('drops files older than the lifetime', async () => {
+    const { journal } = await journals().open('vera@example.org');
+    await journal.save(entry('old', 'old.pdf'), pdf('old.pdf'));
+    now += 11 * HOUR;
+    await journal.save(entry('new', 'new.pdf'), pdf('new.pdf'));
+    now += 1 * HOUR + 1;
+    const opened = await journals().open('vera@example.org');
+    expect(opened.files.map((f) => f.entry.id)).toEqual(['new']);
+  });
+
+  it('a file whose bytes could not be kept is still known by name: lost, to be chosen again', async () => {
+    const { journal } = await journals().open('vera@example.org');
+    const unreadable = { ...pdf('big.pdf'), arrayBuffer: () => Promise.reject(new Error('QuotaExceededError')) };
+    await expect(journal.save(entry('big', 'big.pdf'), unreadable)).rejects.toThrow('QuotaExceededError');
+    const opened = await journals().open('vera@example.org');
+    expect(opened.files).toEqual([]);
+    expect(opened.lost).toEqual([entry('big', 'big.pdf')]);
+  });
+
+  it('destroy deletes the database', async () => {
+    const j = journals();
+    const { journal } = await j.open('vera@example.org');
+    await journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    await j.destroy();
+    expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(UPLOAD_JOURNAL_DB);
+  });
+});
