@@ -40,6 +40,8 @@ export {
   fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
+export { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit.js';
+export type { AuditAction } from './domain/audit.js';
 export {
   CODE_LENGTH,
   RESEND_COOLDOWN_SECONDS,
@@ -70,7 +72,7 @@ export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, OutboxMail } from './api/schemas.js';
+export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, OutboxMail } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,

@@ -159,6 +159,11 @@ const migrations: Record<string, Migration> = {
        created_at timestamptz NOT NULL DEFAULT now()
      )`,
   ),
+  '0008_audit_filters': statements(
+    // The audit screen filters by who and by what, newest first.
+    `CREATE INDEX audit_log_actor ON audit_log (actor, id DESC)`,
+    `CREATE INDEX audit_log_action ON audit_log (action, id DESC)`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -148,28 +148,29 @@ export async function findDocument(db: Db, key: string): Promise<DocumentRow | u
   return db.selectFrom('documents').selectAll().where('key', '=', key).executeTakeFirst();
 }
 
-/** Marks a pending row stored with its verified digest; the stored document, or null if it was not pending. */
+/**
+ * Marks a pending row stored with its verified digest, and records the upload in the audit log (as its
+ * uploader) in the same statement; the stored document, or null if it was not pending.
+ */
 export async function markStored(
   db: Db,
   key: string,
   digest: FileDigest & { version?: string | null },
 ): Promise<StoredDocument | null> {
   if (!digest.contentType) throw new Error('Only allow-listed files are stored.');
-  const row = await db
-    .updateTable('documents')
-    .set({
-      state: 'stored',
-      size: digest.size,
-      sha256: digest.sha256,
-      crc32: digest.crc32,
-      content_type: digest.contentType,
-      stored_at: new Date(),
-      version: digest.version ?? null,
-    })
-    .where('key', '=', key)
-    .where('state', '=', 'pending')
-    .returningAll()
-    .executeTakeFirst();
+  const { rows } = await sql<DocumentRow>`
+    WITH stored AS (
+      UPDATE documents
+      SET state = 'stored', size = ${digest.size}, sha256 = ${digest.sha256}, crc32 = ${digest.crc32},
+          content_type = ${digest.contentType}, stored_at = now(), version = ${digest.version ?? null}
+      WHERE key = ${key} AND state = 'pending'
+      RETURNING *
+    ), logged AS (
+      INSERT INTO audit_log (actor, action, client_id, keys)
+      SELECT uploaded_by, 'doc.upload', client_id, jsonb_build_array(key) FROM stored
+    )
+    SELECT * FROM stored`.execute(db);
+  const [row] = rows;
   return row ? toStored(row) : null;
 }
 

@@ -133,10 +133,19 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'audit', async ({ user, query }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
-    let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(query.limit);
+    // One more than asked: whether a next page exists, without counting.
+    let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(query.limit + 1);
     if (query.clientId) q = q.where('client_id', '=', query.clientId);
-    const rows = await q.execute();
+    if (query.actor) q = q.where('actor', '=', query.actor);
+    if (query.action) q = q.where('action', '=', query.action);
+    if (query.from) q = q.where('at', '>=', new Date(query.from));
+    if (query.to) q = q.where('at', '<', new Date(query.to));
+    if (query.before) q = q.where('id', '<', query.before);
+    const found = await q.execute();
+    const rows = found.slice(0, query.limit);
+    const last = rows.at(-1);
     return {
+      next: found.length > query.limit && last ? last.id : null,
       items: rows.map((r) => ({
         id: r.id,
         at: r.at.toISOString(),

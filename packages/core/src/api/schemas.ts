@@ -3,6 +3,7 @@
  * requests with these and the client parses responses with them; types are `z.infer` of them.
  */
 import { z } from 'zod';
+import { AUDIT_ACTIONS } from '../domain/audit.js';
 import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '../domain/categories.js';
 import { ROLES } from '../domain/roles.js';
 import {
@@ -314,12 +315,30 @@ export type AdminReassignRequest = z.input<typeof AdminReassignRequest>;
 export const ReassignResponse = z.object({ ok: z.literal(true), client: Client });
 export type ReassignResponse = z.infer<typeof ReassignResponse>;
 
+/** A moment as ISO 8601 with its offset (`2026-11-25T00:00:00.000Z`): the audit filter's bounds. */
+const Instant = (label: string) =>
+  z.iso.datetime({ offset: true, error: `${label} must be a date and time (ISO 8601).` });
+
+/**
+ * The audit log, newest first, filtered: by who (`actor`, an email), the client, the action, and a
+ * time range (`from` inclusive, `to` exclusive); a page ends at `limit` and `next` is the `before` of
+ * the following page (a cursor: entries added meanwhile never shift a page).
+ */
 export const AuditQuery = z.object({
   clientId: ClientId.optional(),
+  actor: z.string({ error: 'actor must be an email.' }).trim().toLowerCase().max(254, { error: 'actor is too long.' }).optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }).optional(),
+  from: Instant('from').optional(),
+  to: Instant('to').optional(),
+  before: z.coerce.number().int().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type AuditQuery = z.input<typeof AuditQuery>;
-export const AuditList = items(AuditEntry);
+export const AuditList = z.object({
+  items: z.array(AuditEntry),
+  /** The `before` of the next page; null on the last. */
+  next: z.number().int().nullable().default(null),
+});
 export type AuditList = z.infer<typeof AuditList>;
 
 // ── Officer ──────────────────────────────────────────────────────────────────────────────────

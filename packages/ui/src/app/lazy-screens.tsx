@@ -11,6 +11,10 @@ export const AdminUserRoute = lazy(async () => ({
   default: (await import('../screens/admin-user')).AdminUserScreen,
 }));
 
+export const AdminAuditRoute = lazy(async () => ({
+  default: (await import('../screens/admin-audit')).AdminAuditScreen,
+}));
+
 export const ForgotRoute = lazy(async () => ({
   default: (await import('../screens/auth/forgot')).ForgotScreen,
 }));

@@ -18,6 +18,7 @@ export const paths = {
   clientDocType: (clientId: string, docType: string) =>
     `/clients/${encodeURIComponent(clientId)}/docs/${encodeURIComponent(docType)}`,
   adminUser: (email: string) => `/admin/users/${encodeURIComponent(email)}`,
+  adminAudit: '/admin/audit',
 } as const;
 
 /**

@@ -47,6 +47,11 @@ export function Dashboard({ user }: { user: User }) {
           <Link className="button" to={paths.clients}>
             Enter Existing Client
           </Link>
+          {user.isAdmin && (
+            <Link className="button" to={paths.adminAudit}>
+              Audit log
+            </Link>
+          )}
         </div>
         <div className="actions">
           <button type="button" className="button" onClick={refresh}>

@@ -1,0 +1,125 @@
+// The admin's audit screen (docs/behaviour.md#audit-screen): reached from the dashboard, filtered by
+// who, client, action and day, paged with Load more, exported as CSV — every row from GET /api/admin/audit.
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, person, seedPeople } from './support/api.js';
+import { startApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
+import { DESKTOP } from './support/browser.js';
+import { checkScreen } from './support/screens.js';
+import { seeHeading, signInViaUi } from './support/journeys.js';
+
+const admin = person('Amy', 'Admin');
+const vera = person('Vera', 'Audit');
+
+describe('the audit screen', () => {
+  let app: TestApp;
+  let page: Page;
+  let clientId = '';
+
+  beforeAll(async () => {
+    app = await startApp();
+    const adminApi = await seedPeople(app.server, admin, [{ person: vera }]);
+    const api = await ApiSession.open(app.server);
+    await api.signIn(vera);
+    // A client whose name a spreadsheet would run as a formula, deleted by the admin (the audit
+    // entry's detail names it).
+    const { client: evil } = await api.call<{ client: { clientId: string } }>('POST', '/clients/new', {
+      firstName: '=SUM(1,2)',
+      lastName: 'Evil',
+      email: 'evil@client.example.org',
+      phone: '555-0100',
+    });
+    await adminApi.call('POST', '/admin/clients/delete', { clientId: evil.clientId, createdBy: vera.email.toLowerCase(), clientEmail: 'evil@client.example.org' });
+    await adminApi.dispose();
+    // A client, and 60 entries more: a document type added and deleted again and again.
+    clientId = (await api.createClient('Dora', 'Client')).clientId;
+    for (let i = 0; i < 30; i++) {
+      const { docType } = await api.call<{ docType: string }>('POST', `/clients/${clientId}/docs/types`, { template: 'W-2', note: `copy ${i}` });
+      await api.call('DELETE', `/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`);
+    }
+    await api.dispose();
+    page = (await app.visit(DESKTOP)).page;
+    await signInViaUi(page, app.server, admin);
+    await seeHeading(page, /^Hello, Amy/);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('is linked from the admin’s dashboard and lists the newest entries first', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await seeHeading(page, 'Audit log');
+    const rows = page.getByRole('region', { name: 'Audit entries' }).getByRole('row');
+    await rows.nth(1).waitFor();
+    const actions = await rows.locator('td:nth-child(3)').allTextContents();
+    // The newest: the last document type deleted, after the one added just before.
+    expect(actions.slice(0, 2)).toEqual(['Deleted a document type', 'Added a document type']);
+    await checkScreen(page, 'audit-log');
+  });
+
+  it('filters by who and by action, and pages with Load more', async () => {
+    const form = page.getByRole('form', { name: 'Filter the audit log' });
+    await form.getByLabel('User email').fill(vera.email);
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const table = page.getByRole('region', { name: 'Audit entries' });
+    await expect.poll(async () => new Set(await table.locator('td:nth-child(2)').allTextContents())).toEqual(new Set([vera.email.toLowerCase()]));
+
+    await form.getByLabel('Action').selectOption({ label: 'Created a client' });
+    await form.getByLabel('Client ID').fill(clientId);
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => table.locator('td:nth-child(4)').allTextContents()).toEqual([clientId]);
+
+    await form.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(50);
+    const ids = await table.locator('time').evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('a day with nothing in it says so', async () => {
+    const form = page.getByRole('form', { name: 'Filter the audit log' });
+    await form.getByLabel('From').fill('2020-01-01');
+    await form.getByLabel('To').fill('2020-01-31');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No entries match.').waitFor();
+    await form.getByRole('button', { name: 'Clear' }).click();
+  });
+
+  it('exports the filtered entries as CSV, with formulas escaped', async () => {
+    const form = page.getByRole('form', { name: 'Filter the audit log' });
+    const exportCsv = async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+      return (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    };
+    await form.getByLabel('User email').fill(vera.email);
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const byVera = await exportCsv();
+    expect(byVera[0]).toBe('Time,Who,Action,Action code,Client,Files,IP,Detail');
+    expect(byVera.slice(1).every((line) => line.includes(`,${vera.email.toLowerCase()},`))).toBe(true);
+    expect(byVera.filter((line) => line.includes(',doctype.add,'))).toHaveLength(30);
+
+    await form.getByLabel('User email').fill('');
+    await form.getByLabel('Action').selectOption({ label: 'Deleted a client' });
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const deletes = await exportCsv();
+    expect(deletes).toHaveLength(2);
+    // The client's name opens in a spreadsheet as text, not as a formula.
+    expect(deletes[1]).toMatch(/,"'=SUM\(1,2\) Evil <[^>]+>"$/);
+    await form.getByRole('button', { name: 'Clear' }).click();
+  });
+
+  it('is for admins only: a volunteer is sent home', async () => {
+    const visitor = await app.visit(DESKTOP);
+    await signInViaUi(visitor.page, app.server, vera);
+    await seeHeading(visitor.page, /^Hello, Vera/);
+    expect(await visitor.page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    await visitor.page.goto('/admin/audit');
+    await seeHeading(visitor.page, /^Hello, Vera/);
+    await visitor.close();
+  });
+});

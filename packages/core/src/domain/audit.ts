@@ -1,0 +1,49 @@
+/**
+ * What the audit log records (docs/behaviour.md#audit-log): each action's name as the server writes
+ * it, and the words the audit screen shows for it.
+ */
+export const AUDIT_ACTIONS = [
+  'doc.upload',
+  'doc.view',
+  'doc.download',
+  'doc.rename',
+  'doc.delete',
+  'doctype.add',
+  'doctype.delete',
+  'client.create',
+  'client.submit',
+  'client.download-all',
+  'client.reassign',
+  'client.delete',
+  'user.approve',
+  'user.unapprove',
+  'user.role',
+  'user.delete',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** The audit screen's name for an action. */
+export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
+  'doc.upload': 'Uploaded a file',
+  'doc.view': 'Viewed a file',
+  'doc.download': 'Downloaded a file',
+  'doc.rename': 'Renamed a file',
+  'doc.delete': 'Deleted files',
+  'doctype.add': 'Added a document type',
+  'doctype.delete': 'Deleted a document type',
+  'client.create': 'Created a client',
+  'client.submit': 'Submitted a client',
+  'client.download-all': 'Downloaded a client’s ZIP',
+  'client.reassign': 'Reassigned a client',
+  'client.delete': 'Deleted a client',
+  'user.approve': 'Approved an account',
+  'user.unapprove': 'Withdrew an approval',
+  'user.role': 'Changed a role',
+  'user.delete': 'Deleted an account',
+};
+
+/** The label of a recorded action; an action this version does not know shows as recorded. */
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+}

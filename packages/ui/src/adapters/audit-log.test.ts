@@ -1,0 +1,77 @@
+import type { ApiClient, AuditEntry, AuditQuery } from '@vita-docs/core';
+import { describe, expect, it } from 'vitest';
+import { allAuditEntries, auditCsv, auditQuery, createAuditLogFlow, NO_FILTERS } from './audit-log';
+
+const entry = (id: number, patch: Partial<AuditEntry> = {}): AuditEntry => ({
+  id,
+  at: '2026-11-25T10:00:00.000Z',
+  actor: 'vera@example.org',
+  action: 'doc.view',
+  clientId: 'c1',
+  keys: [],
+  ip: '127.0.0.1',
+  detail: null,
+  ...patch,
+});
+
+/** A server of `count` entries (ids count…1) paging as the real one: newest first, `before` exclusive. */
+function fakeAudit(count: number) {
+  const queries: AuditQuery[] = [];
+  const all = Array.from({ length: count }, (_, i) => entry(count - i));
+  return {
+    queries,
+    api: {
+      audit: (async ({ query = {} } = {}) => {
+        queries.push(query);
+        const limit = Number(query.limit ?? 100);
+        const after = all.filter((e) => query.before === undefined || e.id < Number(query.before));
+        const items = after.slice(0, limit);
+        return { items, next: after.length > limit ? (items.at(-1)?.id ?? null) : null };
+      }) satisfies ApiClient['audit'],
+    },
+  };
+}
+
+describe('audit screen', () => {
+  it('asks for whole local days: from its midnight, to the midnight after the last day', () => {
+    const query = auditQuery({ ...NO_FILTERS, actor: ' Vera@Example.org ', from: '2026-11-01', to: '2026-11-02', action: 'doc.view' });
+    expect(query).toEqual({
+      actor: 'Vera@Example.org',
+      action: 'doc.view',
+      from: new Date(2026, 10, 1).toISOString(),
+      to: new Date(2026, 10, 3).toISOString(),
+    });
+    expect(auditQuery(NO_FILTERS)).toEqual({});
+  });
+
+  it('loads a page, then the next one by cursor, keeping what it has', async () => {
+    const { api, queries } = fakeAudit(120);
+    const flow = createAuditLogFlow({ api });
+    await flow.send({ type: 'apply', filters: NO_FILTERS });
+    await flow.send({ type: 'more' });
+    await flow.send({ type: 'more' });
+    const state = flow.getState();
+    expect(state.status === 'ready' && state.items.map((e) => e.id)).toEqual(Array.from({ length: 120 }, (_, i) => 120 - i));
+    expect(state.status === 'ready' && state.next).toBeNull();
+    expect(queries.map((q) => q.before)).toEqual([undefined, 71, 21]);
+  });
+
+  it('exports every entry the filters select, page by page', async () => {
+    const { api, queries } = fakeAudit(2500);
+    expect(await allAuditEntries(api, NO_FILTERS)).toHaveLength(2500);
+    expect(queries).toHaveLength(3);
+  });
+
+  it('writes CSV a spreadsheet opens as text: quoted where needed, formulas escaped', async () => {
+    const csv = await auditCsv([
+      entry(2, { action: 'client.delete', detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>' }),
+      entry(1, { actor: null, keys: ['c1/Banking%20Info/1_a,b.pdf'], detail: '+1 555, "home"' }),
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      'Time,Who,Action,Action code,Client,Files,IP,Detail',
+      `2026-11-25T10:00:00.000Z,vera@example.org,Deleted a client,client.delete,c1,,127.0.0.1,"'=HYPERLINK(""http://evil"",""Dora"") <dora@example.org>"`,
+      `2026-11-25T10:00:00.000Z,,Viewed a file,doc.view,c1,"c1/Banking%20Info/1_a,b.pdf",127.0.0.1,"'+1 555, ""home"""`,
+      '',
+    ]);
+  });
+});

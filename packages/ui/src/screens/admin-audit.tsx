@@ -1,0 +1,206 @@
+import { AUDIT_ACTIONS, auditActionLabel, canManageAllUsers, errorMessage, messages, parseDocKey } from '@vita-docs/core';
+import type { AuditAction, AuditEntry } from '@vita-docs/core';
+import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, Navigate } from 'react-router';
+import { allAuditEntries, auditCsv, createAuditLogFlow, NO_FILTERS } from '../adapters/audit-log';
+import type { AuditFilters, AuditLogFlow } from '../adapters/audit-log';
+import { paths } from '../app/paths';
+import { useServices } from '../app/services';
+import { useSession } from '../app/session';
+import { Field } from '../components/field';
+import { Loading, Page } from '../components/page';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import '../styles/audit.css';
+
+const TITLE = 'Audit log';
+
+/** `/admin/audit` (docs/behaviour.md#audit-screen): admins only; others go to /home. */
+export function AdminAuditScreen() {
+  const session = useSession();
+  if (session.status === 'checking') {
+    return (
+      <Page title={TITLE}>
+        <Loading />
+      </Page>
+    );
+  }
+  if (session.status === 'signedOut') return <PleaseSignIn />;
+  if (!canManageAllUsers(session.user)) return <Navigate to={paths.home} replace />;
+  return <AuditLog />;
+}
+
+function PleaseSignIn() {
+  return (
+    <Page title={TITLE} heading={messages.pleaseSignIn}>
+      <div className="actions">
+        <Link className="button button--primary" to={paths.login}>
+          Login
+        </Link>
+      </div>
+    </Page>
+  );
+}
+
+function AuditLog() {
+  const { api, platform, clock } = useServices();
+  const flow = useFlowInstance(() => createAuditLogFlow({ api }));
+  const state = useFlow(flow);
+  const [exporting, setExporting] = useState(false);
+  useEffect(() => {
+    void flow.send({ type: 'apply', filters: NO_FILTERS });
+  }, [flow]);
+  if (state.status === 'signedOut') return <PleaseSignIn />;
+  if (state.status === 'forbidden') return <Navigate to={paths.home} replace />;
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const csv = await auditCsv(await allAuditEntries(api, state.filters));
+      const day = new Date(clock.now()).toISOString().slice(0, 10);
+      await platform.saveFile(`audit-log-${day}.csv`, new Blob([csv], { type: 'text/csv' }));
+    } catch (error) {
+      await platform.alert(errorMessage(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Page title={TITLE} width="wide">
+      <div className="actions">
+        <Link className="button" to={paths.home}>
+          Back
+        </Link>
+        <button type="button" className="button" disabled={exporting} onClick={() => void exportCsv()}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </div>
+      <FilterForm flow={flow} initial={state.filters} />
+      {state.status === 'loading' && <Loading />}
+      {state.status === 'error' && (
+        <p className="status status--error" role="alert">
+          {state.error}
+        </p>
+      )}
+      {state.status === 'ready' && (
+        <>
+          <AuditTable items={state.items} />
+          {state.error && (
+            <p className="status status--error" role="alert">
+              {state.error}
+            </p>
+          )}
+          {state.next !== null && (
+            <button
+              type="button"
+              className="button"
+              disabled={state.loadingMore}
+              onClick={() => void flow.send({ type: 'more' })}
+            >
+              {state.loadingMore ? 'Loading…' : 'Load more'}
+            </button>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilters }) {
+  const [filters, setFilters] = useState(initial);
+  const id = useId();
+  const set = (patch: Partial<AuditFilters>) => setFilters((f) => ({ ...f, ...patch }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void flow.send({ type: 'apply', filters });
+  };
+  return (
+    <form className="audit-filters panel" aria-label="Filter the audit log" onSubmit={submit}>
+      <Field label="User email" name="actor" type="email" value={filters.actor} onChange={(e) => set({ actor: e.currentTarget.value })} />
+      <Field label="Client ID" name="clientId" value={filters.clientId} onChange={(e) => set({ clientId: e.currentTarget.value })} />
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-action`}>
+          Action
+        </label>
+        <select
+          id={`${id}-action`}
+          className="field__input"
+          value={filters.action}
+          onChange={(e) => set({ action: e.currentTarget.value as AuditAction | '' })}
+        >
+          <option value="">Any action</option>
+          {AUDIT_ACTIONS.map((action) => (
+            <option key={action} value={action}>
+              {auditActionLabel(action)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Field label="From" name="from" type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
+      <Field label="To" name="to" type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+      <div className="actions actions--tight audit-filters__buttons">
+        <button type="submit" className="button button--primary">
+          Apply
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setFilters(NO_FILTERS);
+            void flow.send({ type: 'apply', filters: NO_FILTERS });
+          }}
+        >
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The files an entry names, as `category / file name` where the key says so. */
+function files(entry: AuditEntry): string {
+  return entry.keys
+    .map((key) => {
+      const parts = parseDocKey(key);
+      return parts ? `${parts.docType} / ${parts.filename}` : key;
+    })
+    .join(', ');
+}
+
+const when = (at: string) =>
+  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+function AuditTable({ items }: { items: readonly AuditEntry[] }) {
+  if (items.length === 0) return <p>No entries match.</p>;
+  return (
+    <div className="audit-table__scroll" tabIndex={0} role="region" aria-label="Audit entries">
+      <table className="audit-table">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">Action</th>
+            <th scope="col">Client</th>
+            <th scope="col">Files and details</th>
+            <th scope="col">IP</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <time dateTime={entry.at}>{when(entry.at)}</time>
+              </td>
+              <td>{entry.actor ?? '—'}</td>
+              <td>{auditActionLabel(entry.action)}</td>
+              <td>{entry.clientId ?? '—'}</td>
+              <td>{[files(entry), entry.detail].filter(Boolean).join(' — ') || '—'}</td>
+              <td>{entry.ip ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
