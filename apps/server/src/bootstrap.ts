@@ -42,5 +42,5 @@ export async function ensureAdmin(db: Db, config: Config, log: FastifyBaseLogger
     .onConflict((oc) => oc.column('email').doUpdateSet({ is_admin: true, approved: true, approved_at: sql`coalesce(users.approved_at, now())` }))
     .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
     .executeTakeFirstOrThrow();
-  log.info({ email: config.adminEmail }, result.inserted ? 'bootstrap admin created' : 'bootstrap admin ensured');
+  log.info(result.inserted ? 'bootstrap admin created' : 'bootstrap admin ensured');
 }

@@ -3,10 +3,17 @@ import type { FastifyServerOptions } from 'fastify';
 /** Paths whose query string is a capability (a signed storage URL): logged without it. */
 const CAPABILITY_PATHS = '/api/storage/';
 
-/** The request URL as logged: signed storage URLs lose their query (`?…`), so logs never hold a working link. */
+/** Paths that name a person by email (the API's user routes): the email is not logged. */
+const USER_PATH = /^(\/api\/admin\/users\/)[^/?]+/;
+
+/**
+ * The request URL as logged: signed storage URLs lose their query (`?…`), so logs never hold a
+ * working link, and a user route loses its email, so logs hold no personal data.
+ */
 function loggedUrl(url: string): string {
   const query = url.indexOf('?');
-  return query >= 0 && url.startsWith(CAPABILITY_PATHS) ? `${url.slice(0, query)}?[redacted]` : url;
+  if (query >= 0 && url.startsWith(CAPABILITY_PATHS)) return `${url.slice(0, query)}?[redacted]`;
+  return url.replace(USER_PATH, '$1[email]');
 }
 
 interface RequestLike {

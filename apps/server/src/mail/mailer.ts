@@ -25,7 +25,7 @@ export async function smtpMailer(url: string, from: string, log: FastifyBaseLogg
         await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
         return true;
       } catch (err) {
-        log.error({ err, to: mail.to }, 'mail could not be sent');
+        log.error({ err }, 'mail could not be sent'); // no address: the log holds no personal data
         return false;
       }
     },

@@ -83,7 +83,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       await sql`SELECT pg_advisory_xact_lock(7331)`.execute(trx);
       if (await trx.selectFrom('users').select('email').where('email', '=', body.email).executeTakeFirst()) {
         // Same answer as a new registration: the form does not reveal who has an account.
-        log.info({ email: body.email }, 'registration for an existing account ignored');
+        log.info('registration for an existing account ignored');
         return { ok: true as const, status: 'pending' as const };
       }
       const hasAdmin = await trx.selectFrom('users').select('email').where('is_admin', '=', true).executeTakeFirst();
@@ -110,7 +110,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
           approved_at: first ? new Date() : null,
         })
         .execute();
-      if (first) log.warn({ email: body.email }, '*** No admin existed: this first account is now an approved ADMIN. ***');
+      if (first) log.warn('*** No admin existed: this first account is now an approved ADMIN. ***');
       return { ok: true as const, status: first ? ('approved' as const) : ('pending' as const) };
     });
   });
@@ -258,7 +258,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).
     await clearFailures(db, used.email);
     clearSessionCookie(request);
-    log.info({ email: used.email }, 'password PIN reset; all sessions revoked');
+    log.info('password PIN reset; all sessions revoked');
     // The owner hears of every change, so a reset they did not make does not go unnoticed.
     inBackground('pin-changed mail', () => mailer.send(pinChangedMail(used.email)));
     return { ok: true as const };

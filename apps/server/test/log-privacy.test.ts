@@ -1,0 +1,85 @@
+// No personal data in the server log at `info` (docs/security.md): a whole journey — accounts, sign-in
+// with codes, a client with name, email and phone, uploads with telling file names, view, rename,
+// ZIP, delete — leaves none of those strings in the log, which names requests by ids only.
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePdf } from '../src/storage/testing.js';
+import { upload } from './docs-helpers.js';
+import { PIN, register, startApp, type Agent, type TestApp } from './harness.js';
+
+describe('server log privacy', () => {
+  let app: TestApp;
+  const lines: string[] = [];
+  const mails: Array<{ to: string; body: string }> = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let body = '';
+      stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
+        callback();
+      });
+    },
+  });
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as { port: number };
+    app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { logLines: lines });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  /** Signs in through PIN and the code the SMTP server received. */
+  const signIn = async (email: string): Promise<Agent> => {
+    const agent = await app.agent().prime();
+    const before = mails.length;
+    expect((await agent.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(200);
+    let code: string | undefined;
+    for (let i = 0; i < 200 && !code; i++) {
+      code = mails.slice(before).flatMap((m) => (m.to === email ? (/code is (\d{6})/.exec(m.body)?.[1] ?? []) : []))[0];
+      if (!code) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await agent.post('/api/auth/login-verify', { email, code })).status).toBe(200);
+    return agent;
+  };
+
+  it('logs a whole journey without names, emails, phone numbers, file names or codes', async () => {
+    await register(app, 'amelia.admin@example.org', 'Amelia', 'Adminsdottir');
+    const admin = await signIn('amelia.admin@example.org');
+    await register(app, 'victor.volunteer@example.org', 'Victor', 'Volunteerson');
+    await admin.post(`/api/admin/users/${encodeURIComponent('victor.volunteer@example.org')}/approve`, { approved: true });
+    const vol = await signIn('victor.volunteer@example.org');
+    const created = await vol.post('/api/clients/new', {
+      firstName: 'Dorothea',
+      lastName: 'Taxpayerly',
+      email: 'dorothea.taxpayerly@client.example.org',
+      phone: '555-867-5309',
+    });
+    expect(created.status).toBe(200);
+    const clientId = (created.body as { client: { clientId: string } }).client.clientId;
+    const key = await upload(vol, clientId, 'Banking Info', 'Dorothea SSN card.pdf', samplePdf('ssn'));
+    await vol.post('/api/docs/presign-view', { key });
+    const renamed = await vol.post('/api/docs/rename', { key, filename: 'Dorothea bank statement.pdf' });
+    expect(renamed.status).toBe(200);
+    await vol.get(`/api/clients/${clientId}/docs/download-all`);
+    await vol.post('/api/docs/delete', { keys: [(renamed.body as { newKey: string }).newKey] });
+    await vol.get('/api/clients/not-a-client/docs/status'); // a refused request is logged too
+    const codes = mails.flatMap((m) => /code is (\d{6})/.exec(m.body)?.[1] ?? []);
+    expect(codes).toHaveLength(2);
+
+    const log = lines.join('');
+    expect(lines.length).toBeGreaterThan(20);
+    const secrets = [
+      'Amelia', 'Adminsdottir', 'amelia.admin', 'Victor', 'Volunteerson', 'victor.volunteer',
+      'Dorothea', 'Taxpayerly', 'dorothea.taxpayerly', '867-5309', '8675309', 'SSN card', 'bank statement',
+      ...codes,
+    ];
+    const found = secrets.filter((secret) => log.includes(secret));
+    expect(found, found.map((s) => lines.find((l) => l.includes(s))).join('\n')).toEqual([]);
+  });
+});
