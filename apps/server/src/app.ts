@@ -28,6 +28,8 @@ import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
+import { settingsRoutes } from './routes/settings.js';
+import { runRetention } from './retention.js';
 import { createObjectStore } from './storage/create.js';
 import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
 import { encryptStoredFiles } from './storage/encrypt-existing.js';
@@ -169,6 +171,7 @@ async function assemble(
   downloadRoutes(app, services);
   reassignRoutes(app, services);
   configRoutes(app, services);
+  settingsRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') {
     if (config.devOutbox) devRoutes(app, services);
@@ -208,6 +211,14 @@ async function assemble(
   runSweep();
   const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
   sweeper.unref();
+  // The retention rule: now, then every hour (each run does what is due and nothing twice).
+  let retaining: Promise<unknown> = Promise.resolve();
+  const runRetentionNow = () => {
+    retaining = runRetention(services, new Date()).catch((err: unknown) => app.log.warn({ err }, 'retention run failed'));
+  };
+  runRetentionNow();
+  const retention = setInterval(runRetentionNow, 60 * 60_000);
+  retention.unref();
   // Files stored before encryption are encrypted in the background; a stop resumes at the next start.
   const stopEncrypting = new AbortController();
   const encrypting = local
@@ -222,9 +233,11 @@ async function assemble(
     async close() {
       clearInterval(housekeeping);
       clearInterval(sweeper);
+      clearInterval(retention);
       stopEncrypting.abort();
       await app.close();
       await sweeping;
+      await retaining;
       await encrypting;
       mailer.close();
       closeStore();

@@ -71,6 +71,8 @@ const MATRIX: Record<EndpointName, Row> = {
     ADMIN_ONLY(200),
   ],
   audit: [(w) => ['GET', `/api/admin/audit?clientId=${w.clientId}&limit=5`], ADMIN_ONLY(200)],
+  getRetention: [() => ['GET', '/api/admin/retention'], ADMIN_ONLY(200)],
+  setRetention: [() => ['POST', '/api/admin/retention', { days: null }], ADMIN_ONLY(200)],
   orphanedClients: [() => ['GET', '/api/officer/orphaned-clients'], OFFICER_OR_ADMIN(200)],
   volunteers: [() => ['GET', '/api/officer/volunteers'], OFFICER_OR_ADMIN(200)],
   reassignOrphan: [

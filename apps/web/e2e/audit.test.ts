@@ -1,5 +1,7 @@
-// The admin's audit screen (docs/behaviour.md#audit-screen): reached from the dashboard, filtered by
-// who, client, action and day, paged with Load more, exported as CSV — every row from GET /api/admin/audit.
+// The admin's audit and settings screens (docs/behaviour.md#audit-screen,
+// docs/behaviour.md#settings-screen): reached from the dashboard; the audit log filtered by who,
+// client, action and day, paged with Load more, exported as CSV — every row from GET /api/admin/audit;
+// the retention rule set and recorded.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,11 +115,35 @@ describe('the audit screen', () => {
     await form.getByRole('button', { name: 'Clear' }).click();
   });
 
+  it('Settings sets the retention rule, which the audit log records', async () => {
+    await page.goto('/home');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await seeHeading(page, 'Settings');
+    const form = page.getByRole('form', { name: 'Retention' });
+    const on = form.getByLabel('Delete a client’s documents after the client was submitted');
+    const days = form.getByLabel('Days after submission');
+    expect(await on.isChecked()).toBe(false);
+    expect(await days.isDisabled()).toBe(true);
+    await on.check();
+    await days.fill('30');
+    await checkScreen(page, 'settings');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('status').getByText('Saved.').waitFor();
+    const res = await page.request.get('/api/admin/retention');
+    expect(await res.json()).toEqual({ days: 30 });
+    await page.reload();
+    await seeHeading(page, 'Settings');
+    expect(await page.getByLabel('Days after submission').inputValue()).toBe('30');
+    await page.goto('/admin/audit');
+    await page.getByRole('region', { name: 'Audit entries' }).getByText('Changed the retention rule').first().waitFor();
+  });
+
   it('is for admins only: a volunteer is sent home', async () => {
     const visitor = await app.visit(DESKTOP);
     await signInViaUi(visitor.page, app.server, vera);
     await seeHeading(visitor.page, /^Hello, Vera/);
     expect(await visitor.page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    expect(await visitor.page.getByRole('link', { name: 'Settings' }).count()).toBe(0);
     await visitor.page.goto('/admin/audit');
     await seeHeading(visitor.page, /^Hello, Vera/);
     await visitor.close();

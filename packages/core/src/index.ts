@@ -46,6 +46,9 @@ export {
   CODE_LENGTH,
   RESEND_COOLDOWN_SECONDS,
   KEPT_UPLOADS_LIFETIME_HOURS,
+  RETENTION_MIN_DAYS,
+  RETENTION_MAX_DAYS,
+  RETENTION_NOTICE_DAYS,
   CATEGORY_DIALOG_SCROLL_PX,
   MIN_PIN_LENGTH,
   MAX_PIN_LENGTH,
@@ -72,7 +75,7 @@ export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, OutboxMail } from './api/schemas.js';
+export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, OutboxMail } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,

@@ -507,6 +507,8 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
         ...(limit === null ? [] : [['limit', limit] as const]),
       ]),
     ),
+    getRetention: none,
+    setRetention: body(opt({ days: fc.oneof(fc.constant(null), fc.integer({ min: 7, max: 365 })) }, ['days'])),
     orphanedClients: none,
     volunteers: none,
     reassignOrphan: body(opt({ clientId: p.clientId, newVolunteerEmail: p.email }, ['clientId', 'newVolunteerEmail'])),

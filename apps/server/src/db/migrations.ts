@@ -164,6 +164,17 @@ const migrations: Record<string, Migration> = {
     `CREATE INDEX audit_log_actor ON audit_log (actor, id DESC)`,
     `CREATE INDEX audit_log_action ON audit_log (action, id DESC)`,
   ),
+  '0009_retention': statements(
+    // The admin's retention rule: documents deleted this many days after a client was submitted.
+    `CREATE TABLE retention (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       days integer CHECK (days BETWEEN 7 AND 365),
+       updated_at timestamptz NOT NULL DEFAULT now(),
+       updated_by text
+     )`,
+    `ALTER TABLE clients ADD COLUMN retention_notice_at timestamptz`,
+    `ALTER TABLE clients ADD COLUMN documents_deleted_at timestamptz`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -85,6 +85,10 @@ export interface ClientsTable {
   created_at: CreatedAt;
   submitted_at: NullableTimestamp;
   submitted_by: string | null;
+  /** When the retention rule's notice went to the client's volunteer (docs/behaviour.md#retention). */
+  retention_notice_at: NullableTimestamp;
+  /** When the retention rule deleted the client's documents. */
+  documents_deleted_at: NullableTimestamp;
 }
 
 export interface ClientDocTypesTable {
@@ -137,6 +141,14 @@ export interface ServerJobsTable {
   done_at: CreatedAt;
 }
 
+/** The retention rule (one row once an admin set it). */
+export interface RetentionTable {
+  id: Generated<boolean>;
+  days: number | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  updated_by: string | null;
+}
+
 export interface StorageKeyTable {
   /** Always true: the table holds one row. */
   id: Generated<boolean>;
@@ -159,4 +171,5 @@ export interface Database {
   documents: DocumentsTable;
   server_jobs: ServerJobsTable;
   storage_key: StorageKeyTable;
+  retention: RetentionTable;
 }

@@ -118,7 +118,7 @@ export async function settleInterrupted(services: LifecycleServices): Promise<nu
 }
 
 /** Runs `work` only if no other server process is running it (a PostgreSQL advisory lock). */
-async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): Promise<T | undefined> {
+export async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): Promise<T | undefined> {
   return db.connection().execute(async (conn) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockId}) as locked`.execute(conn);
     if (!rows[0]?.locked) return undefined;
@@ -130,7 +130,7 @@ async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): P
   });
 }
 
-const SWEEP_LOCK = 0x76697461; // 'vita'
+export const SWEEP_LOCK = 0x76697461; // 'vita'
 const INDEX_LOCK = SWEEP_LOCK + 1;
 const INDEX_JOB = 'index-stored-files';
 /** Keys looked up in the index per query while walking the store. */

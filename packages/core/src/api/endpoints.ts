@@ -117,6 +117,8 @@ export const endpoints = {
     response: s.ReassignResponse,
   }),
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
+  getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),
+  setRetention: def({ method: 'POST', path: '/admin/retention', body: s.RetentionSettings, response: s.RetentionSettings }),
 
   // Officer
   orphanedClients: def({ method: 'GET', path: '/officer/orphaned-clients', response: s.ClientList }),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '../domain/constants.js';
 import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '../domain/categories.js';
 import { ROLES } from '../domain/roles.js';
 import {
@@ -340,6 +341,20 @@ export const AuditList = z.object({
   next: z.number().int().nullable().default(null),
 });
 export type AuditList = z.infer<typeof AuditList>;
+
+/**
+ * The retention rule: a client's documents are deleted `days` after the client was submitted; null
+ * when off (docs/behaviour.md#retention).
+ */
+export const RetentionSettings = z.object({
+  days: z
+    .number({ error: 'days must be a number of days, or null for off.' })
+    .int({ error: 'days must be a whole number.' })
+    .min(RETENTION_MIN_DAYS, { error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.` })
+    .max(RETENTION_MAX_DAYS, { error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.` })
+    .nullable(),
+});
+export type RetentionSettings = z.infer<typeof RetentionSettings>;
 
 // ── Officer ──────────────────────────────────────────────────────────────────────────────────
 

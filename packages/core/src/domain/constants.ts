@@ -21,3 +21,9 @@ export function zipFileName(clientId: string): string {
  * absolute lifetime, so nothing outlives the sign-in it was queued in by default.
  */
 export const KEPT_UPLOADS_LIFETIME_HOURS = 12;
+
+/** The retention rule's bounds, in days after a client was submitted (docs/behaviour.md#retention). */
+export const RETENTION_MIN_DAYS = 7;
+export const RETENTION_MAX_DAYS = 365;
+/** How many days before the deletion the client's volunteer is mailed; nothing is deleted sooner after that mail. */
+export const RETENTION_NOTICE_DAYS = 7;

@@ -15,6 +15,10 @@ export const AdminAuditRoute = lazy(async () => ({
   default: (await import('../screens/admin-audit')).AdminAuditScreen,
 }));
 
+export const AdminSettingsRoute = lazy(async () => ({
+  default: (await import('../screens/admin-settings')).AdminSettingsScreen,
+}));
+
 export const ForgotRoute = lazy(async () => ({
   default: (await import('../screens/auth/forgot')).ForgotScreen,
 }));

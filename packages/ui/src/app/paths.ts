@@ -19,6 +19,7 @@ export const paths = {
     `/clients/${encodeURIComponent(clientId)}/docs/${encodeURIComponent(docType)}`,
   adminUser: (email: string) => `/admin/users/${encodeURIComponent(email)}`,
   adminAudit: '/admin/audit',
+  adminSettings: '/admin/settings',
 } as const;
 
 /**

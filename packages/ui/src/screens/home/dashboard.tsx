@@ -52,6 +52,11 @@ export function Dashboard({ user }: { user: User }) {
               Audit log
             </Link>
           )}
+          {user.isAdmin && (
+            <Link className="button" to={paths.adminSettings}>
+              Settings
+            </Link>
+          )}
         </div>
         <div className="actions">
           <button type="button" className="button" onClick={refresh}>

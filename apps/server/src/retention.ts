@@ -1,0 +1,142 @@
+/**
+ * The retention rule (docs/behaviour.md#retention): an admin may have every client's documents deleted
+ * a number of days after the client was submitted. The client's volunteer is mailed 7 days before,
+ * and nothing is deleted sooner than 7 days after that mail (a shortened rule waits for its notice).
+ * The client, its categories and the audit trail stay; one audit entry per client says what went.
+ * One process at a time runs it (an advisory lock), at start and every hour; each run is idempotent.
+ */
+import { RETENTION_NOTICE_DAYS } from '@vita-docs/core';
+import { sql } from 'kysely';
+import { audit } from './audit.js';
+import type { Db } from './db/database.js';
+import { deleteDocumentRows } from './documents/documents.js';
+import { exclusively, SWEEP_LOCK } from './documents/lifecycle.js';
+import type { Services } from './services.js';
+
+const RETENTION_LOCK = SWEEP_LOCK + 2;
+const DAY_MS = 86_400_000;
+/** Clients handled per run and step: a big backlog is worked off over the next runs. */
+const BATCH = 200;
+
+/** The rule in force: days after submission, or null when off. */
+export async function retentionDays(db: Db): Promise<number | null> {
+  const row = await db.selectFrom('retention').select('days').executeTakeFirst();
+  return row?.days ?? null;
+}
+
+export async function setRetentionDays(db: Db, days: number | null, by: string): Promise<number | null> {
+  await db
+    .insertInto('retention')
+    .values({ id: true, days, updated_by: by })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ days, updated_by: by, updated_at: new Date() }))
+    .execute();
+  return days;
+}
+
+/** `Dora C.`: how a notice names the client (enough for the volunteer, little for anyone else). */
+function shortName(first: string, last: string): string {
+  return last ? `${first} ${last.slice(0, 1)}.` : first;
+}
+
+/** `December 2, 2026` */
+function longDate(at: Date): string {
+  return at.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** The notice to a client's volunteer (docs/behaviour.md#retention). */
+function retentionNotice(
+  to: string,
+  client: { first: string; last: string; id: string },
+  deleteOn: Date,
+  days: number,
+  appUrl: string | undefined,
+) {
+  const name = shortName(client.first, client.last);
+  const when = longDate(deleteOn);
+  return {
+    to,
+    subject: `Documents for ${name} will be deleted on ${when}`,
+    text: [
+      `The documents of ${name} (client ${client.id}) will be deleted on ${when}: the programme deletes a client's documents ${days} days after the client was submitted.`,
+      '',
+      appUrl
+        ? `Download them before then if they are still needed: ${appUrl}/clients/${encodeURIComponent(client.id)}/docs`
+        : 'Download them before then if they are still needed.',
+    ].join('\n'),
+  };
+}
+
+/** What one run did. */
+export interface RetentionReport {
+  noticed: number;
+  deleted: number;
+  files: number;
+}
+
+/**
+ * Applies the rule as of `now`: mails the notices that are due, then deletes the documents whose day
+ * has come. Undefined when the rule is off or another process is running it.
+ */
+export async function runRetention(services: Services, now: Date): Promise<RetentionReport | undefined> {
+  const { db, store, mailer, log, config } = services;
+  const days = await retentionDays(db);
+  if (days === null) return undefined;
+  return exclusively(db, RETENTION_LOCK, async () => {
+    const report: RetentionReport = { noticed: 0, deleted: 0, files: 0 };
+    const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id)`;
+
+    // Notices: submitted long enough ago that the deletion is at most 7 days away, not yet told
+    // since their last submission, with documents to lose and a volunteer to tell.
+    const noticeBefore = new Date(now.getTime() - (days - RETENTION_NOTICE_DAYS) * DAY_MS);
+    const toNotify = await db
+      .selectFrom('clients')
+      .select(['id', 'first_name', 'last_name', 'created_by', 'submitted_at'])
+      .where('submitted_at', '<=', noticeBefore)
+      .where((eb) => eb.or([eb('retention_notice_at', 'is', null), eb('retention_notice_at', '<', eb.ref('submitted_at'))]))
+      .where('created_by', 'is not', null)
+      .where(hasDocuments)
+      .limit(BATCH)
+      .execute();
+    for (const client of toNotify) {
+      if (!client.submitted_at || !client.created_by) continue;
+      const due = Math.max(client.submitted_at.getTime() + days * DAY_MS, now.getTime() + RETENTION_NOTICE_DAYS * DAY_MS);
+      const sent = await mailer.send(
+        retentionNotice(client.created_by, { first: client.first_name, last: client.last_name, id: client.id }, new Date(due), days, config.publicUrl),
+      );
+      // Recorded only once handed over: an undelivered notice is tried again, and delays the deletion.
+      if (sent) {
+        await db.updateTable('clients').set({ retention_notice_at: now }).where('id', '=', client.id).execute();
+        report.noticed += 1;
+      }
+    }
+
+    // Deletions: the day has come, and (for clients with a volunteer) the notice went 7 days ago.
+    const deleteBefore = new Date(now.getTime() - days * DAY_MS);
+    const noticedBefore = new Date(now.getTime() - RETENTION_NOTICE_DAYS * DAY_MS);
+    const due = await db
+      .selectFrom('clients')
+      .select(['id'])
+      .where('submitted_at', '<=', deleteBefore)
+      .where((eb) =>
+        eb.or([
+          eb('created_by', 'is', null),
+          eb.and([eb('retention_notice_at', '>=', eb.ref('submitted_at')), eb('retention_notice_at', '<=', noticedBefore)]),
+        ]),
+      )
+      .where(hasDocuments)
+      .limit(BATCH)
+      .execute();
+    for (const { id } of due) {
+      const keys = (await db.selectFrom('documents').select('key').where('client_id', '=', id).execute()).map((r) => r.key);
+      // Recorded first, rows next, bytes last: never a listed document without its bytes.
+      await audit(db, { actor: null, action: 'client.retention', clientId: id, keys, detail: `${days} days after submission` });
+      await deleteDocumentRows(db, keys);
+      await db.updateTable('clients').set({ documents_deleted_at: now }).where('id', '=', id).execute();
+      await store.delete(keys).catch((err: unknown) => log.warn({ err }, 'retention: bytes left for the sweeper'));
+      report.deleted += 1;
+      report.files += keys.length;
+    }
+    if (report.noticed || report.deleted) log.info(report, 'retention rule applied');
+    return report;
+  });
+}

@@ -1,0 +1,21 @@
+import { canManageAllUsers } from '@vita-docs/core';
+import type { FastifyInstance } from 'fastify';
+import { audit } from '../audit.js';
+import { forbidden } from '../http/errors.js';
+import { actorOf, userRoute } from '../http/route.js';
+import { retentionDays, setRetentionDays } from '../retention.js';
+import type { Services } from '../services.js';
+
+/** The admin's programme settings: the retention rule (docs/behaviour.md#retention). */
+export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
+  userRoute(app, 'getRetention', async ({ user }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    return { days: await retentionDays(db) };
+  });
+
+  userRoute(app, 'setRetention', async ({ user, body, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    await audit(db, { actor: user.email, action: 'retention.set', ip: request.ip, detail: body.days === null ? 'off' : `${body.days} days` });
+    return { days: await setRetentionDays(db, body.days, user.email) };
+  });
+}

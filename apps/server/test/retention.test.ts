@@ -1,0 +1,84 @@
+// The retention rule with a hand-set clock (docs/behaviour.md#retention): the volunteer is mailed 7
+// days ahead, exactly the due clients lose their documents — client, categories and audit trail
+// stay — and nothing is deleted sooner than 7 days after its notice.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRetention } from '../src/retention.js';
+import { samplePdf } from '../src/storage/testing.js';
+import { createClient, upload } from './docs-helpers.js';
+import { seedPeople, startApp, type TestApp } from './harness.js';
+
+const DAY = 86_400_000;
+
+describe('retention rule', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+
+  beforeAll(async () => {
+    app = await startApp();
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const run = (at: number) => runRetention(app.server.services, new Date(at));
+  const files = async (clientId: string) =>
+    ((await people.volA.get(`/api/docs/list/${clientId}?docType=Banking%20Info`)).body as { items: unknown[] }).items.length;
+  const notices = async () => (await app.outbox()).filter((m) => m.subject.startsWith('Documents for '));
+  const submittedClient = async (email: string) => {
+    const id = await createClient(people.volA, email);
+    await upload(people.volA, id, 'Banking Info', 'statement.pdf', samplePdf(email));
+    expect((await people.volA.post(`/api/clients/${id}/submit`)).status).toBe(200);
+    return id;
+  };
+
+  it('is off until an admin sets it: 7–365 days, admins only', async () => {
+    expect((await people.admin.get('/api/admin/retention')).body).toEqual({ days: null });
+    expect(await run(Date.now() + 400 * DAY)).toBeUndefined();
+    expect((await people.admin.post('/api/admin/retention', { days: 6 })).body).toEqual({ error: 'Choose between 7 and 365 days.' });
+    expect((await people.admin.post('/api/admin/retention', { days: 366 })).status).toBe(400);
+    expect((await people.volA.post('/api/admin/retention', { days: 30 })).status).toBe(403);
+    expect((await people.admin.post('/api/admin/retention', { days: 30 })).body).toEqual({ days: 30 });
+    expect((await people.admin.get('/api/admin/retention')).body).toEqual({ days: 30 });
+  });
+
+  it('mails the volunteer 7 days ahead, once, then deletes exactly the due clients’ documents', async () => {
+    const t0 = Date.now();
+    const due = await submittedClient('due@example.org');
+    const open = await createClient(people.volA, 'open@example.org'); // never submitted
+    await upload(people.volA, open, 'Banking Info', 'open.pdf', samplePdf('open'));
+
+    expect(await run(t0 + 22 * DAY)).toEqual({ noticed: 0, deleted: 0, files: 0 });
+    expect(await run(t0 + 23 * DAY + 60_000)).toEqual({ noticed: 1, deleted: 0, files: 0 });
+    expect(await run(t0 + 23 * DAY + 120_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
+    const [notice] = await notices();
+    const deleteOn = new Date(t0 + 30 * DAY).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+    expect(notice).toMatchObject({ to: 'vola@example.org', subject: `Documents for Cli E. will be deleted on ${deleteOn}` });
+
+    expect(await run(t0 + 30 * DAY - 60_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
+    expect(await files(due)).toBe(1);
+    expect(await run(t0 + 30 * DAY + 60_000)).toEqual({ noticed: 0, deleted: 1, files: 1 });
+    expect(await files(due)).toBe(0);
+    expect(await files(open)).toBe(1);
+    // The client and its categories stay; the audit log says what went.
+    expect((await people.volA.get(`/api/clients/${due}/docs/types`)).status).toBe(200);
+    const trail = (await people.admin.get(`/api/admin/audit?clientId=${due}&action=client.retention`)).body as { items: { keys: string[] }[] };
+    expect(trail.items).toHaveLength(1);
+    expect(trail.items[0]?.keys[0]).toMatch(/statement\.pdf$/);
+    expect(await run(t0 + 40 * DAY)).toMatchObject({ deleted: 0 });
+  });
+
+  it('a shortened rule still gives 7 days’ notice before anything goes', async () => {
+    const t0 = Date.now();
+    const late = await submittedClient('late@example.org');
+    expect((await people.admin.post('/api/admin/retention', { days: 7 })).status).toBe(200);
+    const before = (await notices()).length;
+    // 10 days after submission: past the new rule's day, but never told — told now, deleted in 7 days.
+    expect(await run(t0 + 10 * DAY)).toMatchObject({ noticed: 1, deleted: 0 });
+    expect((await notices()).length).toBe(before + 1);
+    expect(await run(t0 + 16 * DAY)).toMatchObject({ deleted: 0 });
+    expect(await files(late)).toBe(1);
+    expect(await run(t0 + 17 * DAY + 60_000)).toMatchObject({ deleted: 1 });
+    expect(await files(late)).toBe(0);
+  });
+});
