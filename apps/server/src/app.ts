@@ -29,6 +29,8 @@ import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { settingsRoutes } from './routes/settings.js';
+import { seasonRoutes } from './routes/season.js';
+import { resumeSeasonClose } from './season.js';
 import { runRetention } from './retention.js';
 import { createObjectStore } from './storage/create.js';
 import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
@@ -172,6 +174,7 @@ async function assemble(
   reassignRoutes(app, services);
   configRoutes(app, services);
   settingsRoutes(app, services);
+  seasonRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') {
     if (config.devOutbox) devRoutes(app, services);
@@ -219,6 +222,11 @@ async function assemble(
   runRetentionNow();
   const retention = setInterval(runRetentionNow, 60 * 60_000);
   retention.unref();
+  // A season close a crash interrupted is finished now, whatever step it had reached.
+  const resuming = resumeSeasonClose(services).then(
+    (year) => year !== undefined && app.log.info({ year }, 'an interrupted season close was finished'),
+    (err: unknown) => app.log.warn({ err }, 'finishing an interrupted season close failed; the next start tries again'),
+  );
   // Files stored before encryption are encrypted in the background; a stop resumes at the next start.
   const stopEncrypting = new AbortController();
   const encrypting = local
@@ -238,6 +246,7 @@ async function assemble(
       await app.close();
       await sweeping;
       await retaining;
+      await resuming;
       await encrypting;
       mailer.close();
       closeStore();

@@ -507,6 +507,9 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
         ...(limit === null ? [] : [['limit', limit] as const]),
       ]),
     ),
+    seasonSummary: none,
+    // Never the real phrase: the fuzzer must not close the season it runs in.
+    closeSeason: body(opt({ confirm: fc.string({ maxLength: 40 }).filter((s) => !s.startsWith('CLOSE SEASON')) }, [])),
     getRetention: none,
     setRetention: body(opt({ days: fc.oneof(fc.constant(null), fc.integer({ min: 7, max: 365 })) }, ['days'])),
     orphanedClients: none,

@@ -175,6 +175,19 @@ const migrations: Record<string, Migration> = {
     `ALTER TABLE clients ADD COLUMN retention_notice_at timestamptz`,
     `ALTER TABLE clients ADD COLUMN documents_deleted_at timestamptz`,
   ),
+  '0010_season_close': statements(
+    // Non-admin accounts suspended by a season close stay so until approved again.
+    `ALTER TABLE users ADD COLUMN suspended boolean NOT NULL DEFAULT false`,
+    `CREATE TABLE season_close (
+       year integer PRIMARY KEY,
+       started_at timestamptz NOT NULL DEFAULT now(),
+       started_by text,
+       finished_at timestamptz,
+       users integer,
+       clients integer,
+       documents integer
+     )`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,6 +15,8 @@ export interface UsersTable {
   created_at: CreatedAt;
   approved_at: NullableTimestamp;
   approved_by: string | null;
+  /** Suspended by a season close until approved again (docs/behaviour.md#season-close). */
+  suspended: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -141,6 +143,17 @@ export interface ServerJobsTable {
   done_at: CreatedAt;
 }
 
+/** A season close: started, then finished (a start without a finish is resumed at the next start). */
+export interface SeasonCloseTable {
+  year: number;
+  started_at: CreatedAt;
+  started_by: string | null;
+  finished_at: NullableTimestamp;
+  users: number | null;
+  clients: number | null;
+  documents: number | null;
+}
+
 /** The retention rule (one row once an admin set it). */
 export interface RetentionTable {
   id: Generated<boolean>;
@@ -172,4 +185,5 @@ export interface Database {
   server_jobs: ServerJobsTable;
   storage_key: StorageKeyTable;
   retention: RetentionTable;
+  season_close: SeasonCloseTable;
 }

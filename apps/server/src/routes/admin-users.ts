@@ -48,7 +48,7 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
     const approvedNow = body.approved
       ? await db
           .updateTable('users')
-          .set({ approved: true, approved_at: new Date(), approved_by: user.email })
+          .set({ approved: true, approved_at: new Date(), approved_by: user.email, suspended: false })
           .where('email', '=', target.email)
           .where('approved', '=', false)
           .returningAll()

@@ -22,6 +22,7 @@ const RESET_GRANT_MINUTES = 10;
 const TEXT = {
   badCredentials: 'Email or Password PIN is incorrect.',
   pending: 'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
+  suspended: 'Your account is suspended for the off-season. Ask an officer or admin to reactivate it.',
   badCode: 'That code is not valid or has expired. Check the latest email or request a new code.',
   codeUsedUp: 'Too many wrong codes. Use Resend code to get a new one.',
   tooManyAttempts: 'Too many attempts. Please wait a few minutes and try again.',
@@ -131,6 +132,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
     for (const slot of slots) await refundRateLimit(db, slot);
     await clearFailures(db, user.email);
+    if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
     await assertCodeAllowed(user.email, 'login');
     const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });

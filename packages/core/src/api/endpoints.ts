@@ -117,6 +117,8 @@ export const endpoints = {
     response: s.ReassignResponse,
   }),
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
+  seasonSummary: def({ method: 'GET', path: '/admin/season', response: s.SeasonSummary }),
+  closeSeason: def({ method: 'POST', path: '/admin/season/close', body: s.SeasonCloseRequest, response: s.SeasonSummary }),
   getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),
   setRetention: def({ method: 'POST', path: '/admin/retention', body: s.RetentionSettings, response: s.RetentionSettings }),
 

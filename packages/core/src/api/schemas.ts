@@ -356,6 +356,22 @@ export const RetentionSettings = z.object({
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
 
+/**
+ * The season close (docs/behaviour.md#season-close): what it will do — or did, once `closedAt` is
+ * set — for `year`: the non-admin accounts it suspends, the clients with documents, the documents.
+ */
+export const SeasonSummary = z.object({
+  year: z.number().int(),
+  users: z.number().int(),
+  clients: z.number().int(),
+  documents: z.number().int(),
+  closedAt: Timestamp.nullable(),
+});
+export type SeasonSummary = z.infer<typeof SeasonSummary>;
+/** The typed confirmation: exactly {@link seasonClosePhrase} of the year. */
+export const SeasonCloseRequest = z.object({ confirm: z.string({ error: 'Type the confirmation phrase.' }).max(100) });
+export type SeasonCloseRequest = z.input<typeof SeasonCloseRequest>;
+
 // ── Officer ──────────────────────────────────────────────────────────────────────────────────
 
 export const VolunteerList = items(Volunteer);

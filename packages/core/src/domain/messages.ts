@@ -121,6 +121,11 @@ export function notUploadedYetMessage(count: number): string {
   return count === 1 ? '1 file is not uploaded yet.' : `${count} files are not uploaded yet.`;
 }
 
+/** The phrase an admin types to close a season: `CLOSE SEASON 2026`. */
+export function seasonClosePhrase(year: number): string {
+  return `CLOSE SEASON ${year}`;
+}
+
 /** The offer after signing in on a device that kept someone's queued files: `You have 3 files waiting to upload.` */
 export function filesWaitingMessage(count: number): string {
   return count === 1 ? 'You have 1 file waiting to upload.' : `You have ${count} files waiting to upload.`;

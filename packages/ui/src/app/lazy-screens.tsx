@@ -19,6 +19,10 @@ export const AdminSettingsRoute = lazy(async () => ({
   default: (await import('../screens/admin-settings')).AdminSettingsScreen,
 }));
 
+export const AdminSeasonRoute = lazy(async () => ({
+  default: (await import('../screens/admin-season')).AdminSeasonScreen,
+}));
+
 export const ForgotRoute = lazy(async () => ({
   default: (await import('../screens/auth/forgot')).ForgotScreen,
 }));

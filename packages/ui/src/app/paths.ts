@@ -20,6 +20,7 @@ export const paths = {
   adminUser: (email: string) => `/admin/users/${encodeURIComponent(email)}`,
   adminAudit: '/admin/audit',
   adminSettings: '/admin/settings',
+  adminSeason: '/admin/season',
 } as const;
 
 /**

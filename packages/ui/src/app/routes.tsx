@@ -6,7 +6,7 @@ import { RegisterScreen } from '../screens/auth/register';
 import { RegisterPendingScreen } from '../screens/auth/register-pending';
 import { CategoryRoute, ClientDocsRoute, ClientListRoute, NewClientRoute } from './document-routes';
 import { RootLayout } from './layout';
-import { AdminAuditRoute, AdminSettingsRoute, AdminUserRoute, ForgotResetRoute, ForgotRoute, ForgotVerifyRoute, HomeRoute } from './lazy-screens';
+import { AdminAuditRoute, AdminSeasonRoute, AdminSettingsRoute, AdminUserRoute, ForgotResetRoute, ForgotRoute, ForgotVerifyRoute, HomeRoute } from './lazy-screens';
 import { RequireSession } from './require-session';
 
 /**
@@ -32,6 +32,7 @@ export function AppRoutes() {
         <Route path="admin/users/:userEmail" element={<AdminUserRoute />} />
         <Route path="admin/audit" element={<AdminAuditRoute />} />
         <Route path="admin/settings" element={<AdminSettingsRoute />} />
+        <Route path="admin/season" element={<AdminSeasonRoute />} />
         <Route path="clients" element={<RequireSession />}>
           <Route index element={<ClientListRoute />} />
           <Route path="new" element={<NewClientRoute />} />

@@ -57,6 +57,11 @@ export function Dashboard({ user }: { user: User }) {
               Settings
             </Link>
           )}
+          {user.isAdmin && (
+            <Link className="button" to={paths.adminSeason}>
+              Close season
+            </Link>
+          )}
         </div>
         <div className="actions">
           <button type="button" className="button" onClick={refresh}>
