@@ -73,6 +73,7 @@ const MATRIX: Record<EndpointName, Row> = {
   audit: [(w) => ['GET', `/api/admin/audit?clientId=${w.clientId}&limit=5`], ADMIN_ONLY(200)],
   getRetention: [() => ['GET', '/api/admin/retention'], ADMIN_ONLY(200)],
   seasonSummary: [() => ['GET', '/api/admin/season'], ADMIN_ONLY(200)],
+  overview: [() => ['GET', '/api/admin/overview'], ADMIN_ONLY(200)],
   closeSeason: [() => ['POST', '/api/admin/season/close', { confirm: 'close season' }], ADMIN_ONLY(400)],
   setRetention: [() => ['POST', '/api/admin/retention', { days: null }], ADMIN_ONLY(200)],
   orphanedClients: [() => ['GET', '/api/officer/orphaned-clients'], OFFICER_OR_ADMIN(200)],

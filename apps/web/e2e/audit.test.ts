@@ -50,6 +50,17 @@ describe('the audit screen', () => {
     await app?.stop();
   });
 
+  it('the admin’s dashboard shows the programme overview', async () => {
+    const overview = page.getByRole('region', { name: 'Programme overview' });
+    await overview.getByText('Clients this season').waitFor();
+    // Dora (no files yet: all five categories missing); the deleted client is gone.
+    expect(await overview.locator('dd').allTextContents()).toEqual(['1', '0']);
+    await overview.getByRole('img', { name: 'Documents uploaded per day, last 30 days: none.' }).waitFor();
+    const row = overview.getByRole('row', { name: new RegExp(vera.email.toLowerCase().replace('.', '\\.')) });
+    expect(await row.getByRole('cell').allTextContents()).toEqual([`Vera Audit (${vera.email.toLowerCase()})`, '1', '0', '5']);
+    await checkScreen(page, 'dashboard-admin-overview');
+  });
+
   it('is linked from the admin’s dashboard and lists the newest entries first', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await seeHeading(page, 'Audit log');

@@ -508,6 +508,7 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
       ]),
     ),
     seasonSummary: none,
+    overview: none,
     // Never the real phrase: the fuzzer must not close the season it runs in.
     closeSeason: body(opt({ confirm: fc.string({ maxLength: 40 }).filter((s) => !s.startsWith('CLOSE SEASON')) }, [])),
     getRetention: none,

@@ -188,6 +188,10 @@ const migrations: Record<string, Migration> = {
        documents integer
      )`,
   ),
+  '0011_overview': statements(
+    // The admin's overview counts documents stored per day over the last weeks.
+    `CREATE INDEX documents_stored_at ON documents (stored_at) WHERE state = 'stored'`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

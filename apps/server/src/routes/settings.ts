@@ -3,11 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
+import { programmeOverview } from '../overview.js';
 import { retentionDays, setRetentionDays } from '../retention.js';
 import type { Services } from '../services.js';
 
-/** The admin's programme settings: the retention rule (docs/behaviour.md#retention). */
+/** The admin's programme settings (the retention rule, docs/behaviour.md#retention) and overview. */
 export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
+  userRoute(app, 'overview', async ({ user }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    return programmeOverview(db, new Date());
+  });
+
   userRoute(app, 'getRetention', async ({ user }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
     return { days: await retentionDays(db) };

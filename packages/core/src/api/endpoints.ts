@@ -117,6 +117,7 @@ export const endpoints = {
     response: s.ReassignResponse,
   }),
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
+  overview: def({ method: 'GET', path: '/admin/overview', response: s.ProgrammeOverview }),
   seasonSummary: def({ method: 'GET', path: '/admin/season', response: s.SeasonSummary }),
   closeSeason: def({ method: 'POST', path: '/admin/season/close', body: s.SeasonCloseRequest, response: s.SeasonSummary }),
   getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),

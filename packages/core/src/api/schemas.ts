@@ -372,6 +372,29 @@ export type SeasonSummary = z.infer<typeof SeasonSummary>;
 export const SeasonCloseRequest = z.object({ confirm: z.string({ error: 'Type the confirmation phrase.' }).max(100) });
 export type SeasonCloseRequest = z.input<typeof SeasonCloseRequest>;
 
+/**
+ * The programme overview on the admin's dashboard (docs/behaviour.md#programme-overview): this
+ * season's clients (created since `since`), how many have a file in every one of their categories,
+ * documents stored per day (the last 30 days, UTC, days without any left out), and per volunteer
+ * (null: clients without one) their clients, complete clients and missing categories.
+ */
+export const ProgrammeOverview = z.object({
+  since: Timestamp,
+  clients: z.number().int(),
+  complete: z.number().int(),
+  uploadsPerDay: z.array(z.object({ day: z.string(), count: z.number().int() })),
+  volunteers: z.array(
+    z.object({
+      email: z.string().nullable(),
+      name: z.string().nullable(),
+      clients: z.number().int(),
+      complete: z.number().int(),
+      missing: z.number().int(),
+    }),
+  ),
+});
+export type ProgrammeOverview = z.infer<typeof ProgrammeOverview>;
+
 // ── Officer ──────────────────────────────────────────────────────────────────────────────────
 
 export const VolunteerList = items(Volunteer);

@@ -3,6 +3,7 @@ import type { User } from '@vita-docs/core';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useSessionFlow } from '../../app/session';
+import { useServices } from '../../app/services';
 import { useUploadQueues } from '../../app/upload-queues';
 import { Loading, Page } from '../../components/page';
 import { Tag } from '../../components/tag';
@@ -11,6 +12,7 @@ import { AllUsers } from './all-users';
 import { useDashboardFlows } from './dashboard-flows';
 import { OrphanedClients } from './orphaned-clients';
 import { PendingApprovals } from './pending-approvals';
+import { ProgrammeOverview } from './programme-overview';
 
 /** The signed-in dashboard: greeting, tag, buttons, and the sections the user may see. */
 export function Dashboard({ user }: { user: User }) {
@@ -18,6 +20,7 @@ export function Dashboard({ user }: { user: User }) {
   const queues = useUploadQueues();
   const navigate = useNavigate();
   const { show, approvals, orphans, users, clients, reloadAll, firstLoadDone } = useDashboardFlows(user);
+  const { api, clock } = useServices();
   const tag = roleTag(user);
 
   const refresh = () => {
@@ -94,6 +97,7 @@ export function Dashboard({ user }: { user: User }) {
         />
       )}
       {firstLoadDone && show.clients && <AllClients flow={clients} />}
+      {firstLoadDone && user.isAdmin && <ProgrammeOverview api={api} now={clock.now()} />}
     </Page>
   );
 }
