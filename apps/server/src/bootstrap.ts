@@ -39,7 +39,7 @@ export async function ensureAdmin(db: Db, config: Config, log: FastifyBaseLogger
       approved: true,
       approved_at: new Date(),
     })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ is_admin: true, approved: true, approved_at: sql`coalesce(users.approved_at, now())` }))
+    .onConflict((oc) => oc.column('email').doUpdateSet({ is_admin: true, approved: true, suspended: false, approved_at: sql`coalesce(users.approved_at, now())` }))
     .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
     .executeTakeFirstOrThrow();
   log.info(result.inserted ? 'bootstrap admin created' : 'bootstrap admin ensured');

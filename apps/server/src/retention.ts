@@ -1,7 +1,8 @@
 /**
  * The retention rule (docs/behaviour.md#retention): an admin may have every client's documents deleted
  * a number of days after the client was submitted. The client's volunteer is mailed 7 days before,
- * and nothing is deleted sooner than 7 days after that mail (a shortened rule waits for its notice).
+ * and nothing is deleted before the day that mail named has ended (`retention_due_at`): a shortened
+ * rule waits for its notice, a changed rule or files uploaded after a deletion get a new one.
  * The client, its categories and the audit trail stay; one audit entry per client says what went.
  * One process at a time runs it (an advisory lock), at start and every hour; each run is idempotent.
  */
@@ -24,13 +25,31 @@ export async function retentionDays(db: Db): Promise<number | null> {
   return row?.days ?? null;
 }
 
+/** Sets the rule; a changed rule withdraws the notices sent under the old one (new ones follow). */
 export async function setRetentionDays(db: Db, days: number | null, by: string): Promise<number | null> {
-  await db
-    .insertInto('retention')
-    .values({ id: true, days, updated_by: by })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ days, updated_by: by, updated_at: new Date() }))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('retention').select('days').forUpdate().executeTakeFirst();
+    await trx
+      .insertInto('retention')
+      .values({ id: true, days, updated_by: by })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ days, updated_by: by, updated_at: new Date() }))
+      .execute();
+    if ((before?.days ?? null) !== days) {
+      await trx.updateTable('clients').set({ retention_notice_at: null, retention_due_at: null }).where('retention_notice_at', 'is not', null).execute();
+    }
+  });
   return days;
+}
+
+/**
+ * When documents named in a notice mailed at `noticeAt` may go: the later of the rule's day and a
+ * week after the mail, then the end of that (UTC) day plus 12 hours, so the named day is over in
+ * every US time zone before anything is deleted.
+ */
+function dueAfter(submittedAt: Date, noticeAt: Date, days: number): { named: Date; due: Date } {
+  const earliest = Math.max(submittedAt.getTime() + days * DAY_MS, noticeAt.getTime() + RETENTION_NOTICE_DAYS * DAY_MS);
+  const named = new Date(earliest - (earliest % DAY_MS));
+  return { named, due: new Date(named.getTime() + DAY_MS + 12 * 3_600_000) };
 }
 
 /** `Dora C.`: how a notice names the client (enough for the volunteer, little for anyone else). */
@@ -83,7 +102,7 @@ export async function runRetention(services: Services, now: Date): Promise<Reten
   if (days === null) return undefined;
   return exclusively(db, RETENTION_LOCK, async () => {
     const report: RetentionReport = { noticed: 0, deleted: 0, files: 0 };
-    const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id)`;
+    const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
 
     // Notices: submitted long enough ago that the deletion is at most 7 days away, not yet told
     // since their last submission, with documents to lose and a volunteer to tell.
@@ -95,24 +114,24 @@ export async function runRetention(services: Services, now: Date): Promise<Reten
       .where((eb) => eb.or([eb('retention_notice_at', 'is', null), eb('retention_notice_at', '<', eb.ref('submitted_at'))]))
       .where('created_by', 'is not', null)
       .where(hasDocuments)
+      .orderBy('submitted_at')
       .limit(BATCH)
       .execute();
     for (const client of toNotify) {
       if (!client.submitted_at || !client.created_by) continue;
-      const due = Math.max(client.submitted_at.getTime() + days * DAY_MS, now.getTime() + RETENTION_NOTICE_DAYS * DAY_MS);
+      const { named, due } = dueAfter(client.submitted_at, now, days);
       const sent = await mailer.send(
-        retentionNotice(client.created_by, { first: client.first_name, last: client.last_name, id: client.id }, new Date(due), days, config.publicUrl),
+        retentionNotice(client.created_by, { first: client.first_name, last: client.last_name, id: client.id }, named, days, config.publicUrl),
       );
       // Recorded only once handed over: an undelivered notice is tried again, and delays the deletion.
       if (sent) {
-        await db.updateTable('clients').set({ retention_notice_at: now }).where('id', '=', client.id).execute();
+        await db.updateTable('clients').set({ retention_notice_at: now, retention_due_at: due }).where('id', '=', client.id).execute();
         report.noticed += 1;
       }
     }
 
-    // Deletions: the day has come, and (for clients with a volunteer) the notice went 7 days ago.
+    // Deletions: the day the notice named is over (clients without a volunteer: the rule's day).
     const deleteBefore = new Date(now.getTime() - days * DAY_MS);
-    const noticedBefore = new Date(now.getTime() - RETENTION_NOTICE_DAYS * DAY_MS);
     const due = await db
       .selectFrom('clients')
       .select(['id'])
@@ -120,18 +139,26 @@ export async function runRetention(services: Services, now: Date): Promise<Reten
       .where((eb) =>
         eb.or([
           eb('created_by', 'is', null),
-          eb.and([eb('retention_notice_at', '>=', eb.ref('submitted_at')), eb('retention_notice_at', '<=', noticedBefore)]),
+          eb.and([eb('retention_notice_at', '>=', eb.ref('submitted_at')), eb('retention_due_at', '<=', now)]),
         ]),
       )
       .where(hasDocuments)
+      .orderBy('submitted_at')
       .limit(BATCH)
       .execute();
     for (const { id } of due) {
-      const keys = (await db.selectFrom('documents').select('key').where('client_id', '=', id).execute()).map((r) => r.key);
+      const keys = (await db.selectFrom('documents').select('key').where('client_id', '=', id).where('state', '=', 'stored').execute()).map(
+        (r) => r.key,
+      );
       // Recorded first, rows next, bytes last: never a listed document without its bytes.
       await audit(db, { actor: null, action: 'client.retention', clientId: id, keys, detail: `${days} days after submission` });
       await deleteDocumentRows(db, keys);
-      await db.updateTable('clients').set({ documents_deleted_at: now }).where('id', '=', id).execute();
+      // Files uploaded from now on are not covered by this notice: they get one of their own.
+      await db
+        .updateTable('clients')
+        .set({ documents_deleted_at: now, retention_notice_at: null, retention_due_at: null })
+        .where('id', '=', id)
+        .execute();
       await store.delete(keys).catch((err: unknown) => log.warn({ err }, 'retention: bytes left for the sweeper'));
       report.deleted += 1;
       report.files += keys.length;

@@ -31,6 +31,7 @@ export async function seasonSummary(db: Db, year: number) {
     db
       .selectFrom('documents')
       .select([sql<number>`count(*)::int`.as('n'), sql<number>`count(distinct client_id)::int`.as('clients')])
+      .where('state', '=', 'stored')
       .executeTakeFirstOrThrow(),
   ]);
   return { year, users: users.n, clients: documents.clients, documents: documents.n, closedAt: null };
@@ -46,13 +47,22 @@ export async function closeSeason(services: Services, year: number, by: string |
   return exclusively(db, SEASON_LOCK, async () => {
     const before = await seasonSummary(db, year);
     if (before.closedAt) return before;
-    const started = await db
-      .insertInto('season_close')
-      .values({ year, started_by: by, users: before.users, clients: before.clients, documents: before.documents })
-      .onConflict((oc) => oc.column('year').doNothing())
-      .returning('year')
-      .executeTakeFirst();
-    if (started) await audit(db, { actor: by, action: 'season.close', ip, detail: `${year}: ${before.users} accounts, ${before.clients} clients, ${before.documents} documents` });
+    // The start and its audit entry together: a close never runs unrecorded.
+    const actor = await db.transaction().execute(async (trx) => {
+      const started = await trx
+        .insertInto('season_close')
+        .values({ year, started_by: by, users: before.users, clients: before.clients, documents: before.documents })
+        .onConflict((oc) => oc.column('year').doNothing())
+        .returning('started_by')
+        .executeTakeFirst();
+      if (started) {
+        await audit(trx, { actor: by, action: 'season.close', ip, detail: `${year}: ${before.users} accounts, ${before.clients} clients, ${before.documents} documents` });
+        return by;
+      }
+      // Resumed: the entries name the admin who started it.
+      const row = await trx.selectFrom('season_close').select('started_by').where('year', '=', year).executeTakeFirst();
+      return row?.started_by ?? by;
+    });
 
     // Accounts first: from here nobody but an admin can sign in or keep a session (sessions need `approved`).
     await db.updateTable('users').set({ approved: false, suspended: true }).where('is_admin', '=', false).where('suspended', '=', false).execute();
@@ -64,7 +74,7 @@ export async function closeSeason(services: Services, year: number, by: string |
       if (clients.length === 0) break;
       for (const { client_id: clientId } of clients) {
         const keys = (await db.selectFrom('documents').select('key').where('client_id', '=', clientId).execute()).map((r) => r.key);
-        await audit(db, { actor: by, action: 'client.season-close', clientId, keys, ip, detail: String(year) });
+        await audit(db, { actor, action: 'client.season-close', clientId, keys, ip, detail: String(year) });
         await deleteDocumentRows(db, keys);
         await store.delete(keys).catch((err: unknown) => log.warn({ err }, 'season close: bytes left for the sweeper'));
       }
@@ -79,6 +89,6 @@ export async function closeSeason(services: Services, year: number, by: string |
 export async function resumeSeasonClose(services: Services): Promise<number | undefined> {
   const open = await services.db.selectFrom('season_close').select('year').where('finished_at', 'is', null).executeTakeFirst();
   if (!open) return undefined;
-  await closeSeason(services, open.year, null);
-  return open.year;
+  // Undefined: another process holds the close and finishes it.
+  return (await closeSeason(services, open.year, null)) ? open.year : undefined;
 }

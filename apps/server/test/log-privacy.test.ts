@@ -1,37 +1,26 @@
 // No personal data in the server log at `info` (docs/security.md): a whole journey — accounts, sign-in
 // with codes, a client with name, email and phone, uploads with telling file names, view, rename,
 // ZIP, delete — leaves none of those strings in the log, which names requests by ids only.
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/storage/testing.js';
 import { upload } from './docs-helpers.js';
 import { PIN, register, startApp, type Agent, type TestApp } from './harness.js';
+import { startSmtpCapture } from './smtp.js';
 
 describe('server log privacy', () => {
   let app: TestApp;
   const lines: string[] = [];
-  const mails: Array<{ to: string; body: string }> = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let body = '';
-      stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
-        callback();
-      });
-    },
-  });
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+  let mails: Awaited<ReturnType<typeof startSmtpCapture>>['received'] = [];
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as { port: number };
-    app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { logLines: lines });
+    smtp = await startSmtpCapture();
+    mails = smtp.received;
+    app = await startApp({ SMTP_URL: smtp.url }, { logLines: lines });
   });
   afterAll(async () => {
     await app?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   /** Signs in through PIN and the code the SMTP server received. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { createApiClient, refusalBeforeUpload } from '@vita-docs/core';
 import { loadConfig } from '../src/env.js';
 import { createClient } from './docs-helpers.js';
 import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
+import { startSmtpCapture } from './smtp.js';
 
 describe('configuration', () => {
   it('stops at start with a message naming each bad variable', () => {
@@ -21,25 +21,16 @@ describe('configuration', () => {
 });
 
 describe('mail over SMTP', () => {
-  const received: Array<{ to: string; body: string }> = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let body = '';
-      stream.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
-        callback();
-      });
-    },
+  let smtp: Awaited<ReturnType<typeof startSmtpCapture>>;
+  let received: Awaited<ReturnType<typeof startSmtpCapture>>['received'] = [];
+  beforeAll(async () => {
+    smtp = await startSmtpCapture();
+    received = smtp.received;
   });
-  afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+  afterAll(() => smtp.close());
 
   it('delivers the sign-in code to a real SMTP server and hides the dev outbox', async () => {
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const { port } = smtp.server.address() as { port: number };
-    const app = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const app = await startApp({ SMTP_URL: smtp.url });
     try {
       await register(app, 'admin@example.org');
       const a = await app.agent().prime();

@@ -8,6 +8,11 @@ import { createClient, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 
 const DAY = 86_400_000;
+/** The end of the day a notice names, plus the 12 hours' margin: when deletion may happen. */
+const dayStart = (at: number) => at - (at % DAY);
+const dueFrom = (earliest: number) => dayStart(earliest) + DAY + 12 * 3_600_000;
+const longDate = (at: number) =>
+  new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 describe('retention rule', () => {
   let app: TestApp;
@@ -52,12 +57,14 @@ describe('retention rule', () => {
     expect(await run(t0 + 23 * DAY + 60_000)).toEqual({ noticed: 1, deleted: 0, files: 0 });
     expect(await run(t0 + 23 * DAY + 120_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
     const [notice] = await notices();
-    const deleteOn = new Date(t0 + 30 * DAY).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-    expect(notice).toMatchObject({ to: 'vola@example.org', subject: `Documents for Cli E. will be deleted on ${deleteOn}` });
+    // The rule's day (a minute later than submission + 30 days: the notice went a minute late).
+    const earliest = t0 + 30 * DAY + 60_000;
+    expect(notice).toMatchObject({ to: 'vola@example.org', subject: `Documents for Cli E. will be deleted on ${longDate(earliest)}` });
 
-    expect(await run(t0 + 30 * DAY - 60_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
+    // Not before the named day is over (with a margin for US time zones).
+    expect(await run(dueFrom(earliest) - 60_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
     expect(await files(due)).toBe(1);
-    expect(await run(t0 + 30 * DAY + 60_000)).toEqual({ noticed: 0, deleted: 1, files: 1 });
+    expect(await run(dueFrom(earliest) + 60_000)).toEqual({ noticed: 0, deleted: 1, files: 1 });
     expect(await files(due)).toBe(0);
     expect(await files(open)).toBe(1);
     // The client and its categories stay; the audit log says what went.
@@ -66,6 +73,13 @@ describe('retention rule', () => {
     expect(trail.items).toHaveLength(1);
     expect(trail.items[0]?.keys[0]).toMatch(/statement\.pdf$/);
     expect(await run(t0 + 40 * DAY)).toMatchObject({ deleted: 0 });
+
+    // A file uploaded after the deletion gets its own notice and its own week.
+    await upload(people.volA, due, 'Banking Info', 'amended.pdf', samplePdf('amended'));
+    expect(await run(t0 + 41 * DAY)).toEqual({ noticed: 1, deleted: 0, files: 0 });
+    expect(await run(t0 + 47 * DAY)).toMatchObject({ deleted: 0 });
+    expect(await files(due)).toBe(1);
+    expect(await run(dueFrom(t0 + 48 * DAY) + 60_000)).toMatchObject({ deleted: 1 });
   });
 
   it('a shortened rule still gives 7 days’ notice before anything goes', async () => {
@@ -76,9 +90,22 @@ describe('retention rule', () => {
     // 10 days after submission: past the new rule's day, but never told — told now, deleted in 7 days.
     expect(await run(t0 + 10 * DAY)).toMatchObject({ noticed: 1, deleted: 0 });
     expect((await notices()).length).toBe(before + 1);
-    expect(await run(t0 + 16 * DAY)).toMatchObject({ deleted: 0 });
+    expect(await run(t0 + 17 * DAY)).toMatchObject({ deleted: 0 });
     expect(await files(late)).toBe(1);
-    expect(await run(t0 + 17 * DAY + 60_000)).toMatchObject({ deleted: 1 });
+    expect(await run(dueFrom(t0 + 17 * DAY) + 60_000)).toMatchObject({ deleted: 1 });
     expect(await files(late)).toBe(0);
+  });
+
+  it('a changed rule withdraws the notices sent under the old one: nothing goes without a new one', async () => {
+    const t0 = Date.now();
+    const kept = await submittedClient('changed@example.org');
+    expect((await people.admin.post('/api/admin/retention', { days: 7 })).status).toBe(200);
+    expect(await run(t0 + 1 * DAY)).toMatchObject({ noticed: 1 });
+    // Off, then on again months later: the old notice counts for nothing.
+    expect((await people.admin.post('/api/admin/retention', { days: null })).status).toBe(200);
+    expect((await people.admin.post('/api/admin/retention', { days: 30 })).status).toBe(200);
+    expect(await run(t0 + 200 * DAY)).toMatchObject({ noticed: 1, deleted: 0 });
+    expect(await files(kept)).toBe(1);
+    expect(await run(dueFrom(t0 + 207 * DAY) + 60_000)).toMatchObject({ deleted: 1 });
   });
 });

@@ -163,6 +163,7 @@ const migrations: Record<string, Migration> = {
     // The audit screen filters by who and by what, newest first.
     `CREATE INDEX audit_log_actor ON audit_log (actor, id DESC)`,
     `CREATE INDEX audit_log_action ON audit_log (action, id DESC)`,
+    `CREATE INDEX audit_log_at ON audit_log (at)`,
   ),
   '0009_retention': statements(
     // The admin's retention rule: documents deleted this many days after a client was submitted.
@@ -173,6 +174,8 @@ const migrations: Record<string, Migration> = {
        updated_by text
      )`,
     `ALTER TABLE clients ADD COLUMN retention_notice_at timestamptz`,
+    // The moment the notice promised: nothing is deleted before it, whatever the rule says later.
+    `ALTER TABLE clients ADD COLUMN retention_due_at timestamptz`,
     `ALTER TABLE clients ADD COLUMN documents_deleted_at timestamptz`,
   ),
   '0010_season_close': statements(

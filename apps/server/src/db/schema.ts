@@ -89,6 +89,8 @@ export interface ClientsTable {
   submitted_by: string | null;
   /** When the retention rule's notice went to the client's volunteer (docs/behaviour.md#retention). */
   retention_notice_at: NullableTimestamp;
+  /** When that notice said the documents go (the end of the named day, with a margin for US time zones). */
+  retention_due_at: NullableTimestamp;
   /** When the retention rule deleted the client's documents. */
   documents_deleted_at: NullableTimestamp;
 }

@@ -60,7 +60,12 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
         .updateTable('users')
         .set(
           body.approved
-            ? { approved: true, approved_at: sql<Date>`coalesce(approved_at, now())`, approved_by: sql<string>`coalesce(approved_by, ${user.email})` }
+            ? {
+                approved: true,
+                suspended: false,
+                approved_at: sql<Date>`coalesce(approved_at, now())`,
+                approved_by: sql<string>`coalesce(approved_by, ${user.email})`,
+              }
             : { approved: false, approved_at: null, approved_by: null },
         )
         .where('email', '=', target.email)

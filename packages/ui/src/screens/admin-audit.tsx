@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, auditActionLabel, canManageAllUsers, errorMessage, messages, parseDocKey } from '@vita-docs/core';
+import { AUDIT_ACTIONS, auditActionLabel, errorMessage, parseDocKey } from '@vita-docs/core';
 import type { AuditAction, AuditEntry } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -7,7 +7,7 @@ import { allAuditEntries, auditCsv, createAuditLogFlow, NO_FILTERS } from '../ad
 import type { AuditFilters, AuditLogFlow } from '../adapters/audit-log';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
-import { useSession } from '../app/session';
+import { AdminOnly, PleaseSignIn } from '../components/admin-only';
 import { Field } from '../components/field';
 import { Loading, Page } from '../components/page';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
@@ -17,28 +17,10 @@ const TITLE = 'Audit log';
 
 /** `/admin/audit` (docs/behaviour.md#audit-screen): admins only; others go to /home. */
 export function AdminAuditScreen() {
-  const session = useSession();
-  if (session.status === 'checking') {
-    return (
-      <Page title={TITLE}>
-        <Loading />
-      </Page>
-    );
-  }
-  if (session.status === 'signedOut') return <PleaseSignIn />;
-  if (!canManageAllUsers(session.user)) return <Navigate to={paths.home} replace />;
-  return <AuditLog />;
-}
-
-function PleaseSignIn() {
   return (
-    <Page title={TITLE} heading={messages.pleaseSignIn}>
-      <div className="actions">
-        <Link className="button button--primary" to={paths.login}>
-          Login
-        </Link>
-      </div>
-    </Page>
+    <AdminOnly title={TITLE}>
+      <AuditLog />
+    </AdminOnly>
   );
 }
 
@@ -50,7 +32,7 @@ function AuditLog() {
   useEffect(() => {
     void flow.send({ type: 'apply', filters: NO_FILTERS });
   }, [flow]);
-  if (state.status === 'signedOut') return <PleaseSignIn />;
+  if (state.status === 'signedOut') return <PleaseSignIn title={TITLE} />;
   if (state.status === 'forbidden') return <Navigate to={paths.home} replace />;
 
   const exportCsv = async () => {

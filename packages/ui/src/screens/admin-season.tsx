@@ -1,11 +1,11 @@
-import { canManageAllUsers, errorMessage, messages, seasonClosePhrase, zipFileName } from '@vita-docs/core';
+import { errorMessage, seasonClosePhrase, zipFileName } from '@vita-docs/core';
 import type { Client, SeasonSummary } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
-import { useSession } from '../app/session';
+import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 import { fullName } from '../texts';
 import '../styles/season.css';
@@ -14,27 +14,11 @@ const TITLE = 'Close season';
 
 /** `/admin/season` (docs/behaviour.md#season-close): admins only. */
 export function AdminSeasonScreen() {
-  const session = useSession();
-  if (session.status === 'checking') {
-    return (
-      <Page title={TITLE}>
-        <Loading />
-      </Page>
-    );
-  }
-  if (session.status === 'signedOut') {
-    return (
-      <Page title={TITLE} heading={messages.pleaseSignIn}>
-        <div className="actions">
-          <Link className="button button--primary" to={paths.login}>
-            Login
-          </Link>
-        </div>
-      </Page>
-    );
-  }
-  if (!canManageAllUsers(session.user)) return <Navigate to={paths.home} replace />;
-  return <SeasonClose />;
+  return (
+    <AdminOnly title={TITLE}>
+      <SeasonClose />
+    </AdminOnly>
+  );
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

@@ -1,37 +1,21 @@
-import { canManageAllUsers, errorMessage, isApiError, messages, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, RETENTION_NOTICE_DAYS } from '@vita-docs/core';
+import { errorMessage, isApiError, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, RETENTION_NOTICE_DAYS } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
-import { useSession } from '../app/session';
+import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 
 const TITLE = 'Settings';
 
 /** `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule; admins only. */
 export function AdminSettingsScreen() {
-  const session = useSession();
-  if (session.status === 'checking') {
-    return (
-      <Page title={TITLE}>
-        <Loading />
-      </Page>
-    );
-  }
-  if (session.status === 'signedOut') {
-    return (
-      <Page title={TITLE} heading={messages.pleaseSignIn}>
-        <div className="actions">
-          <Link className="button button--primary" to={paths.login}>
-            Login
-          </Link>
-        </div>
-      </Page>
-    );
-  }
-  if (!canManageAllUsers(session.user)) return <Navigate to={paths.home} replace />;
-  return <RetentionForm />;
+  return (
+    <AdminOnly title={TITLE}>
+      <RetentionForm />
+    </AdminOnly>
+  );
 }
 
 type Loaded = { status: 'loading' } | { status: 'ready'; on: boolean; days: string } | { status: 'error'; error: string };

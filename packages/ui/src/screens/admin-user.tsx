@@ -1,11 +1,11 @@
-import { canManageAllUsers, messages } from '@vita-docs/core';
+import { messages } from '@vita-docs/core';
 import { useEffect } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { createUserDetailFlow } from '../adapters/user-detail';
 import type { UserDetailFlow, UserDetailState } from '../adapters/user-detail';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
-import { useSession } from '../app/session';
+import { AdminOnly, PleaseSignIn } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 import { roleLabel } from '../components/tag';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
@@ -13,30 +13,12 @@ import { fullName } from '../texts';
 
 /** `/admin/users/{userEmail}`: admins only; others go to /home, signed-out people are asked to sign in. */
 export function AdminUserScreen() {
-  const session = useSession();
   const { userEmail = '' } = useParams();
-  if (session.status === 'checking') {
-    return (
-      <Page title="User">
-        <Loading />
-      </Page>
-    );
-  }
-  if (session.status === 'signedOut') return <PleaseSignIn />;
-  if (!canManageAllUsers(session.user)) return <Navigate to={paths.home} replace />;
-  // A new flow per user: the route param changes without the screen unmounting.
-  return <UserDetail key={userEmail} email={userEmail} />;
-}
-
-function PleaseSignIn() {
   return (
-    <Page title="User" heading={messages.pleaseSignIn}>
-      <div className="actions">
-        <Link className="button button--primary" to={paths.login}>
-          Login
-        </Link>
-      </div>
-    </Page>
+    <AdminOnly title="User">
+      {/* A new flow per user: the route param changes without the screen unmounting. */}
+      <UserDetail key={userEmail} email={userEmail} />
+    </AdminOnly>
   );
 }
 
@@ -56,7 +38,7 @@ function UserDetail({ email }: { email: string }) {
         </Page>
       );
     case 'signedOut':
-      return <PleaseSignIn />;
+      return <PleaseSignIn title="User" />;
     case 'forbidden':
       return <Navigate to={paths.home} replace />;
     case 'notFound':
