@@ -100,7 +100,7 @@ export { createForgotFlow } from './flows/forgot/forgot.js';
 export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
-export { createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
+export { canRetryNow, createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
 export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';

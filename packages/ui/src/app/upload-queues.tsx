@@ -88,8 +88,6 @@ const UploadQueuesContext = createContext<UploadQueues | null>(null);
 
 const IDLE_SCREEN: QueueScreen = { refresh: () => undefined, uploadedNames: () => [], clientName: () => undefined };
 
-const waitingToUpload = (item: { progress: FileProgress }) => item.progress.status !== 'done';
-
 /**
  * Keeps each category's upload queue alive while the person moves between screens: files go on
  * uploading, and a queue left by a screen (or by a session that expired and was signed into again)
@@ -289,7 +287,7 @@ function createUploadQueues(services: AppServices, session: SessionFlow) {
     },
     async logout() {
       const { files, lost } = offer.getState();
-      const waiting = summary.getState().items.filter(waitingToUpload).length + files.length + lost.length;
+      const waiting = summary.getState().items.length + files.length + lost.length; // items: none done
       if (waiting > 0 && !(await platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
       await session.send({ type: 'logout' });
       const signedOut = session.getState().status === 'signedOut';

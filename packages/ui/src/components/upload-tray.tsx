@@ -4,6 +4,7 @@ import { useUploadQueues } from '../app/upload-queues';
 import type { QueuesSummary, TrayItem } from '../app/upload-queues';
 import { useFlow } from '../hooks/use-flow';
 import { progressLabel } from '../texts';
+import { RetryRemoveButtons } from './queue-item-actions';
 
 /** What the tray's button says, and how far the files it counts have gone (0–1). */
 function overview({ items, finished, finishedBytes }: QueuesSummary): { label: string; done: number } {
@@ -75,24 +76,7 @@ function TrayLine({ item }: { item: TrayItem }) {
       </span>
       {progress.status === 'failed' && <span className="status status--error">{progress.error}</span>}
       <span className="upload-tray__actions">
-        {((progress.status === 'failed' && progress.retryable) || progress.status === 'waiting') && (
-          <button
-            type="button"
-            className="button button--small"
-            onClick={() => void flow.send({ type: 'retry', id: item.id })}
-          >
-            Retry
-          </button>
-        )}
-        {progress.status !== 'uploading' && (
-          <button
-            type="button"
-            className="button button--small"
-            onClick={() => void flow.send({ type: 'remove', id: item.id })}
-          >
-            Remove
-          </button>
-        )}
+        <RetryRemoveButtons id={item.id} progress={progress} flow={flow} />
       </span>
     </li>
   );

@@ -166,6 +166,11 @@ function retriesByItself(error: unknown): boolean {
   return status >= 500 || status === 408 || status === 429 || (status === 403 && origin === 'storage');
 }
 
+/** Whether `Retry` may send the file now: it failed in a way retrying can fix, or waits for the network. */
+export function canRetryNow(progress: FileProgress): boolean {
+  return (progress.status === 'failed' && progress.retryable) || progress.status === 'waiting';
+}
+
 /** The file under another name, bytes untouched. */
 function renamed(file: FileLike, name: string): FileLike {
   if (file instanceof Blob) return new File([file], name, { type: file.type, lastModified: Date.now() });
@@ -368,8 +373,6 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
       }));
     store.setState((s) => ({ ...s, queue: [...s.queue, ...restored] }));
   }
-
-  const retryable = (item: QueuedFile | undefined) => item?.progress.status === 'failed' && item.progress.retryable;
 
   /** Whether a file may be changed now: not while it is sent, nor while the queue is being sent. */
   const changeable = (item: QueuedFile | undefined): item is QueuedFile => {
@@ -605,7 +608,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
           return;
         case 'retry': {
           const item = find(event.id);
-          if (!busy && (retryable(item) || item?.progress.status === 'waiting')) await uploadBatch({ only: event.id });
+          if (!busy && item && canRetryNow(item.progress)) await uploadBatch({ only: event.id });
           return;
         }
         case 'rotate':

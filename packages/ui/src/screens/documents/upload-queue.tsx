@@ -11,6 +11,7 @@ import { useFlow } from '../../hooks/use-flow';
 import { progressLabel } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 import { PhotoThumb } from './photo-thumb';
+import { RetryRemoveButtons } from '../../components/queue-item-actions';
 
 interface UploadQueueProps {
   flow: UploadFlow;
@@ -175,26 +176,7 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
             </button>
           </>
         )}
-        {((progress.status === 'failed' && progress.retryable) || progress.status === 'waiting') && (
-          <button
-            type="button"
-            className="button button--small"
-            disabled={busy}
-            onClick={() => void flow.send({ type: 'retry', id: item.id })}
-          >
-            Retry
-          </button>
-        )}
-        {progress.status !== 'uploading' && (
-          <button
-            type="button"
-            className="button button--small"
-            disabled={busy}
-            onClick={() => void flow.send({ type: 'remove', id: item.id })}
-          >
-            Remove
-          </button>
-        )}
+        <RetryRemoveButtons id={item.id} progress={progress} flow={flow} disabled={busy} />
       </div>
     </li>
   );
