@@ -11,6 +11,7 @@ import { pruneSessions } from './auth/sessions.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
 import { openDatabase } from './db/database.js';
+import { CHANGES_AUTH, createSessionCache, listenForAuthChanges } from './auth/session-cache.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
@@ -134,9 +135,14 @@ async function assemble(
   embedded: EmbeddedPostgres | undefined,
   options: BuildOptions,
 ): Promise<Server> {
-  // Code and message only: `pg` hangs the whole connection object on the error.
-  const db = await openDatabase(connection, (err) =>
-    app.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database connection lost; it will be replaced'),
+  const sessions = createSessionCache();
+  const db = await openDatabase(
+    connection,
+    // Code and message only: `pg` hangs the whole connection object on the error.
+    (err) =>
+      app.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database connection lost; it will be replaced'),
+    // This process's own change to who may do what is heard at once (others' through the triggers).
+    (statement) => CHANGES_AUTH.test(statement) && sessions.clear(),
   );
   const secret = await loadSecret(db, config);
   // A missing or wrong storage key stops the start here, before anything is served.
@@ -155,7 +161,7 @@ async function assemble(
   await indexStoredFiles(lifecycle);
   const interrupted = await settleInterrupted(lifecycle);
   if (interrupted > 0) app.log.info({ stored: interrupted }, 'settled uploads a stop had interrupted');
-  const services: Services = { config, db, secret, mailer, store, log: app.log };
+  const services: Services = { config, db, secret, mailer, store, sessions, log: app.log };
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
@@ -235,6 +241,11 @@ async function assemble(
       )
     : Promise.resolve();
 
+  // Last, when nothing can fail any more: until it listens, no session lookup is kept.
+  const listener = listenForAuthChanges(connection, sessions, (err) =>
+    app.log.warn({ message: err.message }, 'lost the connection that hears session changes; sessions are looked up every time until it is back'),
+  );
+
   return {
     app,
     services,
@@ -250,6 +261,7 @@ async function assemble(
       await encrypting;
       mailer.close();
       closeStore();
+      await listener.close();
       await db.destroy();
       await embedded?.stop();
     },

@@ -1,3 +1,4 @@
+import type { SessionCache } from './auth/session-cache.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db/database.js';
 import type { Config } from './env.js';
@@ -13,5 +14,7 @@ export interface Services {
   mailer: Mailer;
   /** Document files: local disk or S3-compatible. The source of truth for what a client has. */
   store: ObjectStore;
+  /** Session lookups kept in memory while the database's change notifications are heard. */
+  sessions: SessionCache;
   log: FastifyBaseLogger;
 }

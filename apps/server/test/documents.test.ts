@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocKey } from '@vita-docs/core';
+import { buildDocKey, endpoints } from '@vita-docs/core';
 import { indexStoredFiles, settleInterrupted, sweep } from '../src/documents/lifecycle.js';
 import { samplePdf } from '../src/storage/testing.js';
 import { inspectZip } from '../src/zip/inspect.js';
@@ -140,6 +140,37 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     expect(banking[1]?.duplicateOf).toBeUndefined();
     const ids = await list(clientId, 'License/Other Identification');
     expect(ids[0]?.duplicateOf).toEqual({ key: first, filename: 'statement.pdf', docType: 'Banking Info' });
+  });
+
+  it('answers the list as the contract writes it, byte for byte: field order, escapes, times, duplicates', async () => {
+    const clientId = await createClient(people.volA);
+    const added = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: 'Bank "Übersicht" \\ ✓' });
+    expect(added.status).toBe(200);
+    const category = added.body.docType as string;
+    const bytes = pdfBytes(5_000);
+    await upload(people.volA, clientId, category, 'Señor "Quote" – 𝄞 it\'s.pdf', bytes);
+    await upload(people.volA, clientId, category, 'plain.pdf', pdfBytes(5_000));
+    await upload(people.volA, clientId, 'Banking Info', 'twin.pdf', bytes);
+    const answer = await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(category)}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // What the contract's parse and JSON.stringify write from the answer is the answer itself.
+    const parsed = endpoints.listDocs.response.parse(answer.body);
+    expect(JSON.stringify(parsed)).toBe(answer.text);
+    expect(parsed.items.map((item) => [item.filename, item.duplicateOf?.filename])).toEqual([
+      ['Señor _Quote_ – 𝄞 it\'s.pdf', 'twin.pdf'], // quotes are not kept in file names; the category keeps them
+      ['plain.pdf', undefined],
+    ]);
+    // Times as `Date#toISOString` writes what `pg` reads (microseconds cut to milliseconds).
+    const stored = await services()
+      .db.selectFrom('documents')
+      .select(['key', 'stored_at'])
+      .where('client_id', '=', clientId)
+      .where('doc_type', '=', category)
+      .orderBy('ord')
+      .execute();
+    expect(parsed.items.map((item) => [item.key, item.lastModified])).toEqual(stored.map((r) => [r.key, r.stored_at?.toISOString()]));
+    expect((await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent('W-2')}`)).text).toBe('{"items":[]}');
   });
 
   it('settles an upload whose bytes arrived but were never recorded (a crash in between)', async () => {

@@ -90,6 +90,15 @@ export async function restartApp(app: TestApp, env: Record<string, string> = {},
   return startOn({ dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: () => app.dropDatabase() } }, env, options);
 }
 
+/**
+ * A second server process on `app`'s database and data directory, running beside it (as a programme
+ * with several processes behind a load balancer). Its `close` only stops it.
+ */
+export async function startSibling(app: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  const sibling = await startOn({ dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: async () => {} } }, env, {});
+  return { ...sibling, close: () => sibling.stop() };
+}
+
 async function startOn(
   { dataDir, database }: { dataDir: string; database: { url: string; drop: () => Promise<void> } },
   env: Record<string, string>,
@@ -142,6 +151,8 @@ async function startOn(
 export interface Reply<T = any> {
   status: number;
   body: T;
+  /** The body as it came. */
+  text: string;
   headers: Headers;
 }
 
@@ -187,7 +198,7 @@ export class Agent {
     } catch {
       // not JSON: keep the text
     }
-    return { status: res.status, body: parsed as T, headers: res.headers };
+    return { status: res.status, body: parsed as T, text, headers: res.headers };
   }
 
   get = <T = any>(path: string) => this.call<T>('GET', path);

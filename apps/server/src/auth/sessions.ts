@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { UsersTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { randomToken, sha256 } from './crypto.js';
+import type { SessionCache } from './session-cache.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -34,25 +35,42 @@ export async function createSession(
 /**
  * The approved user behind a session token, or null when the session is unknown, idle too long,
  * past its absolute lifetime, or its user lost approval. Refreshes the idle timer at most once a
- * minute to keep writes down.
+ * minute to keep writes down. With a `cache`, a lookup kept there is used instead of the query.
  */
-export async function resolveSession(db: Db, token: string, policy: SessionPolicy): Promise<UserRow | null> {
+export async function resolveSession(
+  db: Db,
+  token: string,
+  policy: SessionPolicy,
+  cache?: SessionCache,
+): Promise<UserRow | null> {
   const idHash = sha256(token);
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.email', 'sessions.user_email')
-    .selectAll('users')
-    .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at'])
-    .where('sessions.id_hash', '=', idHash)
-    .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
-    .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
-    .executeTakeFirst();
-  if (!row || !row.approved) return null;
-  if (Date.now() - row.last_seen_at.getTime() > 60_000) {
-    await db.updateTable('sessions').set({ last_seen_at: new Date() }).where('id_hash', '=', idHash).execute();
+  const now = Date.now();
+  let facts = cache?.get(idHash, now);
+  const kept = facts !== undefined;
+  if (!facts) {
+    const row = await db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.email', 'sessions.user_email')
+      .selectAll('users')
+      .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at'])
+      .where('sessions.id_hash', '=', idHash)
+      .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
+      .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { last_seen_at: lastSeen, session_created_at: created, ...user } = row;
+    facts = { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime() };
+  } else if (now - facts.createdAt > policy.maxHours * 3_600_000 || now - facts.lastSeenAt > policy.idleMinutes * 60_000) {
+    cache?.forgetSession(idHash);
+    return null;
   }
-  const { last_seen_at: _seen, session_created_at: _created, ...user } = row;
-  return user;
+  if (!facts.user.approved) return null;
+  if (now - facts.lastSeenAt > 60_000) {
+    await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id_hash', '=', idHash).execute();
+    facts.lastSeenAt = now; // a kept entry is this object: it holds the new time too
+  }
+  if (!kept) cache?.set(idHash, facts, now);
+  return facts.user;
 }
 
 /** Ends one session. */

@@ -11,11 +11,13 @@ const POOL_SIZE = 10;
 
 /**
  * Opens a pool on PostgreSQL (the embedded cluster or an external server) and applies every pending
- * migration. Migrations take a lock, so several processes starting together are safe.
+ * migration. Migrations take a lock, so several processes starting together are safe. `afterChange`
+ * hears every statement that may have changed rows, once it returned.
  */
 export async function openDatabase(
   connection: string | pg.PoolConfig,
   onPoolError: (err: Error) => void = () => undefined,
+  afterChange?: (statement: string) => void,
 ): Promise<Db> {
   const config = typeof connection === 'string' ? { connectionString: connection } : connection;
   // A database that hangs (rather than refusing) must not hold requests forever: waiting for a
@@ -28,7 +30,7 @@ export async function openDatabase(
   // out (held for an advisory lock, or between two queries) would emit 'error' to nobody and crash
   // the process; its next query fails instead (a 503), and the pool drops it when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, afterChange) }) });
   try {
     await migrate(db);
   } catch (err) {

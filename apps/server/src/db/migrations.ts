@@ -195,6 +195,22 @@ const migrations: Record<string, Migration> = {
     // The admin's overview counts documents stored per day over the last weeks.
     `CREATE INDEX documents_stored_at ON documents (stored_at) WHERE state = 'stored'`,
   ),
+  '0012_session_cache': statements(
+    // Every server process keeps session lookups in memory and forgets them when told: any change
+    // to a user (role, approval, suspension, PIN, deletion) names the user, a session's end names it.
+    // A notification is sent at commit, and only once per transaction for the same payload.
+    `CREATE FUNCTION vita_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_TABLE_NAME = 'users' THEN
+         PERFORM pg_notify('vita_auth', 'u:' || OLD.email);
+       ELSE
+         PERFORM pg_notify('vita_auth', 's:' || OLD.id_hash);
+       END IF;
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER users_auth_changed AFTER UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION vita_auth_changed()`,
+    `CREATE TRIGGER sessions_auth_changed AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION vita_auth_changed()`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

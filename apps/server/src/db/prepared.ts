@@ -7,6 +7,9 @@ const MAX_NAMED_STATEMENTS = 500;
 /** Only data statements are worth a plan cache; DDL (migrations) and `begin`/`commit` are not. */
 const PLANNED = /^\s*(select|insert|update|delete|with)\b/i;
 
+/** Statements that may change rows (told to `afterChange`). */
+const WRITES = /^\s*(update|delete|insert|with)\b/i;
+
 /** PostgreSQL refuses a cached plan whose columns changed (another server migrated `select *`). */
 const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 
@@ -17,7 +20,7 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
  * connection and then only bind and execute. The texts come from the query builder, so their number
  * is bounded by the code; the cap is a guard against a builder that inlines values.
  */
-export function preparedStatementPool(pool: pg.Pool): PostgresPool {
+export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string) => void): PostgresPool {
   const names = new Map<string, string>();
   let counter = 0;
 
@@ -35,6 +38,7 @@ export function preparedStatementPool(pool: pg.Pool): PostgresPool {
       const name = nameFor(text);
       try {
         const result = await client.query<R & pg.QueryResultRow>({ text, values: [...values], ...(name && { name }) });
+        if (afterChange && WRITES.test(text)) afterChange(text);
         return result as PostgresQueryResult<R>;
       } catch (err) {
         // The next use of this text gets a new name, so every connection prepares it afresh.

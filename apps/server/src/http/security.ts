@@ -83,7 +83,7 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
 
     const token = cookies[named(SESSION_COOKIE, secure)];
     if (token && token.length <= 100) {
-      auth.user = await resolveSession(services.db, token, policy);
+      auth.user = await resolveSession(services.db, token, policy, services.sessions);
       if (auth.user) auth.sessionToken = token;
       else auth.dropSessionCookie = true;
     }

@@ -23,7 +23,7 @@ import {
 } from '../documents/documents.js';
 import { settle, settleArrived } from '../documents/lifecycle.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
-import { userRoute } from '../http/route.js';
+import { JsonText, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
 import { assertDocKey } from '../storage/keys.js';
@@ -127,7 +127,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     if (listing?.pending && (await settleArrived(services, params.id))) {
       listing = await listCategory(db, params.id, query.docType);
     }
-    return { items: (listing?.docs ?? []).map(toDocItem) };
+    return new JsonText(`{"items":${listing?.itemsJson ?? '[]'}}`);
   });
 
   /**

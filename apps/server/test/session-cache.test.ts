@@ -1,0 +1,112 @@
+/**
+ * Session lookups kept in memory (src/auth/session-cache.ts) against two server processes on one
+ * database: a lookup is kept while changes can be heard, and any change to a user or a session's
+ * end — made by the other process, or straight in the database — holds on this process at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/auth/crypto.js';
+import { seedPeople, signIn, startApp, startSibling, type Agent, type TestApp } from './harness.js';
+
+/** Asks until `check` holds, for at most `ms`; returns how long it took (or throws). */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('session lookups kept in memory', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+
+  beforeAll(async () => {
+    a = await startApp();
+    people = await seedPeople(a);
+    b = await startSibling(a);
+    await within(5_000, () => listening(a));
+    await within(5_000, () => listening(b));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  /** The process other than `app`: its statements do not clear `app`'s lookups by themselves. */
+  const other = (app: TestApp) => (app === a ? b : a);
+
+  /** Whether `app` keeps lookups now: a session deleted without its trigger still answers. */
+  async function listening(app: TestApp): Promise<boolean> {
+    const token = randomBytes(24).toString('base64url');
+    await other(app).server.services.db
+      .insertInto('sessions')
+      .values({ id_hash: sha256(token), user_email: 'volb@example.org', last_seen_at: new Date(), ip: null, user_agent: null })
+      .execute();
+    const probe = () => fetch(`${app.url}/api/me`, { headers: { cookie: `vita_session=${token}` } });
+    if ((await probe()).status !== 200) return false;
+    await silently(other(app), `delete from sessions where id_hash = '${sha256(token)}'`);
+    return (await probe()).status === 200;
+  }
+
+  /** Runs a statement through `via` with triggers off, so no notification is sent. */
+  async function silently(via: TestApp, statement: string): Promise<void> {
+    await via.server.services.db.connection().execute(async (conn) => {
+      await sql`set session_replication_role = replica`.execute(conn);
+      try {
+        await sql.raw(statement).execute(conn);
+      } finally {
+        await sql`set session_replication_role = default`.execute(conn);
+      }
+    });
+  }
+
+  const me = (agent: Agent) => agent.get('/api/me');
+  const on = (app: TestApp, agent: Agent) => agent.at(app.url);
+
+  it('keeps a lookup while changes are heard: a session ended without a notification still answers', async () => {
+    expect(await listening(a)).toBe(true);
+  });
+
+  it('a sign-out on one process ends the session on the other at once', async () => {
+    const volunteer = await signIn(a, 'vola@example.org');
+    // The cookie as it was: a copy of it (another tab, a stolen one) must stop working everywhere.
+    const cookie = `vita_session=${volunteer.cookies.get('vita_session')}`;
+    const onB = async () => (await fetch(`${b.url}/api/me`, { headers: { cookie } })).status;
+    expect(await onB()).toBe(200);
+    expect(await onB()).toBe(200); // kept on b now
+    expect((await volunteer.post('/api/auth/logout')).status).toBe(200);
+    expect(await within(1_000, async () => (await onB()) === 401)).toBeLessThan(1_000);
+  });
+
+  it('a change to the user on the other process holds at once: a role taken away, an approval revoked', async () => {
+    const officer = await signIn(a, 'officer@example.org');
+    expect((await me(officer)).body.user.role).toBe('officer');
+    const admin = on(b, people.admin);
+    expect((await admin.post('/api/admin/users/officer%40example.org/role', { role: 'volunteer' })).status).toBe(200);
+    // A role change ends the user's sessions; a user changed in place is forgotten too.
+    await within(1_000, async () => (await me(officer)).status === 401);
+    const again = await signIn(a, 'officer@example.org');
+    expect((await me(again)).body.user.role).toBe('volunteer');
+    await b.server.services.db.updateTable('users').set({ first_name: 'Renamed' }).where('email', '=', 'officer@example.org').execute();
+    await within(1_000, async () => (await me(again)).body.user?.firstName === 'Renamed');
+    await b.server.services.db.updateTable('users').set({ approved: false }).where('email', '=', 'officer@example.org').execute();
+    await within(1_000, async () => (await me(again)).status === 401);
+  });
+
+  it('keeps nothing while it cannot hear changes, and keeps again once it hears them', async () => {
+    const volunteer = await signIn(a, 'volb@example.org');
+    expect((await me(volunteer)).status).toBe(200);
+    // Every listening connection is cut: both processes stop keeping lookups at once.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN vita_auth'`.execute(b.server.services.db);
+    await within(1_000, async () => {
+      await silently(b, `delete from sessions where user_email = 'volb@example.org'`);
+      return (await me(volunteer)).status === 401;
+    });
+    // It reconnects by itself (after half a second or more) and keeps lookups again.
+    await within(10_000, () => listening(a));
+  });
+});
