@@ -175,6 +175,22 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     expect(await queue.getByText('notes.txt').count()).toBe(0);
   }, 60_000);
 
+  it('files dropped at the desk are kept on its disk: a reload offers them back, scans are not offered, Resume stores each once', async () => {
+    // The two dropped files above wait in the queue (not uploaded); the refused scan waits too.
+    await expect.poll(async () => (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) => n.endsWith('.bin')).length).toBe(2);
+    await page.reload();
+    const offer = page.getByRole('region', { name: 'Files waiting to upload' });
+    await offer.getByText('You have 2 files waiting to upload.').waitFor({ timeout: 30_000 });
+    await offer.getByRole('button', { name: 'Resume' }).click();
+    await expect.poll(() => listed('W-2'), { timeout: 30_000 }).toEqual(['a.pdf', 'b.pdf', 'w2-page2.pdf', 'w2-scan.pdf']);
+    await expect
+      .poll(async () => (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) => n.endsWith('.bin')).length)
+      .toBe(0);
+    // The refused scan is still in the inbox (its ledger keeps it), not in the offer.
+    await page.goto(`${harness.url}/#/clients/${clientId}/docs/W-2`);
+    await scanRow('not-really.pdf').waitFor({ timeout: 30_000 });
+  }, 120_000);
+
   it('keeps the settings for the next start, and lets the admin signed in above change them', async () => {
     await page.reload();
     await page.getByRole('button', { name: 'Settings' }).click();

@@ -5,32 +5,19 @@
  * delays the scans. One scan at a time: a desk's scanner is slower than the upload anyway.
  */
 import { readFile } from 'node:fs/promises';
-import { safeFileName } from '@vita-docs/core';
+import { isApiError, keyOrder, safeFileName } from '@vita-docs/core';
+import type { FileLike, UploadTarget } from '@vita-docs/core';
 import type { Inbox, Scan } from '../main/inbox/index.js';
 import { scanContentType } from '../main/inbox/index.js';
-
-/** Where every scan goes. */
-export interface IntakeTarget {
-  clientId: string;
-  docType: string;
-}
-
-/** A file as core's upload and conversion take it. */
-export interface IntakeFile {
-  readonly name: string;
-  readonly type: string;
-  readonly size: number;
-  arrayBuffer(): Promise<ArrayBuffer>;
-}
 
 /** The server calls the loop needs (core's upload helper and client provide them). */
 export interface IntakePorts {
   /** Presign, PUT and complete; resolves with the key the server assigned. */
-  upload(file: IntakeFile): Promise<string>;
+  upload(file: FileLike): Promise<string>;
   /** The category's current listing. */
   list(): Promise<ReadonlyArray<{ key: string; filename: string }>>;
   /** Image → Letter PDF (returns other files unchanged); absent with `--no-convert`. */
-  convert?: (file: IntakeFile) => Promise<IntakeFile>;
+  convert?: (file: FileLike) => Promise<FileLike>;
 }
 
 /** One line per file, for the person at the desk. */
@@ -43,7 +30,7 @@ export type IntakeReport =
 /** Options for {@link startIntake}. */
 export interface IntakeOptions extends IntakePorts {
   inbox: Inbox;
-  target: IntakeTarget;
+  target: UploadTarget;
   report(line: IntakeReport): void;
   /** Called when the loop cannot go on (the session ended); the CLI exits. */
   onFatal(error: Error): void;
@@ -63,22 +50,19 @@ export interface Intake {
 }
 
 /** An error whose HTTP status says the session is gone: retrying cannot help. */
-function isSessionError(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return status === 401;
-}
+const isSessionError = (error: unknown): boolean => isApiError(error) && error.status === 401;
 
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // core's ApiError says `network` when no answer came at all; "fetch failed" alone tells a person nothing.
-  return (error as { kind?: unknown } | null)?.kind === 'network' ? `cannot reach the server (${message})` : message;
+  return isApiError(error) && error.kind === 'network' ? `cannot reach the server (${message})` : message;
 }
 
 /**
  * How an upload attempt's destination is written into the inbox ledger.
  * @internal Exported for the intake's end-to-end test.
  */
-export function attemptTarget(target: IntakeTarget): string {
+export function attemptTarget(target: UploadTarget): string {
   return JSON.stringify([target.clientId, target.docType]);
 }
 
@@ -111,7 +95,7 @@ export function startIntake(options: IntakeOptions): Intake {
       return (notBefore.get(scan.id) ?? 0) <= Date.now();
     });
 
-  const fileOf = async (scan: Scan): Promise<IntakeFile> => {
+  const fileOf = async (scan: Scan): Promise<FileLike> => {
     const bytes = await readFile(scan.path);
     return new File([bytes], scan.name, { type: scanContentType(scan.name) });
   };
@@ -122,7 +106,8 @@ export function startIntake(options: IntakeOptions): Intake {
     const names = new Set([safeFileName(scan.name), safeFileName(scan.name.replace(/\.[^.]+$/, '.pdf'))]);
     const since = scan.attempt.startedAt - skew;
     const items = await options.list();
-    const match = items.find((item) => names.has(item.filename) && keyMillis(item.key) >= since);
+    // The key's numeric prefix is when the server stored it (docs/behaviour.md#file-keys).
+    const match = items.find((item) => names.has(item.filename) && keyOrder(item.key) >= since);
     return match ? match.filename : null;
   };
 
@@ -210,10 +195,4 @@ export function startIntake(options: IntakeOptions): Intake {
       });
     },
   };
-}
-
-/** The upload time the server put in a key's file name (`…/{millis}_{name}`), or 0. */
-function keyMillis(key: string): number {
-  const match = /\/(\d+)_[^/]*$/.exec(key);
-  return match ? Number(match[1]) : 0;
 }

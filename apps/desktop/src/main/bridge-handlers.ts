@@ -10,6 +10,9 @@ import {
   ApiRequestSchema,
   DropPathsSchema,
   DropTokenSchema,
+  KeepUploadSchema,
+  KeptIdSchema,
+  KeptOwnerSchema,
   MarkFailedSchema,
   MarkUploadingSchema,
   NoPayloadSchema,
@@ -18,6 +21,7 @@ import {
 } from '../shared/schemas.js';
 import type { DropRegistry } from './drop-registry.js';
 import type { InboxHost } from './inbox-host.js';
+import type { KeptUploadsHost } from './kept-uploads.js';
 import type { ServerFetch } from './server-fetch.js';
 
 /** The bridge methods main answers (the event subscription is not one: main pushes it). */
@@ -30,6 +34,7 @@ export type BridgeHandler = (payload: unknown) => Promise<unknown>;
 export interface BridgeDeps {
   host: InboxHost;
   drops: DropRegistry;
+  kept: KeptUploadsHost;
   settings(): DesktopSettings;
   /**
    * Saves and applies settings that already passed the schema (saving validates again), when
@@ -82,5 +87,13 @@ export function createBridgeHandlers(deps: BridgeDeps): Record<InvokeMethod, Bri
     },
     expandDrop: async (payload) => deps.drops.expand(parse(DropPathsSchema, payload)),
     readDroppedFile: async (payload) => deps.drops.read(parse(DropTokenSchema, payload)),
+    openKeptUploads: async (payload) => deps.kept.open(parse(KeptOwnerSchema, payload)),
+    readKeptUpload: async (payload) => deps.kept.read(parse(KeptIdSchema, payload)),
+    keepUpload: async (payload) => deps.kept.keep(parse(KeepUploadSchema, payload)),
+    forgetKeptUpload: async (payload) => deps.kept.forget(parse(KeptIdSchema, payload)),
+    deleteKeptUploads: async (payload) => {
+      parse(NoPayloadSchema, payload);
+      await deps.kept.destroy();
+    },
   };
 }

@@ -3,13 +3,16 @@
  * consistent when settings change, and who may change them. Plain Node: Electron main and the
  * browser test harness both build one and hand it to the bridge handlers.
  */
+import { join } from 'node:path';
 import { createApiClient, isApiError } from '@vita-docs/core';
 import type { DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
 import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
 import { createInboxHost, type InboxHost } from './inbox-host.js';
+import { createKeptUploadsHost } from './kept-uploads.js';
 import { createServerFetch, type ServerFetch } from './server-fetch.js';
 import { DEFAULT_SETTINGS, isWritableByThisAccount, loadManagedSettings, loadSettings, saveSettings } from './settings.js';
+import { createFileJournals } from './upload-journal.js';
 
 /** Options for {@link openDesk}. */
 export interface DeskOptions {
@@ -47,6 +50,24 @@ export const MANAGED = "These settings are managed by this computer's administra
 
 /** How long the desk waits for the server to say who is signed in. */
 const ME_TIMEOUT_MS = 15_000;
+
+/** Files kept for upload are deleted after this long (the server's absolute session lifetime). */
+const KEPT_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+/** The folder in the user-data folder that holds kept uploads. */
+const KEPT_DIR = 'kept-uploads';
+
+/** Who the server says is signed in with the desk's session; null when nobody (or no answer). */
+async function signedInEmail(server: ServerFetch | null, serverUrl: string | null): Promise<string | null> {
+  if (!server || !serverUrl) return null;
+  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  try {
+    const { user } = await api.me(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
+    return user.approved ? user.email : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Null when the desk's own session on `server` belongs to an admin, else why not. Main asks the
@@ -108,6 +129,10 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
   return {
     host,
     drops: createDropRegistry(),
+    kept: createKeptUploadsHost({
+      journals: createFileJournals({ dir: join(options.userData, KEPT_DIR), lifetimeMs: KEPT_LIFETIME_MS }),
+      signedIn: () => signedInEmail(server, settings.serverUrl),
+    }),
     settings: () => settings,
     server: () => server,
     settingsAccess,

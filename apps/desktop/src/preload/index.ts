@@ -32,6 +32,11 @@ const bridge = {
     return invoke(channels.expandDrop, paths.filter((path) => path !== ''));
   },
   readDroppedFile: (token) => invoke(channels.readDroppedFile, token),
+  openKeptUploads: (owner) => invoke(channels.openKeptUploads, owner),
+  readKeptUpload: (id) => invoke(channels.readKeptUpload, id),
+  keepUpload: (file) => invoke(channels.keepUpload, file),
+  forgetKeptUpload: (id) => invoke(channels.forgetKeptUpload, id),
+  deleteKeptUploads: () => invoke(channels.deleteKeptUploads),
 } satisfies DesktopBridge;
 
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

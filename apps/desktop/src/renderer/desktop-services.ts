@@ -8,6 +8,7 @@ import { browserClock, browserConnectivity, readProgrammeUrl, saveAsDownload } f
 import type { AppServices, Platform } from '@vita-docs/ui';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
+import { createBridgeJournals } from './kept-uploads.js';
 
 const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
 
@@ -55,8 +56,10 @@ export function createDesktopServices(bridge: DesktopBridge, serverUrl: string):
     localStorage: window.localStorage,
     // The kiosk's page carries no programme meta tag: the default link.
     config: { programmeUrl: readProgrammeUrl() },
-    // Files waiting for the network go again when it is back. No journal: a desk's scans stay in
-    // the watched folder (and its ledger) until the server has them, so a restart loses none.
+    // Files waiting for the network go again when it is back.
     connectivity: browserConnectivity,
+    // Files chosen or dropped at the desk are kept on its disk until uploaded; scans are not (the
+    // watched folder and its ledger keep them until the server has them).
+    uploadJournals: createBridgeJournals(bridge),
   };
 }

@@ -7,6 +7,7 @@ import type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/ui/inbox-sn
 import type { z } from 'zod';
 import type {
   AfterUploadSchema,
+  JournalEntrySchema,
   ApiRequestSchema,
   ApiResponseSchema,
   DesktopSettingsSchema,
@@ -18,6 +19,16 @@ export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 export type SettingsInput = z.input<typeof SettingsInputSchema>;
 export type ApiRequest = z.infer<typeof ApiRequestSchema>;
 export type ApiResponse = z.infer<typeof ApiResponseSchema>;
+export type KeptEntry = z.infer<typeof JournalEntrySchema>;
+
+/** The signed-in person's files kept on the desk (bytes are read one by one with `readKeptUpload`). */
+export interface KeptUploads {
+  files: Array<{ entry: KeptEntry; savedAt: number }>;
+  /** Kept by name only: the person must choose them again. */
+  lost: KeptEntry[];
+  /** How many of their files another person's sign-in on this desk deleted. */
+  deletedForOthers: number;
+}
 
 /**
  * The scanner inbox as the "Scanner inbox" panel shows it: the panel's own types from `@vita-docs/ui`
@@ -96,6 +107,17 @@ export interface DesktopBridge {
   /** Expands the `File`s of a drop event (folders included) to supported files. */
   expandDrop(files: readonly unknown[]): Promise<DropResult>;
   readDroppedFile(token: string): Promise<FileBytes>;
+  /**
+   * Opens the kept uploads of `owner`, who must be the person the server says is signed in on this
+   * desk (main asks it). Anyone else's kept files are deleted (and they are told on their next sign-in).
+   */
+  openKeptUploads(owner: string): Promise<KeptUploads>;
+  readKeptUpload(id: string): Promise<FileBytes>;
+  /** Keeps a queued file on the desk's disk until it is uploaded (for the person last opened). */
+  keepUpload(file: { entry: KeptEntry; bytes: Uint8Array }): Promise<void>;
+  forgetKeptUpload(id: string): Promise<void>;
+  /** Deletes every kept file of the desk (sign-out). */
+  deleteKeptUploads(): Promise<void>;
 }
 
 /** IPC channel per bridge method (invoke/handle), plus the one main → renderer event. */
@@ -114,6 +136,11 @@ export const channels = {
   markScanFailed: 'inbox:failed',
   expandDrop: 'drop:expand',
   readDroppedFile: 'drop:read',
+  openKeptUploads: 'kept:open',
+  readKeptUpload: 'kept:read',
+  keepUpload: 'kept:keep',
+  forgetKeptUpload: 'kept:forget',
+  deleteKeptUploads: 'kept:delete',
 } as const;
 
 /** Name under which the preload exposes the bridge: `window.vitaDesktop`. */

@@ -79,6 +79,30 @@ export const DropTokenSchema = z.string().regex(/^drop-[0-9a-f]{32}$/);
 /** Paths of dropped files and folders, as the preload read them from the drop. */
 export const DropPathsSchema = z.array(z.string().min(1).max(4096)).min(1).max(200);
 
+/** A queued file's id, as the upload queues make them. */
+export const KeptIdSchema = z.string().min(1).max(200);
+
+/** Most bytes one kept file may have (far above any server's upload limit). */
+const MAX_KEPT_BYTES = 512 * 1024 * 1024;
+
+/** What the upload queue keeps of a file besides its bytes (core's `JournalEntry`). */
+export const JournalEntrySchema = z.object({
+  id: KeptIdSchema,
+  target: z.object({ clientId: z.string().min(1).max(200), docType: z.string().min(1).max(200) }),
+  clientName: z.string().max(300).optional(),
+  name: z.string().min(1).max(500),
+  type: z.string().max(200),
+  size: z.number().int().nonnegative().max(MAX_KEPT_BYTES),
+});
+
+/** A file to keep on the desk until it is uploaded. */
+export const KeepUploadSchema = z
+  .object({ entry: JournalEntrySchema, bytes: z.instanceof(Uint8Array) })
+  .refine(({ entry, bytes }) => bytes.length === entry.size, { error: 'The file is not the size its entry says.' });
+
+/** The signed-in person whose kept files the renderer asks for (main checks it with the server). */
+export const KeptOwnerSchema = z.string().min(3).max(320);
+
 const HeaderListSchema = z.array(z.tuple([z.string().max(200), z.string().max(8192)])).max(100);
 
 /** A request the renderer's API client makes through main (main adds cookies, never the renderer). */

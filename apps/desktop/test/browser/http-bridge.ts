@@ -50,6 +50,11 @@ const bridge = {
   // the harness sends the names and main's real expansion runs on them inside its drop folder.
   expandDrop: (files) => call('expandDrop', files.filter((file): file is File => file instanceof File).map((file) => file.name)),
   readDroppedFile: (token) => call('readDroppedFile', token),
+  openKeptUploads: (owner) => call('openKeptUploads', owner),
+  readKeptUpload: (id) => call('readKeptUpload', id),
+  keepUpload: (file) => call('keepUpload', file),
+  forgetKeptUpload: (id) => call('forgetKeptUpload', id),
+  deleteKeptUploads: () => call('deleteKeptUploads'),
 } satisfies DesktopBridge;
 
 Object.defineProperty(window, 'vitaDesktop', { value: bridge });

@@ -170,7 +170,11 @@ export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueO
         return;
       }
     }
-    const { ids: itemIds, ready: adding } = upload.addFiles(toQueue.map(({ file }) => file));
+    // The watched folder and its ledger keep scans until they are uploaded: the journal does not.
+    const { ids: itemIds, ready: adding } = upload.addFiles(
+      toQueue.map(({ file }) => file),
+      { keptByHost: true },
+    );
     const queued = { ...state.queued };
     toQueue.forEach((entry, i) => {
       const id = itemIds[i];

@@ -75,6 +75,18 @@ describe('upload queue: kept files', () => {
     expect(journals.kept.size).toBe(0);
   });
 
+  it('does not keep files the host keeps itself (scans), and keeps a retake that takes the place of one', async () => {
+    const { flow, journals, statuses } = await setup();
+    const { ids, ready } = flow.addFiles([pdf('scan-1.pdf')], { keptByHost: true });
+    expect(statuses()).toEqual(['queued']);
+    await ready;
+    expect(flow.getState().queue.map((q) => [q.saved, q.keptByHost])).toEqual([[true, true]]);
+    expect(journals.kept.size).toBe(0);
+    await flow.send({ type: 'replace', id: ids[0] ?? '', file: pdf('retake.pdf') });
+    expect(flow.getState().queue.map((q) => [q.saved, q.keptByHost])).toEqual([[true, false]]);
+    expect([...journals.kept.values()].map((k) => k.entry.name)).toEqual(['scan-1.pdf']);
+  });
+
   it('shows a file as queued only once the journal has it', async () => {
     const api = createFakeApi();
     api.addUser({ email: 'vera@example.org' });

@@ -80,6 +80,8 @@ export interface QueuedFile {
   notice?: string;
   /** Kept on the device: a reload or a closed tab does not lose it. */
   saved: boolean;
+  /** Kept by the host itself (a scan in the watched folder, whose ledger says what became of it): never journaled. */
+  keptByHost?: boolean;
 }
 
 /** The queue; `status` says what the flow as a whole is doing. */
@@ -93,8 +95,11 @@ export interface UploadState {
 
 /** What the user does. */
 export type UploadEvent =
-  /** `camera`: photos just taken, named after the category (`Banking Info 1.pdf`); others keep their names. */
-  | { type: 'add'; files: readonly FileLike[]; camera?: boolean }
+  /**
+   * `camera`: photos just taken, named after the category (`Banking Info 1.pdf`); others keep their
+   * names. `keptByHost`: files the host keeps until they are uploaded (scans), so not journaled.
+   */
+  | { type: 'add'; files: readonly FileLike[]; camera?: boolean; keptByHost?: boolean }
   | { type: 'remove'; id: string }
   | { type: 'setConvertToPdf'; enabled: boolean }
   /** Sends every queued (and previously failed) file. */
@@ -189,7 +194,10 @@ export interface UploadFlow extends Flow<UploadState, UploadEvent> {
    * Adds files (as the `add` event does) and returns the new items' ids at once, in order; `ready`
    * resolves when they are converted and kept.
    */
-  addFiles(files: readonly FileLike[], options?: { camera?: boolean }): { ids: readonly string[]; ready: Promise<void> };
+  addFiles(
+    files: readonly FileLike[],
+    options?: { camera?: boolean; keptByHost?: boolean },
+  ): { ids: readonly string[]; ready: Promise<void> };
   /** Stops the automatic retries and the connection watch (the queue is dropped). */
   dispose(): void;
 }
@@ -247,8 +255,9 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   async function keep(id: string, file: FileLike, notice: string | undefined): Promise<void> {
     if (disposed) return; // the queue is gone (another person): nothing of it is kept
     const ready = readiness(file);
-    if (!journal || ready.status !== 'queued') {
-      update(id, { progress: ready, file, notice, saved: false });
+    const byHost = find(id)?.keptByHost === true;
+    if (!journal || byHost || ready.status !== 'queued') {
+      update(id, { progress: ready, file, notice, saved: byHost });
       return;
     }
     update(id, { progress: { status: 'saving' }, file, notice, saved: false });
@@ -276,16 +285,17 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   }
 
   /** A new queue entry: a photo is converted first when the toggle is on (its PDF is what counts). */
-  function entry(id: string, file: FileLike): QueuedFile {
+  function entry(id: string, file: FileLike, keptByHost = false): QueuedFile {
     const toConvert = store.getState().convertToPdf && isPhotoFile(file);
     return {
       id,
       file,
       original: file,
-      progress: toConvert ? { status: 'converting' } : journal ? { status: 'saving' } : readiness(file),
+      progress: toConvert ? { status: 'converting' } : journal && !keptByHost ? { status: 'saving' } : readiness(file),
       rotate: toConvert ? 0 : null,
       warnings: [],
-      saved: false,
+      saved: keptByHost,
+      ...(keptByHost ? { keptByHost } : {}),
     };
   }
 
@@ -346,9 +356,9 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
     return preparing;
   }
 
-  function add(chosen: readonly FileLike[], camera: boolean): { ids: readonly string[]; ready: Promise<void> } {
+  function add(chosen: readonly FileLike[], camera: boolean, keptByHost: boolean): { ids: readonly string[]; ready: Promise<void> } {
     const files = camera ? nameCaptures(chosen) : chosen;
-    const added = files.map((file) => entry(newId(), file));
+    const added = files.map((file) => entry(newId(), file, keptByHost));
     store.setState((s) => ({ ...s, queue: [...s.queue, ...added] }));
     for (const item of added) {
       check(item);
@@ -407,8 +417,9 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
     // The retake takes the name of what it replaces (a camera's `image.jpg` would say nothing).
     const previous = item.original.name;
     const base = previous.slice(0, previous.length - fileExtension(previous).length);
+    // The retake is a new file: the host (a scan's folder) does not keep it, the journal does.
     const replaced = entry(id, renamed(file, `${base}${fileExtension(file.name).toLowerCase() || '.jpg'}`));
-    update(id, { ...replaced, notice: undefined });
+    update(id, { ...replaced, notice: undefined, keptByHost: false });
     check(replaced);
     return replaced.progress.status === 'converting' ? convertLater(replaced) : keepLater(replaced);
   }
@@ -576,7 +587,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   return {
     getState: store.getState,
     subscribe: store.subscribe,
-    addFiles: (files, { camera = false } = {}) => add(files, camera),
+    addFiles: (files, { camera = false, keptByHost = false } = {}) => add(files, camera, keptByHost),
     dispose() {
       disposed = true;
       stopping.abort();
@@ -588,7 +599,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
       const busy = state.status === 'uploading' || state.status === 'refreshing';
       switch (event.type) {
         case 'add':
-          return add(event.files, event.camera ?? false).ready;
+          return add(event.files, event.camera ?? false, event.keptByHost ?? false).ready;
         case 'remove': {
           const item = find(event.id);
           if (item && item.progress.status !== 'uploading') {
