@@ -243,7 +243,7 @@ async function assemble(
 
   // Last, when nothing can fail any more: until it listens, no session lookup is kept.
   const listener = listenForAuthChanges(connection, sessions, (err) =>
-    app.log.warn({ message: err.message }, 'lost the connection that hears session changes; sessions are looked up every time until it is back'),
+    app.log.warn({ message: err.message }, 'the connection that hears session changes failed; sessions are looked up every time until it is back'),
   );
 
   return {

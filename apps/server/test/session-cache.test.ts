@@ -4,9 +4,11 @@
  * end — made by the other process, or straight in the database — holds on this process at once.
  */
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/auth/crypto.js';
+import { createSessionCache, listenForAuthChanges } from '../src/auth/session-cache.js';
 import { seedPeople, signIn, startApp, startSibling, type Agent, type TestApp } from './harness.js';
 
 /** Asks until `check` holds, for at most `ms`; returns how long it took (or throws). */
@@ -101,7 +103,9 @@ describe('session lookups kept in memory', () => {
     const volunteer = await signIn(a, 'volb@example.org');
     expect((await me(volunteer)).status).toBe(200);
     // Every listening connection is cut: both processes stop keeping lookups at once.
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN vita_auth'`.execute(b.server.services.db);
+    // (The listening connections' last statement is LISTEN, or the notification each sends itself.)
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+              where query in ('LISTEN vita_auth', 'select pg_notify($1, $2)')`.execute(b.server.services.db);
     await within(1_000, async () => {
       await silently(b, `delete from sessions where user_email = 'volb@example.org'`);
       return (await me(volunteer)).status === 401;
@@ -109,4 +113,44 @@ describe('session lookups kept in memory', () => {
     // It reconnects by itself (after half a second or more) and keeps lookups again.
     await within(10_000, () => listening(a));
   });
+
+  it('stops keeping lookups when its connection goes deaf without failing (a half-open connection, a pooler that drops notifications)', async () => {
+    // A TCP relay to the database that can go silent: both directions stop, nothing is closed.
+    const target = new URL(a.databaseUrl);
+    const socketDir = target.searchParams.get('host');
+    let silent = false;
+    const relay = net.createServer((inbound) => {
+      const outbound = socketDir?.startsWith('/')
+        ? net.connect(`${socketDir}/.s.PGSQL.${target.port || 5432}`)
+        : net.connect(Number(target.port || 5432), target.hostname);
+      inbound.on('data', (chunk) => silent || outbound.write(chunk));
+      outbound.on('data', (chunk) => silent || inbound.write(chunk));
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const port = (relay.address() as net.AddressInfo).port;
+    const through = new URL(a.databaseUrl);
+    through.hostname = '127.0.0.1';
+    through.port = String(port);
+    through.searchParams.delete('host');
+    const cache = createSessionCache();
+    const problems: string[] = [];
+    const listener = listenForAuthChanges(through.toString(), cache, (err) => problems.push(err.message));
+    const keeps = () => {
+      cache.set('probe', { user: { email: 'x@example.org' } as never, createdAt: 0, lastSeenAt: 0 }, 0, cache.generation());
+      return cache.get('probe', 0) !== undefined;
+    };
+    try {
+      await within(5_000, async () => keeps());
+      silent = true;
+      // Its next proof of hearing (every 5 s) gets no answer within 3 s.
+      await within(10_000, async () => !keeps());
+      expect(problems).toContain('the connection stopped hearing notifications');
+    } finally {
+      silent = false;
+      await listener.close();
+      relay.close();
+    }
+  }, 20_000);
 });

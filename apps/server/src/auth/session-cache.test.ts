@@ -13,24 +13,33 @@ const noDb = new Proxy({}, { get: () => { throw new Error('the database was aske
 describe('session cache', () => {
   it('keeps nothing until it hears changes, forgets everything when it stops, and keeps an entry 10 s at most', () => {
     const cache = createSessionCache();
-    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000);
+    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000, cache.generation());
     expect(cache.get('s1', 1000)).toBeUndefined();
     cache.listening(true);
-    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000);
+    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000, cache.generation());
     expect(cache.get('s1', 11_000)?.user).toBe(user);
     expect(cache.get('s1', 11_001)).toBeUndefined();
-    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000);
+    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 1000, cache.generation());
     cache.listening(false);
     expect(cache.get('s1', 1000)).toBeUndefined();
+  });
+
+  it('does not keep a lookup that raced a forgetting (read before, kept after)', () => {
+    const cache = createSessionCache();
+    cache.listening(true);
+    const before = cache.generation();
+    cache.forgetUser('someone@example.org');
+    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 0, before);
+    expect(cache.get('s1', 0)).toBeUndefined();
   });
 
   it('forgets by session and by user', () => {
     const cache = createSessionCache();
     cache.listening(true);
     const other = { ...user, email: 'o@example.org' };
-    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 0);
-    cache.set('s2', { user, createdAt: 0, lastSeenAt: 0 }, 0);
-    cache.set('s3', { user: other, createdAt: 0, lastSeenAt: 0 }, 0);
+    cache.set('s1', { user, createdAt: 0, lastSeenAt: 0 }, 0, cache.generation());
+    cache.set('s2', { user, createdAt: 0, lastSeenAt: 0 }, 0, cache.generation());
+    cache.set('s3', { user: other, createdAt: 0, lastSeenAt: 0 }, 0, cache.generation());
     cache.forgetSession('s3');
     expect(cache.get('s3', 0)).toBeUndefined();
     cache.forgetUser(user.email);
@@ -42,7 +51,7 @@ describe('session cache', () => {
     cache.listening(true);
     const now = Date.now();
     const keep = (token: string, createdAgo: number, seenAgo: number) =>
-      cache.set(sha256(token), { user, createdAt: now - createdAgo, lastSeenAt: now - seenAgo }, now);
+      cache.set(sha256(token), { user, createdAt: now - createdAgo, lastSeenAt: now - seenAgo }, now, cache.generation());
     keep('fresh', 60_000, 1_000);
     keep('old', 12 * 3_600_000 + 1, 1_000);
     keep('idle', 60_000, 30 * 60_000 + 1);
@@ -57,6 +66,10 @@ describe('session cache', () => {
       'delete from "users" where "email" = $1',
       'delete from "sessions" where "id_hash" = $1',
       "with s as (select 1) update users set suspended = true where role <> 'admin'",
+      'delete from "sessions"',
+      'update "public"."users" set "approved" = false',
+      'insert into "users" ("email") values ($1) on conflict ("email") do update set "is_admin" = true',
+      'truncate table sessions;',
     ]) {
       expect(CHANGES_AUTH.test(text), text).toBe(true);
     }

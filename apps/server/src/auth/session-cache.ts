@@ -12,6 +12,7 @@
  * - an entry is used for {@link ENTRY_MS} at most, a bound should a notification ever go missing.
  * The idle and absolute lifetimes are checked against the kept times on every use, as the query does.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pRetry from 'p-retry';
 import type { UserRow } from './sessions.js';
@@ -35,8 +36,13 @@ export interface SessionFacts {
 export interface SessionCache {
   /** The lookup kept for this session hash, if it may be used now. */
   get(idHash: string, now: number): SessionFacts | undefined;
-  /** Keeps a lookup made at `now` (ignored while changes cannot be heard). */
-  set(idHash: string, facts: SessionFacts, now: number): void;
+  /**
+   * What the cache has forgotten so far, as a number that grows with every forgetting: read it before
+   * a lookup and pass it to {@link SessionCache.set}, so a lookup that raced a change is not kept.
+   */
+  generation(): number;
+  /** Keeps a lookup made at `now` from a read begun at `generation` (ignored if anything was forgotten since, or while deaf). */
+  set(idHash: string, facts: SessionFacts, now: number, generation: number): void;
   /** Forgets one session, one user's sessions, or everything. */
   forgetSession(idHash: string): void;
   forgetUser(email: string): void;
@@ -49,7 +55,9 @@ export interface SessionCache {
 export function createSessionCache(): SessionCache {
   const entries = new Map<string, SessionFacts & { keptAt: number }>();
   let on = false;
+  let forgotten = 0;
   return {
+    generation: () => forgotten,
     get(idHash, now) {
       const entry = entries.get(idHash);
       if (!entry) return undefined;
@@ -59,20 +67,28 @@ export function createSessionCache(): SessionCache {
       }
       return entry;
     },
-    set(idHash, facts, now) {
-      if (!on) return;
+    set(idHash, facts, now, generation) {
+      if (!on || generation !== forgotten) return;
       entries.delete(idHash);
       // The entry is `facts` itself, so the caller's later refresh of its idle time shows here too.
       entries.set(idHash, Object.assign(facts, { keptAt: now }));
       // A Map iterates in insertion order: the first key is the longest kept.
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
     },
-    forgetSession: (idHash) => void entries.delete(idHash),
+    forgetSession(idHash) {
+      forgotten += 1;
+      entries.delete(idHash);
+    },
     forgetUser(email) {
+      forgotten += 1;
       for (const [idHash, entry] of entries) if (entry.user.email === email) entries.delete(idHash);
     },
-    clear: () => entries.clear(),
+    clear() {
+      forgotten += 1;
+      entries.clear();
+    },
     listening(value) {
+      forgotten += 1;
       on = value;
       entries.clear();
     },
@@ -80,99 +96,131 @@ export function createSessionCache(): SessionCache {
 }
 
 /**
- * Whether a statement changes who may do what: any change to `users`, a deletion from `sessions`.
+ * Whether a statement may change who may do what: any write to `users`, a deletion from `sessions`.
  * (A session's idle-timer refresh, an update of `sessions`, changes nothing a lookup keeps.)
  */
-export const CHANGES_AUTH = /\b(?:update\s+"?users"?|delete\s+from\s+"?(?:users|sessions)"?)[\s(]/i;
+export const CHANGES_AUTH =
+  /\b(?:(?:update|delete\s+from|insert\s+into|truncate(?:\s+table)?)\s+(?:"?\w+"?\.)?"?users"?|(?:delete\s+from|truncate(?:\s+table)?)\s+(?:"?\w+"?\.)?"?sessions"?)(?=[\s(;]|$)/i;
 
-/** Applies one notification from the triggers: `u:<email>` or `s:<session hash>`. */
+/** Applies one notification from the triggers: `u:<email>`, `s:<session hash>`; anything else but a ping forgets all. */
 function apply(cache: SessionCache, payload: string | undefined): void {
+  if (payload?.startsWith('ping:')) return;
   if (payload?.startsWith('u:')) cache.forgetUser(payload.slice(2));
   else if (payload?.startsWith('s:')) cache.forgetSession(payload.slice(2));
   else cache.clear();
 }
+
+/**
+ * Ends a connection, waiting a second at most: a deaf one (half-open) never confirms, and its socket
+ * is left to TCP keep-alive.
+ */
+const endSoon = (client: pg.Client): Promise<void> =>
+  Promise.race([client.end().catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
+
+/** How often the listening connection proves it still hears notifications, and how long the proof may take. */
+const PING_MS = 5_000;
+const PING_WAIT_MS = 3_000;
 
 export interface AuthListener {
   close(): Promise<void>;
 }
 
 /**
- * Listens for the triggers' notifications on a connection of its own and keeps `cache` in step;
- * reconnects with a growing pause (p-retry) when the connection is lost, keeping nothing meanwhile.
+ * Listens for the triggers' notifications on a connection of its own and keeps `cache` in step.
+ * Lookups are kept only while the connection proves it hears: every few seconds it sends itself a
+ * notification and must hear it back (a half-open connection, or a pooler that accepts `LISTEN` but
+ * never delivers, fails that). A lost connection is replaced with a growing pause (p-retry), keeping
+ * nothing meanwhile. `onProblem` hears each failure (to log it).
  */
 export function listenForAuthChanges(
   connection: string | pg.ClientConfig,
   cache: SessionCache,
-  onLost: (err: Error) => void,
+  onProblem: (err: Error) => void,
 ): AuthListener {
-  const config = typeof connection === 'string' ? { connectionString: connection } : connection;
+  const config = { ...(typeof connection === 'string' ? { connectionString: connection } : connection), keepAlive: true };
   const stop = new AbortController();
-  let client: pg.Client | null = null;
+  /** Ends the connection in use (when there is one). */
+  let endCurrent: (() => Promise<void>) | null = null;
 
-  /** Connects and listens; `onDown` hears the first error or end of the connection afterwards. */
-  async function connect(onDown: (err: Error) => void): Promise<pg.Client> {
-    const next = new pg.Client(config);
-    let up = false;
-    let down = false;
-    const fail = (err: Error) => {
-      // Before it listens, the failing call rejects and says so; an error event is only a repeat.
-      if (!up || down) return;
-      down = true;
-      next.end().catch(() => undefined);
-      onDown(err);
-    };
+  /** Connects and listens; the promise `lost` settles when the connection fails in any way. */
+  async function connect(): Promise<{ client: pg.Client; lost: Promise<Error> }> {
+    const client = new pg.Client(config);
+    let report: (err: Error) => void = () => undefined;
+    const lost = new Promise<Error>((resolve) => (report = resolve));
     // Attached first: an error event with no listener would end the process.
-    next.on('error', fail);
-    next.on('end', () => fail(new Error('the connection ended')));
-    next.on('notification', (message) => apply(cache, message.payload));
+    client.on('error', (err) => report(err));
+    client.on('end', () => report(new Error('the connection ended')));
+    client.on('notification', (message) => apply(cache, message.payload));
     try {
-      await next.connect();
-      await next.query(`LISTEN ${AUTH_CHANNEL}`);
+      await client.connect();
+      await client.query(`LISTEN ${AUTH_CHANNEL}`);
+      stop.signal.throwIfAborted();
     } catch (err) {
-      await next.end().catch(() => undefined);
+      await endSoon(client);
       throw err;
     }
-    up = true;
-    return next;
+    return { client, lost };
   }
 
-  function lost(err: Error): void {
-    client = null;
+  /** Runs one connection until it fails: lookups are kept from its first heard ping on. */
+  async function serve(client: pg.Client, lost: Promise<Error>): Promise<Error> {
+    let expected: string | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let fail: (err: Error) => void = () => undefined;
+    const failed = new Promise<Error>((resolve) => (fail = resolve));
+    const ping = () => {
+      expected = `ping:${randomBytes(8).toString('hex')}`;
+      client.query('select pg_notify($1, $2)', [AUTH_CHANNEL, expected]).catch((err: Error) => fail(err));
+      timer = setTimeout(() => fail(new Error('the connection stopped hearing notifications')), PING_WAIT_MS);
+      timer.unref();
+    };
+    client.on('notification', (message) => {
+      if (message.payload !== expected) return;
+      expected = null;
+      clearTimeout(timer);
+      cache.listening(true); // heard: lookups may be kept (a first one empties the cache)
+      timer = setTimeout(ping, PING_MS);
+      timer.unref();
+    });
+    ping();
+    const reason = await Promise.race([lost, failed]);
+    clearTimeout(timer);
     cache.listening(false);
-    if (stop.signal.aborted) return;
-    onLost(err);
-    void run();
+    return reason;
   }
 
   async function run(): Promise<void> {
-    try {
-      const next = await pRetry(() => connect(lost), {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: 500,
-        maxTimeout: 10_000,
-        signal: stop.signal,
-      });
-      if (stop.signal.aborted) {
-        await next.end().catch(() => undefined);
+    while (!stop.signal.aborted) {
+      let connected: { client: pg.Client; lost: Promise<Error> };
+      try {
+        connected = await pRetry(connect, {
+          retries: Number.POSITIVE_INFINITY,
+          minTimeout: 500,
+          maxTimeout: 10_000,
+          signal: stop.signal,
+          onFailedAttempt: ({ error }) => onProblem(error),
+        });
+      } catch (err) {
+        // Stopped by close, or an error p-retry does not retry: then nothing is kept from here on.
+        if (!stop.signal.aborted) onProblem(err instanceof Error ? err : new Error(String(err)));
         return;
       }
-      client = next;
-      // Listening from here on: what changed before is not kept (the cache starts empty).
-      cache.listening(true);
-    } catch {
-      // Aborted by close.
+      const { client, lost } = connected;
+      endCurrent = () => endSoon(client);
+      const reason = await serve(client, lost);
+      if (!stop.signal.aborted) onProblem(reason);
+      await endSoon(client);
+      endCurrent = null;
     }
   }
 
-  void run();
+  const running = run();
   return {
     async close() {
       stop.abort();
       cache.listening(false);
-      const current = client;
-      client = null;
-      // Its end event finds the listener stopped (`lost` returns at once).
-      await current?.end().catch(() => undefined);
+      await endCurrent?.();
+      await running;
     },
   };
 }

@@ -47,6 +47,7 @@ export async function resolveSession(
   const now = Date.now();
   let facts = cache?.get(idHash, now);
   const kept = facts !== undefined;
+  const generation = cache?.generation() ?? 0;
   if (!facts) {
     const row = await db
       .selectFrom('sessions')
@@ -66,10 +67,14 @@ export async function resolveSession(
   }
   if (!facts.user.approved) return null;
   if (now - facts.lastSeenAt > 60_000) {
-    await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id_hash', '=', idHash).execute();
+    const touched = await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id_hash', '=', idHash).executeTakeFirst();
+    if (touched.numUpdatedRows === 0n) {
+      cache?.forgetSession(idHash); // ended meanwhile
+      return null;
+    }
     facts.lastSeenAt = now; // a kept entry is this object: it holds the new time too
   }
-  if (!kept) cache?.set(idHash, facts, now);
+  if (!kept) cache?.set(idHash, facts, now, generation);
   return facts.user;
 }
 

@@ -201,7 +201,9 @@ const migrations: Record<string, Migration> = {
     // A notification is sent at commit, and only once per transaction for the same payload.
     `CREATE FUNCTION vita_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
-       IF TG_TABLE_NAME = 'users' THEN
+       IF TG_OP = 'TRUNCATE' THEN
+         PERFORM pg_notify('vita_auth', '');
+       ELSIF TG_TABLE_NAME = 'users' THEN
          PERFORM pg_notify('vita_auth', 'u:' || OLD.email);
        ELSE
          PERFORM pg_notify('vita_auth', 's:' || OLD.id_hash);
@@ -210,6 +212,8 @@ const migrations: Record<string, Migration> = {
      END $$`,
     `CREATE TRIGGER users_auth_changed AFTER UPDATE OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION vita_auth_changed()`,
     `CREATE TRIGGER sessions_auth_changed AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION vita_auth_changed()`,
+    `CREATE TRIGGER users_auth_truncated AFTER TRUNCATE ON users FOR EACH STATEMENT EXECUTE FUNCTION vita_auth_changed()`,
+    `CREATE TRIGGER sessions_auth_truncated AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION vita_auth_changed()`,
   ),
 };
 

@@ -8,7 +8,7 @@ const MAX_NAMED_STATEMENTS = 500;
 const PLANNED = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** Statements that may change rows (told to `afterChange`). */
-const WRITES = /^\s*(update|delete|insert|with)\b/i;
+const WRITES = /^\s*(update|delete|insert|with|truncate)\b/i;
 
 /** PostgreSQL refuses a cached plan whose columns changed (another server migrated `select *`). */
 const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
