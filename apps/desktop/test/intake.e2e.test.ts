@@ -2,7 +2,7 @@
  * End to end without Electron: the headless intake against the real server (spawned from its
  * sources), a real scanner folder, real sign-in with the emailed code from the dev outbox.
  */
-import { readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFetchPutFile, uploadDocument } from '@vita-docs/core';
 import type { ApiClient } from '@vita-docs/core';
@@ -146,6 +146,20 @@ describe('headless intake against the real server', () => {
     expect(await intake.interrupt()).toBe(0);
   }, 240_000);
 
+  it('a scan the server refuses stays in the folder with its reason and is not sent again', async () => {
+    const intake = await signedInIntake();
+    await scan('not-a.pdf', Buffer.from('GIF89a this is not a pdf at all'));
+    const refused = await intake.line(/^failed not-a\.pdf: /);
+    expect(refused).not.toContain('retrying');
+    await scan('after.pdf', pdf('after the refusal'));
+    await intake.line(/^uploaded after\.pdf/);
+    expect(intake.stdout.filter((line) => line.startsWith('failed not-a.pdf'))).toHaveLength(1);
+    expect((await stat(join(folder, 'not-a.pdf'))).isFile()).toBe(true);
+    expect((await listing('W-2')).map((item) => item.filename)).not.toContain('not-a.pdf');
+    expect(await intake.interrupt()).toBe(0);
+    await rm(join(folder, 'not-a.pdf')); // the next tests count their own lines
+  }, 120_000);
+
   it('refuses a category the client does not have, before watching anything', async () => {
     const intake = spawnIntake(['--server', server.url, '--folder', folder, '--client', clientId, '--category', 'Nope', '--email', EMAIL]);
     running.push(intake);
@@ -160,7 +174,8 @@ describe('headless intake against the real server', () => {
   it('does not upload twice a scan whose upload reached the server just before the desk stopped', async () => {
     const own = await tempFolder('vita-cut-');
     const target = { clientId, docType: '1099-NEC' };
-    const upload = (file: File) => uploadDocument(api, createFetchPutFile(transport.fetch), target, file);
+    const putFile = createFetchPutFile(transport.fetch);
+    const upload = (file: File) => uploadDocument(api, putFile, target, file);
     const list = async () => (await api.listDocs({ params: { id: clientId }, query: { docType: target.docType } })).items;
     try {
       // First run: the upload goes through, then the desk stops before the server's listing confirmed it.
@@ -174,7 +189,14 @@ describe('headless intake against the real server', () => {
       const second = await startRecorded({ folder: own });
       await second.added('cut.pdf');
       const reports: IntakeReport[] = [];
-      const intake = startIntake({ inbox: second.inbox, target, upload, list, report: (r) => reports.push(r), onFatal: (e) => reports.push({ kind: 'skipped', scan: offered, reason: e.message }) });
+      const intake = startIntake({
+        inbox: second.inbox,
+        target,
+        api,
+        putFile,
+        report: (r) => reports.push(r),
+        onFatal: (e) => reports.push({ kind: 'skipped', scan: offered, reason: e.message }),
+      });
       await intake.idle();
       await intake.stop();
       await second.inbox.close();

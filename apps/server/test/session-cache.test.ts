@@ -119,10 +119,12 @@ describe('session lookups kept in memory', () => {
     const target = new URL(a.databaseUrl);
     const socketDir = target.searchParams.get('host');
     let silent = false;
+    const sockets = new Set<net.Socket>();
     const relay = net.createServer((inbound) => {
       const outbound = socketDir?.startsWith('/')
         ? net.connect(`${socketDir}/.s.PGSQL.${target.port || 5432}`)
         : net.connect(Number(target.port || 5432), target.hostname);
+      sockets.add(inbound).add(outbound);
       inbound.on('data', (chunk) => silent || outbound.write(chunk));
       outbound.on('data', (chunk) => silent || inbound.write(chunk));
       inbound.on('error', () => outbound.destroy());
@@ -148,8 +150,8 @@ describe('session lookups kept in memory', () => {
       await within(10_000, async () => !keeps());
       expect(problems).toContain('the connection stopped hearing notifications');
     } finally {
-      silent = false;
       await listener.close();
+      for (const socket of sockets) socket.destroy();
       relay.close();
     }
   }, 20_000);

@@ -11,7 +11,6 @@ import {
   createFetchPutFile,
   imageToLetterPdf,
   messages,
-  uploadDocument,
 } from '@vita-docs/core';
 import { createSharpRaster } from '@vita-docs/core/node';
 import { invocationDir } from '../main/env.js';
@@ -71,8 +70,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const intake = startIntake({
     inbox,
     target,
-    upload: (file) => uploadDocument(api, putFile, target, file),
-    list: async () => (await api.listDocs({ params: { id: args.client }, query: { docType: args.category } })).items,
+    api,
+    putFile,
     ...(args.convert ? { convert: (file) => imageToLetterPdf(file, { raster, logger: { warn: (m: string) => note(`warning: ${m}`) } }) } : {}),
     report: (report) => out(formatReport(report)),
     onFatal: (error) => {

@@ -1,24 +1,15 @@
 /**
- * The headless intake loop: takes each ready scan from the inbox, uploads it into one client's
- * category and lets it leave the inbox only once the server's listing shows it. Failures stay in
- * the inbox and are retried with a growing pause, so a server that is down for a while just
- * delays the scans. One scan at a time: a desk's scanner is slower than the upload anyway.
+ * The headless intake loop: every ready scan of the inbox goes into one client's category through
+ * core's upload queue (the same flow as the screens: images converted to PDF, a file that finds no
+ * network waits and goes again by itself, server errors retried after growing pauses, a repeat of a
+ * stored upload stored once). The inbox's ledger stays the source of truth for scans: a scan leaves
+ * the inbox only once the server lists its bytes, and a failure stays in the ledger with its error.
  */
 import { readFile } from 'node:fs/promises';
-import { isApiError, keyOrder, safeFileName } from '@vita-docs/core';
-import type { FileLike, UploadTarget } from '@vita-docs/core';
+import { createUploadFlow, keyOrder, safeFileName } from '@vita-docs/core';
+import type { ApiClient, Clock, ConvertImage, FileProgress, PutFile, UploadTarget } from '@vita-docs/core';
 import type { Inbox, Scan } from '../main/inbox/index.js';
 import { scanContentType } from '../main/inbox/index.js';
-
-/** The server calls the loop needs (core's upload helper and client provide them). */
-export interface IntakePorts {
-  /** Presign, PUT and complete; resolves with the key the server assigned. */
-  upload(file: FileLike): Promise<string>;
-  /** The category's current listing. */
-  list(): Promise<ReadonlyArray<{ key: string; filename: string }>>;
-  /** Image → Letter PDF (returns other files unchanged); absent with `--no-convert`. */
-  convert?: (file: FileLike) => Promise<FileLike>;
-}
 
 /** One line per file, for the person at the desk. */
 export type IntakeReport =
@@ -28,35 +19,35 @@ export type IntakeReport =
   | { kind: 'skipped'; scan: Scan; reason: string };
 
 /** Options for {@link startIntake}. */
-export interface IntakeOptions extends IntakePorts {
+export interface IntakeOptions {
   inbox: Inbox;
   target: UploadTarget;
+  api: Pick<ApiClient, 'presignUpload' | 'completeUpload' | 'listDocs'>;
+  putFile: PutFile;
+  /** Image → Letter PDF; absent with `--no-convert` (images go as they are). */
+  convert?: ConvertImage;
   report(line: IntakeReport): void;
   /** Called when the loop cannot go on (the session ended); the CLI exits. */
   onFatal(error: Error): void;
-  /** First retry pause; doubles per failure up to `maxRetryMs`. Defaults 2 s and 60 s. */
-  retryMs?: number;
-  maxRetryMs?: number;
+  /** Times the automatic retries (tests may pass a manual one). */
+  clock?: Clock;
   /** How far back (ms) a server listing entry may predate an interrupted attempt and still count. */
   clockSkewMs?: number;
 }
 
 /** The running loop. */
 export interface Intake {
-  /** Stops taking new scans and resolves after the one in flight is done. */
+  /** Stops taking new scans and resolves after the one being sent is done. */
   stop(): Promise<void>;
   /** Resolves when no scan is waiting (for tests and the end of a batch). */
   idle(): Promise<void>;
 }
 
-/** An error whose HTTP status says the session is gone: retrying cannot help. */
-const isSessionError = (error: unknown): boolean => isApiError(error) && error.status === 401;
-
-function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // core's ApiError says `network` when no answer came at all; "fetch failed" alone tells a person nothing.
-  return isApiError(error) && error.kind === 'network' ? `cannot reach the server (${message})` : message;
-}
+const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /**
  * How an upload attempt's destination is written into the inbox ledger.
@@ -66,110 +57,168 @@ export function attemptTarget(target: UploadTarget): string {
   return JSON.stringify([target.clientId, target.docType]);
 }
 
+async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Buffer.from(digest).toString('hex');
+}
+
+/** What a failed or waiting file says, for the report line. */
+function failure(progress: FileProgress, now: number): { error: string; retryInMs: number | null } | null {
+  if (progress.status === 'waiting') return { error: 'cannot reach the server; waiting for it', retryInMs: null };
+  if (progress.status !== 'failed') return null;
+  return { error: progress.error, retryInMs: progress.retryAt === undefined ? null : Math.max(0, progress.retryAt - now) };
+}
+
 /** Starts uploading whatever the inbox offers, now and later. */
 export function startIntake(options: IntakeOptions): Intake {
-  const { inbox, target } = options;
-  const retryMs = options.retryMs ?? 2000;
-  const maxRetryMs = options.maxRetryMs ?? 60_000;
+  const { inbox, target, api } = options;
+  const clock = options.clock ?? systemClock;
   const skew = options.clockSkewMs ?? 120_000;
   const targetKey = attemptTarget(target);
+  let ids = 0;
+  const memory = new Map<string, string>();
+  const flow = createUploadFlow({
+    api,
+    putFile: options.putFile,
+    convert: options.convert ?? (async (file) => file),
+    storage: {
+      getItem: (key) => memory.get(key) ?? null,
+      setItem: (key, value) => void memory.set(key, value),
+      removeItem: (key) => void memory.delete(key),
+    },
+    // Failures are reported per file from the queue's state, not as dialogs.
+    platform: { alert: () => undefined },
+    target,
+    refresh: () => undefined,
+    clock,
+    newId: () => `scan-item-${++ids}`,
+  });
+  void flow.send({ type: 'setConvertToPdf', enabled: options.convert !== undefined });
 
-  const failures = new Map<string, number>();
-  const notBefore = new Map<string, number>();
+  /** Queue item id → its scan, and the last state reported for it. */
+  const tracked = new Map<string, { scan: Scan; reported?: string }>();
+  /** Confirmations under way (a stop waits for them: the ledger must hear how each ended). */
+  const confirming = new Set<Promise<void>>();
   const skipped = new Set<string>();
   let stopped = false;
-  let running: Promise<void> | null = null;
-  let wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  let fatal = false;
   const idleWaiters = new Set<() => void>();
+  const queuedScans = () => new Set([...tracked.values()].map((t) => t.scan.id));
 
-  const nextScan = (): Scan | undefined =>
-    inbox.list().find((scan) => {
-      if (scan.duplicateOf) {
-        if (!skipped.has(scan.id)) {
-          skipped.add(scan.id);
-          const { name, uploaded } = scan.duplicateOf;
-          options.report({ kind: 'skipped', scan, reason: `duplicate of ${name}${uploaded ? ' (already uploaded)' : ''}` });
-        }
-        return false;
-      }
-      return (notBefore.get(scan.id) ?? 0) <= Date.now();
-    });
-
-  const fileOf = async (scan: Scan): Promise<FileLike> => {
-    const bytes = await readFile(scan.path);
-    return new File([bytes], scan.name, { type: scanContentType(scan.name) });
-  };
+  const listed = async () => (await api.listDocs({ params: { id: target.clientId }, query: { docType: target.docType } })).items;
 
   /** After a stop mid-upload: is this scan already in the category? Then it must not go twice. */
   const alreadyUploaded = async (scan: Scan): Promise<string | null> => {
     if (!scan.attempt || scan.attempt.target !== targetKey) return null;
     const names = new Set([safeFileName(scan.name), safeFileName(scan.name.replace(/\.[^.]+$/, '.pdf'))]);
     const since = scan.attempt.startedAt - skew;
-    const items = await options.list();
     // The key's numeric prefix is when the server stored it (docs/behaviour.md#file-keys).
-    const match = items.find((item) => names.has(item.filename) && keyOrder(item.key) >= since);
+    const match = (await listed()).find((item) => names.has(item.filename) && keyOrder(item.key) >= since);
     return match ? match.filename : null;
   };
 
-  const uploadOne = async (scan: Scan): Promise<void> => {
+  const wakeIdle = () => {
+    if (tracked.size > 0 || inbox.list().some((s) => !s.duplicateOf)) return;
+    for (const wake of [...idleWaiters]) wake();
+  };
+
+  const endSession = (message: string) => {
+    if (fatal) return;
+    fatal = true;
+    stopped = true;
+    flow.dispose();
+    options.onFatal(new Error(`The server ended the session (${message}). Start intake again to sign in.`));
+  };
+
+  /** A file the queue stored: confirmed by the server's listing of its bytes, then it leaves the inbox. */
+  async function confirm(itemId: string, scan: Scan, file: { arrayBuffer(): Promise<ArrayBuffer>; size: number }): Promise<void> {
     try {
-      const found = await alreadyUploaded(scan);
-      if (found) {
-        await inbox.markUploaded(scan.id);
-        options.report({ kind: 'already-there', scan, uploadedAs: found });
-        return;
-      }
-      await inbox.markUploading(scan.id, targetKey);
-      let file = await fileOf(scan);
-      if (options.convert) file = await options.convert(file);
-      const key = await options.upload(file);
-      // Confirmed means the server lists it, not merely that the PUT answered 200.
-      const items = await options.list();
-      const stored = items.find((item) => item.key === key);
+      const sha = await sha256Hex(await file.arrayBuffer());
+      const stored = (await listed()).find((item) => item.sha256 === sha);
       if (!stored) throw new Error('The server did not list the upload; it will be tried again.');
       await inbox.markUploaded(scan.id);
-      failures.delete(scan.id);
       options.report({ kind: 'uploaded', scan, uploadedAs: stored.filename, size: file.size });
     } catch (error) {
-      const message = messageOf(error);
+      const message = error instanceof Error ? error.message : String(error);
       if (inbox.get(scan.id)) await inbox.markFailed(scan.id, message).catch(() => undefined);
-      if (isSessionError(error)) {
-        options.report({ kind: 'failed', scan, error: message, retryInMs: null });
-        stopped = true;
-        options.onFatal(new Error(`The server ended the session (${message}). Start intake again to sign in.`));
+      options.report({ kind: 'failed', scan, error: message, retryInMs: null });
+    } finally {
+      tracked.delete(itemId);
+      wakeIdle();
+      kick(); // a scan whose confirmation failed is offered again
+    }
+  }
+
+  /** Follows each scan's queue item: reports changes, tells the ledger, confirms what was stored. */
+  flow.subscribe((state) => {
+    // A scan queued just as a round ended waits for no one: start the next round.
+    if (!stopped && state.status === 'idle' && state.queue.some((q) => q.progress.status === 'queued')) {
+      setTimeout(() => void flow.send({ type: 'upload' }), 0);
+    }
+    for (const [itemId, entry] of tracked) {
+      const item = state.queue.find((q) => q.id === itemId);
+      if (!item) continue;
+      const { progress } = item;
+      const key = progress.status === 'failed' ? `failed:${progress.retryAt ?? ''}` : progress.status;
+      if (entry.reported === key) continue;
+      entry.reported = key;
+      if (progress.status === 'done') {
+        const done = confirm(itemId, entry.scan, item.file);
+        confirming.add(done);
+        void done.finally(() => confirming.delete(done));
+        continue;
+      }
+      const failed = failure(progress, clock.now());
+      if (!failed) continue;
+      void inbox.markFailed(entry.scan.id, failed.error).catch(() => undefined);
+      if (progress.status === 'failed' && progress.httpStatus === 401) {
+        options.report({ kind: 'failed', scan: entry.scan, error: failed.error, retryInMs: null });
+        endSession(failed.error);
         return;
       }
-      const count = (failures.get(scan.id) ?? 0) + 1;
-      failures.set(scan.id, count);
-      const pause = Math.min(maxRetryMs, retryMs * 2 ** (count - 1));
-      notBefore.set(scan.id, Date.now() + pause);
-      options.report({ kind: 'failed', scan, error: message, retryInMs: pause });
+      options.report({ kind: 'failed', scan: entry.scan, ...failed });
     }
-  };
+  });
 
-  const drain = async (): Promise<void> => {
-    for (let scan = nextScan(); scan && !stopped; scan = nextScan()) await uploadOne(scan);
-    if (stopped) return;
-    // Scans waiting out a retry pause: come back when the earliest one is due.
-    const due = inbox.list().filter((s) => !s.duplicateOf).map((s) => notBefore.get(s.id) ?? 0);
-    if (due.length) {
-      wakeTimer = setTimeout(kick, Math.max(0, Math.min(...due) - Date.now()));
-    } else {
-      for (const wake of [...idleWaiters]) wake();
-    }
-  };
-
+  /** Puts every ready scan not yet in the queue into it, and starts the queue. */
+  let adding: Promise<void> = Promise.resolve();
   function kick(): void {
-    if (wakeTimer) clearTimeout(wakeTimer);
-    wakeTimer = null;
-    if (stopped || running) return;
-    running = drain()
-      .catch((error: unknown) => options.onFatal(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => {
-        running = null;
-        // Something may have arrived while this pass was finishing.
-        if (!stopped && nextScan()) kick();
-      });
+    adding = adding.then(async () => {
+      if (stopped) return;
+      const inQueue = queuedScans();
+      for (const scan of inbox.list()) {
+        if (stopped) return;
+        if (inQueue.has(scan.id)) continue;
+        if (scan.duplicateOf) {
+          if (!skipped.has(scan.id)) {
+            skipped.add(scan.id);
+            const { name, uploaded } = scan.duplicateOf;
+            options.report({ kind: 'skipped', scan, reason: `duplicate of ${name}${uploaded ? ' (already uploaded)' : ''}` });
+          }
+          continue;
+        }
+        try {
+          const found = await alreadyUploaded(scan);
+          if (found) {
+            await inbox.markUploaded(scan.id);
+            options.report({ kind: 'already-there', scan, uploadedAs: found });
+            continue;
+          }
+          const bytes = await readFile(scan.path);
+          const file = new File([bytes], scan.name, { type: scanContentType(scan.name) });
+          await inbox.markUploading(scan.id, targetKey);
+          const { ids: added } = flow.addFiles([file], { keptByHost: true });
+          const itemId = added[0];
+          if (itemId) tracked.set(itemId, { scan });
+        } catch (error) {
+          // The scan could not be read or the server not asked: it stays in the inbox for the next pass.
+          const message = error instanceof Error ? error.message : String(error);
+          options.report({ kind: 'failed', scan, error: message, retryInMs: null });
+        }
+      }
+      if (!stopped && tracked.size > 0) void flow.send({ type: 'upload' });
+      wakeIdle();
+    });
   }
 
   const unsubscribe = inbox.subscribe((event) => {
@@ -181,12 +230,26 @@ export function startIntake(options: IntakeOptions): Intake {
     async stop() {
       stopped = true;
       unsubscribe();
-      if (wakeTimer) clearTimeout(wakeTimer);
-      await running;
+      await adding;
+      // What is not being sent leaves the queue (its scan stays in the inbox); the one being sent finishes.
+      for (const item of flow.getState().queue) {
+        if (item.progress.status !== 'uploading') await flow.send({ type: 'remove', id: item.id });
+      }
+      await new Promise<void>((resolve) => {
+        const check = () => !flow.getState().queue.some((item) => item.progress.status === 'uploading');
+        if (check()) return resolve();
+        const off = flow.subscribe(() => {
+          if (!check()) return;
+          off();
+          resolve();
+        });
+      });
+      flow.dispose();
+      await Promise.all([...confirming]);
     },
     idle() {
       return new Promise((resolve) => {
-        if (!running && !inbox.list().some((s) => !s.duplicateOf)) return resolve();
+        if (tracked.size === 0 && !inbox.list().some((s) => !s.duplicateOf)) return resolve();
         const wake = (): void => {
           idleWaiters.delete(wake);
           resolve();

@@ -137,7 +137,13 @@ export function listenForAuthChanges(
   cache: SessionCache,
   onProblem: (err: Error) => void,
 ): AuthListener {
-  const config = { ...(typeof connection === 'string' ? { connectionString: connection } : connection), keepAlive: true };
+  const config = {
+    ...(typeof connection === 'string' ? { connectionString: connection } : connection),
+    keepAlive: true,
+    // A deaf way to the database must not hold a connection attempt (or a close waiting on one) forever.
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 5_000,
+  };
   const stop = new AbortController();
   /** Ends the connection in use (when there is one). */
   let endCurrent: (() => Promise<void>) | null = null;
@@ -151,13 +157,26 @@ export function listenForAuthChanges(
     client.on('error', (err) => report(err));
     client.on('end', () => report(new Error('the connection ended')));
     client.on('notification', (message) => apply(cache, message.payload));
+    // A close during the attempt ends it at once (a connection attempt ended midway may never settle).
+    let abandon = () => undefined as void;
+    const abandoned = new Promise<never>((_, reject) => {
+      abandon = () => reject(new Error('stopped'));
+      stop.signal.addEventListener('abort', abandon, { once: true });
+    });
+    abandoned.catch(() => undefined);
     try {
-      await client.connect();
-      await client.query(`LISTEN ${AUTH_CHANNEL}`);
-      stop.signal.throwIfAborted();
+      await Promise.race([
+        (async () => {
+          await client.connect();
+          await client.query(`LISTEN ${AUTH_CHANNEL}`);
+        })(),
+        abandoned,
+      ]);
     } catch (err) {
-      await endSoon(client);
+      void endSoon(client);
       throw err;
+    } finally {
+      stop.signal.removeEventListener('abort', abandon);
     }
     return { client, lost };
   }
@@ -220,7 +239,8 @@ export function listenForAuthChanges(
       stop.abort();
       cache.listening(false);
       await endCurrent?.();
-      await running;
+      // Bounded: a shutdown never waits on a database that does not answer.
+      await Promise.race([running, new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]);
     },
   };
 }
