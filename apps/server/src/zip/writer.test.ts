@@ -114,6 +114,28 @@ describe('createZipStream', () => {
     expect(maxOpen).toBe(1);
   });
 
+  it('closes the open source when the reader goes away, also right after its header went out', async () => {
+    for (const known of [true, false]) {
+      let source: Readable | undefined;
+      const stream = createZipStream([
+        {
+          name: 'W-2/a.pdf',
+          size: 100_000,
+          ...(known ? { crc32: 0 } : {}),
+          mtime: MTIME,
+          open: async () => (source = Readable.from([randomBytes(50_000), randomBytes(50_000)])),
+        },
+      ]);
+      // The first piece is the local header; the reader hangs up before any of the file's bytes.
+      for await (const header of stream) {
+        expect((header as Buffer).readUInt32LE(0)).toBe(0x04034b50);
+        break;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(source?.destroyed, known ? 'with a known CRC' : 'with a data descriptor').toBe(true);
+    }
+  });
+
   it('reads a source only as fast as the archive is consumed', async () => {
     let produced = 0;
     const total = 64 * 1024 * 1024;

@@ -105,50 +105,56 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
       if (options.onOpenError?.(error, entry)) continue;
       throw error;
     }
-    const name = Buffer.from(entry.name, 'utf8');
-    const zip64 = force || entry.size === undefined || entry.size >= MAX32;
-    const header = localHeader(name, entry.mtime, zip64, known);
-    const record: EntryRecord = { name, mtime: entry.mtime, crc: known?.crc ?? 0, size: 0, offset, zip64, descriptor: !known };
-    yield header;
-    offset += header.length;
+    // The consumer may go away at any yield, also while this entry's header is out and its source
+    // not yet read: the source (an open file) is closed whatever happens.
+    try {
+      const name = Buffer.from(entry.name, 'utf8');
+      const zip64 = force || entry.size === undefined || entry.size >= MAX32;
+      const header = localHeader(name, entry.mtime, zip64, known);
+      const record: EntryRecord = { name, mtime: entry.mtime, crc: known?.crc ?? 0, size: 0, offset, zip64, descriptor: !known };
+      yield header;
+      offset += header.length;
 
-    if (known) {
-      // CRC and size are in the header already: the bytes go through untouched, only counted, and
-      // a source that turns out longer or shorter fails the archive rather than corrupt it.
-      try {
-        for await (const chunk of source) {
-          const bytes = toBuffer(chunk);
-          record.size += bytes.length;
-          if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
-          yield bytes;
+      if (known) {
+        // CRC and size are in the header already: the bytes go through untouched, only counted, and
+        // a source that turns out longer or shorter fails the archive rather than corrupt it.
+        try {
+          for await (const chunk of source) {
+            const bytes = toBuffer(chunk);
+            record.size += bytes.length;
+            if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
+            yield bytes;
+          }
+        } catch (error) {
+          if (error instanceof ZipError || !options.onEntryError?.(error, entry)) throw error;
+          for (let left = known.size - record.size; left > 0; left -= ZEROS.length) yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
+          offset += known.size;
+          continue;
         }
-      } catch (error) {
-        if (error instanceof ZipError || !options.onEntryError?.(error, entry)) throw error;
-        for (let left = known.size - record.size; left > 0; left -= ZEROS.length) yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
-        offset += known.size;
+        if (record.size !== known.size) throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
+        offset += record.size;
+        written.push(record);
         continue;
       }
-      if (record.size !== known.size) throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
-      offset += record.size;
-      written.push(record);
-      continue;
-    }
 
-    // Breaking out of this loop (an error, or the consumer going away) destroys the source.
-    for await (const chunk of source) {
-      const bytes = toBuffer(chunk);
-      record.crc = crc32(bytes, record.crc);
-      record.size += bytes.length;
-      if (!zip64 && record.size >= MAX32) {
-        throw new ZipError(`"${entry.name}" grew past 4 GiB after being announced as ${entry.size} bytes.`);
+      // Breaking out of this loop (an error, or the consumer going away) destroys the source.
+      for await (const chunk of source) {
+        const bytes = toBuffer(chunk);
+        record.crc = crc32(bytes, record.crc);
+        record.size += bytes.length;
+        if (!zip64 && record.size >= MAX32) {
+          throw new ZipError(`"${entry.name}" grew past 4 GiB after being announced as ${entry.size} bytes.`);
+        }
+        yield bytes;
       }
-      yield bytes;
+      offset += record.size;
+      const descriptor = dataDescriptor(record.crc, record.size, zip64);
+      yield descriptor;
+      offset += descriptor.length;
+      written.push(record);
+    } finally {
+      if (!source.destroyed) source.destroy();
     }
-    offset += record.size;
-    const descriptor = dataDescriptor(record.crc, record.size, zip64);
-    yield descriptor;
-    offset += descriptor.length;
-    written.push(record);
   }
 
   const cdOffset = offset;
