@@ -13,11 +13,12 @@
  * Bytes are not encrypted here: they are as readable as the scans in the watched folder beside them,
  * and both are protected by the desk's account.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileLike, JournalEntry, KeptFile, OpenedJournal, UploadJournal, UploadJournals } from '@vita-docs/core';
 import { z } from 'zod';
+import { writeFileAtomic } from './fs-atomic.js';
 
 /** What is written beside each file's bytes. */
 const StoredEntrySchema = z.object({
@@ -47,23 +48,8 @@ export interface FileJournalsOptions {
 
 const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** Writes `bytes` to `path` so that a crash leaves either no file or the whole one. */
-async function writeDurably(path: string, bytes: Uint8Array | string): Promise<void> {
-  const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const handle = await open(temp, 'w', 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
+/** Writes a kept file's part so that a crash leaves either no file or the whole one, readable by this account only. */
+const writeDurably = (path: string, data: Uint8Array | string) => writeFileAtomic(path, data, 0o600);
 
 /** A kept file's bytes, read from disk when the upload needs them. */
 function keptFile(path: string, entry: JournalEntry): FileLike {

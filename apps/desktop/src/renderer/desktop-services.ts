@@ -6,11 +6,9 @@
 import { createApiClient, createFetchPutFile, CSRF_COOKIE } from '@vita-docs/core';
 import { browserClock, browserConnectivity, readProgrammeUrl, saveAsDownload } from '@vita-docs/ui';
 import type { AppServices, Platform } from '@vita-docs/ui';
-import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
+import type { DesktopBridge } from '../shared/bridge.js';
 import { createBridgeTransport } from './bridge-fetch.js';
-import { createBridgeJournals } from './kept-uploads.js';
-
-const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
+import { createBridgeJournals, toFile } from './kept-uploads.js';
 
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
 function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {

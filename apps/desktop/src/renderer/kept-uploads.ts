@@ -6,7 +6,8 @@
 import type { FileLike, JournalEntry, KeptFile, UploadJournals } from '@vita-docs/core';
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 
-const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
+/** A file main handed over, as the page's `File`. */
+export const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
 
 /** A kept file whose bytes come from main when the upload needs them. */
 function keptFile(bridge: DesktopBridge, entry: JournalEntry): FileLike {

@@ -32,7 +32,6 @@ export interface StoredDocument {
   storedAt: Date;
   /** The store's version of the verified bytes, when it has versions (S3 ETag). */
   version: string | null;
-  duplicateOf?: { key: string; filename: string; docType: string };
 }
 
 
@@ -63,7 +62,6 @@ export function toDocItem(doc: StoredDocument): DocItem {
     contentType: doc.contentType,
     lastModified: doc.storedAt.toISOString(),
     sha256: doc.sha256,
-    ...(doc.duplicateOf ? { duplicateOf: doc.duplicateOf } : {}),
   };
 }
 
