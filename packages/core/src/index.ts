@@ -41,7 +41,8 @@ export {
   fileTooLargeMessage,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
-export { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit.js';
+export { AUDIT_ACTIONS } from './domain/audit.js';
+export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';
 export type { AuditAction } from './domain/audit.js';
 export {
   CODE_LENGTH,
@@ -65,12 +66,12 @@ export {
   refusalBeforeUpload,
   uploadContentType,
   mediaType,
-  isClientId,
   buildDocKey,
   parseDocKey,
   keyOrder,
 } from './domain/files.js';
 export type { DocKeyParts } from './domain/files.js';
+export { isClientId } from './domain/client-id.js';
 export { endpoints, fillPath, isStateChanging, readCsrfToken, CSRF_COOKIE, CSRF_HEADER } from './api/endpoints.js';
 export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
 import { isCommonPin } from '../domain/common-pins.js';
-import { isClientId } from '../domain/files.js';
+import { isClientId } from '../domain/client-id.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;

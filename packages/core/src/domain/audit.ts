@@ -1,6 +1,6 @@
 /**
  * What the audit log records (docs/behaviour.md#audit-log): each action's name as the server writes
- * it, and the words the audit screen shows for it.
+ * it. The words the audit screen shows for them are in `audit-labels.ts`.
  */
 export const AUDIT_ACTIONS = [
   'doc.upload',
@@ -26,32 +26,3 @@ export const AUDIT_ACTIONS = [
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** The audit screen's name for an action. */
-export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
-  'doc.upload': 'Uploaded a file',
-  'doc.view': 'Viewed a file',
-  'doc.download': 'Downloaded a file',
-  'doc.rename': 'Renamed a file',
-  'doc.delete': 'Deleted files',
-  'doctype.add': 'Added a document type',
-  'doctype.delete': 'Deleted a document type',
-  'client.create': 'Created a client',
-  'client.submit': 'Submitted a client',
-  'client.download-all': 'Downloaded a client’s ZIP',
-  'client.reassign': 'Reassigned a client',
-  'client.delete': 'Deleted a client',
-  'client.retention': 'Documents deleted by the retention rule',
-  'retention.set': 'Changed the retention rule',
-  'season.close': 'Closed the season',
-  'client.season-close': 'Documents deleted by the season close',
-  'user.approve': 'Approved an account',
-  'user.unapprove': 'Withdrew an approval',
-  'user.role': 'Changed a role',
-  'user.delete': 'Deleted an account',
-};
-
-/** The label of a recorded action; an action this version does not know shows as recorded. */
-export function auditActionLabel(action: string): string {
-  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
-}

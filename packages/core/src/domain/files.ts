@@ -1,4 +1,5 @@
 /** Rules about document files and their storage keys shared by the server and every client. */
+import { isClientId } from './client-id.js';
 import { fileTooLargeMessage } from './messages.js';
 
 /** Longest file name part of a key, in UTF-8 bytes (well below the 255 most file systems allow). */
@@ -162,13 +163,6 @@ export interface DocKeyParts {
   /** The numeric prefix (milliseconds at upload) that orders files. */
   order: number;
   filename: string;
-}
-
-const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
-
-/** True for a well-formed client id: random, URL-safe. */
-export function isClientId(value: string): boolean {
-  return CLIENT_ID_PATTERN.test(value);
 }
 
 /** Builds a storage key. `filename` must already be safe (see {@link safeFileName}). */

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { loadUploadQueues } from './upload-queues';
 
 /**
  * The client and document screens, each loaded on first visit (route-level code
@@ -17,6 +18,8 @@ export const ClientDocsRoute = lazy(async () => ({
   default: (await import('../screens/documents/client-docs')).ClientDocsScreen,
 }));
 
-export const CategoryRoute = lazy(async () => ({
-  default: (await import('../screens/documents/category')).CategoryScreen,
-}));
+// The category screen queues files: the upload queues' code (its own chunk) comes with it.
+export const CategoryRoute = lazy(async () => {
+  const [screen] = await Promise.all([import('../screens/documents/category'), loadUploadQueues()]);
+  return { default: screen.CategoryScreen };
+});

@@ -1,5 +1,6 @@
 import { Component, lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
+import { loadUploadQueues } from '../app/upload-queues';
 
 /**
  * The parts of the frame only a signed-in person with queued or kept files needs — the upload tray
@@ -8,7 +9,8 @@ import type { ReactNode } from 'react';
  * is queued even if the network is gone by then.
  */
 const loadTray = () => import('./upload-tray');
-const loadOffer = () => import('./kept-uploads-offer');
+// The offer queues the files it resumes: the upload queues' code comes with it.
+const loadOffer = () => Promise.all([import('./kept-uploads-offer'), loadUploadQueues()]).then(([offer]) => offer);
 
 const Tray = lazy(() => loadTray().then((m) => ({ default: m.UploadTray })));
 const Offer = lazy(() => loadOffer().then((m) => ({ default: m.KeptUploadsOffer })));

@@ -1,0 +1,239 @@
+/**
+ * The upload queues themselves (docs/behaviour.md#kept-uploads), in a chunk of their own with the
+ * upload flow: the landing page never downloads them. `upload-queues.tsx` loads this at sign-in and
+ * before any screen that queues files; see {@link createUploadQueues}.
+ */
+import { ApiError, createUploadFlow, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
+import type { ApiClient, KeptFile, OpenedJournal, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
+import type { SessionFlow } from '../adapters/session';
+import type { PhotoTools } from '../screens/documents/lazy-converter';
+import type { AppServices } from './services';
+import { NO_OFFER } from './upload-queues';
+import type { KeptOffer, QueueScreen, QueuesSummary, TrayItem, UploadQueues } from './upload-queues';
+
+/** What the queues share with the part of them that loads with the page (the header reads these from the start). */
+export interface SharedParts {
+  photos: PhotoTools;
+  summary: Store<QueuesSummary>;
+  offer: Store<KeptOffer>;
+}
+
+const IDLE_SCREEN: QueueScreen = { refresh: () => undefined, uploadedNames: () => [], clientName: () => undefined };
+
+/**
+ * Keeps each category's upload queue alive while the person moves between screens: files go on
+ * uploading, and a queue left by a screen (or by a session that expired and was signed into again)
+ * is there when the screen opens again. With the host's journals (the browser's IndexedDB) every
+ * queued file is also kept on the device, so a reload or a closed tab loses nothing: signing in
+ * again offers them back. The queues belong to one person: a sign-out deletes them, another
+ * person signing in drops them (and their kept files).
+ */
+export function createUploadQueues(services: AppServices, session: SessionFlow, shared: SharedParts) {
+  const { api, platform, localStorage, clock, uploadJournals, connectivity } = services;
+  const signedIn = () => {
+    const state = session.getState();
+    return state.status === 'signedIn' ? state.user.email : null;
+  };
+  /**
+   * The API as a queue of `owner` uses it: only while `owner` is the one signed in. A retry that
+   * comes due while nobody is, or just after someone else signed in (before their queues replace
+   * these), waits as if offline rather than send one person's file with another's session.
+   */
+  const apiFor = (owner: string | null): Pick<ApiClient, 'presignUpload' | 'completeUpload'> => {
+    const check = () => {
+      if (owner === null || signedIn() !== owner) throw new ApiError('network', 0, messages.waitingForConnection);
+    };
+    return {
+      presignUpload: (args) => (check(), api.presignUpload(args)),
+      completeUpload: (args) => (check(), api.completeUpload(args)),
+    };
+  };
+  const { photos, summary, offer } = shared;
+  const entries = new Map<string, { flow: UploadFlow; lent: { screen: QueueScreen }; target: UploadTarget; stop: () => void }>();
+  let limit: number | null = null;
+  let asked = false;
+  /** The signed-in person's journal once opened (null: none, or not opened yet). */
+  let opened: Promise<OpenedJournal | null> = Promise.resolve(null);
+  let openedFor: string | null = null;
+  /**
+   * Whose queues these are, counted: `clear` (another person, a sign-out) starts a new generation.
+   * A queue of an older generation — a conversion still finishing after the person changed — can
+   * never write into the new person's journal.
+   */
+  let generation = 0;
+  const journalOf = (mine: number): UploadJournal => ({
+    save: async (entry, file) => {
+      const current = mine === generation ? await opened : null;
+      if (!current || mine !== generation) throw new Error('Nothing is kept on this device.');
+      return current.journal.save(entry, file);
+    },
+    remove: async (id) => {
+      const current = mine === generation ? await opened : null;
+      if (current && mine === generation) await current.journal.remove(id);
+    },
+  });
+  const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
+  /** Client names the kept files brought, for queues no screen has lent its name to yet. */
+  const clientNames = new Map<string, string>();
+  let ids = 0;
+  const newId = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${++ids}`;
+
+  /** The tray's view, after any queue changed; files that finish count towards `Uploading n of N`. */
+  function summarise(finished: readonly { size: number }[] = []): void {
+    const items: TrayItem[] = [];
+    for (const { flow, lent, target } of entries.values()) {
+      // The name a screen lent stays known after the screen is gone.
+      const lentName = lent.screen.clientName();
+      if (lentName) clientNames.set(key(target), lentName);
+      for (const item of flow.getState().queue) {
+        if (item.progress.status === 'done') continue;
+        items.push({
+          id: item.id,
+          target,
+          clientName: clientNames.get(key(target)),
+          name: item.file.name,
+          size: item.file.size,
+          progress: item.progress,
+          saved: item.saved,
+          flow,
+        });
+      }
+    }
+    summary.setState((s) => {
+      const done = s.finished + finished.length;
+      const doneBytes = s.finishedBytes + finished.reduce((sum, f) => sum + f.size, 0);
+      // All done and nothing left: the next batch counts from one again.
+      return items.length === 0 ? { items, finished: 0, finishedBytes: 0 } : { items, finished: done, finishedBytes: doneBytes };
+    });
+  }
+
+  function entryFor(target: UploadTarget) {
+    const found = entries.get(key(target));
+    if (found) return found;
+    if (!asked) {
+      asked = true;
+      // The server's upload limit, asked once: until it answers the server alone refuses large files.
+      api.config().then(
+        ({ maxUploadBytes }) => (limit = maxUploadBytes),
+        () => (asked = false),
+      );
+    }
+    const lent = { screen: IDLE_SCREEN };
+    const flow = createUploadFlow({
+      api: apiFor(signedIn()),
+      putFile: platform.putFile,
+      convert: photos.convert,
+      inspect: photos.inspect,
+      storage: localStorage,
+      platform,
+      target,
+      refresh: () => lent.screen.refresh(),
+      uploadedNames: () => lent.screen.uploadedNames(),
+      maxUploadBytes: () => limit,
+      clientName: () => lent.screen.clientName() ?? clientNames.get(key(target)),
+      clock,
+      newId,
+      ...(uploadJournals ? { journal: journalOf(generation) } : {}),
+      ...(connectivity ? { connectivity } : {}),
+    });
+    const stop = flow.subscribe((state, previous) => {
+      const finished = state.queue.filter(
+        (item) => item.progress.status === 'done' && previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
+      );
+      summarise(finished.map((item) => item.file));
+    });
+    const created = { flow, lent, target, stop };
+    entries.set(key(target), created);
+    return created;
+  }
+
+  function clear(): void {
+    generation += 1;
+    // The next sign-in (the same person too) opens the journal afresh and is offered what it keeps.
+    openedFor = null;
+    opened = Promise.resolve(null);
+    for (const entry of entries.values()) {
+      entry.stop();
+      entry.flow.dispose();
+    }
+    entries.clear();
+    offer.setState(NO_OFFER);
+    summarise();
+  }
+
+  /** Opens the person's kept files and offers those not already in a queue (kept through an expired session). */
+  function openFor(person: string): void {
+    if (!uploadJournals || openedFor === person) return;
+    openedFor = person;
+    opened = uploadJournals.open(person).catch(() => null);
+    void opened.then((found) => {
+      if (!found || openedFor !== person) return;
+      const present = new Set(summary.getState().items.map((item) => item.id));
+      const files = found.files.filter((kept) => !present.has(kept.entry.id));
+      const lost = found.lost.filter((entry) => !present.has(entry.id));
+      offer.setState({ files, lost, deletedForOthers: found.deletedForOthers });
+    });
+  }
+
+  const queues: UploadQueues = {
+    photos,
+    queueFor: (target) => entryFor(target).flow,
+    attach(target, screen) {
+      const entry = entryFor(target);
+      entry.lent.screen = screen;
+      summarise();
+      return () => {
+        if (entry.lent.screen === screen) entry.lent.screen = IDLE_SCREEN;
+      };
+    },
+    summary,
+    offer,
+    resume() {
+      const { files } = offer.getState();
+      offer.setState((s) => ({ ...s, files: [] }));
+      const byTarget = new Map<string, KeptFile[]>();
+      for (const kept of files) byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
+      for (const group of byTarget.values()) {
+        const [first] = group;
+        if (!first) continue;
+        if (first.entry.clientName) clientNames.set(key(first.entry.target), first.entry.clientName);
+        const { flow } = entryFor(first.entry.target);
+        void flow.send({ type: 'restore', files: group }).then(() => flow.send({ type: 'upload' }));
+      }
+    },
+    async discard() {
+      const { files, lost } = offer.getState();
+      offer.setState((s) => ({ ...s, files: [], lost: [] }));
+      const journal = journalOf(generation);
+      await Promise.all([...files.map((kept) => kept.entry), ...lost].map((entry) => journal.remove(entry.id).catch(() => undefined)));
+    },
+    chooseAgain(entry, file) {
+      offer.setState((s) => ({ ...s, lost: s.lost.filter((e) => e.id !== entry.id) }));
+      void journalOf(generation).remove(entry.id).catch(() => undefined);
+      void entryFor(entry.target).flow.send({ type: 'add', files: [file] });
+    },
+    dismissDeleted() {
+      offer.setState((s) => ({ ...s, deletedForOthers: 0 }));
+    },
+    async logout() {
+      const { files, lost } = offer.getState();
+      const waiting = summary.getState().items.length + files.length + lost.length; // items: none done
+      if (waiting > 0 && !(await platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
+      await session.send({ type: 'logout' });
+      const signedOut = session.getState().status === 'signedOut';
+      if (!signedOut) return false;
+      clear();
+      await uploadJournals?.destroy().catch(() => undefined);
+      return true;
+    },
+  };
+  return {
+    queues,
+    clear,
+    openFor,
+    dispose: clear,
+    /** Whether a reload would lose a file: one not kept on the device and not uploaded yet. */
+    wouldLose: () => summary.getState().items.some((item) => !item.saved),
+  };
+}
+
