@@ -17,7 +17,7 @@ import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
-import { clientErrorHandler, HTTP_SERVER_OPTIONS, installProtocolChecks } from './http/protocol.js';
+import { clientErrorHandler, DEADLINES, HTTP_SERVER_OPTIONS, installBodyDeadline, installProtocolChecks, requestDeadlineMs } from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
@@ -62,6 +62,8 @@ export interface BuildOptions {
    * measures what encryption costs (`bench/encryption.mjs`); never reachable from the environment.
    */
   unencryptedStorage?: boolean;
+  /** Shorter deadlines than {@link DEADLINES} (tests), and how often Node checks the whole-request one. */
+  deadlines?: { jsonBodyMs?: number; requestMs?: number; checkEveryMs?: number };
 }
 
 export interface Server {
@@ -95,6 +97,7 @@ function defaultWebDist(): string {
 
 /** Builds the whole server: database (migrated), services, API routes, and the web app at `/`. */
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Server> {
+  const requestMs = options.deadlines?.requestMs ?? requestDeadlineMs(config.maxUploadBytes);
   const app = Fastify({
     logger: withLogRedaction(options.logger ?? { level: config.logLevel }),
     bodyLimit: JSON_BODY_LIMIT,
@@ -107,7 +110,14 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     exposeHeadRoutes: false,
     // Malformed requests, oversized headers and timeouts answered in JSON like every other refusal.
     clientErrorHandler,
-    http: HTTP_SERVER_OPTIONS,
+    // The whole-request deadline goes to Node's server as it is made too: set only afterwards (as
+    // Fastify does), Node 20 did not enforce it (test/deadlines.test.ts).
+    requestTimeout: requestMs,
+    http: {
+      ...HTTP_SERVER_OPTIONS,
+      requestTimeout: requestMs,
+      ...(options.deadlines?.checkEveryMs !== undefined && { connectionsCheckingInterval: options.deadlines.checkEveryMs }),
+    },
     frameworkErrors: (error, _request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
       void (reply as unknown as FastifyReply).code(400).send({ error: message });
@@ -166,6 +176,7 @@ async function assemble(
 
   installErrorHandler(app);
   installProtocolChecks(app);
+  installBodyDeadline(app, options.deadlines?.jsonBodyMs ?? DEADLINES.jsonBodyMs);
   installForwardedForCheck(app);
   installJsonParser(app);
   await app.register(cookie);

@@ -10,7 +10,7 @@ import { readCsrfToken } from '@vita-docs/core';
 import { createCookieJarFetch, type CookieJarFetch } from '@vita-docs/core/testing';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildServer, loadConfig, type Config, type Server } from '../src/app.js';
+import { buildServer, loadConfig, type BuildOptions, type Config, type Server } from '../src/app.js';
 import { databaseUrl } from './database-url.js';
 
 export interface TestApp {
@@ -64,6 +64,8 @@ export interface StartOptions {
   logLines?: string[];
   /** A local store that keeps files in plain, as before encryption (see `BuildOptions`). */
   unencryptedStorage?: boolean;
+  /** Shorter request deadlines (see `BuildOptions`). */
+  deadlines?: BuildOptions['deadlines'];
 }
 
 /** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir, {@link TEST_STORAGE_KEY}). */
@@ -110,6 +112,7 @@ async function startOn(
     database: database.url,
     ...(lines && { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } }),
     ...(options.unencryptedStorage && { unencryptedStorage: true }),
+    ...(options.deadlines && { deadlines: options.deadlines }),
   });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();

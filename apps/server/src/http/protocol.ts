@@ -22,6 +22,18 @@ const JSON_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
+/** Answers `status` with `{ "error": message }` straight on the socket and closes it (nothing else can be said on it after). */
+function refuseOnSocket(socket: Socket, status: number, message: string, error?: Error): void {
+  const body = JSON.stringify({ error: message });
+  if (socket.writable) {
+    const headers = Object.entries({ ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
 /**
  * Fastify's `clientErrorHandler`: a request Node could not parse, whose headers were too large, or
  * that did not arrive in time. The connection cannot be reused after it, so it is closed.
@@ -35,14 +47,53 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, TEXT.tooLarge]
         : [400, TEXT.malformed];
-  const body = JSON.stringify({ error: message });
-  if (socket.writable) {
-    const headers = Object.entries({ ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
-      .map(([name, value]) => `${name}: ${value}\r\n`)
-      .join('');
-    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
-  }
-  socket.destroy(error);
+  refuseOnSocket(socket, status, message, error);
+}
+
+/**
+ * How long a request may take to arrive. Headers: Node's `headersTimeout` (60 s). A JSON body is
+ * small: one still trickling in after `jsonBodyMs` is someone holding a connection and a parser open
+ * (slowloris), answered 408 and closed. Whole requests, uploads included: {@link requestDeadlineMs}.
+ */
+export const DEADLINES = { jsonBodyMs: 30_000, requestMs: 30 * 60_000 } as const;
+
+/** The slowest upload the whole-request deadline leaves time for: a phone on a poor connection. */
+const SLOWEST_UPLOAD_BYTES_PER_SECOND = 50 * 1024;
+
+/**
+ * The whole-request deadline: 30 minutes (above the 15 an upload link is valid), or longer when the
+ * largest allowed upload would take longer at {@link SLOWEST_UPLOAD_BYTES_PER_SECOND} (25 MB: 9 minutes).
+ */
+export function requestDeadlineMs(maxUploadBytes: number): number {
+  return Math.max(DEADLINES.requestMs, Math.ceil(maxUploadBytes / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000);
+}
+
+/** Bodies that are not JSON (uploads to signed URLs) answer to the whole-request deadline only. */
+const JSON_EXEMPT = '/api/storage/';
+
+/**
+ * Installs the JSON body deadline: from the request's start, `ms` for its body to arrive whole.
+ * Only requests that announce a body are watched. Past the deadline the answer is 408 on the socket,
+ * or, if an answer already went out (a refusal before the body was read), the connection just closes.
+ */
+export function installBodyDeadline(app: FastifyInstance, ms: number): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const { raw } = request;
+    const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+    if (!announcesBody || raw.complete || request.url.startsWith(JSON_EXEMPT)) {
+      done();
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (raw.complete || raw.socket.destroyed) return;
+      if (reply.raw.headersSent) raw.socket.destroy();
+      else refuseOnSocket(raw.socket, 408, TEXT.timeout);
+    }, ms);
+    const stop = () => clearTimeout(timer);
+    raw.once('end', stop);
+    raw.once('close', stop);
+    done();
+  });
 }
 
 /** Server options that let the checks below (rather than Node, with an empty 400) refuse a request without Host. */
