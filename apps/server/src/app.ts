@@ -17,7 +17,7 @@ import type { Config } from './env.js';
 import { installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
-import { clientErrorHandler, DEADLINES, HTTP_SERVER_OPTIONS, installBodyDeadline, installProtocolChecks, requestDeadlineMs } from './http/protocol.js';
+import { clientErrorHandler, deadlineServerOptions, HTTP_SERVER_OPTIONS, installBodyDeadlines, installProtocolChecks, REQUEST_DEADLINES, type RequestDeadlines } from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
@@ -62,8 +62,8 @@ export interface BuildOptions {
    * measures what encryption costs (`bench/encryption.mjs`); never reachable from the environment.
    */
   unencryptedStorage?: boolean;
-  /** Shorter deadlines than {@link DEADLINES} (tests), and how often Node checks the whole-request one. */
-  deadlines?: { jsonBodyMs?: number; requestMs?: number; checkEveryMs?: number };
+  /** Shorter request deadlines than {@link REQUEST_DEADLINES} (tests). */
+  deadlines?: Partial<RequestDeadlines>;
 }
 
 export interface Server {
@@ -97,7 +97,7 @@ function defaultWebDist(): string {
 
 /** Builds the whole server: database (migrated), services, API routes, and the web app at `/`. */
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Server> {
-  const requestMs = options.deadlines?.requestMs ?? requestDeadlineMs(config.maxUploadBytes);
+  const deadlines = { ...REQUEST_DEADLINES, ...options.deadlines };
   const app = Fastify({
     logger: withLogRedaction(options.logger ?? { level: config.logLevel }),
     bodyLimit: JSON_BODY_LIMIT,
@@ -110,14 +110,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     exposeHeadRoutes: false,
     // Malformed requests, oversized headers and timeouts answered in JSON like every other refusal.
     clientErrorHandler,
-    // The whole-request deadline goes to Node's server as it is made too: set only afterwards (as
-    // Fastify does), Node 20 did not enforce it (test/deadlines.test.ts).
-    requestTimeout: requestMs,
-    http: {
-      ...HTTP_SERVER_OPTIONS,
-      requestTimeout: requestMs,
-      ...(options.deadlines?.checkEveryMs !== undefined && { connectionsCheckingInterval: options.deadlines.checkEveryMs }),
-    },
+    // Slow requests: see `installBodyDeadlines` (Fastify's own option is only set after the server is made).
+    requestTimeout: 0,
+    http: { ...HTTP_SERVER_OPTIONS, ...deadlineServerOptions(deadlines) },
     frameworkErrors: (error, _request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
       void (reply as unknown as FastifyReply).code(400).send({ error: message });
@@ -175,8 +170,8 @@ async function assemble(
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
+  installBodyDeadlines(app, { ...REQUEST_DEADLINES, ...options.deadlines });
   installProtocolChecks(app);
-  installBodyDeadline(app, options.deadlines?.jsonBodyMs ?? DEADLINES.jsonBodyMs);
   installForwardedForCheck(app);
   installJsonParser(app);
   await app.register(cookie);

@@ -1,16 +1,20 @@
 /**
- * Request deadlines (slowloris): a JSON body that trickles in is answered 408 and closed once its
- * deadline passes; an upload to a signed URL is held only to the whole-request deadline. Each test
- * fails without its control: the connection would stay open as long as the client keeps it.
+ * Request deadlines (slowloris): headers and bodies that trickle in are answered 408 and closed once
+ * their deadline passes; an upload to a signed URL may take as long as it keeps a minimum pace. Each
+ * test fails without its control: the connection would stay open as long as the client keeps it.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestDeadlineMs } from '../src/http/protocol.js';
 import { createClient, pdfBytes } from './docs-helpers.js';
 import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
 
+const HEADERS_MS = 600;
 const JSON_BODY_MS = 500;
-const REQUEST_MS = 3_000;
+const UPLOAD_GRACE_MS = 1_000;
+/** Well above what the stalled upload sends, well below what the slow one does. */
+const UPLOAD_MIN_BYTES_PER_SECOND = 4_000;
+/** Long enough that nothing here meets it unless a deadline failed. */
+const NEVER_MS = 6_000;
 
 interface Trickled {
   status: number;
@@ -68,7 +72,18 @@ describe('request deadlines', () => {
   let people: Awaited<ReturnType<typeof seedPeople>>;
   let clientId: string;
   beforeAll(async () => {
-    app = await startApp({}, { deadlines: { jsonBodyMs: JSON_BODY_MS, requestMs: REQUEST_MS, checkEveryMs: 250 } });
+    app = await startApp(
+      {},
+      {
+        deadlines: {
+          headersMs: HEADERS_MS,
+          bodyMs: JSON_BODY_MS,
+          uploadGraceMs: UPLOAD_GRACE_MS,
+          uploadMinBytesPerSecond: UPLOAD_MIN_BYTES_PER_SECOND,
+          checkEveryMs: 100,
+        },
+      },
+    );
     people = await seedPeople(app);
     clientId = await createClient(people.volA);
   });
@@ -82,7 +97,7 @@ describe('request deadlines', () => {
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body)).toEqual({ error: 'The request took too long to arrive. Please try again.' });
     expect(answer.ms).toBeGreaterThanOrEqual(JSON_BODY_MS);
-    expect(answer.ms).toBeLessThan(REQUEST_MS);
+    expect(answer.ms).toBeLessThan(NEVER_MS);
     // Nothing was created from half a body.
     const list = await people.volA.get('/api/clients');
     expect(JSON.stringify(list.body)).not.toContain('Loris');
@@ -100,36 +115,53 @@ describe('request deadlines', () => {
     expect(answer.status).toBe(200);
   });
 
-  it('holds an upload to a signed URL only to the whole-request deadline', async () => {
+  it('closes a connection whose headers trickle in after their deadline', async () => {
+    const answer = await trickle(app.url, 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', [Buffer.from('X-Slow: 1\r\n')], 100, NEVER_MS);
+    expect(answer.closed).toBe(true);
+    expect(answer.status).toBe(408);
+    expect(answer.ms).toBeGreaterThanOrEqual(HEADERS_MS);
+    expect(answer.ms).toBeLessThan(NEVER_MS);
+  });
+
+  it('closes a body still arriving after a refusal that did not wait for it', async () => {
+    // No Host: refused before the body is read; the rest of the body never comes.
+    const head = 'POST /api/clients/new HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    const answer = await trickle(app.url, head, [Buffer.from('{"first')], 50, NEVER_MS);
+    expect(answer.status).toBe(400);
+    expect(answer.closed).toBe(true);
+    expect(answer.ms).toBeLessThan(NEVER_MS);
+  });
+
+  it('lets an upload to a signed URL take as long as it keeps its pace, and no one else', async () => {
     const presign = async (filename: string) => {
       const res = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename, contentType: 'application/pdf' });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return new URL(res.body.url as string);
     };
-    const putHead = (url: URL, length: number) =>
-      `PUT ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/pdf\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+    const putHead = (path: string, length: number) =>
+      `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/pdf\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
     const pieces = (bytes: Buffer, n: number) => Array.from({ length: n }, (_, i) => bytes.subarray((i * bytes.length) / n, ((i + 1) * bytes.length) / n));
 
-    // Slower than a JSON body may be, well within the whole-request deadline: stored.
-    const slow = pdfBytes(40_000);
-    const stored = await trickle(app.url, putHead(await presign('slow.pdf'), slow.length), pieces(slow, 4), (JSON_BODY_MS * 3) / 4);
+    // Far slower than a JSON body may be, at a pace above the minimum: stored.
+    const slow = pdfBytes(60_000);
+    const slowUrl = await presign('slow.pdf');
+    const stored = await trickle(app.url, putHead(slowUrl.pathname + slowUrl.search, slow.length), pieces(slow, 6), 400);
     expect(stored.status).toBe(200);
-    expect(stored.ms).toBeGreaterThan(2 * JSON_BODY_MS);
+    expect(stored.ms).toBeGreaterThan(4 * JSON_BODY_MS);
 
-    // Still arriving after the whole-request deadline: 408, closed, nothing listed.
-    const stalled = pdfBytes(40_000);
-    const refused = await trickle(app.url, putHead(await presign('stalled.pdf'), stalled.length), [stalled.subarray(0, 5_000)], 50);
+    // A stalled upload: 408 once its pace falls below the minimum after the grace, nothing listed.
+    const stalled = pdfBytes(60_000);
+    const stalledUrl = await presign('stalled.pdf');
+    const refused = await trickle(app.url, putHead(stalledUrl.pathname + stalledUrl.search, stalled.length), [stalled.subarray(0, 3_000)], 50, NEVER_MS);
     expect(refused.closed).toBe(true);
     expect(refused.status).toBe(408);
-    expect(refused.ms).toBeGreaterThanOrEqual(REQUEST_MS);
+    expect(refused.ms).toBeGreaterThanOrEqual(UPLOAD_GRACE_MS);
     const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=Banking%20Info`);
     expect((listed.body.items as { filename: string }[]).map((item) => item.filename)).toEqual(['slow.pdf']);
-  });
-});
 
-describe('the whole-request deadline', () => {
-  it('is 30 minutes, or as long as the largest allowed upload takes at 50 KB/s', () => {
-    expect(requestDeadlineMs(25 * 1024 * 1024)).toBe(30 * 60_000);
-    expect(requestDeadlineMs(1024 * 1024 * 1024)).toBe(20_972 * 1000);
+    // The same path without a valid signature keeps the body deadline.
+    const forged = await trickle(app.url, putHead('/api/storage/put?key=x&sig=y', 1_000), [Buffer.from('%PDF-')], 50, NEVER_MS);
+    expect(forged.closed).toBe(true);
+    expect(forged.ms).toBeLessThan(UPLOAD_GRACE_MS);
   });
 });

@@ -22,16 +22,27 @@ const JSON_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-/** Answers `status` with `{ "error": message }` straight on the socket and closes it (nothing else can be said on it after). */
-function refuseOnSocket(socket: Socket, status: number, message: string, error?: Error): void {
-  const body = JSON.stringify({ error: message });
-  if (socket.writable) {
+/** The answer a connection is sending now: Node's, for the request at the head of a keep-alive connection. */
+const answering = (socket: Socket): http.ServerResponse | null =>
+  (socket as Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage ?? null;
+
+/**
+ * Answers `status` with `{ "error": message }` straight on the socket and closes it. Written only
+ * when no other answer has started on it (`mine`: the refused request's own answer, which may be
+ * the one under way): a refusal in the middle of another answer would corrupt it, so then the
+ * connection is only closed.
+ */
+function refuseOnSocket(socket: Socket, status: number, message: string, options: { error?: Error; mine?: http.ServerResponse } = {}): void {
+  const current = answering(socket);
+  const free = options.mine ? current === options.mine && !options.mine.headersSent : !current?.headersSent;
+  if (socket.writable && free) {
+    const body = JSON.stringify({ error: message });
     const headers = Object.entries({ ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
   }
-  socket.destroy(error);
+  socket.destroy(options.error);
 }
 
 /**
@@ -47,49 +58,89 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, TEXT.tooLarge]
         : [400, TEXT.malformed];
-  refuseOnSocket(socket, status, message, error);
+  refuseOnSocket(socket, status, message, { error });
 }
 
 /**
- * How long a request may take to arrive. Headers: Node's `headersTimeout` (60 s). A JSON body is
- * small: one still trickling in after `jsonBodyMs` is someone holding a connection and a parser open
- * (slowloris), answered 408 and closed. Whole requests, uploads included: {@link requestDeadlineMs}.
+ * How long a request may take to arrive. Headers: `headersMs` (Node's `headersTimeout`). Every body
+ * has `bodyMs` from its request's start: JSON bodies are small, and one still trickling in after
+ * that is someone holding a connection and a parser open (slowloris). An upload to a signed URL,
+ * once its signature checked ({@link allowSlowUpload}), may take as long as it keeps coming: after
+ * `uploadGraceMs`, at least `uploadMinBytesPerSecond` on average since it started (a 25 MB file
+ * at that pace takes about 7 hours; a phone on a poor connection sends 50 KB/s). Past either, the
+ * answer is 408 and the connection closes.
  */
-export const DEADLINES = { jsonBodyMs: 30_000, requestMs: 30 * 60_000 } as const;
-
-/** The slowest upload the whole-request deadline leaves time for: a phone on a poor connection. */
-const SLOWEST_UPLOAD_BYTES_PER_SECOND = 50 * 1024;
-
-/**
- * The whole-request deadline: 30 minutes (above the 15 an upload link is valid), or longer when the
- * largest allowed upload would take longer at {@link SLOWEST_UPLOAD_BYTES_PER_SECOND} (25 MB: 9 minutes).
- */
-export function requestDeadlineMs(maxUploadBytes: number): number {
-  return Math.max(DEADLINES.requestMs, Math.ceil(maxUploadBytes / SLOWEST_UPLOAD_BYTES_PER_SECOND) * 1000);
+export interface RequestDeadlines {
+  headersMs: number;
+  bodyMs: number;
+  uploadGraceMs: number;
+  uploadMinBytesPerSecond: number;
+  /** How often an upload's pace (and, by Node, the headers' deadline) is checked. */
+  checkEveryMs: number;
 }
 
-/** Bodies that are not JSON (uploads to signed URLs) answer to the whole-request deadline only. */
-const JSON_EXEMPT = '/api/storage/';
+export const REQUEST_DEADLINES: RequestDeadlines = {
+  headersMs: 60_000,
+  bodyMs: 30_000,
+  uploadGraceMs: 60_000,
+  uploadMinBytesPerSecond: 1024,
+  checkEveryMs: 5_000,
+};
 
 /**
- * Installs the JSON body deadline: from the request's start, `ms` for its body to arrive whole.
- * Only requests that announce a body are watched. Past the deadline the answer is 408 on the socket,
- * or, if an answer already went out (a refusal before the body was read), the connection just closes.
+ * Node's server options for the deadlines: its headers' deadline, and no whole-request limit of its
+ * own (which would cut slow uploads; bodies answer to {@link installBodyDeadlines}). Node ties the
+ * two: a whole-request limit of 0 makes the headers' default 0 as well, so both are given.
  */
-export function installBodyDeadline(app: FastifyInstance, ms: number): void {
+export function deadlineServerOptions(deadlines: RequestDeadlines): http.ServerOptions {
+  return { requestTimeout: 0, headersTimeout: deadlines.headersMs, connectionsCheckingInterval: deadlines.checkEveryMs };
+}
+
+/** Per request being watched: what turns its deadline into the upload's pace check. */
+const watched = new WeakMap<http.IncomingMessage, () => void>();
+
+/**
+ * Lets a request's body take as long as an upload may (see {@link RequestDeadlines}). For the signed
+ * upload route, after the signature checked: anyone else's slow body keeps its deadline.
+ */
+export function allowSlowUpload(request: http.IncomingMessage): void {
+  watched.get(request)?.();
+}
+
+/**
+ * Installs the body deadlines. Install it before any other hook: a request refused by a hook before
+ * its body was read is still closed at its deadline. Past it the answer is 408 on the socket, or, if
+ * an answer already went out, the connection just closes.
+ */
+export function installBodyDeadlines(app: FastifyInstance, deadlines: RequestDeadlines): void {
   app.addHook('onRequest', (request, reply, done) => {
     const { raw } = request;
     const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
-    if (!announcesBody || raw.complete || request.url.startsWith(JSON_EXEMPT)) {
+    if (!announcesBody || raw.complete) {
       done();
       return;
     }
-    const timer = setTimeout(() => {
+    const refuse = () => {
       if (raw.complete || raw.socket.destroyed) return;
-      if (reply.raw.headersSent) raw.socket.destroy();
-      else refuseOnSocket(raw.socket, 408, TEXT.timeout);
-    }, ms);
-    const stop = () => clearTimeout(timer);
+      refuseOnSocket(raw.socket, 408, TEXT.timeout, { mine: reply.raw });
+    };
+    const started = Date.now();
+    const bytesBefore = raw.socket.bytesRead;
+    let timer: NodeJS.Timeout = setTimeout(refuse, deadlines.bodyMs);
+    const stop = () => {
+      clearTimeout(timer);
+      watched.delete(raw);
+    };
+    watched.set(raw, () => {
+      clearTimeout(timer);
+      timer = setInterval(() => {
+        const seconds = (Date.now() - started - deadlines.uploadGraceMs) / 1000;
+        if (seconds > 0 && raw.socket.bytesRead - bytesBefore < seconds * deadlines.uploadMinBytesPerSecond) {
+          clearInterval(timer);
+          refuse();
+        }
+      }, deadlines.checkEveryMs);
+    });
     raw.once('end', stop);
     raw.once('close', stop);
     done();

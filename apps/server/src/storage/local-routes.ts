@@ -9,6 +9,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import { mediaType } from '@vita-docs/core';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { DATABASE_UNAVAILABLE, frameworkMessage } from '../http/errors.js';
+import { allowSlowUpload } from '../http/protocol.js';
 import { contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
 import type { LocalObjectStore } from './local.js';
 import type { UploadBody } from './local-write.js';
@@ -47,6 +48,8 @@ function fileCsp(inline: boolean, contentType: string, frameAncestors: string): 
 
 async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {
   const grant = store.signer.verify('PUT', request.query, store.now()) as PutGrant;
+  // A signed upload may take as long as it keeps coming (a phone on a poor connection).
+  allowSlowUpload(request.raw);
   const sent = request.headers['content-type'];
   if (mediaType(sent) !== mediaType(grant.contentType)) {
     throw new StorageError(

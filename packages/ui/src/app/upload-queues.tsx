@@ -1,4 +1,4 @@
-import { createStore } from '@vita-docs/core';
+import { createStore, logoutWithWaitingConfirm } from '@vita-docs/core';
 import type { FileLike, FileProgress, JournalEntry, KeptFile, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
@@ -132,8 +132,12 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     dismissDeleted: () => offer.setState((s) => ({ ...s, deletedForOthers: 0 })),
     async logout() {
       if (engine || engineCode) return started().queues.logout();
-      // Their code never loaded (offline since the page opened): nothing was queued, but the device
-      // may still keep files from an earlier visit.
+      // Their code never loaded (offline since sign-in): nothing was queued on this page, but the
+      // device may keep files from an earlier visit, which signing out deletes: asked first, as the
+      // queues would (when they can be read).
+      const kept = owner ? await services.uploadJournals?.open(owner).catch(() => null) : null;
+      const waiting = kept ? kept.files.length + kept.lost.length : 0;
+      if (waiting > 0 && !(await services.platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
       await session.send({ type: 'logout' });
       if (session.getState().status !== 'signedOut') return false;
       await services.uploadJournals?.destroy().catch(() => undefined);
