@@ -126,7 +126,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     connection = embedded.connection();
   }
   try {
-    return await assemble(app, config, connection, embedded, options);
+    return await assemble(app, config, connection, embedded, options, deadlines);
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -139,6 +139,7 @@ async function assemble(
   connection: string | PoolConfig,
   embedded: EmbeddedPostgres | undefined,
   options: BuildOptions,
+  deadlines: RequestDeadlines,
 ): Promise<Server> {
   const sessions = createSessionCache();
   const db = await openDatabase(
@@ -170,7 +171,7 @@ async function assemble(
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
-  installBodyDeadlines(app, { ...REQUEST_DEADLINES, ...options.deadlines });
+  installBodyDeadlines(app, deadlines);
   installProtocolChecks(app);
   installForwardedForCheck(app);
   installJsonParser(app);
