@@ -21,7 +21,7 @@ import { expect, it } from 'vitest';
 import { chromiumLaunchOptions, startTestServer } from '@vita-docs/test-server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RUNS = 3;
+const RUNS = 7;
 const FILES = 12;
 const MB = 2;
 

@@ -54,9 +54,9 @@ function keptRecords(page: Page) {
         request.onerror = () => reject(request.error ?? new Error(`cannot open ${name}`));
       });
     const entries = await all('entries');
-    const bytes = (await all('bytes')) as { bytes: { data: ArrayBuffer } }[];
+    const bytes = (await all('bytes')) as { bytes: { data: Blob } }[];
     db.close();
-    const clear = bytes.map(({ bytes: b }) => new TextDecoder().decode(b.data.slice(0, 64)));
+    const clear = await Promise.all(bytes.map(async ({ bytes: b }) => new TextDecoder().decode(await b.data.slice(0, 64).arrayBuffer())));
     return { entries: entries.length, bytes: bytes.length, clear, text: JSON.stringify(entries) };
   }, DB);
 }

@@ -189,7 +189,11 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     await requireStored(body.key);
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
     const taken = () => new HttpError(409, 'Another file in this category already has that name.');
-    if (await findDocument(db, newKey)) throw taken();
+    if (await findDocument(db, newKey)) {
+      // Taken — or by this very file, renamed there a moment ago (a second click): then it is gone.
+      await requireStored(body.key);
+      throw taken();
+    }
     await audit(db, {
       actor: user.email,
       action: 'doc.rename',

@@ -142,11 +142,38 @@ export interface UploadTarget {
   docType: string;
 }
 
-/** The exact size and SHA-256 (64 lowercase hex digits) of a file's bytes, with WebCrypto. */
-async function fingerprint(file: FileLike): Promise<{ size: number; sha256: string }> {
-  const bytes = await file.arrayBuffer();
+/** The exact size and SHA-256 (64 lowercase hex digits) of a file's bytes. */
+interface Fingerprint {
+  size: number;
+  sha256: string;
+}
+
+async function digestOf(bytes: ArrayBuffer): Promise<Fingerprint> {
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
   return { size: bytes.byteLength, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
+}
+
+/**
+ * Fingerprints of Blobs whose bytes were already read (see {@link rememberFingerprint}). Only Blobs:
+ * their bytes cannot change, while a host's file-backed `FileLike` may be rewritten on disk.
+ */
+const fingerprints = new WeakMap<Blob, Promise<Fingerprint>>();
+
+/**
+ * Fingerprints `file` from `bytes` (its contents, read by the caller for another purpose) so the
+ * upload does not read and hash it again: reading a browser File's bytes costs as much as hashing them.
+ */
+export function rememberFingerprint(file: FileLike, bytes: ArrayBuffer): void {
+  if (typeof Blob === 'undefined' || !(file instanceof Blob) || bytes.byteLength !== file.size) return;
+  const made = digestOf(bytes);
+  made.catch(() => fingerprints.delete(file)); // computed again at upload
+  fingerprints.set(file, made);
+}
+
+/** The file's size and SHA-256, with WebCrypto. */
+async function fingerprint(file: FileLike): Promise<Fingerprint> {
+  const known = typeof Blob !== 'undefined' && file instanceof Blob ? fingerprints.get(file) : undefined;
+  return (await known?.catch(() => undefined)) ?? digestOf(await file.arrayBuffer());
 }
 
 /**

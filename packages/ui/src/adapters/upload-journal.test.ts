@@ -38,13 +38,14 @@ async function rawRecords(): Promise<string> {
   const db = await openDB(UPLOAD_JOURNAL_DB);
   const found: unknown[] = [...(await db.getAll('entries')), ...(await db.getAll('bytes'))];
   db.close();
-  const decode = (value: unknown): string => {
+  const decode = async (value: unknown): Promise<string> => {
+    if (value instanceof Blob) return new TextDecoder().decode(await value.arrayBuffer());
     if (value instanceof ArrayBuffer) return new TextDecoder().decode(value);
     if (ArrayBuffer.isView(value)) return new TextDecoder().decode(value);
-    if (value && typeof value === 'object') return Object.values(value).map(decode).join('|');
+    if (value && typeof value === 'object') return (await Promise.all(Object.values(value).map(decode))).join('|');
     return String(value);
   };
-  return found.map(decode).join('\n');
+  return (await Promise.all(found.map(decode))).join('\n');
 }
 
 afterEach(async () => {
@@ -68,6 +69,22 @@ describe('IndexedDB upload journal', () => {
     expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
     expect(opened.files[1]!.file).toMatchObject({ name: 'c.pdf', type: 'application/pdf' });
     expect(opened.lost).toEqual([]);
+  });
+
+  it('holds the sealed bytes as a Blob, and still reads files kept before as an ArrayBuffer', async () => {
+    const { journal } = await journals().open('vera@example.org');
+    const file = pdf('a.pdf');
+    // The bytes the caller read already are the ones kept.
+    await journal.save(entry('a', 'a.pdf'), file, await file.arrayBuffer());
+    const db = await openDB(UPLOAD_JOURNAL_DB);
+    const record = (await db.get('bytes', 'a')) as { id: string; bytes: { iv: Uint8Array; data: unknown } };
+    expect(record.bytes.data).toBeInstanceOf(Blob);
+    await db.put('bytes', { ...record, bytes: { ...record.bytes, data: await (record.bytes.data as Blob).arrayBuffer() } });
+    db.close();
+
+    const opened = await journals().open('vera@example.org');
+    expect(opened.lost).toEqual([]);
+    expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
   });
 
   it('keeps nothing readable: no bytes, names, clients or emails in the clear, and a key no script can export', async () => {

@@ -62,10 +62,10 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
    */
   let generation = 0;
   const journalOf = (mine: number): UploadJournal => ({
-    save: async (entry, file) => {
+    save: async (entry, file, bytes) => {
       const current = mine === generation ? await opened : null;
       if (!current || mine !== generation) throw new Error('Nothing is kept on this device.');
-      return current.journal.save(entry, file);
+      return current.journal.save(entry, file, bytes);
     },
     remove: async (id) => {
       const current = mine === generation ? await opened : null;

@@ -24,8 +24,9 @@ export interface UploadJournal {
   /**
    * Keeps the file with its entry (replacing an earlier one of the same id). Resolves once both are
    * durable; rejects when the bytes could not be kept (the entry may still be, so its name is known).
+   * `bytes`, when given, are the file's contents already read by the caller (no need to read them again).
    */
-  save(entry: JournalEntry, file: FileLike): Promise<void>;
+  save(entry: JournalEntry, file: FileLike, bytes?: ArrayBuffer): Promise<void>;
   /** Forgets a file (uploaded, or removed from its queue). */
   remove(id: string): Promise<void>;
 }

@@ -75,6 +75,21 @@ describe('upload queue: kept files', () => {
     expect(journals.kept.size).toBe(0);
   });
 
+  it("reads a kept file once: the journal and the presign's SHA-256 share the read", async () => {
+    const { api, flow, journals, stored } = await setup();
+    const file = new File(['%PDF-1.7 read once'], 'once.pdf', { type: 'application/pdf' });
+    const reads = vi.spyOn(file, 'arrayBuffer');
+    await flow.addFiles([file]).ready;
+    expect(journals.kept.get('item-1')?.bytes).toBe(true);
+    expect(reads).toHaveBeenCalledTimes(1);
+    await flow.send({ type: 'upload' });
+    // One more read: the fake server's PUT taking the bytes. The presign's SHA-256 was the kept read's,
+    // and the right one (the fake server checks it at complete).
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(stored()).toEqual(['once.pdf']);
+    expect(api.world.docs.size).toBe(1);
+  });
+
   it('does not keep files the host keeps itself (scans), and keeps a retake that takes the place of one', async () => {
     const { flow, journals, statuses } = await setup();
     const { ids, ready } = flow.addFiles([pdf('scan-1.pdf')], { keptByHost: true });

@@ -15,7 +15,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage, isApiError } from '../../api/errors.js';
 import type { ApiErrorKind } from '../../api/errors.js';
-import { uploadDocument } from '../../api/upload.js';
+import { rememberFingerprint, uploadDocument } from '../../api/upload.js';
 import type { PutFile, UploadTarget } from '../../api/upload.js';
 import { captureFileName, fileExtension, refusalBeforeUpload } from '../../domain/files.js';
 import { messages } from '../../domain/messages.js';
@@ -271,7 +271,10 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
     };
     let saved = true;
     try {
-      await journal.save(entry, file);
+      // Read once: kept from these bytes, and fingerprinted from them for the presign.
+      const bytes = await file.arrayBuffer();
+      rememberFingerprint(file, bytes);
+      await journal.save(entry, file, bytes);
     } catch {
       saved = false;
     }
