@@ -12,13 +12,14 @@ import { formatTable, type Row, type Scenario } from './harness.js';
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'scenarios');
 const args = process.argv.slice(2);
 const short = args.includes('--short');
-const wanted = args.filter((arg) => !arg.startsWith('--'));
+// A name picks scenarios whose file or title has a word starting with it ("load" is not "uploads").
+const wanted = args.filter((arg) => !arg.startsWith('--')).map((name) => new RegExp(`(^|[^a-z])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i'));
 
 const files = (await fs.readdir(dir)).filter((file) => file.endsWith('.ts')).sort();
 const rows: Row[] = [];
 for (const file of files) {
   const { scenario } = (await import(pathToFileURL(path.join(dir, file)).href)) as { scenario: Scenario };
-  if (wanted.length > 0 && !wanted.some((name) => file.includes(name) || scenario.name.includes(name))) continue;
+  if (wanted.length > 0 && !wanted.some((name) => name.test(file) || name.test(scenario.name))) continue;
   console.log(`\n▶ ${scenario.name}`);
   const began = Date.now();
   let row: Row;
