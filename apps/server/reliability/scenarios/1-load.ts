@@ -132,6 +132,8 @@ export async function workLoop(
     const ms = Math.min(least + Math.random() * (most - least), Math.max(0, until - Date.now()));
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
   };
+  // People do not all start at the same second: each starts somewhere within its first loop's pauses.
+  if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.random() * most * 5));
   for (let loop = 0; Date.now() < until; loop += 1) {
     counts.loops += 1;
     try {
@@ -167,7 +169,8 @@ export async function workLoop(
       counts.uploadedBytes += bytes.length;
       let key = presigned.key;
 
-      if (options.renameEvery > 0 && loop % options.renameEvery === options.renameEvery - 1) {
+      // Renames spread over the volunteers like their ZIPs, rather than everyone renaming in the same loop.
+      if (options.renameEvery > 0 && (loop + options.offset) % options.renameEvery === options.renameEvery - 1) {
         await click();
         const renamed = await write('renameDoc', () => api.renameDoc({ body: { key, filename: `renamed ${loop}` } }, { signal: signal() }));
         key = renamed.newKey;
