@@ -201,29 +201,44 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       keys: [body.key, newKey],
       ip: request.ip,
     });
-    // The row is locked while its bytes are copied, so two renames of one file run one after the
-    // other (the second finds it gone) and neither removes bytes the other wrote. Bytes copied, then
-    // the row moved, then the old bytes removed: a stop at any point leaves the document listed with
-    // its bytes; an extra copy has no row and is swept.
-    await db.transaction().execute(async (trx) => {
-      const locked = await trx
-        .selectFrom('documents')
-        .select('key')
-        .where('key', '=', body.key)
-        .where('state', '=', 'stored')
-        .forUpdate()
-        .executeTakeFirst();
-      if (!locked) throw fileGone();
-      await store.copy(body.key, newKey).catch((err: unknown) => {
-        throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
-      });
-      try {
-        await moveDocumentRow(trx, body.key, newKey, filename);
-      } catch (err) {
-        await store.delete([newKey]);
-        throw isUniqueViolation(err) ? taken() : err;
-      }
+    // Bytes copied, then the row moved, then the old bytes removed: a stop at any point leaves the
+    // document listed with its bytes; an extra copy has no row and is swept. The copy is made before
+    // any database connection is taken: it takes as long as the file is large (a second under load),
+    // and holding one of the pool's few connections that long stalled everyone else's requests.
+    await store.copy(body.key, newKey).catch(async (err: unknown) => {
+      // The name's bytes are there already: another rename of this file to this name (a second
+      // click) got there first — it is gone if that one finished — or, rarely, another file's.
+      if (err instanceof StorageError && err.kind === 'conflict') await requireStored(body.key);
+      throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
     });
+    // The row is moved only if the file is still there: another request may have renamed or deleted
+    // it while its bytes were copied. Its row is locked for the move, so of two renames one moves it.
+    const moved = await db
+      .transaction()
+      .execute(async (trx) => {
+        const locked = await trx
+          .selectFrom('documents')
+          .select('key')
+          .where('key', '=', body.key)
+          .where('state', '=', 'stored')
+          .forUpdate()
+          .executeTakeFirst();
+        if (!locked) return false;
+        await moveDocumentRow(trx, body.key, newKey, filename);
+        return true;
+      })
+      .catch(async (err: unknown) => {
+        if (!isUniqueViolation(err)) throw err; // the copy stays: a commit whose answer was lost may list it; else it is swept
+        // Another file took the name meanwhile (rolled back for sure): the copy goes unless a row lists those bytes.
+        if (!(await findDocument(db, newKey))) await store.delete([newKey]);
+        throw taken();
+      });
+    if (!moved) {
+      // Renamed or deleted by another request while copying: the copy is ours to remove, unless that
+      // request renamed the file to this same name (its row lists the same bytes).
+      if (!(await findDocument(db, newKey))) await store.delete([newKey]);
+      throw fileGone();
+    }
     await store.delete([body.key]).catch((err: unknown) => services.log.warn({ err }, 'old bytes left for the sweeper'));
     return { ok: true as const, newKey, filename };
   });
