@@ -132,8 +132,9 @@ export async function workLoop(
     const ms = Math.min(least + Math.random() * (most - least), Math.max(0, until - Date.now()));
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
   };
-  // People do not all start at the same second: each starts somewhere within its first loop's pauses.
-  if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.random() * most * 5));
+  // People do not all start at the same second: each starts somewhere within its first loop's pauses
+  // (within the first half of a short run).
+  if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(most * 5, (until - Date.now()) / 2)));
   for (let loop = 0; Date.now() < until; loop += 1) {
     counts.loops += 1;
     try {
