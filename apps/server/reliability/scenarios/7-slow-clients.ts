@@ -31,7 +31,7 @@ import {
   type Scenario,
   type ServerProcess,
 } from '../harness.js';
-import { clientsFor, familyLines, newCounts, pdfPool, workLoop, type Pdf } from './1-load.js';
+import { clientsFor, familyLines, newCounts, pdfPool, workLoop, type Pdf } from '../volunteers.js';
 
 /** How fast a slow reader takes the archive. */
 const SLOW_BYTES_PER_SECOND = 10 * 1024;

@@ -206,10 +206,11 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     // any database connection is taken: it takes as long as the file is large (a second under load),
     // and holding one of the pool's few connections that long stalled everyone else's requests.
     await store.copy(body.key, newKey).catch(async (err: unknown) => {
+      if (!(err instanceof StorageError && err.kind === 'conflict')) throw err;
       // The name's bytes are there already: another rename of this file to this name (a second
       // click) got there first — it is gone if that one finished — or, rarely, another file's.
-      if (err instanceof StorageError && err.kind === 'conflict') await requireStored(body.key);
-      throw err instanceof StorageError && err.kind === 'conflict' ? taken() : err;
+      await requireStored(body.key);
+      throw taken();
     });
     // The row is moved only if the file is still there: another request may have renamed or deleted
     // it while its bytes were copied. Its row is locked for the move, so of two renames one moves it.
@@ -227,11 +228,10 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
         await moveDocumentRow(trx, body.key, newKey, filename);
         return true;
       })
-      .catch(async (err: unknown) => {
-        if (!isUniqueViolation(err)) throw err; // the copy stays: a commit whose answer was lost may list it; else it is swept
-        // Another file took the name meanwhile (rolled back for sure): the copy goes unless a row lists those bytes.
-        if (!(await findDocument(db, newKey))) await store.delete([newKey]);
-        throw taken();
+      .catch((err: unknown) => {
+        // The copy stays either way: on a unique violation another file's row lists that key (its
+        // bytes); otherwise a commit whose answer was lost may list it. Unlisted, it is swept.
+        throw isUniqueViolation(err) ? taken() : err;
       });
     if (!moved) {
       // Renamed or deleted by another request while copying: the copy is ours to remove, unless that

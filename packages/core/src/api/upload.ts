@@ -159,20 +159,25 @@ async function digestOf(bytes: ArrayBuffer): Promise<Fingerprint> {
  */
 const fingerprints = new WeakMap<Blob, Promise<Fingerprint>>();
 
+/** The file as a Blob when it is one (hosts without Blob, or with file-backed `FileLike`s, give null). */
+const asBlob = (file: FileLike): Blob | null => (typeof Blob !== 'undefined' && file instanceof Blob ? file : null);
+
 /**
  * Fingerprints `file` from `bytes` (its contents, read by the caller for another purpose) so the
  * upload does not read and hash it again: reading a browser File's bytes costs as much as hashing them.
  */
 export function rememberFingerprint(file: FileLike, bytes: ArrayBuffer): void {
-  if (typeof Blob === 'undefined' || !(file instanceof Blob) || bytes.byteLength !== file.size) return;
+  const blob = asBlob(file);
+  if (!blob || bytes.byteLength !== blob.size) return;
   const made = digestOf(bytes);
-  made.catch(() => fingerprints.delete(file)); // computed again at upload
-  fingerprints.set(file, made);
+  made.catch(() => fingerprints.delete(blob)); // computed again at upload
+  fingerprints.set(blob, made);
 }
 
 /** The file's size and SHA-256, with WebCrypto. */
 async function fingerprint(file: FileLike): Promise<Fingerprint> {
-  const known = typeof Blob !== 'undefined' && file instanceof Blob ? fingerprints.get(file) : undefined;
+  const blob = asBlob(file);
+  const known = blob ? fingerprints.get(blob) : undefined;
   return (await known?.catch(() => undefined)) ?? digestOf(await file.arrayBuffer());
 }
 

@@ -1,0 +1,198 @@
+/**
+ * How a simulated volunteer works, shared by the load and slow-clients scenarios: the same calls the
+ * app makes (dashboard, a client, a category, an upload, sometimes a rename, a preview, a delete, now
+ * and then the client's ZIP), the PDFs it uploads, the clients it works on, and the report's lines.
+ */
+import { FIXED_CATEGORIES, uploadToPresignedUrl, type FileLike } from '@vita-docs/core';
+import { MB, latencySummary, newClient, randomPdf, sha256, upload, type Browser, type Recorder } from './harness.js';
+
+/** Families the report gives percentiles for, in its order. */
+const FAMILIES = ['JSON reads', 'JSON writes', 'upload PUT', 'view GET', 'ZIP'] as const;
+/** No single request may take longer; past this it counts as an error (a timeout). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** A failed request to a URL the API handed out (the typed client raises its own errors). */
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const signal = () => AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+
+/** Reads a whole answer from a URL the API handed out; fails on a non-OK status. */
+async function fetchBytes(browser: Browser, url: string): Promise<Buffer> {
+  const res = await browser.fetch(url, { credentials: 'omit', signal: signal() });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw new HttpFailure(res.status, body.toString('utf8').slice(0, 200));
+  return body;
+}
+
+const asPdf = (name: string, bytes: Buffer): FileLike => ({
+  name,
+  type: 'application/pdf',
+  size: bytes.length,
+  arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+});
+
+/** A ready PDF: its bytes and their SHA-256. */
+export interface Pdf {
+  bytes: Buffer;
+  sha256: string;
+}
+
+/**
+ * PDFs of 1–3 MB made before the clock starts: making random bytes and hashing them takes the load
+ * generator several milliseconds per file, and it shares the CPUs with the server it measures.
+ */
+export function pdfPool(count: number): Pdf[] {
+  return Array.from({ length: count }, () => {
+    const bytes = randomPdf(MB + Math.floor(Math.random() * 2 * MB));
+    return { bytes, sha256: sha256(bytes) };
+  });
+}
+
+/** How one volunteer works. */
+interface WorkOptions {
+  /** What it uploads, one after the other. */
+  pdfs: readonly Pdf[];
+  /** Every this many loops the client's ZIP is downloaded; 0 never. */
+  zipEvery: number;
+  /** Where in that cycle this volunteer starts, so the ZIPs of many volunteers spread out rather than come together. */
+  offset: number;
+  /** Every this many loops the upload is renamed. */
+  renameEvery: number;
+  /** A person's pause before each click, drawn evenly from [least, most] ms; none when absent. */
+  pauseMs?: readonly [number, number];
+}
+
+/** What the volunteers did, beyond the recorder's requests. */
+export interface WorkCounts {
+  loops: number;
+  uploads: number;
+  uploadedBytes: number;
+  zips: number;
+  zipBytes: number;
+}
+
+export const newCounts = (): WorkCounts => ({ loops: 0, uploads: 0, uploadedBytes: 0, zips: 0, zipBytes: 0 });
+
+/**
+ * One volunteer's loop until `until` (ms since the epoch), on its own client: each loop is a whole
+ * visit, finished even past `until` so its upload is deleted again. A failed step is recorded and
+ * ends that loop; the next one starts from the dashboard, as a volunteer would after an error.
+ */
+export async function workLoop(
+  volunteer: Browser,
+  clientId: string,
+  recorder: Recorder,
+  counts: WorkCounts,
+  until: number,
+  options: WorkOptions,
+): Promise<void> {
+  const { api } = volunteer;
+  const read = <T>(endpoint: string, work: () => Promise<T>) => recorder.time('JSON reads', endpoint, work);
+  const write = <T>(endpoint: string, work: () => Promise<T>) => recorder.time('JSON writes', endpoint, work);
+  const params = { id: clientId };
+  const [least, most] = options.pauseMs ?? [0, 0];
+  /** The time a person takes to look and click; none once the run is over, so the last loop ends soon. */
+  const click = async () => {
+    const ms = Math.min(least + Math.random() * (most - least), Math.max(0, until - Date.now()));
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  };
+  // People do not all start at the same second: each starts somewhere within its first loop's pauses
+  // (within the first half of a short run).
+  if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(most * 5, (until - Date.now()) / 2)));
+  for (let loop = 0; Date.now() < until; loop += 1) {
+    counts.loops += 1;
+    try {
+      await click(); // the dashboard
+      await read('me', () => api.me(undefined, { signal: signal() }));
+      await read('listClients', () => api.listClients(undefined, { signal: signal() }));
+      await click(); // a client
+      const { types } = await read('docTypes', () => api.docTypes({ params }, { signal: signal() }));
+      await read('docStatus', () => api.docStatus({ params }, { signal: signal() }));
+      const docType = types[loop % types.length] ?? FIXED_CATEGORIES[0];
+      await click(); // a category
+      await read('listDocs', () => api.listDocs({ params, query: { docType } }, { signal: signal() }));
+
+      // The app's upload: presign with size and SHA-256, PUT to the URL, complete.
+      const pdf = options.pdfs[(loop + options.offset) % options.pdfs.length];
+      if (!pdf) throw new Error('no PDFs to upload');
+      const { bytes } = pdf;
+      await click(); // Upload files
+      const presigned = await write('presignUpload', () =>
+        api.presignUpload(
+          { params, body: { docType, filename: `scan ${loop}.pdf`, contentType: 'application/pdf', size: bytes.length, sha256: pdf.sha256 } },
+          { signal: signal() },
+        ),
+      );
+      await recorder.time('upload PUT', 'PUT upload', () =>
+        uploadToPresignedUrl(presigned.url, asPdf(`scan ${loop}.pdf`, bytes), {
+          fetch: (url, init) => volunteer.fetch(url, { ...init, signal: signal() }),
+          ...(presigned.headers ? { headers: presigned.headers } : {}),
+        }),
+      );
+      await write('completeUpload', () => api.completeUpload({ body: { key: presigned.key } }, { signal: signal() }));
+      counts.uploads += 1;
+      counts.uploadedBytes += bytes.length;
+      let key = presigned.key;
+
+      // Renames spread over the volunteers like their ZIPs, rather than everyone renaming in the same loop.
+      if (options.renameEvery > 0 && (loop + options.offset) % options.renameEvery === options.renameEvery - 1) {
+        await click();
+        const renamed = await write('renameDoc', () => api.renameDoc({ body: { key, filename: `renamed ${loop}` } }, { signal: signal() }));
+        key = renamed.newKey;
+      }
+
+      await click(); // View
+      const view = await write('presignView', () => api.presignView({ body: { key } }, { signal: signal() }));
+      const seen = await recorder.time('view GET', 'GET view', () => fetchBytes(volunteer, view.url));
+      if (seen.length !== bytes.length) throw new Error(`the preview was ${seen.length} bytes, not ${bytes.length}`);
+
+      if (options.zipEvery > 0 && (loop + options.offset) % options.zipEvery === options.zipEvery - 1) {
+        await click();
+        const zip = await recorder.time('ZIP', 'downloadAll', async () => {
+          const res = await api.downloadAll({ params, query: {} }, { signal: signal() });
+          return Buffer.from(await res.arrayBuffer());
+        });
+        counts.zips += 1;
+        counts.zipBytes += zip.length;
+      }
+
+      await click(); // Delete
+      await write('deleteDocs', () => api.deleteDocs({ body: { keys: [key] } }, { signal: signal() }));
+    } catch {
+      // Recorded by the recorder (or below); the volunteer starts over.
+    }
+  }
+}
+
+/** Each volunteer's client, with one document already in it so its ZIP holds something. */
+export async function clientsFor(volunteers: readonly Browser[]): Promise<string[]> {
+  const clients: string[] = [];
+  // A few at a time: setting up is not what is measured, but it should not take all day either.
+  for (let i = 0; i < volunteers.length; i += 10) {
+    const batch = volunteers.slice(i, i + 10);
+    clients.push(
+      ...(await Promise.all(
+        batch.map(async (volunteer, j) => {
+          const clientId = await newClient(volunteer, `Load ${i + j}`);
+          await upload(volunteer, clientId, FIXED_CATEGORIES[0], 'intake.pdf', randomPdf(MB));
+          return clientId;
+        }),
+      )),
+    );
+  }
+  return clients;
+}
+
+/** "JSON reads 12 000 × p50 … ms" for each family that had requests. */
+export function familyLines(recorder: Recorder): string[] {
+  return FAMILIES.filter((family) => recorder.families.has(family)).map(
+    (family) => `${family} ${recorder.families.get(family)?.length ?? 0} × ${latencySummary(recorder.families.get(family) ?? [])}`,
+  );
+}
