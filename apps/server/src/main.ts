@@ -1,5 +1,8 @@
 import { buildServer, type Server } from './app.js';
+import { tuneCollector } from './collector.js';
 import { ConfigError, loadConfig, type Config } from './env.js';
+
+tuneCollector();
 
 // Everything this process writes (files, logs, the database's password file) is its user's alone.
 process.umask(0o077);

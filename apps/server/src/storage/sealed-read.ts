@@ -31,6 +31,8 @@ export class SealedStream extends Readable {
   readonly #ahead: Promise<Buffer[]>[] = [];
   #ready: Buffer[] | undefined;
   #pumping = false;
+  /** Read buffers done with (their chunks decrypted into buffers of their own), for the next reads. */
+  readonly #spare: Buffer[] = [];
   readonly #failure: (error: unknown) => Error;
 
   /**
@@ -90,7 +92,8 @@ export class SealedStream extends Readable {
     const start = this.#file.recordAt(from).offset;
     const lastRecord = this.#file.recordAt(to);
     const length = lastRecord.offset + lastRecord.length - start;
-    const bytes = Buffer.allocUnsafe(length);
+    const spare = this.#spare.pop();
+    const bytes = spare && spare.length >= length ? spare.subarray(0, length) : Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
       const { bytesRead } = await this.#handle.read(bytes, read, length - read, start + read);
@@ -104,6 +107,9 @@ export class SealedStream extends Readable {
       // A short read decrypts a short record, which fails authentication like any other damage.
       chunks.push(this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))));
     }
+    // Decryption copied the plaintext out: the read buffer serves the next read (fewer new buffers
+    // for the collector; see docs/architecture.md).
+    this.#spare.push(spare && spare.length >= length ? spare : bytes);
     return chunks;
   }
 
