@@ -1,6 +1,6 @@
 /**
  * Reading an encrypted file as a stream of its plaintext, whole or a byte range, decrypting only the
- * chunks the range touches. Records are read from the open handle two at a time, a read ahead of the
+ * chunks the range touches. Records are read from the open handle four at a time, a read ahead of the
  * reader, so the disk and the socket overlap. A chunk's bytes are passed on only after its tag
  * checked; one that fails ends the stream with the error.
  */
@@ -14,10 +14,14 @@ export interface ByteRange {
   end: number;
 }
 
-/** Chunks read per disk read (128 KiB of plaintext, as plain files are read). */
-const CHUNKS_PER_READ = 2;
+/**
+ * Chunks read per disk read: 256 KiB of plaintext. Each read costs the event loop tens of µs on top
+ * of the bytes (measured: reads of two chunks made the encrypted ZIP's reads cost the main thread
+ * twice what plain files' cost); four chunks with one read ahead hold about as much as two with two.
+ */
+const CHUNKS_PER_READ = 4;
 /** Reads (of {@link CHUNKS_PER_READ} chunks) decrypting ahead of the reader at most. */
-const READS_AHEAD = 2;
+const READS_AHEAD = 1;
 
 /** The plaintext of `file` (open as `handle`), or of `range` of it. Owns the handle: closes it when done or destroyed. */
 export class SealedStream extends Readable {
