@@ -3,9 +3,9 @@
 // (`node dist/main.js`) on a fresh DATA_DIR, BENCH_CONCURRENCY (4) at a time. The baseline, measured
 // in the same run with the same client, concurrency and bytes: a raw node:http server that receives
 // each PUT and writes the body to a file (then fsync of the file and of its directory, as the store
-// does). BENCH_RUNS (3) alternating runs; prints MB/s of each, the ratio beside its goal, the median
-// time of each step of an upload through the API, and the CPU time the servers, PostgreSQL and this
-// client used per run.
+// does). After one untimed run of each, BENCH_RUNS (5) runs alternating which goes first; prints
+// MB/s of each, the ratio beside its goal, the median time of each step of an upload through the
+// API, and the CPU time the servers, PostgreSQL and this client used per run.
 // Not part of the tests: `pnpm --filter @vita-docs/server bench:upload` (BENCH_CPU_PROF=<dir> profiles the server).
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -33,7 +33,7 @@ import {
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 50);
 const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const GOAL_RATIO = 0.8;
 
 const BASELINE = `
@@ -130,13 +130,29 @@ try {
     };
   };
 
+  // One untimed run of each first: a fresh process's first uploads run slower (code not yet
+  // optimised, the allocator's memory not yet touched — slow on a VM).
+  for (const bytes of bodies) bytes.writeUInt32BE(0xffffffff, 9);
+  await baselineRun('warm');
+  await appRun('warm');
+  timings.presign.length = timings.put.length = timings.complete.length = 0;
+  for (const name of await fs.readdir(baselineDir)) await fs.rm(path.join(baselineDir, name));
+
   const rows = [];
   const cpu = { baseline: [], api: [] };
   for (let run = 1; run <= RUNS; run += 1) {
     // Each run's files differ from the last run's (so none is a duplicate); both sides get the same bytes.
     for (const bytes of bodies) bytes.writeUInt32BE(run, 9);
-    const base = await baselineRun(run);
-    const api = await appRun(run);
+    // Alternate which side goes first, so neither always meets a warmer or colder machine.
+    let base;
+    let api;
+    if (run % 2) {
+      base = await baselineRun(run);
+      api = await appRun(run);
+    } else {
+      api = await appRun(run);
+      base = await baselineRun(run);
+    }
     cpu.baseline.push(base);
     cpu.api.push(api);
     rows.push({
