@@ -103,6 +103,9 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
     expect(gone.body).toEqual({ ok: true });
     expect(await list('W-2 (Acme, Inc.)')).toEqual([]);
     expect((await people.volA.get(`/api/clients/${clientId}/docs/types`)).body.types).not.toContain('W-2 (Acme, Inc.)');
+    // A deleted custom category takes no uploads (the fixed ones need no lookup; custom ones do).
+    const late = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'W-2 (Acme, Inc.)', filename: 'a.pdf', contentType: 'application/pdf' });
+    expect(late.status).toBe(400);
   });
 
   it('zips everything, or a chosen subset, with safe unique names and the exact bytes', async () => {

@@ -55,6 +55,18 @@ export async function clientDocTypes(db: Db, clientId: string): Promise<string[]
   return [...FIXED_CATEGORIES, ...custom.map((c) => c.name)];
 }
 
+/** True when `docType` is one of the client's categories; a fixed one, which every client has, needs no query. */
+export async function hasDocType(db: Db, clientId: string, docType: string): Promise<boolean> {
+  if ((FIXED_CATEGORIES as readonly string[]).includes(docType)) return true;
+  const row = await db
+    .selectFrom('client_doc_types')
+    .select('name')
+    .where('client_id', '=', clientId)
+    .where('name', '=', docType)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Storage prefix of one category of a client, or of the whole client. */
 export function docPrefix(clientId: string, docType?: string): string {
   return docType === undefined ? `${clientId}/` : `${clientId}/${encodeURIComponent(docType)}/`;

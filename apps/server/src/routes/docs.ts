@@ -8,7 +8,7 @@ import {
 } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { assertClientAccess, CLIENT_NOT_FOUND, clientDocTypes, clientFor } from '../clients/clients.js';
+import { assertClientAccess, CLIENT_NOT_FOUND, clientFor, hasDocType } from '../clients/clients.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
@@ -57,7 +57,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   };
 
   const requireDocType = async (clientId: string, docType: string) => {
-    if (!(await clientDocTypes(db, clientId)).includes(docType)) throw badRequest(`Unknown document type “${docType}”.`);
+    if (!(await hasDocType(db, clientId, docType))) throw badRequest(`Unknown document type “${docType}”.`);
   };
 
   userRoute(app, 'presignUpload', async ({ user, params, body, request }) => {
