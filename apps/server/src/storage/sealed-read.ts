@@ -35,8 +35,8 @@ export class SealedStream extends Readable {
   readonly #ahead: Promise<Buffer[]>[] = [];
   #ready: Buffer[] | undefined;
   #pumping = false;
-  /** Read buffers done with (their chunks decrypted into buffers of their own), for the next reads. */
-  readonly #spare: Buffer[] = [];
+  /** A read buffer done with (its chunks decrypted into buffers of their own), for the next read. */
+  #spare: Buffer | undefined;
   readonly #failure: (error: unknown) => Error;
 
   /**
@@ -96,8 +96,10 @@ export class SealedStream extends Readable {
     const start = this.#file.recordAt(from).offset;
     const lastRecord = this.#file.recordAt(to);
     const length = lastRecord.offset + lastRecord.length - start;
-    const spare = this.#spare.pop();
-    const bytes = spare && spare.length >= length ? spare.subarray(0, length) : Buffer.allocUnsafe(length);
+    let buffer = this.#spare;
+    this.#spare = undefined;
+    if (!buffer || buffer.length < length) buffer = Buffer.allocUnsafe(length);
+    const bytes = buffer.subarray(0, length);
     let read = 0;
     while (read < length) {
       const { bytesRead } = await this.#handle.read(bytes, read, length - read, start + read);
@@ -113,7 +115,7 @@ export class SealedStream extends Readable {
     }
     // Decryption copied the plaintext out: the read buffer serves the next read (fewer new buffers
     // for the collector; see docs/architecture.md).
-    this.#spare.push(spare && spare.length >= length ? spare : bytes);
+    this.#spare = buffer;
     return chunks;
   }
 
