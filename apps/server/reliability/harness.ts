@@ -412,20 +412,27 @@ export async function watchRss(server: ServerProcess, everyMs = 500): Promise<Rs
   };
 }
 
-/** CPU time (user + system, in seconds) process `pid` has used so far; 0 once it is gone. */
-export async function cpuSeconds(pid: number): Promise<number> {
+/**
+ * CPU time (user + system, in seconds) process `pid` has used so far; 0 once it is gone. With
+ * `reaped`, also that of its children that have ended (and been waited for).
+ */
+export async function cpuSeconds(pid: number, options: { reaped?: boolean } = {}): Promise<number> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-  return ticks / 100;
+  const own = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  const children = options.reaped ? Number(fields[13] ?? 0) + Number(fields[14] ?? 0) : 0;
+  return (own + children) / 100;
 }
 
-/** CPU time (seconds) used so far by the embedded PostgreSQL of `dataDir`: its postmaster and every live child. */
+/**
+ * CPU time (seconds) used so far by the embedded PostgreSQL of `dataDir`: its postmaster, every live
+ * child, and the children that have ended (a backend whose pooled connection closed while idle).
+ */
 export async function postgresCpuSeconds(dataDir: string): Promise<number> {
   const pidFile = await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '');
   const postmaster = Number.parseInt(pidFile.split('\n')[0] ?? '', 10);
   if (!Number.isInteger(postmaster)) return 0;
-  let total = await cpuSeconds(postmaster);
+  let total = await cpuSeconds(postmaster, { reaped: true });
   for (const entry of await fs.readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await fs.readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');

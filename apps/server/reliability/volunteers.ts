@@ -98,9 +98,13 @@ export async function workLoop(
   const write = <T>(endpoint: string, work: () => Promise<T>) => recorder.time('JSON writes', endpoint, work);
   const params = { id: clientId };
   const [least, most] = options.pauseMs ?? [0, 0];
-  /** The time a person takes to look and click; none once the run is over, so the last loop ends soon. */
+  /**
+   * The time a person takes to look and click. A loop begun before `until` is finished at the same
+   * pace: cutting the pauses short there made all the volunteers finish their loops in the same second,
+   * a burst that is the capacity run's load, not a person's pace.
+   */
   const click = async () => {
-    const ms = Math.min(least + Math.random() * (most - least), Math.max(0, until - Date.now()));
+    const ms = least + Math.random() * (most - least);
     if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
   };
   // People do not all start at the same second: each starts somewhere within its first loop's pauses
