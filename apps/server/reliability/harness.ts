@@ -176,6 +176,8 @@ export interface Browser {
   readonly fetch: (input: string, init?: RequestInit) => Promise<Response>;
   /** Who signed in on it ('' for none). */
   readonly email: string;
+  /** The address it comes from (sent as `X-Forwarded-For`). */
+  readonly address: string;
   /** The Cookie header it sends to the server (for raw node:http requests on its session). */
   cookieHeader(): string;
 }
@@ -194,6 +196,7 @@ export function openBrowser(url: string, email = ''): Browser {
     api: createApiClient({ baseUrl: `${url}/api`, fetch: jar.fetch, getCookie: jar.getCookie }),
     fetch: jar.fetch,
     email,
+    address: ip,
     cookieHeader: jar.cookieHeader,
   };
 }
