@@ -1,8 +1,9 @@
 /**
  * Reading an encrypted file as a stream of its plaintext, whole or a byte range, decrypting only the
- * chunks the range touches. Records are read from the open handle four at a time, a read ahead of the
- * reader, so the disk and the socket overlap. A chunk's bytes are passed on only after its tag
- * checked; one that fails ends the stream with the error.
+ * chunks the range touches. Records are read from the open handle four at a time; the next read starts
+ * as soon as the reader takes a chunk of the four buffered, so the disk and the socket overlap, and a
+ * reader that stalls holds one read's worth. A chunk's bytes are passed on only after its tag checked;
+ * one that fails ends the stream with the error.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -50,7 +51,10 @@ export class SealedStream extends Readable {
     failure: (error: unknown) => Error = (error) => error as Error,
     first?: Buffer,
   ) {
-    super({ highWaterMark: file.chunkBytes * CHUNKS_PER_READ });
+    // One chunk per `read()`: a byte stream's `read()` joins everything buffered into a new buffer
+    // (a copy of every byte, as `for await` and the ZIP writer read), while its chunks are whole
+    // already. Four chunks buffered at most: a reader that stalls holds one read's worth.
+    super({ objectMode: true, highWaterMark: CHUNKS_PER_READ });
     this.#failure = failure;
     this.#handle = handle;
     this.#file = file;
@@ -148,8 +152,10 @@ export class SealedStream extends Readable {
         }
         let wanted = true;
         for (const chunk of chunks) if (chunk.length > 0) wanted = this.push(chunk);
-        this.#fill();
+        // A full buffer reads ahead no further: the next read starts once the reader takes a chunk,
+        // with three still buffered, so a fast reader keeps the disk busy and a stalled one holds no more.
         if (!wanted) return;
+        this.#fill();
       }
     } catch (error) {
       this.destroy(this.#failure(error));
