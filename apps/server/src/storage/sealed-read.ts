@@ -24,6 +24,15 @@ const CHUNKS_PER_READ = 4;
 /** Reads (of {@link CHUNKS_PER_READ} chunks) decrypting ahead of the reader at most. */
 const READS_AHEAD = 1;
 
+/**
+ * Read buffers done with (their chunks decrypted into buffers of their own), shared by every sealed
+ * read: a busy reader seldom allocates one (fewer new buffers for the collector; see
+ * docs/architecture.md), and a reader that stalls holds none.
+ */
+const spareBuffers: Buffer[] = [];
+/** Spare read buffers kept at most (256 KiB each). */
+const MAX_SPARE_BUFFERS = 8;
+
 /** The plaintext of `file` (open as `handle`), or of `range` of it. Owns the handle: closes it when done or destroyed. */
 export class SealedStream extends Readable {
   readonly #handle: FileHandle;
@@ -36,8 +45,6 @@ export class SealedStream extends Readable {
   readonly #ahead: Promise<Buffer[]>[] = [];
   #ready: Buffer[] | undefined;
   #pumping = false;
-  /** A read buffer done with (its chunks decrypted into buffers of their own), for the next read. */
-  #spare: Buffer | undefined;
   readonly #failure: (error: unknown) => Error;
 
   /**
@@ -100,8 +107,7 @@ export class SealedStream extends Readable {
     const start = this.#file.recordAt(from).offset;
     const lastRecord = this.#file.recordAt(to);
     const length = lastRecord.offset + lastRecord.length - start;
-    let buffer = this.#spare;
-    this.#spare = undefined;
+    let buffer = spareBuffers.pop();
     if (!buffer || buffer.length < length) buffer = Buffer.allocUnsafe(length);
     const bytes = buffer.subarray(0, length);
     let read = 0;
@@ -117,9 +123,8 @@ export class SealedStream extends Readable {
       // A short read decrypts a short record, which fails authentication like any other damage.
       chunks.push(this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))));
     }
-    // Decryption copied the plaintext out: the read buffer serves the next read (fewer new buffers
-    // for the collector; see docs/architecture.md).
-    this.#spare = buffer;
+    // Decryption copied the plaintext out: the read buffer can serve another read.
+    if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
     return chunks;
   }
 
