@@ -56,6 +56,8 @@ const RSS_FLAT_MB = 8;
 const WARM_UP_SECONDS = 15;
 /** At peak, the server may hold at most this much per slow reader (the archive itself is 20 MB: buffering it would show). */
 const RSS_PER_READER_MB = 2;
+/** Idle time after the readers hang up, before memory is read (see {@link hangUp}). */
+const SETTLE_SECONDS = 10;
 /** How long the second wave of slow readers reads. */
 const SECOND_WAVE_SECONDS = 10;
 
@@ -131,7 +133,12 @@ async function startReaders(count: number, url: string, headers: Record<string, 
   return readers;
 }
 
-/** Hangs every reader up, then waits until the server has closed the files they had open (10 s at most). */
+/**
+ * Hangs every reader up, then waits until the server has closed the files they had open (10 s at
+ * most), then until the collector has had its turn: V8's memory reducer collects about 8 s after a
+ * process stops allocating, and until then the buffers the readers left are garbage still counted in
+ * RSS, not memory kept.
+ */
 async function hangUp(server: ServerProcess, readers: readonly SlowReader[], filesBefore: number): Promise<number> {
   for (const reader of readers) reader.abort();
   let files = await openFiles(server);
@@ -140,7 +147,7 @@ async function hangUp(server: ServerProcess, readers: readonly SlowReader[], fil
     await sleep(200);
     files = await openFiles(server);
   }
-  await sleep(1000);
+  await sleep(SETTLE_SECONDS * 1000);
   return files;
 }
 
