@@ -317,12 +317,13 @@ export async function filesUnder(dir: string): Promise<string[]> {
 /** What an error under load is grouped by: the status (or `network`/`timeout`), the endpoint and the message. */
 function errorKey(endpoint: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const status =
-    error instanceof Error && error.name === 'TimeoutError'
-      ? 'timeout'
-      : error instanceof Error && 'status' in error && typeof error.status === 'number' && error.status > 0
-        ? String(error.status)
-        : 'network';
+  // fetch rejects with the TimeoutError itself; node:http with an AbortError whose cause it is.
+  const timedOut = error instanceof Error && [error.name, error.cause instanceof Error ? error.cause.name : ''].includes('TimeoutError');
+  const status = timedOut
+    ? 'timeout'
+    : error instanceof Error && 'status' in error && typeof error.status === 'number' && error.status > 0
+      ? String(error.status)
+      : 'network';
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return `${status} ${endpoint}: ${message.slice(0, 160)}${cause}`;
 }

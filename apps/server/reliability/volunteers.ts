@@ -46,9 +46,11 @@ function request(
       (res) => {
         let size = 0;
         const kept: Buffer[] = [];
+        // A refusal's words are kept whatever `keep` says (the error names them).
+        const keep = init.keep || (res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (init.keep) kept.push(chunk);
+          if (keep) kept.push(chunk);
         });
         res.on('end', () => resolve({ status: res.statusCode ?? 0, size, text: Buffer.concat(kept).toString('utf8') }));
         res.on('error', reject);
@@ -62,7 +64,7 @@ function request(
 /** Reads a whole answer from a URL the API handed out (no cookies); its size; fails on a non-OK status. */
 async function fetchSize(browser: Browser, url: string): Promise<number> {
   const answer = await request(browser, url, { method: 'GET', keep: false });
-  if (answer.status < 200 || answer.status > 299) throw new HttpFailure(answer.status, `GET answered ${answer.status}`);
+  if (answer.status < 200 || answer.status > 299) throw new HttpFailure(answer.status, answer.text.slice(0, 200));
   return answer.size;
 }
 

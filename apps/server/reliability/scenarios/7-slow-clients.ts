@@ -195,7 +195,7 @@ export const scenario: Scenario = {
       const pdfs = pdfPool(short ? 8 : 32);
 
       log(`warm-up: ${workerCount} volunteers working for ${WARM_UP_SECONDS} s`);
-      await work(server, workers, clients, pdfs, WARM_UP_SECONDS);
+      const { recorder: warmUp } = await work(server, workers, clients, pdfs, WARM_UP_SECONDS);
       log(`unloaded: the same work for ${seconds} s`);
       const { recorder: unloaded, rss: drift } = await work(server, workers, clients, pdfs, seconds);
       const rss = await watchRss(server, 500);
@@ -243,12 +243,15 @@ export const scenario: Scenario = {
       const after = p99s(loaded);
       const held: string[] = [];
       const broke: string[] = [
+        ...errorLines(warmUp).map((e) => `warm-up: ${e}`),
         ...errorLines(unloaded).map((e) => `unloaded: ${e}`),
         ...errorLines(loaded).map((e) => `loaded: ${e}`),
         ...firstProblems,
         ...secondProblems,
       ];
-      if (unloaded.errorCount() + loaded.errorCount() === 0) held.push(`0 errors in ${unloaded.requests() + loaded.requests()} requests`);
+      if (warmUp.errorCount() + unloaded.errorCount() + loaded.errorCount() === 0) {
+        held.push(`0 errors in ${warmUp.requests() + unloaded.requests() + loaded.requests()} requests`);
+      }
       for (const family of COMPARED) {
         const base = before.get(family) ?? 0;
         const now = after.get(family) ?? 0;

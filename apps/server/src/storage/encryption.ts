@@ -33,7 +33,7 @@ const FORMAT_VERSION = 1;
 export const HEADER_BYTES = 100;
 /** Plaintext bytes per chunk of new files. */
 export const CHUNK_BYTES = 64 * 1024;
-const TAG_BYTES = 16;
+export const TAG_BYTES = 16;
 const NONCE_BYTES = 12;
 const KEY_BYTES = 32;
 /** Chunk sizes a header may declare (anything else is damage, refused before any allocation). */

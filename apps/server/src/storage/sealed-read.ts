@@ -2,12 +2,12 @@
  * Reading an encrypted file as a stream of its plaintext, whole or a byte range, decrypting only the
  * chunks the range touches. Records are read from the open handle four at a time; the next read starts
  * as soon as the reader takes a chunk of the four buffered, so the disk and the socket overlap, and a
- * reader that stalls holds one read's worth. A chunk's bytes are passed on only after its tag checked;
+ * reader that stalls holds at most seven chunks (three left and one read's four). A chunk's bytes are passed on only after its tag checked;
  * one that fails ends the stream with the error.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { SealedFile } from './encryption.js';
+import { CHUNK_BYTES, TAG_BYTES, type SealedFile } from './encryption.js';
 
 /** Bytes `start` to `end`, both included (as in an HTTP Range). */
 export interface ByteRange {
@@ -30,8 +30,14 @@ const READS_AHEAD = 1;
  * docs/architecture.md), and a reader that stalls holds none.
  */
 const spareBuffers: Buffer[] = [];
-/** Spare read buffers kept at most (256 KiB each). */
+/** Spare read buffers kept at most. */
 const MAX_SPARE_BUFFERS = 8;
+/**
+ * The one size pooled: a read of {@link CHUNKS_PER_READ} records of the default chunk size (with
+ * their tags). Shorter reads (a file's end, a small file) take one of these; a file sealed with
+ * larger chunks reads into buffers of its own, never kept.
+ */
+const POOLED_BYTES = CHUNKS_PER_READ * (CHUNK_BYTES + TAG_BYTES);
 
 /** The plaintext of `file` (open as `handle`), or of `range` of it. Owns the handle: closes it when done or destroyed. */
 export class SealedStream extends Readable {
@@ -60,7 +66,7 @@ export class SealedStream extends Readable {
   ) {
     // One chunk per `read()`: a byte stream's `read()` joins everything buffered into a new buffer
     // (a copy of every byte, as `for await` and the ZIP writer read), while its chunks are whole
-    // already. Four chunks buffered at most: a reader that stalls holds one read's worth.
+    // already. Reads stop once four chunks are buffered.
     super({ objectMode: true, highWaterMark: CHUNKS_PER_READ });
     this.#failure = failure;
     this.#handle = handle;
@@ -107,8 +113,8 @@ export class SealedStream extends Readable {
     const start = this.#file.recordAt(from).offset;
     const lastRecord = this.#file.recordAt(to);
     const length = lastRecord.offset + lastRecord.length - start;
-    let buffer = spareBuffers.pop();
-    if (!buffer || buffer.length < length) buffer = Buffer.allocUnsafe(length);
+    const pooled = length <= POOLED_BYTES;
+    const buffer = (pooled && spareBuffers.pop()) || Buffer.allocUnsafe(pooled ? POOLED_BYTES : length);
     const bytes = buffer.subarray(0, length);
     let read = 0;
     while (read < length) {
@@ -124,7 +130,7 @@ export class SealedStream extends Readable {
       chunks.push(this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))));
     }
     // Decryption copied the plaintext out: the read buffer can serve another read.
-    if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
+    if (pooled && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
     return chunks;
   }
 
