@@ -20,11 +20,23 @@ interface Sealed {
  * A file's sealed bytes, held as a Blob: IndexedDB stores a Blob as a file of its own, several times
  * cheaper than structured-cloning an ArrayBuffer of the same size (Chromium: 2 MB in 3.7 + 3.3 ms
  * against 7.2 ms, 10 MB in 10 against 35 ms). Records kept before held an ArrayBuffer.
+ *
+ * Sealed in pieces of {@link PIECE_BYTES}, each with its own tag (piece `i` under `iv` with `i` XORed
+ * into its last four bytes, and its index and the number of pieces bound into the tag, so pieces
+ * cannot be reordered, dropped or added): WebCrypto runs the pieces side by side, and a 10 MB photo
+ * sealed in 40–55 ms where one 10 MB encryption took 120–170 ms (Chromium, the 2-core test machine).
+ * Records without `pieceBytes`, kept before, are one piece.
  */
 interface SealedBlob {
   iv: Uint8Array<ArrayBuffer>;
   data: Blob | ArrayBuffer;
+  pieceBytes?: number;
 }
+
+/** Plaintext bytes per sealed piece of a file. */
+const PIECE_BYTES = 256 * 1024;
+/** AES-GCM's tag, at the end of each sealed piece. */
+const TAG_BYTES = 16;
 
 interface JournalSchema extends DBSchema {
   entries: { key: string; value: { id: string; owner: string; savedAt: number; entry: Sealed } };
@@ -34,6 +46,24 @@ interface JournalSchema extends DBSchema {
 
 const DELETED_KEY = 'vita-docs.deletedUploads.';
 const encoder = new TextEncoder();
+
+/** Piece `index`'s nonce: the record's, with the index XORed into its last four bytes. */
+function pieceIv(iv: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
+  const nonce = new Uint8Array(iv);
+  const view = new DataView(nonce.buffer);
+  view.setUint32(8, view.getUint32(8) ^ index);
+  return nonce;
+}
+
+/** Piece `index` of `count`'s additional data: the record's label, then the index and the count. */
+function pieceAad(aad: Uint8Array<ArrayBuffer>, index: number, count: number): Uint8Array<ArrayBuffer> {
+  const bound = new Uint8Array(aad.length + 8);
+  bound.set(aad);
+  const view = new DataView(bound.buffer);
+  view.setUint32(aad.length, index);
+  view.setUint32(aad.length + 4, count);
+  return bound;
+}
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -84,10 +114,36 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
     const iv = crypto.getRandomValues(new Uint8Array(12));
     return { iv, data: await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, plain) };
   }
-  const unseal = async (key: CryptoKey, sealed: Sealed | SealedBlob, aad: Uint8Array<ArrayBuffer>) => {
+  const unseal = async (key: CryptoKey, sealed: Sealed | SealedBlob, aad: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> => {
     const data = sealed.data instanceof Blob ? await sealed.data.arrayBuffer() : sealed.data;
-    return crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: aad }, key, data);
+    const pieceBytes = 'pieceBytes' in sealed ? sealed.pieceBytes : undefined;
+    if (!pieceBytes) return crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: aad }, key, data);
+    const count = Math.max(1, Math.ceil(data.byteLength / (pieceBytes + TAG_BYTES)));
+    const plain = new Uint8Array(data.byteLength - count * TAG_BYTES);
+    await Promise.all(
+      Array.from({ length: count }, async (_, index) => {
+        const from = index * (pieceBytes + TAG_BYTES);
+        const piece = new Uint8Array(data, from, Math.min(pieceBytes + TAG_BYTES, data.byteLength - from));
+        const params = { name: 'AES-GCM', iv: pieceIv(sealed.iv, index), additionalData: pieceAad(aad, index, count) };
+        plain.set(new Uint8Array(await crypto.subtle.decrypt(params, key, piece)), index * pieceBytes);
+      }),
+    );
+    return plain.buffer;
   };
+
+  /** A file's bytes sealed in pieces (see {@link SealedBlob}). */
+  async function sealPieces(key: CryptoKey, plain: ArrayBuffer, aad: Uint8Array<ArrayBuffer>): Promise<SealedBlob> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const count = Math.max(1, Math.ceil(plain.byteLength / PIECE_BYTES));
+    const pieces = await Promise.all(
+      Array.from({ length: count }, (_, index) => {
+        const from = index * PIECE_BYTES;
+        const piece = new Uint8Array(plain, from, Math.min(PIECE_BYTES, plain.byteLength - from));
+        return crypto.subtle.encrypt({ name: 'AES-GCM', iv: pieceIv(iv, index), additionalData: pieceAad(aad, index, count) }, key, piece);
+      }),
+    );
+    return { iv, data: new Blob(pieces), pieceBytes: PIECE_BYTES };
+  }
 
   const ownerHash = async (owner: string) =>
     hex(await crypto.subtle.digest('SHA-256', encoder.encode(`vita-docs:${owner.trim().toLowerCase()}`)));
@@ -156,8 +212,7 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
           const sealedEntry = await seal(key, encoder.encode(JSON.stringify(entry)), label(entry.id, 'entry', owner));
           const record = { id: entry.id, owner, savedAt: now(), entry: sealedEntry };
           try {
-            const sealed = await seal(key, read ?? (await file.arrayBuffer()), label(entry.id, 'bytes', owner));
-            const sealedBytes: SealedBlob = { iv: sealed.iv, data: new Blob([sealed.data]) };
+            const sealedBytes = await sealPieces(key, read ?? (await file.arrayBuffer()), label(entry.id, 'bytes', owner));
             const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
             await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes })]);
             await tx.done;

@@ -71,7 +71,7 @@ describe('IndexedDB upload journal', () => {
     expect(opened.lost).toEqual([]);
   });
 
-  it('holds the sealed bytes as a Blob, and still reads files kept before as an ArrayBuffer', async () => {
+  it('holds the sealed bytes as a Blob, and still reads files kept before: one piece, as an ArrayBuffer or a Blob', async () => {
     const { journal } = await journals().open('vera@example.org');
     const file = pdf('a.pdf');
     // The bytes the caller read already are the ones kept.
@@ -79,12 +79,56 @@ describe('IndexedDB upload journal', () => {
     const db = await openDB(UPLOAD_JOURNAL_DB);
     const record = (await db.get('bytes', 'a')) as { id: string; bytes: { iv: Uint8Array; data: unknown } };
     expect(record.bytes.data).toBeInstanceOf(Blob);
-    await db.put('bytes', { ...record, bytes: { ...record.bytes, data: await (record.bytes.data as Blob).arrayBuffer() } });
+    // As kept before pieces: the whole file sealed once, under the record's label alone.
+    const key = (await db.get('keys', 'device')) as CryptoKey;
+    const { owner } = (await db.get('entries', 'a')) as { owner: string };
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const additionalData = new TextEncoder().encode(`${owner}/a/bytes`);
+    const whole = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData }, key, await file.arrayBuffer());
+    await db.put('bytes', { id: 'a', bytes: { iv, data: whole } });
     db.close();
-
-    const opened = await journals().open('vera@example.org');
+    let opened = await journals().open('vera@example.org');
     expect(opened.lost).toEqual([]);
     expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
+
+    const again = await openDB(UPLOAD_JOURNAL_DB);
+    await again.put('bytes', { id: 'a', bytes: { iv, data: new Blob([whole]) } });
+    again.close();
+    opened = await journals().open('vera@example.org');
+    expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
+  });
+
+  it('seals a large file in pieces and gives it back byte for byte; pieces moved, dropped or added do not open', async () => {
+    const bytes = new Uint8Array(600_005);
+    for (let at = 0; at < bytes.length; at += 65_536) crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+    const big = new File([bytes], 'big.pdf', { type: 'application/pdf' });
+    const { journal } = await journals().open('vera@example.org');
+    await journal.save(entry('big', 'big.pdf'), big);
+    const db = await openDB(UPLOAD_JOURNAL_DB);
+    const record = (await db.get('bytes', 'big')) as { id: string; bytes: { iv: Uint8Array; data: Blob; pieceBytes: number } };
+    db.close();
+    expect(record.bytes.pieceBytes).toBe(256 * 1024);
+    expect(record.bytes.data.size).toBe(600_005 + 3 * 16); // three pieces, a tag each
+
+    const opened = await journals().open('vera@example.org');
+    expect(new Uint8Array(await opened.files[0]!.file.arrayBuffer())).toEqual(bytes);
+
+    const sealed = new Uint8Array(await record.bytes.data.arrayBuffer());
+    const piece = 256 * 1024 + 16;
+    const [first, second, last] = [sealed.slice(0, piece), sealed.slice(piece, 2 * piece), sealed.slice(2 * piece)];
+    const tampered = {
+      swapped: new Blob([second, first, last]),
+      dropped: new Blob([first, second]),
+      added: new Blob([first, second, second, last]),
+    };
+    for (const [how, data] of Object.entries(tampered)) {
+      const write = await openDB(UPLOAD_JOURNAL_DB);
+      await write.put('bytes', { ...record, bytes: { ...record.bytes, data } });
+      write.close();
+      const reopened = await journals().open('vera@example.org');
+      expect(reopened.files, how).toEqual([]);
+      expect(reopened.lost.map((e) => e.id), how).toEqual(['big']);
+    }
   });
 
   it('keeps nothing readable: no bytes, names, clients or emails in the clear, and a key no script can export', async () => {
