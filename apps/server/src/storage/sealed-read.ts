@@ -2,8 +2,8 @@
  * Reading an encrypted file as a stream of its plaintext, whole or a byte range, decrypting only the
  * chunks the range touches. Records are read from the open handle four at a time; the next read starts
  * as soon as the reader takes a chunk of the four buffered, so the disk and the socket overlap, and a
- * reader that stalls holds at most seven chunks (three left and one read's four). A chunk's bytes are passed on only after its tag checked;
- * one that fails ends the stream with the error.
+ * reader that stalls holds at most seven chunks (three left and one read's four). A chunk's bytes are
+ * passed on only after its tag checked; one that fails ends the stream with the error.
  */
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
