@@ -79,6 +79,20 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** Resident memory of the server process in MB. */
   rssMb(): Promise<number>;
+  /**
+   * What the server still holds after full collections (MB): the V8 heap in use, and memory outside
+   * it held by array buffers and other external objects. Only for a server started with `memoryProbe`.
+   */
+  retainedMb(): Promise<RetainedMemory>;
+}
+
+/** {@link ServerProcess.retainedMb}: MB held after full collections. */
+export interface RetainedMemory {
+  heapUsed: number;
+  /** Outside the V8 heap: array buffers (Buffers) and other external memory. */
+  external: number;
+  /** The two together. */
+  total: number;
 }
 
 export interface StartOptions {
@@ -86,14 +100,21 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Port to listen on (a restart keeps its address so clients can carry on); a free one by default. */
   port?: number;
+  /** Preload `memory-probe.mjs`, so {@link ServerProcess.retainedMb} can ask what the server holds. */
+  memoryProbe?: boolean;
 }
+
+const memoryProbe = new URL('memory-probe.mjs', import.meta.url).href;
+
+let probeRequests = 0;
 
 /** Starts the production build and resolves once `/api/me` answers. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // RELIABILITY_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (to see where its time goes).
   const profile = process.env.RELIABILITY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.RELIABILITY_CPU_PROF)}`] : [];
-  const child = spawn(process.execPath, [...profile, 'dist/main.js'], {
+  const probe = options.memoryProbe ? ['--expose-gc', '--import', memoryProbe] : [];
+  const child = spawn(process.execPath, [...profile, ...probe, 'dist/main.js'], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -107,9 +128,10 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
       STORAGE_KEY,
+      ...(options.memoryProbe && { RELIABILITY_MEMORY_PROBE: '1' }),
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.memoryProbe ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -143,6 +165,29 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     async rssMb() {
       const status = await fs.readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
       return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+    },
+    retainedMb() {
+      if (!options.memoryProbe || !child.send) return Promise.reject(new Error('the server was started without the memory probe'));
+      const id = (probeRequests += 1);
+      return new Promise<RetainedMemory>((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error('the server did not say what it holds within 10 s')), 10_000);
+        const onMessage = (message: { type?: string; id?: number; usage?: NodeJS.MemoryUsage }) => {
+          if (message.type !== 'memory' || message.id !== id || !message.usage) return;
+          const { heapUsed, external } = message.usage;
+          done(null, { heapUsed: heapUsed / MB, external: external / MB, total: (heapUsed + external) / MB });
+        };
+        const onExit = () => done(new Error('the server exited before saying what it holds'));
+        const done = (error: Error | null, value?: RetainedMemory) => {
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          if (error) reject(error);
+          else resolve(value as RetainedMemory);
+        };
+        child.on('message', onMessage);
+        child.once('exit', onExit);
+        child.send({ type: 'memory', id });
+      });
     },
   };
 }

@@ -4,12 +4,14 @@
  * everyone else about as fast as without them, must not buffer the archives in memory for the slow
  * readers, and must let go of everything once they hang up.
  *
- * Memory is "flat" when it grows no more while the slow readers trickle than the same work grows it
- * without them (measured after a warm-up, over the same time), and a second wave of them does not
- * raise it further. What it does not have to do is give memory back to the system: on
- * loopback each reader first takes a few MB at full speed (the kernel's socket buffers grow to
- * several MB), so the server decrypts some 200 MB within two seconds of their connecting, and the
- * allocator keeps the high-water mark of that burst (docs/reliability.md, Slow clients).
+ * Memory is "flat" when what the server holds after full collections (`memory-probe.mjs`: V8 heap in
+ * use plus array buffers and other external memory) grows no more while the slow readers trickle
+ * than the same work grows it without them, stays within a bound per connected reader, and is back
+ * where it was once they hang up, after each of two waves. RSS is held to a peak per reader and to
+ * no growth from one wave to the next; it is not expected to come back down: on loopback each reader
+ * first takes a few MB at full speed (the kernel's socket buffers grow to several MB), so the server
+ * decrypts some 200 MB within a second of their connecting, and the allocator keeps the high-water
+ * mark of that burst (docs/reliability.md, Slow clients).
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -28,8 +30,10 @@ import {
   upload,
   watchRss,
   type Browser,
+  type RetainedMemory,
   type Recorder,
   type Row,
+  type RssWatch,
   type Scenario,
   type ServerProcess,
 } from '../harness.js';
@@ -49,15 +53,20 @@ const P99_FACTOR = 2;
  */
 const P99_SLACK_MS = 10;
 /**
- * While the slow readers trickle, memory may grow this much beyond what the same work grew it without
- * them; from one wave of them to the next, this much at all (sampling noise).
+ * Held memory (after full collections) may grow this much more while the slow readers trickle than
+ * the same work grows it without them, and may be this much above where it was once they hung up.
+ * The readers take ~15 MB in 30 s, so keeping a seventh of what they were sent would show.
  */
+const HELD_FLAT_MB = 2;
+/** While connected, each slow reader may hold at most this much (four 64 KiB chunks and a socket's buffer are what it needs). */
+const HELD_PER_READER_MB = 1;
+/** From one wave of readers to the next, RSS may grow this much at all (sampling noise). */
 const RSS_FLAT_MB = 8;
 /** Work before anything is measured: a fresh server's memory grows while it warms up, readers or not. */
 const WARM_UP_SECONDS = 15;
-/** At peak, the server may hold at most this much per slow reader (the archive itself is 20 MB: buffering it would show). */
+/** At peak, the server's RSS may be at most this much per slow reader above before them (the archive itself is 20 MB: buffering it would show). */
 const RSS_PER_READER_MB = 2;
-/** Idle time after the readers hang up, before memory is read (see {@link hangUp}). */
+/** Idle time after the readers hang up, before RSS is read (see {@link hangUp}). */
 const SETTLE_SECONDS = 10;
 /** How long the second wave of slow readers reads. */
 const SECOND_WAVE_SECONDS = 10;
@@ -152,49 +161,52 @@ async function hangUp(server: ServerProcess, readers: readonly SlowReader[], fil
   return files;
 }
 
-/** The server's CPU over the last quarter second below this share of a core: the readers' connect burst is over. */
+/** The server's CPU below this share of a core for two quarter seconds in a row: the readers' connect burst is over. */
 const BURST_OVER_CPU = 0.1;
+/** The longest the burst is waited for (reported when reached). */
+const BURST_MAX_SECONDS = 10;
 
 /**
  * Waits, with nothing else running, until the slow readers' connect burst is over (see the top of
  * this file): once their connections have backed up, they take bytes only at their trickle. A phone
  * on a bad network takes its first bytes no faster than the rest; on loopback the first few MB of
  * each go at full speed, and measuring the others' latency during that would measure loopback.
+ * Counted from when every reader had its first bytes.
  */
-async function connectBurst(server: ServerProcess): Promise<{ seconds: number; cpuSeconds: number }> {
-  const pid = server.child.pid ?? 0;
-  const started = Date.now();
+async function connectBurst(server: ServerProcess): Promise<{ seconds: number; cpuSeconds: number; capped: boolean }> {
+  const pid = server.child.pid;
+  if (pid === undefined) throw new Error('the server has no process id');
+  const started = performance.now();
   const cpuAtStart = await cpuSeconds(pid);
   let cpu = cpuAtStart;
-  while (Date.now() - started < 10_000) {
+  let at = started;
+  let quiet = 0;
+  while (quiet < 2) {
+    if (performance.now() - started > BURST_MAX_SECONDS * 1000) {
+      return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpu - cpuAtStart, capped: true };
+    }
     await sleep(250);
     const now = await cpuSeconds(pid);
-    const busy = (now - cpu) / 0.25;
+    const time = performance.now();
+    quiet = (now - cpu) / ((time - at) / 1000) < BURST_OVER_CPU ? quiet + 1 : 0;
     cpu = now;
-    if (busy < BURST_OVER_CPU) break;
+    at = time;
   }
-  return { seconds: (Date.now() - started) / 1000, cpuSeconds: cpu - cpuAtStart };
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpu - cpuAtStart, capped: false };
 }
 
 /** The p99 of each compared family. */
 const p99s = (recorder: Recorder) => new Map(COMPARED.map((family) => [family, percentile(recorder.families.get(family) ?? [], 99)]));
 
-/** How often RSS is sampled while the volunteers work. */
-const RSS_SAMPLE_MS = 500;
-/** Each end of a working window is the median of this long of samples (the collector's saw-tooth is shorter). */
-const RSS_END_SECONDS = 5;
-/**
- * Growth is measured from this far into a working window: traced with --trace-gc, a change of load
- * (the readers connecting, or the work starting) has V8 resize its heap for some ten seconds (its
- * committed heap grew ~10 MB while the live heap after each full collection stayed within 1 MB),
- * and that is sizing, not memory the readers keep.
- */
-const RSS_FROM_SECONDS = 10;
+/** What the server holds and its RSS, at the start and at the end of some work. */
+interface Span {
+  held: { start: RetainedMemory; end: RetainedMemory };
+  rss: { start: number; end: number };
+}
 
 /**
- * The volunteers' work for `seconds`; with the server's RSS from {@link RSS_FROM_SECONDS} in and at
- * the end, each the median of {@link RSS_END_SECONDS} of samples: one sample lands anywhere on the
- * collector's saw-tooth, which moves RSS by several MB within a second.
+ * The volunteers' work for `seconds`, with what the server holds (full collections, outside the
+ * timed window) and its RSS just before and just after it.
  */
 async function work(
   server: ServerProcess,
@@ -202,31 +214,16 @@ async function work(
   clients: readonly string[],
   pdfs: readonly Pdf[],
   seconds: number,
-): Promise<{ recorder: Recorder; rss: { early: number; end: number } }> {
+): Promise<{ recorder: Recorder } & Span> {
   const recorder = createRecorder();
   const counts = newCounts();
-  const started = Date.now();
-  const until = started + seconds * 1000;
-  const samples: { at: number; mb: number }[] = [];
-  const sampler = setInterval(() => {
-    const at = Date.now() - started;
-    void server.rssMb().then((mb) => samples.push({ at, mb }));
-  }, RSS_SAMPLE_MS);
-  try {
-    await Promise.all(
-      volunteers.map((volunteer, i) => workLoop(volunteer, clients[i] ?? '', recorder, counts, until, { pdfs, zipEvery: 0, offset: i, renameEvery: 5 })),
-    );
-  } finally {
-    clearInterval(sampler);
-  }
-  const end = Date.now() - started;
-  const from = Math.min(RSS_FROM_SECONDS * 1000, end / 3);
-  const window = (start: number, stop: number) => percentile(samples.filter((s) => s.at >= start && s.at <= stop).map((s) => s.mb), 50);
-  return {
-    recorder,
-    // A short window (the short form's 10 s) is measured from a third of the way in.
-    rss: { early: window(from, from + RSS_END_SECONDS * 1000), end: window(end - RSS_END_SECONDS * 1000, end) },
-  };
+  const held = await server.retainedMb();
+  const rss = await server.rssMb();
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    volunteers.map((volunteer, i) => workLoop(volunteer, clients[i] ?? '', recorder, counts, until, { pdfs, zipEvery: 0, offset: i, renameEvery: 5 })),
+  );
+  return { recorder, rss: { start: rss, end: await server.rssMb() }, held: { start: held, end: await server.retainedMb() } };
 }
 
 export const scenario: Scenario = {
@@ -235,8 +232,9 @@ export const scenario: Scenario = {
     const readerCount = short ? 10 : 50;
     const workerCount = short ? 5 : 20;
     const seconds = short ? 10 : 30;
-    const server = await startServer({ dataDir: await freshDataDir('slow') });
+    const server = await startServer({ dataDir: await freshDataDir('slow'), memoryProbe: true });
     const readers: SlowReader[] = [];
+    let rss: RssWatch | undefined;
     try {
       const { volunteers } = await setUpProgramme(server.url, workerCount + 1);
       const [owner, ...workers] = volunteers;
@@ -254,8 +252,8 @@ export const scenario: Scenario = {
       log(`warm-up: ${workerCount} volunteers working for ${WARM_UP_SECONDS} s`);
       const { recorder: warmUp } = await work(server, workers, clients, pdfs, WARM_UP_SECONDS);
       log(`unloaded: the same work for ${seconds} s`);
-      const { recorder: unloaded, rss: drift } = await work(server, workers, clients, pdfs, seconds);
-      const rss = await watchRss(server, 500);
+      const { recorder: unloaded, ...without } = await work(server, workers, clients, pdfs, seconds);
+      rss = await watchRss(server, 500);
       const filesBefore = await openFiles(server);
 
       const zipUrl = `${server.url}/api/clients/${encodeURIComponent(big)}/docs/download-all`;
@@ -264,9 +262,10 @@ export const scenario: Scenario = {
       const burst = await connectBurst(server);
       log(
         `${readers.filter((r) => r.received() > 0).length} of ${readerCount} slow readers receiving; their connect burst took ` +
-          `${burst.seconds.toFixed(1)} s (${burst.cpuSeconds.toFixed(1)} s of the server's CPU); loaded: the same work for ${seconds} s`,
+          `${burst.seconds.toFixed(1)} s (${burst.cpuSeconds.toFixed(1)} s of the server's CPU)${burst.capped ? ', the most waited' : ''}; ` +
+          `loaded: the same work for ${seconds} s`,
       );
-      const { recorder: loaded, rss: whileReading } = await work(server, workers, clients, pdfs, seconds);
+      const { recorder: loaded, ...reading } = await work(server, workers, clients, pdfs, seconds);
       const peakWhileSlow = rss.peak();
       const filesWhileSlow = await openFiles(server);
       const slowBytes = readers.reduce((sum, r) => sum + r.received(), 0);
@@ -283,7 +282,7 @@ export const scenario: Scenario = {
 
       // Everyone hangs up at once; the server must drop the streams, their files and their buffers.
       const filesAfter = await hangUp(server, readers, filesBefore);
-      const afterFirst = await server.rssMb();
+      const afterFirst = { rss: await server.rssMb(), held: await server.retainedMb() };
       // A second wave on the same server: memory the first one left must be reused, not added to.
       log(`second wave: ${readerCount} slow readers for ${SECOND_WAVE_SECONDS} s`);
       const second = await startReaders(readerCount, zipUrl, headers);
@@ -292,6 +291,7 @@ export const scenario: Scenario = {
       const secondProblems = readerProblems(second, 'second wave');
       const filesAfterSecond = await hangUp(server, second, filesBefore);
       const memory = await rss.stop();
+      const afterSecondHeld = await server.retainedMb();
       const answers = await fetch(`${server.url}/api/me`).then(
         (res) => res.status,
         () => 0,
@@ -309,6 +309,7 @@ export const scenario: Scenario = {
         ...firstProblems,
         ...secondProblems,
       ];
+      if (burst.capped) broke.push(`the slow readers' connect burst was still going after ${BURST_MAX_SECONDS} s`);
       if (warmUp.errorCount() + unloaded.errorCount() + loaded.errorCount() === 0) {
         held.push(`0 errors in ${warmUp.requests() + unloaded.requests() + loaded.requests()} requests`);
       }
@@ -320,27 +321,44 @@ export const scenario: Scenario = {
         if (now <= limit) held.push(text);
         else broke.push(`${text}, goal ≤ ${limit.toFixed(0)} ms`);
       }
-      const mb = (value: number) => `${value.toFixed(0)} MB`;
-      const signed = (value: number) => `${value < 0 ? '−' : '+'}${mb(Math.abs(value))}`;
+      const mb = (value: number, digits = 0) => `${value.toFixed(digits)} MB`;
+      const signed = (value: number, digits = 1) => `${value < 0 ? '−' : '+'}${mb(Math.abs(value), digits)}`;
       const check = (ok: boolean, text: string, limit: string) => (ok ? held.push(`${text} (at most ${limit})`) : broke.push(`${text}: more than ${limit}`));
-      // Growth of the same work without readers (the collector's saw-tooth, the allocator's high-water mark).
-      const grewWithout = drift.end - drift.early;
-      const grewWith = whileReading.end - whileReading.early;
-      const allowed = Math.max(0, grewWithout) + RSS_FLAT_MB;
+      // What the server holds after full collections: no garbage, no allocator slack.
+      const grewWithout = without.held.end.total - without.held.start.total;
+      const grewWith = reading.held.end.total - reading.held.start.total;
+      const allowed = Math.max(0, grewWithout) + HELD_FLAT_MB;
       check(
         grewWith <= allowed,
-        `server RSS ${mb(whileReading.early)} → ${mb(whileReading.end)} while the slow readers read (${signed(grewWith)}; medians of 5 s, from ${RSS_FROM_SECONDS} s in), ` +
-          `${mb(drift.early)} → ${mb(drift.end)} in the same work without them (${signed(grewWithout)})`,
+        `held memory ${mb(reading.held.start.total, 1)} → ${mb(reading.held.end.total, 1)} while the slow readers read (${signed(grewWith)}), ` +
+          `${mb(without.held.start.total, 1)} → ${mb(without.held.end.total, 1)} in the same work without them (${signed(grewWithout)})`,
         `${signed(allowed)} with them`,
       );
+      const perReader = (reading.held.start.total - without.held.end.total) / readerCount;
       check(
-        memory.after <= afterFirst + RSS_FLAT_MB,
-        `${mb(afterFirst)} after the first wave hung up, ${mb(memory.after)} after a second wave of ${readerCount}`,
-        `+${RSS_FLAT_MB} MB`,
+        perReader <= HELD_PER_READER_MB,
+        `held with the ${readerCount} readers connected ${mb(reading.held.start.total, 1)} against ${mb(without.held.end.total, 1)} before them ` +
+          `(${mb(perReader * 1024, 0).replace('MB', 'KB')} each)`,
+        `${HELD_PER_READER_MB} MB each`,
+      );
+      check(
+        afterFirst.held.total <= without.held.end.total + HELD_FLAT_MB,
+        `held ${mb(afterFirst.held.total, 1)} after they hung up`,
+        `${signed(HELD_FLAT_MB, 0)} on before them`,
+      );
+      check(
+        afterSecondHeld.total <= afterFirst.held.total + HELD_FLAT_MB,
+        `held ${mb(afterSecondHeld.total, 1)} after a second wave of ${readerCount}`,
+        `${signed(HELD_FLAT_MB, 0)} on after the first`,
+      );
+      check(
+        memory.after <= afterFirst.rss + RSS_FLAT_MB,
+        `RSS ${mb(afterFirst.rss)} after the first wave hung up, ${mb(memory.after)} after the second`,
+        `${signed(RSS_FLAT_MB, 0)}`,
       );
       check(
         memory.peak <= memory.before + readerCount * RSS_PER_READER_MB,
-        `peak ${mb(memory.peak)} against ${mb(memory.before)} before them`,
+        `RSS peak ${mb(memory.peak)} against ${mb(memory.before)} before them`,
         `${RSS_PER_READER_MB} MB per reader`,
       );
       const filesText = `open files ${filesBefore} before, ${filesWhileSlow} with the slow readers, ${filesAfter} after, ${filesAfterSecond} after the second wave`;
@@ -353,11 +371,16 @@ export const scenario: Scenario = {
         scenario: this.name,
         done:
           `${readerCount} slow readers of a 20 × 1 MB client's ZIP at ${SLOW_BYTES_PER_SECOND / 1024} KB/s each ` +
-          `(${(slowBytes / MB).toFixed(1)} MB taken in all, peak RSS ${peakWhileSlow.toFixed(0)} MB while they read; the others' work measured once ` +
-          `their connect burst was over, ${burst.seconds.toFixed(1)} s and ${burst.cpuSeconds.toFixed(1)} s of the server's CPU after they connected), ` +
-          `then aborted, while ${workerCount} volunteers worked ${seconds} s, then a second wave of ${readerCount} for ${SECOND_WAVE_SECONDS} s; ` +
-          `server RSS ${memory.before.toFixed(0)} MB before, ${memory.peak.toFixed(0)} MB peak, ${afterFirst.toFixed(0)} MB after the first wave, ` +
-          `${memory.after.toFixed(0)} MB after the second (before: ${unloaded.requests()} requests, ${familyLines(unloaded).join('; ')}; ` +
+          `(${(slowBytes / MB).toFixed(1)} MB taken in all), then aborted, while ${workerCount} volunteers worked ${seconds} s ` +
+          `(measured once the readers' connect burst was over: ${burst.seconds.toFixed(1)} s and ${burst.cpuSeconds.toFixed(1)} s of the server's CPU ` +
+          `after each had its first bytes), then a second wave of ${readerCount} for ${SECOND_WAVE_SECONDS} s; ` +
+          `server RSS ${mb(memory.before)} before, ${mb(peakWhileSlow)} peak while they read, ${mb(afterFirst.rss)} after the first wave, ` +
+          `${mb(memory.after)} after the second; RSS over the same work ${mb(without.rss.start)} → ${mb(without.rss.end)} without them, ` +
+          `${mb(reading.rss.start)} → ${mb(reading.rss.end)} with them; held after full collections (V8 heap in use + external) ` +
+          `${mb(without.held.start.total, 1)} before the work, ${mb(without.held.end.total, 1)} after it (heap ${mb(without.held.end.heapUsed, 1)}, ` +
+          `external ${mb(without.held.end.external, 1)}), ${mb(reading.held.start.total, 1)} with the readers connected (heap ` +
+          `${mb(reading.held.start.heapUsed, 1)}, external ${mb(reading.held.start.external, 1)}) ` +
+          `(before: ${unloaded.requests()} requests, ${familyLines(unloaded).join('; ')}; ` +
           `with the slow readers: ${loaded.requests()} requests, ${familyLines(loaded).join('; ')})`,
         held: held.join('; '),
         broke: broke.join('; '),
@@ -365,6 +388,7 @@ export const scenario: Scenario = {
       return row;
     } finally {
       for (const reader of readers) reader.abort();
+      await rss?.stop();
       await server.stop();
     }
   },
