@@ -89,9 +89,11 @@ export interface ServerProcess {
 /** {@link ServerProcess.retainedMb}: MB held after full collections. */
 export interface RetainedMemory {
   heapUsed: number;
-  /** Outside the V8 heap: array buffers (Buffers) and other external memory. */
+  /** Outside the V8 heap, as far as V8 is told: array buffers (Buffers) and other external memory. */
   external: number;
-  /** The two together. */
+  /** The array buffers' part of {@link external}. */
+  arrayBuffers: number;
+  /** Heap in use and external together. */
   total: number;
 }
 
@@ -167,26 +169,30 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
     },
     retainedMb() {
-      if (!options.memoryProbe || !child.send) return Promise.reject(new Error('the server was started without the memory probe'));
+      if (!options.memoryProbe) return Promise.reject(new Error('the server was started without the memory probe'));
+      if (!child.connected || exited()) return Promise.reject(new Error('the server is gone: it cannot say what it holds'));
       const id = (probeRequests += 1);
       return new Promise<RetainedMemory>((resolve, reject) => {
-        const timer = setTimeout(() => done(new Error('the server did not say what it holds within 10 s')), 10_000);
-        const onMessage = (message: { type?: string; id?: number; usage?: NodeJS.MemoryUsage }) => {
-          if (message.type !== 'memory' || message.id !== id || !message.usage) return;
-          const { heapUsed, external } = message.usage;
-          done(null, { heapUsed: heapUsed / MB, external: external / MB, total: (heapUsed + external) / MB });
-        };
-        const onExit = () => done(new Error('the server exited before saying what it holds'));
-        const done = (error: Error | null, value?: RetainedMemory) => {
+        const finish = (error: Error | null, held?: RetainedMemory) => {
           clearTimeout(timer);
           child.off('message', onMessage);
           child.off('exit', onExit);
-          if (error) reject(error);
-          else resolve(value as RetainedMemory);
+          if (held) resolve(held);
+          else reject(error ?? new Error('no answer from the memory probe'));
         };
+        const timer = setTimeout(() => finish(new Error('the server did not say what it holds within 10 s')), 10_000);
+        const onMessage = (message: unknown) => {
+          const answer = message as { type?: unknown; id?: unknown; usage?: NodeJS.MemoryUsage } | null;
+          if (answer?.type !== 'memory' || answer.id !== id || !answer.usage) return;
+          const { heapUsed, external, arrayBuffers } = answer.usage;
+          finish(null, { heapUsed: heapUsed / MB, external: external / MB, arrayBuffers: arrayBuffers / MB, total: (heapUsed + external) / MB });
+        };
+        const onExit = () => finish(new Error('the server exited before saying what it holds'));
         child.on('message', onMessage);
         child.once('exit', onExit);
-        child.send({ type: 'memory', id });
+        child.send({ type: 'memory', id }, (error) => {
+          if (error) finish(error);
+        });
       });
     },
   };
