@@ -23,6 +23,11 @@ const entry = (id: string, name: string): JournalEntry => ({
   size: 18,
 });
 const pdf = (name: string) => createTestFile(name, `%PDF-1.7 SSN 123-45-6789 ${name}`, 'application/pdf');
+const randomBytes = (length: number) => {
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65_536) crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+  return bytes;
+};
 const text = async (file: { arrayBuffer(): Promise<ArrayBuffer> }) => new TextDecoder().decode(await file.arrayBuffer());
 
 /** The owners of every entry record. */
@@ -99,22 +104,21 @@ describe('IndexedDB upload journal', () => {
   });
 
   it('seals a large file in pieces and gives it back byte for byte; pieces moved, dropped or added do not open', async () => {
-    const bytes = new Uint8Array(600_005);
-    for (let at = 0; at < bytes.length; at += 65_536) crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+    const bytes = randomBytes(1_200_005);
     const big = new File([bytes], 'big.pdf', { type: 'application/pdf' });
     const { journal } = await journals().open('vera@example.org');
     await journal.save(entry('big', 'big.pdf'), big);
     const db = await openDB(UPLOAD_JOURNAL_DB);
     const record = (await db.get('bytes', 'big')) as { id: string; bytes: { iv: Uint8Array; data: Blob; pieceBytes: number } };
     db.close();
-    expect(record.bytes.pieceBytes).toBe(256 * 1024);
-    expect(record.bytes.data.size).toBe(600_005 + 3 * 16); // three pieces, a tag each
+    expect(record.bytes.pieceBytes).toBe(512 * 1024);
+    expect(record.bytes.data.size).toBe(1_200_005 + 3 * 16); // three pieces, a tag each
 
     const opened = await journals().open('vera@example.org');
     expect(new Uint8Array(await opened.files[0]!.file.arrayBuffer())).toEqual(bytes);
 
     const sealed = new Uint8Array(await record.bytes.data.arrayBuffer());
-    const piece = 256 * 1024 + 16;
+    const piece = 512 * 1024 + 16;
     const [first, second, last] = [sealed.slice(0, piece), sealed.slice(piece, 2 * piece), sealed.slice(2 * piece)];
     const tampered = {
       swapped: new Blob([second, first, last]),
@@ -129,6 +133,38 @@ describe('IndexedDB upload journal', () => {
       expect(reopened.files, how).toEqual([]);
       expect(reopened.lost.map((e) => e.id), how).toEqual(['big']);
     }
+  });
+
+  it('still reads a file kept in pieces of another size (256 KiB, as kept before)', async () => {
+    const bytes = randomBytes(300_005);
+    const { journal } = await journals().open('vera@example.org');
+    await journal.save(entry('old', 'old.pdf'), pdf('old.pdf'));
+    const db = await openDB(UPLOAD_JOURNAL_DB);
+    const key = (await db.get('keys', 'device')) as CryptoKey;
+    const { owner } = (await db.get('entries', 'old')) as { owner: string };
+    // Sealed as the journal seals: piece i under the iv with i in its last four bytes, and the
+    // record's label, i and the number of pieces as additional data.
+    const pieceBytes = 256 * 1024;
+    const count = Math.ceil(bytes.length / pieceBytes);
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const label = new TextEncoder().encode(`${owner}/old/bytes`);
+    const pieces = [];
+    for (let index = 0; index < count; index++) {
+      const nonce = new Uint8Array(iv);
+      new DataView(nonce.buffer).setUint32(8, new DataView(iv.buffer).getUint32(8) ^ index);
+      const additionalData = new Uint8Array(label.length + 8);
+      additionalData.set(label);
+      new DataView(additionalData.buffer).setUint32(label.length, index);
+      new DataView(additionalData.buffer).setUint32(label.length + 4, count);
+      const piece = bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes);
+      pieces.push(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData }, key, piece));
+    }
+    await db.put('bytes', { id: 'old', bytes: { iv, data: new Blob(pieces), pieceBytes } });
+    db.close();
+
+    const opened = await journals().open('vera@example.org');
+    expect(opened.lost).toEqual([]);
+    expect(new Uint8Array(await opened.files[0]!.file.arrayBuffer())).toEqual(bytes);
   });
 
   it('keeps nothing readable: no bytes, names, clients or emails in the clear, and a key no script can export', async () => {
