@@ -9,10 +9,13 @@
  *   case, each file kept, then uploaded, then forgotten strictly one after another. Those run on
  *   loopback, where the upload is as fast as this machine's two cores (shared by the server and
  *   Chromium) allow; the queue comparison runs again with the upload throttled (Chromium's network
- *   emulation) to a fast wi-fi's 100 Mbit/s, the upper end of what a volunteer's phone sends.
+ *   emulation) to a fast wi-fi's 100 Mbit/s, the upper end of what a volunteer's phone sends. For
+ *   the loopback runs it prints how busy the whole machine was (Linux's /proc/stat): at two busy
+ *   cores, what keeping costs in CPU comes straight off the upload's speed.
  * The page is bundled by Vite from bench/page and served by the server itself (same origin, so the
  * session cookie and IndexedDB are the app's). Prints figures; asserts no timings.
  */
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +36,17 @@ const median = (values: number[]) => {
   const [low = NaN, high = NaN] = sorted.slice(sorted.length % 2 ? mid : mid - 1, mid + 1);
   return sorted.length % 2 ? low : (low + high) / 2;
 };
+
+/** The whole machine's CPU time so far (ms, all cores; Linux's /proc/stat), or null elsewhere. */
+function cpuBusyMs(): number | null {
+  try {
+    const [total = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = total.trim().split(/\s+/).slice(1).map(Number);
+    return (user + nice + system + irq + softirq) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
 
 type Bench = {
   persist(megabytes: number, runs: number): Promise<{ save: number[]; read: number[]; keep: number[]; encryptOnly: number[] }>;
@@ -80,14 +94,22 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
 
     const persisted = await page.evaluate(() => (window as unknown as { bench: Bench }).bench.persist(10, 7));
     const figures = { queuePlain: [] as number[], queueKept: [] as number[], serialPlain: [] as number[], serialKept: [] as number[] };
+    /** CPU time and wall time of the loopback queue runs: is the machine the limit? */
+    const cpu = { plain: { busy: 0, wall: 0 }, kept: { busy: 0, wall: 0 } };
     for (let run = 0; run < RUNS; run++) {
       for (const kept of [false, true]) {
         for (const path of ['queue', 'upload'] as const) {
+          const busyBefore = cpuBusyMs();
           const result = await page.evaluate(
             ([how, clientId, count, megabytes, k]) =>
               (window as unknown as { bench: Bench }).bench[how](clientId, 'Banking Info', count, megabytes, k),
             [path, client.clientId, FILES, MB, kept] as const,
           );
+          const busyAfter = cpuBusyMs();
+          if (path === 'queue' && busyBefore !== null && busyAfter !== null) {
+            cpu[kept ? 'kept' : 'plain'].busy += busyAfter - busyBefore;
+            cpu[kept ? 'kept' : 'plain'].wall += result.ms;
+          }
           const key = `${path === 'queue' ? 'queue' : 'serial'}${kept ? 'Kept' : 'Plain'}` as const;
           figures[key].push(result.megabytesPerSecond);
         }
@@ -126,6 +148,12 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
         line(`upload queue, ${FILES} × ${MB} MB, nothing kept`, figures.queuePlain),
         line(`upload queue, ${FILES} × ${MB} MB, each kept`, figures.queueKept),
         `  ${'ratio kept / nothing kept'.padEnd(44)} ${(median(figures.queueKept) / median(figures.queuePlain)).toFixed(2)}×  (goal ≥ 0.9×)`,
+        ...(cpu.plain.wall && cpu.kept.wall
+          ? [
+              `  ${'  CPU busy (whole machine), nothing kept'.padEnd(44)} ${(cpu.plain.busy / cpu.plain.wall).toFixed(2)} of ${availableParallelism()} cores, ${(cpu.plain.busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
+              `  ${'  CPU busy (whole machine), each kept'.padEnd(44)} ${(cpu.kept.busy / cpu.kept.wall).toFixed(2)} of ${availableParallelism()} cores, ${(cpu.kept.busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
+            ]
+          : []),
         line('worst case, one file at a time: upload only', figures.serialPlain),
         line('worst case: keep, upload, forget', figures.serialKept),
         `  ${'ratio'.padEnd(44)} ${(median(figures.serialKept) / median(figures.serialPlain)).toFixed(2)}×`,
