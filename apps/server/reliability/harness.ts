@@ -73,6 +73,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Everything it printed so far. */
   log(): string;
+  /** Whether it has exited, by itself or killed by a signal. */
+  exited(): boolean;
   /** SIGTERM and wait (a clean stop). */
   stop(): Promise<void>;
   /** SIGKILL and wait: no shutdown code runs (its embedded PostgreSQL is left behind, as after a crash). */
@@ -162,6 +164,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     dataDir: options.dataDir,
     child,
     log: () => output,
+    exited,
     stop: () => waitExit('SIGTERM'),
     kill: () => waitExit('SIGKILL'),
     async rssMb() {

@@ -90,7 +90,7 @@ export const scenario: Scenario = {
         (error: unknown) => String(error),
       );
       if (again !== 'ok') problems.push(`an upload after freeing space failed: ${again}`);
-      if (server.child.exitCode !== null) problems.push('the server exited');
+      if (server.exited()) problems.push('the server exited');
 
       return {
         scenario: this.name,

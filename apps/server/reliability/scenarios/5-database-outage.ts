@@ -107,7 +107,7 @@ export const scenario: Scenario = {
       if (!refusedUpload.includes(DATABASE_UNAVAILABLE)) problems.push(`an upload during the outage answered: ${refusedUpload}`);
       if (!firstOk) problems.push('nothing worked again after the database came back');
       if (lastFailure && lastFailure.at - restartedAt > 2_000) problems.push(`still failing ${lastFailure.at - restartedAt} ms after the database came back`);
-      if (server.child.exitCode !== null) problems.push('the server process exited');
+      if (server.exited()) problems.push('the server process exited');
       const listed = await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: 'Banking Info' } });
       if (!listed.items.some((item) => item.key === before)) problems.push('the upload from before the outage is not listed');
       const afterUpload = await upload(volunteer, clientId, 'Banking Info', 'after.pdf', randomPdf(30_000)).then(() => 'ok', String);

@@ -1533,7 +1533,7 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
   let flowRequests = 0;
   let done = 0;
   let exited = false;
-  const isUp = () => server.child.exitCode === null && server.child.signalCode === null;
+  const isUp = () => !server.exited();
 
   /** Counts an answer's status and judges it; the failures it shows are recorded under `label`. */
   const tally = (answers: readonly Answer[], method: string): Set<Failure> => {

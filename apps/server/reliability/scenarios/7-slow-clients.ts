@@ -188,7 +188,7 @@ async function connectBurst(server: ServerProcess): Promise<{ seconds: number; c
     }
     // Half seconds: CPU time is counted in 10 ms ticks, so a tenth of a core is five of them.
     await sleep(500);
-    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error('the server exited while the slow readers connected');
+    if (server.exited()) throw new Error('the server exited while the slow readers connected');
     const now = await cpuSeconds(pid);
     const time = performance.now();
     quiet = (now - cpu) / ((time - at) / 1000) < BURST_OVER_CPU ? quiet + 1 : 0;
