@@ -23,9 +23,9 @@ interface Sealed {
  *
  * Sealed in pieces of {@link PIECE_BYTES}, each with its own tag (piece `i` under `iv` with `i` XORed
  * into its last four bytes, and its index and the number of pieces bound into the tag, so pieces
- * cannot be reordered, dropped or added): a 10 MB photo sealed in 40–55 ms where one 10 MB
- * encryption took 120–170 ms (Chromium, the 2-core test machine), and the Blob is written while the
- * rest is sealed. Records store their `pieceBytes` (those without, kept before, are one piece).
+ * cannot be reordered, dropped or added), so no piece needs the whole file's memory at once: one
+ * 10 MB encryption takes 120–170 ms in Chromium on the 2-core test machine, the pieces' far less (see
+ * `sealPieces`). Records store their `pieceBytes` (those without, kept before, are one piece).
  */
 interface SealedBlob {
   iv: Uint8Array<ArrayBuffer>;
@@ -138,26 +138,28 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   };
 
   /**
-   * A file's bytes sealed in pieces (see {@link SealedBlob}), streamed into the Blob as they are
-   * sealed with at most {@link PIECES_AHEAD} under way: the browser stores the Blob while the rest is
-   * still being sealed, and the few pieces under way reuse the memory of those before them. Building
-   * the Blob from all the sealed pieces at once copied every byte once more in the page, and
-   * IndexedDB then copied it out again: a 10 MB file took 90–150 ms sealed and written that way
-   * (240–270 ms on a busier run), against 75–85 ms streamed (Chromium, the 2-core test machine,
-   * where the first use of memory is what costs, ~5 ms per MB).
+   * A file's bytes sealed in pieces (see {@link SealedBlob}) and collected into the Blob as they are
+   * sealed, with at most {@link PIECES_AHEAD} being sealed at once; IndexedDB writes the Blob once it
+   * is whole. Sealing every piece first and then building the Blob from all of them took 90–150 ms
+   * for a 10 MB file (240–270 ms on a busier run) against 75–85 ms this way (Chromium, the 2-core
+   * test machine, where the first use of memory costs ~5 ms per MB: our reading is that the few
+   * pieces under way reuse the memory of those before them, where all at once needs it all afresh).
+   * `plain` is read until this settles.
    */
   async function sealPieces(key: CryptoKey, plain: ArrayBuffer, aad: Uint8Array<ArrayBuffer>): Promise<SealedBlob> {
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const count = Math.max(1, Math.ceil(plain.byteLength / PIECE_BYTES));
     const sealing: Promise<ArrayBuffer>[] = [];
     let next = 0;
+    /** Why pieces could not be sealed: the save rejects with the first (Chromium's `blob()` says only "Failed to fetch"). */
+    const failures: unknown[] = [];
     const startMore = () => {
       for (; sealing.length < PIECES_AHEAD && next < count; next++) {
         const from = next * PIECE_BYTES;
         const piece = new Uint8Array(plain, from, Math.min(PIECE_BYTES, plain.byteLength - from));
         const params = { name: 'AES-GCM', iv: pieceIv(iv, next), additionalData: pieceAad(aad, next, count) };
         const sealed = crypto.subtle.encrypt(params, key, piece);
-        sealed.catch(() => undefined); // the first failure fails the stream; the others are dropped
+        sealed.catch((error: unknown) => void failures.push(error)); // handled here too: after a failure the later ones are never awaited
         sealing.push(sealed);
       }
     };
@@ -173,7 +175,11 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       },
       { highWaterMark: 0 },
     );
-    return { iv, data: await new Response(pieces).blob(), pieceBytes: PIECE_BYTES };
+    try {
+      return { iv, data: await new Response(pieces).blob(), pieceBytes: PIECE_BYTES };
+    } catch (error) {
+      throw failures.length ? failures[0] : error;
+    }
   }
 
   const ownerHash = async (owner: string) =>

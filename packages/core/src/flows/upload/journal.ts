@@ -24,7 +24,8 @@ export interface UploadJournal {
   /**
    * Keeps the file with its entry (replacing an earlier one of the same id). Resolves once both are
    * durable; rejects when the bytes could not be kept (the entry may still be, so its name is known).
-   * `bytes`, when given, are the file's contents already read by the caller (no need to read them again).
+   * `bytes`, when given, are the file's contents already read by the caller (no need to read them
+   * again); the journal may read them until the save settles, so they must stay as they are till then.
    */
   save(entry: JournalEntry, file: FileLike, bytes?: ArrayBuffer): Promise<void>;
   /** Forgets a file (uploaded, or removed from its queue). */
