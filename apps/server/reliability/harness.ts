@@ -97,6 +97,8 @@ export interface RetainedMemory {
   arrayBuffers: number;
   /** Heap in use and external together. */
   total: number;
+  /** Of every HTTP request, response and socket the server has had, how many are still alive. */
+  live: { requests: number; responses: number; sockets: number };
 }
 
 export interface StartOptions {
@@ -185,10 +187,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
         };
         const timer = setTimeout(() => finish(new Error('the server did not say what it holds within 10 s')), 10_000);
         const onMessage = (message: unknown) => {
-          const answer = message as { type?: unknown; id?: unknown; usage?: NodeJS.MemoryUsage } | null;
-          if (answer?.type !== 'memory' || answer.id !== id || !answer.usage) return;
+          const answer = message as { type?: unknown; id?: unknown; usage?: NodeJS.MemoryUsage; live?: RetainedMemory['live'] } | null;
+          if (answer?.type !== 'memory' || answer.id !== id || !answer.usage || !answer.live) return;
           const { heapUsed, external, arrayBuffers } = answer.usage;
-          finish(null, { heapUsed: heapUsed / MB, external: external / MB, arrayBuffers: arrayBuffers / MB, total: (heapUsed + external) / MB });
+          const total = (heapUsed + external) / MB;
+          finish(null, { heapUsed: heapUsed / MB, external: external / MB, arrayBuffers: arrayBuffers / MB, total, live: answer.live });
         };
         const onExit = () => finish(new Error('the server exited before saying what it holds'));
         child.on('message', onMessage);
