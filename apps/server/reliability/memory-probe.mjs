@@ -31,10 +31,11 @@ if (typeof process.send === 'function' && process.env.RELIABILITY_MEMORY_PROBE =
     globalThis.gc?.();
     await turn();
     globalThis.gc?.();
-    // The registry's callbacks for what the collections freed run in the turns after them.
+    const usage = process.memoryUsage();
+    // The registry's callbacks for what the collections freed run in the next turn (one more for margin).
     await turn();
     await turn();
-    process.send?.({ type: 'memory', id: message.id, usage: process.memoryUsage(), live: { ...live } });
+    process.send?.({ type: 'memory', id: message.id, usage, live: { ...live } });
   });
   // Listening must not keep the server alive once it means to stop.
   process.channel?.unref();
