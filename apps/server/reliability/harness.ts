@@ -97,8 +97,8 @@ export interface RetainedMemory {
   arrayBuffers: number;
   /** Heap in use and external together. */
   total: number;
-  /** Of every HTTP request, response and socket the server has had, how many are still alive. */
-  live: { requests: number; responses: number; sockets: number };
+  /** Of every HTTP response and socket the server has had, how many are still alive. */
+  live: { responses: number; sockets: number };
 }
 
 export interface StartOptions {

@@ -107,8 +107,9 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
           );
           const busyAfter = cpuBusyMs();
           if (path === 'queue' && busyBefore !== null && busyAfter !== null) {
-            cpu[kept ? 'kept' : 'plain'].busy += busyAfter - busyBefore;
-            cpu[kept ? 'kept' : 'plain'].wall += result.ms;
+            const spent = cpu[kept ? 'kept' : 'plain'];
+            spent.busy += busyAfter - busyBefore;
+            spent.wall += result.ms;
           }
           const key = `${path === 'queue' ? 'queue' : 'serial'}${kept ? 'Kept' : 'Plain'}` as const;
           figures[key].push(result.megabytesPerSecond);
@@ -149,10 +150,10 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
         line(`upload queue, ${FILES} × ${MB} MB, each kept`, figures.queueKept),
         `  ${'ratio kept / nothing kept'.padEnd(44)} ${(median(figures.queueKept) / median(figures.queuePlain)).toFixed(2)}×  (goal ≥ 0.9×)`,
         ...(cpu.plain.wall && cpu.kept.wall
-          ? [
-              `  ${'  CPU busy (whole machine), nothing kept'.padEnd(44)} ${(cpu.plain.busy / cpu.plain.wall).toFixed(2)} of ${availableParallelism()} cores, ${(cpu.plain.busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
-              `  ${'  CPU busy (whole machine), each kept'.padEnd(44)} ${(cpu.kept.busy / cpu.kept.wall).toFixed(2)} of ${availableParallelism()} cores, ${(cpu.kept.busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
-            ]
+          ? ([['nothing kept', cpu.plain], ['each kept', cpu.kept]] as const).map(
+              ([label, { busy, wall }]) =>
+                `  ${`  CPU busy (whole machine), ${label}`.padEnd(44)} ${(busy / wall).toFixed(2)} of ${availableParallelism()} cores, ${(busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
+            )
           : []),
         line('worst case, one file at a time: upload only', figures.serialPlain),
         line('worst case: keep, upload, forget', figures.serialKept),

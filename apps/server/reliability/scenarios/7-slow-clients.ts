@@ -8,8 +8,9 @@
  * use plus array buffers and other external memory) grows no more while the slow readers trickle
  * than the same work grows it without them, stays within a bound per connected reader, is back
  * where it was once they hang up, and a second wave adds nothing to it; and no more than 2 HTTP
- * responses are still alive once the readers hung up (the probe counts them; 0 are expected). RSS is held to a peak per reader and to
- * no growth from one wave to the next; it is not expected to come back down: on loopback each reader
+ * responses are still alive once the readers hung up (the probe counts them; 0 are expected). RSS
+ * is held to a peak per reader and to no growth from one wave to the next; it is not expected to
+ * come back down: on loopback each reader
  * first takes a few MB at full speed (the kernel's socket buffers grow to several MB), so the server
  * decrypts some 200 MB within a second of their connecting, and the allocator keeps the high-water
  * mark of that burst (docs/reliability.md, Slow clients).
