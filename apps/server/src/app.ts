@@ -36,6 +36,7 @@ import { runRetention } from './retention.js';
 import { createObjectStore } from './storage/create.js';
 import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
 import { encryptStoredFiles } from './storage/encrypt-existing.js';
+import { fixDocumentNames } from './documents/rename.js';
 import { localStorageRoutes } from './storage/local-routes.js';
 import type { Services } from './services.js';
 import type { PoolConfig } from 'pg';
@@ -248,6 +249,11 @@ async function assemble(
       )
     : Promise.resolve();
 
+  // Names stored before every name was given its type's extension get it, once, in the background.
+  const naming = fixDocumentNames(lifecycle, { signal: stopEncrypting.signal }).catch((err: unknown) =>
+    app.log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'typing stored names failed; the next start tries again'),
+  );
+
   // Last, when nothing can fail any more: until it listens, no session lookup is kept.
   const listener = listenForAuthChanges(connection, sessions, (err) =>
     app.log.warn({ message: err.message }, 'the connection that hears session changes failed; sessions are looked up every time until it is back'),
@@ -266,6 +272,7 @@ async function assemble(
       await retaining;
       await resuming;
       await encrypting;
+      await naming;
       mailer.close();
       closeStore();
       await listener.close();

@@ -10,9 +10,12 @@ export interface AuditRecord {
   detail?: string | null;
 }
 
-/** Appends to the audit log. Awaited by the caller: an action that cannot be audited fails rather than going unrecorded. */
-export async function audit(db: Db, record: AuditRecord): Promise<void> {
-  await db
+/**
+ * Appends to the audit log and returns the entry's id. Awaited by the caller: an action that cannot
+ * be audited fails rather than going unrecorded.
+ */
+export async function audit(db: Db, record: AuditRecord): Promise<number> {
+  const { id } = await db
     .insertInto('audit_log')
     .values({
       actor: record.actor,
@@ -22,5 +25,30 @@ export async function audit(db: Db, record: AuditRecord): Promise<void> {
       ip: record.ip ?? null,
       detail: record.detail ?? null,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/**
+ * Records that a signed link fetched a document's bytes: the actor is whoever the link was issued to
+ * (the entry `issuedUnder`, written when it was signed), the address is the fetcher's.
+ */
+export async function auditFetch(
+  db: Db,
+  fetch: { issuedUnder: number; clientId: string; key: string; ip: string },
+): Promise<void> {
+  const issued = await db
+    .selectFrom('audit_log')
+    .select('actor')
+    .where('id', '=', fetch.issuedUnder)
+    .executeTakeFirst();
+  await audit(db, {
+    actor: issued?.actor ?? null,
+    action: 'doc.fetch',
+    clientId: fetch.clientId,
+    keys: [fetch.key],
+    ip: fetch.ip,
+    detail: `link of entry ${fetch.issuedUnder}`,
+  });
 }

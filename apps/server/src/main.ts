@@ -66,7 +66,7 @@ function readyLine(config: Config, server: Server): string {
     server.services.mailer.kind !== 'outbox'
       ? 'sign-in codes are sent by email'
       : config.devOutbox
-        ? `sign-in codes appear in this log and at ${url}/api/dev/outbox`
+        ? `sign-in codes appear in this log and at http://localhost:${port}/api/dev/outbox, for a browser on this machine only`
         : 'sign-in codes appear in this log';
   return `Ready: open ${url} (${codes})`;
 }

@@ -346,7 +346,7 @@ describe('encrypting the files stored before encryption', () => {
       // A run stopped after its first file (as by a shutdown)…
       const store = createLocalStore({
         root: path.join(app.config.dataDir, 'files'),
-        secret: randomBytes(32),
+        signingKey: randomBytes(32),
         baseUrl: '/api/storage',
         encryption: storageKeyFrom(Buffer.from(TEST_STORAGE_KEY, 'base64')),
       });

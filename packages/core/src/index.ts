@@ -60,7 +60,7 @@ export {
   MAX_FILE_NAME_BYTES,
   fileExtension,
   safeFileName,
-  withDocumentExtension,
+  documentFileName,
   applyRenameRule,
   captureFileName,
   refusalBeforeUpload,

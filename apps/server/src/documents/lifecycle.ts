@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { assertExpected, digestStream, type FileDigest } from '../storage/digest.js';
 import { FALLBACK_CONTENT_TYPE, UNSUPPORTED_TYPE_MESSAGE, tooLarge } from '../storage/filetypes.js';
+import { documentRef } from '../storage/keys.js';
 import { StorageError, type ObjectStore } from '../storage/types.js';
 import { findDocument, markStored, pendingDocuments, toStored, type DocumentRow, type StoredDocument } from './documents.js';
 
@@ -64,7 +65,7 @@ export async function settle(
     // whatever is at the key now is not this refusal's to delete.
     const removed = await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').executeTakeFirst();
     if (removed.numDeletedRows > 0n) {
-      log.info({ key: row.key, kind: error.kind }, 'upload refused after it arrived; deleted');
+      log.info({ document: documentRef(row.key), kind: error.kind }, 'upload refused after it arrived; deleted');
       await store.delete([row.key]);
     }
     return { state: 'refused', error };
@@ -111,7 +112,7 @@ export async function settleInterrupted(services: LifecycleServices): Promise<nu
     try {
       if ((await settle(services, row)).state === 'stored') stored += 1;
     } catch (err) {
-      services.log.warn({ err, key: row.key }, 'could not settle an upload; will retry');
+      services.log.warn({ err, document: documentRef(row.key) }, 'could not settle an upload; will retry');
     }
   }
   return stored;
@@ -167,7 +168,7 @@ export async function sweep(services: LifecycleServices, options: { graceMs: num
         else if (dropIfMissing && !(await store.head(row.key))) report.droppedPending += 1;
       } catch (err) {
         // One unreadable upload must not stop the round: it is tried again next time.
-        services.log.warn({ err, key: row.key }, 'could not settle an upload; will retry');
+        services.log.warn({ err, document: documentRef(row.key) }, 'could not settle an upload; will retry');
       }
     }
     let batch: { key: string; lastModified: Date }[] = [];
@@ -178,7 +179,7 @@ export async function sweep(services: LifecycleServices, options: { graceMs: num
       );
       const orphans = batch.filter((o) => !known.has(o.key) && o.lastModified < cutoff).map((o) => o.key);
       if (orphans.length > 0) {
-        services.log.warn({ keys: orphans }, 'deleting stored files that no document refers to');
+        services.log.warn({ documents: orphans.map(documentRef) }, 'deleting stored files that no document refers to');
         await store.delete(orphans);
         report.deletedOrphans += orphans.length;
       }

@@ -16,6 +16,27 @@ function loggedUrl(url: string): string {
   return url.replace(USER_PATH, '$1[email]');
 }
 
+/** A quoted string holding a path separator: the file path an error message names (`open '/…/123_W-2 Jane.pdf'`). */
+const QUOTED_PATH = /(['"`])[^'"`\n]*[/\\][^'"`\n]*\1/g;
+const scrub = (text: unknown): string => (typeof text === 'string' ? text.replace(QUOTED_PATH, "'[path]'") : '');
+
+/**
+ * Errors as logged: their kind, code and message, and their stack, with any quoted path (which holds
+ * a file name, so perhaps a person's name) replaced; properties naming files or keys are left out.
+ */
+function serializeError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+  if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)), stack: '' };
+  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
+  return {
+    type: error.name,
+    ...(typeof code === 'string' && { code }),
+    ...(typeof statusCode === 'number' && { statusCode }),
+    message: scrub(error.message),
+    stack: scrub(error.stack),
+    ...(error.cause !== undefined && { cause: serializeError(error.cause) }),
+  };
+}
+
 interface RequestLike {
   method: string;
   url: string;
@@ -24,13 +45,14 @@ interface RequestLike {
   socket?: { remotePort?: number };
 }
 
-/** Fastify logger options with the request serializer that redacts capabilities. */
+/** Fastify logger options with the serializers that keep capabilities and file names out of the log. */
 export function withLogRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === undefined || logger === false || logger === true) return logger === true ? withLogRedaction({}) : logger;
   return {
     ...logger,
     serializers: {
       ...logger.serializers,
+      err: serializeError,
       req: (req: RequestLike) => ({
         method: req.method,
         url: loggedUrl(req.url),

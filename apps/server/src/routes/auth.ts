@@ -93,7 +93,6 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       const first = hasAdmin === undefined && isDirectLocal(request);
       if (hasAdmin === undefined && !first) {
         log.warn(
-          { email: body.email },
           'No admin exists, and this registration did not come from the server machine, so it waits for approval. ' +
             'Register the first account in a browser on the server machine, or set ADMIN_EMAIL and ADMIN_PIN.',
         );

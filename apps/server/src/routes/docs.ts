@@ -1,37 +1,31 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  applyRenameRule,
-  buildDocKey,
-  safeFileName,
-  withDocumentExtension,
-  type DocKeyParts,
-} from '@vita-docs/core';
+import { applyRenameRule, buildDocKey, documentFileName, messages, type DocKeyParts } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
 import { assertClientAccess, CLIENT_NOT_FOUND, clientFor, hasDocType } from '../clients/clients.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
   extendPending,
   findDocument,
   findSameUpload,
   listCategory,
-  moveDocumentRow,
   reserveDocument,
   toDocItem,
   toStored,
 } from '../documents/documents.js';
 import { settle, settleArrived } from '../documents/lifecycle.js';
+import { moveDocument } from '../documents/rename.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { JsonText, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
-import { assertDocKey } from '../storage/keys.js';
-import { fileGone, StorageError } from '../storage/types.js';
+import { assertDocKey, documentRef } from '../storage/keys.js';
+import { fileGone, LINK_SECONDS } from '../storage/types.js';
 
-/** Upload URLs live long enough for a slow phone connection; view/download URLs only seconds. */
-const PUT_URL_SECONDS = 15 * 60;
-const GET_URL_SECONDS = 60;
+const PUT_URL_SECONDS = LINK_SECONDS.PUT;
+const GET_URL_SECONDS = LINK_SECONDS.GET;
+const NO_NAME = messages.renameEmpty;
 
 /**
  * Presigned URLs of the local store may be path-only; every answer is made absolute here, so no client
@@ -69,7 +63,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     // A retake takes the replaced file's place in the order (only a file of this client and category).
     const replaced = body.replaces ? await findDocument(db, body.replaces) : undefined;
     const inPlace = replaced?.client_id === client.id && replaced.doc_type === body.docType;
-    const filename = safeFileName(withDocumentExtension(body.filename.trim(), body.contentType));
+    const filename = documentFileName(body.filename.trim(), body.contentType) ?? documentFileName('file', body.contentType) ?? 'file.pdf';
     const expiresAt = new Date(Date.now() + PUT_URL_SECONDS * 1000);
     // Never twice: the same bytes under the same name in this category are the same upload (a retry
     // whose answer was lost). Stored → say so, nothing to send; pending → a new URL for that key.
@@ -132,35 +126,44 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
 
   /**
    * The document must be listed: a pending (unverified) upload or bytes whose row is gone are not
-   * served. An S3 upload that arrived without `complete` is settled first.
+   * served. An S3 upload that arrived without `complete` is settled first. Returns its stored type.
    */
-  const requireStored = async (key: string): Promise<void> => {
+  const requireStored = async (key: string): Promise<{ contentType: string }> => {
     const row = await findDocument(db, key);
-    const stored = row?.state === 'pending' ? (await settle(services, row)).state === 'stored' : row?.state === 'stored';
-    if (!stored) throw fileGone();
+    if (row?.state === 'pending') {
+      const settled = await settle(services, row);
+      if (settled.state === 'stored') return { contentType: settled.document.contentType };
+    } else if (row?.state === 'stored') {
+      return { contentType: row.content_type };
+    }
+    throw fileGone();
   };
 
   userRoute(app, 'presignGet', async ({ user, body, request }) => {
     const parts = await authorizeKey(user, body.key);
-    await requireStored(body.key);
+    const { contentType } = await requireStored(body.key);
+    const wanted = body.downloadAs?.trim() ? documentFileName(body.downloadAs, contentType) : null;
+    // Recorded first: the link carries this entry, and each fetch of it is audited under it.
+    const issuedUnder = await audit(db, { actor: user.email, action: 'doc.download', clientId: parts.clientId, keys: [body.key], ip: request.ip });
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'attachment',
-      downloadName: body.downloadAs?.trim() ? safeFileName(body.downloadAs) : parts.filename,
+      downloadName: wanted ?? documentFileName(parts.filename, contentType) ?? parts.filename,
+      issuedUnder,
     });
-    await audit(db, { actor: user.email, action: 'doc.download', clientId: parts.clientId, keys: [body.key], ip: request.ip });
     return { url: absolute(request, signed.url), expiresAt: signed.expiresAt.toISOString() };
   });
 
   userRoute(app, 'presignView', async ({ user, body, request }) => {
     const parts = await authorizeKey(user, body.key);
-    await requireStored(body.key);
+    const { contentType } = await requireStored(body.key);
+    const issuedUnder = await audit(db, { actor: user.email, action: 'doc.view', clientId: parts.clientId, keys: [body.key], ip: request.ip });
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'inline',
-      downloadName: parts.filename,
+      downloadName: documentFileName(parts.filename, contentType) ?? parts.filename,
+      issuedUnder,
     });
-    await audit(db, { actor: user.email, action: 'doc.view', clientId: parts.clientId, keys: [body.key], ip: request.ip });
     return { url: absolute(request, signed.url), expiresAt: signed.expiresAt.toISOString() };
   });
 
@@ -176,17 +179,21 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     }
     // Rows first: from here the files are not listed; if removing the bytes fails, the sweeper will.
     await deleteDocumentRows(db, keys);
-    await store.delete(keys).catch((err: unknown) => services.log.warn({ err, keys }, 'bytes left for the sweeper'));
+    await store.delete(keys).catch((err: unknown) =>
+      services.log.warn({ err, documents: keys.map(documentRef) }, 'bytes left for the sweeper'),
+    );
     return { ok: true as const, deleted: keys.length };
   });
 
   userRoute(app, 'renameDoc', async ({ user, body, request }) => {
     const parts = await authorizeKey(user, body.key);
     const requested = applyRenameRule(parts.filename, body.filename);
-    if (requested === null) throw badRequest('Please enter a file name');
-    const filename = safeFileName(requested);
+    if (requested === null) throw badRequest(NO_NAME);
+    const { contentType } = await requireStored(body.key);
+    // Whatever is asked, the name keeps its real type's extension (`statement.cmd` → `statement.cmd.pdf`).
+    const filename = documentFileName(requested, contentType);
+    if (filename === null) throw badRequest(NO_NAME);
     if (filename === parts.filename) return { ok: true as const, newKey: body.key, filename };
-    await requireStored(body.key);
     const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
     const taken = () => new HttpError(409, 'Another file in this category already has that name.');
     if (await findDocument(db, newKey)) {
@@ -194,52 +201,13 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
       await requireStored(body.key);
       throw taken();
     }
-    await audit(db, {
-      actor: user.email,
-      action: 'doc.rename',
-      clientId: parts.clientId,
-      keys: [body.key, newKey],
-      ip: request.ip,
-    });
-    // Bytes copied, then the row moved, then the old bytes removed: a stop at any point leaves the
-    // document listed with its bytes; an extra copy has no row and is swept. The copy is made before
-    // any database connection is taken: it takes as long as the file is large (a second under load),
-    // and holding one of the pool's few connections that long stalled everyone else's requests.
-    await store.copy(body.key, newKey).catch(async (err: unknown) => {
-      if (!(err instanceof StorageError && err.kind === 'conflict')) throw err;
-      // The name's bytes are there already: another rename of this file to this name (a second
-      // click) got there first — it is gone if that one finished — or, rarely, another file's.
+    const result = await moveDocument(services, { key: body.key, newKey, filename, clientId: parts.clientId }, { actor: user.email, ip: request.ip });
+    if (result === 'gone') throw fileGone();
+    if (result === 'taken') {
+      // Taken — or by this very file, renamed there a moment ago (a second click): then it is gone.
       await requireStored(body.key);
       throw taken();
-    });
-    // The row is moved only if the file is still there: another request may have renamed or deleted
-    // it while its bytes were copied. Its row is locked for the move, so of two renames one moves it.
-    const moved = await db
-      .transaction()
-      .execute(async (trx) => {
-        const locked = await trx
-          .selectFrom('documents')
-          .select('key')
-          .where('key', '=', body.key)
-          .where('state', '=', 'stored')
-          .forUpdate()
-          .executeTakeFirst();
-        if (!locked) return false;
-        await moveDocumentRow(trx, body.key, newKey, filename);
-        return true;
-      })
-      .catch((err: unknown) => {
-        // The copy stays either way: on a unique violation another file's row lists that key (its
-        // bytes); otherwise a commit whose answer was lost may list it. Unlisted, it is swept.
-        throw isUniqueViolation(err) ? taken() : err;
-      });
-    if (!moved) {
-      // Renamed or deleted by another request while copying: the copy is ours to remove, unless that
-      // request renamed the file to this same name (its row lists the same bytes).
-      if (!(await findDocument(db, newKey))) await store.delete([newKey]);
-      throw fileGone();
     }
-    await store.delete([body.key]).catch((err: unknown) => services.log.warn({ err }, 'old bytes left for the sweeper'));
     return { ok: true as const, newKey, filename };
   });
 }

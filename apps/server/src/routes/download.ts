@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { zipFileName } from '@vita-docs/core';
+import { documentFileName, zipFileName } from '@vita-docs/core';
 import { audit } from '../audit.js';
 import { clientDocTypes, clientFor } from '../clients/clients.js';
 import { listDocuments } from '../documents/documents.js';
@@ -55,7 +55,8 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     const keyOf = new Map<string, string>();
     const entries = async function* (): AsyncGenerator<ZipEntry> {
       for (const doc of docs) {
-        const name = namer.name(doc.docType, doc.filename);
+        // Names are fixed at start (`fixDocumentNames`); typed here too, so no entry is ever runnable.
+        const name = namer.name(doc.docType, documentFileName(doc.filename, doc.contentType) ?? doc.filename);
         keyOf.set(name, doc.key);
         yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key, { version: doc.version }) };
       }

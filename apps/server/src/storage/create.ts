@@ -1,10 +1,12 @@
 /** Builds the configured object store: S3-compatible when `S3_*` is set, else the local disk under DATA_DIR. */
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
+import { auditFetch } from '../audit.js';
 import { findDocument, markStored } from '../documents/documents.js';
 import type { Config } from '../env.js';
-import { documentRef } from './keys.js';
+import { assertDocKey, documentRef } from './keys.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
 import { loadStorageKey } from './storage-key.js';
 import { StorageError, uploadLinkUsed, type ObjectStore } from './types.js';
@@ -15,6 +17,9 @@ export interface ConfiguredStore {
   local: LocalObjectStore | undefined;
   close: () => void;
 }
+
+/** The signed-URL key's label: a key of its own, so a link signature is never valid as anything else. */
+const URL_SIGNING_LABEL = 'vita-docs/local-storage-url/v2';
 
 const gone = () => new StorageError('not_found', 'This client or document type no longer exists.');
 
@@ -41,7 +46,11 @@ export async function createObjectStore(
     encryption,
     onDamaged: (key, reason) =>
       log.error({ document: documentRef(key), reason }, 'a stored file failed its integrity check; it is not served'),
-    secret: deps.secret,
+    // From the storage key, never the database: a copy of the data directory cannot sign a link.
+    // Only the benchmark's plain store has no storage key.
+    signingKey: encryption?.derive(URL_SIGNING_LABEL) ?? createHmac('sha256', deps.secret).update(URL_SIGNING_LABEL).digest(),
+    onFetch: (grant, ip) =>
+      auditFetch(db, { issuedUnder: grant.issuedUnder, clientId: assertDocKey(grant.key).clientId, key: grant.key, ip }),
     baseUrl: `${config.publicUrl ?? ''}/api/storage`,
     // PDF previews are framed by the web app (same origin) and by the desktop kiosk's page.
     frameAncestors: "'self' app://vita",

@@ -50,7 +50,7 @@ export class SealedFileError extends Error {
   override name = 'SealedFileError';
 }
 
-/** The master key, in the forms the store uses it. The raw key itself is not kept. */
+/** The master key, in the forms the store uses it; the raw key stays inside this object. */
 export interface StorageKey {
   /** HMAC-SHA256 of a constant under the master key (hex): what the database keeps to recognise it. */
   readonly fingerprint: string;
@@ -60,6 +60,11 @@ export interface StorageKey {
   wrap(header: Buffer, dataKey: Buffer, docKey: string): void;
   /** The data key of a header; throws {@link SealedFileError} when the header does not authenticate. */
   unwrap(header: Buffer, docKey: string): Buffer;
+  /**
+   * A 32-byte key of its own for `label` (HKDF-SHA256 of the master key): the secrets that guard the
+   * documents are derived here, so none of them needs to be kept in the database or the data directory.
+   */
+  derive(label: string): Buffer;
 }
 
 /** Derives the fingerprint and the key-wrapping key from a 32-byte master key. */
@@ -73,6 +78,7 @@ export function storageKeyFrom(master: Uint8Array): StorageKey {
   return {
     fingerprint: fingerprintBytes.toString('hex'),
     id,
+    derive: (label) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, KEY_BYTES)),
     wrap(header, dataKey, docKey) {
       const cipher = createCipheriv('aes-256-gcm', kek, header.subarray(40, 52));
       cipher.setAAD(aad(header, docKey));

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { mediaType } from '@vita-docs/core';
+import { documentFileName, mediaType } from '@vita-docs/core';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { DATABASE_UNAVAILABLE, frameworkMessage } from '../http/errors.js';
 import { allowSlowUpload } from '../http/protocol.js';
@@ -100,6 +100,12 @@ function requestedRange(request: FastifyRequest, size: number, lastModified: str
 async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply: FastifyReply) {
   const grant = store.signer.verify('GET', request.query, store.now()) as GetGrant;
   const opened = await store.openObject(grant.key);
+  try {
+    await store.recordFetch(grant, request.ip);
+  } catch (error) {
+    await opened.close().catch(() => undefined);
+    throw error;
+  }
   let body: Readable;
   try {
     const { object } = opened;
@@ -119,7 +125,11 @@ async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply
     void reply.headers({
       'content-type': contentType,
       'content-length': String(range ? range.end - range.start + 1 : object.size),
-      'content-disposition': contentDisposition(inline ? 'inline' : 'attachment', grant.downloadName),
+      // The signed name is typed already; typed again here for the served type, whoever signed it.
+      'content-disposition': contentDisposition(
+        inline ? 'inline' : 'attachment',
+        documentFileName(grant.downloadName, contentType) ?? 'file',
+      ),
       'content-security-policy': fileCsp(inline, contentType, store.frameAncestors),
       'last-modified': lastModified,
       'accept-ranges': 'bytes',

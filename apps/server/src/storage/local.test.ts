@@ -25,7 +25,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'vita-local-attacks-'));
   store = createLocalStore({
     root,
-    secret: randomBytes(32),
+    signingKey: randomBytes(32),
     baseUrl: '/api/storage',
     now: () => nowMs,
     encryption: storageKeyFrom(randomBytes(32)),
@@ -377,7 +377,7 @@ describe('signed download links', () => {
     // Every file of an encrypted store is encrypted: a foreign one is not served at all.
     await expect(served(key, 'inline')).rejects.toMatchObject({ kind: 'damaged' });
     // A store without encryption serves it, but never as anything a browser would render.
-    const plain = createLocalStore({ root, secret: randomBytes(32), baseUrl: '/api/storage', encryption: null });
+    const plain = createLocalStore({ root, signingKey: randomBytes(32), baseUrl: '/api/storage', encryption: null });
     const plainServer = await startStorageServer(plain);
     try {
       const { url } = await plain.presignGet(key, { expiresInSeconds: 60, disposition: 'inline', downloadName: 'file.pdf' });

@@ -18,15 +18,15 @@ import { assertPrefix } from './keys.js';
 import { TEMP_DIR, categoryFromDir, objectPath, prefixPath } from './local-layout.js';
 import { copyObject, encryptInPlace, readHead, writeUpload, type InPlaceResult, type UploadBody } from './local-write.js';
 import { SealedStream, type ByteRange } from './sealed-read.js';
-import { createUrlSigner, type UrlSigner } from './signing.js';
-import { fileDamaged, fileGone, StorageError, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
+import { createUrlSigner, type GetGrant, type UrlSigner } from './signing.js';
+import { fileDamaged, fileGone, LINK_SECONDS, StorageError, type ObjectStore, type PresignedUpload, type PresignedUrl, type StoredObject } from './types.js';
 
 /** How to build a {@link LocalObjectStore}. */
 export interface LocalStoreOptions {
   /** Directory holding the files (created on first write), e.g. `${DATA_DIR}/files`. */
   root: string;
-  /** Server secret the URL signatures are derived from. */
-  secret: Buffer | string;
+  /** The key signed URLs are signed with (derived from the storage key: see `create.ts`). */
+  signingKey: Buffer;
   /**
    * Where `localStorageRoutes` is mounted, as the browser reaches it: absolute
    * (`https://vita.example.org/api/storage`) or path-only (`/api/storage`, resolved by the browser).
@@ -45,6 +45,11 @@ export interface LocalStoreOptions {
   encryption: StorageKey | null;
   /** Told (for the log) when a stored file fails its integrity check; the caller gets `damaged`. */
   onDamaged?: (key: string, reason: string) => void;
+  /**
+   * Records a fetch of a file's bytes on a signed link, before they are sent (the audit log); a
+   * failure refuses the fetch. By default nothing is recorded.
+   */
+  onFetch?: (grant: GetGrant, ip: string) => Promise<void>;
 }
 
 /** The document index's part in an upload to the local store. */
@@ -82,6 +87,8 @@ export interface LocalObjectStore extends ObjectStore {
   readonly frameAncestors: string;
   /** See {@link LocalStoreOptions.uploads}. */
   readonly uploads: UploadHooks;
+  /** See {@link LocalStoreOptions.onFetch}. */
+  recordFetch(grant: GetGrant, ip: string): Promise<void>;
   now(): number;
   /**
    * Streams `body` into the object at `key`: rejects with `too_large` as soon as `maxBytes` is passed,
@@ -165,9 +172,12 @@ async function readChunk(handle: FileHandle, sealed: SealedFile, index: number):
 export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
   const root = path.resolve(options.root);
   const now = options.now ?? Date.now;
-  const signer = createUrlSigner(options.secret);
+  const signer = createUrlSigner(options.signingKey);
   const base = options.baseUrl.replace(/\/+$/, '');
-  const expiry = (seconds: number) => Math.floor(now() / 1000) + Math.max(1, Math.floor(seconds));
+  const expiry = (method: keyof typeof LINK_SECONDS, seconds: number) => {
+    if (seconds > LINK_SECONDS[method]) throw new RangeError(`a ${method} link lives at most ${LINK_SECONDS[method]} s`);
+    return Math.floor(now() / 1000) + Math.max(1, Math.floor(seconds));
+  };
   const encryption = options.encryption;
   // Plain files are those stored before encryption, until every one has been encrypted.
   let plaintextAllowed = true;
@@ -310,13 +320,14 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
     signer,
     frameAncestors: options.frameAncestors ?? "'self'",
     uploads: options.uploads ?? { before: async () => ({}), after: async () => undefined },
+    recordFetch: options.onFetch ?? (async () => undefined),
     encryption,
     now,
 
     async presignPut(key, contentType, { expiresInSeconds, maxBytes }): Promise<PresignedUpload> {
       objectPath(root, key);
       assertUploadLimits(contentType, maxBytes);
-      const expires = expiry(expiresInSeconds);
+      const expires = expiry('PUT', expiresInSeconds);
       const query = signer.sign({ method: 'PUT', key, contentType, maxBytes, expires });
       // A declared size and SHA-256 are checked by the upload hooks while the bytes stream in.
       return { url: `${base}/put?${query}`, expiresAt: new Date(expires * 1000), headers: {} };
@@ -324,20 +335,21 @@ export function createLocalStore(options: LocalStoreOptions): LocalObjectStore {
 
     async presignGet(
       key,
-      { expiresInSeconds, disposition, downloadName, contentType },
+      { expiresInSeconds, disposition, downloadName, contentType, issuedUnder },
     ): Promise<PresignedUrl> {
       // The file must be there, and its header intact: a damaged file is refused here already, so the
       // app can say so instead of opening a link that fails.
       const opened = await openStored(key);
       if (!opened) throw fileGone();
       await opened.handle.close();
-      const expires = expiry(expiresInSeconds);
+      const expires = expiry('GET', expiresInSeconds);
       const query = signer.sign({
         method: 'GET',
         key,
         disposition,
         downloadName,
         contentType: contentType ?? '',
+        issuedUnder: issuedUnder ?? 0,
         expires,
       });
       return { url: `${base}/get?${query}`, expiresAt: new Date(expires * 1000) };

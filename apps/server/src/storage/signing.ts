@@ -2,9 +2,12 @@
  * HMAC-SHA256 signed URLs for the local store. A URL is a capability: whoever holds it may do exactly
  * the one thing it names (method, key, content type, size limit or disposition and download name)
  * until it expires, without cookies. Every field that changes behaviour is inside the signature.
+ * The key comes from the storage key (see `create.ts`), never from the database: a copy of the data
+ * directory cannot mint links. A link that claims to live longer than the server ever signs is
+ * refused, whoever signed it.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { StorageError } from './types.js';
+import { LINK_SECONDS, StorageError } from './types.js';
 
 /** What an upload URL allows. */
 export interface PutGrant {
@@ -24,6 +27,8 @@ export interface GetGrant {
   downloadName: string;
   /** Served type chosen at signing time ('' = the stored one). */
   contentType: string;
+  /** The audit entry that records whom the link was issued to (0: none); each fetch is audited under it. */
+  issuedUnder: number;
   /** Unix seconds. */
   expires: number;
 }
@@ -38,22 +43,21 @@ export interface UrlSigner {
   verify(method: Grant['method'], query: unknown, nowMs: number): Grant;
 }
 
-/** Derives a key of its own so a storage signature can never be replayed as a CSRF token or the reverse. */
-function deriveKey(secret: Buffer | string): Buffer {
-  return createHmac('sha256', secret).update('vita-docs/local-storage-url/v1').digest();
-}
+/** Other servers' clocks may run this far ahead of ours. */
+const CLOCK_SLACK_SECONDS = 30;
 
 /** One unambiguous string per grant: JSON arrays cannot be shifted across field boundaries. */
 function canonical(grant: Grant): string {
   return grant.method === 'PUT'
-    ? JSON.stringify(['v1', 'PUT', grant.key, grant.contentType, grant.maxBytes, grant.expires])
+    ? JSON.stringify(['v2', 'PUT', grant.key, grant.contentType, grant.maxBytes, grant.expires])
     : JSON.stringify([
-        'v1',
+        'v2',
         'GET',
         grant.key,
         grant.disposition,
         grant.downloadName,
         grant.contentType,
+        grant.issuedUnder,
         grant.expires,
       ]);
 }
@@ -66,6 +70,7 @@ function fields(grant: Grant): Record<string, string> {
         d: grant.disposition,
         n: grant.downloadName,
         ct: grant.contentType,
+        a: String(grant.issuedUnder),
         exp: String(grant.expires),
       };
 }
@@ -82,9 +87,8 @@ function param(query: Record<string, unknown>, name: string): string {
 
 const INTEGER = /^\d{1,15}$/;
 
-/** A signer for the given server secret (at least 32 bytes of entropy is expected). */
-export function createUrlSigner(secret: Buffer | string): UrlSigner {
-  const key = deriveKey(secret);
+/** A signer with `key`: 32 random or derived bytes used for nothing else. */
+export function createUrlSigner(key: Buffer): UrlSigner {
   const mac = (grant: Grant) => createHmac('sha256', key).update(canonical(grant)).digest();
 
   return {
@@ -111,7 +115,8 @@ export function createUrlSigner(secret: Buffer | string): UrlSigner {
         };
       } else {
         const disposition = param(q, 'd');
-        if (disposition !== 'attachment' && disposition !== 'inline')
+        const issuedUnder = param(q, 'a');
+        if ((disposition !== 'attachment' && disposition !== 'inline') || !INTEGER.test(issuedUnder))
           throw new StorageError('forbidden', TAMPERED);
         grant = {
           method,
@@ -119,6 +124,7 @@ export function createUrlSigner(secret: Buffer | string): UrlSigner {
           disposition,
           downloadName: param(q, 'n'),
           contentType: param(q, 'ct'),
+          issuedUnder: Number(issuedUnder),
           expires: Number(exp),
         };
       }
@@ -130,6 +136,10 @@ export function createUrlSigner(secret: Buffer | string): UrlSigner {
       }
       // Checked after the signature so an attacker learns nothing from the message.
       if (grant.expires * 1000 <= nowMs) throw new StorageError('forbidden', EXPIRED);
+      // Only a stolen signing key makes such a link: this server never signs one.
+      if (grant.expires * 1000 > nowMs + (LINK_SECONDS[method] + CLOCK_SLACK_SECONDS) * 1000) {
+        throw new StorageError('forbidden', TAMPERED);
+      }
       return grant;
     },
   };

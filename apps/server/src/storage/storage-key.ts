@@ -90,8 +90,9 @@ async function readKey(
     return created;
   }
   const { mode } = await fs.stat(source.path);
+  // Refused like an open data directory: a key others can read protects nothing.
   if ((mode & 0o077) !== 0) {
-    options.log.warn(`The storage key file ${source.path} can be read by other users; make it private: chmod 600 ${source.path}`);
+    throw new Error(`The storage key file ${source.path} can be read or changed by other users. Make it private, then start again: chmod 600 ${source.path}`);
   }
   return parseKeyFile(text, source.path);
 }

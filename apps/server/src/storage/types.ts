@@ -6,6 +6,12 @@
  */
 import type { Readable } from 'node:stream';
 
+/**
+ * The longest a signed link lives, by method: an upload link long enough for a slow phone
+ * connection, a view or download link only seconds. Links claiming more are refused.
+ */
+export const LINK_SECONDS = { PUT: 15 * 60, GET: 60 } as const;
+
 /** A URL the browser uses directly, without cookies, until `expiresAt`. */
 export interface PresignedUrl {
   url: string;
@@ -40,6 +46,8 @@ export interface PresignGetOptions {
   downloadName: string;
   /** Served type; defaults to the stored one. Never served as HTML/SVG whatever is passed. */
   contentType?: string;
+  /** The audit entry naming whom the link is for: each fetch of the bytes is audited under it. */
+  issuedUnder?: number;
 }
 
 /** One stored object as listed. */

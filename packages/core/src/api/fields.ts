@@ -3,8 +3,9 @@ import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
 import { isCommonPin } from '../domain/common-pins.js';
 import { isClientId } from '../domain/client-id.js';
 
+// C0, DEL and C1 controls (U+0085 breaks lines for some readers).
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**

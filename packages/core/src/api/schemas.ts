@@ -327,11 +327,12 @@ const Instant = (label: string) =>
  */
 export const AuditQuery = z.object({
   clientId: ClientId.optional(),
-  actor: z.string({ error: 'actor must be an email.' }).trim().toLowerCase().max(254, { error: 'actor is too long.' }).optional(),
+  actor: cleanString('actor', 254).trim().toLowerCase().optional(),
   action: z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }).optional(),
   from: Instant('from').optional(),
   to: Instant('to').optional(),
-  before: z.coerce.number().int().min(1).optional(),
+  // Entry ids are PostgreSQL `serial` (int4): a larger cursor is no entry, not a database error.
+  before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export type AuditQuery = z.input<typeof AuditQuery>;

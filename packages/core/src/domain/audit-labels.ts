@@ -9,6 +9,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'doc.upload': 'Uploaded a file',
   'doc.view': 'Viewed a file',
   'doc.download': 'Downloaded a file',
+  'doc.fetch': 'Opened a file link',
   'doc.rename': 'Renamed a file',
   'doc.delete': 'Deleted files',
   'doctype.add': 'Added a document type',

@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   'doc.upload',
   'doc.view',
   'doc.download',
+  'doc.fetch',
   'doc.rename',
   'doc.delete',
   'doctype.add',

@@ -11,7 +11,7 @@ import {
   parseDocKey,
   safeFileName,
   uploadContentType,
-  withDocumentExtension,
+  documentFileName,
 } from './files.js';
 import { fileTooLargeMessage } from './messages.js';
 
@@ -22,6 +22,11 @@ describe('rename rule', () => {
     expect(applyRenameRule('W2.pdf', 'Employer.PDF')).toBe('Employer.PDF');
     expect(applyRenameRule('scan', 'renamed')).toBe('renamed');
     expect(applyRenameRule('photo.jpeg', 'front.jpg')).toBe('front.jpg.jpeg');
+  });
+
+  it('takes a name of nothing but dots and spaces for no name', () => {
+    for (const name of ['..', ' . . ', '...', '.']) expect(applyRenameRule('statement.pdf', name)).toBeNull();
+    expect(applyRenameRule('statement.pdf', '.hidden')).toBe('.hidden.pdf');
   });
 });
 
@@ -91,11 +96,25 @@ describe('safe file names', () => {
 });
 
 describe('document extensions', () => {
-  it('keeps document extensions and appends the canonical one to anything else', () => {
-    expect(withDocumentExtension('scan.PDF', 'application/pdf')).toBe('scan.PDF');
-    expect(withDocumentExtension('IMG_1.HEIC', 'image/jpeg')).toBe('IMG_1.HEIC');
-    expect(withDocumentExtension('W2fdp.cmd', 'application/pdf')).toBe('W2fdp.cmd.pdf');
-    expect(withDocumentExtension('page', 'image/png')).toBe('page.png');
+  it("keeps the stored type's own extension and appends it to anything else", () => {
+    expect(documentFileName('scan.PDF', 'application/pdf')).toBe('scan.PDF');
+    expect(documentFileName('IMG_1.JPEG', 'image/jpeg')).toBe('IMG_1.JPEG');
+    expect(documentFileName('IMG_1.HEIC', 'image/jpeg')).toBe('IMG_1.HEIC.jpg');
+    expect(documentFileName('W2fdp.cmd', 'application/pdf')).toBe('W2fdp.cmd.pdf');
+    expect(documentFileName('statement.cmd', 'application/pdf')).toBe('statement.cmd.pdf');
+    expect(documentFileName('a_;x=1;evil.html', 'application/pdf')).toBe('a_;x=1;evil.html.pdf');
+    expect(documentFileName('page', 'image/png')).toBe('page.png');
+    expect(documentFileName('pdf', 'application/pdf')).toBe('pdf.pdf');
+    expect(documentFileName('x.hta', 'application/x-unknown')).toBe('x.hta.pdf');
+  });
+
+  it('refuses names of nothing but dots and spaces, and keeps the extension of long names', () => {
+    expect(documentFileName('..', 'application/pdf')).toBeNull();
+    expect(documentFileName(' . ', 'image/png')).toBeNull();
+    const long = documentFileName(`${'é'.repeat(150)}.cmd`, 'application/pdf') ?? '';
+    expect(new TextEncoder().encode(long).length).toBeLessThanOrEqual(200);
+    expect(long.endsWith('.pdf')).toBe(true);
+    expect(documentFileName('\u0001\u0002', 'application/pdf')).toBe('file.pdf');
   });
 
   it('strips bidi overrides that disguise an extension', () => {

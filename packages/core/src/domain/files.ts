@@ -23,7 +23,7 @@ export function safeFileName(name: string): string {
   let cleaned = name
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     // Bidi overrides and isolates can make `fdp.cmd` display as `dmc.pdf`.
     .replace(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/g, '')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
@@ -45,11 +45,12 @@ export function safeFileName(name: string): string {
 
 /**
  * The rename rule (docs/behaviour.md#rename): the name is trimmed; when it lacks the original file's extension
- * (checked case-insensitively) the original extension is appended. Returns null for an empty name.
+ * (checked case-insensitively) the original extension is appended. Returns null for an empty name,
+ * or one of nothing but dots and spaces.
  */
 export function applyRenameRule(originalName: string, requested: string): string | null {
   const trimmed = requested.trim();
-  if (!trimmed) return null;
+  if (isNoName(trimmed)) return null;
   const ext = fileExtension(originalName);
   if (!ext || trimmed.toLowerCase().endsWith(ext.toLowerCase())) return trimmed;
   return trimmed + ext;
@@ -138,16 +139,25 @@ const TYPE_EXTENSIONS: Record<string, readonly string[]> = {
   'image/heif': ['.heif', '.heic'],
   'image/tiff': ['.tif', '.tiff'],
 };
-const DOCUMENT_EXTENSIONS = new Set(Object.values(TYPE_EXTENSIONS).flat());
+
+/** True for a name of nothing but dots and white space: it names nothing once made safe. */
+function isNoName(name: string): boolean {
+  return /^[\s.]*$/.test(name);
+}
 
 /**
- * A stored name never carries an extension a computer would run or render (`.cmd`, `.html`…): when
- * the name's extension is not a document type's, the canonical one for `contentType` is appended.
+ * The name a document of `contentType` is stored, downloaded and zipped under: made safe
+ * ({@link safeFileName}) and ending in an extension of that type, so a computer opening it runs the
+ * viewer for what it really is. Any other extension (`statement.cmd`, a JPEG's `.png`) stays part
+ * of the name and the type's own is appended: `statement.cmd.pdf`. Null for a name of nothing but
+ * dots and spaces. An unknown type counts as PDF.
  */
-export function withDocumentExtension(name: string, contentType: string): string {
-  if (DOCUMENT_EXTENSIONS.has(fileExtension(name).toLowerCase())) return name;
-  const canonical = TYPE_EXTENSIONS[mediaType(contentType)]?.[0] ?? '.pdf';
-  return name + canonical;
+export function documentFileName(name: string, contentType: string): string | null {
+  if (isNoName(name)) return null;
+  const safe = safeFileName(name);
+  const allowed = TYPE_EXTENSIONS[mediaType(contentType)] ?? TYPE_EXTENSIONS['application/pdf'] ?? ['.pdf'];
+  if (allowed.includes(fileExtension(safe).toLowerCase())) return safe;
+  return safeFileName(safe + (allowed[0] ?? '.pdf'));
 }
 
 /** Upload content type: `.pdf` → application/pdf, else the file's own type, else image/jpeg. */

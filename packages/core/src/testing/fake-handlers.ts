@@ -3,8 +3,8 @@ import type { EndpointArgs } from '../api/client.js';
 import type { EndpointName, Endpoints } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { Client, DocItem, User } from '../api/schemas.js';
-import { applyRenameRule, buildDocKey, parseDocKey, safeFileName } from '../domain/files.js';
-import { fileTooLargeMessage } from '../domain/messages.js';
+import { applyRenameRule, buildDocKey, documentFileName, parseDocKey } from '../domain/files.js';
+import { fileTooLargeMessage, messages } from '../domain/messages.js';
 import { sortByKeyOrder } from '../flows/file-list/file-list.js';
 import type { FakeWorld } from './fake-api.js';
 
@@ -161,7 +161,7 @@ export function fakeHandlers(world: FakeWorld): Handlers {
     async presignUpload({ params, body }) {
       client(params.id);
       if (body.size !== undefined && body.size > world.maxUploadBytes) throw fail(413, fileTooLargeMessage(world.maxUploadBytes));
-      const filename = safeFileName(body.filename);
+      const filename = documentFileName(body.filename.trim(), body.contentType) ?? 'file.pdf';
       // Like the server: the same bytes under the same name in the category are already there.
       if (body.sha256 !== undefined && !body.replaces) {
         for (const [key, doc] of world.docs) {
@@ -209,7 +209,9 @@ export function fakeHandlers(world: FakeWorld): Handlers {
       const doc = world.docs.get(body.key);
       const parts = parseDocKey(body.key);
       if (!doc || !parts) throw fail(404, 'File not found.');
-      const filename = safeFileName(applyRenameRule(doc.item.filename, body.filename) ?? '');
+      const requested = applyRenameRule(doc.item.filename, body.filename);
+      const filename = requested === null ? null : documentFileName(requested, doc.item.contentType);
+      if (filename === null) throw fail(400, messages.renameEmpty);
       const newKey = buildDocKey(parts.clientId, parts.docType, parts.order, filename);
       world.docs.delete(body.key);
       world.docs.set(newKey, { bytes: doc.bytes, item: { ...doc.item, key: newKey, filename } });
