@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
-import { codeAllowance, consumeCode, issueCode, openChallenge, type CodeCheck, type CodePurpose } from '../auth/codes.js';
+import { codeAllowance, consumeCode, issueCode, openChallenge, type Asker, type CodeCheck, type CodePurpose } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { knownDevice, rememberDevice } from '../auth/devices.js';
+import { networkOf } from '../auth/network.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
@@ -40,6 +41,9 @@ const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) => badRequest(check === 'e
 /** The pre-session a code request came from, hashed so the codes table holds no live cookie value. */
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
 
+/** Who asks for a code: this browser, on this network (see codes.ts for the shares they are counted in). */
+const askerOf = (request: FastifyRequest): Asker => ({ requester: requesterOf(request), network: networkOf(request.ip) });
+
 /**
  * Limits are generous per IP because a whole intake site often shares one address. Guesses take
  * their slot before they are checked (so parallel guesses cannot overrun a limit) and a success
@@ -69,9 +73,9 @@ async function limit(services: Services, name: LimitName, subject: string, messa
 export function authRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
 
-  /** Refuses a new code when the email had its hourly or daily share. */
-  const assertCodeAllowed = async (email: string, purpose: CodePurpose) => {
-    const allowance = await codeAllowance(db, email, purpose);
+  /** Refuses a new code when this browser or its network had its hourly or daily share for the email. */
+  const assertCodeAllowed = async (asked: Asker & { email: string; purpose: CodePurpose }) => {
+    const allowance = await codeAllowance(db, asked);
     if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
     if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
   };
@@ -134,8 +138,9 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     await clearFailures(db, user.email);
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
-    await assertCodeAllowed(user.email, 'login');
-    const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });
+    const asked = { email: user.email, purpose: 'login' as const, ...askerOf(request) };
+    await assertCodeAllowed(asked);
+    const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
     const emailSent = await mailer.send(codeMail(user.email, 'login', code));
     return { ok: true as const, emailSent };
   });
@@ -162,8 +167,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
    */
   const resend = async (request: FastifyRequest, purpose: CodePurpose, requested: string | undefined) => {
     await limit(services, 'resendPerIp', request.ip);
-    const requester = requesterOf(request);
-    const challenge = await openChallenge(db, requester, purpose);
+    const asker = askerOf(request);
+    const challenge = await openChallenge(db, asker.requester, purpose);
     const email = requested ?? challenge;
     if (!email) throw badRequest(TEXT.noChallenge);
     await limit(services, 'resendPerEmail', `${purpose}:${email}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
@@ -172,9 +177,10 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       if (challenge !== email) return true;
       const user = await findUser(db, email);
       if (purpose === 'login' && !user?.approved) return true;
-      if ((await codeAllowance(db, email, purpose)) !== 'ok') return true;
+      const asked = { email, purpose, ...asker };
+      if ((await codeAllowance(db, asked)) !== 'ok') return true;
       // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
-      const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester });
+      const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
       return user ? mailer.send(codeMail(email, purpose, code)) : true;
     };
   };
@@ -204,12 +210,12 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'forgotInit', async ({ body, request }) => {
     await limit(services, 'forgotPerIp', request.ip);
-    const requester = requesterOf(request);
+    const asked = { email: body.email, purpose: 'reset' as const, ...askerOf(request) };
     inBackground('forgot-init', async () => {
       // An email without an account gets a code too, one nobody is sent: wrong codes, the one that
       // uses a code up and resends are then answered alike, so they cannot tell who has an account.
-      if ((await codeAllowance(db, body.email, 'reset')) !== 'ok') return;
-      const code = await issueCode(db, secret, { email: body.email, purpose: 'reset', kind: 'initial', requester });
+      if ((await codeAllowance(db, asked)) !== 'ok') return;
+      const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
       if (await findUser(db, body.email)) await mailer.send(codeMail(body.email, 'reset', code));
     });
     return { ok: true as const, emailSent: true };
