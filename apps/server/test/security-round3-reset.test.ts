@@ -209,4 +209,20 @@ describe('security, round 3: nobody else can block an account’s codes', () => 
     }
     expect((await own.post('/api/auth/login-verify', { email, code })).status).toBe(200);
   });
+
+  it('does not make the owner wait for a resend because a stranger asked for one', async () => {
+    const email = await newOwner();
+    const own = await browser(OWNER_AT);
+    const stranger = await browser(strangerAt);
+    for (const [start, resend, verify] of [
+      [() => requestReset(own, email), '/api/auth/forgot-resend', '/api/auth/forgot-verify'],
+      [() => requestSignInCode(own, email), '/api/auth/login-resend', '/api/auth/login-verify'],
+    ] as const) {
+      await start();
+      expect((await stranger.post(resend, { email })).body).toEqual({ ok: true, emailSent: true });
+      const since = (await app.outbox()).length;
+      expect(await own.post(resend, {})).toMatchObject({ status: 200, body: { ok: true, emailSent: true } });
+      expect((await own.post(verify, { email, code: await app.latestCode(email, since) })).status).toBe(200);
+    }
+  });
 });

@@ -57,8 +57,11 @@ const LIMITS = {
   codePerIp: { max: 50, window: 900 },
   forgotPerIp: { max: 50, window: 3600 },
   resendPerIp: { max: 60, window: 3600 },
-  /** One resend per email per cooldown, counted whether or not the account exists (no enumeration). */
-  resendPerEmail: { max: 1, window: RESEND_COOLDOWN_SECONDS },
+  /**
+   * One resend per browser per cooldown, counted whether or not the account exists (no enumeration).
+   * Per browser, not per email, so a stranger's resends never make the owner wait.
+   */
+  resendPerBrowser: { max: 1, window: RESEND_COOLDOWN_SECONDS },
 } as const;
 type LimitName = keyof typeof LIMITS;
 
@@ -171,7 +174,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     const challenge = await openChallenge(db, asker.requester, purpose);
     const email = requested ?? challenge;
     if (!email) throw badRequest(TEXT.noChallenge);
-    await limit(services, 'resendPerEmail', `${purpose}:${email}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
+    await limit(services, 'resendPerBrowser', `${purpose}:${asker.requester}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
     /** Issues and mails the new code; true when a mail went out (or nothing was due). */
     return async (): Promise<boolean> => {
       if (challenge !== email) return true;
