@@ -4,13 +4,14 @@
  * account. Each test fails if its control is undone.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PIN, register, signIn, startApp, type Agent, type TestApp } from './harness.js';
 
 /** Where the owner is (requests carry it as X-Forwarded-For); each case's stranger has a network of its own. */
 const OWNER_AT = '198.51.100.20';
 const NEW_PIN = 'a whole new pin 77';
 const BAD_CODE = 'That code is not valid or has expired. Check the latest email or request a new code.';
+const LOCK_SUBJECT = 'Your VITA Documents account is locked on new browsers';
 
 /** Another 6-digit code than `code`: a wrong guess for sure. */
 const other = (code: string, i: number) => String((Number(code) + i) % 1_000_000).padStart(6, '0');
@@ -224,5 +225,55 @@ describe('security, round 3: nobody else can block an account’s codes', () => 
       expect(await own.post(resend, {})).toMatchObject({ status: 200, body: { ok: true, emailSent: true } });
       expect((await own.post(verify, { email, code: await app.latestCode(email, since) })).status).toBe(200);
     }
+  });
+
+  it('mails the owner once when 100 wrong PINs lock new browsers out, and lets a sign-in on a known device lift the lock', async () => {
+    const email = await newOwner();
+    const device = await browser(OWNER_AT);
+    await signInOn(device, email);
+    await device.post('/api/auth/logout');
+    const db = app.server.services.db;
+    // 99 wrong PINs so far (the last a day ago: no wait left), for the owner and for an email without an account.
+    const ghost = 'nobody-owns-this@example.org';
+    const lastTries = [];
+    for (const target of [email, ghost]) {
+      await db
+        .insertInto('login_throttle')
+        .values({ email: target, failures: 99, last_failure_at: new Date(Date.now() - 24 * 3600_000) })
+        .execute();
+      const stranger = await browser(strangerAt);
+      const hundredth = await stranger.post('/api/auth/login-init', {
+        email: target,
+        pin: 'wrong guess 100',
+      });
+      const after = await stranger.post('/api/auth/login-init', { email: target, pin: 'wrong guess 101' });
+      lastTries.push([hundredth, after].map(({ status, body }) => ({ status, body })));
+    }
+    // Answered alike whether or not the account exists; only a real owner is mailed.
+    expect(lastTries[0]).toEqual(lastTries[1]);
+    expect(lastTries[0]?.map((r) => r.status)).toEqual([401, 429]);
+    await vi.waitFor(async () =>
+      expect((await app.outbox()).filter((m) => m.to === email && m.subject === LOCK_SUBJECT)).toHaveLength(
+        1,
+      ),
+    );
+    const notice = (await app.outbox()).find((m) => m.subject === LOCK_SUBJECT);
+    expect(notice?.text).toMatch(/sign in on a computer or phone you have signed in on before/);
+    expect(notice?.text).toMatch(/Forgot Password/);
+    expect(notice?.text).not.toMatch(/\b\d{6}\b/);
+
+    const locked = await (await browser(OWNER_AT)).post('/api/auth/login-init', { email, pin: PIN });
+    expect(locked).toMatchObject({
+      status: 429,
+      body: {
+        error:
+          'Too many wrong Password PINs were entered for this email. Use Forgot Password to set a new one.',
+      },
+    });
+    // The owner signs in on the device they used before: that lifts the lock for new browsers.
+    await signInOn(device, email);
+    await signInOn(await browser(OWNER_AT), email);
+    const mails = await app.outbox();
+    expect(mails.filter((m) => m.subject === LOCK_SUBJECT).map((m) => m.to)).toEqual([email]);
   });
 });

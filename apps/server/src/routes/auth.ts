@@ -12,7 +12,7 @@ import { claimTry, clearFailures } from '../auth/throttle.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
-import { codeMail, pinChangedMail } from '../mail/mailer.js';
+import { codeMail, lockedMail, pinChangedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
@@ -83,6 +83,34 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
   };
 
+  /**
+   * Work done after the answer is sent, where the answer must not reveal, by content or by timing,
+   * whether an account exists for the email (forgot-password, the lock notice). Failures are logged.
+   */
+  const inBackground = (what: string, work: () => Promise<unknown>) => {
+    setImmediate(() => {
+      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
+    });
+  };
+
+  /**
+   * Takes a PIN try: a slot of the address's limit, and one of the device's own allowance or of the
+   * account's throttle (throttle.ts), so a stranger's guesses cannot keep the owner out of a browser
+   * they signed in on before. Returns the slots a right PIN gives back, and whether a wrong one is the
+   * try that locks new browsers out.
+   */
+  const claimPinTry = async (request: FastifyRequest, email: string) => {
+    const slots = [await limit(services, 'loginPerIp', request.ip)];
+    const device = knownDevice(secret, request, email);
+    if (device) {
+      slots.push(await limit(services, 'loginPerDevice', `${email}:${device}`));
+      return { slots, locksIfWrong: false };
+    }
+    const verdict = await claimTry(db, email);
+    if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
+    return { slots, locksIfWrong: verdict.locksIfWrong };
+  };
+
   publicRoute(app, 'register', async ({ body, request }) => {
     await limit(services, 'register', request.ip);
     const pinHash = await hashPin(body.pin);
@@ -124,20 +152,16 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    // Wrong PINs from browsers the account never signed in on slow the account down (an exponential
-    // delay, then a lock); a browser it signed in on before has its own allowance instead, so a
-    // stranger's guesses cannot keep the owner out of it. Every address has its own limit too.
-    const device = knownDevice(secret, request, body.email);
-    const slots = [await limit(services, 'loginPerIp', request.ip)];
-    if (device) slots.push(await limit(services, 'loginPerDevice', `${body.email}:${device}`));
-    else {
-      const verdict = await claimTry(db, body.email);
-      if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
-    }
+    const pinTry = await claimPinTry(request, body.email);
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
-    if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
-    for (const slot of slots) await refundRateLimit(db, slot);
+    if (!user || !pinOk) {
+      if (user && pinTry.locksIfWrong) inBackground('lock notice', () => mailer.send(lockedMail(user.email)));
+      throw unauthorized(TEXT.badCredentials);
+    }
+    for (const slot of pinTry.slots) await refundRateLimit(db, slot);
+    // Ends any run of wrong PINs. New browsers cannot get here while the run locks them out, so it is
+    // a right PIN on a browser the account signed in on before that lifts that lock (or a new PIN).
     await clearFailures(db, user.email);
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
@@ -200,16 +224,6 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     clearSessionCookie(request);
     return { ok: true as const };
   });
-
-  /**
-   * Forgot-password work happens after the answer is sent: the answer must not reveal, by content
-   * or by timing, whether an account exists for the email. Failures are logged.
-   */
-  const inBackground = (what: string, work: () => Promise<unknown>) => {
-    setImmediate(() => {
-      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
-    });
-  };
 
   publicRoute(app, 'forgotInit', async ({ body, request }) => {
     await limit(services, 'forgotPerIp', request.ip);
