@@ -21,7 +21,8 @@ export interface TestApp {
   databaseUrl: string;
   /** Drops that database (what `close` does after stopping the server). */
   dropDatabase(): Promise<void>;
-  agent(): Agent;
+  /** A new browser; with `address`, one at that network address (sent as `X-Forwarded-For`: needs `TRUST_PROXY`). */
+  agent(address?: string): Agent;
   outbox(): Promise<Array<{ to: string; subject: string; text: string; sentAt: string }>>;
   /** The newest code mailed to `email`; with `since` (an outbox length), waits for a mail after it. */
   latestCode(email: string, since?: number): Promise<string>;
@@ -126,7 +127,7 @@ async function startOn(
     config,
     databaseUrl: database.url,
     dropDatabase: database.drop,
-    agent: () => new Agent(url),
+    agent: (address) => new Agent(url, undefined, address),
     outbox,
     async latestCode(email, since = 0) {
       // Some mails (forgot-password) are sent in the background: poll briefly for them.
@@ -166,6 +167,8 @@ export class Agent {
   constructor(
     readonly base: string,
     jar?: CookieJarFetch['jar'],
+    /** The network address the requests come from, told to a server behind a trusted proxy. */
+    readonly address?: string,
   ) {
     this.browser = createCookieJarFetch((url, init) => fetch(url, init), jar ? { pageUrl: base, jar } : { pageUrl: base });
   }
@@ -177,7 +180,12 @@ export class Agent {
 
   /** The same browser at another address of the same host (a restarted server): cookies keep to the host, not the port. */
   at(base: string): Agent {
-    return new Agent(base, this.browser.jar);
+    return new Agent(base, this.browser.jar, this.address);
+  }
+
+  /** The same browser on another network (a laptop taken elsewhere): same cookies, another `X-Forwarded-For`. */
+  from(address: string): Agent {
+    return new Agent(this.base, this.browser.jar, address);
   }
 
   async call<T = any>(
@@ -186,7 +194,7 @@ export class Agent {
     body?: unknown,
     options: { csrf?: boolean | string; headers?: Record<string, string>; raw?: string } = {},
   ): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...(this.address && { 'x-forwarded-for': this.address }), ...options.headers };
     const csrf = options.csrf ?? true;
     const token = typeof csrf === 'string' ? csrf : csrf ? readCsrfToken((name) => this.browser.getCookie(name)) : undefined;
     if (token !== undefined) headers['x-csrf-token'] = token;

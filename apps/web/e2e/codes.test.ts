@@ -59,7 +59,7 @@ describe('codes', () => {
     const resend = page.getByRole('button', { name: 'Resend code' });
     await resend.waitFor();
     expect(await resend.isEnabled()).toBe(true);
-    // The server keeps its own 30 s per email; the page's clock jumped, the server's did not.
+    // The server keeps its own 30 s per browser; the page's clock jumped, the server's did not.
     await resend.click();
     expect(await dialogs.next()).toEqual({ type: 'alert', message: messages.resendFailed });
     expect(await resend.isEnabled()).toBe(true);

@@ -2,9 +2,10 @@
  * The per-account throttle on wrong PINs from browsers the account never signed in on. It slows
  * guessing down instead of shutting the door: the first few wrong PINs cost nothing, then each try
  * must wait twice as long as the one before (capped), and only a long run of consecutive failures
- * locks the account for new browsers until its PIN is reset. A stranger's guesses therefore delay
- * the owner on a new browser by at most the cap, and never on a browser they signed in on before
- * (which has its own allowance, see devices.ts).
+ * locks the account for new browsers (and mails the owner) until its PIN is reset or the right PIN
+ * is given on a browser the account signed in on before. A stranger's guesses therefore delay the
+ * owner on a new browser by at most the cap, and never on a browser they signed in on before (which
+ * has its own allowance, see devices.ts).
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -13,11 +14,14 @@ import type { Db } from '../db/database.js';
 const FREE_FAILURES = 5;
 /** The longest wait between two tries, in seconds. */
 const MAX_DELAY_SECONDS = 15 * 60;
-/** Consecutive wrong PINs after which new browsers are refused until the PIN is reset (at most 100 allowed). */
+/** Consecutive wrong PINs after which new browsers are refused until the lock is lifted (at most 100 allowed). */
 const LOCK_AFTER_FAILURES = 100;
 
-/** What the throttle says about a try. */
-export type ThrottleVerdict = { allowed: true } | { allowed: false; locked: boolean; retryAfterSeconds: number };
+/**
+ * What the throttle says about a try: allowed (and whether, if the PIN is wrong, this try is the one
+ * that locks new browsers out), or not yet, or not until the lock is lifted.
+ */
+export type ThrottleVerdict = { allowed: true; locksIfWrong: boolean } | { allowed: false; locked: boolean; retryAfterSeconds: number };
 
 // The wait after n consecutive failures: 0 while n < FREE_FAILURES, then 2^(n - FREE_FAILURES) seconds up to
 // MAX_DELAY_SECONDS. In SQL, so the check and the claim are one atomic statement.
@@ -42,7 +46,8 @@ export async function claimTry(db: Db, email: string): Promise<ThrottleVerdict> 
     )
     .returning('failures')
     .executeTakeFirst();
-  if (claimed) return { allowed: true };
+  // Only one claim can take the count to the lock (each adds one, and none passes it): the owner hears once.
+  if (claimed) return { allowed: true, locksIfWrong: claimed.failures >= LOCK_AFTER_FAILURES };
   const row = await db
     .selectFrom('login_throttle')
     .select([
@@ -55,7 +60,11 @@ export async function claimTry(db: Db, email: string): Promise<ThrottleVerdict> 
   return { allowed: false, locked, retryAfterSeconds: locked ? MAX_DELAY_SECONDS : Math.max(1, row?.wait ?? 1) };
 }
 
-/** A correct PIN (or a new one) ends the run of failures. */
+/**
+ * A correct PIN (or a new one) ends the run of failures. New browsers never get to give one while
+ * the lock holds, so it is lifted by a new PIN or by the right PIN on a browser the account signed
+ * in on before.
+ */
 export async function clearFailures(db: Db, email: string): Promise<void> {
   await db.deleteFrom('login_throttle').where('email', '=', email).execute();
 }

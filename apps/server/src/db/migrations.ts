@@ -215,6 +215,11 @@ const migrations: Record<string, Migration> = {
     `CREATE TRIGGER users_auth_truncated AFTER TRUNCATE ON users FOR EACH STATEMENT EXECUTE FUNCTION vita_auth_changed()`,
     `CREATE TRIGGER sessions_auth_truncated AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION vita_auth_changed()`,
   ),
+  '0013_code_networks': statements(
+    // The network a code was asked from: code requests and wrong codes are counted per browser and
+    // per network, so nobody elsewhere can use up the share of an account's owner.
+    `ALTER TABLE codes ADD COLUMN network text`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

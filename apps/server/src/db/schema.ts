@@ -34,8 +34,10 @@ export interface CodesTable {
   purpose: 'login' | 'reset';
   kind: 'initial' | 'resend';
   code_hash: string;
-  /** Hash of the pre-session that asked for the code; lets a resend without an email find it. */
+  /** Hash of the pre-session that asked for the code: only that browser may try it, and a resend without an email finds it. */
   requester: string | null;
+  /** The network it was asked from (`networkOf`): its requests and wrong codes count against that network's share. */
+  network: string | null;
   created_at: CreatedAt;
   expires_at: Timestamp;
   attempts: Generated<number>;

@@ -83,6 +83,24 @@ export function pinChangedMail(to: string): Mail {
   };
 }
 
+/**
+ * Sent once when wrong PINs lock new browsers out of an account: the owner learns someone is
+ * guessing, and the two ways back in.
+ */
+export function lockedMail(to: string): Mail {
+  return {
+    to,
+    subject: 'Your VITA Documents account is locked on new browsers',
+    text: [
+      'Someone entered a wrong Password PIN for your account 100 times in a row, so it can no longer be signed in to from a browser you have not signed in on before.',
+      '',
+      'To lift the lock, sign in on a computer or phone you have signed in on before, or set a new Password PIN with Forgot Password on the sign-in page.',
+      '',
+      'If these tries were not yours, tell your site coordinator: someone may be trying to guess your Password PIN.',
+    ].join('\n'),
+  };
+}
+
 /** Sent when an officer or admin approves an account: it can sign in now, and where. */
 export function approvedMail(to: string, firstName: string, signInUrl: string): Mail {
   return {

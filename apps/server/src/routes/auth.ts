@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
-import { codeAllowance, consumeCode, issueCode, openChallenge, type CodeCheck, type CodePurpose } from '../auth/codes.js';
+import { codeAllowance, consumeCode, issueCode, openChallenge, type Asker, type CodeCheck, type CodePurpose } from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { knownDevice, rememberDevice } from '../auth/devices.js';
+import { networkOf } from '../auth/network.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
@@ -11,7 +12,7 @@ import { claimTry, clearFailures } from '../auth/throttle.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
-import { codeMail, pinChangedMail } from '../mail/mailer.js';
+import { codeMail, lockedMail, pinChangedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
@@ -40,6 +41,9 @@ const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) => badRequest(check === 'e
 /** The pre-session a code request came from, hashed so the codes table holds no live cookie value. */
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
 
+/** Who asks for a code: this browser, on this network (see codes.ts for the shares they are counted in). */
+const askerOf = (request: FastifyRequest): Asker => ({ requester: requesterOf(request), network: networkOf(request.ip) });
+
 /**
  * Limits are generous per IP because a whole intake site often shares one address. Guesses take
  * their slot before they are checked (so parallel guesses cannot overrun a limit) and a success
@@ -53,8 +57,11 @@ const LIMITS = {
   codePerIp: { max: 50, window: 900 },
   forgotPerIp: { max: 50, window: 3600 },
   resendPerIp: { max: 60, window: 3600 },
-  /** One resend per email per cooldown, counted whether or not the account exists (no enumeration). */
-  resendPerEmail: { max: 1, window: RESEND_COOLDOWN_SECONDS },
+  /**
+   * One resend per browser per cooldown, counted whether or not the account exists (no enumeration).
+   * Per browser, not per email, so a stranger's resends never make the owner wait.
+   */
+  resendPerBrowser: { max: 1, window: RESEND_COOLDOWN_SECONDS },
 } as const;
 type LimitName = keyof typeof LIMITS;
 
@@ -69,11 +76,39 @@ async function limit(services: Services, name: LimitName, subject: string, messa
 export function authRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
 
-  /** Refuses a new code when the email had its hourly or daily share. */
-  const assertCodeAllowed = async (email: string, purpose: CodePurpose) => {
-    const allowance = await codeAllowance(db, email, purpose);
+  /** Refuses a new code when this browser or its network had its hourly or daily share for the email. */
+  const assertCodeAllowed = async (asked: Asker & { email: string; purpose: CodePurpose }) => {
+    const allowance = await codeAllowance(db, asked);
     if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
     if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
+  };
+
+  /**
+   * Work done after the answer is sent, where the answer must not reveal, by content or by timing,
+   * whether an account exists for the email (forgot-password, the lock notice). Failures are logged.
+   */
+  const inBackground = (what: string, work: () => Promise<unknown>) => {
+    setImmediate(() => {
+      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
+    });
+  };
+
+  /**
+   * Takes a PIN try: a slot of the address's limit, and one of the device's own allowance or of the
+   * account's throttle (throttle.ts), so a stranger's guesses cannot keep the owner out of a browser
+   * they signed in on before. Returns the slots a right PIN gives back, and whether a wrong one is the
+   * try that locks new browsers out.
+   */
+  const claimPinTry = async (request: FastifyRequest, email: string) => {
+    const slots = [await limit(services, 'loginPerIp', request.ip)];
+    const device = knownDevice(secret, request, email);
+    if (device) {
+      slots.push(await limit(services, 'loginPerDevice', `${email}:${device}`));
+      return { slots, locksIfWrong: false };
+    }
+    const verdict = await claimTry(db, email);
+    if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
+    return { slots, locksIfWrong: verdict.locksIfWrong };
   };
 
   publicRoute(app, 'register', async ({ body, request }) => {
@@ -116,25 +151,22 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    // Wrong PINs from browsers the account never signed in on slow the account down (an exponential
-    // delay, then a lock); a browser it signed in on before has its own allowance instead, so a
-    // stranger's guesses cannot keep the owner out of it. Every address has its own limit too.
-    const device = knownDevice(secret, request, body.email);
-    const slots = [await limit(services, 'loginPerIp', request.ip)];
-    if (device) slots.push(await limit(services, 'loginPerDevice', `${body.email}:${device}`));
-    else {
-      const verdict = await claimTry(db, body.email);
-      if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
-    }
+    const pinTry = await claimPinTry(request, body.email);
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
-    if (!user || !pinOk) throw unauthorized(TEXT.badCredentials);
-    for (const slot of slots) await refundRateLimit(db, slot);
+    if (!user || !pinOk) {
+      if (user && pinTry.locksIfWrong) inBackground('lock notice', () => mailer.send(lockedMail(user.email)));
+      throw unauthorized(TEXT.badCredentials);
+    }
+    for (const slot of pinTry.slots) await refundRateLimit(db, slot);
+    // Ends any run of wrong PINs. New browsers cannot get here while the run locks them out, so it is
+    // a right PIN on a browser the account signed in on before that lifts that lock (or a new PIN).
     await clearFailures(db, user.email);
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
-    await assertCodeAllowed(user.email, 'login');
-    const code = await issueCode(db, secret, { email: user.email, purpose: 'login', kind: 'initial', requester: requesterOf(request) });
+    const asked = { email: user.email, purpose: 'login' as const, ...askerOf(request) };
+    await assertCodeAllowed(asked);
+    const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
     const emailSent = await mailer.send(codeMail(user.email, 'login', code));
     return { ok: true as const, emailSent };
   });
@@ -161,19 +193,20 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
    */
   const resend = async (request: FastifyRequest, purpose: CodePurpose, requested: string | undefined) => {
     await limit(services, 'resendPerIp', request.ip);
-    const requester = requesterOf(request);
-    const challenge = await openChallenge(db, requester, purpose);
+    const asker = askerOf(request);
+    const challenge = await openChallenge(db, asker.requester, purpose);
     const email = requested ?? challenge;
     if (!email) throw badRequest(TEXT.noChallenge);
-    await limit(services, 'resendPerEmail', `${purpose}:${email}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
+    await limit(services, 'resendPerBrowser', `${purpose}:${asker.requester}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
     /** Issues and mails the new code; true when a mail went out (or nothing was due). */
     return async (): Promise<boolean> => {
       if (challenge !== email) return true;
       const user = await findUser(db, email);
       if (purpose === 'login' && !user?.approved) return true;
-      if ((await codeAllowance(db, email, purpose)) !== 'ok') return true;
+      const asked = { email, purpose, ...asker };
+      if ((await codeAllowance(db, asked)) !== 'ok') return true;
       // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
-      const code = await issueCode(db, secret, { email, purpose, kind: 'resend', requester });
+      const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
       return user ? mailer.send(codeMail(email, purpose, code)) : true;
     };
   };
@@ -191,24 +224,14 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const };
   });
 
-  /**
-   * Forgot-password work happens after the answer is sent: the answer must not reveal, by content
-   * or by timing, whether an account exists for the email. Failures are logged.
-   */
-  const inBackground = (what: string, work: () => Promise<unknown>) => {
-    setImmediate(() => {
-      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
-    });
-  };
-
   publicRoute(app, 'forgotInit', async ({ body, request }) => {
     await limit(services, 'forgotPerIp', request.ip);
-    const requester = requesterOf(request);
+    const asked = { email: body.email, purpose: 'reset' as const, ...askerOf(request) };
     inBackground('forgot-init', async () => {
       // An email without an account gets a code too, one nobody is sent: wrong codes, the one that
       // uses a code up and resends are then answered alike, so they cannot tell who has an account.
-      if ((await codeAllowance(db, body.email, 'reset')) !== 'ok') return;
-      const code = await issueCode(db, secret, { email: body.email, purpose: 'reset', kind: 'initial', requester });
+      if ((await codeAllowance(db, asked)) !== 'ok') return;
+      const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
       if (await findUser(db, body.email)) await mailer.send(codeMail(body.email, 'reset', code));
     });
     return { ok: true as const, emailSent: true };
