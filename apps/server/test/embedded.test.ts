@@ -82,7 +82,9 @@ async function signUpWithClient(url: string): Promise<Agent> {
   return agent;
 }
 
-describe('the embedded PostgreSQL', () => {
+// Each test starts whole server processes (initdb, PostgreSQL, migrations), once or twice: on a
+// loaded two-core machine one such start alone can take most of the default 30 s.
+describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
   const tempDir = async () => {
