@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { FetchLike } from '../ports.js';
 import { CSRF_HEADER, endpoints, fillPath, isStateChanging, readCsrfToken } from './endpoints.js';
 import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
-import { ApiError } from './errors.js';
+import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
 import { ErrorBody } from './schemas.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -146,13 +146,16 @@ export async function httpError(response: Response): Promise<ApiError> {
     // The status still says enough.
   }
   let message = response.statusText || `Request failed with status ${response.status}`;
+  let code: ErrorCode | undefined;
   try {
     const body = ErrorBody.safeParse(JSON.parse(text));
     if (body.success && body.data.error) message = body.data.error;
+    // A code this version does not know yet falls back to the one its status means.
+    if (body.success && isErrorCode(body.data.code)) code = body.data.code;
   } catch {
     // Not JSON: keep the status text.
   }
-  return new ApiError('http', response.status, message);
+  return new ApiError('http', response.status, message, code ? { code } : undefined);
 }
 
 /** Reads one cookie from a `document.cookie`-style string. */
