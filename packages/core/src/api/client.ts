@@ -65,6 +65,20 @@ interface RawArgs {
  * state-changing calls carry `x-csrf-token` from the `csrf_token` cookie. When that cookie is not
  * there yet (a fresh visit straight to a form), one `GET /me` fetches it first.
  * Responses are parsed with the shared zod schemas; failures raise {@link ApiError}.
+ *
+ * @example
+ * ```ts
+ * import { createApiClient, isApiError } from '@vita-docs/core';
+ *
+ * const api = createApiClient({ baseUrl: 'https://vita.example.org/api' });
+ * try {
+ *   const clients = await api.listClients();
+ *   const docs = await api.listDocs({ params: { id: clients.items[0].clientId }, query: { docType: 'W-2' } });
+ * } catch (error) {
+ *   // Branch on the code, show the message: `Please sign in.`
+ *   if (isApiError(error) && error.code === 'not_signed_in') showLogin(error.message);
+ * }
+ * ```
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = (options.baseUrl ?? '/api').replace(/\/+$/, '');
