@@ -1,8 +1,11 @@
-import { vitaEslint } from '@vita-docs/eslint-config';
+import { vitaEslint, vitaReact } from '@vita-docs/eslint-config';
 
-export default vitaEslint({
-  dirname: import.meta.dirname,
-  layer: 'app',
-  ignores: ['release/**'],
-  envModule: 'src/main/env.ts',
-});
+export default [
+  ...vitaEslint({
+    dirname: import.meta.dirname,
+    layer: 'app',
+    ignores: ['release/**'],
+    envModule: 'src/main/env.ts',
+  }),
+  ...vitaReact,
+];
