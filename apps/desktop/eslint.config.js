@@ -7,5 +7,6 @@ export default [
     ignores: ['release/**'],
     envModule: 'src/main/env.ts',
   }),
-  ...vitaReact,
+  // Only the renderer has components; main's `useServer` is a setting, not a hook.
+  ...vitaReact.map((config) => ({ ...config, files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'] })),
 ];
