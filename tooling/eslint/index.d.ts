@@ -8,3 +8,9 @@ export declare function vitaEslint(options: {
   /** The app's one module allowed to read `process.env` (relative to `dirname`). */
   envModule?: string;
 }): ConfigArray;
+
+/** React's hook rules, for packages with components (after {@link vitaEslint}). */
+export declare const vitaReact: ConfigArray;
+
+/** Rules for plain-JavaScript Node scripts (`.mjs`), which no tsconfig covers. */
+export declare const nodeScripts: ConfigArray;

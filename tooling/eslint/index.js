@@ -1,6 +1,7 @@
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const APPS = ['@vita-docs/server', '@vita-docs/web', '@vita-docs/desktop'];
 
@@ -96,13 +97,55 @@ const focusBans = [
   'MemberExpression[property.name="only"][object.type="MemberExpression"][object.object.name=/^(describe|suite|it|test|bench)$/]',
 ].map((selector) => ({ selector, message: 'Do not commit a focused test: remove `.only`.' }));
 
+/** What Node scripts (`.mjs` benches, tooling) may use without importing it. */
+const NODE_SCRIPT_GLOBALS = Object.fromEntries(
+  [
+    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'Response', 'Request', 'Headers', 'Blob', 'File',
+    'FormData', 'AbortController', 'AbortSignal', 'performance', 'structuredClone', 'TextEncoder', 'TextDecoder',
+    'queueMicrotask', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
+    'global', 'globalThis', 'crypto', 'WeakRef', 'FinalizationRegistry',
+  ].map((name) => [name, 'readonly']),
+);
+
+/**
+ * The plain-JavaScript Node scripts (benches, tooling): linted with the rules that need no types,
+ * since no tsconfig covers them.
+ */
+export const nodeScripts = [
+  {
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: NODE_SCRIPT_GLOBALS },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/switch-exhaustiveness-check': 'off',
+      '@typescript-eslint/consistent-type-imports': 'off',
+      'no-restricted-syntax': ['error', ...focusBans],
+      // Scripts run in Node, outside every layer's bundle; they still never import an app.
+      'no-restricted-imports': ['error', { patterns: everywhere }],
+    },
+  },
+];
+
+/** The React rules every package with components adds after {@link vitaEslint}. */
+export const vitaReact = [
+  {
+    files: ['src/**/*.tsx', 'src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+];
+
 /**
  * The shared flat config.
  * @param {{ dirname: string, layer: keyof typeof layerBans, ignores?: string[], envModule?: string }} options
  */
 export function vitaEslint({ dirname, layer, ignores = [], envModule }) {
   return tseslint.config(
-    { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', '**/*.mjs', ...ignores] },
+    { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', ...ignores] },
     js.configs.recommended,
     ...tseslint.configs.recommendedTypeChecked,
     {
@@ -163,5 +206,6 @@ export function vitaEslint({ dirname, layer, ignores = [], envModule }) {
         '@typescript-eslint/no-unsafe-return': 'off',
       },
     },
+    ...nodeScripts,
   );
 }

@@ -14,7 +14,7 @@ import { openDatabase } from './db/database.js';
 import { CHANGES_AUTH, createSessionCache, listenForAuthChanges } from './auth/session-cache.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
-import { installErrorHandler } from './http/errors.js';
+import { installErrorCodes, installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
 import { clientErrorHandler, deadlineServerOptions, HTTP_SERVER_OPTIONS, installBodyDeadlines, installProtocolChecks, REQUEST_DEADLINES, type RequestDeadlines } from './http/protocol.js';
@@ -116,9 +116,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     http: { ...HTTP_SERVER_OPTIONS, ...deadlineServerOptions(deadlines) },
     frameworkErrors: (error, _request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
-      void (reply as unknown as FastifyReply).code(400).send({ error: message });
+      void (reply as unknown as FastifyReply).code(400).send({ error: message, code: 'invalid_request' });
     },
   });
+  installErrorCodes(app);
   await preparePrivateDataDir(config.dataDir);
   let embedded: EmbeddedPostgres | undefined;
   let connection = options.database ?? config.databaseUrl;

@@ -80,7 +80,7 @@ describe('approving and managing accounts', () => {
   it('shows one user to admins only, with 404 for unknown', async () => {
     const one = await people.admin.get(user('vola@example.org'));
     expect(one.body.user).toMatchObject({ email: 'vola@example.org', approved: true, role: 'volunteer', isAdmin: false });
-    expect((await people.admin.get(user('ghost@example.org'))).body).toEqual({ error: 'User not found.' });
+    expect((await people.admin.get(user('ghost@example.org'))).body).toEqual({ error: 'User not found.', code: expect.any(String) });
     expect((await people.admin.get('/api/admin/users/not-an-email')).status).toBe(400);
   });
 

@@ -95,7 +95,7 @@ describe('request deadlines', () => {
     const answer = await trickle(app.url, jsonHead(people.volA, '/api/clients/new', body.length), [body.subarray(0, 10)], 50);
     expect(answer.closed).toBe(true);
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'The request took too long to arrive. Please try again.' });
+    expect(JSON.parse(answer.body)).toEqual({ error: 'The request took too long to arrive. Please try again.', code: expect.any(String) });
     expect(answer.ms).toBeGreaterThanOrEqual(JSON_BODY_MS);
     expect(answer.ms).toBeLessThan(NEVER_MS);
     // Nothing was created from half a body.

@@ -75,7 +75,7 @@ describe.each(STORES)('client documents (%s store)', (storeKind) => {
     expect((await list('Michigan/Locality Intake')).map((i) => i.filename)).toEqual(['Local intake.PDF', 'photo.jpg']);
     const unchanged = await people.volA.post('/api/docs/rename', { key: k2, filename: 'photo.jpg' });
     expect(unchanged.body.newKey).toBe(k2);
-    expect((await people.volA.post('/api/docs/rename', { key: k2, filename: '   ' })).body).toEqual({ error: 'Please enter a file name' });
+    expect((await people.volA.post('/api/docs/rename', { key: k2, filename: '   ' })).body).toEqual({ error: 'Please enter a file name', code: expect.any(String) });
     const k3 = await upload(people.volA, clientId, 'Michigan/Locality Intake', 'other.jpg', SAMPLE_JPEG, 'image/jpeg');
     // The numeric prefix keeps keys unique, so two files may share a display name (the ZIP de-duplicates).
     expect((await people.volA.post('/api/docs/rename', { key: k3, filename: 'photo' })).body.filename).toBe('photo.jpg');

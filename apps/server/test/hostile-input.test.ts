@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { isErrorCode } from '@vita-docs/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from '../src/storage/testing.js';
@@ -63,11 +64,12 @@ const deleteFirst = (app: TestApp, table: string, parent: string, column: string
 /** An update finds no row: as when another request deleted it after it was looked up. */
 const vanishOnUpdate = (app: TestApp, table: string) => trigger(app, table, 'UPDATE', 'RETURN NULL;');
 
-/** The answer is JSON `{ error }` and nothing else. */
+/** The answer is JSON `{ error, code }` and nothing else. */
 function errorOf(answer: RawAnswer): string {
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body) as Record<string, unknown>;
-  expect(Object.keys(body)).toEqual(['error']);
+  expect(Object.keys(body)).toEqual(['error', 'code']);
+  expect(isErrorCode(body.code)).toBe(true);
   return body.error as string;
 }
 
@@ -111,18 +113,18 @@ describe('hostile input', () => {
 
   it("words zod's own messages for people: which field, and what it must be", async () => {
     const audit = (query: string) => people.admin.get(`/api/admin/audit?${query}`).then((r) => r.body);
-    expect(await audit('limit=abc')).toEqual({ error: 'limit must be a number.' });
-    expect(await audit('limit=1.5')).toEqual({ error: 'limit must be a whole number.' });
-    expect(await audit('limit=0')).toEqual({ error: 'limit must be at least 1.' });
-    expect(await audit('limit=1001')).toEqual({ error: 'limit must be at most 1000.' });
+    expect(await audit('limit=abc')).toEqual({ error: 'limit must be a number.', code: expect.any(String) });
+    expect(await audit('limit=1.5')).toEqual({ error: 'limit must be a whole number.', code: expect.any(String) });
+    expect(await audit('limit=0')).toEqual({ error: 'limit must be at least 1.', code: expect.any(String) });
+    expect(await audit('limit=1001')).toEqual({ error: 'limit must be at most 1000.', code: expect.any(String) });
     const clientId = await createClient(people.volA, 'fuzzed@example.org');
     const presign = (size: unknown) =>
       people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf', size }).then((r) => r.body);
-    expect(await presign('12')).toEqual({ error: 'size must be a number.' });
-    expect(await presign(1e300)).toEqual({ error: 'size must be a whole number.' });
-    expect(await presign(-1)).toEqual({ error: 'size must be at least 0.' });
+    expect(await presign('12')).toEqual({ error: 'size must be a number.', code: expect.any(String) });
+    expect(await presign(1e300)).toEqual({ error: 'size must be a whole number.', code: expect.any(String) });
+    expect(await presign(-1)).toEqual({ error: 'size must be at least 0.', code: expect.any(String) });
     const pin = await people.volA.post('/api/clients/new', { firstName: 'A', lastName: 'B', email: 'c@example.org', phone: '555 010 0100', pin: [1] });
-    expect(pin.body).toEqual({ error: 'pin must be text.' });
+    expect(pin.body).toEqual({ error: 'pin must be text.', code: expect.any(String) });
   });
 
   it('asks for a JSON body in words when a QUERY request has no Content-Type', async () => {

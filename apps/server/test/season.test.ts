@@ -32,7 +32,7 @@ describe('season close', () => {
     expect((await people.admin.get('/api/admin/season')).body).toEqual({ year: YEAR, users: 4, clients: 2, documents: 3, closedAt: null });
     expect((await people.officer.get('/api/admin/season')).status).toBe(403);
     for (const confirm of ['close season', `${PHRASE} `, `CLOSE SEASON ${YEAR - 1}`]) {
-      expect((await people.admin.post('/api/admin/season/close', { confirm })).body).toEqual({ error: `Type ${PHRASE} to confirm.` });
+      expect((await people.admin.post('/api/admin/season/close', { confirm })).body).toEqual({ error: `Type ${PHRASE} to confirm.`, code: expect.any(String) });
     }
     expect((await people.officer.post('/api/admin/season/close', { confirm: PHRASE })).status).toBe(403);
     expect((await people.volA.get(`/api/docs/list/${clientA}?docType=Banking%20Info`)).body.items).toHaveLength(1);

@@ -152,12 +152,12 @@ describe('security, round 2', () => {
     });
     expect(registered.status).toBe(400);
     const client = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: `Lee\u2066`, email: 'ann@example.org', phone: '555 010 0100' });
-    expect(client.body).toEqual({ error: 'Last name contains characters that are not allowed.' });
+    expect(client.body).toEqual({ error: 'Last name contains characters that are not allowed.', code: expect.any(String) });
     const email = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: 'Lee', email: `ann${rlo}@example.org`, phone: '555 010 0100' });
     expect(email.status).toBe(400);
     const clientId = await createClient(people.volA);
     const note = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: `Acme${rlo}fdp.exe` });
-    expect(note.body).toEqual({ error: 'The note contains characters that are not allowed.' });
+    expect(note.body).toEqual({ error: 'The note contains characters that are not allowed.', code: expect.any(String) });
   });
 
   /** Pretends the account's last wrong PIN was long ago, as if the owner came back later. */

@@ -26,7 +26,7 @@ describe('serving the web app', () => {
       const html = await res.text();
       expect(html).toContain('<meta name="vita-programme-url" content="https://vita.example.edu/?a=1&amp;b=&quot;2&quot;">');
     }
-    expect((await app.agent().get('/api/nope')).body).toEqual({ error: 'Not found.' });
+    expect((await app.agent().get('/api/nope')).body).toEqual({ error: 'Not found.', code: expect.any(String) });
   });
 
   it('serves static chunks without touching the session cookies', async () => {

@@ -87,8 +87,8 @@ export type {
   EndpointMethod,
   EndpointResult,
 } from './api/client.js';
-export { ApiError, isApiError, errorMessage } from './api/errors.js';
-export type { ApiErrorKind } from './api/errors.js';
+export { ApiError, isApiError, errorMessage, ERROR_CODES, errorCodeForStatus, isErrorCode } from './api/errors.js';
+export type { ApiErrorKind, ErrorCode } from './api/errors.js';
 export { createFetchPutFile, uploadToPresignedUrl, uploadDocument } from './api/upload.js';
 export type { PutFile, PutFileResult, ProgressListener, UploadTransport, UploadTarget } from './api/upload.js';
 export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, Logger, Connectivity } from './ports.js';

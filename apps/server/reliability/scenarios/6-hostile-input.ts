@@ -5,7 +5,7 @@
  * in a path, a Content-Length that lies, HTTP/1.0 without Host) is out of reach. Meanwhile a few
  * connections trickle their requests byte by byte.
  *
- * What must hold: no 5xx at all; every 4xx is JSON `{ "error": "…" }` and nothing else, its text one
+ * What must hold: no 5xx at all; every 4xx is JSON `{ "error": "…", "code": "…" }` and nothing else, its text one
  * for people (no bare "Bad Request", no library wording); the process stays up, logs no error and
  * answers `/api/me` afterwards; no volunteer became an admin; others are served while the slow
  * connections trickle; after a settle period its memory is back within 32 MB of where it started
@@ -25,6 +25,7 @@ import {
   FIXED_CATEGORIES,
   createApiClient,
   endpoints,
+  isErrorCode,
   readCsrfToken,
   type ApiClient,
   type EndpointName,
@@ -1295,8 +1296,8 @@ function judge(answer: Answer, method: string): Failure | null {
   try {
     const parsed: unknown = JSON.parse(answer.body.toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'error shape';
-    const { error, ...others } = parsed as { error?: unknown };
-    if (typeof error !== 'string' || error.trim() === '' || Object.keys(others).length > 0) return 'error shape';
+    const { error, code, ...others } = parsed as { error?: unknown; code?: unknown };
+    if (typeof error !== 'string' || error.trim() === '' || !isErrorCode(code) || Object.keys(others).length > 0) return 'error shape';
     return REASON_PHRASES.has(error) || DEVELOPER_TEXT.test(error) ? 'error text not for people' : null;
   } catch {
     return 'error shape';

@@ -1,16 +1,21 @@
+import { errorCodeForStatus, type ErrorCode } from '@vita-docs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 
-/** An error whose message is meant for the person using the app. */
+/** An error whose message is meant for the person using the app; `code` for programs (else its status's). */
 export class HttpError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    code?: ErrorCode,
   ) {
     super(message);
+    this.code = code ?? errorCodeForStatus(statusCode);
   }
 }
 
@@ -84,11 +89,23 @@ export function frameworkMessage(err: FastifyError): string {
   return FASTIFY_MESSAGES[err.code] ?? err.message;
 }
 
-/** Every failure becomes `{ error }` JSON with a fitting status; stack traces stay in the log. */
+/**
+ * Gives every error answer its machine `code` beside the words (`{ error, code }`): the one an error
+ * chose, else the one its status means. Installed on the root, so it covers every route.
+ */
+export function installErrorCodes(app: FastifyInstance): void {
+  app.addHook('preSerialization', async (_request, reply, payload: unknown) => {
+    if (reply.statusCode < 400 || typeof payload !== 'object' || payload === null) return payload;
+    if (!('error' in payload) || 'code' in payload) return payload;
+    return { ...payload, code: errorCodeForStatus(reply.statusCode) };
+  });
+}
+
+/** Every failure becomes `{ error, code }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError | ZodError | StorageError, request, reply) => {
     if (err instanceof HttpError) {
-      void reply.headers(err.headers).code(err.statusCode).send({ error: err.message });
+      void reply.headers(err.headers).code(err.statusCode).send({ error: err.message, code: err.code });
       return;
     }
     if (err instanceof StorageError) {
@@ -96,7 +113,7 @@ export function installErrorHandler(app: FastifyInstance): void {
         request.log.error({ err }, 'storage failed');
         void reply.code(500).send({ error: 'The file store could not complete the request. Please try again.' });
       } else {
-        void reply.code(storageErrorStatus(err.kind)).send({ error: err.message });
+        void reply.code(storageErrorStatus(err.kind)).send({ error: err.message, code: err.code });
       }
       return;
     }

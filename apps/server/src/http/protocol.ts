@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors.js';
+import { errorCodeForStatus } from '@vita-docs/core';
 
 const TEXT = {
   malformed: 'The request is not valid.',
@@ -36,7 +37,7 @@ function refuseOnSocket(socket: Socket, status: number, message: string, options
   const current = answering(socket);
   const free = options.mine ? current === options.mine && !options.mine.headersSent : !current?.headersSent;
   if (socket.writable && free) {
-    const body = JSON.stringify({ error: message });
+    const body = JSON.stringify({ error: message, code: errorCodeForStatus(status) });
     const headers = Object.entries({ ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
@@ -161,7 +162,7 @@ export function installProtocolChecks(app: FastifyInstance): void {
   });
   // Node answers an Expect other than 100-continue with an empty 417 unless told otherwise.
   app.server.on('checkExpectation', (_request: http.IncomingMessage, response: http.ServerResponse) => {
-    const body = JSON.stringify({ error: TEXT.expectation });
+    const body = JSON.stringify({ error: TEXT.expectation, code: 'invalid_request' });
     response.writeHead(417, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body), connection: 'close' });
     response.end(body);
   });

@@ -90,7 +90,7 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     if (isStateChanging(request.method)) {
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(services, auth))) {
-        throw new HttpError(403, 'Your security token is missing or out of date. Reload the page and try again.');
+        throw new HttpError(403, 'Your security token is missing or out of date. Reload the page and try again.', {}, 'bad_token');
       }
     }
   });

@@ -162,7 +162,7 @@ export function localStorageRoutes(store: LocalObjectStore): FastifyPluginAsync 
         const status = storageErrorStatus(error.kind);
         if (status >= 500) request.log.error({ err: error }, 'storage request failed');
         else request.log.info({ kind: error.kind }, 'storage request refused');
-        return reply.code(status).send({ error: error.message });
+        return reply.code(status).send({ error: error.message, code: error.code });
       }
       if (request.raw.destroyed) {
         request.log.info('upload aborted by the client');

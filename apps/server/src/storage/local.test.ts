@@ -182,7 +182,7 @@ describe('signed upload links', () => {
       body: big,
     });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: 'This file is larger than the 64 KB limit.' });
+    expect(await declared.json()).toEqual({ error: 'This file is larger than the 64 KB limit.', code: expect.any(String) });
 
     // Chunked: no Content-Length, so the limit is hit mid-stream.
     const chunks = Array.from({ length: 16 }, (_, i) => big.subarray(i * 8192, (i + 1) * 8192));
@@ -216,7 +216,7 @@ describe('signed upload links', () => {
       body: '',
     });
     expect(empty.status).toBe(415);
-    expect(await empty.json()).toEqual({ error: 'The file is empty.' });
+    expect(await empty.json()).toEqual({ error: 'The file is empty.', code: expect.any(String) });
     expect(await tempFiles()).toEqual([]);
   });
 
@@ -285,7 +285,7 @@ describe('signed upload links', () => {
         body: samplePdf(),
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: 'That file reference is not valid.' });
+      expect(await response.json()).toEqual({ error: 'That file reference is not valid.', code: expect.any(String) });
     }
     expect((await readdir(root)).filter((name) => name !== '.tmp' && !name.startsWith('c_'))).toEqual([]);
   });

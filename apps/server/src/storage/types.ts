@@ -5,6 +5,7 @@
  * method refuses anything else with a {@link StorageError} of kind `invalid_key`.
  */
 import type { Readable } from 'node:stream';
+import type { ErrorCode } from '@vita-docs/core';
 
 /**
  * The longest a signed link lives, by method: an upload link long enough for a slow phone
@@ -72,15 +73,32 @@ export type StorageErrorKind =
   | 'no_space'
   | 'failed';
 
-/** A storage failure with a message meant for a person. */
+/** The machine code a {@link StorageErrorKind} is answered with, unless the error names its own. */
+const STORAGE_CODES: Record<StorageErrorKind, ErrorCode> = {
+  invalid_key: 'invalid_request',
+  not_found: 'not_found',
+  conflict: 'conflict',
+  damaged: 'file_damaged',
+  too_large: 'too_large',
+  unsupported_type: 'unsupported_type',
+  bad_digest: 'bad_digest',
+  forbidden: 'link_invalid',
+  no_space: 'storage_full',
+  failed: 'internal',
+};
+
+/** A storage failure with a message meant for a person, and a code for programs. */
 export class StorageError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
     readonly kind: StorageErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: ErrorCode },
   ) {
     super(message, options);
     this.name = 'StorageError';
+    this.code = options?.code ?? STORAGE_CODES[kind];
   }
 }
 

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { FetchLike } from '../ports.js';
 import { CSRF_HEADER, endpoints, fillPath, isStateChanging, readCsrfToken } from './endpoints.js';
 import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
-import { ApiError } from './errors.js';
+import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
 import { ErrorBody } from './schemas.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -65,6 +65,20 @@ interface RawArgs {
  * state-changing calls carry `x-csrf-token` from the `csrf_token` cookie. When that cookie is not
  * there yet (a fresh visit straight to a form), one `GET /me` fetches it first.
  * Responses are parsed with the shared zod schemas; failures raise {@link ApiError}.
+ *
+ * @example
+ * ```ts
+ * import { createApiClient, isApiError } from '@vita-docs/core';
+ *
+ * const api = createApiClient({ baseUrl: 'https://vita.example.org/api' });
+ * try {
+ *   const clients = await api.listClients();
+ *   const docs = await api.listDocs({ params: { id: clients.items[0].clientId }, query: { docType: 'W-2' } });
+ * } catch (error) {
+ *   // Branch on the code, show the message: `Please sign in.`
+ *   if (isApiError(error) && error.code === 'not_signed_in') showLogin(error.message);
+ * }
+ * ```
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = (options.baseUrl ?? '/api').replace(/\/+$/, '');
@@ -146,13 +160,16 @@ export async function httpError(response: Response): Promise<ApiError> {
     // The status still says enough.
   }
   let message = response.statusText || `Request failed with status ${response.status}`;
+  let code: ErrorCode | undefined;
   try {
     const body = ErrorBody.safeParse(JSON.parse(text));
     if (body.success && body.data.error) message = body.data.error;
+    // A code this version does not know yet falls back to the one its status means.
+    if (body.success && isErrorCode(body.data.code)) code = body.data.code;
   } catch {
     // Not JSON: keep the status text.
   }
-  return new ApiError('http', response.status, message);
+  return new ApiError('http', response.status, message, code ? { code } : undefined);
 }
 
 /** Reads one cookie from a `document.cookie`-style string. */

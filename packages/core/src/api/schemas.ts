@@ -28,7 +28,8 @@ export const Ok = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof Ok>;
 
 /** Every error response: `{ "error": "message a person understands" }`. */
-export const ErrorBody = z.object({ error: z.string() });
+/** Every failure's body: words for people, and (from servers that send it) a code for programs. */
+export const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const User = z.object({

@@ -3,7 +3,7 @@ import { uploadContentType } from '../domain/files.js';
 import { uploadFailedMessage } from '../domain/messages.js';
 import type { FetchLike, FileLike } from '../ports.js';
 import type { ApiClient } from './client.js';
-import { ApiError } from './errors.js';
+import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
 
 /** Called with bytes sent so far and the total. */
 export type ProgressListener = (loaded: number, total: number) => void;
@@ -116,9 +116,21 @@ export async function uploadToPresignedUrl(
     throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause, origin: 'storage' });
   }
   if (!result.ok) {
-    throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body), { origin: 'storage' });
+    const code = storedErrorCode(result.body);
+    throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body), { origin: 'storage', ...(code && { code }) });
   }
   return result;
+}
+
+/** The `code` of a refusal from the app's own file store; S3's XML answers have none. */
+function storedErrorCode(body: string): ErrorCode | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const code = typeof parsed === 'object' && parsed !== null && 'code' in parsed ? parsed.code : undefined;
+    return isErrorCode(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

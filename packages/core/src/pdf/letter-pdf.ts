@@ -140,6 +140,16 @@ export async function jpegToLetterPdf(jpeg: Uint8Array, title?: string): Promise
  * Converts an image to a Letter PDF when it is convertible (png, jpg, jpeg, webp, bmp; HEIC or HEIF
  * only where `raster.canDecode` says the platform reads it) and returns any other file unchanged. If the conversion fails, a warning is logged and the
  * original file is returned, so an upload never fails because of it.
+ *
+ * @example In Node, with `sharp` installed:
+ * ```ts
+ * import { imageToLetterPdf } from '@vita-docs/core';
+ * import { createSharpRaster } from '@vita-docs/core/node';
+ *
+ * const photo = new File([await readFile('w2.jpg')], 'w2.jpg', { type: 'image/jpeg' });
+ * const pdf = await imageToLetterPdf(photo, { raster: createSharpRaster() });
+ * // pdf.name === 'w2.pdf', pdf.type === 'application/pdf': one Letter page, the photo fitted to it
+ * ```
  */
 export async function imageToLetterPdf(
   file: FileLike,
