@@ -1,4 +1,4 @@
-// Every refusal carries a machine `code` beside its words (docs/behaviour.md#errors), and the core
+// Every refusal carries a machine `code` beside its words (docs/behaviour.md#api), and the core
 // client hands it to callers, so programs branch on codes, never on text.
 import { createApiClient, isApiError, type ErrorCode } from '@vita-docs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
