@@ -20,8 +20,8 @@ const unsupported = () => new StorageError('unsupported_type', UNSUPPORTED_TYPE_
 /**
  * Received bytes are written in batches of about this size. A request arrives in network chunks of
  * 64 KiB or less, and each write is a trip to the thread pool the whole server shares: under load,
- * one write per chunk made uploads queue behind each other's writes (and every file read and fsync
- * behind them). The batch is the most an upload holds in memory beyond its socket's own buffer.
+ * one write per chunk would make uploads queue behind each other's writes (and every file read and
+ * fsync behind them). The batch is the most an upload holds in memory beyond its socket's own buffer.
  */
 const WRITE_BATCH_BYTES = 256 * 1024;
 

@@ -39,8 +39,8 @@ export interface LocalStoreOptions {
   /** What happens around each upload received on a signed URL; by default nothing. */
   uploads?: UploadHooks;
   /**
-   * The key every file is encrypted with. `null` stores files in plain, as before encryption existed
-   * (only the benchmark that measures what encryption costs asks for that).
+   * The key every file is encrypted with. `null` stores files in plain (only the benchmark that
+   * measures what encryption costs asks for that).
    */
   encryption: StorageKey | null;
   /** Told (for the log) when a stored file fails its integrity check; the caller gets `damaged`. */
