@@ -11,7 +11,11 @@ export function auditRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'audit', async ({ user, query }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
     // One more than asked: whether a next page exists, without counting.
-    let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(query.limit + 1);
+    let q = db
+      .selectFrom('audit_log')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1);
     if (query.clientId) q = q.where('client_id', '=', query.clientId);
     if (query.actor) q = q.where('actor', '=', query.actor);
     if (query.action) q = q.where('action', '=', query.action);

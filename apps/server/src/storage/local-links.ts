@@ -17,7 +17,8 @@ export function localLinks(
 ): Pick<ObjectStore, 'presignPut' | 'presignGet'> {
   const base = baseUrl.replace(/\/+$/, '');
   const expiry = (method: keyof typeof LINK_SECONDS, seconds: number) => {
-    if (seconds > LINK_SECONDS[method]) throw new RangeError(`a ${method} link lives at most ${LINK_SECONDS[method]} s`);
+    if (seconds > LINK_SECONDS[method])
+      throw new RangeError(`a ${method} link lives at most ${LINK_SECONDS[method]} s`);
     return Math.floor(state.now() / 1000) + Math.max(1, Math.floor(seconds));
   };
   return {

@@ -20,7 +20,12 @@ async function namesIn(dir: string): Promise<string[]> {
   });
 }
 
-async function listCategory(state: LocalState, clientId: string, encodedDocType: string, dir: string): Promise<StoredObject[]> {
+async function listCategory(
+  state: LocalState,
+  clientId: string,
+  encodedDocType: string,
+  dir: string,
+): Promise<StoredObject[]> {
   const names = await namesIn(dir);
   const found = await Promise.all(
     names
@@ -54,7 +59,9 @@ export async function listObjects(state: LocalState, prefix: string): Promise<St
 }
 
 /** Every document file under `root`, client by client, with its size on disk (see `ObjectStore.walk`). */
-export async function* walkObjects(root: string): AsyncGenerator<{ key: string; size: number; lastModified: Date }> {
+export async function* walkObjects(
+  root: string,
+): AsyncGenerator<{ key: string; size: number; lastModified: Date }> {
   for (const clientId of (await namesIn(root)).filter(isClientId).sort()) {
     const clientDir = prefixPath(root, clientId, null);
     for (const dir of (await readdir(clientDir).catch(() => [] as string[])).sort()) {
@@ -96,6 +103,8 @@ export async function deleteObjects(state: LocalState, keys: readonly string[]):
 export async function deletePrefix(state: LocalState, prefix: string): Promise<number> {
   const { clientId, encodedDocType } = assertPrefix(prefix);
   const count = (await listObjects(state, prefix)).length;
-  await state.exclusive(() => rm(prefixPath(state.root, clientId, encodedDocType), { recursive: true, force: true }));
+  await state.exclusive(() =>
+    rm(prefixPath(state.root, clientId, encodedDocType), { recursive: true, force: true }),
+  );
   return count;
 }

@@ -7,7 +7,14 @@
 import type { Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { CHUNK_BYTES, HEADER_BYTES, isSealed, openSealed, SealedFileError, type SealedFile } from './encryption.js';
+import {
+  CHUNK_BYTES,
+  HEADER_BYTES,
+  isSealed,
+  openSealed,
+  SealedFileError,
+  type SealedFile,
+} from './encryption.js';
 import { FALLBACK_CONTENT_TYPE, sniffContentType } from './filetypes.js';
 import { isMissing, objectPath } from './local-layout.js';
 import type { LocalState } from './local-state.js';
@@ -101,8 +108,10 @@ async function openStored(state: LocalState, key: string): Promise<OpenFile | nu
       if (!encryption) throw new SealedFileError('it is encrypted and this server has no storage key');
       return { handle, info, sealed: openSealed(head, info.size, encryption, key), head };
     }
-    if (encryption && !state.plaintextAllowed()) throw new SealedFileError('it is not encrypted, though every stored file is');
-    if (encryption && !sniffContentType(head)) throw new SealedFileError('it is neither encrypted nor a document');
+    if (encryption && !state.plaintextAllowed())
+      throw new SealedFileError('it is not encrypted, though every stored file is');
+    if (encryption && !sniffContentType(head))
+      throw new SealedFileError('it is neither encrypted nor a document');
     return { handle, info, sealed: null, head };
   } catch (error) {
     await handle.close();
@@ -111,7 +120,12 @@ async function openStored(state: LocalState, key: string): Promise<OpenFile | nu
 }
 
 /** An encrypted file's first chunk, decrypted and checked (from the bytes read at open when they hold it). */
-async function firstChunk(state: LocalState, key: string, opened: OpenFile, sealed: SealedFile): Promise<Buffer> {
+async function firstChunk(
+  state: LocalState,
+  key: string,
+  opened: OpenFile,
+  sealed: SealedFile,
+): Promise<Buffer> {
   if (opened.first) return opened.first;
   const { offset, length } = sealed.recordAt(0);
   try {
@@ -126,14 +140,24 @@ async function firstChunk(state: LocalState, key: string, opened: OpenFile, seal
 }
 
 /** An open file's plaintext size and its type from its first bytes (decrypted and checked). */
-async function typeAndSize(state: LocalState, key: string, opened: OpenFile): Promise<{ size: number; contentType: string }> {
-  if (!opened.sealed) return { size: opened.info.size, contentType: sniffContentType(opened.head) ?? FALLBACK_CONTENT_TYPE };
+async function typeAndSize(
+  state: LocalState,
+  key: string,
+  opened: OpenFile,
+): Promise<{ size: number; contentType: string }> {
+  if (!opened.sealed)
+    return { size: opened.info.size, contentType: sniffContentType(opened.head) ?? FALLBACK_CONTENT_TYPE };
   const first = await firstChunk(state, key, opened, opened.sealed);
   return { size: opened.sealed.size, contentType: sniffContentType(first) ?? FALLBACK_CONTENT_TYPE };
 }
 
 /** The plaintext of an open file (whole or a range), its first chunk checked; the stream owns the handle. */
-async function plaintext(state: LocalState, key: string, opened: OpenFile, range?: ByteRange): Promise<Readable> {
+async function plaintext(
+  state: LocalState,
+  key: string,
+  opened: OpenFile,
+  range?: ByteRange,
+): Promise<Readable> {
   if (!opened.sealed) {
     return opened.handle.createReadStream({
       start: range?.start ?? 0,
@@ -149,7 +173,13 @@ async function plaintext(state: LocalState, key: string, opened: OpenFile, range
           throw error;
         })
       : undefined;
-  const stream = new SealedStream(opened.handle, opened.sealed, range, (error) => state.asDamaged(key, error) as Error, first);
+  const stream = new SealedStream(
+    opened.handle,
+    opened.sealed,
+    range,
+    (error) => state.asDamaged(key, error) as Error,
+    first,
+  );
   try {
     await stream.prime();
   } catch (error) {
@@ -167,14 +197,21 @@ export async function describe(state: LocalState, key: string): Promise<StoredOb
   } catch (error) {
     if (!(error instanceof StorageError && error.kind === 'damaged')) throw error;
     const info = await stat(objectPath(state.root, key)).catch(() => null);
-    return info ? { key, size: info.size, lastModified: info.mtime, contentType: FALLBACK_CONTENT_TYPE } : null;
+    return info
+      ? { key, size: info.size, lastModified: info.mtime, contentType: FALLBACK_CONTENT_TYPE }
+      : null;
   }
   if (!opened) return null;
   try {
     return { key, lastModified: opened.info.mtime, ...(await typeAndSize(state, key, opened)) };
   } catch (error) {
     if (!(error instanceof StorageError && error.kind === 'damaged')) throw error;
-    return { key, size: opened.info.size, lastModified: opened.info.mtime, contentType: FALLBACK_CONTENT_TYPE };
+    return {
+      key,
+      size: opened.info.size,
+      lastModified: opened.info.mtime,
+      contentType: FALLBACK_CONTENT_TYPE,
+    };
   } finally {
     await opened.handle.close();
   }
@@ -188,7 +225,10 @@ export async function assertReadable(state: LocalState, key: string): Promise<vo
 }
 
 /** The whole plaintext of `key` and its size: `not_found`, or `damaged`. */
-export async function openStream(state: LocalState, key: string): Promise<{ size: number; stream: Readable }> {
+export async function openStream(
+  state: LocalState,
+  key: string,
+): Promise<{ size: number; stream: Readable }> {
   const opened = await openStored(state, key);
   if (!opened) throw fileGone();
   const size = opened.sealed?.size ?? opened.info.size;

@@ -2,7 +2,12 @@
  * What the bucket holds, and the server's own changes to it: listing (with types), walking every
  * document key, and put, copy and delete. Only document-shaped keys are ever listed.
  */
-import { CopyObjectCommand, DeleteObjectsCommand, ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { parseDocKey } from '@vita-docs/core';
 import { contentTypeFromName, FALLBACK_CONTENT_TYPE } from './filetypes.js';
 import { assertDocKey, assertPrefix } from './keys.js';
@@ -23,7 +28,11 @@ interface Listed {
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   // One iterator shared by the workers: each takes the next item when it is free.
   const queue = items.entries();
@@ -59,7 +68,8 @@ async function listAll(ctx: S3Context, prefix: string): Promise<Listed[]> {
     );
     const contents = page.Contents ?? [];
     for (const item of contents) {
-      if (item.Key) found.push({ key: item.Key, size: item.Size ?? 0, lastModified: item.LastModified ?? new Date(0) });
+      if (item.Key)
+        found.push({ key: item.Key, size: item.Size ?? 0, lastModified: item.LastModified ?? new Date(0) });
     }
     const last = contents.at(-1)?.Key;
     if (!page.IsTruncated || !last || last === marker) return found;
@@ -72,11 +82,16 @@ async function deleteKeys(ctx: S3Context, keys: readonly string[]): Promise<void
   for (let start = 0; start < keys.length; start += DELETE_BATCH) {
     const batch = keys.slice(start, start + DELETE_BATCH);
     const out = await ctx.client.send(
-      new DeleteObjectsCommand({ Bucket: ctx.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      new DeleteObjectsCommand({
+        Bucket: ctx.bucket,
+        Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+      }),
     );
     const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
     if (failed.length > 0) {
-      throw new StorageError('failed', `Could not delete ${failed.length} file(s). Please try again.`, { cause: failed });
+      throw new StorageError('failed', `Could not delete ${failed.length} file(s). Please try again.`, {
+        cause: failed,
+      });
     }
   }
 }
@@ -96,9 +111,16 @@ export async function* walkObjects(ctx: S3Context): AsyncGenerator<Listed> {
 }
 
 /** Writes `body` to `key` (encrypted at rest as configured). */
-export async function putObject(ctx: S3Context, key: string, body: Uint8Array, contentType: string): Promise<void> {
+export async function putObject(
+  ctx: S3Context,
+  key: string,
+  body: Uint8Array,
+  contentType: string,
+): Promise<void> {
   assertDocKey(key);
-  await ctx.client.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: key, Body: body, ContentType: contentType, ...ctx.sse }));
+  await ctx.client.send(
+    new PutObjectCommand({ Bucket: ctx.bucket, Key: key, Body: body, ContentType: contentType, ...ctx.sse }),
+  );
 }
 
 /** Copies `from` to `to` inside the bucket; `not_found` when `from` is not there. */
@@ -109,7 +131,13 @@ export async function copyObject(ctx: S3Context, from: string, to: string): Prom
   const source = `${ctx.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
   try {
     await ctx.client.send(
-      new CopyObjectCommand({ Bucket: ctx.bucket, Key: to, CopySource: source, MetadataDirective: 'COPY', ...ctx.sse }),
+      new CopyObjectCommand({
+        Bucket: ctx.bucket,
+        Key: to,
+        CopySource: source,
+        MetadataDirective: 'COPY',
+        ...ctx.sse,
+      }),
     );
   } catch (error) {
     if (isNotFound(error)) throw fileGone();

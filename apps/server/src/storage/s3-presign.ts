@@ -5,11 +5,23 @@
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertUploadLimits, contentDisposition, isInlineViewable, servedContentType, tooLarge } from './filetypes.js';
+import {
+  assertUploadLimits,
+  contentDisposition,
+  isInlineViewable,
+  servedContentType,
+  tooLarge,
+} from './filetypes.js';
 import { assertDocKey } from './keys.js';
 import type { S3Context } from './s3-context.js';
 import { headObject } from './s3-read.js';
-import { fileGone, type PresignedUpload, type PresignedUrl, type PresignGetOptions, type PresignPutOptions } from './types.js';
+import {
+  fileGone,
+  type PresignedUpload,
+  type PresignedUrl,
+  type PresignGetOptions,
+  type PresignPutOptions,
+} from './types.js';
 
 /** A URL for one PUT of `key` (see `ObjectStore.presignPut`), with the headers the uploader must send. */
 export async function presignPut(

@@ -38,9 +38,14 @@ export async function openObject(
   assertDocKey(key);
   try {
     const out = await ctx.client.send(
-      new GetObjectCommand({ Bucket: ctx.bucket, Key: key, ...(options.version ? { IfMatch: options.version } : {}) }),
+      new GetObjectCommand({
+        Bucket: ctx.bucket,
+        Key: key,
+        ...(options.version ? { IfMatch: options.version } : {}),
+      }),
     );
-    if (!(out.Body instanceof Readable)) throw new StorageError('failed', 'The storage service sent no file body.');
+    if (!(out.Body instanceof Readable))
+      throw new StorageError('failed', 'The storage service sent no file body.');
     // Some S3-compatible servers ignore If-Match: the version is compared here as well.
     if (options.version && out.ETag !== options.version) {
       out.Body.destroy();

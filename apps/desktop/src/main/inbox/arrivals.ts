@@ -5,7 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { InboxContext } from './context.js';
-import { sameSnapshot, sha256File, snapshot, waitUntilStable, type FileSnapshot, type SettleOptions } from './settle.js';
+import {
+  sameSnapshot,
+  sha256File,
+  snapshot,
+  waitUntilStable,
+  type FileSnapshot,
+  type SettleOptions,
+} from './settle.js';
 
 /** How a file settles (see `waitUntilStable`). */
 export type ArrivalOptions = Pick<SettleOptions, 'stableMs' | 'pollMs'>;

@@ -41,7 +41,11 @@ export interface InboxContext {
 }
 
 /** The shared state of an inbox on `folder`, before it has started. */
-export function createInboxContext(folder: string, now: () => number, afterUpload: AfterUpload): InboxContext {
+export function createInboxContext(
+  folder: string,
+  now: () => number,
+  afterUpload: AfterUpload,
+): InboxContext {
   const pendingWork = new Set<Promise<unknown>>();
   const { emit, subscribe } = createEmitter();
   const ctx: InboxContext = {
@@ -60,7 +64,8 @@ export function createInboxContext(folder: string, now: () => number, afterUploa
     save: () => (ctx.ledger ? ctx.ledger.save() : Promise.resolve()),
     absolute: (relPath) => join(folder, ...relPath.split('/')),
     view: (entry) => scanOf(entry, ctx.absolute(entry.relPath), ctx.entries()),
-    offeredAt: (relPath) => [...ctx.offered].map((id) => ctx.entries().get(id)).find((e) => e?.relPath === relPath),
+    offeredAt: (relPath) =>
+      [...ctx.offered].map((id) => ctx.entries().get(id)).find((e) => e?.relPath === relPath),
     reportError: (what, error) =>
       emit({ type: 'error', message: `${what}: ${error instanceof Error ? error.message : String(error)}` }),
     background(what, work) {
@@ -77,7 +82,10 @@ export function createInboxContext(folder: string, now: () => number, afterUploa
         entry.fileDone = true;
         await ctx.save();
       } catch (error) {
-        ctx.reportError(`Could not ${ctx.afterUpload === 'move' ? 'move' : 'delete'} uploaded scan ${entry.relPath}`, error);
+        ctx.reportError(
+          `Could not ${ctx.afterUpload === 'move' ? 'move' : 'delete'} uploaded scan ${entry.relPath}`,
+          error,
+        );
       }
     },
   };

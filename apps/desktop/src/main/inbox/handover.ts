@@ -18,7 +18,8 @@ export interface Handover {
 /** The entry of an offered scan; throws when it left the inbox. */
 function requireScan(ctx: InboxContext, id: string): LedgerEntry {
   const entry = ctx.entries().get(id);
-  if (!entry || entry.status === 'uploaded' || !ctx.offered.has(id)) throw new Error('This scan is no longer in the inbox.');
+  if (!entry || entry.status === 'uploaded' || !ctx.offered.has(id))
+    throw new Error('This scan is no longer in the inbox.');
   return entry;
 }
 
@@ -26,7 +27,8 @@ function requireScan(ctx: InboxContext, id: string): LedgerEntry {
 function refreshDuplicatesOf(ctx: InboxContext, sha256: string, except: string): void {
   for (const id of ctx.offered) {
     const other = ctx.entries().get(id);
-    if (other && other.id !== except && other.sha256 === sha256) ctx.emit({ type: 'updated', scan: ctx.view(other) });
+    if (other && other.id !== except && other.sha256 === sha256)
+      ctx.emit({ type: 'updated', scan: ctx.view(other) });
   }
 }
 
@@ -59,7 +61,13 @@ export function createHandover(ctx: InboxContext): Handover {
     },
     async markUploaded(id) {
       const entry = requireScan(ctx, id);
-      Object.assign(entry, { status: 'uploaded', uploadedAt: ctx.now(), error: undefined, attempt: undefined, fileDone: false });
+      Object.assign(entry, {
+        status: 'uploaded',
+        uploadedAt: ctx.now(),
+        error: undefined,
+        attempt: undefined,
+        fileDone: false,
+      });
       ctx.offered.delete(id);
       await ctx.save();
       ctx.emit({ type: 'removed', id, reason: 'uploaded' });

@@ -28,7 +28,13 @@ export async function reconcile(ctx: InboxContext): Promise<void> {
 }
 
 /** A file the watcher reports as added or changed. */
-function onFileEvent(ctx: InboxContext, arrivals: Arrivals, filter: WatchFilter, path: string, kind: 'add' | 'change'): void {
+function onFileEvent(
+  ctx: InboxContext,
+  arrivals: Arrivals,
+  filter: WatchFilter,
+  path: string,
+  kind: 'add' | 'change',
+): void {
   const rel = filter.relativeOf(path);
   if (rel === null || filter.ignored(path) || !isSupportedScan(basename(path))) return;
   const current = ctx.offeredAt(rel);
