@@ -22,6 +22,7 @@ import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
+import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { clientRoutes } from './routes/clients.js';
 import { configRoutes } from './routes/config.js';
@@ -38,6 +39,7 @@ import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycl
 import { encryptStoredFiles } from './storage/encrypt-existing.js';
 import { fixDocumentNames } from './documents/rename.js';
 import { localStorageRoutes } from './storage/local-routes.js';
+import type { LocalObjectStore } from './storage/local.js';
 import type { Services } from './services.js';
 import type { PoolConfig } from 'pg';
 
@@ -135,14 +137,27 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   }
 }
 
-async function assemble(
+/**
+ * The server's own work beside requests: housekeeping, the sweeper and retention on timers; finishing
+ * an interrupted season close, encrypting plain files and typing untyped names once.
+ */
+interface BackgroundWork {
+  /** Stops the timers, and asks the one-off jobs to stop between two files. */
+  stop(): void;
+  /** Resolves once every run under way has ended. */
+  finished(): Promise<unknown>;
+}
+
+/**
+ * Opens what the routes need: the database (and its session cache), the HMAC secret, the object
+ * store, the mailer; then indexes and settles what a stop left unfinished, before anything is listed.
+ */
+async function openServices(
   app: FastifyInstance,
   config: Config,
   connection: string | PoolConfig,
-  embedded: EmbeddedPostgres | undefined,
   options: BuildOptions,
-  deadlines: RequestDeadlines,
-): Promise<Server> {
+): Promise<{ services: Services; local: LocalObjectStore | undefined; closeStore: () => void }> {
   const sessions = createSessionCache();
   const db = await openDatabase(
     connection,
@@ -164,14 +179,23 @@ async function assemble(
     throw err;
   });
   const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
-  const lifecycle = { db, store, log: app.log };
-  // Before anything is listed: files stored before the index existed get their rows.
-  await indexStoredFiles(lifecycle);
-  const interrupted = await settleInterrupted(lifecycle);
-  if (interrupted > 0) app.log.info({ stored: interrupted }, 'settled uploads a stop had interrupted');
   const services: Services = { config, db, secret, mailer, store, sessions, log: app.log };
+  // Before anything is listed: files stored before the index existed get their rows.
+  await indexStoredFiles(services);
+  const interrupted = await settleInterrupted(services);
+  if (interrupted > 0) app.log.info({ stored: interrupted }, 'settled uploads a stop had interrupted');
   await ensureAdmin(db, config, app.log);
+  return { services, local, closeStore };
+}
 
+/** Installs the request hooks, the API routes, the local store's routes and the web app with its SPA fallback. */
+async function installHttp(
+  app: FastifyInstance,
+  services: Services,
+  local: LocalObjectStore | undefined,
+  deadlines: RequestDeadlines,
+): Promise<void> {
+  const { config, mailer } = services;
   installErrorHandler(app);
   installBodyDeadlines(app, deadlines);
   installProtocolChecks(app);
@@ -187,6 +211,7 @@ async function assemble(
   docRoutes(app, services);
   downloadRoutes(app, services);
   reassignRoutes(app, services);
+  auditRoutes(app, services);
   configRoutes(app, services);
   settingsRoutes(app, services);
   seasonRoutes(app, services);
@@ -213,18 +238,22 @@ async function assemble(
     }
     return reply.code(404).send({ error: 'Not found.' });
   });
+}
 
+/** Starts the background work: each recurring job runs now, then on its timer; the one-off jobs run once. */
+function startBackgroundWork(services: Services, local: LocalObjectStore | undefined): BackgroundWork {
+  const { db, log, config } = services;
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
     Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db)]).catch((err: unknown) =>
-      app.log.warn({ err }, 'housekeeping failed'),
+      log.warn({ err }, 'housekeeping failed'),
     );
   }, 15 * 60_000);
   housekeeping.unref();
   // Uploads settled, abandoned ones dropped, bytes no document refers to removed: now, then regularly.
   let sweeping: Promise<unknown> = Promise.resolve();
   const runSweep = () => {
-    sweeping = sweep(lifecycle, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) => app.log.warn({ err }, 'sweep failed'));
+    sweeping = sweep(services, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) => log.warn({ err }, 'sweep failed'));
   };
   runSweep();
   const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
@@ -232,52 +261,71 @@ async function assemble(
   // The retention rule: now, then every hour (each run does what is due and nothing twice).
   let retaining: Promise<unknown> = Promise.resolve();
   const runRetentionNow = () => {
-    retaining = runRetention(services, new Date()).catch((err: unknown) => app.log.warn({ err }, 'retention run failed'));
+    retaining = runRetention(services, new Date()).catch((err: unknown) => log.warn({ err }, 'retention run failed'));
   };
   runRetentionNow();
   const retention = setInterval(runRetentionNow, 60 * 60_000);
   retention.unref();
   // A season close a crash interrupted is finished now, whatever step it had reached.
   const resuming = resumeSeasonClose(services).then(
-    (year) => year !== undefined && app.log.info({ year }, 'an interrupted season close was finished'),
-    (err: unknown) => app.log.warn({ err }, 'finishing an interrupted season close failed; the next start tries again'),
+    (year) => year !== undefined && log.info({ year }, 'an interrupted season close was finished'),
+    (err: unknown) => log.warn({ err }, 'finishing an interrupted season close failed; the next start tries again'),
   );
   // Files stored before encryption are encrypted in the background; a stop resumes at the next start.
-  const stopEncrypting = new AbortController();
+  const stopOneOffs = new AbortController();
   const encrypting = local
-    ? encryptStoredFiles(local, lifecycle, { signal: stopEncrypting.signal }).catch((err: unknown) =>
-        app.log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'encrypting stored files failed; the next start tries again'),
+    ? encryptStoredFiles(local, services, { signal: stopOneOffs.signal }).catch((err: unknown) =>
+        log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'encrypting stored files failed; the next start tries again'),
       )
     : Promise.resolve();
-
   // Names stored before every name was given its type's extension get it, once, in the background.
-  const naming = fixDocumentNames(lifecycle, { signal: stopEncrypting.signal }).catch((err: unknown) =>
-    app.log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'typing stored names failed; the next start tries again'),
+  const naming = fixDocumentNames(services, { signal: stopOneOffs.signal }).catch((err: unknown) =>
+    log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'typing stored names failed; the next start tries again'),
   );
-
-  // Last, when nothing can fail any more: until it listens, no session lookup is kept.
-  const listener = listenForAuthChanges(connection, sessions, (err) =>
-    app.log.warn({ message: err.message }, 'the connection that hears session changes failed; sessions are looked up every time until it is back'),
-  );
-
   return {
-    app,
-    services,
-    async close() {
+    stop() {
       clearInterval(housekeeping);
       clearInterval(sweeper);
       clearInterval(retention);
-      stopEncrypting.abort();
-      await app.close();
+      stopOneOffs.abort();
+    },
+    finished: async () => {
       await sweeping;
       await retaining;
       await resuming;
       await encrypting;
       await naming;
-      mailer.close();
+    },
+  };
+}
+
+/** Opens the services, installs HTTP, starts the background work, and last the session-change listener. */
+async function assemble(
+  app: FastifyInstance,
+  config: Config,
+  connection: string | PoolConfig,
+  embedded: EmbeddedPostgres | undefined,
+  options: BuildOptions,
+  deadlines: RequestDeadlines,
+): Promise<Server> {
+  const { services, local, closeStore } = await openServices(app, config, connection, options);
+  await installHttp(app, services, local, deadlines);
+  const background = startBackgroundWork(services, local);
+  // Last, when nothing can fail any more: until it listens, no session lookup is kept.
+  const listener = listenForAuthChanges(connection, services.sessions, (err) =>
+    app.log.warn({ message: err.message }, 'the connection that hears session changes failed; sessions are looked up every time until it is back'),
+  );
+  return {
+    app,
+    services,
+    async close() {
+      background.stop();
+      await app.close();
+      await background.finished();
+      services.mailer.close();
       closeStore();
       await listener.close();
-      await db.destroy();
+      await services.db.destroy();
       await embedded?.stop();
     },
   };

@@ -2,14 +2,13 @@
  * Garbage-collector tuning for a process that streams files. Every byte a download or upload moves
  * passes through a fresh Buffer (a file read, a decrypted chunk), and V8 counts the memory those
  * Buffers hold, once allocated since the last full collection, against the old generation's
- * headroom. Left to itself, V8 sizes that headroom from how busy the collector recently was: in about
- * half of the server processes measured on a 2-core machine (2026-11-25, `--trace-gc-verbose`),
- * one burst of collections shrank it to 1.2× the live heap, after which the Buffers of ~60 ms of
- * streaming filled it, started the next full collection, which kept the headroom small — a loop
- * that lasted the process's whole life and cost two to three times the CPU per MB served (ZIP at
- * 120–200 MB/s instead of 400–500). A fixed growing factor of 3 keeps every process out of that loop
- * (measured: 2 still fell into it every time, 3 and 4 never); V8 itself picks 4 for a small heap
- * when the collector is idle, and 3 holds less garbage while slow readers keep buffers alive.
+ * headroom. Left to itself, V8 sizes that headroom from how busy the collector recently was, so a
+ * burst of collections can shrink it until a moment of streaming fills it and starts the next full
+ * collection, which keeps it small: a loop that lasts the process's whole life and multiplies the
+ * CPU every MB served costs. A fixed growing factor keeps the headroom from shrinking that far. It
+ * is 3: the factor V8 picks for a small heap with an idle collector is larger, and a smaller one
+ * holds less garbage while slow readers keep buffers alive, but too small a one falls into the loop
+ * again. What was measured, and how: docs/architecture.md, "The collector while streaming".
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -1,7 +1,7 @@
 /**
  * The programme overview (docs/behaviour.md#programme-overview): two queries, each one pass over
- * its tables with hash joins rather than a probe per client (`bench/overview.mjs` times them on
- * 5 000 clients and 100 000 documents).
+ * its tables with hash joins rather than a probe per client (`bench/overview.mjs` times them on a
+ * seeded season).
  */
 import { FIXED_CATEGORIES } from '@vita-docs/core';
 import { sql } from 'kysely';

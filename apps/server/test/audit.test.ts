@@ -1,7 +1,7 @@
 // The audit log as the admin's audit screen reads it (docs/behaviour.md#audit-log): uploads recorded
 // as their uploader, filters by who, client, action and time, newest first, pages by cursor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import { FIXED_CATEGORIES } from '@vita-docs/core';
-import { SAMPLE_JPEG, samplePdf } from '../src/storage/testing.js';
+import { SAMPLE_JPEG, samplePdf } from './storage.js';
 import { createClient, sha256, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 import { startS3rver } from './s3rver.js';

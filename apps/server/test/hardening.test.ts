@@ -1,7 +1,7 @@
 /** Cases from the security review: each fails if its fix is undone. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/env.js';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { adminQuery, PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { isErrorCode } from '@vita-docs/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient } from './docs-helpers.js';
 import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 

@@ -2,7 +2,7 @@
 // with codes, a client with name, email and phone, uploads with telling file names, view, rename,
 // ZIP, delete — leaves none of those strings in the log, which names requests by ids only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { upload } from './docs-helpers.js';
 import { PIN, register, startApp, type Agent, type TestApp } from './harness.js';
 import { startSmtpCapture } from './smtp.js';

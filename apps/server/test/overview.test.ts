@@ -2,7 +2,7 @@
 // file in every category, documents per day, and per volunteer their clients and missing categories.
 import { FIXED_CATEGORIES } from '@vita-docs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 

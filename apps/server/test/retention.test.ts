@@ -3,7 +3,7 @@
 // stay — and nothing is deleted sooner than 7 days after its notice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRetention } from '../src/retention.js';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 

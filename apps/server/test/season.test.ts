@@ -2,7 +2,7 @@
 // document of every client deleted and every non-admin account suspended — old sessions too — with
 // audit entries; approval reactivates; a close interrupted halfway is finished by the next start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { PIN, restartApp, seedPeople, signIn, startApp, type TestApp } from './harness.js';
 

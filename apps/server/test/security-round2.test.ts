@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
-import { samplePdf } from '../src/storage/testing.js';
+import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
 import { freshDatabase, PIN, register, seedPeople, signIn, startApp, TEST_STORAGE_KEY, type TestApp } from './harness.js';
 

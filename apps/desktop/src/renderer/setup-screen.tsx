@@ -4,7 +4,7 @@
  * an admin signed in on the configured server; never when a managed file sets them.
  */
 import { useEffect, useState } from 'react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import type { DesktopBridge, DesktopSettings, SettingsAccess } from '../shared/bridge.js';
 
 interface SetupScreenProps {
@@ -24,12 +24,9 @@ const stringField = (form: FormData, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenProps) {
+/** Who may change the settings, as main answers; null while it has not. */
+function useSettingsAccess(bridge: DesktopBridge): SettingsAccess | null {
   const [access, setAccess] = useState<SettingsAccess | null>(null);
-  const [folder, setFolder] = useState(current.watchedFolder ?? '');
-  const [message, setMessage] = useState('');
-  const [saving, setSaving] = useState(false);
-
   useEffect(() => {
     let live = true;
     bridge.settingsAccess().then(
@@ -44,6 +41,55 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
       live = false;
     };
   }, [bridge]);
+  return access;
+}
+
+/** The page around every state of the screen but the form. */
+function Notice({ heading, cancel, children }: { heading: ReactNode; cancel: ReactNode; children: ReactNode }) {
+  return (
+    <main className="setup">
+      {heading}
+      {children}
+      <div className="row">{cancel}</div>
+    </main>
+  );
+}
+
+/** Settings a managed file sets: shown, never editable here. */
+function ManagedSettings({ access, current }: { access: SettingsAccess; current: DesktopSettings }) {
+  return (
+    <>
+      <p>{access.reason}</p>
+      <p>
+        Settings file: <code>{access.managedFile}</code>
+      </p>
+      {access.problem !== undefined && (
+        <p role="alert" className="error">
+          {access.problem}
+        </p>
+      )}
+      <dl>
+        <dt>Server address</dt>
+        <dd>{current.serverUrl ?? 'Not set'}</dd>
+        <dt>Scanner folder</dt>
+        <dd>{current.watchedFolder ?? 'Not set'}</dd>
+        <dt>After a scan is uploaded</dt>
+        <dd>{current.afterUpload === 'delete' ? 'Delete it' : 'Move it to the “uploaded” folder'}</dd>
+      </dl>
+    </>
+  );
+}
+
+interface SettingsFormProps extends Pick<SetupScreenProps, 'bridge' | 'current' | 'onSaved'> {
+  heading: ReactNode;
+  cancel: ReactNode;
+}
+
+/** The form, for whoever may change the settings; main checks again on save. */
+function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFormProps) {
+  const [folder, setFolder] = useState(current.watchedFolder ?? '');
+  const [message, setMessage] = useState('');
+  const [saving, setSaving] = useState(false);
 
   const browse = async () => {
     const chosen = await bridge.chooseFolder();
@@ -68,60 +114,6 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
       setSaving(false);
     }
   };
-
-  const firstRun = current.serverUrl === null && access?.managed !== true;
-  const heading = <h1>{firstRun ? 'Set up this intake desk' : 'Desk settings'}</h1>;
-  const cancel = onCancel && (
-    <button type="button" onClick={onCancel}>
-      Cancel
-    </button>
-  );
-
-  if (access === null) {
-    return (
-      <main className="setup">
-        {heading}
-        <p>Checking who may change these settings…</p>
-        <div className="row">{cancel}</div>
-      </main>
-    );
-  }
-  if (access.managed) {
-    return (
-      <main className="setup">
-        {heading}
-        <p>{access.reason}</p>
-        <p>
-          Settings file: <code>{access.managedFile}</code>
-        </p>
-        {access.problem !== undefined && (
-          <p role="alert" className="error">
-            {access.problem}
-          </p>
-        )}
-        <dl>
-          <dt>Server address</dt>
-          <dd>{current.serverUrl ?? 'Not set'}</dd>
-          <dt>Scanner folder</dt>
-          <dd>{current.watchedFolder ?? 'Not set'}</dd>
-          <dt>After a scan is uploaded</dt>
-          <dd>{current.afterUpload === 'delete' ? 'Delete it' : 'Move it to the “uploaded” folder'}</dd>
-        </dl>
-        <div className="row">{cancel}</div>
-      </main>
-    );
-  }
-  if (!access.allowed) {
-    return (
-      <main className="setup">
-        {heading}
-        <p role="alert" className="error">
-          {access.reason}
-        </p>
-        <div className="row">{cancel}</div>
-      </main>
-    );
-  }
 
   return (
     <main className="setup">
@@ -166,4 +158,40 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
       </form>
     </main>
   );
+}
+
+export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenProps) {
+  const access = useSettingsAccess(bridge);
+  const firstRun = current.serverUrl === null && access?.managed !== true;
+  const heading = <h1>{firstRun ? 'Set up this intake desk' : 'Desk settings'}</h1>;
+  const cancel = onCancel && (
+    <button type="button" onClick={onCancel}>
+      Cancel
+    </button>
+  );
+
+  if (access === null) {
+    return (
+      <Notice heading={heading} cancel={cancel}>
+        <p>Checking who may change these settings…</p>
+      </Notice>
+    );
+  }
+  if (access.managed) {
+    return (
+      <Notice heading={heading} cancel={cancel}>
+        <ManagedSettings access={access} current={current} />
+      </Notice>
+    );
+  }
+  if (!access.allowed) {
+    return (
+      <Notice heading={heading} cancel={cancel}>
+        <p role="alert" className="error">
+          {access.reason}
+        </p>
+      </Notice>
+    );
+  }
+  return <SettingsForm bridge={bridge} current={current} onSaved={onSaved} heading={heading} cancel={cancel} />;
 }

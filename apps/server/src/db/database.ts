@@ -21,7 +21,7 @@ export async function openDatabase(
 ): Promise<Db> {
   const config = typeof connection === 'string' ? { connectionString: connection } : connection;
   // A database that hangs (rather than refusing) must not hold requests forever: waiting for a
-  // connection gives up after 10 s and the request answers 503 (a stopped one refuses at once).
+  // connection gives up and the request answers 503 (a stopped one refuses at once).
   const pool = new pg.Pool({ ...config, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
   // An idle connection the database ends (restart, failover, timeout) must not end the process;
   // the pool replaces it on the next query.

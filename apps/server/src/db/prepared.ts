@@ -15,9 +15,9 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans each one again: on this app's
- * one-row lookups that is most of the database's work (measured: 4 700 against 19 000 session
- * lookups a second over one pool). Naming each distinct statement text lets `pg` prepare it once per
- * connection and then only bind and execute. The texts come from the query builder, so their number
+ * one-row lookups that is most of the database's work (figures: docs/architecture.md, `src/db/`).
+ * Naming each distinct statement text lets `pg` prepare it once per connection and then only bind
+ * and execute. The texts come from the query builder, so their number
  * is bounded by the code; the cap is a guard against a builder that inlines values.
  */
 export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string) => void): PostgresPool {

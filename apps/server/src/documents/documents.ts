@@ -198,9 +198,10 @@ const ITEM_FIELDS = `d.key, d.filename, d.size, d.doc_type as "docType", d.conte
 /**
  * The list, built by PostgreSQL as the JSON the API answers. The list is the busiest read of the API:
  * rows of 14 fields parsed by `pg`, turned into objects, checked against the contract and written out
- * again cost the server three times what the query itself does (measured with the API benchmark).
+ * again cost the server more than the query itself does (see docs/architecture.md, `src/documents/`).
  * `row_to_json` writes compact JSON with the same escapes as `JSON.stringify`, so the answer is the
- * same bytes; the duplicate is a key of its own only when there is one (as the optional field was).
+ * same bytes; the duplicate is a key of its own only when there is one (as the contract's optional
+ * field would be written).
  * A constant text with parameters: prepared once per connection, nothing built per request.
  */
 const LIST_CATEGORY = `select c.created_by,

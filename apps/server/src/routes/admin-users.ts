@@ -7,10 +7,46 @@ import { forbidden, notFound } from '../http/errors.js';
 import { appOrigin } from '../http/origin.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { approvedMail } from '../mail/mailer.js';
+import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { findUser, toUser } from '../users/users.js';
 
 const USER_NOT_FOUND = 'User not found.';
+
+/**
+ * Gives or takes away `email`'s approval. Only the approval that takes the account from pending to
+ * approved records who and when (`approvedNow`, so two officers approving at once send one mail);
+ * approving again changes nothing. `updated` is undefined when the account is gone.
+ */
+async function setApproval(db: Db, email: string, approved: boolean, by: string) {
+  const approvedNow = approved
+    ? await db
+        .updateTable('users')
+        .set({ approved: true, approved_at: new Date(), approved_by: by, suspended: false })
+        .where('email', '=', email)
+        .where('approved', '=', false)
+        .returningAll()
+        .executeTakeFirst()
+    : undefined;
+  const updated =
+    approvedNow ??
+    (await db
+      .updateTable('users')
+      .set(
+        approved
+          ? {
+              approved: true,
+              suspended: false,
+              approved_at: sql<Date>`coalesce(approved_at, now())`,
+              approved_by: sql<string>`coalesce(approved_by, ${by})`,
+            }
+          : { approved: false, approved_at: null, approved_by: null },
+      )
+      .where('email', '=', email)
+      .returningAll()
+      .executeTakeFirst());
+  return { updated, approvedNow };
+}
 
 export function adminUserRoutes(app: FastifyInstance, services: Services): void {
   const { db, mailer, config } = services;
@@ -43,34 +79,7 @@ export function adminUserRoutes(app: FastifyInstance, services: Services): void 
         throw forbidden('Only an admin can withdraw approval, and never from an admin.');
       }
     }
-    // Only the approval that takes the account from pending to approved records who and when, and
-    // mails it (so two officers approving at once send one mail); approving again changes nothing.
-    const approvedNow = body.approved
-      ? await db
-          .updateTable('users')
-          .set({ approved: true, approved_at: new Date(), approved_by: user.email, suspended: false })
-          .where('email', '=', target.email)
-          .where('approved', '=', false)
-          .returningAll()
-          .executeTakeFirst()
-      : undefined;
-    const updated =
-      approvedNow ??
-      (await db
-        .updateTable('users')
-        .set(
-          body.approved
-            ? {
-                approved: true,
-                suspended: false,
-                approved_at: sql<Date>`coalesce(approved_at, now())`,
-                approved_by: sql<string>`coalesce(approved_by, ${user.email})`,
-              }
-            : { approved: false, approved_at: null, approved_by: null },
-        )
-        .where('email', '=', target.email)
-        .returningAll()
-        .executeTakeFirst());
+    const { updated, approvedNow } = await setApproval(db, target.email, body.approved, user.email);
     // Deleted by another request since it was found.
     if (!updated) throw notFound(USER_NOT_FOUND);
     if (!body.approved) await revokeUserSessions(db, target.email);

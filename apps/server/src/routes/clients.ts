@@ -11,8 +11,9 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { categoryStatus } from '../documents/documents.js';
 import { settleArrived } from '../documents/lifecycle.js';
 
+/** The client routes: the clients themselves and their document categories ({@link categoryRoutes}). */
 export function clientRoutes(app: FastifyInstance, services: Services): void {
-  const { db, store } = services;
+  const { db } = services;
 
   userRoute(app, 'createClient', async ({ user, body, request }) => {
     const pinHash = body.pin ? await hashPin(body.pin) : null;
@@ -53,6 +54,29 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
     const rows = await db.selectFrom('clients').selectAll().orderBy('created_at', 'desc').execute();
     return { items: rows.map(toClient) };
   });
+
+  userRoute(app, 'submitClient', async ({ user, params, request }) => {
+    const client = await clientFor(db, user, params.id);
+    const row = await db
+      .updateTable('clients')
+      .set({ submitted_at: new Date(), submitted_by: user.email })
+      .where('id', '=', client.id)
+      .returning('submitted_at')
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
+    // The column is nullable in general, never right after this update set it.
+    if (!row.submitted_at) throw new Error('submitted_at was not stored');
+    await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
+    return { ok: true as const, submittedAt: row.submitted_at.toISOString() };
+  });
+
+  categoryRoutes(app, services);
+}
+
+/** A client's categories: the list, which have files, adding and deleting custom ones. */
+function categoryRoutes(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
 
   userRoute(app, 'docTypes', async ({ user, params }) => {
     const client = await clientFor(db, user, params.id);
@@ -106,21 +130,5 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
       .deletePrefix(docPrefix(client.id, row.name))
       .catch((err: unknown) => services.log.warn({ err }, 'category files left for the sweeper'));
     return { ok: true as const };
-  });
-
-  userRoute(app, 'submitClient', async ({ user, params, request }) => {
-    const client = await clientFor(db, user, params.id);
-    const row = await db
-      .updateTable('clients')
-      .set({ submitted_at: new Date(), submitted_by: user.email })
-      .where('id', '=', client.id)
-      .returning('submitted_at')
-      .executeTakeFirst();
-    // Deleted by another request since it was found.
-    if (!row) throw notFound(CLIENT_NOT_FOUND);
-    // The column is nullable in general, never right after this update set it.
-    if (!row.submitted_at) throw new Error('submitted_at was not stored');
-    await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
-    return { ok: true as const, submittedAt: row.submitted_at.toISOString() };
   });
 }

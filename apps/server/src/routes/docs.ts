@@ -18,6 +18,7 @@ import { settle, settleArrived } from '../documents/lifecycle.js';
 import { moveDocument } from '../documents/rename.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { JsonText, userRoute } from '../http/route.js';
+import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
 import { assertDocKey, documentRef } from '../storage/keys.js';
@@ -35,28 +36,46 @@ function absolute(request: FastifyRequest, url: string): string {
   return url.startsWith('/') ? `${request.protocol}://${request.host}${url}` : url;
 }
 
+/** Parses a key and checks the caller may reach its client: 400 malformed, 404/403 otherwise. */
+async function authorizeKey(db: Db, user: UserRow, key: string): Promise<DocKeyParts> {
+  let parts: DocKeyParts;
+  try {
+    parts = assertDocKey(key);
+  } catch {
+    throw badRequest('That file key is not valid.');
+  }
+  await clientFor(db, user, parts.clientId);
+  return parts;
+}
+
+/**
+ * The document must be listed: a pending (unverified) upload or bytes whose row is gone are not
+ * served. An S3 upload that arrived without `complete` is settled first. Returns its stored type.
+ */
+async function requireStored(services: Services, key: string): Promise<{ contentType: string }> {
+  const row = await findDocument(services.db, key);
+  if (row?.state === 'pending') {
+    const settled = await settle(services, row);
+    if (settled.state === 'stored') return { contentType: settled.document.contentType };
+  } else if (row?.state === 'stored') {
+    return { contentType: row.content_type };
+  }
+  throw fileGone();
+}
+
+/** The document routes: uploads ({@link uploadRoutes}) and the stored files ({@link storedFileRoutes}). */
 export function docRoutes(app: FastifyInstance, services: Services): void {
+  uploadRoutes(app, services);
+  storedFileRoutes(app, services);
+}
+
+/** Presigning an upload, completing it, and the category's list (which settles arrived uploads). */
+function uploadRoutes(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
-
-  /** Parses a key and checks the caller may reach its client: 400 malformed, 404/403 otherwise. */
-  const authorizeKey = async (user: UserRow, key: string): Promise<DocKeyParts> => {
-    let parts: DocKeyParts;
-    try {
-      parts = assertDocKey(key);
-    } catch {
-      throw badRequest('That file key is not valid.');
-    }
-    await clientFor(db, user, parts.clientId);
-    return parts;
-  };
-
-  const requireDocType = async (clientId: string, docType: string) => {
-    if (!(await hasDocType(db, clientId, docType))) throw badRequest(`Unknown document type “${docType}”.`);
-  };
 
   userRoute(app, 'presignUpload', async ({ user, params, body, request }) => {
     const client = await clientFor(db, user, params.id);
-    await requireDocType(client.id, body.docType);
+    if (!(await hasDocType(db, client.id, body.docType))) throw badRequest(`Unknown document type “${body.docType}”.`);
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
     const maxBytes = services.config.maxUploadBytes;
     if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
@@ -105,7 +124,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'completeUpload', async ({ user, body }) => {
-    const parts = await authorizeKey(user, body.key);
+    const parts = await authorizeKey(db, user, body.key);
     const row = await findDocument(db, body.key);
     if (!row || row.client_id !== parts.clientId) throw notFound('That upload was not started, or it was deleted.');
     if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
@@ -123,25 +142,15 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     }
     return new JsonText(`{"items":${listing?.itemsJson ?? '[]'}}`);
   });
+}
 
-  /**
-   * The document must be listed: a pending (unverified) upload or bytes whose row is gone are not
-   * served. An S3 upload that arrived without `complete` is settled first. Returns its stored type.
-   */
-  const requireStored = async (key: string): Promise<{ contentType: string }> => {
-    const row = await findDocument(db, key);
-    if (row?.state === 'pending') {
-      const settled = await settle(services, row);
-      if (settled.state === 'stored') return { contentType: settled.document.contentType };
-    } else if (row?.state === 'stored') {
-      return { contentType: row.content_type };
-    }
-    throw fileGone();
-  };
+/** Links to view or download a stored file, deleting files, renaming one. */
+function storedFileRoutes(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
 
   userRoute(app, 'presignGet', async ({ user, body, request }) => {
-    const parts = await authorizeKey(user, body.key);
-    const { contentType } = await requireStored(body.key);
+    const parts = await authorizeKey(db, user, body.key);
+    const { contentType } = await requireStored(services, body.key);
     const wanted = body.downloadAs?.trim() ? documentFileName(body.downloadAs, contentType) : null;
     // Recorded first: the link carries this entry, and each fetch of it is audited under it.
     const issuedUnder = await audit(db, { actor: user.email, action: 'doc.download', clientId: parts.clientId, keys: [body.key], ip: request.ip });
@@ -155,8 +164,8 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'presignView', async ({ user, body, request }) => {
-    const parts = await authorizeKey(user, body.key);
-    const { contentType } = await requireStored(body.key);
+    const parts = await authorizeKey(db, user, body.key);
+    const { contentType } = await requireStored(services, body.key);
     const issuedUnder = await audit(db, { actor: user.email, action: 'doc.view', clientId: parts.clientId, keys: [body.key], ip: request.ip });
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
@@ -170,7 +179,7 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'deleteDocs', async ({ user, body, request }) => {
     // Every key is checked before anything is deleted: one foreign key refuses the whole request.
     const parsed = [];
-    for (const key of new Set(body.keys)) parsed.push({ key, parts: await authorizeKey(user, key) });
+    for (const key of new Set(body.keys)) parsed.push({ key, parts: await authorizeKey(db, user, key) });
     const keys = parsed.map((p) => p.key);
     // Recorded before the files go: a delete never happens unaudited.
     for (const clientId of new Set(parsed.map((p) => p.parts.clientId))) {
@@ -186,10 +195,10 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'renameDoc', async ({ user, body, request }) => {
-    const parts = await authorizeKey(user, body.key);
+    const parts = await authorizeKey(db, user, body.key);
     const requested = applyRenameRule(parts.filename, body.filename);
     if (requested === null) throw badRequest(NO_NAME);
-    const { contentType } = await requireStored(body.key);
+    const { contentType } = await requireStored(services, body.key);
     // Whatever is asked, the name keeps its real type's extension (`statement.cmd` → `statement.cmd.pdf`).
     const filename = documentFileName(requested, contentType);
     if (filename === null) throw badRequest(NO_NAME);
@@ -198,14 +207,14 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
     const taken = () => new HttpError(409, 'Another file in this category already has that name.');
     if (await findDocument(db, newKey)) {
       // Taken — or by this very file, renamed there a moment ago (a second click): then it is gone.
-      await requireStored(body.key);
+      await requireStored(services, body.key);
       throw taken();
     }
     const result = await moveDocument(services, { key: body.key, newKey, filename, clientId: parts.clientId }, { actor: user.email, ip: request.ip });
     if (result === 'gone') throw fileGone();
     if (result === 'taken') {
       // Taken — or by this very file, renamed there a moment ago (a second click): then it is gone.
-      await requireStored(body.key);
+      await requireStored(services, body.key);
       throw taken();
     }
     return { ok: true as const, newKey, filename };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllClients, canManageAllUsers, canReassignClients } from '@vita-docs/core';
+import { canManageAllClients, canReassignClients } from '@vita-docs/core';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
@@ -7,67 +7,68 @@ import { CLIENT_NOT_FOUND, docPrefix, toClient, type ClientRow } from '../client
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
+import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { findUser } from '../users/users.js';
 
-/** Officer and admin routes that look after clients: orphans, reassignment, deletion, audit. */
+function requireReassigner(user: UserRow): void {
+  if (!canReassignClients(actorOf(user))) throw forbidden();
+}
+
+/**
+ * Officers look after orphans and their own clients; only admins move a client away from another
+ * active volunteer (that would open its documents to the officer).
+ */
+function requireMayMove(user: UserRow, client: Pick<ClientRow, 'created_by'>): void {
+  requireReassigner(user);
+  if (!user.is_admin && client.created_by !== null && client.created_by !== user.email) {
+    throw forbidden('Officers may reassign orphaned clients and their own; ask an admin for this one.');
+  }
+}
+
+/** Finds a client by id, or by owner + email as the admin calls identify it. */
+async function findClient(db: Db, by: { clientId?: string | undefined; owner: string | null; clientEmail: string }) {
+  let q = db.selectFrom('clients').selectAll();
+  if (by.clientId) q = q.where('id', '=', by.clientId);
+  else if (by.owner) q = q.where('created_by', '=', by.owner.trim().toLowerCase()).where('email', '=', by.clientEmail);
+  else q = q.where('created_by', 'is', null).where('email', '=', by.clientEmail);
+  const [row, ...others] = await q.limit(2).execute();
+  if (!row) throw notFound(CLIENT_NOT_FOUND);
+  if (others.length) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
+  return row;
+}
+
+/** Gives a client to an approved account; the old owner is remembered as previous. */
+async function reassign(db: Db, actor: UserRow, client: ClientRow, newVolunteerEmail: string, ip: string) {
+  const target = await findUser(db, newVolunteerEmail);
+  if (!target || !target.approved) throw badRequest('The new volunteer must be an approved account.');
+  try {
+    const row = await db
+      .updateTable('clients')
+      .set({ created_by: target.email, previous_created_by: client.created_by ?? client.previous_created_by })
+      .where('id', '=', client.id)
+      .returningAll()
+      .executeTakeFirst();
+    // Deleted by another request since it was found.
+    if (!row) throw notFound(CLIENT_NOT_FOUND);
+    await audit(db, {
+      actor: actor.email,
+      action: 'client.reassign',
+      clientId: client.id,
+      ip,
+      detail: `${client.created_by ?? `(orphan of ${client.previous_created_by ?? 'unknown'})`} -> ${target.email}`,
+    });
+    return { ok: true as const, client: toClient(row) };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new HttpError(409, `${target.email} already has a client with this email.`);
+    if (isForeignKeyViolation(err)) throw badRequest('The new volunteer must be an approved account.');
+    throw err;
+  }
+}
+
+/** Officer and admin routes that look after clients: orphans, reassignment, deletion. */
 export function reassignRoutes(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
-
-  const requireReassigner = (user: UserRow) => {
-    if (!canReassignClients(actorOf(user))) throw forbidden();
-  };
-
-  /**
-   * Officers look after orphans and their own clients; only admins move a client away from another
-   * active volunteer (that would open its documents to the officer).
-   */
-  const requireMayMove = (user: UserRow, client: Pick<ClientRow, 'created_by'>) => {
-    requireReassigner(user);
-    if (!user.is_admin && client.created_by !== null && client.created_by !== user.email) {
-      throw forbidden('Officers may reassign orphaned clients and their own; ask an admin for this one.');
-    }
-  };
-
-  /** Finds a client by id, or by owner + email as the admin calls identify it. */
-  const findClient = async (by: { clientId?: string | undefined; owner: string | null; clientEmail: string }) => {
-    let q = db.selectFrom('clients').selectAll();
-    if (by.clientId) q = q.where('id', '=', by.clientId);
-    else if (by.owner) q = q.where('created_by', '=', by.owner.trim().toLowerCase()).where('email', '=', by.clientEmail);
-    else q = q.where('created_by', 'is', null).where('email', '=', by.clientEmail);
-    const [row, ...others] = await q.limit(2).execute();
-    if (!row) throw notFound(CLIENT_NOT_FOUND);
-    if (others.length) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
-    return row;
-  };
-
-  /** Gives a client to an approved account; the old owner is remembered as previous. */
-  const reassign = async (actor: UserRow, client: ClientRow, newVolunteerEmail: string, ip: string) => {
-    const target = await findUser(db, newVolunteerEmail);
-    if (!target || !target.approved) throw badRequest('The new volunteer must be an approved account.');
-    try {
-      const row = await db
-        .updateTable('clients')
-        .set({ created_by: target.email, previous_created_by: client.created_by ?? client.previous_created_by })
-        .where('id', '=', client.id)
-        .returningAll()
-        .executeTakeFirst();
-      // Deleted by another request since it was found.
-      if (!row) throw notFound(CLIENT_NOT_FOUND);
-      await audit(db, {
-        actor: actor.email,
-        action: 'client.reassign',
-        clientId: client.id,
-        ip,
-        detail: `${client.created_by ?? `(orphan of ${client.previous_created_by ?? 'unknown'})`} -> ${target.email}`,
-      });
-      return { ok: true as const, client: toClient(row) };
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new HttpError(409, `${target.email} already has a client with this email.`);
-      if (isForeignKeyViolation(err)) throw badRequest('The new volunteer must be an approved account.');
-      throw err;
-    }
-  };
 
   userRoute(app, 'orphanedClients', async ({ user }) => {
     requireReassigner(user);
@@ -94,7 +95,7 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
     const client = await db.selectFrom('clients').selectAll().where('id', '=', body.clientId).executeTakeFirst();
     if (!client) throw notFound(CLIENT_NOT_FOUND);
     if (client.created_by !== null) throw new HttpError(409, `This client already belongs to ${client.created_by}.`);
-    return reassign(user, client, body.newVolunteerEmail, request.ip);
+    return reassign(db, user, client, body.newVolunteerEmail, request.ip);
   });
 
   userRoute(app, 'clientMeta', async ({ user, params }) => {
@@ -107,14 +108,14 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'reassignClient', async ({ user, body, request }) => {
     requireReassigner(user);
-    const client = await findClient({ clientId: body.clientId, owner: body.from, clientEmail: body.clientEmail });
+    const client = await findClient(db, { clientId: body.clientId, owner: body.from, clientEmail: body.clientEmail });
     requireMayMove(user, client);
-    return reassign(user, client, body.newVolunteerEmail, request.ip);
+    return reassign(db, user, client, body.newVolunteerEmail, request.ip);
   });
 
   userRoute(app, 'deleteClient', async ({ user, body, request }) => {
     if (!canManageAllClients(actorOf(user))) throw forbidden();
-    const client = await findClient({ clientId: body.clientId, owner: body.createdBy, clientEmail: body.clientEmail });
+    const client = await findClient(db, { clientId: body.clientId, owner: body.createdBy, clientEmail: body.clientEmail });
     // Recorded before anything goes. The client row next (its documents' rows go with it), then the
     // bytes; if removing them fails, the sweeper does (nothing refers to them any more).
     await audit(db, {
@@ -129,33 +130,5 @@ export function reassignRoutes(app: FastifyInstance, services: Services): void {
       .deletePrefix(docPrefix(client.id))
       .catch((err: unknown) => services.log.warn({ err }, 'client files left for the sweeper'));
     return { ok: true as const };
-  });
-
-  userRoute(app, 'audit', async ({ user, query }) => {
-    if (!canManageAllUsers(actorOf(user))) throw forbidden();
-    // One more than asked: whether a next page exists, without counting.
-    let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(query.limit + 1);
-    if (query.clientId) q = q.where('client_id', '=', query.clientId);
-    if (query.actor) q = q.where('actor', '=', query.actor);
-    if (query.action) q = q.where('action', '=', query.action);
-    if (query.from) q = q.where('at', '>=', new Date(query.from));
-    if (query.to) q = q.where('at', '<', new Date(query.to));
-    if (query.before) q = q.where('id', '<', query.before);
-    const found = await q.execute();
-    const rows = found.slice(0, query.limit);
-    const last = rows.at(-1);
-    return {
-      next: found.length > query.limit && last ? last.id : null,
-      items: rows.map((r) => ({
-        id: r.id,
-        at: r.at.toISOString(),
-        actor: r.actor,
-        action: r.action,
-        clientId: r.client_id,
-        keys: r.keys,
-        ip: r.ip,
-        detail: r.detail,
-      })),
-    };
   });
 }

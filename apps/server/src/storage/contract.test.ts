@@ -16,7 +16,7 @@ import { buildDocKey, safeFileName } from '@vita-docs/core';
 import { storageKeyFrom } from './encryption.js';
 import { createLocalStore } from './local.js';
 import { createS3Store } from './s3.js';
-import { SAMPLE_JPEG, samplePdf, startStorageServer } from './testing.js';
+import { SAMPLE_JPEG, samplePdf, startStorageServer } from '../../test/storage.js';
 import { StorageError, type ObjectStore } from './types.js';
 
 interface Harness {

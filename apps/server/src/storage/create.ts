@@ -34,7 +34,7 @@ export async function createObjectStore(
 ): Promise<ConfiguredStore> {
   const { db, log } = deps;
   if (config.s3) {
-    // The AWS SDK takes most of a second to load: only servers that use S3 pay for it.
+    // The AWS SDK is slow to load: only servers that use S3 pay for it.
     const { createS3Store } = await import('./s3.js');
     const s3 = createS3Store(config.s3);
     return { store: s3, local: undefined, close: () => s3.client.destroy() };

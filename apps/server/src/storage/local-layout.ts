@@ -62,6 +62,10 @@ export function prefixPath(root: string, clientId: string, encodedDocType: strin
     : inside(root, clientId, categoryDir(encodedDocType));
 }
 
+/** True for the error of a file or directory that is not there. */
+export const isMissing = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && (error.code === 'ENOENT' || error.code === 'ENOTDIR');
+
 /** Flushes a directory entry (a rename) to disk; a no-op where directories cannot be opened (Windows). */
 export async function syncDir(dir: string): Promise<void> {
   let handle: FileHandle | undefined;

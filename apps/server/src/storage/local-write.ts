@@ -4,12 +4,12 @@
  * leaves at most a temp file, which is never listed and is swept later. With a storage key, what is
  * written is the encrypted file (`encryption.ts`); sizes, digests and type checks are of the plaintext.
  */
-import { copyFile, constants, link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { copyFile, constants, link, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { assertExpected, createDigester, type DigestExpectation, type FileDigest } from './digest.js';
 import { HEADER_BYTES, createSealer, isSealed, openSealed, SealedFileError, type Sealer, type StorageKey } from './encryption.js';
 import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType, tooLarge } from './filetypes.js';
-import { ensureCategoryDir, objectPath, syncDir, tempPath } from './local-layout.js';
+import { ensureCategoryDir, objectPath, syncDir, tempPath, TEMP_DIR } from './local-layout.js';
 import { isNoSpace, noSpace, StorageError, uploadLinkUsed } from './types.js';
 
 /** What an upload body may be: an HTTP request, a file stream, or chunks in memory. */
@@ -20,8 +20,8 @@ const unsupported = () => new StorageError('unsupported_type', UNSUPPORTED_TYPE_
 /**
  * Received bytes are written in batches of about this size. A request arrives in network chunks of
  * 64 KiB or less, and each write is a trip to the thread pool the whole server shares: under load,
- * one write per chunk made uploads queue behind each other's writes (and every file read and fsync
- * behind them). The batch is the most an upload holds in memory beyond its socket's own buffer.
+ * one write per chunk would make uploads queue behind each other's writes (and every file read and
+ * fsync behind them). The batch is the most an upload holds in memory beyond its socket's own buffer.
  */
 const WRITE_BATCH_BYTES = 256 * 1024;
 
@@ -139,6 +139,25 @@ export async function writeUpload(
     await rm(tmp, { force: true });
     throw isNoSpace(error) ? noSpace(error) : error;
   }
+}
+
+/**
+ * Removes temp files older than `maxAgeMs` (by `now`) left by writes a crash interrupted; returns how
+ * many. Only old ones: another process sharing this directory may be mid-upload.
+ */
+export async function removeStaleTemp(root: string, now: () => number, maxAgeMs: number): Promise<number> {
+  const dir = path.join(root, TEMP_DIR);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && now() - info.mtimeMs > maxAgeMs) {
+      await rm(file, { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
 }
 
 /** Reads up to `length` leading bytes of an open file. */

@@ -12,7 +12,7 @@ import { buildDocKey, categoryName } from '@vita-docs/core';
 import { storageKeyFrom } from './encryption.js';
 import { objectPath } from './local-layout.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
-import { SAMPLE_JPEG, samplePdf, startStorageServer, type StorageTestServer } from './testing.js';
+import { SAMPLE_JPEG, samplePdf, startStorageServer, type StorageTestServer } from '../../test/storage.js';
 
 const MAX = 64 * 1024;
 let root: string;

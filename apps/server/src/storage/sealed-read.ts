@@ -16,9 +16,9 @@ export interface ByteRange {
 }
 
 /**
- * Chunks read per disk read: 256 KiB of plaintext. Each read costs the event loop tens of µs on top
- * of the bytes (measured: reads of two chunks made the encrypted ZIP's reads cost the main thread
- * twice what plain files' cost); four chunks with one read ahead hold about as much as two with two.
+ * Chunks read per disk read. Each read costs the event loop a fixed amount on top of its bytes, so
+ * reads of a few chunks keep an encrypted ZIP's reads near what a plain file's cost (see
+ * docs/architecture.md); four chunks with one read ahead hold about as much as two with two.
  */
 const CHUNKS_PER_READ = 4;
 /** Reads (of {@link CHUNKS_PER_READ} chunks) decrypting ahead of the reader at most. */

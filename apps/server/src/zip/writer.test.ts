@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { inspectZip } from './inspect.js';
+import { inspectZip } from '../../test/zip-inspect.js';
 import { createZipStream, ZipError, type ZipEntry } from './writer.js';
 
 async function collect(stream: Readable): Promise<Buffer> {

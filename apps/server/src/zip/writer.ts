@@ -83,6 +83,46 @@ const toBuffer = (chunk: unknown): Buffer => {
   throw new ZipError('A ZIP source produced something other than bytes.');
 };
 
+/** Opens an entry's source, checking a known size; null when `onOpenError` leaves the entry out. */
+async function openSource(
+  entry: ZipEntry,
+  known: { crc: number; size: number } | undefined,
+  options: ZipOptions,
+): Promise<Readable | null> {
+  try {
+    const opened = await entry.open();
+    const source = opened instanceof Readable ? opened : opened.stream;
+    if (known && !(opened instanceof Readable) && opened.size !== known.size) {
+      source.destroy();
+      throw new ZipSizeMismatch(`"${entry.name}" is ${opened.size} bytes, not the ${known.size} recorded.`);
+    }
+    return source;
+  } catch (error) {
+    if (options.onOpenError?.(error, entry)) return null;
+    throw error;
+  }
+}
+
+/** The central directory of `written`, passed on in pieces of about `chunkSize`; returns its length. */
+function* centralDirectory(written: readonly EntryRecord[], chunkSize: number): Generator<Buffer, number> {
+  let size = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for (const record of written) {
+    const header = centralHeader(record);
+    pending.push(header);
+    pendingBytes += header.length;
+    size += header.length;
+    if (pendingBytes >= chunkSize) {
+      yield Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+    }
+  }
+  if (pending.length > 0) yield Buffer.concat(pending);
+  return size;
+}
+
 async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, options: ZipOptions) {
   const force = options.forceZip64 ?? false;
   const chunkSize = options.chunkSize ?? 64 * 1024;
@@ -93,18 +133,8 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
     if (!isSafeEntryName(entry.name))
       throw new ZipError(`Unsafe ZIP entry name: ${JSON.stringify(entry.name)}`);
     const known = entry.crc32 !== undefined && entry.size !== undefined ? { crc: entry.crc32, size: entry.size } : undefined;
-    let source: Readable;
-    try {
-      const opened = await entry.open();
-      source = opened instanceof Readable ? opened : opened.stream;
-      if (known && !(opened instanceof Readable) && opened.size !== known.size) {
-        source.destroy();
-        throw new ZipSizeMismatch(`"${entry.name}" is ${opened.size} bytes, not the ${known.size} recorded.`);
-      }
-    } catch (error) {
-      if (options.onOpenError?.(error, entry)) continue;
-      throw error;
-    }
+    const source = await openSource(entry, known, options);
+    if (!source) continue;
     // The consumer may go away at any yield, also while this entry's header is out and its source
     // not yet read: the source (an open file) is closed whatever happens.
     try {
@@ -157,22 +187,8 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
     }
   }
 
-  const cdOffset = offset;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for (const record of written) {
-    const header = centralHeader(record);
-    pending.push(header);
-    pendingBytes += header.length;
-    offset += header.length;
-    if (pendingBytes >= chunkSize) {
-      yield Buffer.concat(pending);
-      pending = [];
-      pendingBytes = 0;
-    }
-  }
-  if (pending.length > 0) yield Buffer.concat(pending);
-  yield endRecords(written.length, cdOffset, offset - cdOffset, force);
+  const cdSize = yield* centralDirectory(written, chunkSize);
+  yield endRecords(written.length, offset, cdSize, force);
 }
 
 /**

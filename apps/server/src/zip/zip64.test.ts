@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { inspectZip } from './inspect.js';
+import { inspectZip } from '../../test/zip-inspect.js';
 import { createZipStream, type ZipEntry } from './writer.js';
 
 const MTIME = new Date(2024, 0, 31, 12, 0, 0);

@@ -15,7 +15,7 @@ export interface FileSnapshot {
 
 /** Settling options. */
 export interface SettleOptions {
-  /** How long size and mtime must stay unchanged (the "~1 s"). */
+  /** How long size and mtime must stay unchanged. */
   stableMs: number;
   /** How often to look; defaults to a quarter of the window, between 50 and 250 ms. */
   pollMs?: number;

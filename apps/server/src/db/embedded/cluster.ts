@@ -295,7 +295,10 @@ function followLog(logFile: string, from: number, log: Log): { stop(): void } {
   return { stop: () => clearInterval(timer) };
 }
 
-/** Before this database path the embedded default was PGlite in `DATA_DIR/pgdata`; it is not read. */
+/**
+ * A data directory made by a server that embedded PGlite holds `pgdata`, which this server does not
+ * read: say so, rather than start on an empty database without a word.
+ */
 async function warnAboutPglite(dataDir: string, log: Log): Promise<void> {
   const old = path.join(dataDir, 'pgdata');
   if (!(await exists(path.join(old, 'PG_VERSION')))) return;

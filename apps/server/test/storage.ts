@@ -1,10 +1,10 @@
 /**
  * Test helpers for storage: real sample files and a minimal HTTP server that mounts only the local
- * store's routes. Used by this folder's tests and by route tests that need a store.
+ * store's routes. Used by the storage tests in src/storage and by route tests that need a store.
  */
 import Fastify from 'fastify';
-import { localStorageRoutes } from './local-routes.js';
-import type { LocalObjectStore } from './local.js';
+import { localStorageRoutes } from '../src/storage/local-routes.js';
+import type { LocalObjectStore } from '../src/storage/local.js';
 
 /** A real 8×8 baseline JPEG (made with libvips). */
 export const SAMPLE_JPEG: Buffer = Buffer.from(
