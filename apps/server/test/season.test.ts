@@ -49,6 +49,7 @@ describe('season close', () => {
     const again = await app.agent().prime();
     expect((await again.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).body).toEqual({
       error: 'Your account is suspended for the off-season. Ask an officer or admin to reactivate it.',
+      code: expect.any(String),
     });
     for (const clientId of [clientA, clientB]) {
       const status = (await people.admin.get(`/api/clients/${clientId}/docs/status`)).body as Record<string, boolean>;

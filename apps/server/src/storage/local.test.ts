@@ -132,6 +132,7 @@ describe('signed upload links', () => {
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({
         error: 'This link is not valid. Go back to the app and try again.',
+        code: expect.any(String),
       });
     }
     // A download link's signature does not open the upload route, nor the reverse.
@@ -169,6 +170,7 @@ describe('signed upload links', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({
       error: 'This link has expired. Go back to the app and try again.',
+      code: expect.any(String),
     });
     expect(await store.head(key)).toBeNull();
   });
@@ -187,7 +189,7 @@ describe('signed upload links', () => {
     // Chunked: no Content-Length, so the limit is hit mid-stream.
     const chunks = Array.from({ length: 16 }, (_, i) => big.subarray(i * 8192, (i + 1) * 8192));
     const streamed = await rawPut(await putUrl(key), { 'content-type': 'application/pdf' }, chunks);
-    expect(streamed).toEqual({ status: 413, body: { error: 'This file is larger than the 64 KB limit.' } });
+    expect(streamed).toEqual({ status: 413, body: { error: 'This file is larger than the 64 KB limit.', code: 'too_large' } });
     expect(await store.head(key)).toBeNull();
     expect(await tempFiles()).toEqual([]);
   });
@@ -230,6 +232,7 @@ describe('signed upload links', () => {
     expect(wrong.status).toBe(415);
     expect(await wrong.json()).toEqual({
       error: 'This upload link is for a file of type image/jpeg, but the file was sent as image/png.',
+      code: expect.any(String),
     });
     const none = await rawPut(url, {}, [SAMPLE_JPEG]);
     expect(none).toMatchObject({ status: 415 });
@@ -427,6 +430,7 @@ describe('signed download links', () => {
     expect(expired.status).toBe(403);
     expect(await expired.json()).toEqual({
       error: 'This link has expired. Go back to the app and try again.',
+      code: expect.any(String),
     });
   });
 
@@ -443,6 +447,7 @@ describe('signed download links', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: 'That file no longer exists. Refresh the list and try again.',
+      code: expect.any(String),
     });
   });
 });
