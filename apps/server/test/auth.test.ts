@@ -274,7 +274,7 @@ describe('accounts and sign-in', () => {
     expect(capped.body.error).toMatch(/Too many codes/);
   });
 
-  it('makes PIN guessing wait after 5 failures in a row (see security-round2 for the delays and the lock)', async () => {
+  it('makes PIN guessing wait after 5 failures in a row (pin-and-code-guessing.test.ts holds the delays and the lock)', async () => {
     const email = 'admin@example.org';
     const a = await app.agent().prime();
     for (let i = 0; i < 5; i += 1) expect((await a.post('/api/auth/login-init', { email, pin: `guess ${i} pin` })).status).toBe(401);

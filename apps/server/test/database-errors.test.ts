@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/database.js';
 import { isDatabaseUnavailable } from '../src/db/errors.js';
-import { freshDatabase } from './harness.js';
+import { adminQuery, freshDatabase, startApp } from './harness.js';
 
 describe('database connections that end', () => {
   let db: Db;
@@ -41,5 +41,21 @@ describe('database connections that end', () => {
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "selec"'), { code: '42601' }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+  });
+});
+
+describe('a running server whose database ends its connections', () => {
+  it('survives the database ending its connections', async () => {
+    const app = await startApp();
+    try {
+      expect((await app.agent().get('/api/me')).status).toBe(401);
+      const database = new URL(app.databaseUrl).pathname.slice(1);
+      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+      await new Promise((r) => setTimeout(r, 300));
+      const res = await app.agent().prime();
+      expect((await res.get('/api/me')).status).toBe(401);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -125,6 +125,86 @@ export interface AuthListener {
   close(): Promise<void>;
 }
 
+/** A listening connection, and a promise that settles when it fails in any way. */
+interface Connected {
+  client: pg.Client;
+  lost: Promise<Error>;
+}
+
+/** The listening connection's settings: kept alive, and bounded so a deaf database cannot hold it. */
+function listenerConfig(connection: string | pg.ClientConfig): pg.ClientConfig {
+  return {
+    ...(typeof connection === 'string' ? { connectionString: connection } : connection),
+    keepAlive: true,
+    // A deaf way to the database must not hold a connection attempt (or a close waiting on one) forever.
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 5_000,
+  };
+}
+
+/**
+ * Connects and listens, every notification applied to `cache`; `lost` settles when the connection
+ * fails in any way. An abort of `stop` ends an attempt at once.
+ */
+async function connect(config: pg.ClientConfig, cache: SessionCache, stop: AbortSignal): Promise<Connected> {
+  const client = new pg.Client(config);
+  let report: (err: Error) => void = () => undefined;
+  const lost = new Promise<Error>((resolve) => (report = resolve));
+  // Attached first: an error event with no listener would end the process.
+  client.on('error', (err) => report(err));
+  client.on('end', () => report(new Error('the connection ended')));
+  client.on('notification', (message) => apply(cache, message.payload));
+  // A close during the attempt ends it at once (a connection attempt ended midway may never settle).
+  let abandon = () => undefined as void;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = () => reject(new Error('stopped'));
+    stop.addEventListener('abort', abandon, { once: true });
+  });
+  abandoned.catch(() => undefined);
+  try {
+    await Promise.race([
+      (async () => {
+        await client.connect();
+        await client.query(`LISTEN ${AUTH_CHANNEL}`);
+      })(),
+      abandoned,
+    ]);
+  } catch (err) {
+    void endSoon(client);
+    throw err;
+  } finally {
+    stop.removeEventListener('abort', abandon);
+  }
+  return { client, lost };
+}
+
+/** Runs one connection until it fails: lookups are kept in `cache` from its first heard ping on. */
+async function serve({ client, lost }: Connected, cache: SessionCache): Promise<Error> {
+  let expected: string | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let fail: (err: Error) => void = () => undefined;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  const ping = () => {
+    expected = `ping:${randomBytes(8).toString('hex')}`;
+    client.query('select pg_notify($1, $2)', [AUTH_CHANNEL, expected]).catch((err: Error) => fail(err));
+    timer = setTimeout(() => fail(new Error('the connection stopped hearing notifications')), PING_WAIT_MS);
+    timer.unref();
+  };
+  client.on('notification', (message) => {
+    if (message.payload !== expected) return;
+    expected = null;
+    clearTimeout(timer);
+    cache.listening(true); // heard: lookups may be kept (a first one empties the cache)
+    timer = setTimeout(ping, PING_MS);
+    timer.unref();
+  });
+  ping();
+  const reason = await Promise.race([lost, failed]);
+  clearTimeout(timer);
+  cache.listening(false);
+  return reason;
+}
+
 /**
  * Listens for the triggers' notifications on a connection of its own and keeps `cache` in step.
  * Lookups are kept only while the connection proves it hears: every few seconds it sends itself a
@@ -137,82 +217,16 @@ export function listenForAuthChanges(
   cache: SessionCache,
   onProblem: (err: Error) => void,
 ): AuthListener {
-  const config = {
-    ...(typeof connection === 'string' ? { connectionString: connection } : connection),
-    keepAlive: true,
-    // A deaf way to the database must not hold a connection attempt (or a close waiting on one) forever.
-    connectionTimeoutMillis: 5_000,
-    query_timeout: 5_000,
-  };
+  const config = listenerConfig(connection);
   const stop = new AbortController();
   /** Ends the connection in use (when there is one). */
   let endCurrent: (() => Promise<void>) | null = null;
 
-  /** Connects and listens; the promise `lost` settles when the connection fails in any way. */
-  async function connect(): Promise<{ client: pg.Client; lost: Promise<Error> }> {
-    const client = new pg.Client(config);
-    let report: (err: Error) => void = () => undefined;
-    const lost = new Promise<Error>((resolve) => (report = resolve));
-    // Attached first: an error event with no listener would end the process.
-    client.on('error', (err) => report(err));
-    client.on('end', () => report(new Error('the connection ended')));
-    client.on('notification', (message) => apply(cache, message.payload));
-    // A close during the attempt ends it at once (a connection attempt ended midway may never settle).
-    let abandon = () => undefined as void;
-    const abandoned = new Promise<never>((_, reject) => {
-      abandon = () => reject(new Error('stopped'));
-      stop.signal.addEventListener('abort', abandon, { once: true });
-    });
-    abandoned.catch(() => undefined);
-    try {
-      await Promise.race([
-        (async () => {
-          await client.connect();
-          await client.query(`LISTEN ${AUTH_CHANNEL}`);
-        })(),
-        abandoned,
-      ]);
-    } catch (err) {
-      void endSoon(client);
-      throw err;
-    } finally {
-      stop.signal.removeEventListener('abort', abandon);
-    }
-    return { client, lost };
-  }
-
-  /** Runs one connection until it fails: lookups are kept from its first heard ping on. */
-  async function serve(client: pg.Client, lost: Promise<Error>): Promise<Error> {
-    let expected: string | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let fail: (err: Error) => void = () => undefined;
-    const failed = new Promise<Error>((resolve) => (fail = resolve));
-    const ping = () => {
-      expected = `ping:${randomBytes(8).toString('hex')}`;
-      client.query('select pg_notify($1, $2)', [AUTH_CHANNEL, expected]).catch((err: Error) => fail(err));
-      timer = setTimeout(() => fail(new Error('the connection stopped hearing notifications')), PING_WAIT_MS);
-      timer.unref();
-    };
-    client.on('notification', (message) => {
-      if (message.payload !== expected) return;
-      expected = null;
-      clearTimeout(timer);
-      cache.listening(true); // heard: lookups may be kept (a first one empties the cache)
-      timer = setTimeout(ping, PING_MS);
-      timer.unref();
-    });
-    ping();
-    const reason = await Promise.race([lost, failed]);
-    clearTimeout(timer);
-    cache.listening(false);
-    return reason;
-  }
-
   async function run(): Promise<void> {
     while (!stop.signal.aborted) {
-      let connected: { client: pg.Client; lost: Promise<Error> };
+      let connected: Connected;
       try {
-        connected = await pRetry(connect, {
+        connected = await pRetry(() => connect(config, cache, stop.signal), {
           retries: Number.POSITIVE_INFINITY,
           minTimeout: 500,
           maxTimeout: 10_000,
@@ -224,9 +238,9 @@ export function listenForAuthChanges(
         if (!stop.signal.aborted) onProblem(err instanceof Error ? err : new Error(String(err)));
         return;
       }
-      const { client, lost } = connected;
+      const { client } = connected;
       endCurrent = () => endSoon(client);
-      const reason = await serve(client, lost);
+      const reason = await serve(connected, cache);
       if (!stop.signal.aborted) onProblem(reason);
       await endSoon(client);
       endCurrent = null;

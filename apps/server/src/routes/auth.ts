@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
 import { codeAllowance, consumeCode, issueCode, openChallenge, type Asker, type CodeCheck, type CodePurpose } from '../auth/codes.js';
@@ -9,6 +9,7 @@ import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
+import type { Db } from '../db/database.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
@@ -73,43 +74,88 @@ async function limit(services: Services, name: LimitName, subject: string, messa
   return key;
 }
 
+/** Refuses a new code when this browser or its network had its hourly or daily share for the email. */
+async function assertCodeAllowed(db: Db, asked: Asker & { email: string; purpose: CodePurpose }): Promise<void> {
+  const allowance = await codeAllowance(db, asked);
+  if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
+  if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
+}
+
+/**
+ * Work done after the answer is sent, where the answer must not reveal, by content or by timing,
+ * whether an account exists for the email (forgot-password, the lock notice). Failures are logged.
+ */
+function inBackground(log: FastifyBaseLogger, what: string, work: () => Promise<unknown>): void {
+  setImmediate(() => {
+    work().catch((err: unknown) => log.error({ err }, `${what} failed`));
+  });
+}
+
+/**
+ * Takes a PIN try: a slot of the address's limit, and one of the device's own allowance or of the
+ * account's throttle (throttle.ts), so a stranger's guesses cannot keep the owner out of a browser
+ * they signed in on before. Returns the slots a right PIN gives back, and whether a wrong one is the
+ * try that locks new browsers out.
+ */
+async function claimPinTry(
+  services: Services,
+  request: FastifyRequest,
+  email: string,
+): Promise<{ slots: string[]; locksIfWrong: boolean }> {
+  const slots = [await limit(services, 'loginPerIp', request.ip)];
+  const device = knownDevice(services.secret, request, email);
+  if (device) {
+    slots.push(await limit(services, 'loginPerDevice', `${email}:${device}`));
+    return { slots, locksIfWrong: false };
+  }
+  const verdict = await claimTry(services.db, email);
+  if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
+  return { slots, locksIfWrong: verdict.locksIfWrong };
+}
+
+/**
+ * A resend is only for this browser's own open challenge (a correct PIN, or a reset request, in the
+ * last 10 minutes). The per-email cooldown is counted for any email, so its answer reveals nothing.
+ */
+async function resend(
+  services: Services,
+  request: FastifyRequest,
+  purpose: CodePurpose,
+  requested: string | undefined,
+): Promise<() => Promise<boolean>> {
+  const { db, secret, mailer } = services;
+  await limit(services, 'resendPerIp', request.ip);
+  const asker = askerOf(request);
+  const challenge = await openChallenge(db, asker.requester, purpose);
+  const email = requested ?? challenge;
+  if (!email) throw badRequest(TEXT.noChallenge);
+  await limit(services, 'resendPerBrowser', `${purpose}:${asker.requester}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
+  /** Issues and mails the new code; true when a mail went out (or nothing was due). */
+  return async (): Promise<boolean> => {
+    if (challenge !== email) return true;
+    const user = await findUser(db, email);
+    if (purpose === 'login' && !user?.approved) return true;
+    const asked = { email, purpose, ...asker };
+    if ((await codeAllowance(db, asked)) !== 'ok') return true;
+    // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
+    const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
+    return user ? mailer.send(codeMail(email, purpose, code)) : true;
+  };
+}
+
+/**
+ * The account routes: registration ({@link registrationRoute}), signing in and out
+ * ({@link signInRoutes}) and a forgotten PIN ({@link forgotPinRoutes}).
+ */
 export function authRoutes(app: FastifyInstance, services: Services): void {
-  const { db, secret, mailer, log } = services;
+  registrationRoute(app, services);
+  signInRoutes(app, services);
+  forgotPinRoutes(app, services);
+}
 
-  /** Refuses a new code when this browser or its network had its hourly or daily share for the email. */
-  const assertCodeAllowed = async (asked: Asker & { email: string; purpose: CodePurpose }) => {
-    const allowance = await codeAllowance(db, asked);
-    if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
-    if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
-  };
-
-  /**
-   * Work done after the answer is sent, where the answer must not reveal, by content or by timing,
-   * whether an account exists for the email (forgot-password, the lock notice). Failures are logged.
-   */
-  const inBackground = (what: string, work: () => Promise<unknown>) => {
-    setImmediate(() => {
-      work().catch((err: unknown) => log.error({ err }, `${what} failed`));
-    });
-  };
-
-  /**
-   * Takes a PIN try: a slot of the address's limit, and one of the device's own allowance or of the
-   * account's throttle (throttle.ts), so a stranger's guesses cannot keep the owner out of a browser
-   * they signed in on before. Returns the slots a right PIN gives back, and whether a wrong one is the
-   * try that locks new browsers out.
-   */
-  const claimPinTry = async (request: FastifyRequest, email: string) => {
-    const slots = [await limit(services, 'loginPerIp', request.ip)];
-    const device = knownDevice(secret, request, email);
-    if (device) {
-      slots.push(await limit(services, 'loginPerDevice', `${email}:${device}`));
-      return { slots, locksIfWrong: false };
-    }
-    const verdict = await claimTry(db, email);
-    if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
-    return { slots, locksIfWrong: verdict.locksIfWrong };
-  };
+/** A new account: it waits for approval, except an empty install's first, made at the server machine (admin). */
+function registrationRoute(app: FastifyInstance, services: Services): void {
+  const { db, log } = services;
 
   publicRoute(app, 'register', async ({ body, request }) => {
     await limit(services, 'register', request.ip);
@@ -149,13 +195,18 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
       return { ok: true as const, status: first ? ('approved' as const) : ('pending' as const) };
     });
   });
+}
+
+/** The PIN, then the mailed code (and its resend), who is signed in, signing out. */
+function signInRoutes(app: FastifyInstance, services: Services): void {
+  const { db, secret, mailer, log } = services;
 
   publicRoute(app, 'loginInit', async ({ body, request }) => {
-    const pinTry = await claimPinTry(request, body.email);
+    const pinTry = await claimPinTry(services, request, body.email);
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
     if (!user || !pinOk) {
-      if (user && pinTry.locksIfWrong) inBackground('lock notice', () => mailer.send(lockedMail(user.email)));
+      if (user && pinTry.locksIfWrong) inBackground(log, 'lock notice', () => mailer.send(lockedMail(user.email)));
       throw unauthorized(TEXT.badCredentials);
     }
     for (const slot of pinTry.slots) await refundRateLimit(db, slot);
@@ -165,7 +216,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
     const asked = { email: user.email, purpose: 'login' as const, ...askerOf(request) };
-    await assertCodeAllowed(asked);
+    await assertCodeAllowed(db, asked);
     const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
     const emailSent = await mailer.send(codeMail(user.email, 'login', code));
     return { ok: true as const, emailSent };
@@ -187,32 +238,8 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const, user: toUser(user) };
   });
 
-  /**
-   * A resend is only for this browser's own open challenge (a correct PIN, or a reset request, in the
-   * last 10 minutes). The per-email cooldown is counted for any email, so its answer reveals nothing.
-   */
-  const resend = async (request: FastifyRequest, purpose: CodePurpose, requested: string | undefined) => {
-    await limit(services, 'resendPerIp', request.ip);
-    const asker = askerOf(request);
-    const challenge = await openChallenge(db, asker.requester, purpose);
-    const email = requested ?? challenge;
-    if (!email) throw badRequest(TEXT.noChallenge);
-    await limit(services, 'resendPerBrowser', `${purpose}:${asker.requester}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
-    /** Issues and mails the new code; true when a mail went out (or nothing was due). */
-    return async (): Promise<boolean> => {
-      if (challenge !== email) return true;
-      const user = await findUser(db, email);
-      if (purpose === 'login' && !user?.approved) return true;
-      const asked = { email, purpose, ...asker };
-      if ((await codeAllowance(db, asked)) !== 'ok') return true;
-      // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
-      const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
-      return user ? mailer.send(codeMail(email, purpose, code)) : true;
-    };
-  };
-
   publicRoute(app, 'loginResend', async ({ body, request }) => {
-    const send = await resend(request, 'login', body.email);
+    const send = await resend(services, request, 'login', body.email);
     return { ok: true as const, emailSent: await send() };
   });
 
@@ -223,11 +250,16 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     clearSessionCookie(request);
     return { ok: true as const };
   });
+}
+
+/** Forgot Password: a mailed code (and its resend) proves the mailbox; the grant cookie it gives sets a new PIN. */
+function forgotPinRoutes(app: FastifyInstance, services: Services): void {
+  const { db, secret, mailer, log } = services;
 
   publicRoute(app, 'forgotInit', async ({ body, request }) => {
     await limit(services, 'forgotPerIp', request.ip);
     const asked = { email: body.email, purpose: 'reset' as const, ...askerOf(request) };
-    inBackground('forgot-init', async () => {
+    inBackground(log, 'forgot-init', async () => {
       // An email without an account gets a code too, one nobody is sent: wrong codes, the one that
       // uses a code up and resends are then answered alike, so they cannot tell who has an account.
       if ((await codeAllowance(db, asked)) !== 'ok') return;
@@ -259,7 +291,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
   });
 
   publicRoute(app, 'forgotResend', async ({ body, request }) => {
-    inBackground('forgot-resend', await resend(request, 'reset', body.email));
+    inBackground(log, 'forgot-resend', await resend(services, request, 'reset', body.email));
     return { ok: true as const, emailSent: true };
   });
 
@@ -284,7 +316,7 @@ export function authRoutes(app: FastifyInstance, services: Services): void {
     clearSessionCookie(request);
     log.info('password PIN reset; all sessions revoked');
     // The owner hears of every change, so a reset they did not make does not go unnoticed.
-    inBackground('pin-changed mail', () => mailer.send(pinChangedMail(used.email)));
+    inBackground(log, 'pin-changed mail', () => mailer.send(pinChangedMail(used.email)));
     return { ok: true as const };
   });
 }

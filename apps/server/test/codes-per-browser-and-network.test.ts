@@ -16,7 +16,7 @@ const LOCK_SUBJECT = 'Your VITA Documents account is locked on new browsers';
 /** Another 6-digit code than `code`: a wrong guess for sure. */
 const other = (code: string, i: number) => String((Number(code) + i) % 1_000_000).padStart(6, '0');
 
-describe('security, round 3: nobody else can block an account’s codes', () => {
+describe('nobody else can block an account’s codes', () => {
   let app: TestApp;
   let admin: Agent;
   let accounts = 0;

@@ -1,11 +1,14 @@
-/** Cases from the security review: each fails if its fix is undone. */
+/**
+ * Abuse of the API by a stranger or by an account reaching past its role, refused: each test fails
+ * if its fix is undone.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/env.js';
 import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
-import { adminQuery, PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
+import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 
-describe('hardening', () => {
+describe('abuse of the API', () => {
   let app: TestApp;
   let people: Awaited<ReturnType<typeof seedPeople>>;
   beforeAll(async () => {
@@ -111,21 +114,5 @@ describe('hardening', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
-  });
-});
-
-describe('PostgreSQL connection loss', () => {
-  it('survives the database ending its connections', async () => {
-    const app = await startApp();
-    try {
-      expect((await app.agent().get('/api/me')).status).toBe(401);
-      const database = new URL(app.databaseUrl).pathname.slice(1);
-      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
-      await new Promise((r) => setTimeout(r, 300));
-      const res = await app.agent().prime();
-      expect((await res.get('/api/me')).status).toBe(401);
-    } finally {
-      await app.close();
-    }
   });
 });
