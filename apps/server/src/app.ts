@@ -8,6 +8,7 @@ import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneThrottle } from './auth/throttle.js';
 import { pruneSessions } from './auth/sessions.js';
+import { createJournalKeys, journalWrapKey } from './auth/journal-keys.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
 import { openDatabase } from './db/database.js';
@@ -28,6 +29,7 @@ import { configRoutes } from './routes/config.js';
 import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
+import { journalKeyRoutes } from './routes/journal-key.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { settingsRoutes } from './routes/settings.js';
 import { seasonRoutes } from './routes/season.js';
@@ -152,7 +154,7 @@ async function assemble(
   );
   const secret = await loadSecret(db, config);
   // A missing or wrong storage key stops the start here, before anything is served.
-  const { store, local, close: closeStore } = await createObjectStore(config, {
+  const { store, local, storageKey, close: closeStore } = await createObjectStore(config, {
     db,
     secret,
     log: app.log,
@@ -167,7 +169,8 @@ async function assemble(
   await indexStoredFiles(lifecycle);
   const interrupted = await settleInterrupted(lifecycle);
   if (interrupted > 0) app.log.info({ stored: interrupted }, 'settled uploads a stop had interrupted');
-  const services: Services = { config, db, secret, mailer, store, sessions, log: app.log };
+  const journalKeys = createJournalKeys(db, journalWrapKey(storageKey, secret));
+  const services: Services = { config, db, secret, mailer, store, sessions, journalKeys, log: app.log };
   await ensureAdmin(db, config, app.log);
 
   installErrorHandler(app);
@@ -186,6 +189,7 @@ async function assemble(
   downloadRoutes(app, services);
   reassignRoutes(app, services);
   configRoutes(app, services);
+  journalKeyRoutes(app, services);
   settingsRoutes(app, services);
   seasonRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
@@ -214,7 +218,7 @@ async function assemble(
 
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
-    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db)]).catch((err: unknown) =>
+    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db), journalKeys.prune()]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 15 * 60_000);

@@ -77,7 +77,7 @@ export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, SeasonSummary, ProgrammeOverview, OutboxMail } from './api/schemas.js';
+export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, SeasonSummary, ProgrammeOverview, OutboxMail, JournalKeyResponse } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,
