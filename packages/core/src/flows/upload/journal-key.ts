@@ -7,11 +7,15 @@
 import type { JournalKeyResponse } from '../../api/schemas.js';
 import type { Clock } from '../../ports.js';
 
+/** The host's WebCrypto (a page's, or Node's), typed without the DOM library. */
+type Subtle = typeof globalThis.crypto.subtle;
+type WebCryptoKey = Awaited<ReturnType<Subtle['importKey']>>;
+
 /** A journal key as a journal holds it. */
 export interface JournalKey {
   /** The server's id for it: what each kept record names. */
   id: string;
-  key: CryptoKey;
+  key: WebCryptoKey;
   /** When the server destroys it (ms since the epoch). */
   expiresAt: number;
 }
@@ -25,7 +29,7 @@ export const NOT_THE_OWNER = 'The signed-in session is not the person these file
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** `owner`'s key, asked of the server now. */
-export async function fetchJournalKey(source: JournalKeySource, subtle: SubtleCrypto, owner: string): Promise<JournalKey> {
+export async function fetchJournalKey(source: JournalKeySource, subtle: Subtle, owner: string): Promise<JournalKey> {
   const answer = await source();
   if (!sameEmail(answer.email, owner)) throw new Error(NOT_THE_OWNER);
   const raw = Uint8Array.from(atob(answer.key), (c) => c.charCodeAt(0));
@@ -63,7 +67,7 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
  */
 export function holdJournalKey(options: {
   source: JournalKeySource;
-  subtle: SubtleCrypto;
+  subtle: Subtle;
   owner: string;
   first: JournalKey;
   /** Its timers must not keep a host process alive (the kiosk's main unrefs them). */
