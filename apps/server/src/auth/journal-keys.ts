@@ -18,7 +18,7 @@ import type { Db } from '../db/database.js';
 import { deriveSubkey, type StorageKey } from '../storage/encryption.js';
 
 /** How long a key lives from its making (the session's default absolute lifetime). */
-export const JOURNAL_KEY_HOURS = 12;
+const JOURNAL_KEY_HOURS = 12;
 
 /** The wrapping key's own label: no other key derived from the same master is the same. */
 const WRAP_LABEL = 'vita-docs/journal-key-wrap/v1';
