@@ -8,6 +8,7 @@ import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneThrottle } from './auth/throttle.js';
 import { pruneSessions } from './auth/sessions.js';
+import { createJournalKeys, journalWrapKey } from './auth/journal-keys.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
 import { openDatabase } from './db/database.js';
@@ -29,6 +30,7 @@ import { configRoutes } from './routes/config.js';
 import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
+import { journalKeyRoutes } from './routes/journal-key.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { settingsRoutes } from './routes/settings.js';
 import { seasonRoutes } from './routes/season.js';
@@ -169,7 +171,7 @@ async function openServices(
   );
   const secret = await loadSecret(db, config);
   // A missing or wrong storage key stops the start here, before anything is served.
-  const { store, local, close: closeStore } = await createObjectStore(config, {
+  const { store, local, storageKey, close: closeStore } = await createObjectStore(config, {
     db,
     secret,
     log: app.log,
@@ -179,7 +181,8 @@ async function openServices(
     throw err;
   });
   const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
-  const services: Services = { config, db, secret, mailer, store, sessions, log: app.log };
+  const journalKeys = createJournalKeys(db, journalWrapKey(storageKey, secret));
+  const services: Services = { config, db, secret, mailer, store, sessions, journalKeys, log: app.log };
   // Before anything is listed: files stored before the index existed get their rows.
   await indexStoredFiles(services);
   const interrupted = await settleInterrupted(services);
@@ -213,6 +216,7 @@ async function installHttp(
   reassignRoutes(app, services);
   auditRoutes(app, services);
   configRoutes(app, services);
+  journalKeyRoutes(app, services);
   settingsRoutes(app, services);
   seasonRoutes(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
@@ -245,7 +249,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   const { db, log, config } = services;
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
-    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db)]).catch((err: unknown) =>
+    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db), services.journalKeys.prune()]).catch((err: unknown) =>
       log.warn({ err }, 'housekeeping failed'),
     );
   }, 15 * 60_000);

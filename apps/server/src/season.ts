@@ -67,6 +67,8 @@ export async function closeSeason(services: Services, year: number, by: string |
     // Accounts first: from here nobody but an admin can sign in or keep a session (sessions need `approved`).
     await db.updateTable('users').set({ approved: false, suspended: true }).where('is_admin', '=', false).where('suspended', '=', false).execute();
     await db.deleteFrom('sessions').where('user_email', 'in', db.selectFrom('users').select('email').where('is_admin', '=', false)).execute();
+    // What any device kept for the season closed can never be opened again, an admin's included.
+    await services.journalKeys.destroyAll();
 
     // Then every client's documents: audit entry, rows, bytes — a client at a time.
     for (;;) {

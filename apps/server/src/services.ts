@@ -1,3 +1,4 @@
+import type { JournalKeys } from './auth/journal-keys.js';
 import type { SessionCache } from './auth/session-cache.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db/database.js';
@@ -16,5 +17,7 @@ export interface Services {
   store: ObjectStore;
   /** Session lookups kept in memory while the database's change notifications are heard. */
   sessions: SessionCache;
+  /** The keys that seal each person's kept uploads on their devices. */
+  journalKeys: JournalKeys;
   log: FastifyBaseLogger;
 }

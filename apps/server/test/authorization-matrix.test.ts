@@ -32,6 +32,7 @@ const MATRIX: Record<EndpointName, Row> = {
   loginVerify: [() => ['POST', '/api/auth/login-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
   loginResend: [(_, n) => ['POST', '/api/auth/login-resend', { email: `${uniq(n)}@example.org` }], PUBLIC(200)],
   me: [() => ['GET', '/api/me?t=1'], SIGNED_IN(200)],
+  journalKey: [() => ['GET', '/api/me/journal-key'], SIGNED_IN(200)],
   forgotInit: [() => ['POST', '/api/auth/forgot-init', { email: 'ghost@example.org' }], PUBLIC(200)],
   forgotVerify: [() => ['POST', '/api/auth/forgot-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
   forgotResend: [(_, n) => ['POST', '/api/auth/forgot-resend', { email: `${uniq(n)}@example.org` }], PUBLIC(200)],

@@ -15,6 +15,7 @@ import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { WAIT_MS } from './support/browser.js';
 import { categoryScreen, listDocs, pdfFixture } from './support/documents.js';
+import { attackProfile } from './support/profile-copy.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
 
@@ -230,6 +231,65 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     expect(await dialogs.next()).toEqual({ type: 'confirm', message: logoutWithWaitingConfirm(1) });
     await page.waitForURL((url) => url.pathname === '/');
     await eventually(async () => expect(await keptRecords(page)).toBeNull());
+    await context.close();
+  });
+
+  it('a profile copied after sign-out holds nothing that opens a kept file, and the next sign-in deletes it', async () => {
+    const { page, context } = await app.visit();
+    const handedOut: string[] = [];
+    context.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/me/journal-key' && response.ok()) {
+        void response.json().then((body: { key: string }) => handedOut.push(body.key), () => undefined);
+      }
+    });
+    await signIn(page, vera);
+    const screen = await openCategory(page, boId, 'Michigan/Locality Intake');
+    await cutUploads(context);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('bo-intake.pdf', 'SSN 987-65-4321')]);
+    await screen.queued('bo-intake.pdf').getByText('Ready').waitFor();
+    await screen.uploadButton.click();
+    await screen.queued('bo-intake.pdf').getByText(messages.waitingForConnection).waitFor();
+    expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 });
+
+    // The tab is gone and the session signed out, without the page deleting what it kept (a tab
+    // killed as its sign-out went through): what the profile holds now is all anyone can copy.
+    await page.close();
+    const csrf = (await context.cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
+    expect((await context.request.post('/api/auth/logout', { headers: { 'x-csrf-token': csrf }, data: {} })).ok()).toBe(true);
+    const copy = await context.newPage();
+    await copy.goto('/');
+    await seeHeading(copy, messages.landingTagline);
+    const attack = await attackProfile(copy, handedOut);
+    expect(attack.sealed).toBe(2); // the file's entry and its bytes
+    expect(attack.candidates).toBeGreaterThan(0);
+    expect(attack.opened).toEqual([]);
+    // Nor does it hold the key the server handed this person's page.
+    expect(handedOut.length).toBeGreaterThan(0);
+    expect(attack.holdsSecret).toBe(false);
+
+    // Signing in again finds a key the record was not sealed with: it is deleted, nothing offered.
+    await signIn(copy, vera);
+    await eventually(async () => expect(await keptRecords(copy)).toMatchObject({ entries: 0, bytes: 0 }));
+    expect(await copy.getByRole('region', { name: 'Files waiting to upload' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('without its key from the server the page keeps nothing and says so; once the server answers, it keeps', async () => {
+    const { page, context } = await app.visit();
+    const noAnswer = (route: { abort(code: string): Promise<void> }) => route.abort('internetdisconnected');
+    await context.route('**/api/me/journal-key', noAnswer);
+    await signIn(page, vera);
+    const screen = await openCategory(page, adaId, 'Banking Info');
+    await cutUploads(context);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('no-key.pdf')]);
+    await screen.queued('no-key.pdf').getByText(messages.notKeptOnDevice).waitFor();
+    expect((await keptRecords(page))?.entries ?? 0).toBe(0);
+
+    await context.unroute('**/api/me/journal-key', noAnswer);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('with-key.pdf')]);
+    await screen.queued('with-key.pdf').getByText('Ready').waitFor();
+    expect(await screen.queued('with-key.pdf').getByText(messages.notKeptOnDevice).count()).toBe(0);
+    expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 });
     await context.close();
   });
 

@@ -77,7 +77,7 @@ export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, SeasonSummary, ProgrammeOverview, OutboxMail } from './api/schemas.js';
+export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, SeasonSummary, ProgrammeOverview, OutboxMail, JournalKeyResponse } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,
@@ -103,6 +103,8 @@ export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
 export { canRetryNow, createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
 export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
+export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
+export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
 export type {

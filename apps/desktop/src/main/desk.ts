@@ -4,7 +4,7 @@
  * browser test harness both build one and hand it to the bridge handlers.
  */
 import { join } from 'node:path';
-import { createApiClient, isApiError } from '@vita-docs/core';
+import { createApiClient, isApiError, type JournalKeyResponse } from '@vita-docs/core';
 import type { DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
 import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
@@ -70,6 +70,16 @@ async function signedInEmail(server: ServerFetch | null, serverUrl: string | nul
 }
 
 /**
+ * The journal key of whoever is signed in with the desk's session (rejects when nobody is). Main
+ * asks for it and holds it; the page never sees it (the relay refuses that path).
+ */
+async function journalKeyOf(server: ServerFetch | null, serverUrl: string | null): Promise<JournalKeyResponse> {
+  if (!server || !serverUrl) throw new Error('The desk has no server to ask for its key.');
+  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  return api.journalKey(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
+}
+
+/**
  * Null when the desk's own session on `server` belongs to an admin, else why not. Main asks the
  * server itself, with the desk's cookie jar: whatever the page believes about who is signed in
  * counts for nothing, since the page shows server content and is not trusted.
@@ -130,7 +140,11 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     host,
     drops: createDropRegistry(),
     kept: createKeptUploadsHost({
-      journals: createFileJournals({ dir: join(options.userData, KEPT_DIR), lifetimeMs: KEPT_LIFETIME_MS }),
+      journals: createFileJournals({
+        dir: join(options.userData, KEPT_DIR),
+        lifetimeMs: KEPT_LIFETIME_MS,
+        journalKey: () => journalKeyOf(server, settings.serverUrl),
+      }),
       signedIn: () => signedInEmail(server, settings.serverUrl),
     }),
     settings: () => settings,

@@ -41,6 +41,28 @@ const MAX_PRESIGNED = 500;
 /** Headers the renderer may not set: main owns cookies and the browser-only ones mean nothing here. */
 const DROPPED_REQUEST_HEADERS = new Set(['cookie', 'host', 'origin', 'referer', 'connection', 'content-length']);
 
+/**
+ * The journal key's path (`GET /api/me/journal-key`), however spelled. Only main asks for it (the
+ * desk's kept uploads are sealed under it and opened in main); the page shows server content and
+ * has no use for it, so the relay refuses it.
+ */
+const JOURNAL_KEY_PATH = /\/api\/me\/journal-key$/i;
+const isJournalKey = (url: string): boolean => {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return true; // not a URL the server would take either
+  }
+  return JOURNAL_KEY_PATH.test(path.replace(/\/{2,}/g, '/').replace(/\/+$/, ''));
+};
+const mainOnly = (): ApiResponse => ({
+  status: 403,
+  statusText: 'Forbidden',
+  headers: [['content-type', 'application/json']],
+  body: new TextEncoder().encode(JSON.stringify({ error: 'Only the kiosk itself asks for this.' })),
+});
+
 /** Creates the transport for `serverUrl`. */
 export function createServerFetch(options: ServerFetchOptions): ServerFetch {
   const origin = new URL(options.serverUrl).origin;
@@ -106,6 +128,7 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
   };
 
   const relay = async (request: ApiRequest, csrfCookie: string): Promise<ApiResponse> => {
+    if (isJournalKey(request.url)) return mainOnly();
     const headers = request.headers.filter(([name]) => !DROPPED_REQUEST_HEADERS.has(name.toLowerCase()));
     const init: RequestInit = { method: request.method, headers, credentials: request.credentials };
     if (request.body !== undefined) init.body = request.body;

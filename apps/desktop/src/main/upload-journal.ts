@@ -4,39 +4,48 @@
  * at the desk are kept here until uploaded, so a crash, a restart or a closed window loses none; scans
  * are not (the watched folder and its ledger keep those).
  *
+ * Everything is sealed (AES-256-GCM, WebCrypto) under the signed-in person's journal key, which main
+ * asks of the server with the desk's own session and holds in memory only: the disk holds ciphertext
+ * and key ids, nothing that opens them. Without a live session nothing opens; a key the server has
+ * destroyed (sign-out, a season close, a suspension, a PIN reset, 12 hours) leaves what it sealed
+ * unreadable for good, and the next open deletes it.
+ *
  * Layout under `dir` (0700; files 0600):
- * - `<owner>/` per person, named by the SHA-256 of their email (no email on disk);
- * - `<owner>/<item>.bin` a file's bytes, then `<owner>/<item>.json` its entry and when it was kept,
- *   each written to a temporary file, flushed and renamed: a crash leaves the old state or the new;
- *   an entry without its bytes is a file the person must choose again;
- * - `notes.json`: per owner, how many of their files another person's sign-in deleted, and when.
- * Bytes are not encrypted here: they are as readable as the scans in the watched folder beside them,
- * and both are protected by the desk's account.
+ * - `<item>.bin` a file's bytes, then `<item>.json` the id of the key it is sealed under, when it was
+ *   kept, and its entry; each sealed (nonce, then ciphertext and tag, with the key id, the item and
+ *   the part bound into the tag), written to a temporary file, flushed and renamed: a crash leaves
+ *   the old state or the new; an entry without its bytes is a file the person must choose again.
+ *   `<item>` is the SHA-256 of the queue item's id;
+ * - `notes.json`: per key id, how many of its files another person's sign-in deleted, and when.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FileLike, JournalEntry, KeptFile, OpenedJournal, UploadJournal, UploadJournals } from '@vita-docs/core';
+import { fetchJournalKey, holdJournalKey } from '@vita-docs/core';
+import type { FileLike, HeldJournalKey, JournalEntry, JournalKey, JournalKeySource, KeptFile, OpenedJournal, UploadJournal, UploadJournals } from '@vita-docs/core';
 import { z } from 'zod';
 import { writeFileAtomic } from './fs-atomic.js';
 
 /** What is written beside each file's bytes. */
-const StoredEntrySchema = z.object({
-  entry: z.object({
-    id: z.string(),
-    target: z.object({ clientId: z.string(), docType: z.string() }),
-    clientName: z.string().optional(),
-    name: z.string(),
-    type: z.string(),
-    size: z.number().int().nonnegative(),
-  }),
-  savedAt: z.number(),
+const StoredSchema = z.object({ keyId: z.string(), savedAt: z.number(), entry: z.string() });
+type Stored = z.infer<typeof StoredSchema>;
+
+const EntrySchema = z.object({
+  id: z.string(),
+  target: z.object({ clientId: z.string(), docType: z.string() }),
+  clientName: z.string().optional(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number().int().nonnegative(),
 });
 
 const NotesSchema = z.record(z.string(), z.object({ count: z.number().int().nonnegative(), at: z.number() }));
 type Notes = z.infer<typeof NotesSchema>;
 
 const NOTES_FILE = 'notes.json';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const ITEM = /^([0-9a-f]{64})\.(json|bin)$/;
 
 export interface FileJournalsOptions {
   /** The folder that holds them (created when missing). */
@@ -44,32 +53,62 @@ export interface FileJournalsOptions {
   now?: () => number;
   /** Files older than this are deleted at open (the session's absolute lifetime). */
   lifetimeMs: number;
+  /** The signed-in person's journal key, asked of the server with the desk's own session. */
+  journalKey: JournalKeySource;
 }
 
+const { subtle } = globalThis.crypto;
 const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const label = (keyId: string, item: string, part: 'entry' | 'bytes') => new TextEncoder().encode(`${keyId}/${item}/${part}`);
+
+async function seal(key: JournalKey, item: string, part: 'entry' | 'bytes', plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const iv = globalThis.crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+  const sealed = await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: label(key.id, item, part) }, key.key, plain);
+  return Buffer.concat([iv, new Uint8Array(sealed)]);
+}
+
+async function unseal(key: JournalKey, item: string, part: 'entry' | 'bytes', sealed: Uint8Array): Promise<ArrayBuffer> {
+  const bytes = new Uint8Array(sealed);
+  const params = { name: 'AES-GCM', iv: bytes.subarray(0, NONCE_BYTES), additionalData: label(key.id, item, part) };
+  return subtle.decrypt(params, key.key, bytes.subarray(NONCE_BYTES));
+}
 
 /** Writes a kept file's part so that a crash leaves either no file or the whole one, readable by this account only. */
 const writeDurably = (path: string, data: Uint8Array | string) => writeFileAtomic(path, data, 0o600);
 
-/** A kept file's bytes, read from disk when the upload needs them. */
-function keptFile(path: string, entry: JournalEntry): FileLike {
-  return {
-    name: entry.name,
-    type: entry.type,
-    size: entry.size,
-    arrayBuffer: async () => {
-      const bytes = await readFile(path);
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    },
-  };
-}
+/** Timers that never keep the process alive on their own. */
+const clockOf = (now: () => number) => ({
+  now,
+  setTimeout: (renew: () => void, ms: number) => setTimeout(renew, ms).unref(),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+});
 
 /** The desk's journals in `dir`: one person's at a time. */
 export function createFileJournals(options: FileJournalsOptions): UploadJournals {
-  const { dir, lifetimeMs } = options;
+  const { dir, lifetimeMs, journalKey } = options;
   const now = options.now ?? Date.now;
   /** Bumped by `open` and `destroy`: a journal of an earlier person stops writing. */
   let epoch = 0;
+  /** The open journal's key. */
+  let held: HeldJournalKey | null = null;
+
+  const paths = (item: string) => ({ bin: join(dir, `${item}.bin`), json: join(dir, `${item}.json`) });
+  const drop = async (item: string) => {
+    const { bin, json } = paths(item);
+    // The entry first: bytes without an entry are never offered, and are cleared at the next open.
+    await rm(json, { force: true });
+    await rm(bin, { force: true });
+  };
+  const readStored = async (item: string): Promise<Stored | null> => {
+    try {
+      const parsed = StoredSchema.safeParse(JSON.parse(await readFile(paths(item).json, 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
+  const openEntry = async (key: JournalKey, item: string, stored: Stored): Promise<JournalEntry> =>
+    EntrySchema.parse(JSON.parse(new TextDecoder().decode(await unseal(key, item, 'entry', Buffer.from(stored.entry, 'base64')))));
 
   const readNotes = async (): Promise<Notes> => {
     try {
@@ -79,110 +118,135 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
       return {};
     }
   };
-  const writeNotes = (notes: Notes) => writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes));
-
-  /** The entries kept in one owner's folder, by item file name. */
-  async function entriesIn(folder: string): Promise<Map<string, { stored?: z.infer<typeof StoredEntrySchema>; bytes: boolean }>> {
-    const found = new Map<string, { stored?: z.infer<typeof StoredEntrySchema>; bytes: boolean }>();
-    for (const name of await readdir(folder).catch(() => [] as string[])) {
-      const match = /^([0-9a-f]{64})\.(json|bin)$/.exec(name);
-      if (!match?.[1]) continue;
-      const item = found.get(match[1]) ?? { bytes: false };
-      if (match[2] === 'bin') item.bytes = true;
-      else {
-        try {
-          const parsed = StoredEntrySchema.safeParse(JSON.parse(await readFile(join(folder, name), 'utf8')));
-          if (parsed.success) item.stored = parsed.data;
-        } catch {
-          // Unreadable: treated as nothing kept (its bytes, if any, are deleted below).
-        }
-      }
-      found.set(match[1], item);
-    }
-    return found;
+  /** Notes the files deleted for their owners' keys (dropping notes past the lifetime); answers and forgets `mine`'s. */
+  async function tellOthers(others: ReadonlyMap<string, number>, mine: string): Promise<number> {
+    const before = await readNotes();
+    const notes = Object.fromEntries(Object.entries(before).filter(([, note]) => now() - note.at <= lifetimeMs));
+    for (const [other, count] of others) notes[other] = { count: (notes[other]?.count ?? 0) + count, at: now() };
+    const told = notes[mine]?.count ?? 0;
+    delete notes[mine];
+    if (JSON.stringify(notes) !== JSON.stringify(before)) await writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes));
+    return told;
   }
 
-  function journalFor(folder: string, opened: number): UploadJournal {
-    const paths = (id: string) => {
-      const item = hash(id);
-      return { bin: join(folder, `${item}.bin`), json: join(folder, `${item}.json`) };
-    };
+  /** The items in `dir`; folders (an earlier version kept each person's files in the clear in one) are deleted. */
+  async function items(): Promise<string[]> {
+    const found = new Set<string>();
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) await rm(join(dir, entry.name), { recursive: true, force: true });
+      const item = ITEM.exec(entry.name)?.[1];
+      if (item && entry.isFile()) found.add(item);
+    }
+    return [...found];
+  }
+
+  /** A kept file whose bytes are read, and opened with the key held then, when the upload needs them. */
+  const keptFile = (item: string, entry: JournalEntry, keys: HeldJournalKey): FileLike => ({
+    name: entry.name,
+    type: entry.type,
+    size: entry.size,
+    arrayBuffer: async () => unseal(keys.latest(), item, 'bytes', await readFile(paths(item).bin)),
+  });
+
+  /** What `dir` holds under `key`: its files, entries without bytes; anything else is deleted (counted by key). */
+  async function readKept(key: JournalKey, keys: HeldJournalKey) {
+    const files: KeptFile[] = [];
+    const lost: JournalEntry[] = [];
+    const others = new Map<string, number>();
+    for (const item of await items()) {
+      const stored = await readStored(item);
+      const fresh = stored !== null && now() - stored.savedAt <= lifetimeMs;
+      if (stored && stored.keyId !== key.id) {
+        // Sealed under a key this session does not have (someone else's, or one the server destroyed).
+        if (fresh) others.set(stored.keyId, (others.get(stored.keyId) ?? 0) + 1);
+      }
+      const entry = stored?.keyId === key.id && fresh ? await openEntry(key, item, stored).catch(() => null) : null;
+      if (!stored || !entry) {
+        await drop(item);
+        continue;
+      }
+      const size = await stat(paths(item).bin).then((s) => s.size, () => -1);
+      if (size === entry.size + NONCE_BYTES + TAG_BYTES) files.push({ entry, file: keptFile(item, entry, keys), savedAt: stored.savedAt });
+      else lost.push(entry);
+    }
+    files.sort((a, b) => a.savedAt - b.savedAt);
+    return { files, lost, others };
+  }
+
+  /** Keeps one file under `key`: its bytes, then its entry (alone when the bytes cannot be kept). */
+  async function keep(key: JournalKey, entry: JournalEntry, file: FileLike, opened: number): Promise<void> {
+    const item = hash(entry.id);
+    const { bin, json } = paths(item);
+    const sealedEntry = await seal(key, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
+    const record = JSON.stringify({ keyId: key.id, savedAt: now(), entry: Buffer.from(sealedEntry).toString('base64') });
+    try {
+      await writeDurably(bin, await seal(key, item, 'bytes', new Uint8Array(await file.arrayBuffer())));
+    } catch (error) {
+      // The name is kept even when the bytes are not (a full disk): the person can choose it again.
+      await rm(bin, { force: true }).catch(() => undefined);
+      await writeDurably(json, record).catch(() => undefined);
+      throw error;
+    }
+    if (opened !== epoch) {
+      await rm(bin, { force: true });
+      return;
+    }
+    await writeDurably(json, record);
+  }
+
+  /**
+   * Moves every file `from` sealed under `to` (the server replaced the key while the desk held both),
+   * one at a time; a file removed or written again meanwhile is left as it is now.
+   */
+  async function reseal(from: JournalKey, to: JournalKey, opened: number): Promise<void> {
+    for (const item of await items()) {
+      const stored = await readStored(item);
+      if (opened !== epoch || stored?.keyId !== from.id) continue;
+      const entry = await openEntry(from, item, stored).catch(() => null);
+      const bytes = entry && (await readFile(paths(item).bin).then((data) => unseal(from, item, 'bytes', data)).catch(() => null));
+      if (!entry) {
+        await drop(item);
+        continue;
+      }
+      if (bytes) await writeDurably(paths(item).bin, await seal(to, item, 'bytes', new Uint8Array(bytes)));
+      const sealedEntry = await seal(to, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
+      if ((await readStored(item))?.keyId !== from.id) continue;
+      await writeDurably(paths(item).json, JSON.stringify({ ...stored, keyId: to.id, entry: Buffer.from(sealedEntry).toString('base64') }));
+      if (!bytes) await rm(paths(item).bin, { force: true });
+    }
+  }
+
+  function journalFor(keys: HeldJournalKey, opened: number): UploadJournal {
     return {
       async save(entry, file) {
         if (opened !== epoch) return; // signed out or someone else signed in meanwhile: keep nothing
-        const { bin, json } = paths(entry.id);
-        const record = JSON.stringify({ entry, savedAt: now() });
-        try {
-          await writeDurably(bin, new Uint8Array(await file.arrayBuffer()));
-        } catch (error) {
-          // The name is kept even when the bytes are not (a full disk): the person can choose it again.
-          await rm(bin, { force: true }).catch(() => undefined);
-          await writeDurably(json, record).catch(() => undefined);
-          throw error;
+        let key = await keys.current();
+        for (;;) {
+          await keep(key, entry, file, opened);
+          if (opened !== epoch || keys.latest().id === key.id) return;
+          key = keys.latest(); // renewed while this was written: written again under the new key
         }
-        if (opened !== epoch) {
-          await rm(bin, { force: true });
-          return;
-        }
-        await writeDurably(json, record);
       },
-      async remove(id) {
-        const { bin, json } = paths(id);
-        // The entry first: bytes without an entry are never offered, and are cleared at the next open.
-        await rm(json, { force: true });
-        await rm(bin, { force: true });
-      },
+      remove: (id) => drop(hash(id)),
     };
   }
 
   return {
     async open(owner) {
-      epoch += 1;
-      const opened = epoch;
+      // Without a live session there is no key, and nothing opens.
+      const key = await fetchJournalKey(journalKey, subtle, owner);
+      const opened = ++epoch;
+      held?.stop();
+      const keys = holdJournalKey({ source: journalKey, subtle, owner, first: key, clock: clockOf(now), rekey: (from, to) => reseal(from, to, opened) });
+      held = keys;
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const mine = hash(owner);
-      const notes = await readNotes();
-      let notesChanged = false;
-      // Everyone else's files go; they are told how many on their next sign-in here.
-      for (const name of await readdir(dir)) {
-        if (name === mine || !/^[0-9a-f]{64}$/.test(name)) continue;
-        const theirs = [...(await entriesIn(join(dir, name))).values()].filter((item) => item.stored).length;
-        await rm(join(dir, name), { recursive: true, force: true });
-        if (theirs > 0) {
-          notes[name] = { count: (notes[name]?.count ?? 0) + theirs, at: now() };
-          notesChanged = true;
-        }
-      }
-      const note = notes[mine];
-      const deletedForOthers = note && now() - note.at <= lifetimeMs ? note.count : 0;
-      if (note) {
-        delete notes[mine];
-        notesChanged = true;
-      }
-      if (notesChanged) await writeNotes(notes);
-
-      const folder = join(dir, mine);
-      await mkdir(folder, { recursive: true, mode: 0o700 });
-      const files: KeptFile[] = [];
-      const lost: JournalEntry[] = [];
-      for (const [item, { stored, bytes }] of await entriesIn(folder)) {
-        const bin = join(folder, `${item}.bin`);
-        const drop = () =>
-          Promise.all([rm(bin, { force: true }), rm(join(folder, `${item}.json`), { force: true })]);
-        if (!stored || now() - stored.savedAt > lifetimeMs) {
-          await drop();
-          continue;
-        }
-        const { entry, savedAt } = stored;
-        const size = bytes ? await stat(bin).then((s) => s.size, () => -1) : -1;
-        if (size === entry.size) files.push({ entry, file: keptFile(bin, entry), savedAt });
-        else lost.push(entry);
-      }
-      files.sort((a, b) => a.savedAt - b.savedAt);
-      return { journal: journalFor(folder, opened), files, lost, deletedForOthers } satisfies OpenedJournal;
+      const { files, lost, others } = await readKept(key, keys);
+      return { journal: journalFor(keys, opened), files, lost, deletedForOthers: await tellOthers(others, key.id) } satisfies OpenedJournal;
     },
     async destroy() {
       epoch += 1;
+      held?.stop();
+      held = null;
       for (const name of await readdir(dir).catch(() => [] as string[])) {
         if (name !== NOTES_FILE) await rm(join(dir, name), { recursive: true, force: true });
       }

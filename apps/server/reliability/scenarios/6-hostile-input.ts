@@ -449,6 +449,7 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     loginVerify: body(opt({ email: p.email, code: sixDigits }, ['email', 'code'])),
     loginResend: body(opt({ email: p.email }, [])),
     me: none,
+    journalKey: none,
     logout: none,
     forgotInit: body(opt({ email: p.email }, ['email'])),
     forgotVerify: body(opt({ email: p.email, code: sixDigits }, ['email', 'code'])),

@@ -78,9 +78,10 @@ export async function resolveSession(
   return facts.user;
 }
 
-/** Ends one session. */
-export async function revokeSession(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id_hash', '=', sha256(token)).execute();
+/** Ends one session; answers whose it was (null: no such session). */
+export async function revokeSession(db: Db, token: string): Promise<string | null> {
+  const ended = await db.deleteFrom('sessions').where('id_hash', '=', sha256(token)).returning('user_email').executeTakeFirst();
+  return ended?.user_email ?? null;
 }
 
 /** Ends every session of a user (PIN reset, role change, approval revoked). */

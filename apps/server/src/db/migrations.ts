@@ -220,6 +220,26 @@ const migrations: Record<string, Migration> = {
     // per network, so nobody elsewhere can use up the share of an account's owner.
     `ALTER TABLE codes ADD COLUMN network text`,
   ),
+  '0014_journal_keys': statements(
+    // The key that seals a person's kept uploads on their devices (auth/journal-keys.ts), stored only
+    // wrapped. One per person; deleted with the account.
+    `CREATE TABLE journal_keys (
+       id text PRIMARY KEY,
+       user_email text NOT NULL UNIQUE REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       wrapped bytea NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    // Whatever changes an account so that it may no longer hold the key (approval withdrawn, suspended
+    // by a season close, a new PIN), through any code path, destroys it in the same transaction.
+    `CREATE FUNCTION vita_journal_key_revoked() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       DELETE FROM journal_keys WHERE user_email = NEW.email;
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER users_journal_key_revoked AFTER UPDATE OF approved, suspended, pin_hash ON users FOR EACH ROW
+       WHEN (NOT NEW.approved OR NEW.suspended OR NEW.pin_hash IS DISTINCT FROM OLD.pin_hash)
+       EXECUTE FUNCTION vita_journal_key_revoked()`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

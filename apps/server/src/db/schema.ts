@@ -173,6 +173,15 @@ export interface StorageKeyTable {
   created_at: CreatedAt;
 }
 
+/** A person's journal key (auth/journal-keys.ts): only its wrapped form. */
+export interface JournalKeysTable {
+  id: string;
+  user_email: string;
+  /** The wrap's nonce, the key encrypted under the wrapping key, and its tag. */
+  wrapped: Buffer;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -190,4 +199,5 @@ export interface Database {
   storage_key: StorageKeyTable;
   retention: RetentionTable;
   season_close: SeasonCloseTable;
+  journal_keys: JournalKeysTable;
 }

@@ -246,7 +246,9 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'me', async ({ user }) => ({ user: toUser(user) }));
 
   publicRoute(app, 'logout', async ({ request }) => {
-    if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
+    const whose = request.auth.sessionToken ? await revokeSession(db, request.auth.sessionToken) : null;
+    // Signing out ends what any device kept for this person: their key is gone, so is all it sealed.
+    if (whose) await services.journalKeys.destroy(whose);
     clearSessionCookie(request);
     return { ok: true as const };
   });

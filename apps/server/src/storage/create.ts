@@ -8,6 +8,7 @@ import { findDocument, markStored } from '../documents/documents.js';
 import type { Config } from '../env.js';
 import { assertDocKey, documentRef } from './keys.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';
+import type { StorageKey } from './encryption.js';
 import { loadStorageKey } from './storage-key.js';
 import { StorageError, uploadLinkUsed, type ObjectStore } from './types.js';
 
@@ -15,6 +16,8 @@ export interface ConfiguredStore {
   store: ObjectStore;
   /** The local store when that is the one configured: its signed URLs need routes. */
   local: LocalObjectStore | undefined;
+  /** The local store's master key (null on S3, or with `encrypt: false`): other keys are derived from it. */
+  storageKey: StorageKey | null;
   close: () => void;
 }
 
@@ -37,7 +40,7 @@ export async function createObjectStore(
     // The AWS SDK is slow to load: only servers that use S3 pay for it.
     const { createS3Store } = await import('./s3.js');
     const s3 = createS3Store(config.s3);
-    return { store: s3, local: undefined, close: () => s3.client.destroy() };
+    return { store: s3, local: undefined, storageKey: null, close: () => s3.client.destroy() };
   }
   const encryption =
     deps.encrypt === false ? null : await loadStorageKey(config.storageKey, { db, dataDir: config.dataDir, log });
@@ -79,5 +82,5 @@ export async function createObjectStore(
   });
   // Temp files of uploads a crash interrupted; they were never visible, now they are gone.
   await local.removeStaleTemp();
-  return { store: local, local, close: () => undefined };
+  return { store: local, local, storageKey: encryption, close: () => undefined };
 }

@@ -8,7 +8,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_BYTES, HEADER_BYTES, createSealer, isSealed, openSealed, sealedLength, storageKeyFrom, type StorageKey } from './encryption.js';
+import { CHUNK_BYTES, HEADER_BYTES, createSealer, deriveSubkey, isSealed, openSealed, sealedLength, storageKeyFrom, type StorageKey } from './encryption.js';
 import { SealedStream, type ByteRange } from './sealed-read.js';
 
 const DOC = 'c_0123456789abcdef/W-2/1700000000000_w2.pdf';
@@ -103,6 +103,23 @@ describe('the encrypted file format', () => {
     const file = seal(randomBytes(100));
     file[7] = 2;
     await expect(unseal(file)).rejects.toThrow(/format version 2/);
+  });
+});
+
+describe('sub-keys of the master key', () => {
+  it('gives each label a key of its own, the same every time, none of them the master key', () => {
+    const master = randomBytes(32);
+    const storageKey = storageKeyFrom(master);
+    const journal = storageKey.derive('vita-docs/journal-key-wrap/v1');
+    expect(journal).toHaveLength(32);
+    expect(journal.equals(deriveSubkey(master, 'vita-docs/journal-key-wrap/v1'))).toBe(true);
+    expect(journal.equals(storageKeyFrom(Buffer.from(master)).derive('vita-docs/journal-key-wrap/v1'))).toBe(true);
+    expect(journal.equals(storageKey.derive('vita-docs/another-use/v1'))).toBe(false);
+    expect(journal.equals(master)).toBe(false);
+    expect(journal.equals(storageKeyFrom(randomBytes(32)).derive('vita-docs/journal-key-wrap/v1'))).toBe(false);
+    // The caller may zero its buffer afterwards: the derived keys do not change.
+    master.fill(0);
+    expect(storageKey.derive('vita-docs/journal-key-wrap/v1').equals(journal)).toBe(true);
   });
 });
 

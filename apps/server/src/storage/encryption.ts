@@ -50,7 +50,10 @@ export class SealedFileError extends Error {
   override name = 'SealedFileError';
 }
 
-/** The master key, in the forms the store uses it; the raw key stays inside this object. */
+/**
+ * The master key, in the forms the store uses it. The raw key is reachable only through `derive`,
+ * which gives other parts of the server keys of their own instead of the master key.
+ */
 export interface StorageKey {
   /** HMAC-SHA256 of a constant under the master key (hex): what the database keeps to recognise it. */
   readonly fingerprint: string;
@@ -60,11 +63,16 @@ export interface StorageKey {
   wrap(header: Buffer, dataKey: Buffer, docKey: string): void;
   /** The data key of a header; throws {@link SealedFileError} when the header does not authenticate. */
   unwrap(header: Buffer, docKey: string): Buffer;
-  /**
-   * A 32-byte key of its own for `label` (HKDF-SHA256 of the master key): the secrets that guard the
-   * documents are derived here, so none of them needs to be kept in the database or the data directory.
-   */
+  /** A 32-byte key of its own for another use, named by `label` (see {@link deriveSubkey}). */
   derive(label: string): Buffer;
+}
+
+/**
+ * A 32-byte sub-key of `master` for one use, named by `label` (HKDF-SHA256, no salt): keys for
+ * different labels are unrelated, and none reveals the master key or another label's key.
+ */
+export function deriveSubkey(master: Uint8Array, label: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, KEY_BYTES));
 }
 
 /** Derives the fingerprint and the key-wrapping key from a 32-byte master key. */
@@ -75,10 +83,11 @@ export function storageKeyFrom(master: Uint8Array): StorageKey {
   const id = fingerprintBytes.subarray(0, 8);
   const aad = (header: Buffer, docKey: string) =>
     Buffer.concat([header.subarray(0, AUTHENTICATED_HEADER), Buffer.from(docKey, 'utf8')]);
+  const copy = Buffer.from(master); // the caller's buffer may be reused or zeroed
   return {
     fingerprint: fingerprintBytes.toString('hex'),
     id,
-    derive: (label) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, KEY_BYTES)),
+    derive: (label) => deriveSubkey(copy, label),
     wrap(header, dataKey, docKey) {
       const cipher = createCipheriv('aes-256-gcm', kek, header.subarray(40, 52));
       cipher.setAAD(aad(header, docKey));

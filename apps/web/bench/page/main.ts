@@ -15,6 +15,7 @@ const api = createApiClient({
 const putFile = createXhrPutFile();
 const journals = createIndexedDbJournals({
   crypto: window.crypto,
+  journalKey: () => api.journalKey(),
   storage: window.localStorage,
   now: () => Date.now(),
   lifetimeMs: 12 * 3_600_000,

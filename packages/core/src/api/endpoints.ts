@@ -26,6 +26,7 @@ export const endpoints = {
   loginVerify: def({ method: 'POST', path: '/auth/login-verify', body: s.VerifyRequest, response: s.LoginVerifyResponse }),
   loginResend: def({ method: 'POST', path: '/auth/login-resend', body: s.ResendRequest, response: s.EmailSentResponse }),
   me: def({ method: 'GET', path: '/me', response: s.MeResponse }),
+  journalKey: def({ method: 'GET', path: '/me/journal-key', response: s.JournalKeyResponse }),
   logout: def({ method: 'POST', path: '/auth/logout', response: s.Ok }),
   forgotInit: def({ method: 'POST', path: '/auth/forgot-init', body: s.ForgotInitRequest, response: s.EmailSentResponse }),
   forgotVerify: def({ method: 'POST', path: '/auth/forgot-verify', body: s.VerifyRequest, response: s.Ok }),

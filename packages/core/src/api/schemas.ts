@@ -142,6 +142,18 @@ export type ResendRequest = z.input<typeof ResendRequest>;
 export const MeResponse = z.object({ user: User });
 export type MeResponse = z.infer<typeof MeResponse>;
 
+/**
+ * The key that seals the signed-in person's kept uploads on a device (docs/behaviour.md#kept-uploads):
+ * 32 random bytes in base64, its id, when the server destroys it, and whose it is. Held in memory only.
+ */
+export const JournalKeyResponse = z.object({
+  keyId: z.string().regex(/^[0-9a-f]{32}$/),
+  key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/),
+  expiresAt: Timestamp,
+  email: z.string(),
+});
+export type JournalKeyResponse = z.infer<typeof JournalKeyResponse>;
+
 export const ForgotInitRequest = z.object({ email: Email });
 export type ForgotInitRequest = z.input<typeof ForgotInitRequest>;
 

@@ -8,6 +8,8 @@ export { createMemoryStorage, createRecordingDialogs, createRecordingLogger, cre
 export type { MemoryStorage, RecordingDialogs, RecordingLogger, ManualConnectivity } from './ports.js';
 export { createMemoryJournals } from './journal.js';
 export type { MemoryJournals } from './journal.js';
+export { createFakeJournalKeys } from './journal-keys.js';
+export type { FakeJournalKeys } from './journal-keys.js';
 export { createCookieJarFetch } from './cookie-jar.js';
 export type { CookieJarFetch, CookieJarFetchOptions } from './cookie-jar.js';
 export { createFakeApi } from './fake-api.js';

@@ -3,7 +3,7 @@
  * the app its `UploadJournals` at once and loads the IndexedDB and encryption code
  * (`upload-journal-idb.ts`) on first use, so the landing page never downloads it.
  */
-import type { KeyValueStorage, UploadJournals } from '@vita-docs/core';
+import type { JournalKeySource, KeyValueStorage, UploadJournals } from '@vita-docs/core';
 
 /** The IndexedDB database's name: sign-out deletes it. */
 export const UPLOAD_JOURNAL_DB = 'vita-docs-uploads';
@@ -11,6 +11,11 @@ export const UPLOAD_JOURNAL_DB = 'vita-docs-uploads';
 /** What the journals need besides the page's `indexedDB` (which `idb` uses). */
 export interface IndexedDbJournalsOptions {
   crypto: Crypto;
+  /**
+   * The signed-in person's journal key from the server (`api.journalKey`): everything kept is sealed
+   * under it, and it is held in memory only, so nothing opens without a live session.
+   */
+  journalKey: JournalKeySource;
   /** Keeps, per owner hash, how many of their files another person's sign-in deleted. */
   storage: KeyValueStorage;
   now: () => number;
@@ -19,7 +24,7 @@ export interface IndexedDbJournalsOptions {
   name?: string;
 }
 
-/** The IndexedDB journals: queued files kept encrypted in the browser, per person. */
+/** The IndexedDB journals: queued files kept in the browser, sealed under the person's key from the server. */
 export function createIndexedDbJournals(options: IndexedDbJournalsOptions): UploadJournals {
   let loaded: Promise<UploadJournals> | null = null;
   const load = () =>

@@ -55,6 +55,8 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   /** The signed-in person's journal once opened (null: none, or not opened yet). */
   let opened: Promise<OpenedJournal | null> = Promise.resolve(null);
   let openedFor: string | null = null;
+  /** The last open failed (its key comes from the server, which may not have answered): the next use tries again. */
+  let openFailed = false;
   /**
    * Whose queues these are, counted: `clear` (another person, a sign-out) starts a new generation.
    * A queue of an older generation — a conversion still finishing after the person changed — can
@@ -63,6 +65,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   let generation = 0;
   const journalOf = (mine: number): UploadJournal => ({
     save: async (entry, file, bytes) => {
+      if (mine === generation && openFailed && openedFor !== null) openFor(openedFor);
       const current = mine === generation ? await opened : null;
       if (!current || mine !== generation) throw new Error('Nothing is kept on this device.');
       return current.journal.save(entry, file, bytes);
@@ -151,6 +154,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     generation += 1;
     // The next sign-in (the same person too) opens the journal afresh and is offered what it keeps.
     openedFor = null;
+    openFailed = false;
     opened = Promise.resolve(null);
     for (const entry of entries.values()) {
       entry.stop();
@@ -163,9 +167,14 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
 
   /** Opens the person's kept files and offers those not already in a queue (kept through an expired session). */
   function openFor(person: string): void {
-    if (!uploadJournals || openedFor === person) return;
+    if (!uploadJournals || (openedFor === person && !openFailed)) return;
     openedFor = person;
-    opened = uploadJournals.open(person).catch(() => null);
+    openFailed = false;
+    const mine = generation;
+    opened = uploadJournals.open(person).catch(() => {
+      if (mine === generation) openFailed = true;
+      return null;
+    });
     void opened.then((found) => {
       if (!found || openedFor !== person) return;
       const present = new Set(summary.getState().items.map((item) => item.id));
