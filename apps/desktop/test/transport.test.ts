@@ -104,7 +104,7 @@ describe('desktop API transport', () => {
 
     const me = await transport.fetch(`${apiUrl}/api/me?t=1`, { credentials: 'include' });
     expect(me.status).toBe(401);
-    expect(await me.json()).toEqual({ error: 'Not signed in', code: expect.any(String) });
+    expect(await me.json()).toEqual({ error: 'Not signed in' });
     expect(transport.getCookie('csrf_token')).toBe('tok+1');
 
     const verify = await transport.fetch(`${apiUrl}/api/auth/login-verify`, {
