@@ -101,14 +101,15 @@ export { createForgotFlow } from './flows/forgot/forgot.js';
 export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
-export { canRetryNow, createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
+export { createUploadFlow } from './flows/upload/upload.js';
+export { canRetryNow } from './flows/upload/upload-state.js';
+export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-policy.js';
+export type { RetryPolicy, RetryDecision } from './flows/upload/retry-policy.js';
 export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
+export type { UploadFlow, UploadFlowOptions, CategoryUploadPorts } from './flows/upload/upload.js';
 export type {
-  UploadFlow,
-  UploadFlowOptions,
-  CategoryUploadPorts,
   UploadState,
   UploadEvent,
   QueuedFile,
@@ -116,7 +117,7 @@ export type {
   FailedProgress,
   ConvertImage,
   InspectImage,
-} from './flows/upload/upload.js';
+} from './flows/upload/upload-state.js';
 export { readConvertPreference, writeConvertPreference } from './flows/upload/preference.js';
 export { createRetakeFlow } from './flows/retake/retake.js';
 export type { RetakeFlow, RetakeFlowOptions, RetakeState, RetakeEvent } from './flows/retake/retake.js';

@@ -14,7 +14,7 @@ import type { Clock, Dialogs, FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
-import type { InspectImage } from '../upload/upload.js';
+import type { InspectImage } from '../upload/upload-state.js';
 
 /** One page of the scan. */
 export interface ScanPageItem {
