@@ -25,10 +25,11 @@ export interface Round {
   /** What failed, for the one alert of a round the person started. */
   failures: readonly { name: string; error: string }[];
   uploaded: number;
-  /** The file being sent; null while the round waits for a file being made ready. */
-  sending: string | null;
-  /** Every file has been tried and the file list reloads. */
-  refreshing: boolean;
+  /**
+   * `sending` a file; `waiting` for one being made ready; `ending`: every file tried, the last one's
+   * outcome shown, the `endRound` event to come; `refreshing` the file list.
+   */
+  phase: 'sending' | 'waiting' | 'ending' | 'refreshing';
 }
 
 export interface UploadMachine {
@@ -81,6 +82,8 @@ export type MachineEvent =
   | { type: 'progress'; id: string; loaded: number; total: number }
   | { type: 'uploaded'; id: string }
   | { type: 'uploadFailed'; id: string; error: unknown }
+  /** Every file of the round has been tried. */
+  | { type: 'endRound' }
   | { type: 'refreshed' }
   | { type: 'uploadAgain' }
   /** The retry timer fired. */
@@ -101,6 +104,8 @@ export type Effect =
   | { type: 'forget'; id: string }
   /** Send the file; report `progress`, then `uploaded` or `uploadFailed`. */
   | { type: 'upload'; id: string; file: FileLike }
+  /** Report `endRound` (after the last file's outcome is shown). */
+  | { type: 'endRound' }
   /** Reload the file list; report `refreshed`. */
   | { type: 'refresh' }
   | { type: 'roundStarted'; round: number }

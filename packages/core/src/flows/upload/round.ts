@@ -44,8 +44,7 @@ export function startRound(machine: UploadMachine, mode: RoundMode, context: Tra
     attempted: [],
     failures: [],
     uploaded: 0,
-    sending: null,
-    refreshing: false,
+    phase: 'waiting',
   };
   const started = setView({ ...machine, rounds: id, round }, { status: 'uploading', lastUploaded: 0 });
   return andThen(
@@ -61,24 +60,29 @@ export function startRound(machine: UploadMachine, mode: RoundMode, context: Tra
 }
 
 /** Whether the round under way waits for a file being made ready (so any change may let it go on). */
-export const roundWaits = (machine: UploadMachine): boolean =>
-  machine.round !== null && machine.round.sending === null && !machine.round.refreshing;
+export const roundWaits = (machine: UploadMachine): boolean => machine.round?.phase === 'waiting';
 
-/** Sends the next file the round wants; waits when it is still being made ready; ends when there is none. */
-export function stepRound(machine: UploadMachine, context: TransitionContext): Step {
+/**
+ * Sends the next file the round wants; waits when it is still being made ready. When there is none
+ * the round ends — at once when `ending` (the `endRound` event), else by an `endRound` effect, so the
+ * last file's outcome (`done`, `failed`) is seen before the stored files leave the queue.
+ */
+export function stepRound(machine: UploadMachine, context: TransitionContext, ending = false): Step {
   const { round } = machine;
-  if (!round || !roundWaits(machine)) return still(machine);
+  if (round?.phase !== (ending ? 'ending' : 'waiting')) return still(machine);
   const next = machine.view.queue.find(
     (item) =>
       !round.attempted.includes(item.id) && (wanted(round, item, context) || preparingNow(round, item)),
   );
-  if (!next) return endRound(machine, context);
+  if (!next && ending) return endRound(machine, context);
+  if (!next)
+    return { machine: withRound(machine, { ...round, phase: 'ending' }), effects: [{ type: 'endRound' }] };
   // The files before it are sent while it is made ready: keeping a file overlaps the uploads.
-  if (preparingNow(round, next)) return still(machine);
+  if (preparingNow(round, next)) return still(withRound(machine, { ...round, phase: 'waiting' }));
   const sending = withRound(machine, {
     ...round,
     attempted: [...round.attempted, next.id],
-    sending: next.id,
+    phase: 'sending',
   });
   return {
     machine: patchItem(sending, next.id, {
@@ -94,7 +98,7 @@ export function uploaded(machine: UploadMachine, id: string, context: Transition
   const done = withRound(patchItem(machine, id, { progress: { status: 'done' } }), {
     ...round,
     uploaded: round.uploaded + 1,
-    sending: null,
+    phase: 'waiting',
   });
   return andThen(forget(done, id), (m) => stepRound(m, context));
 }
@@ -142,7 +146,7 @@ export function uploadFailed(
     progress.status === 'failed' && round.mode.kind !== 'auto'
       ? [...round.failures, { name, error: progress.error }]
       : round.failures;
-  return stepRound(withRound(next, { ...round, attempted, failures, sending: null }), context);
+  return stepRound(withRound(next, { ...round, attempted, failures, phase: 'waiting' }), context);
 }
 
 /** Every file tried: the stored ones leave the queue, and the list reloads when any was stored. */
@@ -153,7 +157,7 @@ function endRound(machine: UploadMachine, context: TransitionContext): Step {
   const ended = setView(machine, { queue });
   if (round.uploaded === 0) return finishRound(ended, context);
   return {
-    machine: withRound(setView(ended, { status: 'refreshing' }), { ...round, refreshing: true }),
+    machine: withRound(setView(ended, { status: 'refreshing' }), { ...round, phase: 'refreshing' }),
     effects: [{ type: 'refresh' }],
   };
 }

@@ -132,7 +132,7 @@ export function createUploadRunner(
     await dispatch({ type: 'refreshed' });
   }
 
-  async function endRound({ round, alert }: Extract<Effect, { type: 'roundEnded' }>): Promise<void> {
+  async function reportRound({ round, alert }: Extract<Effect, { type: 'roundEnded' }>): Promise<void> {
     try {
       if (alert) await ports.platform.alert(alert);
     } finally {
@@ -177,6 +177,9 @@ export function createUploadRunner(
       case 'upload':
         upload(effect);
         return;
+      case 'endRound':
+        void dispatch({ type: 'endRound' });
+        return;
       case 'refresh':
         void refresh();
         return;
@@ -184,7 +187,7 @@ export function createUploadRunner(
         startedRound = new Promise((resolve) => rounds.set(effect.round, resolve));
         return;
       case 'roundEnded':
-        endRound(effect).catch(() => undefined);
+        reportRound(effect).catch(() => undefined);
         return;
       case 'uploadAgain':
         void dispatch({ type: 'uploadAgain' });

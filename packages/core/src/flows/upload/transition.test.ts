@@ -233,10 +233,14 @@ describe('sending the queue', () => {
       { type: 'forget', id: 'f1' },
       { type: 'upload', id: 'f2', file: b },
     ]);
-    const stored = run([{ type: 'uploaded', id: 'f2' }], { from: second.machine });
+    const last = run([{ type: 'uploaded', id: 'f2' }], { from: second.machine });
+    // The last file shows as uploaded before the stored files leave the queue.
+    expect(statuses(last.machine)).toEqual(['done', 'done']);
+    expect(types(last.effects)).toEqual(['forget', 'endRound']);
+    const stored = run([{ type: 'endRound' }], { from: last.machine });
     expect(stored.queue).toEqual([]);
     expect(stored.machine.view.status).toBe('refreshing');
-    expect(types(stored.effects)).toEqual(['forget', 'refresh']);
+    expect(stored.effects).toEqual([{ type: 'refresh' }]);
     const end = run([{ type: 'refreshed' }], { from: stored.machine });
     expect(end.machine.view).toMatchObject({ status: 'idle', lastUploaded: 2 });
     expect(end.effects).toEqual([
@@ -274,6 +278,7 @@ describe('sending the queue', () => {
       add(a),
       { type: 'upload' },
       { type: 'uploadFailed', id: 'f1', error: new ApiError('http', 503, 'Busy') },
+      { type: 'endRound' },
     ]);
     expect(failed.queue[0]?.progress).toEqual({
       status: 'failed',
@@ -293,11 +298,15 @@ describe('sending the queue', () => {
       { type: 'timer', delay: null },
       { type: 'upload', id: 'f1', file: a },
     ]);
-    const twice = run([{ type: 'uploadFailed', id: 'f1', error: new ApiError('http', 503, 'Busy') }], {
-      from: again.machine,
-    });
+    const twice = run(
+      [{ type: 'uploadFailed', id: 'f1', error: new ApiError('http', 503, 'Busy') }, { type: 'endRound' }],
+      {
+        from: again.machine,
+      },
+    );
     // An automatic round alerts nothing; the next pause is 3 s.
     expect(twice.effects).toEqual([
+      { type: 'endRound' },
       { type: 'timer', delay: 3_000 },
       { type: 'roundEnded', round: 2, alert: null },
     ]);
@@ -309,6 +318,7 @@ describe('sending the queue', () => {
       { type: 'upload' },
       { type: 'uploadFailed', id: 'f1', error: new ApiError('http', 500, 'boom') },
       { type: 'uploadFailed', id: 'f2', error: new ApiError('http', 413, 'too big') },
+      { type: 'endRound' },
     ]);
     expect(effects.at(-1)).toEqual({ type: 'roundEnded', round: 1, alert: 'a.pdf: boom\nb.pdf: too big' });
   });
@@ -319,6 +329,7 @@ describe('sending the queue', () => {
         add(a, b),
         { type: 'upload' },
         { type: 'uploadFailed', id: 'f1', error: new ApiError('network', 0, 'Failed') },
+        { type: 'endRound' },
       ],
       { context: { online: false } },
     );
@@ -336,10 +347,13 @@ describe('sending the queue', () => {
       add(a),
       { type: 'upload' },
       { type: 'uploadFailed', id: 'f1', error: new ApiError('http', 500, 'x') },
+      { type: 'endRound' },
     ]);
     const auto = run([{ type: 'tick' }, { type: 'upload' }], { from: failed.machine });
     expect(auto.machine.again).toBe(true);
-    const end = run([{ type: 'uploaded', id: 'f1' }, { type: 'refreshed' }], { from: auto.machine });
+    const end = run([{ type: 'uploaded', id: 'f1' }, { type: 'endRound' }, { type: 'refreshed' }], {
+      from: auto.machine,
+    });
     expect(end.effects.slice(-2)).toEqual([
       { type: 'uploadAgain' },
       { type: 'roundEnded', round: 2, alert: null },
@@ -353,6 +367,7 @@ describe('sending the queue', () => {
         add(a),
         { type: 'upload' },
         { type: 'uploadFailed', id: 'f1', error: new ApiError('http', 503, 'Busy') },
+        { type: 'endRound' },
       ],
       { context: { retry } },
     );

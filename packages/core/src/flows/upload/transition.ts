@@ -291,6 +291,8 @@ function handle(machine: UploadMachine, event: MachineEvent, context: Transition
       return uploaded(machine, event.id, context);
     case 'uploadFailed':
       return uploadFailed(machine, event.id, event.error, context);
+    case 'endRound':
+      return stepRound(machine, context, true);
     case 'refreshed':
       return finishRound(machine, context);
     case 'uploadAgain':
