@@ -9,8 +9,10 @@ import type { EndpointName } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { PutFile } from '../api/upload.js';
 import { buildDocKey, safeFileName } from '../domain/files.js';
-import type { Client, DocItem, User } from '../api/schemas.js';
+import type { Client, DocItem, SeasonSummary, User } from '../api/schemas.js';
+import { fakeAdminHandlers } from './fake-admin-handlers.js';
 import { fakeHandlers } from './fake-handlers.js';
+import { createTestUser } from './flow-helpers.js';
 
 /** One recorded call. */
 export interface FakeCall {
@@ -40,6 +42,10 @@ export interface FakeWorld {
   nextOrder: number;
   /** The largest upload (`GET /config`); a presign declaring more is refused with 413. 25 MB by default. */
   maxUploadBytes: number;
+  /** The retention rule's days; null (off) by default. */
+  retentionDays: number | null;
+  /** The season (2026 by default) and, once closed, what its close did. */
+  season: { year: number; closed: SeasonSummary | null };
 }
 
 /** The size and SHA-256 a presign announced, when it did. */
@@ -88,12 +94,14 @@ export function createFakeApi(): FakeApi {
     uploads: new Map(),
     nextOrder: 1_700_000_000_000,
     maxUploadBytes: 25 * 1024 * 1024,
+    retentionDays: null,
+    season: { year: 2026, closed: null },
   };
   const calls: FakeCall[] = [];
   const failures = new Map<EndpointName, Error[]>();
   const holds = new Map<EndpointName, Promise<void>[]>();
   const uploadFailures = new Map<string, { status: number; body: string }>();
-  const handlers = fakeHandlers(world);
+  const handlers = { ...fakeHandlers(world), ...fakeAdminHandlers(world) };
   let clientCount = 0;
 
   const api = {} as Record<EndpointName, (args?: unknown) => Promise<unknown>>;
@@ -149,16 +157,7 @@ export function createFakeApi(): FakeApi {
       uploadFailures.set(filename, { status, body });
     },
     addUser({ pin = 'correct horse', ...fields }: Partial<User> & { email: string; pin?: string }) {
-      const user: User = {
-        firstName: 'Test',
-        lastName: 'User',
-        role: 'volunteer',
-        isAdmin: false,
-        approved: true,
-        createdAt: ISO,
-        ...fields,
-        email: fields.email.toLowerCase(),
-      };
+      const user = createTestUser({ ...fields, email: fields.email.toLowerCase() });
       world.users.set(user.email, { user, pin });
       return user;
     },

@@ -4,8 +4,7 @@
  * before any screen that queues files; see {@link createUploadQueues}.
  */
 import { ApiError, createUploadFlow, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
-import type { ApiClient, KeptFile, OpenedJournal, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
-import type { SessionFlow } from '../adapters/session';
+import type { ApiClient, KeptFile, OpenedJournal, SessionFlow, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import type { AppServices } from './services';
 import { NO_OFFER } from './upload-queues';

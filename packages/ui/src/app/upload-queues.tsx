@@ -1,5 +1,5 @@
 import { createStore, logoutWithWaitingConfirm } from '@vita-docs/core';
-import type { FileLike, FileProgress, JournalEntry, KeptFile, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
+import type { FileLike, FileProgress, JournalEntry, KeptFile, SessionFlow, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { preloadUploadParts } from '../components/lazy-parts';
@@ -8,7 +8,6 @@ import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { useServices } from './services';
 import type { AppServices } from './services';
 import { useSession, useSessionFlow } from './session';
-import type { SessionFlow } from '../adapters/session';
 import type * as EngineCode from './upload-queues-engine';
 
 /** What the category screen on display lends its queue: the list to refresh, the names it holds, the client's name. */

@@ -1,13 +1,13 @@
-import { errorMessage, seasonClosePhrase, zipFileName } from '@vita-docs/core';
-import type { Client, SeasonSummary } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { canCloseSeason, createSeasonFlow, fullName, seasonClosePhrase } from '@vita-docs/core';
+import type { SeasonSummary } from '@vita-docs/core';
+import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
-import { fullName } from '../texts';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import '../styles/season.css';
 
 const TITLE = 'Close season';
@@ -34,38 +34,23 @@ function summaryText({ users, clients, documents, closedAt, year }: SeasonSummar
 
 function SeasonClose() {
   const { api, platform } = useServices();
-  const [summary, setSummary] = useState<SeasonSummary | null>(null);
-  const [clients, setClients] = useState<readonly Client[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [typed, setTyped] = useState('');
-  const [closing, setClosing] = useState(false);
-  const [downloading, setDownloading] = useState<string | null>(null);
+  const flow = useFlowInstance(() => createSeasonFlow({ api, platform }));
+  const state = useFlow(flow);
   const id = useId();
   useEffect(() => {
-    let live = true;
-    Promise.all([api.seasonSummary(), api.listAllClients()]).then(
-      ([season, list]) => {
-        if (!live) return;
-        setSummary(season);
-        setClients(list.items);
-      },
-      (failure: unknown) => live && setError(errorMessage(failure)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
+    void flow.send({ type: 'load' });
+  }, [flow]);
 
-  if (error && !summary) {
+  if (state.status === 'error') {
     return (
       <Page title={TITLE}>
         <p className="status status--error" role="alert">
-          {error}
+          {state.error}
         </p>
       </Page>
     );
   }
-  if (!summary) {
+  if (state.status === 'loading') {
     return (
       <Page title={TITLE}>
         <Loading />
@@ -73,30 +58,11 @@ function SeasonClose() {
     );
   }
 
+  const { summary, clients, typed, closing, downloading, error } = state;
   const phrase = seasonClosePhrase(summary.year);
-  const download = async (client: Client) => {
-    setDownloading(client.clientId);
-    try {
-      const response = await api.downloadAll({ params: { id: client.clientId } });
-      await platform.saveFile(zipFileName(client.clientId), await response.blob());
-    } catch (failure) {
-      await platform.alert(errorMessage(failure));
-    } finally {
-      setDownloading(null);
-    }
-  };
-  const close = async (event: FormEvent) => {
+  const close = (event: FormEvent) => {
     event.preventDefault();
-    if (typed !== phrase) return;
-    setClosing(true);
-    setError(null);
-    try {
-      setSummary(await api.closeSeason({ body: { confirm: typed } }));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setClosing(false);
-    }
+    void flow.send({ type: 'close' });
   };
 
   return (
@@ -123,7 +89,7 @@ function SeasonClose() {
                       className="button button--small"
                       disabled={downloading !== null}
                       aria-label={`Download ZIP of ${fullName(client)}`}
-                      onClick={() => void download(client)}
+                      onClick={() => void flow.send({ type: 'download', clientId: client.clientId })}
                     >
                       {downloading === client.clientId ? 'Downloading…' : 'Download ZIP'}
                     </button>
@@ -132,7 +98,7 @@ function SeasonClose() {
               </ul>
             )}
           </section>
-          <form className="form panel" aria-labelledby={`${id}-close`} onSubmit={(e) => void close(e)}>
+          <form className="form panel" aria-labelledby={`${id}-close`} onSubmit={close}>
             <h2 className="panel__title" id={`${id}-close`}>
               Close the season
             </h2>
@@ -146,7 +112,7 @@ function SeasonClose() {
                 autoComplete="off"
                 spellCheck={false}
                 value={typed}
-                onChange={(e) => setTyped(e.currentTarget.value)}
+                onChange={(e) => void flow.send({ type: 'type', text: e.currentTarget.value })}
               />
             </div>
             {error && (
@@ -158,7 +124,7 @@ function SeasonClose() {
               <Link className="button" to={paths.home}>
                 Back
               </Link>
-              <button type="submit" className="button button--danger" disabled={typed !== phrase || closing}>
+              <button type="submit" className="button button--danger" disabled={!canCloseSeason(state)}>
                 {closing ? 'Closing…' : 'Close season'}
               </button>
             </div>

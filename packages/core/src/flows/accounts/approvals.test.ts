@@ -1,16 +1,17 @@
-import { messages } from '@vita-docs/core';
-import type { Role, User } from '@vita-docs/core';
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createApprovalsFlow } from './approvals';
-import { httpError, user } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs, createTestUser } from '../../testing/index.js';
+import type { User } from '../../api/schemas.js';
+import { messages } from '../../domain/messages.js';
+import type { Role } from '../../domain/roles.js';
+import { createApprovalsFlow } from './approvals.js';
 
 /** A tiny server: the pending list shrinks as accounts are approved. */
 function setup(actorIsAdmin: boolean) {
   const accounts = new Map<string, User>(
     [
-      user({ email: 'paul@example.org', firstName: 'Paul', lastName: 'Pending', approved: false }),
-      user({ email: 'pia@example.org', firstName: 'Pia', lastName: 'Pending', approved: false }),
+      createTestUser({ email: 'paul@example.org', firstName: 'Paul', lastName: 'Pending', approved: false }),
+      createTestUser({ email: 'pia@example.org', firstName: 'Pia', lastName: 'Pending', approved: false }),
     ].map((u) => [u.email, u]),
   );
   const update = (email: string, change: Partial<User>) => {
@@ -96,7 +97,7 @@ describe('pending approvals', () => {
   it('a refused action is shown in an alert and the list reloaded', async () => {
     const { flow, platform, api } = setup(false);
     await flow.send({ type: 'reload' });
-    api.approveUser.mockRejectedValueOnce(httpError(403, 'Forbidden'));
+    api.approveUser.mockRejectedValueOnce(new ApiError('http', 403, 'Forbidden'));
     await flow.send({ type: 'approve', email: 'paul@example.org' });
     expect(platform.alerts).toEqual(['Forbidden']);
     expect(flow.getState()).toMatchObject({ status: 'ready', busy: null });
@@ -110,7 +111,7 @@ describe('pending approvals', () => {
     api.approveUser.mockImplementationOnce(
       () =>
         new Promise(
-          (resolve) => (release = () => resolve({ ok: true, user: user({ email: 'paul@example.org' }) })),
+          (resolve) => (release = () => resolve({ ok: true, user: createTestUser({ email: 'paul@example.org' }) })),
         ),
     );
     const approving = flow.send({ type: 'approve', email: 'paul@example.org' });
@@ -125,7 +126,7 @@ describe('pending approvals', () => {
 
   it('a failed load is shown as an alert and kept in the state', async () => {
     const { flow, platform, api } = setup(true);
-    api.listUsers.mockRejectedValueOnce(httpError(500, 'Server error'));
+    api.listUsers.mockRejectedValueOnce(new ApiError('http', 500, 'Server error'));
     await flow.send({ type: 'reload' });
     expect(flow.getState()).toMatchObject({ status: 'error', error: 'Server error' });
     expect(platform.alerts).toEqual(['Server error']);

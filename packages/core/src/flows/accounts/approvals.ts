@@ -1,7 +1,10 @@
-import { createStore, errorMessage } from '@vita-docs/core';
-import type { ApiClient, Flow, User } from '@vita-docs/core';
-import { approve, chooseRole, setRole } from './user-actions';
-import type { UserActionPorts } from './user-actions';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import type { User } from '../../api/schemas.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
+import { approve, chooseRole, setRole } from './user-actions.js';
+import type { UserActionPorts } from './user-actions.js';
 
 /**
  * The Pending Approvals section (docs/behaviour.md#dashboard). `busy` is the email an action is

@@ -1,6 +1,8 @@
-import { messages } from '@vita-docs/core';
-import type { ApiClient, Dialogs, Role, User } from '@vita-docs/core';
-import { fullName, makeOfficerQuestion } from '../texts';
+import type { ApiClient } from '../../api/client.js';
+import type { User } from '../../api/schemas.js';
+import { makeOfficerQuestion, messages } from '../../domain/messages.js';
+import type { Role } from '../../domain/roles.js';
+import type { Dialogs } from '../../ports.js';
 
 /** The calls and dialogs the approval and role actions use. */
 export interface UserActionPorts {
@@ -17,7 +19,7 @@ export async function setRole({ api, platform }: UserActionPorts, user: User, ro
 
 /** Asks the admin whether to make the user Officer; Cancel means Volunteer. */
 export async function chooseRole(ports: UserActionPorts, user: User): Promise<User> {
-  const officer = await ports.platform.confirm(makeOfficerQuestion(fullName(user)));
+  const officer = await ports.platform.confirm(makeOfficerQuestion(user));
   return setRole(ports, user, officer ? 'officer' : 'volunteer');
 }
 

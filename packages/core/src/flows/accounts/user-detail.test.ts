@@ -1,9 +1,10 @@
-import { messages } from '@vita-docs/core';
-import type { Role, User } from '@vita-docs/core';
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createUserDetailFlow } from './user-detail';
-import { httpError, user } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs, createTestUser } from '../../testing/index.js';
+import type { User } from '../../api/schemas.js';
+import { messages } from '../../domain/messages.js';
+import type { Role } from '../../domain/roles.js';
+import { createUserDetailFlow } from './user-detail.js';
 
 function setup(initial: User | Error) {
   let current = initial;
@@ -26,7 +27,7 @@ function setup(initial: User | Error) {
   return { api, platform, flow };
 }
 
-const pia = user({ email: 'pia@example.org', firstName: 'Pia', lastName: 'Pending', approved: false });
+const pia = createTestUser({ email: 'pia@example.org', firstName: 'Pia', lastName: 'Pending', approved: false });
 
 describe('admin user page', () => {
   it('loads the account by its email', async () => {
@@ -42,7 +43,7 @@ describe('admin user page', () => {
     [401, 'signedOut'],
     [403, 'forbidden'],
   ] as const)('a %i answer means %s', async (status, expected) => {
-    const { flow } = setup(httpError(status, 'No'));
+    const { flow } = setup(new ApiError('http', status, 'No'));
     await flow.send({ type: 'load' });
     expect(flow.getState().status).toBe(expected);
   });
@@ -75,7 +76,7 @@ describe('admin user page', () => {
   it('a refused change is alerted and the page reloaded', async () => {
     const { flow, platform, api } = setup({ ...pia, approved: true });
     await flow.send({ type: 'load' });
-    api.setUserRole.mockRejectedValueOnce(httpError(403, "An admin's role cannot be changed."));
+    api.setUserRole.mockRejectedValueOnce(new ApiError('http', 403, "An admin's role cannot be changed."));
     await flow.send({ type: 'setRole', role: 'officer' });
     expect(platform.alerts).toEqual(["An admin's role cannot be changed."]);
     expect(api.getUser).toHaveBeenCalledTimes(2);

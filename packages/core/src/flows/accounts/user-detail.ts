@@ -1,7 +1,11 @@
-import { createStore, errorMessage, isApiError } from '@vita-docs/core';
-import type { ApiClient, Flow, Role, User } from '@vita-docs/core';
-import { approve, setRole } from './user-actions';
-import type { UserActionPorts } from './user-actions';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage, isApiError } from '../../api/errors.js';
+import type { User } from '../../api/schemas.js';
+import type { Role } from '../../domain/roles.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
+import { approve, setRole } from './user-actions.js';
+import type { UserActionPorts } from './user-actions.js';
 
 /**
  * The admin user screen (docs/behaviour.md#admin-user-screen). `signedOut` and `forbidden` come from

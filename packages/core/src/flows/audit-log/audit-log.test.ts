@@ -1,6 +1,8 @@
-import type { ApiClient, AuditEntry, AuditQuery } from '@vita-docs/core';
 import { describe, expect, it } from 'vitest';
-import { allAuditEntries, auditCsv, auditQuery, createAuditLogFlow, NO_FILTERS } from './audit-log';
+import { createRecordingDialogs } from '../../testing/index.js';
+import type { ApiClient } from '../../api/client.js';
+import type { AuditEntry, AuditQuery } from '../../api/schemas.js';
+import { allAuditEntries, auditQuery, createAuditExportFlow, createAuditLogFlow, NO_FILTERS } from './audit-log.js';
 
 const entry = (id: number, patch: Partial<AuditEntry> = {}): AuditEntry => ({
   id,
@@ -62,16 +64,27 @@ describe('audit screen', () => {
     expect(queries).toHaveLength(3);
   });
 
-  it('writes CSV a spreadsheet opens as text: quoted where needed, formulas escaped', async () => {
-    const csv = await auditCsv([
-      entry(2, { action: 'client.delete', detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>' }),
-      entry(1, { actor: null, keys: ['c1/Banking%20Info/1_a,b.pdf'], detail: '+1 555, "home"' }),
-    ]);
-    expect(csv.split('\r\n')).toEqual([
-      'Time,Who,Action,Action code,Client,Files,IP,Detail',
-      `2026-11-25T10:00:00.000Z,vera@example.org,Deleted a client,client.delete,c1,,127.0.0.1,"'=HYPERLINK(""http://evil"",""Dora"") <dora@example.org>"`,
-      `2026-11-25T10:00:00.000Z,,Viewed a file,doc.view,c1,"c1/Banking%20Info/1_a,b.pdf",127.0.0.1,"'+1 555, ""home"""`,
-      '',
-    ]);
+  it('Export CSV saves every selected entry as audit-log-<day>.csv, once at a time; a failure is alerted', async () => {
+    const { api, queries } = fakeAudit(3);
+    const saved: { name: string; text: string }[] = [];
+    const platform = {
+      ...createRecordingDialogs(),
+      saveFile: async (name: string, data: Blob) => void saved.push({ name, text: await data.text() }),
+    };
+    const clock = { now: () => Date.UTC(2026, 10, 25, 12) };
+    const toCsv = async (entries: readonly AuditEntry[]) => entries.map((e) => e.id).join(',');
+    const flow = createAuditExportFlow({ api, platform, clock, toCsv });
+    const exporting = flow.send({ type: 'export', filters: { ...NO_FILTERS, actor: 'vera@example.org' } });
+    expect(flow.getState().status).toBe('exporting');
+    void flow.send({ type: 'export', filters: NO_FILTERS }); // a second press while it runs does nothing
+    await exporting;
+    expect(saved).toEqual([{ name: 'audit-log-2026-11-25.csv', text: '3,2,1' }]);
+    expect(queries).toEqual([{ actor: 'vera@example.org', limit: 1000 }]);
+    expect(flow.getState().status).toBe('idle');
+
+    const failing = createAuditExportFlow({ api, platform, clock, toCsv: async () => Promise.reject(new Error('No space left')) });
+    await failing.send({ type: 'export', filters: NO_FILTERS });
+    expect(platform.alerts).toEqual(['No space left']);
   });
+
 });

@@ -1,5 +1,10 @@
-import { auditActionLabel, createStore, errorMessage, isApiError } from '@vita-docs/core';
-import type { ApiClient, AuditAction, AuditEntry, AuditQuery, Flow } from '@vita-docs/core';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage, isApiError } from '../../api/errors.js';
+import type { AuditEntry, AuditQuery } from '../../api/schemas.js';
+import type { AuditAction } from '../../domain/audit.js';
+import type { Clock, Dialogs, FileSaver } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /** The audit screen's filters as typed: dates are the person's own days (`YYYY-MM-DD`). */
 export interface AuditFilters {
@@ -113,7 +118,10 @@ export function createAuditLogFlow({ api }: { api: Pick<ApiClient, 'audit'> }): 
   };
 }
 
-/** Every entry the filters select, newest first, fetched page by page. */
+/**
+ * Every entry the filters select, newest first, fetched page by page.
+ * @internal Exported for its unit test.
+ */
 export async function allAuditEntries(api: Pick<ApiClient, 'audit'>, filters: AuditFilters): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   let before: number | undefined;
@@ -127,20 +135,42 @@ export async function allAuditEntries(api: Pick<ApiClient, 'audit'>, filters: Au
   }
 }
 
-/**
- * The entries as CSV for a spreadsheet (csv-stringify, loaded when asked): one row each, with a
- * header; a cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` …) is escaped, since
- * names and details are typed by people.
- */
-export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> {
-  const { stringify } = await import('csv-stringify/browser/esm/sync');
-  return stringify(
-    entries.map((e) => [e.at, e.actor ?? '', auditActionLabel(e.action), e.action, e.clientId ?? '', e.keys.join(' | '), e.ip ?? '', e.detail ?? '']),
-    {
-      header: true,
-      columns: ['Time', 'Who', 'Action', 'Action code', 'Client', 'Files', 'IP', 'Detail'],
-      escape_formulas: true,
-      record_delimiter: 'windows',
+/** Export CSV: idle, or writing the file (the button waits). */
+export interface AuditExportState {
+  status: 'idle' | 'exporting';
+}
+
+/** Saves every entry `filters` select (not only the rows shown) as `audit-log-<YYYY-MM-DD>.csv`. */
+export type AuditExportEvent = { type: 'export'; filters: AuditFilters };
+
+export type AuditExportFlow = Flow<AuditExportState, AuditExportEvent>;
+
+export interface AuditExportFlowOptions {
+  api: Pick<ApiClient, 'audit'>;
+  platform: Pick<Dialogs, 'alert'> & FileSaver;
+  clock: Pick<Clock, 'now'>;
+  /** Writes the entries as CSV for a spreadsheet (the host's CSV writer). */
+  toCsv: (entries: readonly AuditEntry[]) => Promise<string>;
+}
+
+/** Creates the audit screen's Export CSV flow; a failure is alerted. */
+export function createAuditExportFlow({ api, platform, clock, toCsv }: AuditExportFlowOptions): AuditExportFlow {
+  const store = createStore<AuditExportState>({ status: 'idle' });
+  return {
+    getState: store.getState,
+    subscribe: store.subscribe,
+    async send({ filters }) {
+      if (store.getState().status === 'exporting') return;
+      store.setState({ status: 'exporting' });
+      try {
+        const csv = await toCsv(await allAuditEntries(api, filters));
+        const day = new Date(clock.now()).toISOString().slice(0, 10);
+        await platform.saveFile(`audit-log-${day}.csv`, new Blob([csv], { type: 'text/csv' }));
+      } catch (error) {
+        await platform.alert(errorMessage(error));
+      } finally {
+        store.setState({ status: 'idle' });
+      }
     },
-  );
+  };
 }

@@ -1,8 +1,8 @@
-import { deleteCategoryConfirm } from '@vita-docs/core';
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { canAddType, createClientDocsFlow } from './client-docs';
-import { httpError, user } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs, createTestUser } from '../../testing/index.js';
+import { deleteCategoryConfirm } from '../../domain/messages.js';
+import { canAddType, createClientDocsFlow } from './client-docs.js';
 
 const CLIENT = {
   clientId: 'client-0001',
@@ -17,7 +17,7 @@ const CLIENT = {
 };
 
 /** A server with the five fixed categories, one custom one, and files in two of them. */
-function setup(actor = user({ email: 'vera@example.org' })) {
+function setup(actor = createTestUser({ email: 'vera@example.org' })) {
   const types = [
     '13614-C',
     'Michigan/Locality Intake',
@@ -74,14 +74,14 @@ describe('Client Documents page', () => {
   });
 
   it('an admin finds the client among all clients', async () => {
-    const { flow, api } = setup(user({ email: 'ana@example.org', isAdmin: true }));
+    const { flow, api } = setup(createTestUser({ email: 'ana@example.org', isAdmin: true }));
     await flow.send({ type: 'refresh' });
     expect(api.listAllClients).toHaveBeenCalled();
   });
 
   it('a client of someone else: the load error is alerted and nothing is shown', async () => {
     const { flow, api, platform } = setup();
-    api.docStatus.mockRejectedValueOnce(httpError(403, 'This client belongs to another volunteer.'));
+    api.docStatus.mockRejectedValueOnce(new ApiError('http', 403, 'This client belongs to another volunteer.'));
     await flow.send({ type: 'refresh' });
     expect(flow.getState()).toMatchObject({ status: 'error', categories: [], client: null });
     expect(platform.alerts).toEqual(['This client belongs to another volunteer.']);
@@ -118,7 +118,7 @@ describe('Client Documents page', () => {
     await flow.send({ type: 'openAdd' });
     await flow.send({ type: 'chooseTemplate', template: 'W-2' });
     await flow.send({ type: 'changeNote', note: '   ' });
-    api.addDocType.mockRejectedValueOnce(httpError(400, '“W-2” already exists for this client.'));
+    api.addDocType.mockRejectedValueOnce(new ApiError('http', 400, '“W-2” already exists for this client.'));
     await flow.send({ type: 'confirmAdd' });
     expect(api.addDocType).toHaveBeenCalledWith({
       params: { id: CLIENT.clientId },
@@ -154,7 +154,7 @@ describe('Client Documents page', () => {
   });
 
   it('after Reassign Client the page shows the new owner', async () => {
-    const { flow } = setup(user({ email: 'ana@example.org', isAdmin: true }));
+    const { flow } = setup(createTestUser({ email: 'ana@example.org', isAdmin: true }));
     await flow.send({ type: 'refresh' });
     await flow.send({ type: 'reassigned', email: 'wendy@example.org' });
     expect(flow.getState().client?.createdBy).toBe('wendy@example.org');

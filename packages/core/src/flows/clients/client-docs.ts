@@ -1,13 +1,14 @@
-import {
-  canManageAllClients,
-  createStore,
-  deleteCategoryConfirm,
-  deleteFailedMessage,
-  errorMessage,
-  isCategoryTemplate,
-  isFixedCategory,
-} from '@vita-docs/core';
-import type { Actor, ApiClient, CategoryTemplate, Client, Dialogs, Flow } from '@vita-docs/core';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import type { Client } from '../../api/schemas.js';
+import { isCategoryTemplate, isFixedCategory } from '../../domain/categories.js';
+import type { CategoryTemplate } from '../../domain/categories.js';
+import { deleteCategoryConfirm, deleteFailedMessage } from '../../domain/messages.js';
+import { canManageAllClients } from '../../domain/roles.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Dialogs } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /** One row of the Required Documents list: Ready when it has files, Missing otherwise. */
 export interface DocCategory {

@@ -1,5 +1,11 @@
-import { canManageAllClients, createStore, errorMessage } from '@vita-docs/core';
-import type { Actor, ApiClient, Client, Dialogs, Flow } from '@vita-docs/core';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import type { Client } from '../../api/schemas.js';
+import { canManageAllClients } from '../../domain/roles.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Dialogs } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 export interface VisibleClientsState {
   status: 'loading' | 'ready' | 'error';

@@ -1,8 +1,8 @@
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { canDownload, createDownloadAllFlow, downloadPercent, expectedZipBytes } from './download-all';
-import type { DownloadAllState } from './download-all';
-import { httpError } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs } from '../../testing/index.js';
+import { canDownload, createDownloadAllFlow, downloadPercent, expectedZipBytes } from './download-all.js';
+import type { DownloadAllState } from './download-all.js';
 
 const CHOICES = [
   { name: '13614-C', hasFiles: true },
@@ -83,7 +83,7 @@ describe('Download All', () => {
 
   it('a failure is alerted and the choice stays open', async () => {
     const { flow, api, platform, saved } = setup();
-    api.downloadAll.mockRejectedValueOnce(httpError(403, 'This client belongs to another volunteer.'));
+    api.downloadAll.mockRejectedValueOnce(new ApiError('http', 403, 'This client belongs to another volunteer.'));
     await flow.send({ type: 'open', choices: CHOICES });
     await flow.send({ type: 'download' });
     expect(platform.alerts).toEqual(['This client belongs to another volunteer.']);

@@ -1,6 +1,9 @@
-import { createStore, errorMessage, zipFileName } from '@vita-docs/core';
-import type { ApiClient, Flow } from '@vita-docs/core';
-import type { Platform } from '../platform';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import { zipFileName } from '../../domain/constants.js';
+import type { Dialogs, FileSaver } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /**
  * A category as the download dialog lists it: labelled Has files or Empty
@@ -38,7 +41,7 @@ export type DownloadAllFlow = Flow<DownloadAllState, DownloadAllEvent>;
 
 export interface DownloadAllFlowOptions {
   api: Pick<ApiClient, 'downloadAll'>;
-  platform: Pick<Platform, 'alert' | 'saveFile'>;
+  platform: Pick<Dialogs, 'alert'> & FileSaver;
   clientId: string;
 }
 

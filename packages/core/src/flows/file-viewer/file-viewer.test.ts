@@ -1,8 +1,8 @@
-import type { DocItem } from '@vita-docs/core';
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createFileViewerFlow, previewKind } from './file-viewer';
-import { httpError } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs } from '../../testing/index.js';
+import type { DocItem } from '../../api/schemas.js';
+import { createFileViewerFlow, previewKind } from './file-viewer.js';
 
 const doc = (filename: string, contentType: string): DocItem => ({
   key: `client-0001/W-2/1700000000000_${filename}`,
@@ -51,7 +51,7 @@ describe('View modal', () => {
 
   it('a failure closes the modal with the alert', async () => {
     const api = {
-      presignView: vi.fn(async () => Promise.reject(httpError(404, 'File not found.'))),
+      presignView: vi.fn(async () => Promise.reject(new ApiError('http', 404, 'File not found.'))),
       presignGet: vi.fn(),
     };
     const platform = createRecordingDialogs();

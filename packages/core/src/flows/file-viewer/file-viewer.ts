@@ -1,5 +1,10 @@
-import { createStore, errorMessage, mediaType } from '@vita-docs/core';
-import type { ApiClient, Dialogs, DocItem, Flow } from '@vita-docs/core';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import type { DocItem } from '../../api/schemas.js';
+import { mediaType } from '../../domain/files.js';
+import type { Dialogs } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /** How a file is shown in the View modal (docs/behaviour.md#view-modal). */
 export type PreviewKind = 'image' | 'pdf' | 'none';

@@ -1,5 +1,7 @@
-import { createStore, errorMessage } from '@vita-docs/core';
-import type { Dialogs, Flow } from '@vita-docs/core';
+import { errorMessage } from '../../api/errors.js';
+import type { Dialogs } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /** A one-shot form: `editing` (with the last error) → `submitting` → `done` with what `submit` returned. */
 export type FormState<Done extends object> =

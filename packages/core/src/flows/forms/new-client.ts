@@ -1,6 +1,9 @@
-import type { ApiClient, Client, Dialogs, Flow } from '@vita-docs/core';
-import { createFormFlow } from './form-flow';
-import type { FormState } from './form-flow';
+import type { ApiClient } from '../../api/client.js';
+import type { Client } from '../../api/schemas.js';
+import type { Dialogs } from '../../ports.js';
+import type { Flow } from '../../store.js';
+import { createFormFlow } from './form-flow.js';
+import type { FormState } from './form-flow.js';
 
 export type NewClientState = FormState<{ client: Client }>;
 

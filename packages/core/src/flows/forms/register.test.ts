@@ -1,7 +1,7 @@
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createRegisterFlow } from './register';
-import { httpError } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createRecordingDialogs } from '../../testing/index.js';
+import { createRegisterFlow } from './register.js';
 
 const form = {
   type: 'submit',
@@ -30,7 +30,7 @@ describe('register', () => {
   });
 
   it('shows the server’s reason in an alert and lets the person try again', async () => {
-    const api = { register: vi.fn(async () => Promise.reject(httpError(400, 'Email is not valid.'))) };
+    const api = { register: vi.fn(async () => Promise.reject(new ApiError('http', 400, 'Email is not valid.'))) };
     const platform = createRecordingDialogs();
     const flow = createRegisterFlow({ api, platform });
     await flow.send(form);

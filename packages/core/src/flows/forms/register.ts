@@ -1,6 +1,8 @@
-import type { ApiClient, Dialogs, Flow } from '@vita-docs/core';
-import { createFormFlow } from './form-flow';
-import type { FormState } from './form-flow';
+import type { ApiClient } from '../../api/client.js';
+import type { Dialogs } from '../../ports.js';
+import type { Flow } from '../../store.js';
+import { createFormFlow } from './form-flow.js';
+import type { FormState } from './form-flow.js';
 
 /** `done.approved` is true for the very first account of a fresh installation: it is already an admin. */
 export type RegisterState = FormState<{ approved: boolean }>;

@@ -1,14 +1,9 @@
-import { createUploadFlow } from '@vita-docs/core';
-import type { FileLike } from '@vita-docs/core';
-import {
-  createFakeApi,
-  createMemoryStorage,
-  createRecordingDialogs,
-  createTestFile,
-} from '@vita-docs/core/testing';
 import { describe, expect, it } from 'vitest';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../platform';
-import { attemptTarget, canAdd, createInboxQueue } from './inbox-queue';
+import { createFakeApi, createMemoryStorage, createRecordingDialogs, createTestFile } from '../../testing/index.js';
+import type { FileLike } from '../../ports.js';
+import { createUploadFlow } from '../upload/upload.js';
+import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from './scanner-inbox.js';
+import { attemptTarget, canAddScan, createInboxQueue } from './inbox-queue.js';
 
 const W2 = 'W-2';
 
@@ -117,7 +112,7 @@ describe('scanner inbox → upload queue', () => {
     // Queued is not uploading: the inbox is told only when the upload starts.
     expect(marks).toEqual([]);
     // A queued scan cannot be added twice.
-    expect(canAdd(queue.getState(), queue.getState().scans[0]!)).toBe(false);
+    expect(canAddScan(queue.getState(), queue.getState().scans[0]!)).toBe(false);
     await queue.send({ type: 'add', ids: ['scan-1'] });
     expect(queueNames(upload)).toEqual(['w2.pdf', 'id.pdf']);
   });

@@ -1,6 +1,10 @@
-import { errorMessage, messages } from '@vita-docs/core';
-import type { FileLike, UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from '../platform';
+import { errorMessage } from '../../api/errors.js';
+import type { UploadTarget } from '../../api/upload.js';
+import { messages } from '../../domain/messages.js';
+import type { FileLike } from '../../ports.js';
+import type { UploadState } from '../upload/upload-state.js';
+import type { UploadFlow } from '../upload/upload.js';
+import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from './scanner-inbox.js';
 
 /** What the "Scanner inbox" panel renders. */
 export interface InboxQueueState {
@@ -52,7 +56,7 @@ export interface InboxQueueOptions {
 export const attemptTarget = (target: UploadTarget): string => JSON.stringify([target.clientId, target.docType]);
 
 /** Whether a scan may join the queue now: not queued here and not being uploaded elsewhere. */
-export function canAdd(state: InboxQueueState, scan: InboxScanView): boolean {
+export function canAddScan(state: InboxQueueState, scan: InboxScanView): boolean {
   return state.queued[scan.id] === undefined && scan.status !== 'uploading';
 }
 
@@ -140,7 +144,7 @@ export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueO
   async function add(ids: readonly string[], combined = false): Promise<void> {
     const scans = ids
       .map((id) => state.scans.find((scan) => scan.id === id))
-      .filter((scan): scan is InboxScanView => scan !== undefined && canAdd(state, scan));
+      .filter((scan): scan is InboxScanView => scan !== undefined && canAddScan(state, scan));
     if (!scans.length) return;
     setState({ adding: true, problem: undefined });
     // Each read keeps its scan: no index lookup back into `scans`.
@@ -206,7 +210,7 @@ export function createInboxQueue({ inbox, upload, target, combine }: InboxQueueO
         case 'combine':
           return add(event.ids, true);
         case 'addAll':
-          return add(state.scans.filter((scan) => !scan.duplicateOf && canAdd(state, scan)).map((scan) => scan.id));
+          return add(state.scans.filter((scan) => !scan.duplicateOf && canAddScan(state, scan)).map((scan) => scan.id));
       }
     },
     async settled() {

@@ -1,9 +1,9 @@
-import { createRecordingDialogs } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { createSessionFlow } from './session';
-import { deferred, httpError, user } from './test-helpers';
+import { ApiError } from '../../api/errors.js';
+import { createDeferred, createRecordingDialogs, createTestUser } from '../../testing/index.js';
+import { createSessionFlow } from './session.js';
 
-const ada = user({ email: 'ada@example.org', firstName: 'Ada' });
+const ada = createTestUser({ email: 'ada@example.org', firstName: 'Ada' });
 
 describe('session', () => {
   it('starts checking, then is signed in with the user GET /me returns', async () => {
@@ -15,14 +15,14 @@ describe('session', () => {
   });
 
   it('treats any failure of GET /me as signed out', async () => {
-    const api = { me: vi.fn(async () => Promise.reject(httpError(401, 'Please sign in.'))), logout: vi.fn() };
+    const api = { me: vi.fn(async () => Promise.reject(new ApiError('http', 401, 'Please sign in.'))), logout: vi.fn() };
     const flow = createSessionFlow({ api, platform: createRecordingDialogs() });
     await flow.send({ type: 'check' });
     expect(flow.getState()).toEqual({ status: 'signedOut' });
   });
 
   it('keeps the user on screen while a refresh runs', async () => {
-    const answer = deferred<{ user: typeof ada }>();
+    const answer = createDeferred<{ user: typeof ada }>();
     const api = { me: vi.fn(async () => ({ user: ada })), logout: vi.fn() };
     const flow = createSessionFlow({ api, platform: createRecordingDialogs() });
     await flow.send({ type: 'check' });
@@ -39,12 +39,12 @@ describe('session', () => {
   });
 
   it('a slow check does not undo the login that finished meanwhile', async () => {
-    const answer = deferred<{ user: typeof ada }>();
+    const answer = createDeferred<{ user: typeof ada }>();
     const api = { me: vi.fn(() => answer.promise), logout: vi.fn() };
     const flow = createSessionFlow({ api, platform: createRecordingDialogs() });
     const checking = flow.send({ type: 'check' });
     await flow.send({ type: 'signedIn', user: ada });
-    answer.reject(httpError(401, 'Please sign in.'));
+    answer.reject(new ApiError('http', 401, 'Please sign in.'));
     await checking;
     expect(flow.getState()).toMatchObject({ status: 'signedIn', user: ada });
   });
@@ -57,7 +57,7 @@ describe('session', () => {
     const platform = createRecordingDialogs();
     const flow = createSessionFlow({ api, platform });
     await flow.send({ type: 'check' });
-    api.logout.mockRejectedValueOnce(httpError(500, 'Server error'));
+    api.logout.mockRejectedValueOnce(new ApiError('http', 500, 'Server error'));
     await flow.send({ type: 'logout' });
     expect(flow.getState().status).toBe('signedIn');
     expect(platform.alerts).toEqual(['Server error']);

@@ -1,5 +1,9 @@
-import { createStore, errorMessage } from '@vita-docs/core';
-import type { ApiClient, Dialogs, Flow, User } from '@vita-docs/core';
+import type { ApiClient } from '../../api/client.js';
+import { errorMessage } from '../../api/errors.js';
+import type { User } from '../../api/schemas.js';
+import type { Dialogs } from '../../ports.js';
+import { createStore } from '../../store.js';
+import type { Flow } from '../../store.js';
 
 /**
  * Who is signed in. `checking` only before the first answer; a later re-check keeps the user on

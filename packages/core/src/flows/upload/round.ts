@@ -192,7 +192,7 @@ export function finishRound(machine: UploadMachine, context: TransitionContext):
  * files waiting for the network while the device says it is online (a server out of reach) — after
  * the next pause of the retry schedule.
  */
-export function schedule(machine: UploadMachine, context: TransitionContext): Step {
+function schedule(machine: UploadMachine, context: TransitionContext): Step {
   if (!context.timed) return { machine, effects: [{ type: 'timer', delay: null }] };
   const { now } = context;
   let at = Infinity;

@@ -1,14 +1,13 @@
-import { errorMessage, isFixedCategory } from '@vita-docs/core';
+import { deleteCategory, errorMessage, findClientCard, fullName, isFixedCategory } from '@vita-docs/core';
 import type { FileLike } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { deleteCategory, findClientCard } from '../../adapters/client-docs';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
 import { useFlow } from '../../hooks/use-flow';
 import { Page } from '../../components/page';
-import { fullName, notUploadableMessage } from '../../texts';
+import { notUploadableMessage } from '../../texts';
 import { useLeaveGuard } from '../../hooks/use-leave-guard';
 import type { LeaveTarget } from '../../hooks/use-leave-guard';
 import { LeaveDialog } from './leave-dialog';

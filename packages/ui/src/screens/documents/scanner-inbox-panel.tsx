@@ -1,10 +1,8 @@
-import { fileExtension, formatBytes } from '@vita-docs/core';
-import type { FileLike, UploadFlow, UploadTarget } from '@vita-docs/core';
+import { canAddScan, createInboxQueue, fileExtension, formatBytes } from '@vita-docs/core';
+import type { FileLike, InboxQueueState, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import type { InboxScanView, ScannerInbox } from '../../platform';
-import { canAdd, createInboxQueue } from '../../adapters/inbox-queue';
-import type { InboxQueueState } from '../../adapters/inbox-queue';
 import '../../styles/scanner-inbox.css';
 
 interface ScannerInboxPanelProps {
@@ -24,7 +22,7 @@ export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInb
   const state = useFlow(queue);
   const headingId = useId();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const addable = state.scans.filter((scan) => canAdd(state, scan));
+  const addable = state.scans.filter((scan) => canAddScan(state, scan));
   const chosen = addable.filter((scan) => selected.has(scan.id)).map((scan) => scan.id);
   const toggle = (id: string, on: boolean) =>
     setSelected((current) => {
@@ -122,8 +120,8 @@ function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
         type="checkbox"
         className="scanner-inbox__check"
         aria-label={`Select ${scan.relPath}`}
-        checked={checked && canAdd(state, scan)}
-        disabled={!canAdd(state, scan)}
+        checked={checked && canAddScan(state, scan)}
+        disabled={!canAddScan(state, scan)}
         onChange={(event) => onToggle(event.currentTarget.checked)}
       />
       <Thumbnail inbox={inbox} scan={scan} />
