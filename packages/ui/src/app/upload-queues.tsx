@@ -7,7 +7,8 @@ import { createLazyConverter } from '../screens/documents/lazy-converter';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { useServices } from './services';
 import type { AppServices } from './services';
-import { useSession, useSessionFlow } from './session';
+import { useSession, useSessionFlow } from './session-context';
+import { loadedUploadQueues, loadUploadQueues } from './upload-queues-loader';
 import type * as EngineCode from './upload-queues-engine';
 
 /** What the category screen on display lends its queue: the list to refresh, the names it holds, the client's name. */
@@ -79,27 +80,6 @@ const UploadQueuesContext = createContext<UploadQueues | null>(null);
 
 type Engine = ReturnType<typeof EngineCode.createUploadQueues>;
 
-let engineCode: typeof EngineCode | undefined;
-let loadingEngine: Promise<void> | undefined;
-
-/**
- * Loads the upload queues' code (with the upload flow, a chunk of its own: the landing page does not
- * need it). Started at sign-in; screens that queue files and the kept-files offer wait for it before
- * they render, so the queues are always there when they are used. A failed load is tried again next time.
- */
-export function loadUploadQueues(): Promise<void> {
-  loadingEngine ??= import('./upload-queues-engine').then(
-    (code) => {
-      engineCode = code;
-    },
-    (error: unknown) => {
-      loadingEngine = undefined;
-      throw error;
-    },
-  );
-  return loadingEngine;
-}
-
 /**
  * The queues as the app holds them from its first render: the tray's summary and the offer (empty
  * until the queues' code runs), and everything else handed to the queues once their code is loaded.
@@ -113,8 +93,9 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   let owner: string | null = null;
   const started = (): Engine => {
     if (!engine) {
-      if (!engineCode) throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
-      engine = engineCode.createUploadQueues(services, session, { photos, summary, offer });
+      const code = loadedUploadQueues();
+      if (!code) throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
+      engine = code.createUploadQueues(services, session, { photos, summary, offer });
       if (owner) engine.openFor(owner);
     }
     return engine;
@@ -130,7 +111,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     chooseAgain: (entry, file) => started().queues.chooseAgain(entry, file),
     dismissDeleted: () => offer.setState((s) => ({ ...s, deletedForOthers: 0 })),
     async logout() {
-      if (engine || engineCode) return started().queues.logout();
+      if (engine || loadedUploadQueues()) return started().queues.logout();
       // Their code never loaded (offline since sign-in): nothing was queued on this page, but the
       // device may keep files from an earlier visit, which signing out deletes: asked first, as the
       // queues would (when they can be read).
@@ -152,7 +133,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     /** Opens the person's kept files: now if the queues' code is loaded, else when it is. */
     openFor: (person: string) => {
       owner = person;
-      if (engineCode) started().openFor(person);
+      if (loadedUploadQueues()) started().openFor(person);
     },
     dispose: () => {
       engine?.dispose();
