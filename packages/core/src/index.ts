@@ -103,7 +103,7 @@ export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
 export { createUploadFlow } from './flows/upload/upload.js';
-export { canRetryNow } from './flows/upload/upload-state.js';
+export { canChangeFile, canRetryNow } from './flows/upload/upload-state.js';
 export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-policy.js';
 export type { RetryPolicy, RetryDecision } from './flows/upload/retry-policy.js';
 export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';

@@ -86,7 +86,16 @@ export async function deleteCategory(
   }
 }
 
-/** Creates the Client Documents page flow. It starts in `loading`: send `refresh`. */
+/** The client's categories, each Ready (it holds files) or Missing. */
+async function loadCategories(
+  api: Pick<ApiClient, 'docTypes' | 'docStatus'>,
+  clientId: string,
+): Promise<DocCategory[]> {
+  const params = { id: clientId };
+  const [{ types }, status] = await Promise.all([api.docTypes({ params }), api.docStatus({ params })]);
+  return types.map((name) => ({ name, hasFiles: status[name] === true, custom: !isFixedCategory(name) }));
+}
+
 /**
  * A client's card from the lists the person may see (admins: all clients, others: their own); null
  * when it is not there or the list cannot be loaded — only the name is missing then, the documents
@@ -105,20 +114,49 @@ export async function findClientCard(
   }
 }
 
+const LOADING: ClientDocsState = {
+  status: 'loading',
+  categories: [],
+  client: null,
+  error: null,
+  adding: null,
+  deleting: null,
+};
+
+type Edit = Extract<
+  ClientDocsEvent,
+  { type: 'openAdd' | 'chooseTemplate' | 'changeNote' | 'cancelAdd' | 'reassigned' }
+>;
+
+/** What the Add dialog's edits and a reassignment change on the page: nothing the server is asked for. */
+function edited(state: ClientDocsState, event: Edit): ClientDocsState {
+  // The dialog cannot change while it saves.
+  const open = state.adding && !state.adding.saving ? state.adding : null;
+  const withAdding = (adding: AddTypeDialog | null) => ({ ...state, adding });
+  switch (event.type) {
+    case 'openAdd':
+      return state.adding ? state : withAdding({ template: null, note: '', saving: false });
+    case 'chooseTemplate':
+      return open
+        ? withAdding({ ...open, template: isCategoryTemplate(event.template) ? event.template : null })
+        : state;
+    case 'changeNote':
+      return open ? withAdding({ ...open, note: event.note }) : state;
+    case 'cancelAdd':
+      return open ? withAdding(null) : state;
+    case 'reassigned':
+      return state.client ? { ...state, client: { ...state.client, createdBy: event.email } } : state;
+  }
+}
+
+/** Creates the Client Documents page flow. It starts in `loading`: send `refresh`. */
 export function createClientDocsFlow({
   api,
   platform,
   clientId,
   actor,
 }: ClientDocsFlowOptions): ClientDocsFlow {
-  const store = createStore<ClientDocsState>({
-    status: 'loading',
-    categories: [],
-    client: null,
-    error: null,
-    adding: null,
-    deleting: null,
-  });
+  const store = createStore<ClientDocsState>(LOADING);
   let loads = 0;
 
   const findClient = () => findClientCard(api, actor, clientId);
@@ -128,13 +166,7 @@ export function createClientDocsFlow({
     store.setState((s) => ({ ...s, status: 'loading', error: null }));
     const client = store.getState().client ? Promise.resolve(store.getState().client) : findClient();
     try {
-      const params = { id: clientId };
-      const [{ types }, status] = await Promise.all([api.docTypes({ params }), api.docStatus({ params })]);
-      const categories = types.map((name) => ({
-        name,
-        hasFiles: status[name] === true,
-        custom: !isFixedCategory(name),
-      }));
+      const categories = await loadCategories(api, clientId);
       const found = await client;
       if (load === loads)
         store.setState((s) => ({ ...s, status: 'ready', categories, client: found, error: null }));
@@ -152,10 +184,8 @@ export function createClientDocsFlow({
     store.setState((s) => ({ ...s, adding: { ...dialog, saving: true } }));
     try {
       const note = dialog.note.trim();
-      await api.addDocType({
-        params: { id: clientId },
-        body: note ? { template: dialog.template, note } : { template: dialog.template },
-      });
+      const { template } = dialog;
+      await api.addDocType({ params: { id: clientId }, body: note ? { template, note } : { template } });
     } catch (error) {
       store.setState((s) => ({ ...s, adding: { ...dialog, saving: false } }));
       await platform.alert(errorMessage(error));
@@ -172,9 +202,6 @@ export function createClientDocsFlow({
     if (deleted) await refresh();
   }
 
-  const setAdding = (change: Partial<AddTypeDialog>) =>
-    store.setState((s) => (s.adding && !s.adding.saving ? { ...s, adding: { ...s.adding, ...change } } : s));
-
   return {
     getState: store.getState,
     subscribe: store.subscribe,
@@ -184,24 +211,16 @@ export function createClientDocsFlow({
         case 'refresh':
           return refresh();
         case 'openAdd':
-          if (!state.adding)
-            store.setState({ ...state, adding: { template: null, note: '', saving: false } });
-          return;
         case 'chooseTemplate':
-          return setAdding({ template: isCategoryTemplate(event.template) ? event.template : null });
         case 'changeNote':
-          return setAdding({ note: event.note });
         case 'cancelAdd':
-          if (state.adding && !state.adding.saving) store.setState({ ...state, adding: null });
-          return;
+        case 'reassigned':
+          return store.setState(edited(state, event));
         case 'confirmAdd':
           if (canAddType(state)) await confirmAdd(state.adding);
           return;
         case 'deleteType':
           if (state.status === 'ready' && state.deleting === null) await deleteType(event.name);
-          return;
-        case 'reassigned':
-          if (state.client) store.setState({ ...state, client: { ...state.client, createdBy: event.email } });
           return;
       }
     },

@@ -71,45 +71,43 @@ export function canDownload(state: DownloadAllState): boolean {
   return state.status === 'choosing' && state.selected.length > 0;
 }
 
+/** The request for the chosen types; everything chosen: no include list, so the archive is the client's whole folder. */
+function downloadArgs(clientId: string, choices: readonly DownloadChoice[], selected: readonly string[]) {
+  if (selected.length === choices.length) return { params: { id: clientId } };
+  const include = choices
+    .filter((c) => selected.includes(c.name))
+    .map((c) => c.name)
+    .join(',');
+  return { params: { id: clientId }, query: { include } };
+}
+
+/** The whole answer, telling `onBytes` how much has arrived as it streams. */
+async function readAll(response: Response, onBytes: (received: number) => void): Promise<Blob> {
+  if (!response.body) return response.blob();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    onBytes(received);
+  }
+  return new Blob(chunks, { type: 'application/zip' });
+}
+
 /** Creates the Download All flow. */
 export function createDownloadAllFlow({ api, platform, clientId }: DownloadAllFlowOptions): DownloadAllFlow {
   const store = createStore<DownloadAllState>({ status: 'closed' });
   let abort: AbortController | null = null;
 
-  async function readAll(response: Response, onBytes: (received: number) => void): Promise<Blob> {
-    if (!response.body) return response.blob();
-    const reader = response.body.getReader();
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.byteLength;
-      onBytes(received);
-    }
-    return new Blob(chunks, { type: 'application/zip' });
-  }
-
   async function download(choices: readonly DownloadChoice[], selected: readonly string[]): Promise<void> {
     const controller = new AbortController();
     abort = controller;
     store.setState({ status: 'downloading', choices, selected, received: 0, expected: null });
-    // Everything chosen: no include list, so the archive is the client's whole folder.
-    const include =
-      selected.length === choices.length
-        ? undefined
-        : choices
-            .filter((c) => selected.includes(c.name))
-            .map((c) => c.name)
-            .join(',');
     try {
-      const response = await api.downloadAll(
-        include === undefined
-          ? { params: { id: clientId } }
-          : { params: { id: clientId }, query: { include } },
-        { signal: controller.signal },
-      );
+      const response = await api.downloadAll(downloadArgs(clientId, choices, selected), { signal: controller.signal });
       const expected = expectedZipBytes(response.headers);
       let shown = 0;
       const blob = await readAll(response, (received) => {

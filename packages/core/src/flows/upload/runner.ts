@@ -44,6 +44,193 @@ export interface UploadRunner {
 
 const done = Promise.resolve();
 
+type Dispatch = (event: MachineEvent) => Promise<void>;
+type EffectOf<T extends Effect['type']> = Extract<Effect, { type: T }>;
+
+/** Keeps the file in the journal, read once for both the journal and the presign's SHA-256; reports `saved`. */
+async function save(ports: UploadRunnerPorts, dispatch: Dispatch, { id, file, notice }: EffectOf<'save'>) {
+  const { journal, target, clientName } = ports;
+  const name = clientName?.();
+  const entry = {
+    id,
+    target,
+    name: file.name,
+    type: file.type,
+    size: file.size,
+    ...(name ? { clientName: name } : {}),
+  };
+  let saved = true;
+  try {
+    const bytes = await file.arrayBuffer();
+    rememberFingerprint(file, bytes);
+    await journal?.save(entry, file, bytes);
+  } catch {
+    saved = false;
+  }
+  await dispatch({ type: 'saved', id, file, notice, saved });
+}
+
+/** Sends the file; reports `progress`, then `uploaded` or `uploadFailed`. */
+function upload(
+  ports: UploadRunnerPorts,
+  dispatch: Dispatch,
+  signal: AbortSignal,
+  { id, file }: EffectOf<'upload'>,
+) {
+  const onProgress = (loaded: number, total: number) =>
+    void dispatch({ type: 'progress', id, loaded, total });
+  uploadDocument(ports.api, ports.putFile, ports.target, file, onProgress, { signal }).then(
+    () => dispatch({ type: 'uploaded', id }),
+    (error: unknown) => dispatch({ type: 'uploadFailed', id, error }),
+  );
+}
+
+/** Reloads the file list (which shows its own load errors); reports `refreshed`. */
+async function refresh(ports: UploadRunnerPorts, dispatch: Dispatch): Promise<void> {
+  try {
+    await ports.refresh();
+  } catch {
+    // The list shows its own load errors.
+  }
+  await dispatch({ type: 'refreshed' });
+}
+
+/**
+ * One conversion (or keeping) at a time: phone photos are large and memory is not. `current` says
+ * whether a conversion is still wanted when its turn comes.
+ */
+function createPreparation(
+  convert: ConvertImage,
+  dispatch: Dispatch,
+  current: (effect: EffectOf<'convert'>) => boolean,
+) {
+  let preparing: Promise<void> = done;
+  async function convertInTurn(effect: EffectOf<'convert'>): Promise<void> {
+    const { id, ticket, original } = effect;
+    if (!current(effect)) return; // removed, replaced or turned again while waiting its turn
+    void dispatch({ type: 'conversionStarted' });
+    let file = original;
+    try {
+      file = await convert(original, { rotate: effect.rotate });
+    } catch {
+      // The converter port reports its own failures; the original is uploaded instead.
+    }
+    await dispatch({ type: 'converted', id, ticket, original, file });
+    void dispatch({ type: 'conversionSettled' });
+  }
+  return {
+    convert(effect: EffectOf<'convert'>) {
+      preparing = preparing.then(() => convertInTurn(effect));
+    },
+    prepare({ id, file, notice }: EffectOf<'prepare'>) {
+      preparing = preparing.then(() => dispatch({ type: 'prepared', id, file, notice }));
+    },
+    /** Resolves when every conversion and keeping asked for so far is done. */
+    done: () => preparing,
+  };
+}
+
+/** The one retry timer; `fire` runs when it goes off. */
+function createRetryTimer(clock: UploadRunnerPorts['clock'], fire: () => void) {
+  let timer: { handle: unknown } | null = null;
+  return {
+    set(delay: number | null): void {
+      if (timer) clock?.clearTimeout(timer.handle);
+      timer = null;
+      if (delay === null || !clock) return;
+      const handle = clock.setTimeout(() => {
+        timer = null;
+        fire();
+      }, delay);
+      timer = { handle };
+    },
+  };
+}
+
+/** The rounds under way, each with what resolves its Upload or Retry. */
+function createRounds(alert: (message: string) => void | Promise<void>) {
+  const pending = new Map<number, () => void>();
+  let started: Promise<void> | null = null;
+  return {
+    start(round: number): void {
+      started = new Promise((resolve) => pending.set(round, resolve));
+    },
+    /** Alerts what failed (if anything); the round's Upload or Retry is then fully handled. */
+    async end({ round, alert: message }: EffectOf<'roundEnded'>): Promise<void> {
+      try {
+        if (message) await alert(message);
+      } finally {
+        pending.get(round)?.();
+        pending.delete(round);
+      }
+    },
+    /** The round `run` started, if it started one. */
+    startedBy(run: () => void): Promise<void> | null {
+      started = null;
+      run();
+      return started;
+    },
+    /** Nothing more happens to the rounds under way: their Upload or Retry is over. */
+    endAll(): void {
+      for (const resolve of pending.values()) resolve();
+      pending.clear();
+    },
+  };
+}
+
+interface Performers {
+  ports: UploadRunnerPorts;
+  dispatch: Dispatch;
+  signal: AbortSignal;
+  preparation: ReturnType<typeof createPreparation>;
+  timer: ReturnType<typeof createRetryTimer>;
+  rounds: ReturnType<typeof createRounds>;
+}
+
+/** Performs one effect; returns what the dispatch waits for (the keeping of a file), if anything. */
+function perform(
+  effect: Effect,
+  { ports, dispatch, signal, preparation, timer, rounds }: Performers,
+): Promise<void> | void {
+  switch (effect.type) {
+    case 'inspect':
+      ports.inspect?.(effect.original).then(
+        (warnings) => dispatch({ type: 'inspected', id: effect.id, original: effect.original, warnings }),
+        () => undefined, // a photo this platform cannot read has nothing to say about its quality
+      );
+      return;
+    case 'convert':
+      return preparation.convert(effect);
+    case 'prepare':
+      return preparation.prepare(effect);
+    case 'save':
+      return save(ports, dispatch, effect);
+    case 'forget':
+      ports.journal?.remove(effect.id).catch(() => undefined); // a leftover is found by its SHA-256 if ever sent again
+      return;
+    case 'upload':
+      return upload(ports, dispatch, signal, effect);
+    case 'endRound':
+      void dispatch({ type: 'endRound' });
+      return;
+    case 'refresh':
+      void refresh(ports, dispatch);
+      return;
+    case 'roundStarted':
+      return rounds.start(effect.round);
+    case 'roundEnded':
+      rounds.end(effect).catch(() => undefined);
+      return;
+    case 'uploadAgain':
+      void dispatch({ type: 'uploadAgain' });
+      return;
+    case 'timer':
+      return timer.set(effect.delay);
+    case 'writePreference':
+      return ports.writePreference(effect.enabled);
+  }
+}
+
 /** Starts the runner of a queue whose rules see the world through `context`. */
 export function createUploadRunner(
   ports: UploadRunnerPorts,
@@ -52,174 +239,46 @@ export function createUploadRunner(
 ): UploadRunner {
   const store = createStore(initial.view);
   let machine = initial;
-  /** One conversion (or keeping) at a time: phone photos are large and memory is not. */
-  let preparing: Promise<void> = done;
-  let timer: { handle: unknown } | null = null;
   let disposed = false;
   /** Aborted by `dispose`: an upload under way stops before its next request. */
   const stopping = new AbortController();
-  /** Rounds under way, each with what resolves its Upload or Retry. */
-  const rounds = new Map<number, () => void>();
-  let startedRound: Promise<void> | null = null;
 
   function dispatch(event: MachineEvent): Promise<void> {
     if (disposed) return done; // the queue is gone (another person signed in): nothing of it goes on
     const step = transition(machine, event, context());
     machine = step.machine;
     store.setState(machine.view);
-    const waits = step.effects.map(perform).filter((wait) => wait !== undefined);
+    const waits = step.effects
+      .map((effect) => perform(effect, performers))
+      .filter((wait) => wait instanceof Promise);
     return waits.length ? Promise.all(waits).then(() => undefined) : done;
   }
 
-  async function convertInTurn(effect: Extract<Effect, { type: 'convert' }>): Promise<void> {
-    const { id, ticket, original } = effect;
-    // Removed, replaced or turned again while waiting its turn.
-    if (disposed || !isCurrentConversion(machine, id, ticket, original)) return;
-    void dispatch({ type: 'conversionStarted' });
-    let file = original;
-    try {
-      file = await ports.convert(original, { rotate: effect.rotate });
-    } catch {
-      // The converter port reports its own failures; the original is uploaded instead.
-    }
-    await dispatch({ type: 'converted', id, ticket, original, file });
-    void dispatch({ type: 'conversionSettled' });
-  }
-
-  async function save({ id, file, notice }: Extract<Effect, { type: 'save' }>): Promise<void> {
-    const { journal, target, clientName } = ports;
-    const name = clientName?.();
-    let saved = true;
-    try {
-      // Read once: kept from these bytes, and fingerprinted from them for the presign.
-      const bytes = await file.arrayBuffer();
-      rememberFingerprint(file, bytes);
-      await journal?.save(
-        {
-          id,
-          target,
-          name: file.name,
-          type: file.type,
-          size: file.size,
-          ...(name ? { clientName: name } : {}),
-        },
-        file,
-        bytes,
-      );
-    } catch {
-      saved = false;
-    }
-    await dispatch({ type: 'saved', id, file, notice, saved });
-  }
-
-  function upload({ id, file }: Extract<Effect, { type: 'upload' }>): void {
-    const onProgress = (loaded: number, total: number) =>
-      void dispatch({ type: 'progress', id, loaded, total });
-    uploadDocument(ports.api, ports.putFile, ports.target, file, onProgress, {
-      signal: stopping.signal,
-    }).then(
-      () => dispatch({ type: 'uploaded', id }),
-      (error: unknown) => dispatch({ type: 'uploadFailed', id, error }),
-    );
-  }
-
-  async function refresh(): Promise<void> {
-    try {
-      await ports.refresh();
-    } catch {
-      // The list shows its own load errors.
-    }
-    await dispatch({ type: 'refreshed' });
-  }
-
-  async function reportRound({ round, alert }: Extract<Effect, { type: 'roundEnded' }>): Promise<void> {
-    try {
-      if (alert) await ports.platform.alert(alert);
-    } finally {
-      rounds.get(round)?.();
-      rounds.delete(round);
-    }
-  }
-
-  function setTimer(delay: number | null): void {
-    const { clock } = ports;
-    if (timer) clock?.clearTimeout(timer.handle);
-    timer = null;
-    if (delay === null || !clock || disposed) return;
-    const handle = clock.setTimeout(() => {
-      timer = null;
-      void dispatch({ type: 'tick' });
-    }, delay);
-    timer = { handle };
-  }
-
-  function perform(effect: Effect): Promise<void> | undefined {
-    switch (effect.type) {
-      case 'inspect':
-        ports.inspect?.(effect.original).then(
-          (warnings) => dispatch({ type: 'inspected', id: effect.id, original: effect.original, warnings }),
-          () => undefined, // a photo this platform cannot read has nothing to say about its quality
-        );
-        return;
-      case 'convert':
-        preparing = preparing.then(() => convertInTurn(effect));
-        return;
-      case 'prepare':
-        preparing = preparing.then(() =>
-          dispatch({ type: 'prepared', id: effect.id, file: effect.file, notice: effect.notice }),
-        );
-        return;
-      case 'save':
-        return save(effect);
-      case 'forget':
-        ports.journal?.remove(effect.id).catch(() => undefined); // a leftover is found by its SHA-256 if ever sent again
-        return;
-      case 'upload':
-        upload(effect);
-        return;
-      case 'endRound':
-        void dispatch({ type: 'endRound' });
-        return;
-      case 'refresh':
-        void refresh();
-        return;
-      case 'roundStarted':
-        startedRound = new Promise((resolve) => rounds.set(effect.round, resolve));
-        return;
-      case 'roundEnded':
-        reportRound(effect).catch(() => undefined);
-        return;
-      case 'uploadAgain':
-        void dispatch({ type: 'uploadAgain' });
-        return;
-      case 'timer':
-        setTimer(effect.delay);
-        return;
-      case 'writePreference':
-        ports.writePreference(effect.enabled);
-        return;
-    }
-  }
-
+  const performers: Performers = {
+    ports,
+    dispatch,
+    signal: stopping.signal,
+    preparation: createPreparation(
+      ports.convert,
+      dispatch,
+      ({ id, ticket, original }) => !disposed && isCurrentConversion(machine, id, ticket, original),
+    ),
+    timer: createRetryTimer(ports.clock, () => void dispatch({ type: 'tick' })),
+    rounds: createRounds((message) => ports.platform.alert(message)),
+  };
   const stopWatching = ports.connectivity?.onOnline(() => void dispatch({ type: 'online' }));
 
   return {
     store,
     dispatch,
-    dispatchRound(event) {
-      startedRound = null;
-      void dispatch(event);
-      return startedRound;
-    },
-    prepared: () => preparing,
+    dispatchRound: (event) => performers.rounds.startedBy(() => void dispatch(event)),
+    prepared: () => performers.preparation.done(),
     dispose() {
       disposed = true;
       stopping.abort();
-      setTimer(null);
+      performers.timer.set(null);
       stopWatching?.();
-      // Nothing more happens to the rounds under way: their Upload or Retry is over.
-      for (const resolve of rounds.values()) resolve();
-      rounds.clear();
+      performers.rounds.endAll();
     },
   };
 }

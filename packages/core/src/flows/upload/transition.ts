@@ -21,7 +21,7 @@ import {
   uploaded,
   uploadFailed,
 } from './round.js';
-import { canRetryNow } from './upload-state.js';
+import { canChangeFile, canRetryNow } from './upload-state.js';
 import type { QueuedFile } from './upload-state.js';
 
 /** A new queue entry: a photo is converted first when the toggle is on (its PDF is what counts). */
@@ -156,14 +156,8 @@ function converted(
 }
 
 /** Whether a file may be changed now: not while it is sent, nor while the queue is being sent. */
-function changeable(machine: UploadMachine, item: QueuedFile | undefined): item is QueuedFile {
-  const { status } = item?.progress ?? {};
-  return (
-    item !== undefined &&
-    !busy(machine) &&
-    (status === 'queued' || status === 'failed' || status === 'waiting' || status === 'converting')
-  );
-}
+const changeable = (machine: UploadMachine, item: QueuedFile | undefined): item is QueuedFile =>
+  item !== undefined && canChangeFile(machine.view.status, item.progress);
 
 function rotate(machine: UploadMachine, id: string, by: 90 | -90): Step {
   const item = findItem(machine, id);

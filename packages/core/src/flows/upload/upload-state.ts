@@ -98,3 +98,10 @@ export type UploadEvent =
 export function canRetryNow(progress: FileProgress): boolean {
   return (progress.status === 'failed' && progress.retryable) || progress.status === 'waiting';
 }
+
+/** Whether a queued file may be changed (turned, retaken) now: not while it is sent, nor while the queue is. */
+export function canChangeFile(queueStatus: UploadState['status'], progress: FileProgress): boolean {
+  const sending = queueStatus === 'uploading' || queueStatus === 'refreshing';
+  const { status } = progress;
+  return !sending && (status === 'queued' || status === 'failed' || status === 'waiting' || status === 'converting');
+}

@@ -68,38 +68,50 @@ export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInb
           ))}
         </ul>
       )}
-      <div className="actions actions--tight">
-        <button
-          type="button"
-          className="button"
-          disabled={chosen.length === 0 || state.adding}
-          onClick={() => void addSelected('add')}
-        >
-          {`Add selected to queue (${chosen.length})`}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={chosen.length < 2 || state.adding}
-          onClick={() => void addSelected('combine')}
-        >
-          Combine into one PDF
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={!addable.some((scan) => !scan.duplicateOf) || state.adding}
-          onClick={() => void queue.send({ type: 'addAll' })}
-        >
-          Add all to queue
-        </button>
-        {state.adding && (
-          <span className="status" role="status">
-            Adding scans…
-          </span>
-        )}
-      </div>
+      <InboxActions
+        chosen={chosen.length}
+        canAddAll={addable.some((scan) => !scan.duplicateOf)}
+        adding={state.adding}
+        onAdd={(type) => void addSelected(type)}
+        onAddAll={() => void queue.send({ type: 'addAll' })}
+      />
     </section>
+  );
+}
+
+interface InboxActionsProps {
+  /** How many scans are selected (and can be added). */
+  chosen: number;
+  canAddAll: boolean;
+  adding: boolean;
+  onAdd: (type: 'add' | 'combine') => void;
+  onAddAll: () => void;
+}
+
+/** Add selected, Combine into one PDF (two or more selected) and Add all (duplicates left out). */
+function InboxActions({ chosen, canAddAll, adding, onAdd, onAddAll }: InboxActionsProps) {
+  return (
+    <div className="actions actions--tight">
+      <button type="button" className="button" disabled={chosen === 0 || adding} onClick={() => onAdd('add')}>
+        {`Add selected to queue (${chosen})`}
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={chosen < 2 || adding}
+        onClick={() => onAdd('combine')}
+      >
+        Combine into one PDF
+      </button>
+      <button type="button" className="button" disabled={!canAddAll || adding} onClick={onAddAll}>
+        Add all to queue
+      </button>
+      {adding && (
+        <span className="status" role="status">
+          Adding scans…
+        </span>
+      )}
+    </div>
   );
 }
 
