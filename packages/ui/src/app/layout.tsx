@@ -9,7 +9,7 @@ import { useFocusRescue } from '../hooks/use-focus-rescue';
 import { useFlow } from '../hooks/use-flow';
 import { useUploadQueues } from './upload-queues';
 import { loginFor, paths } from './paths';
-import { useSession } from './session-context';
+import { useSession } from './session';
 import '../styles/base.css';
 import '../styles/layout.css';
 import '../styles/forms.css';

@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Loading, Page } from '../components/page';
 import { loginFor } from './paths';
-import { useSession } from './session-context';
+import { useSession } from './session';
 
 /**
  * Guards the client and document routes: without a session they send the person to login and back

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { createContext, use, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createSessionFlow } from '@vita-docs/core';
-import { useFlowInstance } from '../hooks/use-flow';
+import type { SessionFlow, SessionState } from '@vita-docs/core';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import { ServicesProvider, useServices } from './services';
-import { SessionContext } from './session-context';
 import { watchSession } from './session-watch';
 import { UploadQueuesProvider } from './upload-queues';
+
+const SessionContext = createContext<SessionFlow | null>(null);
 
 /**
  * Holds who is signed in for the whole app; asks the server once when the app starts. Below it, the
@@ -23,8 +25,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return (
     <SessionContext value={session}>
       <ServicesProvider services={watched}>
-        <UploadQueuesProvider>{children}</UploadQueuesProvider>
+        <UploadQueuesProvider session={session}>{children}</UploadQueuesProvider>
       </ServicesProvider>
     </SessionContext>
   );
+}
+
+/** The session flow, to send `check`, `signedIn` or `logout`. */
+export function useSessionFlow(): SessionFlow {
+  const session = use(SessionContext);
+  if (!session) throw new Error('useSession needs a <SessionProvider> above it.');
+  return session;
+}
+
+/** Who is signed in. */
+export function useSession(): SessionState {
+  return useFlow(useSessionFlow());
 }

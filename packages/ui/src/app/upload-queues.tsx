@@ -3,11 +3,11 @@ import type { FileLike, FileProgress, JournalEntry, KeptFile, SessionFlow, Store
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { preloadUploadParts } from '../components/lazy-parts';
+import { useFlow } from '../hooks/use-flow';
 import { createLazyConverter } from '../screens/documents/lazy-converter';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { useServices } from './services';
 import type { AppServices } from './services';
-import { useSession, useSessionFlow } from './session-context';
 import { loadedUploadQueues, loadUploadQueues } from './upload-queues-loader';
 import type * as EngineCode from './upload-queues-engine';
 
@@ -144,11 +144,13 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   };
 }
 
-/** Provides {@link UploadQueues} for the signed-in person (inside the session). */
-export function UploadQueuesProvider({ children }: { children: ReactNode }) {
+/**
+ * Provides {@link UploadQueues} for the signed-in person; `SessionProvider` renders it with its session
+ * flow (given, not read from the session's context: this module and `session.tsx` import one way only).
+ */
+export function UploadQueuesProvider({ session: sessionFlow, children }: { session: SessionFlow; children: ReactNode }) {
   const services = useServices();
-  const session = useSession();
-  const sessionFlow = useSessionFlow();
+  const session = useFlow(sessionFlow);
   const [holder] = useState(() => createQueuesFacade(services, sessionFlow));
 
   // Whose queues these are: kept through an expired session, dropped for anyone else.

@@ -2,7 +2,7 @@ import { canManageAllUsers, messages } from '@vita-docs/core';
 import type { ReactNode } from 'react';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../app/paths';
-import { useSession } from '../app/session-context';
+import { useSession } from '../app/session';
 import { Loading, Page } from './page';
 
 /** `Please sign in.` with a Login button, titled as the screen it stands for. */

@@ -4,7 +4,7 @@ import {
   filesWaitingMessage,
 } from '@vita-docs/core';
 import { useUploadQueues } from '../app/upload-queues';
-import { useSession } from '../app/session-context';
+import { useSession } from '../app/session';
 import { useFlow } from '../hooks/use-flow';
 import { FilePicker, UPLOAD_ACCEPT } from '../screens/documents/file-picker';
 

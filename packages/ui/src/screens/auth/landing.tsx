@@ -2,7 +2,7 @@ import { messages } from '@vita-docs/core';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSession } from '../../app/session-context';
+import { useSession } from '../../app/session';
 import { Page } from '../../components/page';
 
 /**

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSessionFlow } from '../../app/session-context';
+import { useSessionFlow } from '../../app/session';
 import { CodeForm } from '../../components/code-form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';

@@ -4,7 +4,7 @@ import { useEffect, useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSession } from '../../app/session-context';
+import { useSession } from '../../app/session';
 import { Loading, Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { texts } from '../../texts';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSession } from '../../app/session-context';
+import { useSession } from '../../app/session';
 import { useFlow } from '../../hooks/use-flow';
 import { Page } from '../../components/page';
 import { notUploadableMessage } from '../../texts';

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSession } from '../../app/session-context';
+import { useSession } from '../../app/session';
 import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';

@@ -2,7 +2,7 @@ import { roleTag } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
-import { useSessionFlow } from '../../app/session-context';
+import { useSessionFlow } from '../../app/session';
 import { useServices } from '../../app/services';
 import { useUploadQueues } from '../../app/upload-queues';
 import { Loading, Page } from '../../components/page';

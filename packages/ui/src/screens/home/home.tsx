@@ -1,7 +1,7 @@
 import { messages } from '@vita-docs/core';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
-import { useSession } from '../../app/session-context';
+import { useSession } from '../../app/session';
 import { Loading, Page } from '../../components/page';
 import { Dashboard } from './dashboard';
 
