@@ -1,4 +1,4 @@
-import type { User } from '../api/schemas.js';
+import type { AuditEntry, User } from '../api/schemas.js';
 import type { Flow } from '../store.js';
 import type { FileLike } from '../ports.js';
 
@@ -34,6 +34,21 @@ export function createTestUser(fields: Partial<User> & { email: string }): User 
     approved: true,
     createdAt: '2025-01-15T12:00:00.000Z',
     ...fields,
+  };
+}
+
+/** An audit log entry as the server returns it: Vera viewing a file of client c1 unless `patch` says otherwise. */
+export function createTestAuditEntry(id: number, patch: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id,
+    at: '2026-11-25T10:00:00.000Z',
+    actor: 'vera@example.org',
+    action: 'doc.view',
+    clientId: 'c1',
+    keys: [],
+    ip: '127.0.0.1',
+    detail: null,
+    ...patch,
   };
 }
 

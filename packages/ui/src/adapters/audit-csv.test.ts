@@ -1,24 +1,12 @@
-import type { AuditEntry } from '@vita-docs/core';
+import { createTestAuditEntry } from '@vita-docs/core/testing';
 import { describe, expect, it } from 'vitest';
 import { auditCsv } from './audit-csv';
-
-const entry = (id: number, patch: Partial<AuditEntry> = {}): AuditEntry => ({
-  id,
-  at: '2026-11-25T10:00:00.000Z',
-  actor: 'vera@example.org',
-  action: 'doc.view',
-  clientId: 'c1',
-  keys: [],
-  ip: '127.0.0.1',
-  detail: null,
-  ...patch,
-});
 
 describe('audit CSV', () => {
   it('writes CSV a spreadsheet opens as text: quoted where needed, formulas escaped', async () => {
     const csv = await auditCsv([
-      entry(2, { action: 'client.delete', detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>' }),
-      entry(1, { actor: null, keys: ['c1/Banking%20Info/1_a,b.pdf'], detail: '+1 555, "home"' }),
+      createTestAuditEntry(2, { action: 'client.delete', detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>' }),
+      createTestAuditEntry(1, { actor: null, keys: ['c1/Banking%20Info/1_a,b.pdf'], detail: '+1 555, "home"' }),
     ]);
     expect(csv.split('\r\n')).toEqual([
       'Time,Who,Action,Action code,Client,Files,IP,Detail',

@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createRecordingDialogs } from '../../testing/index.js';
+import { createRecordingDialogs, createTestAuditEntry } from '../../testing/index.js';
 import type { ApiClient } from '../../api/client.js';
 import type { AuditEntry, AuditQuery } from '../../api/schemas.js';
 import { allAuditEntries, auditQuery, createAuditExportFlow, createAuditLogFlow, NO_FILTERS } from './audit-log.js';
 
-const entry = (id: number, patch: Partial<AuditEntry> = {}): AuditEntry => ({
-  id,
-  at: '2026-11-25T10:00:00.000Z',
-  actor: 'vera@example.org',
-  action: 'doc.view',
-  clientId: 'c1',
-  keys: [],
-  ip: '127.0.0.1',
-  detail: null,
-  ...patch,
-});
-
 /** A server of `count` entries (ids count…1) paging as the real one: newest first, `before` exclusive. */
 function fakeAudit(count: number) {
   const queries: AuditQuery[] = [];
-  const all = Array.from({ length: count }, (_, i) => entry(count - i));
+  const all = Array.from({ length: count }, (_, i) => createTestAuditEntry(count - i));
   return {
     queries,
     api: {

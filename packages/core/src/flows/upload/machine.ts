@@ -7,9 +7,8 @@ import { refusalBeforeUpload } from '../../domain/files.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
-import type { KeptFile } from './journal.js';
 import type { RetryPolicy } from './retry-policy.js';
-import type { FileProgress, QueuedFile, UploadState } from './upload-state.js';
+import type { FileProgress, QueuedFile, UploadEvent, UploadState } from './upload-state.js';
 
 /** Which files a round sends: Upload's (every queued one, added meanwhile too), Retry's one, or those due by themselves. */
 export type RoundMode = { kind: 'manual' } | { kind: 'only'; id: string } | { kind: 'auto' };
@@ -61,17 +60,13 @@ export interface TransitionContext {
   retry: RetryPolicy;
 }
 
-/** The person's events (with new files already named and given ids) and what the effects report back. */
+/**
+ * The person's events (new files already named and given ids; a retake already named after what it
+ * replaces) and what the effects report back.
+ */
 export type MachineEvent =
   | { type: 'add'; files: readonly { id: string; file: FileLike }[]; keptByHost: boolean }
-  | { type: 'remove'; id: string }
-  | { type: 'setConvertToPdf'; enabled: boolean }
-  | { type: 'upload' }
-  | { type: 'retry'; id: string }
-  | { type: 'rotate'; id: string; by: 90 | -90 }
-  | { type: 'keep'; id: string }
-  | { type: 'replace'; id: string; file: FileLike }
-  | { type: 'restore'; files: readonly KeptFile[] }
+  | Exclude<UploadEvent, { type: 'add' }>
   | { type: 'inspected'; id: string; original: FileLike; warnings: readonly QualityWarning[] }
   | { type: 'conversionStarted' }
   | { type: 'converted'; id: string; ticket: number; original: FileLike; file: FileLike }
