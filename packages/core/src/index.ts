@@ -199,7 +199,8 @@ export type {
 } from './flows/file-viewer/file-viewer.js';
 export { createInboxQueue, canAddScan } from './flows/scanner-inbox/inbox-queue.js';
 export type { InboxQueue, InboxQueueOptions, InboxQueueState, InboxQueueEvent } from './flows/scanner-inbox/inbox-queue.js';
-export type { ScannerInbox, ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/scanner-inbox.js';
+export type { ScannerInbox } from './flows/scanner-inbox/scanner-inbox.js';
+export type { ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/inbox-snapshot.js';
 export { createRetentionFlow } from './flows/retention/retention.js';
 export type {
   RetentionFlow,

@@ -1,5 +1,6 @@
 /**
  * The scanner inbox as data: what a host hands the "Scanner inbox" panel (`@vita-docs/ui/inbox-snapshot`,
- * for the desktop app's main process and preload). The types live in core with the flow that reads them.
+ * for the desktop app's main process and preload). Defined, without imports, in core beside the flow
+ * that reads them.
  */
-export type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/core';
+export type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/core/inbox-snapshot';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createFakeApi, createMemoryStorage, createRecordingDialogs, createTestFile } from '../../testing/index.js';
 import type { FileLike } from '../../ports.js';
 import { createUploadFlow } from '../upload/upload.js';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from './scanner-inbox.js';
+import type { InboxScanView, ScannerInboxSnapshot } from './inbox-snapshot.js';
+import type { ScannerInbox } from './scanner-inbox.js';
 import { attemptTarget, canAddScan, createInboxQueue } from './inbox-queue.js';
 
 const W2 = 'W-2';

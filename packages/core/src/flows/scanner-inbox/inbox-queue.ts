@@ -5,7 +5,8 @@ import type { FileLike } from '../../ports.js';
 import { createStore } from '../../store.js';
 import type { UploadState } from '../upload/upload-state.js';
 import type { UploadFlow } from '../upload/upload.js';
-import type { InboxScanView, ScannerInbox, ScannerInboxSnapshot } from './scanner-inbox.js';
+import type { InboxScanView, ScannerInboxSnapshot } from './inbox-snapshot.js';
+import type { ScannerInbox } from './scanner-inbox.js';
 
 /** What the "Scanner inbox" panel renders. */
 export interface InboxQueueState {

@@ -1,33 +1,6 @@
-/**
- * The scanner inbox of a desk (the desktop app; docs/behaviour.md#scanner-inbox-panel): a port the host
- * gives, and the data it hands over. Type-only, so the desktop app's main process and preload can use
- * the same types for the IPC payload.
- */
+/** The scanner inbox of a desk (the desktop app; docs/behaviour.md#scanner-inbox-panel): the port the host gives. */
 import type { FileLike } from '../../ports.js';
-
-/** A scan waiting in the host's scanner inbox (a folder the desk's scanner saves into). */
-export interface InboxScanView {
-  id: string;
-  name: string;
-  /** Where it sits in the watched folder, `/`-separated (scanners may use sub-folders). */
-  relPath: string;
-  size: number;
-  /** When the scanner wrote it (ms since the epoch). */
-  mtimeMs: number;
-  /** `uploading`: an upload is under way (here or in another window); `failed`: the last upload failed. */
-  status: 'waiting' | 'uploading' | 'failed';
-  /** Why the last upload failed. */
-  error?: string;
-  /** Same bytes as another scan (sha256), uploaded already or still waiting. */
-  duplicateOf?: { id: string; name: string; uploaded: boolean };
-}
-
-/** The whole inbox: what the panel renders. `error` is the watcher's last problem, if any. */
-export interface ScannerInboxSnapshot {
-  folder: string | null;
-  scans: readonly InboxScanView[];
-  error?: string;
-}
+import type { ScannerInboxSnapshot } from './inbox-snapshot.js';
 
 /**
  * The scanner inbox of a desk. A scan leaves the inbox only through {@link ScannerInbox.markUploaded},
