@@ -7,6 +7,8 @@ export declare function vitaEslint(options: {
   ignores?: string[];
   /** The app's one module allowed to read `process.env` (relative to `dirname`). */
   envModule?: string;
+  /** The longest function (React components count) the shipped sources (`src`, not tests) may have. */
+  maxFunctionLines?: number;
 }): ConfigArray;
 
 /** React's hook rules, for packages with components (after {@link vitaEslint}). */

@@ -140,10 +140,11 @@ export const vitaReact = [
 ];
 
 /**
- * The shared flat config.
- * @param {{ dirname: string, layer: keyof typeof layerBans, ignores?: string[], envModule?: string }} options
+ * The shared flat config. `maxFunctionLines`: the longest function (React components count) the
+ * package's shipped sources may have; a function that reads better whole says why on its disable line.
+ * @param {{ dirname: string, layer: keyof typeof layerBans, ignores?: string[], envModule?: string, maxFunctionLines?: number }} options
  */
-export function vitaEslint({ dirname, layer, ignores = [], envModule }) {
+export function vitaEslint({ dirname, layer, ignores = [], envModule, maxFunctionLines }) {
   return tseslint.config(
     { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '*.config.*', ...ignores] },
     js.configs.recommended,
@@ -189,6 +190,18 @@ export function vitaEslint({ dirname, layer, ignores = [], envModule }) {
       files: [...TEST_FILES, 'bench/**/*.ts'],
       rules: { 'no-restricted-syntax': ['error', ...focusBans] },
     },
+    maxFunctionLines
+      ? {
+          files: ['src/**/*.ts', 'src/**/*.tsx'],
+          ignores: TEST_FILES,
+          rules: {
+            'max-lines-per-function': [
+              'error',
+              { max: maxFunctionLines, skipBlankLines: true, skipComments: true, IIFEs: true },
+            ],
+          },
+        }
+      : {},
     // Tests may use Node to set up the world (spawn a server, read fixtures), never import an app.
     {
       files: TEST_FILES,

@@ -39,8 +39,9 @@ export {
   uploadingTrayLabel,
   waitingTrayLabel,
   fileTooLargeMessage,
+  makeOfficerQuestion,
 } from './domain/messages.js';
-export { formatBytes, formatMegabytes, scanFileName } from './domain/format.js';
+export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
 export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';
 export type { AuditAction } from './domain/audit.js';
@@ -91,7 +92,7 @@ export { ApiError, isApiError, errorMessage, ERROR_CODES, errorCodeForStatus, is
 export type { ApiErrorKind, ErrorCode } from './api/errors.js';
 export { createFetchPutFile, uploadToPresignedUrl, uploadDocument } from './api/upload.js';
 export type { PutFile, PutFileResult, ProgressListener, UploadTransport, UploadTarget } from './api/upload.js';
-export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, Logger, Connectivity } from './ports.js';
+export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, FileSaver, Logger, Connectivity } from './ports.js';
 export { createStore } from './store.js';
 export type { Store, Listener, Flow } from './store.js';
 export { STORAGE_KEYS } from './flows/storage-keys.js';
@@ -101,16 +102,17 @@ export { createForgotFlow } from './flows/forgot/forgot.js';
 export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
-export { canRetryNow, createUploadFlow, RETRY_DELAYS_SECONDS } from './flows/upload/upload.js';
+export { createUploadFlow } from './flows/upload/upload.js';
+export { canChangeFile, canRetryNow } from './flows/upload/upload-state.js';
+export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-policy.js';
+export type { RetryPolicy, RetryDecision } from './flows/upload/retry-policy.js';
 export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
 export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
 export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
+export type { UploadFlow, UploadFlowOptions, CategoryUploadPorts } from './flows/upload/upload.js';
 export type {
-  UploadFlow,
-  UploadFlowOptions,
-  CategoryUploadPorts,
   UploadState,
   UploadEvent,
   QueuedFile,
@@ -118,7 +120,7 @@ export type {
   FailedProgress,
   ConvertImage,
   InspectImage,
-} from './flows/upload/upload.js';
+} from './flows/upload/upload-state.js';
 export { readConvertPreference, writeConvertPreference } from './flows/upload/preference.js';
 export { createRetakeFlow } from './flows/retake/retake.js';
 export type { RetakeFlow, RetakeFlowOptions, RetakeState, RetakeEvent } from './flows/retake/retake.js';
@@ -142,6 +144,77 @@ export type {
   OptimisticListEvent,
 } from './flows/admin-lists/optimistic-list.js';
 export { createUserListFlow, createClientListFlow } from './flows/admin-lists/admin-lists.js';
+export { createSessionFlow } from './flows/session/session.js';
+export type { SessionFlow, SessionFlowOptions, SessionState, SessionEvent } from './flows/session/session.js';
+export type { FormState } from './flows/forms/form-flow.js';
+export { createRegisterFlow } from './flows/forms/register.js';
+export type { RegisterFlow, RegisterFlowOptions, RegisterState, RegisterEvent } from './flows/forms/register.js';
+export { createNewClientFlow } from './flows/forms/new-client.js';
+export type { NewClientFlow, NewClientFlowOptions, NewClientState, NewClientEvent } from './flows/forms/new-client.js';
+export { createApprovalsFlow } from './flows/accounts/approvals.js';
+export type { ApprovalsFlow, ApprovalsFlowOptions, ApprovalsState, ApprovalsEvent } from './flows/accounts/approvals.js';
+export type { UserActionPorts } from './flows/accounts/user-actions.js';
+export { createUserDetailFlow } from './flows/accounts/user-detail.js';
+export type { UserDetailFlow, UserDetailFlowOptions, UserDetailState, UserDetailEvent } from './flows/accounts/user-detail.js';
+export { createAuditLogFlow, createAuditExportFlow, NO_FILTERS } from './flows/audit-log/audit-log.js';
+export type {
+  AuditFilters,
+  AuditLogFlow,
+  AuditLogState,
+  AuditLogEvent,
+  AuditExportFlow,
+  AuditExportFlowOptions,
+  AuditExportState,
+  AuditExportEvent,
+} from './flows/audit-log/audit-log.js';
+export { createClientDocsFlow, canAddType, deleteCategory, findClientCard } from './flows/clients/client-docs.js';
+export type {
+  ClientDocsFlow,
+  ClientDocsFlowOptions,
+  ClientDocsState,
+  ClientDocsEvent,
+  DocCategory,
+  AddTypeDialog,
+} from './flows/clients/client-docs.js';
+export { createVisibleClientsFlow } from './flows/clients/visible-clients.js';
+export type {
+  VisibleClientsFlow,
+  VisibleClientsFlowOptions,
+  VisibleClientsState,
+  VisibleClientsEvent,
+} from './flows/clients/visible-clients.js';
+export { createDownloadAllFlow, canDownload, downloadPercent } from './flows/download-all/download-all.js';
+export type {
+  DownloadAllFlow,
+  DownloadAllFlowOptions,
+  DownloadAllState,
+  DownloadAllEvent,
+  DownloadChoice,
+} from './flows/download-all/download-all.js';
+export { createFileViewerFlow } from './flows/file-viewer/file-viewer.js';
+export type {
+  FileViewerFlow,
+  FileViewerFlowOptions,
+  FileViewerState,
+  FileViewerEvent,
+  PreviewKind,
+} from './flows/file-viewer/file-viewer.js';
+export { createInboxQueue, canAddScan } from './flows/scanner-inbox/inbox-queue.js';
+export type { InboxQueue, InboxQueueOptions, InboxQueueState, InboxQueueEvent } from './flows/scanner-inbox/inbox-queue.js';
+export type { ScannerInbox } from './flows/scanner-inbox/scanner-inbox.js';
+export type { ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/inbox-snapshot.js';
+export { createRetentionFlow } from './flows/retention/retention.js';
+export type {
+  RetentionFlow,
+  RetentionFlowOptions,
+  RetentionState,
+  RetentionEvent,
+  RetentionOutcome,
+} from './flows/retention/retention.js';
+export { createSeasonFlow, canCloseSeason } from './flows/season/season.js';
+export type { SeasonFlow, SeasonFlowOptions, SeasonState, SeasonEvent } from './flows/season/season.js';
+export { createOverviewFlow, lastThirtyDays } from './flows/overview/overview.js';
+export type { OverviewFlow, OverviewState, OverviewEvent } from './flows/overview/overview.js';
 export {
   imageToLetterPdf,
   createImageConverter,

@@ -38,6 +38,12 @@ export interface Dialogs {
   confirm(message: string): boolean | Promise<boolean>;
 }
 
+/** Where a file the person keeps is saved (a browser download, a save dialog on the desktop). */
+export interface FileSaver {
+  /** Resolves once the host has taken the data. */
+  saveFile(name: string, data: Blob): Promise<void>;
+}
+
 /** Where warnings go (e.g. a conversion that fell back to the original file); `console` satisfies it. */
 export interface Logger {
   warn(message: string, ...detail: unknown[]): void;

@@ -1,29 +1,6 @@
 /**
- * The scanner inbox as data: what a host hands the "Scanner inbox" panel. No imports, so the desktop
- * app's main process and preload (no DOM, no React) can use the same types for the IPC payload
- * (`@vita-docs/ui/inbox-snapshot`).
+ * The scanner inbox as data: what a host hands the "Scanner inbox" panel (`@vita-docs/ui/inbox-snapshot`,
+ * for the desktop app's main process and preload). Defined, without imports, in core beside the flow
+ * that reads them.
  */
-
-/** A scan waiting in the host's scanner inbox (a folder the desk's scanner saves into). */
-export interface InboxScanView {
-  id: string;
-  name: string;
-  /** Where it sits in the watched folder, `/`-separated (scanners may use sub-folders). */
-  relPath: string;
-  size: number;
-  /** When the scanner wrote it (ms since the epoch). */
-  mtimeMs: number;
-  /** `uploading`: an upload is under way (here or in another window); `failed`: the last upload failed. */
-  status: 'waiting' | 'uploading' | 'failed';
-  /** Why the last upload failed. */
-  error?: string;
-  /** Same bytes as another scan (sha256), uploaded already or still waiting. */
-  duplicateOf?: { id: string; name: string; uploaded: boolean };
-}
-
-/** The whole inbox: what the panel renders. `error` is the watcher's last problem, if any. */
-export interface ScannerInboxSnapshot {
-  folder: string | null;
-  scans: readonly InboxScanView[];
-  error?: string;
-}
+export type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/core/inbox-snapshot';

@@ -21,11 +21,6 @@ export const texts = {
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
 } as const;
 
-/** The question an admin answers when approving someone: OK makes them Officer, Cancel Volunteer. */
-export function makeOfficerQuestion(name: string): string {
-  return `Make ${name} an Officer? Choose Cancel to make them a Volunteer.`;
-}
-
 /** The body of the "Delete User?" confirm: their clients are kept. */
 export function deleteUserBody(name: string, email: string): string {
   return `${name} (${email}) will lose access. This will not delete the clients they created; they will need reassignment.`;
@@ -34,11 +29,6 @@ export function deleteUserBody(name: string, email: string): string {
 /** The body of the "Delete Client?" confirm. */
 export function deleteClientBody(name: string): string {
   return `Deleting ${name} also removes all files for the client. This cannot be undone.`;
-}
-
-/** First and last name, as the screens show a person. */
-export function fullName(person: { firstName: string; lastName: string }): string {
-  return `${person.firstName} ${person.lastName}`.trim();
 }
 
 /** What a drop or pick of files the queue cannot take says (only PDF files and images are stored). */

@@ -34,3 +34,8 @@ export function scanFileName(at: Date): string {
 export function formatSizeLimit(bytes: number): string {
   return formatBytes(bytes).replace(/\.0(?= )/, '');
 }
+
+/** First and last name, as the screens show a person. */
+export function fullName(person: { firstName: string; lastName: string }): string {
+  return `${person.firstName} ${person.lastName}`.trim();
+}

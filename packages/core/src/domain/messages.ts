@@ -3,7 +3,7 @@
  * import these; nothing else spells them out.
  */
 import type { QualityWarning } from '../quality/assess.js';
-import { formatSizeLimit } from './format.js';
+import { formatSizeLimit, fullName } from './format.js';
 
 export const messages = {
   loginEmailNotSent:
@@ -119,6 +119,11 @@ export function fileTooLargeMessage(maxUploadBytes: number): string {
 /** The question before leaving a category with files not uploaded: `1 file is not uploaded yet.` */
 export function notUploadedYetMessage(count: number): string {
   return count === 1 ? '1 file is not uploaded yet.' : `${count} files are not uploaded yet.`;
+}
+
+/** The question an admin answers when approving someone: OK makes them Officer, Cancel Volunteer. */
+export function makeOfficerQuestion(person: { firstName: string; lastName: string }): string {
+  return `Make ${fullName(person)} an Officer? Choose Cancel to make them a Volunteer.`;
 }
 
 /** The phrase an admin types to close a season: `CLOSE SEASON 2026`. */

@@ -9,8 +9,11 @@ import type { EndpointName } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { PutFile } from '../api/upload.js';
 import { buildDocKey, safeFileName } from '../domain/files.js';
-import type { Client, DocItem, User } from '../api/schemas.js';
+import type { Client, DocItem, SeasonSummary, User } from '../api/schemas.js';
+import { fakeAdminHandlers } from './fake-admin-handlers.js';
+import { fakeDocHandlers } from './fake-doc-handlers.js';
 import { fakeHandlers } from './fake-handlers.js';
+import { createTestUser } from './flow-helpers.js';
 
 /** One recorded call. */
 export interface FakeCall {
@@ -40,6 +43,10 @@ export interface FakeWorld {
   nextOrder: number;
   /** The largest upload (`GET /config`); a presign declaring more is refused with 413. 25 MB by default. */
   maxUploadBytes: number;
+  /** The retention rule's days; null (off) by default. */
+  retentionDays: number | null;
+  /** The season (2026 by default) and, once closed, what its close did. */
+  season: { year: number; closed: SeasonSummary | null };
 }
 
 /** The size and SHA-256 a presign announced, when it did. */
@@ -68,16 +75,21 @@ export interface FakeApi extends ApiClient {
   addUser(user: Partial<User> & { email: string; pin?: string }): User;
   addClient(client: Partial<Client> & { firstName: string; createdBy: string | null }): Client;
   /** Stores a file directly; without `bytes`, a small PDF of its own (so no two are duplicates). */
-  addDoc(clientId: string, docType: string, filename: string, options?: { order?: number; bytes?: Uint8Array }): DocItem;
+  addDoc(
+    clientId: string,
+    docType: string,
+    filename: string,
+    options?: { order?: number; bytes?: Uint8Array },
+  ): DocItem;
   /** The newest code mailed to `email`. */
   lastCode(email: string): string | undefined;
 }
 
 const ISO = '2025-01-15T12:00:00.000Z';
 
-/** Creates an empty fake server. */
-export function createFakeApi(): FakeApi {
-  const world: FakeWorld = {
+/** A server with nobody and nothing on it. */
+function emptyWorld(): FakeWorld {
+  return {
     users: new Map(),
     clients: new Map(),
     docs: new Map(),
@@ -88,77 +100,48 @@ export function createFakeApi(): FakeApi {
     uploads: new Map(),
     nextOrder: 1_700_000_000_000,
     maxUploadBytes: 25 * 1024 * 1024,
+    retentionDays: null,
+    season: { year: 2026, closed: null },
   };
-  const calls: FakeCall[] = [];
-  const failures = new Map<EndpointName, Error[]>();
-  const holds = new Map<EndpointName, Promise<void>[]>();
-  const uploadFailures = new Map<string, { status: number; body: string }>();
-  const handlers = fakeHandlers(world);
-  let clientCount = 0;
+}
 
-  const api = {} as Record<EndpointName, (args?: unknown) => Promise<unknown>>;
-  for (const name of Object.keys(endpoints) as EndpointName[]) {
-    api[name] = async (args?: unknown) => {
-      calls.push({ name, args });
-      const held = holds.get(name)?.shift();
-      if (held) await held;
-      const failure = failures.get(name)?.shift();
-      if (failure) throw failure;
-      const handler = handlers[name] as ((args: unknown) => unknown) | undefined;
-      if (!handler) throw new ApiError('http', 501, `${name} is not modelled by the fake API`);
-      // Copies, so a test holding a result never sees later changes and the fake never sees the test's.
-      return structuredClone(await handler(args ?? {}));
-    };
-  }
-
-  const putFile: PutFile = async (url, file, contentType, onProgress, headers = {}) => {
+/**
+ * The direct PUT to this fake's presigned URLs: progress at 0, half and all; like S3, 403 when a
+ * header the presign signed is missing or different.
+ */
+function fakePutFile(world: FakeWorld, failures: Map<string, { status: number; body: string }>): PutFile {
+  return async (url, file, contentType, onProgress, headers = {}) => {
     const upload = world.uploads.get(url);
     if (!upload) return { status: 403, ok: false, body: 'Unknown or expired upload URL' };
     const sent = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     if (Object.entries(upload.headers).some(([name, value]) => sent.get(name) !== value)) {
       return { status: 403, ok: false, body: 'SignatureDoesNotMatch' };
     }
-    const failure = uploadFailures.get(file.name);
+    const failure = failures.get(file.name);
     onProgress?.(0, file.size);
     if (failure) {
-      uploadFailures.delete(file.name);
+      failures.delete(file.name);
       return { status: failure.status, ok: false, body: failure.body };
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
     onProgress?.(Math.floor(file.size / 2), file.size);
     world.uploads.delete(url);
-    world.docs.set(upload.key, { item: { ...upload.item, size: bytes.length, contentType }, bytes, declared: upload.declared });
+    world.docs.set(upload.key, {
+      item: { ...upload.item, size: bytes.length, contentType },
+      bytes,
+      declared: upload.declared,
+    });
     onProgress?.(file.size, file.size);
     return { status: 200, ok: true, body: '' };
   };
+}
 
-  const fake: FakeApi = Object.assign(api as unknown as ApiClient, {
-    world,
-    calls,
-    callNames: () => calls.map((c) => c.name),
-    failNext(name: EndpointName, error: Error = new ApiError('http', 500, 'Server error')) {
-      failures.set(name, [...(failures.get(name) ?? []), error]);
-    },
-    hold(name: EndpointName) {
-      let release!: () => void;
-      holds.set(name, [...(holds.get(name) ?? []), new Promise<void>((resolve) => (release = resolve))]);
-      return { release: () => release() };
-    },
-    putFile,
-    failUpload(filename: string, status: number, body: string) {
-      uploadFailures.set(filename, { status, body });
-    },
+/** Arranges the fake's world: accounts, clients and stored files. */
+function arrange(world: FakeWorld): Pick<FakeApi, 'addUser' | 'addClient' | 'addDoc'> {
+  let clientCount = 0;
+  return {
     addUser({ pin = 'correct horse', ...fields }: Partial<User> & { email: string; pin?: string }) {
-      const user: User = {
-        firstName: 'Test',
-        lastName: 'User',
-        role: 'volunteer',
-        isAdmin: false,
-        approved: true,
-        createdAt: ISO,
-        ...fields,
-        email: fields.email.toLowerCase(),
-      };
+      const user = createTestUser({ ...fields, email: fields.email.toLowerCase() });
       world.users.set(user.email, { user, pin });
       return user;
     },
@@ -177,7 +160,12 @@ export function createFakeApi(): FakeApi {
       world.clients.set(client.clientId, client);
       return client;
     },
-    addDoc(clientId: string, docType: string, filename: string, options: { order?: number; bytes?: Uint8Array } = {}) {
+    addDoc(
+      clientId: string,
+      docType: string,
+      filename: string,
+      options: { order?: number; bytes?: Uint8Array } = {},
+    ) {
       const name = safeFileName(filename);
       const key = buildDocKey(clientId, docType, options.order ?? world.nextOrder++, name);
       const bytes = options.bytes ?? new TextEncoder().encode(`%PDF-1.4\n%${key}\n`);
@@ -192,6 +180,52 @@ export function createFakeApi(): FakeApi {
       world.docs.set(key, { item, bytes });
       return item;
     },
+  };
+}
+
+/** Creates an empty fake server. */
+export function createFakeApi(): FakeApi {
+  const world = emptyWorld();
+  const calls: FakeCall[] = [];
+  const failures = new Map<EndpointName, Error[]>();
+  const holds = new Map<EndpointName, Promise<void>[]>();
+  const uploadFailures = new Map<string, { status: number; body: string }>();
+  const handlers = { ...fakeHandlers(world), ...fakeDocHandlers(world), ...fakeAdminHandlers(world) };
+
+  const api = {} as Record<EndpointName, (args?: unknown) => Promise<unknown>>;
+  for (const name of Object.keys(endpoints) as EndpointName[]) {
+    api[name] = async (args?: unknown) => {
+      calls.push({ name, args });
+      const held = holds.get(name)?.shift();
+      if (held) await held;
+      const failure = failures.get(name)?.shift();
+      if (failure) throw failure;
+      const handler = handlers[name] as ((args: unknown) => unknown) | undefined;
+      if (!handler) throw new ApiError('http', 501, `${name} is not modelled by the fake API`);
+      // Copies, so a test holding a result never sees later changes and the fake never sees the test's.
+      return structuredClone(await handler(args ?? {}));
+    };
+  }
+
+  const putFile = fakePutFile(world, uploadFailures);
+
+  const fake: FakeApi = Object.assign(api as unknown as ApiClient, {
+    world,
+    calls,
+    callNames: () => calls.map((c) => c.name),
+    failNext(name: EndpointName, error: Error = new ApiError('http', 500, 'Server error')) {
+      failures.set(name, [...(failures.get(name) ?? []), error]);
+    },
+    hold(name: EndpointName) {
+      let release!: () => void;
+      holds.set(name, [...(holds.get(name) ?? []), new Promise<void>((resolve) => (release = resolve))]);
+      return { release: () => release() };
+    },
+    putFile,
+    failUpload(filename: string, status: number, body: string) {
+      uploadFailures.set(filename, { status, body });
+    },
+    ...arrange(world),
     lastCode: (email: string) => world.outbox.filter((m) => m.to === email.toLowerCase()).at(-1)?.code,
   });
   return fake;

@@ -14,4 +14,4 @@ export { createCookieJarFetch } from './cookie-jar.js';
 export type { CookieJarFetch, CookieJarFetchOptions } from './cookie-jar.js';
 export { createFakeApi } from './fake-api.js';
 export type { FakeApi, FakeCall, FakeWorld } from './fake-api.js';
-export { recordStatuses, createTestFile } from './flow-helpers.js';
+export { recordStatuses, createTestFile, createTestUser, createTestAuditEntry, createDeferred } from './flow-helpers.js';

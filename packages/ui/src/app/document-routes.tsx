@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { loadUploadQueues } from './upload-queues';
+import { loadUploadQueues } from './upload-queues-loader';
 
 /**
  * The client and document screens, each loaded on first visit (route-level code

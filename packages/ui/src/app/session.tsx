@@ -1,7 +1,7 @@
 import { createContext, use, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { createSessionFlow } from '../adapters/session';
-import type { SessionFlow, SessionState } from '../adapters/session';
+import { createSessionFlow } from '@vita-docs/core';
+import type { SessionFlow, SessionState } from '@vita-docs/core';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import { ServicesProvider, useServices } from './services';
 import { watchSession } from './session-watch';
@@ -25,7 +25,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   return (
     <SessionContext value={session}>
       <ServicesProvider services={watched}>
-        <UploadQueuesProvider>{children}</UploadQueuesProvider>
+        <UploadQueuesProvider session={session}>{children}</UploadQueuesProvider>
       </ServicesProvider>
     </SessionContext>
   );

@@ -4,8 +4,7 @@
  * before any screen that queues files; see {@link createUploadQueues}.
  */
 import { ApiError, createUploadFlow, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
-import type { ApiClient, KeptFile, OpenedJournal, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
-import type { SessionFlow } from '../adapters/session';
+import type { ApiClient, KeptFile, OpenedJournal, SessionFlow, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import type { AppServices } from './services';
 import { NO_OFFER } from './upload-queues';
@@ -20,6 +19,210 @@ export interface SharedParts {
 
 const IDLE_SCREEN: QueueScreen = { refresh: () => undefined, uploadedNames: () => [], clientName: () => undefined };
 
+const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
+
+/**
+ * The API as a queue of `owner` uses it: only while `owner` is the one signed in. A retry that
+ * comes due while nobody is, or just after someone else signed in (before their queues replace
+ * these), waits as if offline rather than send one person's file with another's session.
+ */
+function apiFor(
+  api: AppServices['api'],
+  signedIn: () => string | null,
+  owner: string | null,
+): Pick<ApiClient, 'presignUpload' | 'completeUpload'> {
+  const check = () => {
+    if (owner === null || signedIn() !== owner) throw new ApiError('network', 0, messages.waitingForConnection);
+  };
+  return {
+    presignUpload: (args) => (check(), api.presignUpload(args)),
+    completeUpload: (args) => (check(), api.completeUpload(args)),
+  };
+}
+
+interface QueueEntry {
+  flow: UploadFlow;
+  lent: { screen: QueueScreen };
+  target: UploadTarget;
+  stop: () => void;
+}
+
+/** The tray's items: every file of every queue not uploaded yet. */
+function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, string>): TrayItem[] {
+  const items: TrayItem[] = [];
+  for (const { flow, lent, target } of entries) {
+    // The name a screen lent stays known after the screen is gone.
+    const lentName = lent.screen.clientName();
+    if (lentName) clientNames.set(key(target), lentName);
+    for (const item of flow.getState().queue) {
+      if (item.progress.status === 'done') continue;
+      const { id, file, progress, saved } = item;
+      items.push({ id, target, clientName: clientNames.get(key(target)), name: file.name, size: file.size, progress, saved, flow });
+    }
+  }
+  return items;
+}
+
+/** What a queue needs besides the services: whose API calls it makes and where it keeps its files. */
+interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary'> {
+  api: () => Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
+  journal: () => UploadJournal | undefined;
+}
+
+/** One upload queue per client and category, made when first asked for, and the tray's summary of them all. */
+function createQueueSet(services: AppServices, { photos, summary, api, journal }: QueueSetParts) {
+  const { platform, localStorage, clock, connectivity } = services;
+  const entries = new Map<string, QueueEntry>();
+  let limit: number | null = null;
+  let asked = false;
+  /** Client names the kept files brought, for queues no screen has lent its name to yet. */
+  const clientNames = new Map<string, string>();
+  let ids = 0;
+  const newId = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${++ids}`;
+
+  /** The tray's view, after any queue changed; files that finish count towards `Uploading n of N`. */
+  function summarise(finished: readonly { size: number }[] = []): void {
+    const items = trayItems(entries.values(), clientNames);
+    summary.setState((s) => {
+      const done = s.finished + finished.length;
+      const doneBytes = s.finishedBytes + finished.reduce((sum, f) => sum + f.size, 0);
+      // All done and nothing left: the next batch counts from one again.
+      return items.length === 0 ? { items, finished: 0, finishedBytes: 0 } : { items, finished: done, finishedBytes: doneBytes };
+    });
+  }
+
+  /** The server's upload limit, asked once: until it answers the server alone refuses large files. */
+  function askLimit(): void {
+    if (asked) return;
+    asked = true;
+    services.api.config().then(
+      ({ maxUploadBytes }) => (limit = maxUploadBytes),
+      () => (asked = false),
+    );
+  }
+
+  function entryFor(target: UploadTarget): QueueEntry {
+    const found = entries.get(key(target));
+    if (found) return found;
+    askLimit();
+    const lent = { screen: IDLE_SCREEN };
+    const kept = journal();
+    const flow = createUploadFlow({
+      api: api(),
+      putFile: platform.putFile,
+      convert: photos.convert,
+      inspect: photos.inspect,
+      storage: localStorage,
+      platform,
+      target,
+      refresh: () => lent.screen.refresh(),
+      uploadedNames: () => lent.screen.uploadedNames(),
+      maxUploadBytes: () => limit,
+      clientName: () => lent.screen.clientName() ?? clientNames.get(key(target)),
+      clock,
+      newId,
+      ...(kept ? { journal: kept } : {}),
+      ...(connectivity ? { connectivity } : {}),
+    });
+    const stop = flow.subscribe((state, previous) => {
+      const finished = state.queue.filter(
+        (item) => item.progress.status === 'done' && previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
+      );
+      summarise(finished.map((item) => item.file));
+    });
+    const created = { flow, lent, target, stop };
+    entries.set(key(target), created);
+    return created;
+  }
+
+  return {
+    entryFor,
+    summarise,
+    /** The client's name a kept file brought, for its queue. */
+    rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
+    /** Drops every queue (their uploads and timers stop). */
+    dropAll(): void {
+      for (const entry of entries.values()) {
+        entry.stop();
+        entry.flow.dispose();
+      }
+      entries.clear();
+    },
+  };
+}
+
+/** Queues the offered kept files again, each in its category's queue, and uploads them. */
+function resumeKept(files: readonly KeptFile[], queues: ReturnType<typeof createQueueSet>): void {
+  const byTarget = new Map<string, KeptFile[]>();
+  for (const kept of files) byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
+  for (const group of byTarget.values()) {
+    const [first] = group;
+    if (!first) continue;
+    if (first.entry.clientName) queues.rememberName(first.entry.target, first.entry.clientName);
+    const { flow } = queues.entryFor(first.entry.target);
+    void flow.send({ type: 'restore', files: group }).then(() => flow.send({ type: 'upload' }));
+  }
+}
+
+interface QueuesApiParts {
+  services: AppServices;
+  session: SessionFlow;
+  shared: SharedParts;
+  set: ReturnType<typeof createQueueSet>;
+  /** The signed-in person's journal as their queues use it now. */
+  journal: () => UploadJournal;
+  clear: () => void;
+}
+
+/** The {@link UploadQueues} the screens use. */
+function queuesApi({ services, session, shared, set, journal, clear }: QueuesApiParts): UploadQueues {
+  const { photos, summary, offer } = shared;
+  return {
+    photos,
+    queueFor: (target) => set.entryFor(target).flow,
+    attach(target, screen) {
+      const entry = set.entryFor(target);
+      entry.lent.screen = screen;
+      set.summarise();
+      return () => {
+        if (entry.lent.screen === screen) entry.lent.screen = IDLE_SCREEN;
+      };
+    },
+    summary,
+    offer,
+    resume() {
+      const { files } = offer.getState();
+      offer.setState((s) => ({ ...s, files: [] }));
+      resumeKept(files, set);
+    },
+    async discard() {
+      const { files, lost } = offer.getState();
+      offer.setState((s) => ({ ...s, files: [], lost: [] }));
+      const kept = journal();
+      await Promise.all([...files.map((file) => file.entry), ...lost].map((entry) => kept.remove(entry.id).catch(() => undefined)));
+    },
+    chooseAgain(entry, file) {
+      offer.setState((s) => ({ ...s, lost: s.lost.filter((e) => e.id !== entry.id) }));
+      void journal().remove(entry.id).catch(() => undefined);
+      void set.entryFor(entry.target).flow.send({ type: 'add', files: [file] });
+    },
+    dismissDeleted() {
+      offer.setState((s) => ({ ...s, deletedForOthers: 0 }));
+    },
+    async logout() {
+      const { files, lost } = offer.getState();
+      const waiting = summary.getState().items.length + files.length + lost.length; // items: none done
+      if (waiting > 0 && !(await services.platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
+      await session.send({ type: 'logout' });
+      const signedOut = session.getState().status === 'signedOut';
+      if (!signedOut) return false;
+      clear();
+      await services.uploadJournals?.destroy().catch(() => undefined);
+      return true;
+    },
+  };
+}
+
 /**
  * Keeps each category's upload queue alive while the person moves between screens: files go on
  * uploading, and a queue left by a screen (or by a session that expired and was signed into again)
@@ -29,29 +232,12 @@ const IDLE_SCREEN: QueueScreen = { refresh: () => undefined, uploadedNames: () =
  * person signing in drops them (and their kept files).
  */
 export function createUploadQueues(services: AppServices, session: SessionFlow, shared: SharedParts) {
-  const { api, platform, localStorage, clock, uploadJournals, connectivity } = services;
+  const { uploadJournals } = services;
+  const { summary, offer } = shared;
   const signedIn = () => {
     const state = session.getState();
     return state.status === 'signedIn' ? state.user.email : null;
   };
-  /**
-   * The API as a queue of `owner` uses it: only while `owner` is the one signed in. A retry that
-   * comes due while nobody is, or just after someone else signed in (before their queues replace
-   * these), waits as if offline rather than send one person's file with another's session.
-   */
-  const apiFor = (owner: string | null): Pick<ApiClient, 'presignUpload' | 'completeUpload'> => {
-    const check = () => {
-      if (owner === null || signedIn() !== owner) throw new ApiError('network', 0, messages.waitingForConnection);
-    };
-    return {
-      presignUpload: (args) => (check(), api.presignUpload(args)),
-      completeUpload: (args) => (check(), api.completeUpload(args)),
-    };
-  };
-  const { photos, summary, offer } = shared;
-  const entries = new Map<string, { flow: UploadFlow; lent: { screen: QueueScreen }; target: UploadTarget; stop: () => void }>();
-  let limit: number | null = null;
-  let asked = false;
   /** The signed-in person's journal once opened (null: none, or not opened yet). */
   let opened: Promise<OpenedJournal | null> = Promise.resolve(null);
   let openedFor: string | null = null;
@@ -75,80 +261,11 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       if (current && mine === generation) await current.journal.remove(id);
     },
   });
-  const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
-  /** Client names the kept files brought, for queues no screen has lent its name to yet. */
-  const clientNames = new Map<string, string>();
-  let ids = 0;
-  const newId = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${++ids}`;
-
-  /** The tray's view, after any queue changed; files that finish count towards `Uploading n of N`. */
-  function summarise(finished: readonly { size: number }[] = []): void {
-    const items: TrayItem[] = [];
-    for (const { flow, lent, target } of entries.values()) {
-      // The name a screen lent stays known after the screen is gone.
-      const lentName = lent.screen.clientName();
-      if (lentName) clientNames.set(key(target), lentName);
-      for (const item of flow.getState().queue) {
-        if (item.progress.status === 'done') continue;
-        items.push({
-          id: item.id,
-          target,
-          clientName: clientNames.get(key(target)),
-          name: item.file.name,
-          size: item.file.size,
-          progress: item.progress,
-          saved: item.saved,
-          flow,
-        });
-      }
-    }
-    summary.setState((s) => {
-      const done = s.finished + finished.length;
-      const doneBytes = s.finishedBytes + finished.reduce((sum, f) => sum + f.size, 0);
-      // All done and nothing left: the next batch counts from one again.
-      return items.length === 0 ? { items, finished: 0, finishedBytes: 0 } : { items, finished: done, finishedBytes: doneBytes };
-    });
-  }
-
-  function entryFor(target: UploadTarget) {
-    const found = entries.get(key(target));
-    if (found) return found;
-    if (!asked) {
-      asked = true;
-      // The server's upload limit, asked once: until it answers the server alone refuses large files.
-      api.config().then(
-        ({ maxUploadBytes }) => (limit = maxUploadBytes),
-        () => (asked = false),
-      );
-    }
-    const lent = { screen: IDLE_SCREEN };
-    const flow = createUploadFlow({
-      api: apiFor(signedIn()),
-      putFile: platform.putFile,
-      convert: photos.convert,
-      inspect: photos.inspect,
-      storage: localStorage,
-      platform,
-      target,
-      refresh: () => lent.screen.refresh(),
-      uploadedNames: () => lent.screen.uploadedNames(),
-      maxUploadBytes: () => limit,
-      clientName: () => lent.screen.clientName() ?? clientNames.get(key(target)),
-      clock,
-      newId,
-      ...(uploadJournals ? { journal: journalOf(generation) } : {}),
-      ...(connectivity ? { connectivity } : {}),
-    });
-    const stop = flow.subscribe((state, previous) => {
-      const finished = state.queue.filter(
-        (item) => item.progress.status === 'done' && previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
-      );
-      summarise(finished.map((item) => item.file));
-    });
-    const created = { flow, lent, target, stop };
-    entries.set(key(target), created);
-    return created;
-  }
+  const set = createQueueSet(services, {
+    ...shared,
+    api: () => apiFor(services.api, signedIn, signedIn()),
+    journal: () => (uploadJournals ? journalOf(generation) : undefined),
+  });
 
   function clear(): void {
     generation += 1;
@@ -156,13 +273,9 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     openedFor = null;
     openFailed = false;
     opened = Promise.resolve(null);
-    for (const entry of entries.values()) {
-      entry.stop();
-      entry.flow.dispose();
-    }
-    entries.clear();
+    set.dropAll();
     offer.setState(NO_OFFER);
-    summarise();
+    set.summarise();
   }
 
   /** Opens the person's kept files and offers those not already in a queue (kept through an expired session). */
@@ -184,60 +297,8 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     });
   }
 
-  const queues: UploadQueues = {
-    photos,
-    queueFor: (target) => entryFor(target).flow,
-    attach(target, screen) {
-      const entry = entryFor(target);
-      entry.lent.screen = screen;
-      summarise();
-      return () => {
-        if (entry.lent.screen === screen) entry.lent.screen = IDLE_SCREEN;
-      };
-    },
-    summary,
-    offer,
-    resume() {
-      const { files } = offer.getState();
-      offer.setState((s) => ({ ...s, files: [] }));
-      const byTarget = new Map<string, KeptFile[]>();
-      for (const kept of files) byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
-      for (const group of byTarget.values()) {
-        const [first] = group;
-        if (!first) continue;
-        if (first.entry.clientName) clientNames.set(key(first.entry.target), first.entry.clientName);
-        const { flow } = entryFor(first.entry.target);
-        void flow.send({ type: 'restore', files: group }).then(() => flow.send({ type: 'upload' }));
-      }
-    },
-    async discard() {
-      const { files, lost } = offer.getState();
-      offer.setState((s) => ({ ...s, files: [], lost: [] }));
-      const journal = journalOf(generation);
-      await Promise.all([...files.map((kept) => kept.entry), ...lost].map((entry) => journal.remove(entry.id).catch(() => undefined)));
-    },
-    chooseAgain(entry, file) {
-      offer.setState((s) => ({ ...s, lost: s.lost.filter((e) => e.id !== entry.id) }));
-      void journalOf(generation).remove(entry.id).catch(() => undefined);
-      void entryFor(entry.target).flow.send({ type: 'add', files: [file] });
-    },
-    dismissDeleted() {
-      offer.setState((s) => ({ ...s, deletedForOthers: 0 }));
-    },
-    async logout() {
-      const { files, lost } = offer.getState();
-      const waiting = summary.getState().items.length + files.length + lost.length; // items: none done
-      if (waiting > 0 && !(await platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
-      await session.send({ type: 'logout' });
-      const signedOut = session.getState().status === 'signedOut';
-      if (!signedOut) return false;
-      clear();
-      await uploadJournals?.destroy().catch(() => undefined);
-      return true;
-    },
-  };
   return {
-    queues,
+    queues: queuesApi({ services, session, shared, set, journal: () => journalOf(generation), clear }),
     clear,
     openFor,
     dispose: clear,
@@ -245,4 +306,3 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     wouldLose: () => summary.getState().items.some((item) => !item.saved),
   };
 }
-

@@ -1,14 +1,14 @@
 import { createStore, logoutWithWaitingConfirm } from '@vita-docs/core';
-import type { FileLike, FileProgress, JournalEntry, KeptFile, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
+import type { FileLike, FileProgress, JournalEntry, KeptFile, SessionFlow, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { preloadUploadParts } from '../components/lazy-parts';
+import { useFlow } from '../hooks/use-flow';
 import { createLazyConverter } from '../screens/documents/lazy-converter';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { useServices } from './services';
 import type { AppServices } from './services';
-import { useSession, useSessionFlow } from './session';
-import type { SessionFlow } from '../adapters/session';
+import { loadedUploadQueues, loadUploadQueues } from './upload-queues-loader';
 import type * as EngineCode from './upload-queues-engine';
 
 /** What the category screen on display lends its queue: the list to refresh, the names it holds, the client's name. */
@@ -80,27 +80,6 @@ const UploadQueuesContext = createContext<UploadQueues | null>(null);
 
 type Engine = ReturnType<typeof EngineCode.createUploadQueues>;
 
-let engineCode: typeof EngineCode | undefined;
-let loadingEngine: Promise<void> | undefined;
-
-/**
- * Loads the upload queues' code (with the upload flow, a chunk of its own: the landing page does not
- * need it). Started at sign-in; screens that queue files and the kept-files offer wait for it before
- * they render, so the queues are always there when they are used. A failed load is tried again next time.
- */
-export function loadUploadQueues(): Promise<void> {
-  loadingEngine ??= import('./upload-queues-engine').then(
-    (code) => {
-      engineCode = code;
-    },
-    (error: unknown) => {
-      loadingEngine = undefined;
-      throw error;
-    },
-  );
-  return loadingEngine;
-}
-
 /**
  * The queues as the app holds them from its first render: the tray's summary and the offer (empty
  * until the queues' code runs), and everything else handed to the queues once their code is loaded.
@@ -114,8 +93,9 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   let owner: string | null = null;
   const started = (): Engine => {
     if (!engine) {
-      if (!engineCode) throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
-      engine = engineCode.createUploadQueues(services, session, { photos, summary, offer });
+      const code = loadedUploadQueues();
+      if (!code) throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
+      engine = code.createUploadQueues(services, session, { photos, summary, offer });
       if (owner) engine.openFor(owner);
     }
     return engine;
@@ -131,7 +111,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     chooseAgain: (entry, file) => started().queues.chooseAgain(entry, file),
     dismissDeleted: () => offer.setState((s) => ({ ...s, deletedForOthers: 0 })),
     async logout() {
-      if (engine || engineCode) return started().queues.logout();
+      if (engine || loadedUploadQueues()) return started().queues.logout();
       // Their code never loaded (offline since sign-in): nothing was queued on this page, but the
       // device may keep files from an earlier visit, which signing out deletes: asked first, as the
       // queues would (when they can be read).
@@ -153,7 +133,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     /** Opens the person's kept files: now if the queues' code is loaded, else when it is. */
     openFor: (person: string) => {
       owner = person;
-      if (engineCode) started().openFor(person);
+      if (loadedUploadQueues()) started().openFor(person);
     },
     dispose: () => {
       engine?.dispose();
@@ -164,11 +144,13 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   };
 }
 
-/** Provides {@link UploadQueues} for the signed-in person (inside the session). */
-export function UploadQueuesProvider({ children }: { children: ReactNode }) {
+/**
+ * Provides {@link UploadQueues} for the signed-in person; `SessionProvider` renders it with its session
+ * flow (given, not read from the session's context: this module and `session.tsx` import one way only).
+ */
+export function UploadQueuesProvider({ session: sessionFlow, children }: { session: SessionFlow; children: ReactNode }) {
   const services = useServices();
-  const session = useSession();
-  const sessionFlow = useSessionFlow();
+  const session = useFlow(sessionFlow);
   const [holder] = useState(() => createQueuesFacade(services, sessionFlow));
 
   // Whose queues these are: kept through an expired session, dropped for anyone else.

@@ -1,6 +1,6 @@
 import { Component, lazy, Suspense } from 'react';
 import type { ReactNode } from 'react';
-import { loadUploadQueues } from '../app/upload-queues';
+import { loadUploadQueues } from '../app/upload-queues-loader';
 
 /**
  * The parts of the frame only a signed-in person with queued or kept files needs — the upload tray

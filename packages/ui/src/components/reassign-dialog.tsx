@@ -1,8 +1,7 @@
-import { canConfirmReassign, createReassignFlow, messages } from '@vita-docs/core';
+import { canConfirmReassign, createReassignFlow, fullName, messages } from '@vita-docs/core';
 import { useEffect, useId, useRef } from 'react';
 import { useServices } from '../app/services';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
-import { fullName } from '../texts';
 import { Modal } from './modal';
 import { Loading } from './page';
 

@@ -1,10 +1,9 @@
-import { AUDIT_ACTIONS, auditActionLabel, errorMessage, parseDocKey } from '@vita-docs/core';
-import type { AuditAction, AuditEntry } from '@vita-docs/core';
+import { AUDIT_ACTIONS, auditActionLabel, createAuditExportFlow, createAuditLogFlow, NO_FILTERS, parseDocKey } from '@vita-docs/core';
+import type { AuditAction, AuditEntry, AuditFilters, AuditLogFlow } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
-import { allAuditEntries, auditCsv, createAuditLogFlow, NO_FILTERS } from '../adapters/audit-log';
-import type { AuditFilters, AuditLogFlow } from '../adapters/audit-log';
+import { auditCsv } from '../adapters/audit-csv';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly, PleaseSignIn } from '../components/admin-only';
@@ -27,26 +26,15 @@ export function AdminAuditScreen() {
 function AuditLog() {
   const { api, platform, clock } = useServices();
   const flow = useFlowInstance(() => createAuditLogFlow({ api }));
+  const exporter = useFlowInstance(() => createAuditExportFlow({ api, platform, clock, toCsv: auditCsv }));
   const state = useFlow(flow);
-  const [exporting, setExporting] = useState(false);
+  const exporting = useFlow(exporter).status === 'exporting';
   useEffect(() => {
     void flow.send({ type: 'apply', filters: NO_FILTERS });
   }, [flow]);
   if (state.status === 'signedOut') return <PleaseSignIn title={TITLE} />;
   if (state.status === 'forbidden') return <Navigate to={paths.home} replace />;
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      const csv = await auditCsv(await allAuditEntries(api, state.filters));
-      const day = new Date(clock.now()).toISOString().slice(0, 10);
-      await platform.saveFile(`audit-log-${day}.csv`, new Blob([csv], { type: 'text/csv' }));
-    } catch (error) {
-      await platform.alert(errorMessage(error));
-    } finally {
-      setExporting(false);
-    }
-  };
+  const exportCsv = () => exporter.send({ type: 'export', filters: state.filters });
 
   return (
     <Page title={TITLE} width="wide">

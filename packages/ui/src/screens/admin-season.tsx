@@ -1,13 +1,13 @@
-import { errorMessage, seasonClosePhrase, zipFileName } from '@vita-docs/core';
-import type { Client, SeasonSummary } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { canCloseSeason, createSeasonFlow, fullName, seasonClosePhrase } from '@vita-docs/core';
+import type { SeasonFlow, SeasonState, SeasonSummary } from '@vita-docs/core';
+import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
-import { fullName } from '../texts';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import '../styles/season.css';
 
 const TITLE = 'Close season';
@@ -34,38 +34,22 @@ function summaryText({ users, clients, documents, closedAt, year }: SeasonSummar
 
 function SeasonClose() {
   const { api, platform } = useServices();
-  const [summary, setSummary] = useState<SeasonSummary | null>(null);
-  const [clients, setClients] = useState<readonly Client[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [typed, setTyped] = useState('');
-  const [closing, setClosing] = useState(false);
-  const [downloading, setDownloading] = useState<string | null>(null);
-  const id = useId();
+  const flow = useFlowInstance(() => createSeasonFlow({ api, platform }));
+  const state = useFlow(flow);
   useEffect(() => {
-    let live = true;
-    Promise.all([api.seasonSummary(), api.listAllClients()]).then(
-      ([season, list]) => {
-        if (!live) return;
-        setSummary(season);
-        setClients(list.items);
-      },
-      (failure: unknown) => live && setError(errorMessage(failure)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
+    void flow.send({ type: 'load' });
+  }, [flow]);
 
-  if (error && !summary) {
+  if (state.status === 'error') {
     return (
       <Page title={TITLE}>
         <p className="status status--error" role="alert">
-          {error}
+          {state.error}
         </p>
       </Page>
     );
   }
-  if (!summary) {
+  if (state.status === 'loading') {
     return (
       <Page title={TITLE}>
         <Loading />
@@ -73,32 +57,7 @@ function SeasonClose() {
     );
   }
 
-  const phrase = seasonClosePhrase(summary.year);
-  const download = async (client: Client) => {
-    setDownloading(client.clientId);
-    try {
-      const response = await api.downloadAll({ params: { id: client.clientId } });
-      await platform.saveFile(zipFileName(client.clientId), await response.blob());
-    } catch (failure) {
-      await platform.alert(errorMessage(failure));
-    } finally {
-      setDownloading(null);
-    }
-  };
-  const close = async (event: FormEvent) => {
-    event.preventDefault();
-    if (typed !== phrase) return;
-    setClosing(true);
-    setError(null);
-    try {
-      setSummary(await api.closeSeason({ body: { confirm: typed } }));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setClosing(false);
-    }
-  };
-
+  const { summary } = state;
   return (
     <Page title={TITLE} heading={`Close the ${summary.year} season`}>
       <p className="lead" role="status">
@@ -106,63 +65,8 @@ function SeasonClose() {
       </p>
       {!summary.closedAt && (
         <>
-          <section className="panel" aria-labelledby={`${id}-zips`}>
-            <h2 className="panel__title" id={`${id}-zips`}>
-              Download first
-            </h2>
-            <p>Each client’s documents as one ZIP, to keep where the programme keeps its records.</p>
-            {clients.length === 0 ? (
-              <p>No clients yet.</p>
-            ) : (
-              <ul className="season-clients">
-                {clients.map((client) => (
-                  <li key={client.clientId} className="season-clients__item">
-                    <span>{fullName(client)}</span>
-                    <button
-                      type="button"
-                      className="button button--small"
-                      disabled={downloading !== null}
-                      aria-label={`Download ZIP of ${fullName(client)}`}
-                      onClick={() => void download(client)}
-                    >
-                      {downloading === client.clientId ? 'Downloading…' : 'Download ZIP'}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-          <form className="form panel" aria-labelledby={`${id}-close`} onSubmit={(e) => void close(e)}>
-            <h2 className="panel__title" id={`${id}-close`}>
-              Close the season
-            </h2>
-            <div className="field">
-              <label className="field__label" htmlFor={`${id}-phrase`}>
-                {`Type ${phrase} to confirm`}
-              </label>
-              <input
-                id={`${id}-phrase`}
-                className="field__input"
-                autoComplete="off"
-                spellCheck={false}
-                value={typed}
-                onChange={(e) => setTyped(e.currentTarget.value)}
-              />
-            </div>
-            {error && (
-              <p className="status status--error" role="alert">
-                {error}
-              </p>
-            )}
-            <div className="actions">
-              <Link className="button" to={paths.home}>
-                Back
-              </Link>
-              <button type="submit" className="button button--danger" disabled={typed !== phrase || closing}>
-                {closing ? 'Closing…' : 'Close season'}
-              </button>
-            </div>
-          </form>
+          <DownloadFirst state={state} flow={flow} />
+          <CloseForm state={state} flow={flow} />
         </>
       )}
       {summary.closedAt && (
@@ -173,5 +77,84 @@ function SeasonClose() {
         </div>
       )}
     </Page>
+  );
+}
+
+type Ready = Extract<SeasonState, { status: 'ready' }>;
+
+/** "Download first": every client with its Download ZIP, one download at a time. */
+function DownloadFirst({ state, flow }: { state: Ready; flow: SeasonFlow }) {
+  const id = useId();
+  const { clients, downloading } = state;
+  return (
+    <section className="panel" aria-labelledby={`${id}-zips`}>
+      <h2 className="panel__title" id={`${id}-zips`}>
+        Download first
+      </h2>
+      <p>Each client’s documents as one ZIP, to keep where the programme keeps its records.</p>
+      {clients.length === 0 ? (
+        <p>No clients yet.</p>
+      ) : (
+        <ul className="season-clients">
+          {clients.map((client) => (
+            <li key={client.clientId} className="season-clients__item">
+              <span>{fullName(client)}</span>
+              <button
+                type="button"
+                className="button button--small"
+                disabled={downloading !== null}
+                aria-label={`Download ZIP of ${fullName(client)}`}
+                onClick={() => void flow.send({ type: 'download', clientId: client.clientId })}
+              >
+                {downloading === client.clientId ? 'Downloading…' : 'Download ZIP'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** "Close the season": the typed phrase, the server's refusal if any, Back and Close season. */
+function CloseForm({ state, flow }: { state: Ready; flow: SeasonFlow }) {
+  const id = useId();
+  const phrase = seasonClosePhrase(state.summary.year);
+  const close = (event: FormEvent) => {
+    event.preventDefault();
+    void flow.send({ type: 'close' });
+  };
+  return (
+    <form className="form panel" aria-labelledby={`${id}-close`} onSubmit={close}>
+      <h2 className="panel__title" id={`${id}-close`}>
+        Close the season
+      </h2>
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-phrase`}>
+          {`Type ${phrase} to confirm`}
+        </label>
+        <input
+          id={`${id}-phrase`}
+          className="field__input"
+          autoComplete="off"
+          spellCheck={false}
+          value={state.typed}
+          onChange={(e) => void flow.send({ type: 'type', text: e.currentTarget.value })}
+        />
+      </div>
+      {state.error && (
+        <p className="status status--error" role="alert">
+          {state.error}
+        </p>
+      )}
+      <div className="actions">
+        <Link className="button" to={paths.home}>
+          Back
+        </Link>
+        <button type="submit" className="button button--danger" disabled={!canCloseSeason(state)}>
+          {state.closing ? 'Closing…' : 'Close season'}
+        </button>
+      </div>
+    </form>
   );
 }

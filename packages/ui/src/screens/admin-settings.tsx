@@ -1,11 +1,12 @@
-import { errorMessage, isApiError, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, RETENTION_NOTICE_DAYS } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { createRetentionFlow, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, RETENTION_NOTICE_DAYS } from '@vita-docs/core';
+import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
 
 const TITLE = 'Settings';
 
@@ -18,24 +19,14 @@ export function AdminSettingsScreen() {
   );
 }
 
-type Loaded = { status: 'loading' } | { status: 'ready'; on: boolean; days: string } | { status: 'error'; error: string };
-
 function RetentionForm() {
   const { api } = useServices();
-  const [form, setForm] = useState<Loaded>({ status: 'loading' });
-  const [saving, setSaving] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const flow = useFlowInstance(() => createRetentionFlow({ api }));
+  const form = useFlow(flow);
   const id = useId();
   useEffect(() => {
-    let live = true;
-    api.getRetention().then(
-      ({ days }) => live && setForm({ status: 'ready', on: days !== null, days: String(days ?? 180) }),
-      (error: unknown) => live && setForm({ status: 'error', error: errorMessage(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
+    void flow.send({ type: 'load' });
+  }, [flow]);
 
   if (form.status === 'loading') {
     return (
@@ -54,24 +45,15 @@ function RetentionForm() {
     );
   }
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault();
-    setSaving(true);
-    setResult(null);
-    try {
-      const { days } = await api.setRetention({ body: { days: form.on ? Number(form.days) : null } });
-      setForm({ status: 'ready', on: days !== null, days: String(days ?? form.days) });
-      setResult({ ok: true, text: 'Saved.' });
-    } catch (error) {
-      setResult({ ok: false, text: isApiError(error) ? error.message : errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    void flow.send({ type: 'save' });
   };
+  const { outcome } = form;
 
   return (
     <Page title={TITLE}>
-      <form className="form" aria-labelledby={`${id}-title`} onSubmit={(e) => void save(e)}>
+      <form className="form" aria-labelledby={`${id}-title`} onSubmit={save}>
         <h2 id={`${id}-title`} className="panel__title">
           Retention
         </h2>
@@ -79,7 +61,7 @@ function RetentionForm() {
           <input
             type="checkbox"
             checked={form.on}
-            onChange={(e) => setForm({ ...form, on: e.currentTarget.checked })}
+            onChange={(e) => void flow.send({ type: 'setOn', on: e.currentTarget.checked })}
           />
           Delete a client’s documents after the client was submitted
         </label>
@@ -98,7 +80,7 @@ function RetentionForm() {
             disabled={!form.on}
             value={form.days}
             aria-describedby={`${id}-hint`}
-            onChange={(e) => setForm({ ...form, days: e.currentTarget.value })}
+            onChange={(e) => void flow.send({ type: 'setDays', days: e.currentTarget.value })}
           />
           <p className="field__hint" id={`${id}-hint`}>
             {`Between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days. The client’s volunteer is emailed ${RETENTION_NOTICE_DAYS} days before; the client and its document types stay.`}
@@ -108,12 +90,12 @@ function RetentionForm() {
           <Link className="button" to={paths.home}>
             Back
           </Link>
-          <button type="submit" className="button button--primary" disabled={saving}>
+          <button type="submit" className="button button--primary" disabled={form.saving}>
             Save
           </button>
         </div>
-        <p className={`status${result && !result.ok ? ' status--error' : ''}`} role="status">
-          {result?.text ?? ''}
+        <p className={`status${outcome?.saved === false ? ' status--error' : ''}`} role="status">
+          {outcome ? (outcome.saved ? 'Saved.' : outcome.error) : ''}
         </p>
       </form>
     </Page>

@@ -1,15 +1,13 @@
-import { messages } from '@vita-docs/core';
+import { createUserDetailFlow, fullName, messages } from '@vita-docs/core';
+import type { UserDetailFlow, UserDetailState } from '@vita-docs/core';
 import { useEffect } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
-import { createUserDetailFlow } from '../adapters/user-detail';
-import type { UserDetailFlow, UserDetailState } from '../adapters/user-detail';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly, PleaseSignIn } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 import { roleLabel } from '../components/tag';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
-import { fullName } from '../texts';
 
 /** `/admin/users/{userEmail}`: admins only; others go to /home, signed-out people are asked to sign in. */
 export function AdminUserScreen() {

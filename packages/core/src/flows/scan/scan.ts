@@ -14,7 +14,7 @@ import type { Clock, Dialogs, FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
-import type { InspectImage } from '../upload/upload.js';
+import type { InspectImage } from '../upload/upload-state.js';
 
 /** One page of the scan. */
 export interface ScanPageItem {
@@ -60,6 +60,33 @@ export interface ScanFlowOptions {
 
 export type ScanFlow = Flow<ScanState, ScanEvent>;
 
+/** The list with the page `id` moved one place up (-1) or down (1); null when it cannot move. */
+function moved(pages: readonly ScanPageItem[], id: string, by: -1 | 1): ScanPageItem[] | null {
+  const list = [...pages];
+  const from = list.findIndex((p) => p.id === id);
+  const to = from + by;
+  const page = list[from];
+  if (!page || to < 0 || to >= list.length) return null;
+  list.splice(from, 1);
+  list.splice(to, 0, page);
+  return list;
+}
+
+/** The photos that become pages (those that can, while there is room), and what to say of the others. */
+function takePhotos(
+  checked: readonly { file: FileLike; usable: boolean }[],
+  room: number,
+): { taken: FileLike[]; error: string | undefined } {
+  const usable = checked.filter((c) => c.usable).map((c) => c.file);
+  const refused = checked.filter((c) => !c.usable).map((c) => c.file.name);
+  const taken = usable.slice(0, Math.max(0, room));
+  const problems = [
+    ...(refused.length ? [scanPagesRefusedMessage(refused)] : []),
+    ...(usable.length > taken.length ? [messages.scanTooManyPages] : []),
+  ];
+  return { taken, error: problems.length ? problems.join('\n') : undefined };
+}
+
 /** Creates the Scan pages flow. */
 export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const { build, canUse, inspect, platform, clock, onScanned } = options;
@@ -74,15 +101,9 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
     if (store.getState().status !== 'editing') return;
-    const usable = checked.filter((c) => c.usable).map((c) => c.file);
-    const refused = checked.filter((c) => !c.usable).map((c) => c.file.name);
-    const room = MAX_SCAN_PAGES - pages().length;
-    const added = usable.slice(0, Math.max(0, room)).map((file): ScanPageItem => ({ id: `page-${nextId++}`, file, rotate: 0, warnings: [] }));
-    const problems = [
-      ...(refused.length ? [scanPagesRefusedMessage(refused)] : []),
-      ...(usable.length > added.length ? [messages.scanTooManyPages] : []),
-    ];
-    store.setState((s) => ({ ...s, pages: [...s.pages, ...added], error: problems.length ? problems.join('\n') : undefined }));
+    const { taken, error } = takePhotos(checked, MAX_SCAN_PAGES - pages().length);
+    const added = taken.map((file): ScanPageItem => ({ id: `page-${nextId++}`, file, rotate: 0, warnings: [] }));
+    store.setState((s) => ({ ...s, pages: [...s.pages, ...added], error }));
     if (!inspect) return;
     await Promise.all(
       added.map((page) =>
@@ -92,17 +113,6 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
         ),
       ),
     );
-  }
-
-  function move(id: string, by: -1 | 1): void {
-    const list = [...pages()];
-    const from = list.findIndex((p) => p.id === id);
-    const to = from + by;
-    const page = list[from];
-    if (!page || to < 0 || to >= list.length) return;
-    list.splice(from, 1);
-    list.splice(to, 0, page);
-    setPages(list);
   }
 
   async function done(): Promise<void> {
@@ -148,9 +158,11 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
         case 'remove':
           setPages(pages().filter((p) => p.id !== event.id));
           return;
-        case 'move':
-          move(event.id, event.by);
+        case 'move': {
+          const list = moved(pages(), event.id, event.by);
+          if (list) setPages(list);
           return;
+        }
         case 'done':
           return done();
         case 'cancel':

@@ -14,9 +14,11 @@ import {
   createRecordingDialogs,
   createTestFile,
 } from '../../testing/index.js';
+import { defaultRetryPolicy } from './retry-policy.js';
 import { createUploadFlow } from './upload.js';
+import type { UploadFlowOptions } from './upload.js';
 
-async function setup() {
+async function setup(extra: Pick<UploadFlowOptions, 'retry'> = {}) {
   const api = createFakeApi();
   api.addUser({ email: 'vera@example.org' });
   const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
@@ -40,6 +42,7 @@ async function setup() {
     connectivity,
     clock,
     newId: () => `item-${++ids}`,
+    ...extra,
   });
   const stored = () => [...api.world.docs.values()].map((d) => d.item.filename);
   const statuses = () => flow.getState().queue.map((q) => q.progress.status);
@@ -283,6 +286,24 @@ describe('upload queue: server errors', () => {
     held.release();
     await until(() => expect(stored().sort()).toEqual(['a.pdf', 'restored.pdf']));
     await until(() => expect(flow.getState().queue).toEqual([]));
+  });
+
+  it('a retry policy given as an option decides what goes again by itself, and when', async () => {
+    const conflictsPass = {
+      shouldRetry: (error: unknown) =>
+        error instanceof ApiError && error.status === 409 ? ('auto' as const) : defaultRetryPolicy.shouldRetry(error),
+      delayMs: () => 1_000,
+    };
+    const { api, flow, clock, stored, settle } = await setup({ retry: conflictsPass });
+    await flow.send({ type: 'add', files: [pdf('a.pdf')] });
+    api.failNext('presignUpload', new ApiError('http', 409, 'Busy elsewhere'));
+    await flow.send({ type: 'upload' });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({ status: 'failed', retryAt: clock.now() + 1_000 });
+    clock.advance(999);
+    await settle();
+    expect(stored()).toEqual([]);
+    clock.advance(1);
+    await until(() => expect(stored()).toEqual(['a.pdf']));
   });
 
   it('dispose stops the timers and the connection watch', async () => {

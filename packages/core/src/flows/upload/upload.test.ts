@@ -10,7 +10,8 @@ import {
 } from '../../testing/index.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 import { createUploadFlow } from './upload.js';
-import type { ConvertImage, UploadFlowOptions } from './upload.js';
+import type { UploadFlowOptions } from './upload.js';
+import type { ConvertImage } from './upload-state.js';
 
 const W2 = 'W-2';
 

@@ -1,7 +1,6 @@
-import { MIN_PIN_LENGTH } from '@vita-docs/core';
+import { createRegisterFlow, MIN_PIN_LENGTH } from '@vita-docs/core';
 import type { FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { createRegisterFlow } from '../../adapters/register';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { Field } from '../../components/field';

@@ -1,14 +1,13 @@
-import { canManageAllClients } from '@vita-docs/core';
+import { canManageAllClients, createVisibleClientsFlow, fullName } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import { Link } from 'react-router';
-import { createVisibleClientsFlow } from '../../adapters/visible-clients';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
 import { Loading, Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
-import { fullName, texts } from '../../texts';
+import { texts } from '../../texts';
 import '../../styles/documents.css';
 
 /**

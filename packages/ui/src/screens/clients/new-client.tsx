@@ -1,6 +1,6 @@
+import { createNewClientFlow } from '@vita-docs/core';
 import type { FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
-import { createNewClientFlow } from '../../adapters/new-client';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { Field } from '../../components/field';

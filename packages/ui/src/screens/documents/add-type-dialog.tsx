@@ -1,7 +1,6 @@
-import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '@vita-docs/core';
+import { canAddType, CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '@vita-docs/core';
+import type { ClientDocsFlow, ClientDocsState } from '@vita-docs/core';
 import { useId } from 'react';
-import { canAddType } from '../../adapters/client-docs';
-import type { ClientDocsFlow, ClientDocsState } from '../../adapters/client-docs';
 import { Field } from '../../components/field';
 import { FormModal } from '../../components/modal';
 

@@ -1,16 +1,13 @@
-import { canReassignClients } from '@vita-docs/core';
+import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { createClientDocsFlow } from '../../adapters/client-docs';
-import { createDownloadAllFlow } from '../../adapters/download-all';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
 import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
-import { fullName } from '../../texts';
 import { AddTypeDialog } from './add-type-dialog';
 import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';

@@ -1,9 +1,8 @@
 import { useId } from 'react';
-import { canDownload, downloadPercent } from '../../adapters/download-all';
-import type { DownloadAllFlow } from '../../adapters/download-all';
 import { Modal } from '../../components/modal';
 import { useFlow } from '../../hooks/use-flow';
-import { formatBytes } from '@vita-docs/core';
+import { canDownload, downloadPercent, formatBytes } from '@vita-docs/core';
+import type { DownloadAllFlow } from '@vita-docs/core';
 
 /**
  * "Choose types to include" (docs/behaviour.md#download-all): a checkbox per category labelled Has

@@ -1,6 +1,6 @@
+import type { ClientDocsFlow, ClientDocsState } from '@vita-docs/core';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import type { ClientDocsFlow, ClientDocsState } from '../../adapters/client-docs';
 import { paths } from '../../app/paths';
 import { Loading } from '../../components/page';
 

@@ -1,10 +1,8 @@
-import { fileExtension, formatBytes } from '@vita-docs/core';
-import type { FileLike, UploadFlow, UploadTarget } from '@vita-docs/core';
+import { canAddScan, createInboxQueue, fileExtension, formatBytes } from '@vita-docs/core';
+import type { FileLike, InboxQueueState, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import type { InboxScanView, ScannerInbox } from '../../platform';
-import { canAdd, createInboxQueue } from '../../adapters/inbox-queue';
-import type { InboxQueueState } from '../../adapters/inbox-queue';
 import '../../styles/scanner-inbox.css';
 
 interface ScannerInboxPanelProps {
@@ -24,7 +22,7 @@ export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInb
   const state = useFlow(queue);
   const headingId = useId();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const addable = state.scans.filter((scan) => canAdd(state, scan));
+  const addable = state.scans.filter((scan) => canAddScan(state, scan));
   const chosen = addable.filter((scan) => selected.has(scan.id)).map((scan) => scan.id);
   const toggle = (id: string, on: boolean) =>
     setSelected((current) => {
@@ -70,38 +68,50 @@ export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInb
           ))}
         </ul>
       )}
-      <div className="actions actions--tight">
-        <button
-          type="button"
-          className="button"
-          disabled={chosen.length === 0 || state.adding}
-          onClick={() => void addSelected('add')}
-        >
-          {`Add selected to queue (${chosen.length})`}
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={chosen.length < 2 || state.adding}
-          onClick={() => void addSelected('combine')}
-        >
-          Combine into one PDF
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={!addable.some((scan) => !scan.duplicateOf) || state.adding}
-          onClick={() => void queue.send({ type: 'addAll' })}
-        >
-          Add all to queue
-        </button>
-        {state.adding && (
-          <span className="status" role="status">
-            Adding scans…
-          </span>
-        )}
-      </div>
+      <InboxActions
+        chosen={chosen.length}
+        canAddAll={addable.some((scan) => !scan.duplicateOf)}
+        adding={state.adding}
+        onAdd={(type) => void addSelected(type)}
+        onAddAll={() => void queue.send({ type: 'addAll' })}
+      />
     </section>
+  );
+}
+
+interface InboxActionsProps {
+  /** How many scans are selected (and can be added). */
+  chosen: number;
+  canAddAll: boolean;
+  adding: boolean;
+  onAdd: (type: 'add' | 'combine') => void;
+  onAddAll: () => void;
+}
+
+/** Add selected, Combine into one PDF (two or more selected) and Add all (duplicates left out). */
+function InboxActions({ chosen, canAddAll, adding, onAdd, onAddAll }: InboxActionsProps) {
+  return (
+    <div className="actions actions--tight">
+      <button type="button" className="button" disabled={chosen === 0 || adding} onClick={() => onAdd('add')}>
+        {`Add selected to queue (${chosen})`}
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={chosen < 2 || adding}
+        onClick={() => onAdd('combine')}
+      >
+        Combine into one PDF
+      </button>
+      <button type="button" className="button" disabled={!canAddAll || adding} onClick={onAddAll}>
+        Add all to queue
+      </button>
+      {adding && (
+        <span className="status" role="status">
+          Adding scans…
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -122,8 +132,8 @@ function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
         type="checkbox"
         className="scanner-inbox__check"
         aria-label={`Select ${scan.relPath}`}
-        checked={checked && canAdd(state, scan)}
-        disabled={!canAdd(state, scan)}
+        checked={checked && canAddScan(state, scan)}
+        disabled={!canAddScan(state, scan)}
         onChange={(event) => onToggle(event.currentTarget.checked)}
       />
       <Thumbnail inbox={inbox} scan={scan} />

@@ -1,11 +1,12 @@
 import {
+  canChangeFile,
   filesUploadedMessage,
   formatMegabytes,
   isPhotoFile,
   messages,
   qualityWarningMessage,
 } from '@vita-docs/core';
-import type { FileLike, QueuedFile, UploadFlow } from '@vita-docs/core';
+import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
 import { useId } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { progressLabel } from '../../texts';
@@ -66,7 +67,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
       {count > 0 && (
         <ul className="queue" aria-label="Queued files">
           {state.queue.map((item) => (
-            <QueueItem key={item.id} item={item} busy={busy} flow={flow} />
+            <QueueItem key={item.id} item={item} status={state.status} flow={flow} />
           ))}
         </ul>
       )}
@@ -92,16 +93,17 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   );
 }
 
-function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow: UploadFlow }) {
+interface QueueItemProps {
+  item: QueuedFile;
+  /** The queue's status: nothing changes while it is being sent. */
+  status: UploadState['status'];
+  flow: UploadFlow;
+}
+
+function QueueItem({ item, status, flow }: QueueItemProps) {
   const nameId = useId();
   const { progress, file, original } = item;
   const photo = isPhotoFile(original);
-  const changeable =
-    !busy &&
-    (progress.status === 'queued' ||
-      progress.status === 'failed' ||
-      progress.status === 'waiting' ||
-      progress.status === 'converting');
   return (
     <li className={`queue__item${photo ? ' queue__item--photo' : ''}`} aria-labelledby={nameId}>
       {photo && <PhotoThumb file={original} rotate={item.rotate ?? 0} label={`Preview of ${file.name}`} />}
@@ -136,49 +138,59 @@ function QueueItem({ item, busy, flow }: { item: QueuedFile; busy: boolean; flow
           {item.notice && <li className="hint">{item.notice}</li>}
         </ul>
       )}
-      <div className="queue__actions">
-        {item.warnings.length > 0 && (
-          <>
-            <FilePicker
-              label="Retake"
-              accept={PHOTO_ACCEPT}
-              capture="environment"
-              disabled={!changeable}
-              className="button--small"
-              onFiles={([retaken]) => retaken && void flow.send({ type: 'replace', id: item.id, file: retaken })}
-            />
-            <button
-              type="button"
-              className="button button--small"
-              onClick={() => void flow.send({ type: 'keep', id: item.id })}
-            >
-              Keep anyway
-            </button>
-          </>
-        )}
-        {item.rotate !== null && (
-          <>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={!changeable}
-              onClick={() => void flow.send({ type: 'rotate', id: item.id, by: -90 })}
-            >
-              Rotate left
-            </button>
-            <button
-              type="button"
-              className="button button--small"
-              disabled={!changeable}
-              onClick={() => void flow.send({ type: 'rotate', id: item.id, by: 90 })}
-            >
-              Rotate right
-            </button>
-          </>
-        )}
-        <RetryRemoveButtons id={item.id} progress={progress} flow={flow} disabled={busy} />
-      </div>
+      <QueueItemActions item={item} status={status} flow={flow} />
     </li>
+  );
+}
+
+/** Retake and Keep anyway (a photo with warnings), the turns (a converted photo), Retry and Remove. */
+function QueueItemActions({ item, status, flow }: QueueItemProps) {
+  const changeable = canChangeFile(status, item.progress);
+  const busy = status === 'uploading' || status === 'refreshing';
+  const send = (event: UploadEvent) => void flow.send(event);
+  return (
+    <div className="queue__actions">
+      {item.warnings.length > 0 && (
+        <>
+          <FilePicker
+            label="Retake"
+            accept={PHOTO_ACCEPT}
+            capture="environment"
+            disabled={!changeable}
+            className="button--small"
+            onFiles={([retaken]) => retaken && send({ type: 'replace', id: item.id, file: retaken })}
+          />
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => send({ type: 'keep', id: item.id })}
+          >
+            Keep anyway
+          </button>
+        </>
+      )}
+      {item.rotate !== null && (
+        <>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!changeable}
+            onClick={() => send({ type: 'rotate', id: item.id, by: -90 })}
+          >
+            Rotate left
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!changeable}
+            onClick={() => send({ type: 'rotate', id: item.id, by: 90 })}
+          >
+            Rotate right
+          </button>
+        </>
+      )}
+      <RetryRemoveButtons id={item.id} progress={item.progress} flow={flow} disabled={busy} />
+    </div>
   );
 }
 

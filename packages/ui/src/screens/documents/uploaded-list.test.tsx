@@ -1,10 +1,4 @@
-import {
-  createFileListFlow,
-  createRenameFlow,
-  createRetakeFlow,
-  createUploadFlow,
-  duplicateNote,
-} from '@vita-docs/core';
+import { createFileListFlow, createFileViewerFlow, createRenameFlow, createRetakeFlow, createUploadFlow, duplicateNote } from '@vita-docs/core';
 import type { FileLike } from '@vita-docs/core';
 import {
   createFakeApi,
@@ -14,7 +8,6 @@ import {
 } from '@vita-docs/core/testing';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { UploadedList } from './uploaded-list';
 import type { CategoryFlows } from './use-category-flows';
 

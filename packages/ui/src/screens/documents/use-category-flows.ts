@@ -1,7 +1,6 @@
-import { createFileListFlow, createRenameFlow, createRetakeFlow, createScanFlow, scanFileName } from '@vita-docs/core';
+import { createFileListFlow, createFileViewerFlow, createRenameFlow, createRetakeFlow, createScanFlow, scanFileName } from '@vita-docs/core';
 import type { FileLike, UploadTarget } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
-import { createFileViewerFlow } from '../../adapters/file-viewer';
 import { useServices } from '../../app/services';
 import { useUploadQueues } from '../../app/upload-queues';
 import { useFlowInstance } from '../../hooks/use-flow';

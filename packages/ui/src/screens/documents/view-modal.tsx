@@ -1,5 +1,5 @@
 import { messages } from '@vita-docs/core';
-import type { FileViewerFlow, FileViewerState } from '../../adapters/file-viewer';
+import type { FileViewerFlow, FileViewerState } from '@vita-docs/core';
 import { Modal } from '../../components/modal';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';

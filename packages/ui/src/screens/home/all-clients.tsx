@@ -1,3 +1,4 @@
+import { fullName } from '@vita-docs/core';
 import type { Client, OptimisticListFlow } from '@vita-docs/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -5,7 +6,7 @@ import { paths } from '../../app/paths';
 import { ConfirmModal } from '../../components/modal';
 import { Card, Section } from '../../components/section';
 import { useFlow } from '../../hooks/use-flow';
-import { deleteClientBody, fullName, texts } from '../../texts';
+import { deleteClientBody, texts } from '../../texts';
 
 /** All Clients: cards with clientId, Created by, Phone; Delete Client and Open Docs. */
 export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {

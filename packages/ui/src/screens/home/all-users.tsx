@@ -1,4 +1,4 @@
-import { canDeleteUser } from '@vita-docs/core';
+import { canDeleteUser, fullName } from '@vita-docs/core';
 import type { Actor, OptimisticListFlow, User } from '@vita-docs/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -7,7 +7,7 @@ import { ConfirmModal } from '../../components/modal';
 import { Card, Section } from '../../components/section';
 import { roleLabel, Tag } from '../../components/tag';
 import { useFlow } from '../../hooks/use-flow';
-import { deleteUserBody, fullName, texts } from '../../texts';
+import { deleteUserBody, texts } from '../../texts';
 
 interface AllUsersProps {
   flow: OptimisticListFlow<User>;

@@ -1,15 +1,6 @@
-import {
-  canApproveUsers,
-  canManageAllClients,
-  canManageAllUsers,
-  canReassignClients,
-  createClientListFlow,
-  createOptimisticList,
-  createUserListFlow,
-} from '@vita-docs/core';
+import { canApproveUsers, canManageAllClients, canManageAllUsers, canReassignClients, createApprovalsFlow, createClientListFlow, createOptimisticList, createUserListFlow } from '@vita-docs/core';
 import type { Client, User } from '@vita-docs/core';
 import { useCallback, useEffect, useState } from 'react';
-import { createApprovalsFlow } from '../../adapters/approvals';
 import { useServices } from '../../app/services';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 

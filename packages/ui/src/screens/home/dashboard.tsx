@@ -42,39 +42,7 @@ export function Dashboard({ user }: { user: User }) {
         </>
       }
     >
-      <div className="toolbar">
-        <div className="actions">
-          <Link className="button button--primary" to={paths.newClient}>
-            Add New Client
-          </Link>
-          <Link className="button" to={paths.clients}>
-            Enter Existing Client
-          </Link>
-          {user.isAdmin && (
-            <Link className="button" to={paths.adminAudit}>
-              Audit log
-            </Link>
-          )}
-          {user.isAdmin && (
-            <Link className="button" to={paths.adminSettings}>
-              Settings
-            </Link>
-          )}
-          {user.isAdmin && (
-            <Link className="button" to={paths.adminSeason}>
-              Close season
-            </Link>
-          )}
-        </div>
-        <div className="actions">
-          <button type="button" className="button" onClick={refresh}>
-            Refresh
-          </button>
-          <button type="button" className="button" onClick={() => void logout()}>
-            Logout
-          </button>
-        </div>
-      </div>
+      <DashboardToolbar isAdmin={user.isAdmin} onRefresh={refresh} onLogout={() => void logout()} />
       {!firstLoadDone && <Loading />}
       {firstLoadDone && show.approvals && <PendingApprovals flow={approvals} actorIsAdmin={user.isAdmin} />}
       {firstLoadDone && show.orphans && (
@@ -99,5 +67,52 @@ export function Dashboard({ user }: { user: User }) {
       {firstLoadDone && show.clients && <AllClients flow={clients} />}
       {firstLoadDone && user.isAdmin && <ProgrammeOverview api={api} now={clock.now()} />}
     </Page>
+  );
+}
+
+/** Add New Client, Enter Existing Client and the admin's screens; Refresh and Logout. */
+function DashboardToolbar({
+  isAdmin,
+  onRefresh,
+  onLogout,
+}: {
+  isAdmin: boolean;
+  onRefresh: () => void;
+  onLogout: () => void;
+}) {
+  return (
+    <div className="toolbar">
+      <div className="actions">
+        <Link className="button button--primary" to={paths.newClient}>
+          Add New Client
+        </Link>
+        <Link className="button" to={paths.clients}>
+          Enter Existing Client
+        </Link>
+        {isAdmin && (
+          <Link className="button" to={paths.adminAudit}>
+            Audit log
+          </Link>
+        )}
+        {isAdmin && (
+          <Link className="button" to={paths.adminSettings}>
+            Settings
+          </Link>
+        )}
+        {isAdmin && (
+          <Link className="button" to={paths.adminSeason}>
+            Close season
+          </Link>
+        )}
+      </div>
+      <div className="actions">
+        <button type="button" className="button" onClick={onRefresh}>
+          Refresh
+        </button>
+        <button type="button" className="button" onClick={onLogout}>
+          Logout
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,9 +1,10 @@
+import { fullName } from '@vita-docs/core';
 import type { Client, OptimisticListFlow } from '@vita-docs/core';
 import { useState } from 'react';
 import { Card, Section } from '../../components/section';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow } from '../../hooks/use-flow';
-import { fullName, texts } from '../../texts';
+import { texts } from '../../texts';
 
 interface OrphanedClientsProps {
   flow: OptimisticListFlow<Client>;

@@ -1,7 +1,8 @@
-import type { ApprovalsFlow } from '../../adapters/approvals';
+import { fullName } from '@vita-docs/core';
+import type { ApprovalsFlow } from '@vita-docs/core';
 import { Card, Section } from '../../components/section';
 import { useFlow } from '../../hooks/use-flow';
-import { fullName, texts } from '../../texts';
+import { texts } from '../../texts';
 
 /** Pending Approvals: Approve, and Set Role (admin) or Set Volunteer (officer). */
 export function PendingApprovals({ flow, actorIsAdmin }: { flow: ApprovalsFlow; actorIsAdmin: boolean }) {

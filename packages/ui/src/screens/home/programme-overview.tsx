@@ -1,30 +1,19 @@
-import { errorMessage } from '@vita-docs/core';
+import { createOverviewFlow, lastThirtyDays } from '@vita-docs/core';
 import type { ApiClient, ProgrammeOverview as Overview } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { Loading } from '../../components/page';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import '../../styles/overview.css';
-
-const DAYS = 30;
-const DAY_MS = 86_400_000;
-
-/** The last 30 days (UTC, oldest first) with their counts, days without uploads as 0. */
-function lastDays(perDay: Overview['uploadsPerDay'], now: number): { day: string; count: number }[] {
-  const counts = new Map(perDay.map((d) => [d.day, d.count]));
-  return Array.from({ length: DAYS }, (_, i) => {
-    const day = new Date(now - (DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10);
-    return { day, count: counts.get(day) ?? 0 };
-  });
-}
 
 /** Documents uploaded per day as bars: inline SVG (no chart library), described in words for screen readers. */
 function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now: number }) {
-  const days = lastDays(perDay, now);
+  const days = lastThirtyDays(perDay, now);
   const most = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const busiest = days.reduce((a, b) => (b.count > a.count ? b : a));
   const width = 300;
   const height = 80;
-  const bar = width / DAYS;
+  const bar = width / days.length;
   const label =
     total === 0
       ? 'Documents uploaded per day, last 30 days: none.'
@@ -49,21 +38,15 @@ function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now:
  * volunteer their clients and missing categories.
  */
 export function ProgrammeOverview({ api, now }: { api: Pick<ApiClient, 'overview'>; now: number }) {
-  const [state, setState] = useState<{ overview: Overview } | { error: string } | null>(null);
+  const flow = useFlowInstance(() => createOverviewFlow({ api }));
+  const state = useFlow(flow);
   const headingId = useId();
   useEffect(() => {
-    let live = true;
-    api.overview().then(
-      (overview) => live && setState({ overview }),
-      (error: unknown) => live && setState({ error: errorMessage(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api]);
+    void flow.send({ type: 'load' });
+  }, [flow]);
   let body;
-  if (state === null) body = <Loading />;
-  else if ('error' in state) body = <p className="status status--error">{state.error}</p>;
+  if (state.status === 'loading') body = <Loading />;
+  else if (state.status === 'error') body = <p className="status status--error">{state.error}</p>;
   else {
     const { overview } = state;
     body = (
@@ -111,7 +94,7 @@ export function ProgrammeOverview({ api, now }: { api: Pick<ApiClient, 'overview
     );
   }
   return (
-    <section className="section overview" aria-labelledby={headingId} aria-busy={state === null}>
+    <section className="section overview" aria-labelledby={headingId} aria-busy={state.status === 'loading'}>
       <h2 className="section__title" id={headingId}>
         Programme overview
       </h2>

@@ -1,0 +1,20 @@
+import { auditActionLabel } from '@vita-docs/core';
+import type { AuditEntry } from '@vita-docs/core';
+
+/**
+ * The entries as CSV for a spreadsheet (csv-stringify, loaded when asked): one row each, with a
+ * header; a cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` …) is escaped, since
+ * names and details are typed by people.
+ */
+export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> {
+  const { stringify } = await import('csv-stringify/browser/esm/sync');
+  return stringify(
+    entries.map((e) => [e.at, e.actor ?? '', auditActionLabel(e.action), e.action, e.clientId ?? '', e.keys.join(' | '), e.ip ?? '', e.detail ?? '']),
+    {
+      header: true,
+      columns: ['Time', 'Who', 'Action', 'Action code', 'Client', 'Files', 'IP', 'Detail'],
+      escape_formulas: true,
+      record_delimiter: 'windows',
+    },
+  );
+}
