@@ -8,7 +8,14 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@vita-docs/*/src', '@vita-docs/*/src/*'], message: "Import the package's public exports." }] },
+        {
+          patterns: [
+            {
+              group: ['@vita-docs/*/src', '@vita-docs/*/src/*'],
+              message: "Import the package's public exports.",
+            },
+          ],
+        },
       ],
     },
   },

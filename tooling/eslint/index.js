@@ -7,9 +7,18 @@ const APPS = ['@vita-docs/server', '@vita-docs/web', '@vita-docs/desktop'];
 
 /** Imports nobody may make: an app, another package's sources, or a relative path out of the package. */
 const everywhere = [
-  { group: [...APPS, ...APPS.map((a) => `${a}/*`)], message: 'Nothing imports an app: apps are composition roots.' },
-  { group: ['@vita-docs/*/src', '@vita-docs/*/src/*'], message: "Import the package's public exports, not its src." },
-  { group: ['../../../*'], message: 'Do not reach out of the package with relative paths; import the package.' },
+  {
+    group: [...APPS, ...APPS.map((a) => `${a}/*`)],
+    message: 'Nothing imports an app: apps are composition roots.',
+  },
+  {
+    group: ['@vita-docs/*/src', '@vita-docs/*/src/*'],
+    message: "Import the package's public exports, not its src.",
+  },
+  {
+    group: ['../../../*'],
+    message: 'Do not reach out of the package with relative paths; import the package.',
+  },
 ];
 
 /** Node built-ins by exact name (gitignore-style patterns would also catch a local `./domain/x.js`). */
@@ -22,10 +31,16 @@ const nodeBuiltinPaths = (message) => builtinModules.map((name) => ({ name, mess
 const layerBans = {
   core: [
     ...everywhere,
-    { group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'react-router'], message: 'core is headless: no React.' },
+    {
+      group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'react-router'],
+      message: 'core is headless: no React.',
+    },
     { group: ['electron', 'electron/*'], message: 'core runs everywhere: no Electron.' },
     { group: ['@vita-docs/ui', '@vita-docs/ui/*'], message: 'core must not import ui.' },
-    { group: ['node:*'], message: 'core runs in browsers and workers: no Node built-ins. Take a port instead.' },
+    {
+      group: ['node:*'],
+      message: 'core runs in browsers and workers: no Node built-ins. Take a port instead.',
+    },
   ],
   ui: [
     ...everywhere,
@@ -34,7 +49,10 @@ const layerBans = {
   ],
   server: [
     ...everywhere,
-    { group: ['@vita-docs/ui', '@vita-docs/ui/*', 'react', 'react-dom'], message: 'The server uses core only.' },
+    {
+      group: ['@vita-docs/ui', '@vita-docs/ui/*', 'react', 'react-dom'],
+      message: 'The server uses core only.',
+    },
   ],
   app: everywhere,
 };
@@ -67,7 +85,10 @@ const coreGlobalBans = [
   'Buffer',
   'require',
   '__dirname',
-].map((name) => ({ name, message: `core is headless: use the injected port instead of the global ${name}.` }));
+].map((name) => ({
+  name,
+  message: `core is headless: use the injected port instead of the global ${name}.`,
+}));
 
 /** Test files of every package: they may read the environment and use Node, never focus a test. */
 const TEST_FILES = ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.ts', 'e2e/**/*.ts'];
@@ -85,7 +106,8 @@ const envBans = [
   'ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name="env"]',
 ].map((selector) => ({
   selector,
-  message: "Read the environment only in the app's config module (apps/server/src/env.ts, apps/desktop/src/main/env.ts); pass values in.",
+  message:
+    "Read the environment only in the app's config module (apps/server/src/env.ts, apps/desktop/src/main/env.ts); pass values in.",
 }));
 
 /**
@@ -100,10 +122,36 @@ const focusBans = [
 /** What Node scripts (`.mjs` benches, tooling) may use without importing it. */
 const NODE_SCRIPT_GLOBALS = Object.fromEntries(
   [
-    'process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'fetch', 'Response', 'Request', 'Headers', 'Blob', 'File',
-    'FormData', 'AbortController', 'AbortSignal', 'performance', 'structuredClone', 'TextEncoder', 'TextDecoder',
-    'queueMicrotask', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate',
-    'global', 'globalThis', 'crypto', 'WeakRef', 'FinalizationRegistry',
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'fetch',
+    'Response',
+    'Request',
+    'Headers',
+    'Blob',
+    'File',
+    'FormData',
+    'AbortController',
+    'AbortSignal',
+    'performance',
+    'structuredClone',
+    'TextEncoder',
+    'TextDecoder',
+    'queueMicrotask',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'global',
+    'globalThis',
+    'crypto',
+    'WeakRef',
+    'FinalizationRegistry',
   ].map((name) => [name, 'readonly']),
 );
 

@@ -23,7 +23,18 @@ async function reports() {
 
 for (const file of await reports()) await fs.rm(file, { force: true });
 
-const args = ['run', 'lint', 'lint:exports', 'lint:repo', 'format:check', 'typecheck', 'test', '--concurrency=2', '--output-logs=errors-only', ...process.argv.slice(2)];
+const args = [
+  'run',
+  'lint',
+  'lint:exports',
+  'lint:repo',
+  'format:check',
+  'typecheck',
+  'test',
+  '--concurrency=2',
+  '--output-logs=errors-only',
+  ...process.argv.slice(2),
+];
 const code = await new Promise((resolve) => {
   const child = spawn('turbo', args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));

@@ -19,7 +19,11 @@ const nodeBundle = (entry: string, outDir: string, format: 'es' | 'cjs', fileNam
   root,
   logLevel: 'warn',
   resolve: { conditions: ['vita-source', ...defaultServerConditions] },
-  ssr: { noExternal: true, target: 'node', resolve: { conditions: ['vita-source', ...defaultServerConditions], externalConditions: ['node'] } },
+  ssr: {
+    noExternal: true,
+    target: 'node',
+    resolve: { conditions: ['vita-source', ...defaultServerConditions], externalConditions: ['node'] },
+  },
   build: {
     ssr: entry,
     outDir,

@@ -20,7 +20,9 @@ export interface BridgeServer {
 const desktopDir = join(import.meta.dirname, '..');
 
 const encode = (_key: string, value: unknown): unknown =>
-  value instanceof Uint8Array ? { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') } : value;
+  value instanceof Uint8Array
+    ? { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') }
+    : value;
 const decode = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string'
     ? new Uint8Array(Buffer.from((value as { $bytes: string }).$bytes, 'base64'))
@@ -41,13 +43,19 @@ export async function startBridgeServer(options: {
   let last: InboxState | null = null;
   const desk = await openDesk({
     userData: options.userData,
-    ...(options.managedSettingsFile === undefined ? {} : { managedSettingsFile: options.managedSettingsFile, warn: () => {} }),
+    ...(options.managedSettingsFile === undefined
+      ? {}
+      : { managedSettingsFile: options.managedSettingsFile, warn: () => {} }),
     onInboxState: (state) => {
       last = state;
       for (const res of listeners) res.write(`data: ${JSON.stringify(state)}\n\n`);
     },
   });
-  const handlers = createBridgeHandlers({ ...desk, chooseFolder: async () => options.folder, thumbnail: async () => null });
+  const handlers = createBridgeHandlers({
+    ...desk,
+    chooseFolder: async () => options.folder,
+    thumbnail: async () => null,
+  });
 
   const vite = await createVite({
     configFile: false,
@@ -88,16 +96,24 @@ export async function startBridgeServer(options: {
         try {
           const handler = handlers[method] as ((payload: unknown) => Promise<unknown>) | undefined;
           if (!handler) throw new Error(`No bridge method ${method}`);
-          let { payload } = JSON.parse(Buffer.concat(chunks).toString() || '{}', decode) as { payload?: unknown };
+          let { payload } = JSON.parse(Buffer.concat(chunks).toString() || '{}', decode) as {
+            payload?: unknown;
+          };
           if (method === 'expandDrop') {
             // Stands in for the preload's webUtils.getPathForFile (names only: nothing outside the drop folder).
-            const names = Array.isArray(payload) ? payload.map(String).filter((name) => !/[\\/]|^\.\.?$/.test(name)) : [];
+            const names = Array.isArray(payload)
+              ? payload.map(String).filter((name) => !/[\\/]|^\.\.?$/.test(name))
+              : [];
             payload = names.map((name) => join(options.dropFolder ?? options.folder, name));
           }
           const result = await handler(payload);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result: result ?? null }, encode));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ result: result ?? null }, encode));
         } catch (error) {
-          res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
         }
       })();
       return;

@@ -22,12 +22,22 @@ export async function startDeskServer(): Promise<DeskServer> {
   const server = await startTestServer({ env: { ADMIN_EMAIL: EMAIL, ADMIN_PIN: PIN } });
   try {
     const transport = createServerFetch({ serverUrl: server.url });
-    const api = createApiClient({ baseUrl: server.apiUrl, fetch: transport.fetch, getCookie: transport.getCookie });
+    const api = createApiClient({
+      baseUrl: server.apiUrl,
+      fetch: transport.fetch,
+      getCookie: transport.getCookie,
+    });
     const since = Date.now() - 1000;
     await api.loginInit({ body: { email: EMAIL, pin: PIN } });
     await api.loginVerify({ body: { email: EMAIL, code: await server.latestCode(EMAIL, { after: since }) } });
     const created = await api.createClient({
-      body: { firstName: 'Pat', lastName: 'Client', email: 'pat@example.org', phone: '555-010-0199', pin: '' },
+      body: {
+        firstName: 'Pat',
+        lastName: 'Client',
+        email: 'pat@example.org',
+        phone: '555-010-0199',
+        pin: '',
+      },
     });
     const clientId = created.client.clientId;
     await api.addDocType({ params: { id: clientId }, body: { template: 'W-2' } });

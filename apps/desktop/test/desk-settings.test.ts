@@ -40,17 +40,27 @@ afterAll(async () => {
 const deskApi = (): ApiClient => {
   const server = desk.server();
   if (!server) throw new Error('no server configured');
-  return createApiClient({ baseUrl: deskServer.server.apiUrl, fetch: server.fetch, getCookie: server.getCookie });
+  return createApiClient({
+    baseUrl: deskServer.server.apiUrl,
+    fetch: server.fetch,
+    getCookie: server.getCookie,
+  });
 };
 
 async function signInAtDesk(email: string, pin: string): Promise<void> {
   const api = deskApi();
   const after = Date.now() - 1000;
   await api.loginInit({ body: { email, pin } });
-  await api.loginVerify({ body: { email, code: await deskServer.server.latestCode(email, { after, timeoutMs: 30_000 }) } });
+  await api.loginVerify({
+    body: { email, code: await deskServer.server.latestCode(email, { after, timeoutMs: 30_000 }) },
+  });
 }
 
-const settingsInput = (afterUpload: 'move' | 'delete', serverUrl = deskServer.server.url) => ({ serverUrl, watchedFolder: scans, afterUpload });
+const settingsInput = (afterUpload: 'move' | 'delete', serverUrl = deskServer.server.url) => ({
+  serverUrl,
+  watchedFolder: scans,
+  afterUpload,
+});
 const stored = async () => JSON.parse(await readFile(join(userData, SETTINGS_FILE), 'utf8'));
 
 describe('changing the desk settings', () => {
@@ -60,21 +70,39 @@ describe('changing the desk settings', () => {
   });
 
   it('is refused to a desk nobody is signed in on, whatever the page sends', async () => {
-    expect(await handlers.settingsAccess(undefined)).toEqual({ allowed: false, managed: false, reason: ADMIN_ONLY });
+    expect(await handlers.settingsAccess(undefined)).toEqual({
+      allowed: false,
+      managed: false,
+      reason: ADMIN_ONLY,
+    });
     await expect(handlers.settingsAccess({ allowed: true })).rejects.toThrow();
-    await expect(handlers.saveSettings({ ...settingsInput('delete'), admin: true, role: 'admin' })).rejects.toThrow(ADMIN_ONLY);
-    await expect(handlers.saveSettings(settingsInput('move', 'https://attacker.example.net'))).rejects.toThrow(ADMIN_ONLY);
+    await expect(
+      handlers.saveSettings({ ...settingsInput('delete'), admin: true, role: 'admin' }),
+    ).rejects.toThrow(ADMIN_ONLY);
+    await expect(
+      handlers.saveSettings(settingsInput('move', 'https://attacker.example.net')),
+    ).rejects.toThrow(ADMIN_ONLY);
     expect(await handlers.getSettings(undefined)).toEqual(settingsInput('move'));
     expect(await stored()).toEqual(settingsInput('move'));
   });
 
   it('is refused to a signed-in volunteer', async () => {
-    await deskApi().register({ body: { firstName: 'Vol', lastName: 'Unteer', email: VOLUNTEER, pin: VOLUNTEER_PIN } });
+    await deskApi().register({
+      body: { firstName: 'Vol', lastName: 'Unteer', email: VOLUNTEER, pin: VOLUNTEER_PIN },
+    });
     await deskServer.api.approveUser({ params: { email: VOLUNTEER }, body: { approved: true } });
     await signInAtDesk(VOLUNTEER, VOLUNTEER_PIN);
-    expect((await deskApi().me()).user).toMatchObject({ email: VOLUNTEER, role: 'volunteer', isAdmin: false });
+    expect((await deskApi().me()).user).toMatchObject({
+      email: VOLUNTEER,
+      role: 'volunteer',
+      isAdmin: false,
+    });
 
-    expect(await handlers.settingsAccess(undefined)).toEqual({ allowed: false, managed: false, reason: ADMIN_ONLY });
+    expect(await handlers.settingsAccess(undefined)).toEqual({
+      allowed: false,
+      managed: false,
+      reason: ADMIN_ONLY,
+    });
     await expect(handlers.saveSettings(settingsInput('delete'))).rejects.toThrow(ADMIN_ONLY);
     expect(await stored()).toEqual(settingsInput('move'));
     await deskApi().logout();
@@ -89,7 +117,9 @@ describe('changing the desk settings', () => {
     // The admin moves the desk to another server (here one that does not answer). From then on the
     // check is made there, with a new, empty session: the admin's session here does not count.
     const elsewhere = 'https://127.0.0.1:9';
-    expect(await handlers.saveSettings(settingsInput('delete', elsewhere))).toMatchObject({ serverUrl: elsewhere });
+    expect(await handlers.saveSettings(settingsInput('delete', elsewhere))).toMatchObject({
+      serverUrl: elsewhere,
+    });
     const access = await handlers.settingsAccess(undefined);
     expect(access).toMatchObject({ allowed: false, managed: false });
     expect((access as { reason?: string }).reason).toContain(ADMIN_ONLY);

@@ -70,14 +70,22 @@ export function spawnIntake(args: string[]): IntakeProcess {
         }
         if (child.exitCode !== null) {
           done();
-          reject(new Error(`intake exited (${child.exitCode}) before ${pattern}:\n${[...stdout, '--- stderr', ...stderr].join('\n')}`));
+          reject(
+            new Error(
+              `intake exited (${child.exitCode}) before ${pattern}:\n${[...stdout, '--- stderr', ...stderr].join('\n')}`,
+            ),
+          );
           return true;
         }
         return false;
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${[...stdout, '--- stderr', ...stderr].join('\n')}`));
+        reject(
+          new Error(
+            `no ${pattern} within ${timeoutMs} ms:\n${[...stdout, '--- stderr', ...stderr].join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       const waker = (): void => void check();
       const done = (): void => {

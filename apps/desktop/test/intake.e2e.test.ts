@@ -24,7 +24,9 @@ const running: IntakeProcess[] = [];
 
 /** A tiny PDF; the title makes each one's bytes (and sha256) its own, so none is a duplicate. */
 const pdf = (title: string) =>
-  Buffer.from(`%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n3 0 obj<</Title(${title})>>endobj\ntrailer<</Root 1 0 R/Info 3 0 R>>\n%%EOF\n`);
+  Buffer.from(
+    `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n3 0 obj<</Title(${title})>>endobj\ntrailer<</Root 1 0 R/Info 3 0 R>>\n%%EOF\n`,
+  );
 const image = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
 
@@ -51,7 +53,20 @@ async function listing(docType: string) {
 }
 
 async function signedInIntake(extra: string[] = [], category = 'W-2'): Promise<IntakeProcess> {
-  const intake = spawnIntake(['--', '--server', server.url, '--folder', folder, '--client', clientId, '--category', category, '--email', EMAIL, ...extra]);
+  const intake = spawnIntake([
+    '--',
+    '--server',
+    server.url,
+    '--folder',
+    folder,
+    '--client',
+    clientId,
+    '--category',
+    category,
+    '--email',
+    EMAIL,
+    ...extra,
+  ]);
   running.push(intake);
   const asked = Date.now() - 1000;
   intake.answer(PIN);
@@ -99,8 +114,14 @@ describe('headless intake against the real server', () => {
       expect(stored.startsWith('%PDF-')).toBe(true);
       expect(stored).toMatch(/\/Subtype\s*\/Image/);
     }
-    expect((await readdir(join(folder, 'uploaded'))).sort()).toEqual(['w2-page1.pdf', 'w2-photo.jpg', 'w2-wide.png']);
-    expect((await readdir(folder)).filter((name) => !name.startsWith('.') && name !== 'uploaded')).toEqual([]);
+    expect((await readdir(join(folder, 'uploaded'))).sort()).toEqual([
+      'w2-page1.pdf',
+      'w2-photo.jpg',
+      'w2-wide.png',
+    ]);
+    expect((await readdir(folder)).filter((name) => !name.startsWith('.') && name !== 'uploaded')).toEqual(
+      [],
+    );
 
     expect(await intake.interrupt()).toBe(0);
     expect(intake.stderr.join('\n')).toContain('Stopped.');
@@ -161,7 +182,18 @@ describe('headless intake against the real server', () => {
   }, 120_000);
 
   it('refuses a category the client does not have, before watching anything', async () => {
-    const intake = spawnIntake(['--server', server.url, '--folder', folder, '--client', clientId, '--category', 'Nope', '--email', EMAIL]);
+    const intake = spawnIntake([
+      '--server',
+      server.url,
+      '--folder',
+      folder,
+      '--client',
+      clientId,
+      '--category',
+      'Nope',
+      '--email',
+      EMAIL,
+    ]);
     running.push(intake);
     const asked = Date.now() - 1000;
     intake.answer(PIN);
@@ -176,7 +208,8 @@ describe('headless intake against the real server', () => {
     const target = { clientId, docType: '1099-NEC' };
     const putFile = createFetchPutFile(transport.fetch);
     const upload = (file: File) => uploadDocument(api, putFile, target, file);
-    const list = async () => (await api.listDocs({ params: { id: clientId }, query: { docType: target.docType } })).items;
+    const list = async () =>
+      (await api.listDocs({ params: { id: clientId }, query: { docType: target.docType } })).items;
     try {
       // First run: the upload goes through, then the desk stops before the server's listing confirmed it.
       const first = await startRecorded({ folder: own });

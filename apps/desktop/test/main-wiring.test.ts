@@ -52,7 +52,8 @@ const electron = vi.hoisted(() => {
     Menu: { setApplicationMenu: (menu: unknown) => state.menus.push(menu) },
     protocol: {
       registerSchemesAsPrivileged: () => {},
-      handle: (_scheme: string, handler: (request: Request) => Promise<Response>) => (state.protocol = handler),
+      handle: (_scheme: string, handler: (request: Request) => Promise<Response>) =>
+        (state.protocol = handler),
     },
     BrowserWindow,
     ipcMain: { handle: (channel: string, handler: Handler) => state.handlers.set(channel, handler) },
@@ -91,7 +92,12 @@ describe('Electron main wiring', () => {
   it('opens one locked-down window on the app origin', () => {
     const [window] = electron.state.windows;
     expect(window?.url).toBe('app://vita/');
-    expect(window?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, devTools: false });
+    expect(window?.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      devTools: false,
+    });
     // Packaged: no application menu (and with it no DevTools shortcut).
     expect(electron.state.menus).toEqual([null]);
   });
@@ -106,10 +112,20 @@ describe('Electron main wiring', () => {
     const access = electron.state.handlers.get('settings:access');
     expect(await access?.(app())).toEqual({ allowed: true, managed: false });
     await expect(access?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
-    await expect(save?.(app(), { serverUrl: 'http://vita.example.org', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
-    await expect(save?.(app(), { serverUrl: 'javascript:alert(1)', watchedFolder: scans, afterUpload: 'move' })).rejects.toThrow('https://');
+    await expect(
+      save?.(app(), { serverUrl: 'http://vita.example.org', watchedFolder: scans, afterUpload: 'move' }),
+    ).rejects.toThrow('https://');
+    await expect(
+      save?.(app(), { serverUrl: 'javascript:alert(1)', watchedFolder: scans, afterUpload: 'move' }),
+    ).rejects.toThrow('https://');
     await expect(electron.state.handlers.get('inbox:read')?.(app(), '../../etc/passwd')).rejects.toThrow();
-    expect(await save?.(app(), { serverUrl: 'https://vita.example.org/', watchedFolder: scans, afterUpload: 'delete' })).toEqual({
+    expect(
+      await save?.(app(), {
+        serverUrl: 'https://vita.example.org/',
+        watchedFolder: scans,
+        afterUpload: 'delete',
+      }),
+    ).toEqual({
       serverUrl: 'https://vita.example.org',
       watchedFolder: scans,
       afterUpload: 'delete',

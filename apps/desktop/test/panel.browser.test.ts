@@ -59,7 +59,9 @@ afterAll(async () => {
 });
 
 const listed = async (docType: string) =>
-  (await api.listDocs({ params: { id: clientId }, query: { docType } })).items.map((item) => item.filename).sort();
+  (await api.listDocs({ params: { id: clientId }, query: { docType } })).items
+    .map((item) => item.filename)
+    .sort();
 
 const inboxPanel = () => page.getByRole('region', { name: 'Scanner inbox' });
 const scanRow = (name: string) => inboxPanel().getByRole('listitem', { name });
@@ -85,7 +87,10 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
   it('lets nobody but a signed-in admin change the settings once the desk is set up', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Desk settings' }).waitFor();
-    await page.getByRole('alert').filter({ hasText: 'Only an admin can change the desk settings. Sign in as an admin first.' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Only an admin can change the desk settings. Sign in as an admin first.' })
+      .waitFor();
     expect(await page.getByLabel('Server address').count()).toBe(0);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('link', { name: 'Login' }).first().waitFor();
@@ -120,7 +125,10 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
 
     const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png'), fullPage: true });
+    await page.screenshot({
+      path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png'),
+      fullPage: true,
+    });
 
     // Add all leaves the duplicate in the inbox.
     await inboxPanel().getByRole('button', { name: 'Add all to queue' }).click();
@@ -134,8 +142,13 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await scanRow('w2-scan.pdf').waitFor({ state: 'detached', timeout: 30_000 });
     await scanRow('desk 2/w2-page2.pdf').waitFor({ state: 'detached', timeout: 30_000 });
     expect(await listed('W-2')).toEqual(['w2-page2.pdf', 'w2-scan.pdf']);
-    await page.getByRole('region', { name: 'Uploaded' }).getByRole('listitem', { name: 'w2-scan.pdf' }).waitFor();
-    await expect.poll(() => readdir(join(folder, 'uploaded')).then((names) => names.sort())).toEqual(['desk 2', 'w2-scan.pdf']);
+    await page
+      .getByRole('region', { name: 'Uploaded' })
+      .getByRole('listitem', { name: 'w2-scan.pdf' })
+      .waitFor();
+    await expect
+      .poll(() => readdir(join(folder, 'uploaded')).then((names) => names.sort()))
+      .toEqual(['desk 2', 'w2-scan.pdf']);
     expect(await readdir(join(folder, 'uploaded', 'desk 2'))).toEqual(['w2-page2.pdf']);
     // The duplicate still waits, now flagged against an uploaded scan.
     await scanRow('again.pdf').getByText('Duplicate of w2-scan.pdf (uploaded)').waitFor();
@@ -149,7 +162,9 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await inboxPanel().getByRole('button', { name: 'Add selected to queue (1)' }).click();
     await page.getByRole('list', { name: 'Queued files' }).getByText('not-really.pdf').waitFor();
     await page.getByRole('button', { name: 'Upload (1)' }).click();
-    await scanRow('not-really.pdf').getByText(/Upload failed/).waitFor({ timeout: 30_000 });
+    await scanRow('not-really.pdf')
+      .getByText(/Upload failed/)
+      .waitFor({ timeout: 30_000 });
     expect(alerts.some((message) => message.startsWith('Upload failed'))).toBe(true);
     expect(await readdir(folder)).toContain('not-really.pdf');
     expect(await listed('W-2')).not.toContain('not-really.pdf');
@@ -177,14 +192,28 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
 
   it('files dropped at the desk are kept on its disk: a reload offers them back, scans are not offered, Resume stores each once', async () => {
     // The two dropped files above wait in the queue (not uploaded); the refused scan waits too.
-    await expect.poll(async () => (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) => n.endsWith('.bin')).length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) =>
+            n.endsWith('.bin'),
+          ).length,
+      )
+      .toBe(2);
     await page.reload();
     const offer = page.getByRole('region', { name: 'Files waiting to upload' });
     await offer.getByText('You have 2 files waiting to upload.').waitFor({ timeout: 30_000 });
     await offer.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => listed('W-2'), { timeout: 30_000 }).toEqual(['a.pdf', 'b.pdf', 'w2-page2.pdf', 'w2-scan.pdf']);
     await expect
-      .poll(async () => (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) => n.endsWith('.bin')).length)
+      .poll(() => listed('W-2'), { timeout: 30_000 })
+      .toEqual(['a.pdf', 'b.pdf', 'w2-page2.pdf', 'w2-scan.pdf']);
+    await expect
+      .poll(
+        async () =>
+          (await readdir(join(userData, 'kept-uploads'), { recursive: true })).filter((n) =>
+            n.endsWith('.bin'),
+          ).length,
+      )
       .toBe(0);
     // The refused scan is still in the inbox (its ledger keeps it), not in the offer.
     await page.goto(`${harness.url}/#/clients/${clientId}/docs/W-2`);
@@ -198,7 +227,10 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await page.getByLabel('Delete it').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
-    expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({ serverUrl: server.url, afterUpload: 'delete' });
+    expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({
+      serverUrl: server.url,
+      afterUpload: 'delete',
+    });
   });
 
   it('shows managed settings read-only, with the file they come from', async () => {
@@ -206,7 +238,11 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     const managedFolder = await tempFolder('vita-panel-managed-scans-');
     const managedFile = join(managedDir, 'desk.json');
     await writeFile(managedFile, JSON.stringify({ serverUrl: server.url, watchedFolder: managedFolder }));
-    const managed = await startBridgeServer({ userData: join(managedDir, 'user data'), folder: managedFolder, managedSettingsFile: managedFile });
+    const managed = await startBridgeServer({
+      userData: join(managedDir, 'user data'),
+      folder: managedFolder,
+      managedSettingsFile: managedFile,
+    });
     const managedPage = await page.context().newPage();
     try {
       await managedPage.goto(managed.url);

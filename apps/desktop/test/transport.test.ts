@@ -110,7 +110,11 @@ describe('desktop API transport', () => {
     const verify = await transport.fetch(`${apiUrl}/api/auth/login-verify`, {
       method: 'POST',
       credentials: 'include',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': transport.getCookie('csrf_token') ?? '', cookie: 'sid=forged' },
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': transport.getCookie('csrf_token') ?? '',
+        cookie: 'sid=forged',
+      },
       body: JSON.stringify({ code: '123456', email: 'v@example.org' }),
     });
     expect(verify.status).toBe(200);
@@ -133,7 +137,9 @@ describe('desktop API transport', () => {
 
   it('reaches other addresses only through presigned URLs the server handed out, without cookies', async () => {
     const { main, transport } = desk();
-    await expect(transport.fetch(`${storageUrl}/put/1?sig=abc`, { method: 'PUT', body: 'x' })).rejects.toThrow('only talks to its server');
+    await expect(
+      transport.fetch(`${storageUrl}/put/1?sig=abc`, { method: 'PUT', body: 'x' }),
+    ).rejects.toThrow('only talks to its server');
     await expect(main.fetch('https://elsewhere.example/', {})).rejects.toThrow('only talks to its server');
 
     await transport.fetch(`${apiUrl}/api/me?t=1`);

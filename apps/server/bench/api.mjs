@@ -8,7 +8,17 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createClient, machineLoad, postgresPids, randomPdf, serverArgs, signIn, start, stop, uploadDocument } from './harness.mjs';
+import {
+  createClient,
+  machineLoad,
+  postgresPids,
+  randomPdf,
+  serverArgs,
+  signIn,
+  start,
+  stop,
+  uploadDocument,
+} from './harness.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
@@ -61,7 +71,11 @@ async function seed(url) {
   }
   const files = Array.from({ length: 30 }, () => randomPdf(2048));
   for (const [i, bytes] of files.entries()) {
-    await uploadDocument(session, clientId, { docType: 'Banking Info', filename: `statement-${i}.pdf`, bytes });
+    await uploadDocument(session, clientId, {
+      docType: 'Banking Info',
+      filename: `statement-${i}.pdf`,
+      bytes,
+    });
   }
   for (const bytes of files.slice(0, 2)) {
     await uploadDocument(session, clientId, { docType: 'Digital Consent Form', filename: 'copy.pdf', bytes });
@@ -98,13 +112,25 @@ try {
   results.push(row('GET /api/me', await load(`${warm.url}/api/me`, headers), base));
   results.push(row('GET /api/clients (30)', await load(`${warm.url}/api/clients`, headers), base));
   results.push(
-    row('GET /api/docs/list (30 files)', await load(`${warm.url}/api/docs/list/${clientId}?docType=Banking%20Info`, headers), base),
+    row(
+      'GET /api/docs/list (30 files)',
+      await load(`${warm.url}/api/docs/list/${clientId}?docType=Banking%20Info`, headers),
+      base,
+    ),
   );
-  results.push(row('GET /api/clients/:id/docs/status', await load(`${warm.url}/api/clients/${clientId}/docs/status`, headers), base));
+  results.push(
+    row(
+      'GET /api/clients/:id/docs/status',
+      await load(`${warm.url}/api/clients/${clientId}/docs/status`, headers),
+      base,
+    ),
+  );
   const after = await memory(warm.child.pid, path.join(dataDir, 'postgres'));
   await stop(warm.child);
 
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    `\n${CONNECTIONS} connections, ${SECONDS} s each, ${os.cpus().length} cores, Node ${process.version}`,
+  );
   console.log(`before: ${loadBefore}`);
   console.log(`after:  ${machineLoad()}`);
   console.table(results);

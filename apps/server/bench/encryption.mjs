@@ -62,7 +62,15 @@ async function viewAll(urls) {
 
 const cpuProfile = (name) => {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(dir), '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`] : [];
+  return dir
+    ? [
+        '--cpu-prof',
+        '--cpu-prof-dir',
+        path.resolve(dir),
+        '--cpu-prof-name',
+        `${name}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
 };
 
 const sides = [
@@ -82,7 +90,11 @@ try {
     // DATA_DIR directly under the temp directory: the embedded PostgreSQL (its own user, when run as root) must reach it.
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `vita-bench-enc-${side.name}-`));
     dirs.push(dataDir);
-    side.app = await start(side.args, { DATA_DIR: dataDir, MAX_UPLOAD_MB: String(Math.ceil(FILE_MB) + 1) }, '/api/me');
+    side.app = await start(
+      side.args,
+      { DATA_DIR: dataDir, MAX_UPLOAD_MB: String(Math.ceil(FILE_MB) + 1) },
+      '/api/me',
+    );
     side.session = await signIn(side.app.url);
     side.clientId = await createClient(side.session);
     process.stdout.write(`${side.name}: uploading ${FILES} × ${FILE_MB} MB …`);
@@ -103,7 +115,9 @@ try {
   // optimised, the allocator's memory not yet touched — slow on a VM), whichever store it reads.
   for (let warm = 0; warm < WARM_UP_ZIPS; warm += 1) {
     for (const side of sides) {
-      await fetchToNowhere(`${side.app.url}/api/clients/${side.clientId}/docs/download-all`, { cookie: side.session.cookieHeader });
+      await fetchToNowhere(`${side.app.url}/api/clients/${side.clientId}/docs/download-all`, {
+        cookie: side.session.cookieHeader,
+      });
     }
   }
 
@@ -118,7 +132,8 @@ try {
         cookie: side.session.cookieHeader,
       });
       const cpu1 = await cpuMs(side.app.child.pid);
-      if (zip.status !== 200 || zip.bytes < totalBytes) throw new Error(`${side.name} ZIP: ${zip.status}, ${zip.bytes} bytes`);
+      if (zip.status !== 200 || zip.bytes < totalBytes)
+        throw new Error(`${side.name} ZIP: ${zip.status}, ${zip.bytes} bytes`);
       const urls = [];
       for (const key of side.keys) {
         const res = await side.session.call('POST', '/api/docs/presign-view', { key });
@@ -152,8 +167,14 @@ try {
     ['view encrypted CPU ms/MB', 2],
     ['view plain CPU ms/MB', 2],
   ];
-  const medianRow = { run: 'median', ...Object.fromEntries(columns.map(([k]) => [k, median(rows.map((r) => r[k]))])) };
-  const fmt = (r) => ({ run: r.run, ...Object.fromEntries(columns.map(([k, d]) => [k, Number(r[k].toFixed(d))])) });
+  const medianRow = {
+    run: 'median',
+    ...Object.fromEntries(columns.map(([k]) => [k, median(rows.map((r) => r[k]))])),
+  };
+  const fmt = (r) => ({
+    run: r.run,
+    ...Object.fromEntries(columns.map(([k, d]) => [k, Number(r[k].toFixed(d))])),
+  });
   const zipRatio = medianRow['ZIP encrypted MB/s'] / medianRow['ZIP plain MB/s'];
   const viewRatio = medianRow['view encrypted MB/s'] / medianRow['view plain MB/s'];
 
@@ -166,8 +187,18 @@ try {
   console.log(`after:  ${loadAfter}`);
   console.table([...rows.map(fmt), fmt(medianRow)]);
   console.table([
-    { figure: 'ZIP encrypted / plain (medians)', value: zipRatio.toFixed(2), goal: `≥ ${GOAL}`, result: goal(zipRatio >= GOAL) },
-    { figure: 'view encrypted / plain (medians)', value: viewRatio.toFixed(2), goal: `≥ ${GOAL}`, result: goal(viewRatio >= GOAL) },
+    {
+      figure: 'ZIP encrypted / plain (medians)',
+      value: zipRatio.toFixed(2),
+      goal: `≥ ${GOAL}`,
+      result: goal(zipRatio >= GOAL),
+    },
+    {
+      figure: 'view encrypted / plain (medians)',
+      value: viewRatio.toFixed(2),
+      goal: `≥ ${GOAL}`,
+      result: goal(viewRatio >= GOAL),
+    },
   ]);
 } finally {
   for (const side of sides) if (side.app) await stop(side.app.child);

@@ -23,7 +23,9 @@ const db = await openDatabase(embedded.connection());
 try {
   const seedStart = performance.now();
   await sql`insert into users (email, first_name, last_name, pin_hash, approved)
-    select 'vol' || i || '@example.org', 'Vol', 'Unteer ' || i, 'x', true from generate_series(1, 50) i`.execute(db);
+    select 'vol' || i || '@example.org', 'Vol', 'Unteer ' || i, 'x', true from generate_series(1, 50) i`.execute(
+    db,
+  );
   await sql`insert into clients (id, first_name, last_name, email, phone, created_by, created_at)
     select 'Client' || lpad(i::text, 6, '0'), 'Client', 'No ' || i, 'c' || i || '@example.org', '555-0100',
            'vol' || (1 + i % 50) || '@example.org', date_trunc('year', now()) + (i % 300) * interval '1 day'
@@ -61,7 +63,10 @@ try {
   console.log(
     [
       '',
-      `Programme overview (${os.availableParallelism()} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; seeded in ${(seeded / 1000).toFixed(1)} s)`,
+      `Programme overview (${os.availableParallelism()} CPUs, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; seeded in ${(seeded / 1000).toFixed(1)} s)`,
       `  per volunteer (clients, complete, missing categories)  median ${volunteersMs.toFixed(1)} ms  (goal < 50 ms)`,
       `  documents stored per day, 30 days                     median ${perDayMs.toFixed(1)} ms  (goal < 50 ms)`,
       `  the whole overview (both at once)                     median ${whole.toFixed(1)} ms`,

@@ -13,7 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createApiClient, createFetchPutFile, uploadDocument, type ApiClient, type FileLike } from '@vita-docs/core';
+import {
+  createApiClient,
+  createFetchPutFile,
+  uploadDocument,
+  type ApiClient,
+  type FileLike,
+} from '@vita-docs/core';
 import { createCookieJarFetch } from '@vita-docs/core/testing';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +67,9 @@ async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -118,7 +126,9 @@ let probeRequests = 0;
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // RELIABILITY_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (to see where its time goes).
-  const profile = process.env.RELIABILITY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.RELIABILITY_CPU_PROF)}`] : [];
+  const profile = process.env.RELIABILITY_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.RELIABILITY_CPU_PROF)}`]
+    : [];
   const probe = options.memoryProbe ? ['--expose-gc', '--import', memoryProbe] : [];
   const child = spawn(process.execPath, [...profile, ...probe, 'dist/main.js'], {
     cwd: serverDir,
@@ -174,8 +184,10 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
       return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
     },
     retainedMb() {
-      if (!options.memoryProbe) return Promise.reject(new Error('the server was started without the memory probe'));
-      if (!child.connected || exited()) return Promise.reject(new Error('the server is gone: it cannot say what it holds'));
+      if (!options.memoryProbe)
+        return Promise.reject(new Error('the server was started without the memory probe'));
+      if (!child.connected || exited())
+        return Promise.reject(new Error('the server is gone: it cannot say what it holds'));
       const id = (probeRequests += 1);
       return new Promise<RetainedMemory>((resolve, reject) => {
         const finish = (error: Error | null, held?: RetainedMemory) => {
@@ -185,13 +197,27 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
           if (held) resolve(held);
           else reject(error ?? new Error('no answer from the memory probe'));
         };
-        const timer = setTimeout(() => finish(new Error('the server did not say what it holds within 10 s')), 10_000);
+        const timer = setTimeout(
+          () => finish(new Error('the server did not say what it holds within 10 s')),
+          10_000,
+        );
         const onMessage = (message: unknown) => {
-          const answer = message as { type?: unknown; id?: unknown; usage?: NodeJS.MemoryUsage; live?: RetainedMemory['live'] } | null;
+          const answer = message as {
+            type?: unknown;
+            id?: unknown;
+            usage?: NodeJS.MemoryUsage;
+            live?: RetainedMemory['live'];
+          } | null;
           if (answer?.type !== 'memory' || answer.id !== id || !answer.usage || !answer.live) return;
           const { heapUsed, external, arrayBuffers } = answer.usage;
           const total = (heapUsed + external) / MB;
-          finish(null, { heapUsed: heapUsed / MB, external: external / MB, arrayBuffers: arrayBuffers / MB, total, live: answer.live });
+          finish(null, {
+            heapUsed: heapUsed / MB,
+            external: external / MB,
+            arrayBuffers: arrayBuffers / MB,
+            total,
+            live: answer.live,
+          });
         };
         const onExit = () => finish(new Error('the server exited before saying what it holds'));
         child.on('message', onMessage);
@@ -211,7 +237,10 @@ export async function latestCode(url: string, email: string, after = 0): Promise
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const res = await fetch(`${url}/api/dev/outbox`);
     const mails = (await res.json()) as Array<{ to: string; text: string }>;
-    const text = mails.slice(after).filter((mail) => mail.to === email && /\b\d{6}\b/.test(mail.text)).at(-1)?.text;
+    const text = mails
+      .slice(after)
+      .filter((mail) => mail.to === email && /\b\d{6}\b/.test(mail.text))
+      .at(-1)?.text;
     const code = text ? /\b(\d{6})\b/.exec(text)?.[1] : undefined;
     if (code) return code;
     await sleep(50);
@@ -268,12 +297,17 @@ async function signIn(url: string, email: string, pin: string): Promise<Browser>
 }
 
 /** The admin, and `count` approved volunteers each signed in on its own browser. */
-export async function setUpProgramme(url: string, count: number): Promise<{ admin: Browser; volunteers: Browser[] }> {
+export async function setUpProgramme(
+  url: string,
+  count: number,
+): Promise<{ admin: Browser; volunteers: Browser[] }> {
   const admin = await signIn(url, ADMIN.email, ADMIN.pin);
   const volunteers: Browser[] = [];
   for (let i = 0; i < count; i += 1) {
     const email = `volunteer${i}@reliability.test`;
-    await openBrowser(url).api.register({ body: { firstName: 'Vol', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN } });
+    await openBrowser(url).api.register({
+      body: { firstName: 'Vol', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN },
+    });
     await admin.api.approveUser({ params: { email }, body: { approved: true } });
     volunteers.push(await signIn(url, email, VOLUNTEER_PIN));
   }
@@ -283,7 +317,12 @@ export async function setUpProgramme(url: string, count: number): Promise<{ admi
 /** A new client of `browser`'s volunteer; returns its id. */
 export async function newClient(browser: Browser, label: string): Promise<string> {
   const created = await browser.api.createClient({
-    body: { firstName: 'Client', lastName: label, email: `${label.toLowerCase().replace(/[^a-z0-9]/g, '')}@client.test`, phone: '555 010 0100' },
+    body: {
+      firstName: 'Client',
+      lastName: label,
+      email: `${label.toLowerCase().replace(/[^a-z0-9]/g, '')}@client.test`,
+      phone: '555 010 0100',
+    },
   });
   return created.client.clientId;
 }
@@ -301,12 +340,24 @@ const asFile = (name: string, bytes: Buffer): FileLike => ({
   name,
   type: 'application/pdf',
   size: bytes.length,
-  arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+  arrayBuffer: async () =>
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
 });
 
 /** Uploads as the app does (presign with size and SHA-256, PUT, complete); returns the key. */
-export async function upload(browser: Browser, clientId: string, docType: string, name: string, bytes: Buffer): Promise<string> {
-  return uploadDocument(browser.api, createFetchPutFile(browser.fetch), { clientId, docType }, asFile(name, bytes));
+export async function upload(
+  browser: Browser,
+  clientId: string,
+  docType: string,
+  name: string,
+  bytes: Buffer,
+): Promise<string> {
+  return uploadDocument(
+    browser.api,
+    createFetchPutFile(browser.fetch),
+    { clientId, docType },
+    asFile(name, bytes),
+  );
 }
 
 /** Reads a whole response body from a URL the API handed out. */
@@ -329,7 +380,10 @@ export function formatTable(rows: readonly Row[]): string {
   return [
     '| Scenario | Done | Held | Broke |',
     '|---|---|---|---|',
-    ...rows.map((row) => `| ${cell(row.scenario)} | ${cell(row.done)} | ${cell(row.held)} | ${cell(row.broke) || 'nothing'} |`),
+    ...rows.map(
+      (row) =>
+        `| ${cell(row.scenario)} | ${cell(row.done)} | ${cell(row.held)} | ${cell(row.broke) || 'nothing'} |`,
+    ),
   ].join('\n');
 }
 
@@ -340,7 +394,13 @@ export function formatTable(rows: readonly Row[]): string {
 export async function databaseOf(dataDir: string): Promise<pg.Client> {
   const pid = (await fs.readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n');
   const password = (await fs.readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  const client = new pg.Client({ host: pid[4], port: Number(pid[3]), user: 'vita', password, database: 'vita' });
+  const client = new pg.Client({
+    host: pid[4],
+    port: Number(pid[3]),
+    user: 'vita',
+    password,
+    database: 'vita',
+  });
   await client.connect();
   return client;
 }
@@ -368,14 +428,18 @@ export async function sweepNow(server: ServerProcess): Promise<ServerProcess> {
 /** Every file under `dir` (recursively), as paths relative to it. */
 export async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 /** What an error under load is grouped by: the status (or `network`/`timeout`), the endpoint and the message. */
 function errorKey(endpoint: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // fetch rejects with the TimeoutError itself; node:http with an AbortError whose cause it is.
-  const timedOut = error instanceof Error && [error.name, error.cause instanceof Error ? error.cause.name : ''].includes('TimeoutError');
+  const timedOut =
+    error instanceof Error &&
+    [error.name, error.cause instanceof Error ? error.cause.name : ''].includes('TimeoutError');
   const status = timedOut
     ? 'timeout'
     : error instanceof Error && 'status' in error && typeof error.status === 'number' && error.status > 0
@@ -444,7 +508,9 @@ export function latencySummary(values: readonly number[]): string {
 
 /** The errors of a recorder as "count × description" lines, most frequent first. */
 export function errorLines(recorder: Recorder): string[] {
-  return [...recorder.errors.entries()].sort((a, b) => b[1] - a[1]).map(([key, count]) => `${count} × ${key}`);
+  return [...recorder.errors.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, count]) => `${count} × ${key}`);
 }
 
 /** A server's resident memory sampled every `everyMs` until `stop`. */
@@ -507,6 +573,9 @@ export async function postgresCpuSeconds(dataDir: string): Promise<number> {
 export async function machineCpuSeconds(): Promise<number> {
   const line = (await fs.readFile('/proc/stat', 'utf8').catch(() => '')).split('\n')[0] ?? '';
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return (user + nice + system + irq + softirq + steal) / 100;
 }

@@ -71,10 +71,14 @@ function slowReader(url: string, headers: Record<string, string>): SlowReader {
 }
 
 /** Starts `count` slow readers of `url` and waits until each receives (the archive started) or fails. */
-export async function startReaders(count: number, url: string, headers: Record<string, string>): Promise<SlowReader[]> {
+export async function startReaders(
+  count: number,
+  url: string,
+  headers: Record<string, string>,
+): Promise<SlowReader[]> {
   const readers = Array.from({ length: count }, () => slowReader(url, headers));
   const started = Date.now();
-  while (readers.some((r) => r.received() === 0 && !r.error()) && Date.now() - started < 30_000) await sleep(100);
+  while (readers.some((r) => r.received() === 0 && !r.error()) && Date.now() - started < 30_000)
+    await sleep(100);
   return readers;
 }
-

@@ -5,7 +5,16 @@
  */
 import http from 'node:http';
 import { FIXED_CATEGORIES, uploadToPresignedUrl, type FileLike, type PutFile } from '@vita-docs/core';
-import { MB, latencySummary, newClient, randomPdf, sha256, upload, type Browser, type Recorder } from './harness.js';
+import {
+  MB,
+  latencySummary,
+  newClient,
+  randomPdf,
+  sha256,
+  upload,
+  type Browser,
+  type Recorder,
+} from './harness.js';
 
 /** Families the report gives percentiles for, in its order. */
 const FAMILIES = ['JSON reads', 'JSON writes', 'upload PUT', 'view GET', 'ZIP'] as const;
@@ -42,7 +51,12 @@ function request(
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: init.method, agent, signal: signal(), headers: { ...init.headers, 'x-forwarded-for': browser.address } },
+      {
+        method: init.method,
+        agent,
+        signal: signal(),
+        headers: { ...init.headers, 'x-forwarded-for': browser.address },
+      },
       (res) => {
         let size = 0;
         const kept: Buffer[] = [];
@@ -52,7 +66,9 @@ function request(
           size += chunk.length;
           if (keep) kept.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, size, text: Buffer.concat(kept).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, size, text: Buffer.concat(kept).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -64,7 +80,8 @@ function request(
 /** Reads a whole answer from a URL the API handed out (no cookies); its size; fails on a non-OK status. */
 async function fetchSize(browser: Browser, url: string): Promise<number> {
   const answer = await request(browser, url, { method: 'GET', keep: false });
-  if (answer.status < 200 || answer.status > 299) throw new HttpFailure(answer.status, answer.text.slice(0, 200));
+  if (answer.status < 200 || answer.status > 299)
+    throw new HttpFailure(answer.status, answer.text.slice(0, 200));
   return answer.size;
 }
 
@@ -72,7 +89,12 @@ async function fetchSize(browser: Browser, url: string): Promise<number> {
 const putOverHttp =
   (browser: Browser, bytes: Buffer): PutFile =>
   async (url, _file, contentType, _onProgress, headers) => {
-    const answer = await request(browser, url, { method: 'PUT', headers: { ...headers, 'content-type': contentType }, body: bytes, keep: true });
+    const answer = await request(browser, url, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': contentType },
+      body: bytes,
+      keep: true,
+    });
     return { status: answer.status, ok: answer.status >= 200 && answer.status <= 299, body: answer.text };
   };
 
@@ -80,7 +102,8 @@ const asPdf = (name: string, bytes: Buffer): FileLike => ({
   name,
   type: 'application/pdf',
   size: bytes.length,
-  arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+  arrayBuffer: async () =>
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
 });
 
 /** A ready PDF: its bytes and their SHA-256. */
@@ -154,7 +177,10 @@ export async function workLoop(
   };
   // People do not all start at the same second: each starts somewhere within its first loop's pauses
   // (within the first half of a short run).
-  if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(most * 5, (until - Date.now()) / 2)));
+  if (options.pauseMs)
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.random() * Math.min(most * 5, (until - Date.now()) / 2)),
+    );
   for (let loop = 0; Date.now() < until; loop += 1) {
     counts.loops += 1;
     try {
@@ -175,7 +201,16 @@ export async function workLoop(
       await click(); // Upload files
       const presigned = await write('presignUpload', () =>
         api.presignUpload(
-          { params, body: { docType, filename: `scan ${loop}.pdf`, contentType: 'application/pdf', size: bytes.length, sha256: pdf.sha256 } },
+          {
+            params,
+            body: {
+              docType,
+              filename: `scan ${loop}.pdf`,
+              contentType: 'application/pdf',
+              size: bytes.length,
+              sha256: pdf.sha256,
+            },
+          },
           { signal: signal() },
         ),
       );
@@ -185,15 +220,22 @@ export async function workLoop(
           ...(presigned.headers ? { headers: presigned.headers } : {}),
         }),
       );
-      await write('completeUpload', () => api.completeUpload({ body: { key: presigned.key } }, { signal: signal() }));
+      await write('completeUpload', () =>
+        api.completeUpload({ body: { key: presigned.key } }, { signal: signal() }),
+      );
       counts.uploads += 1;
       counts.uploadedBytes += bytes.length;
       let key = presigned.key;
 
       // Renames spread over the volunteers like their ZIPs, rather than everyone renaming in the same loop.
-      if (options.renameEvery > 0 && (loop + options.offset) % options.renameEvery === options.renameEvery - 1) {
+      if (
+        options.renameEvery > 0 &&
+        (loop + options.offset) % options.renameEvery === options.renameEvery - 1
+      ) {
         await click();
-        const renamed = await write('renameDoc', () => api.renameDoc({ body: { key, filename: `renamed ${loop}` } }, { signal: signal() }));
+        const renamed = await write('renameDoc', () =>
+          api.renameDoc({ body: { key, filename: `renamed ${loop}` } }, { signal: signal() }),
+        );
         key = renamed.newKey;
       }
 
@@ -242,6 +284,7 @@ export async function clientsFor(volunteers: readonly Browser[]): Promise<string
 /** "JSON reads 12 000 × p50 … ms" for each family that had requests. */
 export function familyLines(recorder: Recorder): string[] {
   return FAMILIES.filter((family) => recorder.families.has(family)).map(
-    (family) => `${family} ${recorder.families.get(family)?.length ?? 0} × ${latencySummary(recorder.families.get(family) ?? [])}`,
+    (family) =>
+      `${family} ${recorder.families.get(family)?.length ?? 0} × ${latencySummary(recorder.families.get(family) ?? [])}`,
   );
 }

@@ -18,7 +18,15 @@ import type { Config } from './env.js';
 import { installErrorCodes, installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
-import { clientErrorHandler, deadlineServerOptions, HTTP_SERVER_OPTIONS, installBodyDeadlines, installProtocolChecks, REQUEST_DEADLINES, type RequestDeadlines } from './http/protocol.js';
+import {
+  clientErrorHandler,
+  deadlineServerOptions,
+  HTTP_SERVER_OPTIONS,
+  installBodyDeadlines,
+  installProtocolChecks,
+  REQUEST_DEADLINES,
+  type RequestDeadlines,
+} from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
 import { installSecurity, installSecurityHeaders } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
@@ -77,7 +85,13 @@ export interface Server {
   close(): Promise<void>;
 }
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /**
@@ -92,7 +106,10 @@ function loadIndexHtml(webDist: string, programmeUrl: string | undefined): strin
     return null;
   }
   if (!programmeUrl) return html;
-  return html.replace('</head>', `<meta name="vita-programme-url" content="${escapeHtml(programmeUrl)}"></head>`);
+  return html.replace(
+    '</head>',
+    `<meta name="vita-programme-url" content="${escapeHtml(programmeUrl)}"></head>`,
+  );
 }
 
 /** The default location of the built web app: apps/web/dist beside this package. */
@@ -119,7 +136,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     requestTimeout: 0,
     http: { ...HTTP_SERVER_OPTIONS, ...deadlineServerOptions(deadlines) },
     frameworkErrors: (error, _request, reply) => {
-      const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
+      const message =
+        error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
       void (reply as unknown as FastifyReply).code(400).send({ error: message, code: 'invalid_request' });
     },
   });
@@ -165,13 +183,21 @@ async function openServices(
     connection,
     // Code and message only: `pg` hangs the whole connection object on the error.
     (err) =>
-      app.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database connection lost; it will be replaced'),
+      app.log.warn(
+        { code: 'code' in err ? err.code : undefined, message: err.message },
+        'database connection lost; it will be replaced',
+      ),
     // This process's own change to who may do what is heard at once (others' through the triggers).
     (statement) => CHANGES_AUTH.test(statement) && sessions.clear(),
   );
   const secret = await loadSecret(db, config);
   // A missing or wrong storage key stops the start here, before anything is served.
-  const { store, local, storageKey, close: closeStore } = await createObjectStore(config, {
+  const {
+    store,
+    local,
+    storageKey,
+    close: closeStore,
+  } = await createObjectStore(config, {
     db,
     secret,
     log: app.log,
@@ -180,7 +206,9 @@ async function openServices(
     await db.destroy();
     throw err;
   });
-  const mailer = config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log) : outboxMailer(db, app.log);
+  const mailer = config.smtpUrl
+    ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log)
+    : outboxMailer(db, app.log);
   const journalKeys = createJournalKeys(db, journalWrapKey(storageKey, secret));
   const services: Services = { config, db, secret, mailer, store, sessions, journalKeys, log: app.log };
   // Before anything is listed: files stored before the index existed get their rows.
@@ -249,15 +277,21 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   const { db, log, config } = services;
   const policy = { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours };
   const housekeeping = setInterval(() => {
-    Promise.all([pruneSessions(db, policy), pruneRateLimits(db), pruneCodes(db), pruneThrottle(db), services.journalKeys.prune()]).catch((err: unknown) =>
-      log.warn({ err }, 'housekeeping failed'),
-    );
+    Promise.all([
+      pruneSessions(db, policy),
+      pruneRateLimits(db),
+      pruneCodes(db),
+      pruneThrottle(db),
+      services.journalKeys.prune(),
+    ]).catch((err: unknown) => log.warn({ err }, 'housekeeping failed'));
   }, 15 * 60_000);
   housekeeping.unref();
   // Uploads settled, abandoned ones dropped, bytes no document refers to removed: now, then regularly.
   let sweeping: Promise<unknown> = Promise.resolve();
   const runSweep = () => {
-    sweeping = sweep(services, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) => log.warn({ err }, 'sweep failed'));
+    sweeping = sweep(services, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) =>
+      log.warn({ err }, 'sweep failed'),
+    );
   };
   runSweep();
   const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
@@ -265,7 +299,9 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   // The retention rule: now, then every hour (each run does what is due and nothing twice).
   let retaining: Promise<unknown> = Promise.resolve();
   const runRetentionNow = () => {
-    retaining = runRetention(services, new Date()).catch((err: unknown) => log.warn({ err }, 'retention run failed'));
+    retaining = runRetention(services, new Date()).catch((err: unknown) =>
+      log.warn({ err }, 'retention run failed'),
+    );
   };
   runRetentionNow();
   const retention = setInterval(runRetentionNow, 60 * 60_000);
@@ -273,18 +309,25 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   // A season close a crash interrupted is finished now, whatever step it had reached.
   const resuming = resumeSeasonClose(services).then(
     (year) => year !== undefined && log.info({ year }, 'an interrupted season close was finished'),
-    (err: unknown) => log.warn({ err }, 'finishing an interrupted season close failed; the next start tries again'),
+    (err: unknown) =>
+      log.warn({ err }, 'finishing an interrupted season close failed; the next start tries again'),
   );
   // Files stored before encryption are encrypted in the background; a stop resumes at the next start.
   const stopOneOffs = new AbortController();
   const encrypting = local
     ? encryptStoredFiles(local, services, { signal: stopOneOffs.signal }).catch((err: unknown) =>
-        log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'encrypting stored files failed; the next start tries again'),
+        log.warn(
+          { code: err instanceof Error ? err.name : 'unknown' },
+          'encrypting stored files failed; the next start tries again',
+        ),
       )
     : Promise.resolve();
   // Names stored before every name was given its type's extension get it, once, in the background.
   const naming = fixDocumentNames(services, { signal: stopOneOffs.signal }).catch((err: unknown) =>
-    log.warn({ code: err instanceof Error ? err.name : 'unknown' }, 'typing stored names failed; the next start tries again'),
+    log.warn(
+      { code: err instanceof Error ? err.name : 'unknown' },
+      'typing stored names failed; the next start tries again',
+    ),
   );
   return {
     stop() {
@@ -317,7 +360,10 @@ async function assemble(
   const background = startBackgroundWork(services, local);
   // Last, when nothing can fail any more: until it listens, no session lookup is kept.
   const listener = listenForAuthChanges(connection, services.sessions, (err) =>
-    app.log.warn({ message: err.message }, 'the connection that hears session changes failed; sessions are looked up every time until it is back'),
+    app.log.warn(
+      { message: err.message },
+      'the connection that hears session changes failed; sessions are looked up every time until it is back',
+    ),
   );
   return {
     app,

@@ -16,7 +16,11 @@ export async function loadSecret(db: Db, config: Config): Promise<Buffer> {
     .values({ name: 'hmac', value: randomBytes(32).toString('base64') })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', 'hmac').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('server_secrets')
+    .select('value')
+    .where('name', '=', 'hmac')
+    .executeTakeFirstOrThrow();
   return Buffer.from(row.value, 'base64');
 }
 
@@ -39,7 +43,14 @@ export async function ensureAdmin(db: Db, config: Config, log: FastifyBaseLogger
       approved: true,
       approved_at: new Date(),
     })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ is_admin: true, approved: true, suspended: false, approved_at: sql`coalesce(users.approved_at, now())` }))
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        is_admin: true,
+        approved: true,
+        suspended: false,
+        approved_at: sql`coalesce(users.approved_at, now())`,
+      }),
+    )
     .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
     .executeTakeFirstOrThrow();
   log.info(result.inserted ? 'bootstrap admin created' : 'bootstrap admin ensured');

@@ -31,7 +31,8 @@ const EnvSchema = z.object({
       if (/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v)) return v;
       ctx.addIssue({
         code: 'custom',
-        message: 'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (trusting every X-Forwarded-For would let anyone fake their IP)',
+        message:
+          'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (trusting every X-Forwarded-For would let anyone fake their IP)',
       });
       return z.NEVER;
     }),
@@ -50,7 +51,10 @@ const EnvSchema = z.object({
     .transform((v, ctx) => {
       const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64') : Buffer.alloc(0);
       if (key.length === 32) return key;
-      ctx.addIssue({ code: 'custom', message: 'must be 32 random bytes in base64 (make one with: openssl rand -base64 32)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be 32 random bytes in base64 (make one with: openssl rand -base64 32)',
+      });
       return z.NEVER;
     })
     .optional(),
@@ -90,8 +94,7 @@ export interface S3Config {
  * file (under the user's config directory) is created on first start; a named one must exist.
  */
 export type StorageKeySource =
-  | { kind: 'value'; key: Buffer }
-  | { kind: 'file'; path: string; createIfMissing: boolean };
+  { kind: 'value'; key: Buffer } | { kind: 'file'; path: string; createIfMissing: boolean };
 
 /** Everything the server is configured with; tests build one directly. */
 export interface Config {
@@ -140,7 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when S3_ENDPOINT is set');
   }
   if (e.STORAGE_KEY && e.STORAGE_KEY_FILE) {
-    throw new ConfigError('Invalid configuration:\n  STORAGE_KEY and STORAGE_KEY_FILE: set one of them, not both');
+    throw new ConfigError(
+      'Invalid configuration:\n  STORAGE_KEY and STORAGE_KEY_FILE: set one of them, not both',
+    );
   }
   if (e.S3_SSE_KMS_KEY_ID && e.S3_SSE !== 'aws:kms') {
     throw new ConfigError('Invalid configuration:\n  S3_SSE_KMS_KEY_ID: needs S3_SSE=aws:kms');
@@ -176,7 +181,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
           ...(e.S3_SSE && {
-            sse: e.S3_SSE === 'AES256' ? { algorithm: 'AES256' as const } : { algorithm: 'aws:kms' as const, kmsKeyId: e.S3_SSE_KMS_KEY_ID },
+            sse:
+              e.S3_SSE === 'AES256'
+                ? { algorithm: 'AES256' as const }
+                : { algorithm: 'aws:kms' as const, kmsKeyId: e.S3_SSE_KMS_KEY_ID },
           }),
         }
       : undefined,

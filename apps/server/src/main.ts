@@ -20,7 +20,13 @@ try {
 
 // In a terminal, one readable line per event; anywhere else (services, containers) JSON lines.
 const logger = process.stdout.isTTY
-  ? { level: config.logLevel, transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' } } }
+  ? {
+      level: config.logLevel,
+      transport: {
+        target: 'pino-pretty',
+        options: { ignore: 'pid,hostname,reqId', translateTime: 'HH:MM:ss' },
+      },
+    }
   : { level: config.logLevel };
 
 let server: Server;
@@ -34,7 +40,9 @@ try {
 try {
   await server.app.listen({ port: config.port, host: config.host });
 } catch (err) {
-  server.app.log.error(`Cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+  server.app.log.error(
+    `Cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`,
+  );
   await server.close().catch(() => undefined);
   process.exit(1);
 }

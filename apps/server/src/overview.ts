@@ -27,7 +27,13 @@ export function volunteerTotals(db: Db, since: Date) {
   // A client's missing categories: its category count less the distinct categories its files are
   // in — counting only its own categories (a file left in a category since deleted counts for none).
   const fixed = [...FIXED_CATEGORIES];
-  return sql<{ email: string | null; name: string | null; clients: number; complete: number; missing: number }>`
+  return sql<{
+    email: string | null;
+    name: string | null;
+    clients: number;
+    complete: number;
+    missing: number;
+  }>`
     with pairs as (
       select client_id, doc_type from documents where state = 'stored' group by client_id, doc_type
     ), present as (
@@ -70,5 +76,11 @@ export async function programmeOverview(db: Db, now: Date) {
   const [volunteers, perDay] = await Promise.all([volunteerTotals(db, since), uploadsPerDay(db, now)]);
   const clients = volunteers.rows.reduce((sum, v) => sum + v.clients, 0);
   const complete = volunteers.rows.reduce((sum, v) => sum + v.complete, 0);
-  return { since: since.toISOString(), clients, complete, uploadsPerDay: perDay.rows, volunteers: volunteers.rows };
+  return {
+    since: since.toISOString(),
+    clients,
+    complete,
+    uploadsPerDay: perDay.rows,
+    volunteers: volunteers.rows,
+  };
 }

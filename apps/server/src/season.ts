@@ -24,10 +24,21 @@ export function currentSeason(now: Date): number {
 export async function seasonSummary(db: Db, year: number) {
   const closed = await db.selectFrom('season_close').selectAll().where('year', '=', year).executeTakeFirst();
   if (closed?.finished_at) {
-    return { year, users: closed.users ?? 0, clients: closed.clients ?? 0, documents: closed.documents ?? 0, closedAt: closed.finished_at.toISOString() };
+    return {
+      year,
+      users: closed.users ?? 0,
+      clients: closed.clients ?? 0,
+      documents: closed.documents ?? 0,
+      closedAt: closed.finished_at.toISOString(),
+    };
   }
   const [users, documents] = await Promise.all([
-    db.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('is_admin', '=', false).where('suspended', '=', false).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('is_admin', '=', false)
+      .where('suspended', '=', false)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('documents')
       .select([sql<number>`count(*)::int`.as('n'), sql<number>`count(distinct client_id)::int`.as('clients')])
@@ -42,7 +53,12 @@ export async function seasonSummary(db: Db, year: number) {
  * a crash goes on from where the data is. Resolves once finished; undefined if another process is
  * closing it right now.
  */
-export async function closeSeason(services: Services, year: number, by: string | null, ip: string | null = null) {
+export async function closeSeason(
+  services: Services,
+  year: number,
+  by: string | null,
+  ip: string | null = null,
+) {
   const { db, store, log } = services;
   return exclusively(db, SEASON_LOCK, async () => {
     const before = await seasonSummary(db, year);
@@ -51,22 +67,45 @@ export async function closeSeason(services: Services, year: number, by: string |
     const actor = await db.transaction().execute(async (trx) => {
       const started = await trx
         .insertInto('season_close')
-        .values({ year, started_by: by, users: before.users, clients: before.clients, documents: before.documents })
+        .values({
+          year,
+          started_by: by,
+          users: before.users,
+          clients: before.clients,
+          documents: before.documents,
+        })
         .onConflict((oc) => oc.column('year').doNothing())
         .returning('started_by')
         .executeTakeFirst();
       if (started) {
-        await audit(trx, { actor: by, action: 'season.close', ip, detail: `${year}: ${before.users} accounts, ${before.clients} clients, ${before.documents} documents` });
+        await audit(trx, {
+          actor: by,
+          action: 'season.close',
+          ip,
+          detail: `${year}: ${before.users} accounts, ${before.clients} clients, ${before.documents} documents`,
+        });
         return by;
       }
       // Resumed: the entries name the admin who started it.
-      const row = await trx.selectFrom('season_close').select('started_by').where('year', '=', year).executeTakeFirst();
+      const row = await trx
+        .selectFrom('season_close')
+        .select('started_by')
+        .where('year', '=', year)
+        .executeTakeFirst();
       return row?.started_by ?? by;
     });
 
     // Accounts first: from here nobody but an admin can sign in or keep a session (sessions need `approved`).
-    await db.updateTable('users').set({ approved: false, suspended: true }).where('is_admin', '=', false).where('suspended', '=', false).execute();
-    await db.deleteFrom('sessions').where('user_email', 'in', db.selectFrom('users').select('email').where('is_admin', '=', false)).execute();
+    await db
+      .updateTable('users')
+      .set({ approved: false, suspended: true })
+      .where('is_admin', '=', false)
+      .where('suspended', '=', false)
+      .execute();
+    await db
+      .deleteFrom('sessions')
+      .where('user_email', 'in', db.selectFrom('users').select('email').where('is_admin', '=', false))
+      .execute();
     // What any device kept for the season closed can never be opened again, an admin's included.
     await services.journalKeys.destroyAll();
 
@@ -75,10 +114,14 @@ export async function closeSeason(services: Services, year: number, by: string |
       const clients = await db.selectFrom('documents').select('client_id').distinct().limit(BATCH).execute();
       if (clients.length === 0) break;
       for (const { client_id: clientId } of clients) {
-        const keys = (await db.selectFrom('documents').select('key').where('client_id', '=', clientId).execute()).map((r) => r.key);
+        const keys = (
+          await db.selectFrom('documents').select('key').where('client_id', '=', clientId).execute()
+        ).map((r) => r.key);
         await audit(db, { actor, action: 'client.season-close', clientId, keys, ip, detail: String(year) });
         await deleteDocumentRows(db, keys);
-        await store.delete(keys).catch((err: unknown) => log.warn({ err }, 'season close: bytes left for the sweeper'));
+        await store
+          .delete(keys)
+          .catch((err: unknown) => log.warn({ err }, 'season close: bytes left for the sweeper'));
       }
     }
     await db.updateTable('season_close').set({ finished_at: new Date() }).where('year', '=', year).execute();
@@ -89,7 +132,11 @@ export async function closeSeason(services: Services, year: number, by: string |
 
 /** Finishes a close a crash interrupted (at start, before requests are taken). */
 export async function resumeSeasonClose(services: Services): Promise<number | undefined> {
-  const open = await services.db.selectFrom('season_close').select('year').where('finished_at', 'is', null).executeTakeFirst();
+  const open = await services.db
+    .selectFrom('season_close')
+    .select('year')
+    .where('finished_at', 'is', null)
+    .executeTakeFirst();
   if (!open) return undefined;
   // Undefined: another process holds the close and finishes it.
   return (await closeSeason(services, open.year, null)) ? open.year : undefined;

@@ -22,20 +22,28 @@ describe('approving and managing accounts', () => {
     expect((await people.officer.get(user('vola@example.org'))).status).toBe(403);
     const all = await people.admin.get('/api/admin/users?status=all');
     expect(all.body.items).toHaveLength(5);
-    expect((await people.admin.get('/api/admin/users?status=everyone')).body.error).toBe('status must be pending or all.');
+    expect((await people.admin.get('/api/admin/users?status=everyone')).body.error).toBe(
+      'status must be pending or all.',
+    );
   });
 
   it('lets an officer approve and set volunteer, but never officer', async () => {
     await register(app, 'newbie@example.org');
-    expect((await people.officer.post(`${user('newbie@example.org')}/approve`, { approved: true })).body.user).toMatchObject({
+    expect(
+      (await people.officer.post(`${user('newbie@example.org')}/approve`, { approved: true })).body.user,
+    ).toMatchObject({
       approved: true,
       role: 'volunteer',
     });
     const asOfficer = await people.officer.post(`${user('newbie@example.org')}/role`, { role: 'officer' });
     expect(asOfficer.status).toBe(403);
     expect(asOfficer.body.error).toMatch(/Officers may only set the volunteer role/);
-    expect((await people.officer.post(`${user('newbie@example.org')}/role`, { role: 'volunteer' })).status).toBe(200);
-    expect((await people.officer.post(`${user('newbie@example.org')}/approve`, { approved: false })).status).toBe(403);
+    expect(
+      (await people.officer.post(`${user('newbie@example.org')}/role`, { role: 'volunteer' })).status,
+    ).toBe(200);
+    expect(
+      (await people.officer.post(`${user('newbie@example.org')}/approve`, { approved: false })).status,
+    ).toBe(403);
   });
 
   it('mails the approved account a sign-in link on the address the approver used, and nothing on a withdrawal', async () => {
@@ -57,14 +65,16 @@ describe('approving and managing accounts', () => {
     await people.admin.post(`${user('promote@example.org')}/approve`, { approved: true });
     const promoted = await people.admin.post(`${user('promote@example.org')}/role`, { role: 'officer' });
     expect(promoted.body.user).toMatchObject({ role: 'officer', isAdmin: false });
-    expect((await people.officer.post(`${user('promote@example.org')}/role`, { role: 'volunteer' })).status).toBe(403);
+    expect(
+      (await people.officer.post(`${user('promote@example.org')}/role`, { role: 'volunteer' })).status,
+    ).toBe(403);
     for (const actor of [people.admin, people.officer]) {
       const res = await actor.post(`${user('admin@example.org')}/role`, { role: 'volunteer' });
       expect(res.status).toBe(403);
     }
-    expect((await people.admin.post(`${user('admin@example.org')}/role`, { role: 'volunteer' })).body.error).toBe(
-      "An admin's role cannot be changed.",
-    );
+    expect(
+      (await people.admin.post(`${user('admin@example.org')}/role`, { role: 'volunteer' })).body.error,
+    ).toBe("An admin's role cannot be changed.");
     expect((await people.admin.del(user('admin@example.org'))).status).toBe(403);
   });
 
@@ -79,8 +89,16 @@ describe('approving and managing accounts', () => {
 
   it('shows one user to admins only, with 404 for unknown', async () => {
     const one = await people.admin.get(user('vola@example.org'));
-    expect(one.body.user).toMatchObject({ email: 'vola@example.org', approved: true, role: 'volunteer', isAdmin: false });
-    expect((await people.admin.get(user('ghost@example.org'))).body).toEqual({ error: 'User not found.', code: expect.any(String) });
+    expect(one.body.user).toMatchObject({
+      email: 'vola@example.org',
+      approved: true,
+      role: 'volunteer',
+      isAdmin: false,
+    });
+    expect((await people.admin.get(user('ghost@example.org'))).body).toEqual({
+      error: 'User not found.',
+      code: expect.any(String),
+    });
     expect((await people.admin.get('/api/admin/users/not-an-email')).status).toBe(400);
   });
 
@@ -107,7 +125,9 @@ describe('approving and managing accounts', () => {
     expect((await people.admin.del(user('leaving@example.org'))).body).toEqual({ ok: true });
     expect((await session.get('/api/me')).status).toBe(401);
     const again = await app.agent().prime();
-    expect((await again.post('/api/auth/login-init', { email: 'leaving@example.org', pin: PIN })).status).toBe(401);
+    expect(
+      (await again.post('/api/auth/login-init', { email: 'leaving@example.org', pin: PIN })).status,
+    ).toBe(401);
     expect((await people.admin.del(user('leaving@example.org'))).status).toBe(404);
   });
 });

@@ -20,7 +20,9 @@ describe('abuse of the API', () => {
   });
 
   it('serves the dev outbox only to callers on this machine, never through a proxy', async () => {
-    const relayed = await app.agent().call('GET', '/api/dev/outbox', undefined, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const relayed = await app
+      .agent()
+      .call('GET', '/api/dev/outbox', undefined, { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(relayed.status).toBe(403);
   });
 
@@ -60,7 +62,10 @@ describe('abuse of the API', () => {
     await victim.post('/api/auth/login-init', { email: 'volb@example.org', pin: PIN });
     const before = (await app.outbox()).length;
     const stranger = await app.agent().prime();
-    expect((await stranger.post('/api/auth/login-resend', { email: 'volb@example.org' })).body).toEqual({ ok: true, emailSent: true });
+    expect((await stranger.post('/api/auth/login-resend', { email: 'volb@example.org' })).body).toEqual({
+      ok: true,
+      emailSent: true,
+    });
     expect((await app.outbox()).length).toBe(before);
   });
 
@@ -68,24 +73,42 @@ describe('abuse of the API', () => {
     await register(app, 'target@example.org');
     await people.admin.post('/api/admin/users/target%40example.org/approve', { approved: true });
     const a = await app.agent().prime();
-    const guesses = Array.from({ length: 30 }, (_, i) => a.post('/api/auth/login-init', { email: 'target@example.org', pin: `guess ${i} wrong` }));
+    const guesses = Array.from({ length: 30 }, (_, i) =>
+      a.post('/api/auth/login-init', { email: 'target@example.org', pin: `guess ${i} wrong` }),
+    );
     const statuses = (await Promise.all(guesses)).map((r) => r.status);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
-    expect((await a.post('/api/auth/login-init', { email: 'target@example.org', pin: PIN })).status).toBe(429);
+    expect((await a.post('/api/auth/login-init', { email: 'target@example.org', pin: PIN })).status).toBe(
+      429,
+    );
   });
 
   it('refuses control characters and broken Unicode with 400, deleting nothing', async () => {
     const a = await app.agent().prime();
-    const nul = await a.post('/api/auth/register', { firstName: 'a\u0000', lastName: 'b', email: 'nul@example.org', pin: PIN });
+    const nul = await a.post('/api/auth/register', {
+      firstName: 'a\u0000',
+      lastName: 'b',
+      email: 'nul@example.org',
+      pin: PIN,
+    });
     expect(nul.status).toBe(400);
     const clientId = await createClient(people.volA, 'unicode@example.org');
     const key = await upload(people.volA, clientId, '13614-C', 'keep.pdf', samplePdf());
-    const res = await people.volA.post('/api/docs/delete', { keys: [key, `${clientId}/13614-C/1_\ud800.pdf`] });
+    const res = await people.volA.post('/api/docs/delete', {
+      keys: [key, `${clientId}/13614-C/1_\ud800.pdf`],
+    });
     expect(res.status).toBe(400);
     const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=13614-C`);
     expect(listed.body.items).toHaveLength(1);
     expect((await people.volA.post('/api/docs/rename', { key, filename: '\ud800' })).status).toBe(400);
-    expect((await people.admin.post('/api/admin/clients/delete', { createdBy: 'a\u0000', clientEmail: 'x@example.org' })).status).toBe(400);
+    expect(
+      (
+        await people.admin.post('/api/admin/clients/delete', {
+          createdBy: 'a\u0000',
+          clientEmail: 'x@example.org',
+        })
+      ).status,
+    ).toBe(400);
     const badUrl = await people.admin.get('/api/admin/users/%E0%A4%A');
     expect(badUrl).toMatchObject({ status: 400, body: { error: 'The address is not valid.' } });
   });
@@ -99,13 +122,33 @@ describe('abuse of the API', () => {
 
   it('never lets an upload link overwrite a file or outlive its client', async () => {
     const clientId = await createClient(people.volA, 'late@example.org');
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'bank.pdf', contentType: 'application/pdf' });
-    const put = () => fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: samplePdf('bank') });
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'bank.pdf',
+      contentType: 'application/pdf',
+    });
+    const put = () =>
+      fetch(presign.body.url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf' },
+        body: samplePdf('bank'),
+      });
     expect((await put()).status).toBe(200);
     expect((await put()).status).toBe(409);
-    const late = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'late.pdf', contentType: 'application/pdf' });
-    await people.admin.post('/api/admin/clients/delete', { createdBy: 'vola@example.org', clientEmail: 'late@example.org' });
-    const after = await fetch(late.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: samplePdf('late') });
+    const late = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'late.pdf',
+      contentType: 'application/pdf',
+    });
+    await people.admin.post('/api/admin/clients/delete', {
+      createdBy: 'vola@example.org',
+      clientEmail: 'late@example.org',
+    });
+    const after = await fetch(late.body.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: samplePdf('late'),
+    });
     expect(after.status).toBe(404);
     expect(await app.server.services.store.list(`${clientId}/`)).toEqual([]);
   });

@@ -26,7 +26,8 @@ describe('audit log', () => {
     people = await seedPeople(app);
     clientA = await createClient(people.volA, 'audit-a@example.org');
     clientB = await createClient(people.volB, 'audit-b@example.org');
-    for (let i = 0; i < 5; i++) keys.push(await upload(people.volA, clientA, 'Banking Info', `a-${i}.pdf`, samplePdf(`a ${i}`)));
+    for (let i = 0; i < 5; i++)
+      keys.push(await upload(people.volA, clientA, 'Banking Info', `a-${i}.pdf`, samplePdf(`a ${i}`)));
     keys.push(await upload(people.volB, clientB, '13614-C', 'b.pdf', samplePdf('b')));
     await people.volA.post('/api/docs/presign-view', { key: keys[0] });
   });
@@ -43,7 +44,10 @@ describe('audit log', () => {
   it('records each stored upload as its uploader, with the client and key', async () => {
     const { items } = await audit(`action=doc.upload&clientId=${clientA}`);
     expect(items.map((e) => [e.actor, e.clientId, e.keys])).toEqual(
-      keys.slice(0, 5).reverse().map((key) => ['vola@example.org', clientA, [key]]),
+      keys
+        .slice(0, 5)
+        .reverse()
+        .map((key) => ['vola@example.org', clientA, [key]]),
     );
   });
 
@@ -84,10 +88,17 @@ describe('audit log', () => {
   });
 
   it('refuses filters it cannot read with their reason', async () => {
-    const refused = async (query: string) => (await people.admin.get(`/api/admin/audit?${query}`)).body as unknown;
+    const refused = async (query: string) =>
+      (await people.admin.get(`/api/admin/audit?${query}`)).body as unknown;
     expect(await refused('action=doc.steal')).toEqual({ error: 'Unknown action.', code: expect.any(String) });
-    expect(await refused('from=yesterday')).toEqual({ error: 'from must be a date and time (ISO 8601).', code: expect.any(String) });
-    expect(await refused('before=0')).toEqual({ error: 'before must be at least 1.', code: expect.any(String) });
+    expect(await refused('from=yesterday')).toEqual({
+      error: 'from must be a date and time (ISO 8601).',
+      code: expect.any(String),
+    });
+    expect(await refused('before=0')).toEqual({
+      error: 'before must be at least 1.',
+      code: expect.any(String),
+    });
     expect((await people.volA.get('/api/admin/audit')).status).toBe(403);
   });
 });

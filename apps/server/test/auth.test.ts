@@ -21,16 +21,36 @@ describe('accounts and sign-in', () => {
 
   it('makes the first account an approved admin and later ones pending', async () => {
     const a = await app.agent().prime();
-    const first = await a.post('/api/auth/register', { firstName: 'Ada', lastName: 'Admin', email: 'Admin@Example.org ', pin: PIN });
+    const first = await a.post('/api/auth/register', {
+      firstName: 'Ada',
+      lastName: 'Admin',
+      email: 'Admin@Example.org ',
+      pin: PIN,
+    });
     expect(first).toMatchObject({ status: 200, body: { ok: true, status: 'approved' } });
-    const second = await a.post('/api/auth/register', { firstName: 'Val', lastName: 'Volunteer', email: 'val@example.org', pin: PIN });
+    const second = await a.post('/api/auth/register', {
+      firstName: 'Val',
+      lastName: 'Volunteer',
+      email: 'val@example.org',
+      pin: PIN,
+    });
     expect(second.body).toEqual({ ok: true, status: 'pending' });
-    const duplicate = await a.post('/api/auth/register', { firstName: 'X', lastName: 'Y', email: 'val@example.org', pin: 'another pin!' });
+    const duplicate = await a.post('/api/auth/register', {
+      firstName: 'X',
+      lastName: 'Y',
+      email: 'val@example.org',
+      pin: 'another pin!',
+    });
     expect(duplicate.body).toEqual(second.body);
     const admin = await signIn(app, 'admin@example.org');
     const me = await admin.get('/api/me?t=1700000000000');
     expect(me.status).toBe(200);
-    expect(me.body.user).toMatchObject({ email: 'admin@example.org', isAdmin: true, approved: true, firstName: 'Ada' });
+    expect(me.body.user).toMatchObject({
+      email: 'admin@example.org',
+      isAdmin: true,
+      approved: true,
+      firstName: 'Ada',
+    });
     expect(me.body.user).not.toHaveProperty('pin_hash');
   });
 
@@ -43,21 +63,38 @@ describe('accounts and sign-in', () => {
 
   it('rejects short PINs, bad emails and missing fields with readable messages', async () => {
     const a = await app.agent().prime();
-    expect((await a.post('/api/auth/register', { firstName: 'A', lastName: 'B', email: 'a@b.org', pin: 'short' })).body.error).toBe(
-      'Password PIN must be at least 8 characters.',
+    expect(
+      (await a.post('/api/auth/register', { firstName: 'A', lastName: 'B', email: 'a@b.org', pin: 'short' }))
+        .body.error,
+    ).toBe('Password PIN must be at least 8 characters.');
+    expect(
+      (await a.post('/api/auth/register', { firstName: 'A', lastName: 'B', email: 'nope', pin: PIN })).body
+        .error,
+    ).toBe('Enter a valid email address.');
+    expect(
+      (await a.post('/api/auth/register', { lastName: 'B', email: 'a@b.org', pin: PIN })).body.error,
+    ).toBe('First name is required.');
+    expect(
+      (await a.post('/api/auth/register', { firstName: 7, lastName: 'B', email: 'a@b.org', pin: PIN }))
+        .status,
+    ).toBe(400);
+    expect((await a.post('/api/auth/register', [1, 2])).body.error).toBe(
+      'The request body must be a JSON object.',
     );
-    expect((await a.post('/api/auth/register', { firstName: 'A', lastName: 'B', email: 'nope', pin: PIN })).body.error).toBe(
-      'Enter a valid email address.',
-    );
-    expect((await a.post('/api/auth/register', { lastName: 'B', email: 'a@b.org', pin: PIN })).body.error).toBe('First name is required.');
-    expect((await a.post('/api/auth/register', { firstName: 7, lastName: 'B', email: 'a@b.org', pin: PIN })).status).toBe(400);
-    expect((await a.post('/api/auth/register', [1, 2])).body.error).toBe('The request body must be a JSON object.');
     const malformed = await a.call('POST', '/api/auth/register', undefined, { raw: '{"firstName":' });
     expect(malformed).toMatchObject({ status: 400, body: { error: 'The request body is not valid JSON.' } });
-    const huge = await a.post('/api/auth/register', { firstName: 'x'.repeat(200_000), lastName: 'B', email: 'a@b.org', pin: PIN });
+    const huge = await a.post('/api/auth/register', {
+      firstName: 'x'.repeat(200_000),
+      lastName: 'B',
+      email: 'a@b.org',
+      pin: PIN,
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error).toBe('The request body is too large.');
-    const text = await a.call('POST', '/api/auth/register', undefined, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await a.call('POST', '/api/auth/register', undefined, {
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     const unknown = await a.get('/api/no/such/route');
     expect(unknown).toMatchObject({ status: 404, body: { error: 'Not found.' } });
@@ -66,7 +103,10 @@ describe('accounts and sign-in', () => {
   it('answers a wrong PIN and an unknown email identically, in comparable time', async () => {
     const a = await app.agent().prime();
     const known = await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: 'wrong pin 123' });
-    const unknown = await a.post('/api/auth/login-init', { email: 'nobody@example.org', pin: 'wrong pin 123' });
+    const unknown = await a.post('/api/auth/login-init', {
+      email: 'nobody@example.org',
+      pin: 'wrong pin 123',
+    });
     expect(known.status).toBe(401);
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
@@ -94,12 +134,24 @@ describe('accounts and sign-in', () => {
 
   it('requires the CSRF header on every state-changing call', async () => {
     const a = await app.agent().prime();
-    const missing = await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN }, { csrf: false });
+    const missing = await a.post(
+      '/api/auth/login-init',
+      { email: 'admin@example.org', pin: PIN },
+      { csrf: false },
+    );
     expect(missing.status).toBe(403);
-    const wrong = await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN }, { csrf: 'forged-token' });
+    const wrong = await a.post(
+      '/api/auth/login-init',
+      { email: 'admin@example.org', pin: PIN },
+      { csrf: 'forged-token' },
+    );
     expect(wrong.status).toBe(403);
     const other = await app.agent().prime();
-    const foreign = await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN }, { csrf: other.cookies.get('csrf_token')! });
+    const foreign = await a.post(
+      '/api/auth/login-init',
+      { email: 'admin@example.org', pin: PIN },
+      { csrf: other.cookies.get('csrf_token')! },
+    );
     expect(foreign.status).toBe(403);
     const signedIn = await signIn(app, 'admin@example.org');
     const noHeader = await signedIn.post('/api/auth/logout', {}, { csrf: false });
@@ -144,11 +196,20 @@ describe('accounts and sign-in', () => {
     await a.post('/api/auth/login-init', { email, pin: PIN });
     const good = await app.latestCode(email);
     expect((await a.post('/api/auth/login-verify', { email, code: good })).status).toBe(200);
-    expect((await app.agent().prime().then((b) => b.post('/api/auth/login-verify', { email, code: good }))).status).toBe(400);
+    expect(
+      (
+        await app
+          .agent()
+          .prime()
+          .then((b) => b.post('/api/auth/login-verify', { email, code: good }))
+      ).status,
+    ).toBe(400);
 
     await a.post('/api/auth/login-init', { email, pin: PIN });
     const stale = await app.latestCode(email);
-    await sql`UPDATE codes SET expires_at = now() - interval '1 second' WHERE email = ${email}`.execute(app.server.services.db);
+    await sql`UPDATE codes SET expires_at = now() - interval '1 second' WHERE email = ${email}`.execute(
+      app.server.services.db,
+    );
     const expired = await a.post('/api/auth/login-verify', { email, code: stale });
     expect(expired.status).toBe(400);
     expect(expired.body.error).toMatch(/not valid or has expired/);
@@ -160,9 +221,16 @@ describe('accounts and sign-in', () => {
     await a.post('/api/auth/login-init', { email, pin: PIN });
     const code = await app.latestCode(email);
     const wrong = code === '000000' ? '111111' : '000000';
-    const badCode = { status: 400, body: { error: 'That code is not valid or has expired. Check the latest email or request a new code.' } };
-    const usedUp = { status: 400, body: { error: 'Too many wrong codes. Use Resend code to get a new one.' } };
-    for (let i = 0; i < 4; i += 1) expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(badCode);
+    const badCode = {
+      status: 400,
+      body: { error: 'That code is not valid or has expired. Check the latest email or request a new code.' },
+    };
+    const usedUp = {
+      status: 400,
+      body: { error: 'Too many wrong codes. Use Resend code to get a new one.' },
+    };
+    for (let i = 0; i < 4; i += 1)
+      expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(badCode);
     expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(usedUp);
     expect(await a.post('/api/auth/login-verify', { email, code: wrong })).toMatchObject(usedUp);
     expect(await a.post('/api/auth/login-verify', { email, code })).toMatchObject(usedUp);
@@ -179,16 +247,24 @@ describe('accounts and sign-in', () => {
       const a = await app.agent().prime();
       expect((await a.post('/api/auth/forgot-init', { email })).status).toBe(200);
       // The code is made after the answer: wait for it.
-      await vi.waitFor(async () => expect(await db.selectFrom('codes').select('id').where('email', '=', email).executeTakeFirst()).toBeDefined());
-      const mailed = (await app.outbox()).filter((m) => m.to === email).length > 0 ? await app.latestCode(email) : '';
+      await vi.waitFor(async () =>
+        expect(
+          await db.selectFrom('codes').select('id').where('email', '=', email).executeTakeFirst(),
+        ).toBeDefined(),
+      );
+      const mailed =
+        (await app.outbox()).filter((m) => m.to === email).length > 0 ? await app.latestCode(email) : '';
       const wrong = mailed === '000000' ? '111111' : '000000';
       const answers = [];
-      for (let i = 0; i < 6; i += 1) answers.push(await a.post('/api/auth/forgot-verify', { email, code: wrong }));
+      for (let i = 0; i < 6; i += 1)
+        answers.push(await a.post('/api/auth/forgot-verify', { email, code: wrong }));
       return answers.map(({ status, body }) => ({ status, body }));
     };
     const known = await tries('admin@example.org');
     expect(known.map((r) => r.body.error)).toEqual([
-      ...Array<string>(4).fill('That code is not valid or has expired. Check the latest email or request a new code.'),
+      ...Array<string>(4).fill(
+        'That code is not valid or has expired. Check the latest email or request a new code.',
+      ),
       'Too many wrong codes. Use Resend code to get a new one.',
       'Too many wrong codes. Use Resend code to get a new one.',
     ]);
@@ -201,22 +277,31 @@ describe('accounts and sign-in', () => {
     const a = await signIn(app, 'admin@example.org');
     const firstToken = a.cookies.get('vita_session')!;
     await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN });
-    await a.post('/api/auth/login-verify', { email: 'admin@example.org', code: await app.latestCode('admin@example.org') });
+    await a.post('/api/auth/login-verify', {
+      email: 'admin@example.org',
+      code: await app.latestCode('admin@example.org'),
+    });
     expect(a.cookies.get('vita_session')).not.toBe(firstToken);
-    const replay = await app.agent().call('GET', '/api/me', undefined, { headers: { cookie: `vita_session=${firstToken}` } });
+    const replay = await app
+      .agent()
+      .call('GET', '/api/me', undefined, { headers: { cookie: `vita_session=${firstToken}` } });
     expect(replay.status).toBe(401);
 
     const token = a.cookies.get('vita_session')!;
     expect((await a.post('/api/auth/logout')).body).toEqual({ ok: true });
     expect(a.cookies.has('vita_session')).toBe(false);
     expect((await a.get('/api/me')).status).toBe(401);
-    const afterLogout = await app.agent().call('GET', '/api/me', undefined, { headers: { cookie: `vita_session=${token}` } });
+    const afterLogout = await app
+      .agent()
+      .call('GET', '/api/me', undefined, { headers: { cookie: `vita_session=${token}` } });
     expect(afterLogout.status).toBe(401);
   });
 
   it('expires idle sessions', async () => {
     const a = await signIn(app, 'admin@example.org');
-    await sql`UPDATE sessions SET last_seen_at = now() - interval '31 minutes'`.execute(app.server.services.db);
+    await sql`UPDATE sessions SET last_seen_at = now() - interval '31 minutes'`.execute(
+      app.server.services.db,
+    );
     expect((await a.get('/api/me')).status).toBe(401);
   });
 
@@ -235,7 +320,10 @@ describe('accounts and sign-in', () => {
     expect((await a.post('/api/auth/login-verify', { email, code })).status).toBe(200);
 
     const stranger = await app.agent().prime();
-    expect((await stranger.post('/api/auth/login-resend', { email: 'nobody@example.org' })).body).toEqual({ ok: true, emailSent: true });
+    expect((await stranger.post('/api/auth/login-resend', { email: 'nobody@example.org' })).body).toEqual({
+      ok: true,
+      emailSent: true,
+    });
     expect((await app.outbox()).length).toBe(before + 1);
   });
 
@@ -246,29 +334,46 @@ describe('accounts and sign-in', () => {
     const sent = (await app.outbox()).length;
     expect((await a.post('/api/auth/forgot-init', { email })).body).toEqual({ ok: true, emailSent: true });
     const code = await app.latestCode(email, sent);
-    expect((await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).status).toBe(400);
+    expect(
+      (await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).status,
+    ).toBe(400);
     expect((await a.post('/api/auth/forgot-verify', { email, code })).status).toBe(200);
-    const mismatch = await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pun' });
+    const mismatch = await a.post('/api/auth/forgot-reset', {
+      newPin1: 'brand new pin',
+      newPin2: 'brand new pun',
+    });
     expect(mismatch).toMatchObject({ status: 400, body: { error: 'The two Password PINs do not match.' } });
     expect((await a.post('/api/auth/forgot-reset', { newPin1: 'short', newPin2: 'short' })).status).toBe(400);
-    expect((await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).body).toEqual({ ok: true });
+    expect(
+      (await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' })).body,
+    ).toEqual({ ok: true });
     // The owner is told, in case it was not them.
     await vi.waitFor(async () => {
-      const notices = (await app.outbox()).filter((m) => m.to === email && m.subject === 'Your VITA Documents Password PIN was changed');
+      const notices = (await app.outbox()).filter(
+        (m) => m.to === email && m.subject === 'Your VITA Documents Password PIN was changed',
+      );
       expect(notices).toHaveLength(1);
     });
-    expect((await a.post('/api/auth/forgot-reset', { newPin1: 'another new pin', newPin2: 'another new pin' })).status).toBe(400);
+    expect(
+      (await a.post('/api/auth/forgot-reset', { newPin1: 'another new pin', newPin2: 'another new pin' }))
+        .status,
+    ).toBe(400);
     expect((await oldSession.get('/api/me')).status).toBe(401);
     expect((await a.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(401);
     expect((await a.post('/api/auth/login-init', { email, pin: 'brand new pin' })).status).toBe(200);
     // restore for the other tests
-    await app.server.services.db.updateTable('users').set({ pin_hash: (await import('../src/auth/passwords.js').then((m) => m.hashPin(PIN))) }).where('email', '=', email).execute();
+    await app.server.services.db
+      .updateTable('users')
+      .set({ pin_hash: await import('../src/auth/passwords.js').then((m) => m.hashPin(PIN)) })
+      .where('email', '=', email)
+      .execute();
   });
 
   it('caps codes per email per hour, then refuses with 429', async () => {
     const email = 'admin@example.org';
     const a = await app.agent().prime();
-    for (let i = 0; i < 20; i += 1) expect((await a.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(200);
+    for (let i = 0; i < 20; i += 1)
+      expect((await a.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(200);
     const capped = await a.post('/api/auth/login-init', { email, pin: PIN });
     expect(capped.status).toBe(429);
     expect(capped.body.error).toMatch(/Too many codes/);
@@ -277,9 +382,13 @@ describe('accounts and sign-in', () => {
   it('makes PIN guessing wait after 5 failures in a row (pin-and-code-guessing.test.ts holds the delays and the lock)', async () => {
     const email = 'admin@example.org';
     const a = await app.agent().prime();
-    for (let i = 0; i < 5; i += 1) expect((await a.post('/api/auth/login-init', { email, pin: `guess ${i} pin` })).status).toBe(401);
+    for (let i = 0; i < 5; i += 1)
+      expect((await a.post('/api/auth/login-init', { email, pin: `guess ${i} pin` })).status).toBe(401);
     const held = await a.post('/api/auth/login-init', { email, pin: PIN });
-    expect(held).toMatchObject({ status: 429, body: { error: 'Too many attempts. Please wait a few minutes and try again.' } });
+    expect(held).toMatchObject({
+      status: 429,
+      body: { error: 'Too many attempts. Please wait a few minutes and try again.' },
+    });
     expect(held.headers.get('retry-after')).toBe('1');
   });
 
@@ -289,14 +398,21 @@ describe('accounts and sign-in', () => {
     const sent = (await app.outbox()).length;
     await a.post('/api/auth/forgot-init', { email });
     await a.post('/api/auth/forgot-verify', { email, code: await app.latestCode(email, sent) });
-    await sql`UPDATE reset_grants SET expires_at = now() - interval '1 second'`.execute(app.server.services.db);
-    const res = await a.post('/api/auth/forgot-reset', { newPin1: 'brand new pin', newPin2: 'brand new pin' });
+    await sql`UPDATE reset_grants SET expires_at = now() - interval '1 second'`.execute(
+      app.server.services.db,
+    );
+    const res = await a.post('/api/auth/forgot-reset', {
+      newPin1: 'brand new pin',
+      newPin2: 'brand new pin',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/expired/);
   });
 
   it('exposes the exact product texts through core', () => {
-    expect(messages.resendSucceeded).toBe('A fresh code has been sent. It can take up to a minute to arrive.');
+    expect(messages.resendSucceeded).toBe(
+      'A fresh code has been sent. It can take up to a minute to arrive.',
+    );
   });
 });
 
@@ -306,7 +422,9 @@ describe('bootstrap admin from the environment', () => {
     try {
       await register(app, 'first@example.org');
       const a = await app.agent().prime();
-      expect((await a.post('/api/auth/login-init', { email: 'first@example.org', pin: PIN })).status).toBe(403);
+      expect((await a.post('/api/auth/login-init', { email: 'first@example.org', pin: PIN })).status).toBe(
+        403,
+      );
       const boss = await signIn(app, 'boss@example.org', 'boss pin 1234');
       expect((await boss.get('/api/me')).body.user).toMatchObject({ isAdmin: true, approved: true });
     } finally {

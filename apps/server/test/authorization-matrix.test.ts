@@ -27,48 +27,113 @@ const ADMIN_ONLY = (s: number): Row[1] => [401, 401, 403, 403, 403, s];
 const uniq = (n: number) => `m${n}x${Math.floor(Math.random() * 1e9)}`;
 
 const MATRIX: Record<EndpointName, Row> = {
-  register: [(_, n) => ['POST', '/api/auth/register', { firstName: 'A', lastName: 'B', email: `${uniq(n)}@example.org`, pin: 'a long pin' }], PUBLIC(200)],
-  loginInit: [() => ['POST', '/api/auth/login-init', { email: 'vola@example.org', pin: 'not the pin' }], PUBLIC(401)],
-  loginVerify: [() => ['POST', '/api/auth/login-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
-  loginResend: [(_, n) => ['POST', '/api/auth/login-resend', { email: `${uniq(n)}@example.org` }], PUBLIC(200)],
+  register: [
+    (_, n) => [
+      'POST',
+      '/api/auth/register',
+      { firstName: 'A', lastName: 'B', email: `${uniq(n)}@example.org`, pin: 'a long pin' },
+    ],
+    PUBLIC(200),
+  ],
+  loginInit: [
+    () => ['POST', '/api/auth/login-init', { email: 'vola@example.org', pin: 'not the pin' }],
+    PUBLIC(401),
+  ],
+  loginVerify: [
+    () => ['POST', '/api/auth/login-verify', { email: 'ghost@example.org', code: '123456' }],
+    PUBLIC(400),
+  ],
+  loginResend: [
+    (_, n) => ['POST', '/api/auth/login-resend', { email: `${uniq(n)}@example.org` }],
+    PUBLIC(200),
+  ],
   me: [() => ['GET', '/api/me?t=1'], SIGNED_IN(200)],
   journalKey: [() => ['GET', '/api/me/journal-key'], SIGNED_IN(200)],
   forgotInit: [() => ['POST', '/api/auth/forgot-init', { email: 'ghost@example.org' }], PUBLIC(200)],
-  forgotVerify: [() => ['POST', '/api/auth/forgot-verify', { email: 'ghost@example.org', code: '123456' }], PUBLIC(400)],
-  forgotResend: [(_, n) => ['POST', '/api/auth/forgot-resend', { email: `${uniq(n)}@example.org` }], PUBLIC(200)],
-  forgotReset: [() => ['POST', '/api/auth/forgot-reset', { newPin1: 'a long pin', newPin2: 'a long pin' }], PUBLIC(400)],
+  forgotVerify: [
+    () => ['POST', '/api/auth/forgot-verify', { email: 'ghost@example.org', code: '123456' }],
+    PUBLIC(400),
+  ],
+  forgotResend: [
+    (_, n) => ['POST', '/api/auth/forgot-resend', { email: `${uniq(n)}@example.org` }],
+    PUBLIC(200),
+  ],
+  forgotReset: [
+    () => ['POST', '/api/auth/forgot-reset', { newPin1: 'a long pin', newPin2: 'a long pin' }],
+    PUBLIC(400),
+  ],
   listClients: [() => ['GET', '/api/clients'], SIGNED_IN(200)],
   listAllClients: [() => ['GET', '/api/admin/clients'], ADMIN_ONLY(200)],
   createClient: [
-    (_, n) => ['POST', '/api/clients/new', { firstName: 'C', lastName: 'D', email: `${uniq(n)}@example.org`, phone: '555 010 0100' }],
+    (_, n) => [
+      'POST',
+      '/api/clients/new',
+      { firstName: 'C', lastName: 'D', email: `${uniq(n)}@example.org`, phone: '555 010 0100' },
+    ],
     SIGNED_IN(200),
   ],
   docStatus: [(w) => ['GET', `/api/clients/${w.clientId}/docs/status`], OWNER_OR_ADMIN(200)],
   docTypes: [(w) => ['GET', `/api/clients/${w.clientId}/docs/types`], OWNER_OR_ADMIN(200)],
-  addDocType: [(w, n) => ['POST', `/api/clients/${w.clientId}/docs/types`, { template: 'W-2', note: uniq(n) }], OWNER_OR_ADMIN(200)],
-  deleteDocType: [(w) => ['DELETE', `/api/clients/${w.clientId}/docs/types?docType=${encodeURIComponent('W-2 (none)')}`], OWNER_OR_ADMIN(404)],
+  addDocType: [
+    (w, n) => ['POST', `/api/clients/${w.clientId}/docs/types`, { template: 'W-2', note: uniq(n) }],
+    OWNER_OR_ADMIN(200),
+  ],
+  deleteDocType: [
+    (w) => ['DELETE', `/api/clients/${w.clientId}/docs/types?docType=${encodeURIComponent('W-2 (none)')}`],
+    OWNER_OR_ADMIN(404),
+  ],
   submitClient: [(w) => ['POST', `/api/clients/${w.clientId}/submit`], OWNER_OR_ADMIN(200)],
   downloadAll: [(w) => ['GET', `/api/clients/${w.clientId}/docs/download-all`], OWNER_OR_ADMIN(200)],
   presignUpload: [
-    (w) => ['POST', `/api/docs/presign/${w.clientId}`, { docType: 'Banking Info', filename: 'x.pdf', contentType: 'application/pdf' }],
+    (w) => [
+      'POST',
+      `/api/docs/presign/${w.clientId}`,
+      { docType: 'Banking Info', filename: 'x.pdf', contentType: 'application/pdf' },
+    ],
     OWNER_OR_ADMIN(200),
   ],
   completeUpload: [(w) => ['POST', '/api/docs/complete', { key: w.key }], OWNER_OR_ADMIN(200)],
   listDocs: [(w) => ['GET', `/api/docs/list/${w.clientId}?docType=13614-C`], OWNER_OR_ADMIN(200)],
-  presignGet: [(w) => ['POST', '/api/docs/presign-get', { key: w.key, downloadAs: 'copy.pdf' }], OWNER_OR_ADMIN(200)],
+  presignGet: [
+    (w) => ['POST', '/api/docs/presign-get', { key: w.key, downloadAs: 'copy.pdf' }],
+    OWNER_OR_ADMIN(200),
+  ],
   presignView: [(w) => ['POST', '/api/docs/presign-view', { key: w.key }], OWNER_OR_ADMIN(200)],
-  deleteDocs: [(w) => ['POST', '/api/docs/delete', { keys: [`${w.clientId}/13614-C/1_missing.pdf`] }], OWNER_OR_ADMIN(200)],
-  renameDoc: [(w) => ['POST', '/api/docs/rename', { key: w.key, filename: 'intake.pdf' }], OWNER_OR_ADMIN(200)],
+  deleteDocs: [
+    (w) => ['POST', '/api/docs/delete', { keys: [`${w.clientId}/13614-C/1_missing.pdf`] }],
+    OWNER_OR_ADMIN(200),
+  ],
+  renameDoc: [
+    (w) => ['POST', '/api/docs/rename', { key: w.key, filename: 'intake.pdf' }],
+    OWNER_OR_ADMIN(200),
+  ],
   listUsers: [() => ['GET', '/api/admin/users?status=pending'], OFFICER_OR_ADMIN(200)],
   getUser: [() => ['GET', '/api/admin/users/vola%40example.org'], ADMIN_ONLY(200)],
-  approveUser: [() => ['POST', '/api/admin/users/pending2%40example.org/approve', { approved: true }], OFFICER_OR_ADMIN(200)],
-  setUserRole: [() => ['POST', '/api/admin/users/pending%40example.org/role', { role: 'volunteer' }], OFFICER_OR_ADMIN(200)],
+  approveUser: [
+    () => ['POST', '/api/admin/users/pending2%40example.org/approve', { approved: true }],
+    OFFICER_OR_ADMIN(200),
+  ],
+  setUserRole: [
+    () => ['POST', '/api/admin/users/pending%40example.org/role', { role: 'volunteer' }],
+    OFFICER_OR_ADMIN(200),
+  ],
   deleteUser: [() => ['DELETE', '/api/admin/users/ghost%40example.org'], ADMIN_ONLY(404)],
-  deleteClient: [() => ['POST', '/api/admin/clients/delete', { createdBy: 'vola@example.org', clientEmail: 'ghost@example.org' }], ADMIN_ONLY(404)],
+  deleteClient: [
+    () => [
+      'POST',
+      '/api/admin/clients/delete',
+      { createdBy: 'vola@example.org', clientEmail: 'ghost@example.org' },
+    ],
+    ADMIN_ONLY(404),
+  ],
   // Officers may look up and move orphans and their own clients only; this one belongs to volA.
   clientMeta: [(w) => ['GET', `/api/admin/client-meta/${w.clientId}`], ADMIN_ONLY(200)],
   reassignClient: [
-    (w) => ['POST', '/api/admin/clients/reassign', { from: 'vola@example.org', clientEmail: w.clientEmail, newVolunteerEmail: 'vola@example.org' }],
+    (w) => [
+      'POST',
+      '/api/admin/clients/reassign',
+      { from: 'vola@example.org', clientEmail: w.clientEmail, newVolunteerEmail: 'vola@example.org' },
+    ],
     ADMIN_ONLY(200),
   ],
   audit: [(w) => ['GET', `/api/admin/audit?clientId=${w.clientId}&limit=5`], ADMIN_ONLY(200)],
@@ -80,7 +145,11 @@ const MATRIX: Record<EndpointName, Row> = {
   orphanedClients: [() => ['GET', '/api/officer/orphaned-clients'], OFFICER_OR_ADMIN(200)],
   volunteers: [() => ['GET', '/api/officer/volunteers'], OFFICER_OR_ADMIN(200)],
   reassignOrphan: [
-    () => ['POST', '/api/officer/orphaned-clients/reassign', { clientId: 'NoSuchClient123', newVolunteerEmail: 'vola@example.org' }],
+    () => [
+      'POST',
+      '/api/officer/orphaned-clients/reassign',
+      { clientId: 'NoSuchClient123', newVolunteerEmail: 'vola@example.org' },
+    ],
     OFFICER_OR_ADMIN(404),
   ],
   config: [() => ['GET', '/api/config'], SIGNED_IN(200)],
@@ -98,7 +167,14 @@ describe('authorization matrix', () => {
     app = await startApp();
     const people = await seedPeople(app);
     await register(app, 'pending2@example.org');
-    agents = { anon: people.anonymous, pending: people.pending, volA: people.volA, volB: people.volB, officer: people.officer, admin: people.admin };
+    agents = {
+      anon: people.anonymous,
+      pending: people.pending,
+      volA: people.volA,
+      volB: people.volB,
+      officer: people.officer,
+      admin: people.admin,
+    };
     const clientEmail = 'matrix-client@example.org';
     const clientId = await createClient(people.volA, clientEmail);
     const key = await upload(people.volA, clientId, '13614-C', 'intake.pdf', pdfBytes());
@@ -120,7 +196,9 @@ describe('authorization matrix', () => {
         const [method, path, body] = call(world, (n += 1));
         const res = await agents[who].call(method, path, body);
         if (res.status !== expected[i]) {
-          failures.push(`${name} as ${who}: expected ${expected[i]}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+          failures.push(
+            `${name} as ${who}: expected ${expected[i]}, got ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`,
+          );
         }
       }
     }

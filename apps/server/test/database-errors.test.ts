@@ -36,11 +36,23 @@ describe('database connections that end', () => {
   });
 
   it('tells an unreachable database from a wrong query', () => {
-    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "selec"'), { code: '42601' }))).toBe(false);
-    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "selec"'), { code: '42601' })),
+    ).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(
+      false,
+    );
   });
 });
 
@@ -50,7 +62,9 @@ describe('a running server whose database ends its connections', () => {
     try {
       expect((await app.agent().get('/api/me')).status).toBe(401);
       const database = new URL(app.databaseUrl).pathname.slice(1);
-      await adminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`);
+      await adminQuery(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`,
+      );
       await new Promise((r) => setTimeout(r, 300));
       const res = await app.agent().prime();
       expect((await res.get('/api/me')).status).toBe(401);

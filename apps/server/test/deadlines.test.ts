@@ -28,7 +28,13 @@ interface Trickled {
  * Sends `head`, then each of `parts` `everyMs` apart, and reads until the server closes the
  * connection or `guardMs` passes (then `closed` is false).
  */
-function trickle(url: string, head: string, parts: readonly Buffer[], everyMs: number, guardMs = 10_000): Promise<Trickled> {
+function trickle(
+  url: string,
+  head: string,
+  parts: readonly Buffer[],
+  everyMs: number,
+  guardMs = 10_000,
+): Promise<Trickled> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -42,17 +48,23 @@ function trickle(url: string, head: string, parts: readonly Buffer[], everyMs: n
       const [statusLine = '', ...rest] = text.split('\r\n');
       resolve({
         status: Number(statusLine.split(' ')[1] ?? 0),
-        body: Buffer.from(rest.join('\r\n').split('\r\n\r\n').slice(1).join('\r\n\r\n'), 'latin1').toString('utf8'),
+        body: Buffer.from(rest.join('\r\n').split('\r\n\r\n').slice(1).join('\r\n\r\n'), 'latin1').toString(
+          'utf8',
+        ),
         ms: performance.now() - started,
         closed,
       });
     };
     socket.on('connect', () => {
       socket.write(head);
-      parts.forEach((part, i) => timers.push(setTimeout(() => socket.writable && socket.write(part), (i + 1) * everyMs)));
+      parts.forEach((part, i) =>
+        timers.push(setTimeout(() => socket.writable && socket.write(part), (i + 1) * everyMs)),
+      );
     });
     socket.on('data', (chunk: Buffer) => (data = Buffer.concat([data, chunk])));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => finish(true));
     timers.push(setTimeout(() => finish(false), guardMs));
   });
@@ -90,12 +102,27 @@ describe('request deadlines', () => {
   afterAll(() => app?.close());
 
   it('answers a JSON body still trickling in after its deadline with 408, and closes the connection', async () => {
-    const body = Buffer.from(JSON.stringify({ firstName: 'Slow', lastName: 'Loris', email: 'slow@example.org', phone: '(734) 555-0100' }));
+    const body = Buffer.from(
+      JSON.stringify({
+        firstName: 'Slow',
+        lastName: 'Loris',
+        email: 'slow@example.org',
+        phone: '(734) 555-0100',
+      }),
+    );
     // Ten bytes, then nothing more: a connection held open with a parser waiting.
-    const answer = await trickle(app.url, jsonHead(people.volA, '/api/clients/new', body.length), [body.subarray(0, 10)], 50);
+    const answer = await trickle(
+      app.url,
+      jsonHead(people.volA, '/api/clients/new', body.length),
+      [body.subarray(0, 10)],
+      50,
+    );
     expect(answer.closed).toBe(true);
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'The request took too long to arrive. Please try again.', code: expect.any(String) });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'The request took too long to arrive. Please try again.',
+      code: expect.any(String),
+    });
     expect(answer.ms).toBeGreaterThanOrEqual(JSON_BODY_MS);
     expect(answer.ms).toBeLessThan(NEVER_MS);
     // Nothing was created from half a body.
@@ -104,7 +131,14 @@ describe('request deadlines', () => {
   });
 
   it('takes a JSON body that arrives in pieces within its deadline', async () => {
-    const body = Buffer.from(JSON.stringify({ firstName: 'Quick', lastName: 'Pieces', email: 'quick@example.org', phone: '(734) 555-0100' }));
+    const body = Buffer.from(
+      JSON.stringify({
+        firstName: 'Quick',
+        lastName: 'Pieces',
+        email: 'quick@example.org',
+        phone: '(734) 555-0100',
+      }),
+    );
     const thirds = [body.subarray(0, 20), body.subarray(20, 40), body.subarray(40)];
     const answer = await trickle(
       app.url,
@@ -116,7 +150,13 @@ describe('request deadlines', () => {
   });
 
   it('closes a connection whose headers trickle in after their deadline', async () => {
-    const answer = await trickle(app.url, 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', [Buffer.from('X-Slow: 1\r\n')], 100, NEVER_MS);
+    const answer = await trickle(
+      app.url,
+      'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      [Buffer.from('X-Slow: 1\r\n')],
+      100,
+      NEVER_MS,
+    );
     expect(answer.closed).toBe(true);
     expect(answer.status).toBe(408);
     expect(answer.ms).toBeGreaterThanOrEqual(HEADERS_MS);
@@ -125,7 +165,8 @@ describe('request deadlines', () => {
 
   it('closes a body still arriving after a refusal that did not wait for it', async () => {
     // No Host: refused before the body is read; the rest of the body never comes.
-    const head = 'POST /api/clients/new HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
+    const head =
+      'POST /api/clients/new HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
     const answer = await trickle(app.url, head, [Buffer.from('{"first')], 50, NEVER_MS);
     expect(answer.status).toBe(400);
     expect(answer.closed).toBe(true);
@@ -134,25 +175,43 @@ describe('request deadlines', () => {
 
   it('lets an upload to a signed URL take as long as it keeps its pace, and no one else', async () => {
     const presign = async (filename: string) => {
-      const res = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename, contentType: 'application/pdf' });
+      const res = await people.volA.post(`/api/docs/presign/${clientId}`, {
+        docType: 'Banking Info',
+        filename,
+        contentType: 'application/pdf',
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return new URL(res.body.url as string);
     };
     const putHead = (path: string, length: number) =>
       `PUT ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/pdf\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
-    const pieces = (bytes: Buffer, n: number) => Array.from({ length: n }, (_, i) => bytes.subarray((i * bytes.length) / n, ((i + 1) * bytes.length) / n));
+    const pieces = (bytes: Buffer, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        bytes.subarray((i * bytes.length) / n, ((i + 1) * bytes.length) / n),
+      );
 
     // Far slower than a JSON body may be, at a pace above the minimum: stored.
     const slow = pdfBytes(60_000);
     const slowUrl = await presign('slow.pdf');
-    const stored = await trickle(app.url, putHead(slowUrl.pathname + slowUrl.search, slow.length), pieces(slow, 6), 400);
+    const stored = await trickle(
+      app.url,
+      putHead(slowUrl.pathname + slowUrl.search, slow.length),
+      pieces(slow, 6),
+      400,
+    );
     expect(stored.status).toBe(200);
     expect(stored.ms).toBeGreaterThan(4 * JSON_BODY_MS);
 
     // A stalled upload: 408 once its pace falls below the minimum after the grace, nothing listed.
     const stalled = pdfBytes(60_000);
     const stalledUrl = await presign('stalled.pdf');
-    const refused = await trickle(app.url, putHead(stalledUrl.pathname + stalledUrl.search, stalled.length), [stalled.subarray(0, 3_000)], 50, NEVER_MS);
+    const refused = await trickle(
+      app.url,
+      putHead(stalledUrl.pathname + stalledUrl.search, stalled.length),
+      [stalled.subarray(0, 3_000)],
+      50,
+      NEVER_MS,
+    );
     expect(refused.closed).toBe(true);
     expect(refused.status).toBe(408);
     expect(refused.ms).toBeGreaterThanOrEqual(UPLOAD_GRACE_MS);
@@ -160,7 +219,13 @@ describe('request deadlines', () => {
     expect((listed.body.items as { filename: string }[]).map((item) => item.filename)).toEqual(['slow.pdf']);
 
     // The same path without a valid signature keeps the body deadline.
-    const forged = await trickle(app.url, putHead('/api/storage/put?key=x&sig=y', 1_000), [Buffer.from('%PDF-')], 50, NEVER_MS);
+    const forged = await trickle(
+      app.url,
+      putHead('/api/storage/put?key=x&sig=y', 1_000),
+      [Buffer.from('%PDF-')],
+      50,
+      NEVER_MS,
+    );
     expect(forged.closed).toBe(true);
     expect(forged.ms).toBeLessThan(UPLOAD_GRACE_MS);
   });

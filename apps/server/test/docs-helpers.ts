@@ -10,8 +10,16 @@ export function pdfBytes(size = 4096): Buffer {
 export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Creates a client owned by the agent's user; returns its id. */
-export async function createClient(agent: Agent, email = `c${Date.now()}${Math.random()}@example.org`.replace('0.', '')): Promise<string> {
-  const res = await agent.post('/api/clients/new', { firstName: 'Cli', lastName: 'Ent', email, phone: '(734) 555-0100' });
+export async function createClient(
+  agent: Agent,
+  email = `c${Date.now()}${Math.random()}@example.org`.replace('0.', ''),
+): Promise<string> {
+  const res = await agent.post('/api/clients/new', {
+    firstName: 'Cli',
+    lastName: 'Ent',
+    email,
+    phone: '(734) 555-0100',
+  });
   if (res.status !== 200) throw new Error(`create client: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.client.clientId as string;
 }
@@ -27,7 +35,11 @@ export async function upload(
 ): Promise<string> {
   const presign = await agent.post(`/api/docs/presign/${clientId}`, { docType, filename, contentType });
   if (presign.status !== 200) throw new Error(`presign: ${presign.status} ${JSON.stringify(presign.body)}`);
-  const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  const put = await fetch(presign.body.url, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes,
+  });
   if (!put.ok) throw new Error(`PUT: ${put.status} ${await put.text()}`);
   return presign.body.key as string;
 }

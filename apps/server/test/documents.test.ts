@@ -34,7 +34,8 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
 
   const services = () => app.server.services;
   const list = async (clientId: string, docType = 'Banking Info') =>
-    (await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`)).body.items as Array<{
+    (await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`)).body
+      .items as Array<{
       key: string;
       filename: string;
       size: number;
@@ -42,7 +43,11 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       duplicateOf?: { key: string; filename: string; docType: string };
     }>;
   const rows = async (clientId: string) =>
-    services().db.selectFrom('documents').select(['key', 'state']).where('client_id', '=', clientId).execute();
+    services()
+      .db.selectFrom('documents')
+      .select(['key', 'state'])
+      .where('client_id', '=', clientId)
+      .execute();
 
   /** The core client's path: presign with size and SHA-256, PUT with the signed headers, complete. */
   async function verifiedUpload(clientId: string, filename: string, bytes: Buffer, declared = bytes) {
@@ -59,7 +64,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       headers: { 'content-type': 'application/pdf', ...presign.body.headers },
       body: bytes,
     });
-    const complete = put.ok ? await people.volA.post('/api/docs/complete', { key: presign.body.key }) : undefined;
+    const complete = put.ok
+      ? await people.volA.post('/api/docs/complete', { key: presign.body.key })
+      : undefined;
     return { key: presign.body.key as string, put, complete };
   }
 
@@ -68,7 +75,10 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     const bytes = pdfBytes(50_000);
     const { key, put, complete } = await verifiedUpload(clientId, 'statement.pdf', bytes);
     expect(put.status).toBe(200);
-    expect(complete?.body).toMatchObject({ ok: true, item: { key, size: bytes.length, sha256: sha256(bytes) } });
+    expect(complete?.body).toMatchObject({
+      ok: true,
+      item: { key, size: bytes.length, sha256: sha256(bytes) },
+    });
     expect(await list(clientId)).toEqual([expect.objectContaining({ key, sha256: sha256(bytes) })]);
     // Completing again answers the same; the row is stored once.
     expect((await people.volA.post('/api/docs/complete', { key })).body.item.key).toBe(key);
@@ -78,14 +88,25 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
   it('lists an upload whose client never called complete (the presign-and-PUT API alone), in status and list', async () => {
     const clientId = await createClient(people.volA);
     const spec = async (filename: string, bytes: Buffer) => {
-      const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename, contentType: 'application/pdf' });
-      const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: bytes });
+      const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+        docType: 'Banking Info',
+        filename,
+        contentType: 'application/pdf',
+      });
+      const put = await fetch(presign.body.url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf' },
+        body: bytes,
+      });
       expect(put.status).toBe(200);
       return presign.body.key as string;
     };
     const first = pdfBytes(6_000);
     const firstKey = await spec('first.pdf', first);
-    expect((await people.volA.get(`/api/clients/${clientId}/docs/status`)).body).toMatchObject({ 'Banking Info': true, '13614-C': false });
+    expect((await people.volA.get(`/api/clients/${clientId}/docs/status`)).body).toMatchObject({
+      'Banking Info': true,
+      '13614-C': false,
+    });
     const second = pdfBytes(7_000);
     const secondKey = await spec('second.pdf', second);
     expect(await list(clientId)).toEqual([
@@ -109,7 +130,8 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     // A refused PUT may be retried on the same link until it expires, so its row stays pending (unlisted).
     expect((await rows(clientId)).filter((r) => r.state === 'stored')).toEqual([]);
     const left: string[] = [];
-    for await (const object of services().store.walk()) if (object.key.startsWith(clientId)) left.push(object.key);
+    for await (const object of services().store.walk())
+      if (object.key.startsWith(clientId)) left.push(object.key);
     expect(left).toEqual([]);
   });
 
@@ -123,7 +145,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       size: big.length,
     });
     expect(declared.status).toBe(413);
-    const key = await upload(people.volA, clientId, 'Banking Info', 'big.pdf', big).catch((err: Error) => err.message);
+    const key = await upload(people.volA, clientId, 'Banking Info', 'big.pdf', big).catch(
+      (err: Error) => err.message,
+    );
     if (storeKind === 'local') expect(key).toMatch(/^PUT: 413/);
     else expect((await people.volA.post('/api/docs/complete', { key })).status).toBe(413);
     expect(await list(clientId)).toEqual([]);
@@ -136,7 +160,11 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     await upload(people.volA, clientId, 'Banking Info', 'other.pdf', pdfBytes(8_000));
     const again = await upload(people.volA, clientId, 'License/Other Identification', 'copy.pdf', bytes);
     const banking = await list(clientId);
-    expect(banking[0]?.duplicateOf).toEqual({ key: again, filename: 'copy.pdf', docType: 'License/Other Identification' });
+    expect(banking[0]?.duplicateOf).toEqual({
+      key: again,
+      filename: 'copy.pdf',
+      docType: 'License/Other Identification',
+    });
     expect(banking[1]?.duplicateOf).toBeUndefined();
     const ids = await list(clientId, 'License/Other Identification');
     expect(ids[0]?.duplicateOf).toEqual({ key: first, filename: 'statement.pdf', docType: 'Banking Info' });
@@ -144,21 +172,26 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
 
   it('answers the list as the contract writes it, byte for byte: field order, escapes, times, duplicates', async () => {
     const clientId = await createClient(people.volA);
-    const added = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: 'Bank "Übersicht" \\ ✓' });
+    const added = await people.volA.post(`/api/clients/${clientId}/docs/types`, {
+      template: 'W-2',
+      note: 'Bank "Übersicht" \\ ✓',
+    });
     expect(added.status).toBe(200);
     const category = added.body.docType as string;
     const bytes = pdfBytes(5_000);
     await upload(people.volA, clientId, category, 'Señor "Quote" – 𝄞 it\'s.pdf', bytes);
     await upload(people.volA, clientId, category, 'plain.pdf', pdfBytes(5_000));
     await upload(people.volA, clientId, 'Banking Info', 'twin.pdf', bytes);
-    const answer = await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(category)}`);
+    const answer = await people.volA.get(
+      `/api/docs/list/${clientId}?docType=${encodeURIComponent(category)}`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
     // What the contract's parse and JSON.stringify write from the answer is the answer itself.
     const parsed = endpoints.listDocs.response.parse(answer.body);
     expect(JSON.stringify(parsed)).toBe(answer.text);
     expect(parsed.items.map((item) => [item.filename, item.duplicateOf?.filename])).toEqual([
-      ['Señor _Quote_ – 𝄞 it\'s.pdf', 'twin.pdf'], // quotes are not kept in file names; the category keeps them
+      ["Señor _Quote_ – 𝄞 it's.pdf", 'twin.pdf'], // quotes are not kept in file names; the category keeps them
       ['plain.pdf', undefined],
     ]);
     // Times as `Date#toISOString` writes what `pg` reads (microseconds cut to milliseconds).
@@ -169,25 +202,39 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       .where('doc_type', '=', category)
       .orderBy('ord')
       .execute();
-    expect(parsed.items.map((item) => [item.key, item.lastModified])).toEqual(stored.map((r) => [r.key, r.stored_at?.toISOString()]));
-    expect((await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent('W-2')}`)).text).toBe('{"items":[]}');
+    expect(parsed.items.map((item) => [item.key, item.lastModified])).toEqual(
+      stored.map((r) => [r.key, r.stored_at?.toISOString()]),
+    );
+    expect(
+      (await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent('W-2')}`)).text,
+    ).toBe('{"items":[]}');
   });
 
   it('settles an upload whose bytes arrived but were never recorded (a crash in between)', async () => {
     const clientId = await createClient(people.volA);
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'crash.pdf', contentType: 'application/pdf' });
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'crash.pdf',
+      contentType: 'application/pdf',
+    });
     const bytes = pdfBytes(9_000);
     // The bytes land in the store without the index hearing of it, as when the server died after publishing.
     await services().store.put(presign.body.key, bytes, 'application/pdf');
     expect(await rows(clientId)).toEqual([{ key: presign.body.key, state: 'pending' }]);
     const report = await sweep(services(), { graceMs: 60 * 60_000 });
     expect(report?.stored).toBeGreaterThanOrEqual(1);
-    expect(await list(clientId)).toEqual([expect.objectContaining({ key: presign.body.key, sha256: sha256(bytes) })]);
+    expect(await list(clientId)).toEqual([
+      expect.objectContaining({ key: presign.body.key, sha256: sha256(bytes) }),
+    ]);
   });
 
   it('settles such uploads at start, before the first list, on the local store', async () => {
     const clientId = await createClient(people.volA);
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'restart.pdf', contentType: 'application/pdf' });
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'restart.pdf',
+      contentType: 'application/pdf',
+    });
     const bytes = pdfBytes(9_500);
     await services().store.put(presign.body.key, bytes, 'application/pdf');
     const stored = await settleInterrupted(services());
@@ -203,8 +250,16 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
 
   it('drops expired uploads that never arrived and deletes bytes no document refers to', async () => {
     const clientId = await createClient(people.volA);
-    const abandoned = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'never.pdf', contentType: 'application/pdf' });
-    await services().db.updateTable('documents').set({ expires_at: new Date(Date.now() - 1000) }).where('key', '=', abandoned.body.key).execute();
+    const abandoned = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'never.pdf',
+      contentType: 'application/pdf',
+    });
+    await services()
+      .db.updateTable('documents')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('key', '=', abandoned.body.key)
+      .execute();
     const orphan = buildDocKey(clientId, 'Banking Info', 1, 'orphan.pdf');
     await services().store.put(orphan, samplePdf('orphan'), 'application/pdf');
     const kept = await upload(people.volA, clientId, 'Banking Info', 'kept.pdf', pdfBytes(3_000));
@@ -224,10 +279,21 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
 
   it('an upload that lands after its client was deleted is refused or swept, never listed', async () => {
     const clientId = await createClient(people.volA, `late-${storeKind}@example.org`);
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'late.pdf', contentType: 'application/pdf' });
-    const deleted = await people.admin.post('/api/admin/clients/delete', { createdBy: 'vola@example.org', clientEmail: `late-${storeKind}@example.org` });
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'late.pdf',
+      contentType: 'application/pdf',
+    });
+    const deleted = await people.admin.post('/api/admin/clients/delete', {
+      createdBy: 'vola@example.org',
+      clientEmail: `late-${storeKind}@example.org`,
+    });
     expect(deleted.status).toBe(200);
-    const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: pdfBytes(2_000) });
+    const put = await fetch(presign.body.url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf' },
+      body: pdfBytes(2_000),
+    });
     if (storeKind === 'local') expect(put.status).toBe(404);
     await sweep(services(), { graceMs: 0 });
     expect(await services().store.head(presign.body.key)).toBeNull();
@@ -242,17 +308,30 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     await services().db.deleteFrom('server_jobs').execute();
     expect(await list(clientId)).toEqual([]);
     expect(await indexStoredFiles(services())).toBeGreaterThanOrEqual(1);
-    expect(await list(clientId)).toEqual([expect.objectContaining({ key, size: bytes.length, sha256: sha256(bytes) })]);
+    expect(await list(clientId)).toEqual([
+      expect.objectContaining({ key, size: bytes.length, sha256: sha256(bytes) }),
+    ]);
     expect(await indexStoredFiles(services())).toBeUndefined();
   });
 
   it('keeps every SHA-256 of 100 concurrent uploads equal to the one the client computed', async () => {
     const clientId = await createClient(people.volA);
-    const files = Array.from({ length: 100 }, (_, i) => ({ name: `f${i}.pdf`, bytes: pdfBytes(5_000 + i * 37) }));
-    const keys = await Promise.all(files.map((f) => verifiedUpload(clientId, f.name, f.bytes).then((r) => r.key)));
-    const stored = await services().db.selectFrom('documents').select(['key', 'sha256', 'state']).where('client_id', '=', clientId).execute();
+    const files = Array.from({ length: 100 }, (_, i) => ({
+      name: `f${i}.pdf`,
+      bytes: pdfBytes(5_000 + i * 37),
+    }));
+    const keys = await Promise.all(
+      files.map((f) => verifiedUpload(clientId, f.name, f.bytes).then((r) => r.key)),
+    );
+    const stored = await services()
+      .db.selectFrom('documents')
+      .select(['key', 'sha256', 'state'])
+      .where('client_id', '=', clientId)
+      .execute();
     const byKey = new Map(stored.map((r) => [r.key, r]));
-    files.forEach((f, i) => expect(byKey.get(keys[i]!)).toEqual({ key: keys[i], sha256: sha256(f.bytes), state: 'stored' }));
+    files.forEach((f, i) =>
+      expect(byKey.get(keys[i]!)).toEqual({ key: keys[i], sha256: sha256(f.bytes), state: 'stored' }),
+    );
     for (const [i, key] of keys.slice(0, 5).entries()) {
       const { stream } = await services().store.open(key);
       const chunks: Buffer[] = [];
@@ -267,12 +346,16 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     await upload(people.volA, clientId, 'Banking Info', 'good.pdf', good);
     const damagedKey = await upload(people.volA, clientId, 'Banking Info', 'damaged.pdf', pdfBytes(30_000));
     const zipOf = async () => {
-      const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, { headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+      const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
+        headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
       expect(res.status).toBe(200);
       return Buffer.from(await res.arrayBuffer());
     };
     const whole = await zipOf();
-    const inspected = inspectZip(whole, whole.length, (offset, length) => whole.subarray(offset, offset + length));
+    const inspected = inspectZip(whole, whole.length, (offset, length) =>
+      whole.subarray(offset, offset + length),
+    );
     // CRC and size in each local header: no data descriptors, the bytes passed through untouched.
     expect(inspected.entries.map((e) => e.descriptorBytes)).toEqual([0, 0]);
 
@@ -283,7 +366,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       await services().store.delete([damagedKey]);
     }
     const zip = await JSZip.loadAsync(await zipOf(), { checkCRC32: true });
-    expect(Object.keys(zip.files).sort()).toEqual(['Banking Info/', 'Banking Info/good.pdf', 'MISSING-FILES.txt'].filter((n) => n in zip.files).sort());
+    expect(Object.keys(zip.files).sort()).toEqual(
+      ['Banking Info/', 'Banking Info/good.pdf', 'MISSING-FILES.txt'].filter((n) => n in zip.files).sort(),
+    );
     expect(sha256(await zip.file('Banking Info/good.pdf')!.async('nodebuffer'))).toBe(sha256(good));
     expect(await zip.file('MISSING-FILES.txt')!.async('string')).toContain('Banking Info/damaged.pdf');
   });
@@ -292,7 +377,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
     const clientId = await createClient(people.volA);
     const bytes = pdfBytes(7_000);
     const key = await upload(people.volA, clientId, 'Banking Info', 'a.pdf', bytes);
-    const answers = await Promise.all([1, 2].map(() => people.volA.post('/api/docs/rename', { key, filename: 'b.pdf' })));
+    const answers = await Promise.all(
+      [1, 2].map(() => people.volA.post('/api/docs/rename', { key, filename: 'b.pdf' })),
+    );
     // One renames it; the other finds it gone (404), or its new name taken by the first (409) when it
     // looked before the first had moved the row.
     const [first, second] = answers.map((a) => a.status).sort();
@@ -307,7 +394,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
   it('renames without holding a database connection while the bytes are copied', async () => {
     const clientId = await createClient(people.volA);
     const keys = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => upload(people.volA, clientId, 'Banking Info', `r${i}.pdf`, pdfBytes(3_000 + i))),
+      Array.from({ length: 12 }, (_, i) =>
+        upload(people.volA, clientId, 'Banking Info', `r${i}.pdf`, pdfBytes(3_000 + i)),
+      ),
     );
     // Every copy waits until released: twelve renames of large files on a busy disk, at once.
     const store = services().store;
@@ -321,9 +410,12 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       return copy(from, to);
     };
     try {
-      const renames = keys.map((key, i) => people.volA.post('/api/docs/rename', { key, filename: `renamed ${i}` }));
+      const renames = keys.map((key, i) =>
+        people.volA.post('/api/docs/rename', { key, filename: `renamed ${i}` }),
+      );
       const waitUntil = Date.now() + 5_000;
-      while (copying < keys.length && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (copying < keys.length && Date.now() < waitUntil)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       // More renames copy at once than the pool has connections (holding one each, only ten could,
       // and nothing else was served until their copies ended)…
       expect(copying).toBe(keys.length);
@@ -335,7 +427,9 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       store.copy = copy;
       release();
     }
-    expect((await list(clientId)).map((i) => i.filename).sort()).toEqual(keys.map((_, i) => `renamed ${i}.pdf`).sort());
+    expect((await list(clientId)).map((i) => i.filename).sort()).toEqual(
+      keys.map((_, i) => `renamed ${i}.pdf`).sort(),
+    );
   });
 
   it('does not sweep anything until the files already in the store are indexed', async () => {
@@ -350,26 +444,51 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
 
   it('never serves an upload that is not verified yet', async () => {
     const clientId = await createClient(people.volA);
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'x.pdf', contentType: 'application/pdf' });
-    await services().store.put(presign.body.key, Buffer.from('<html><script>alert(1)</script></html>'), 'application/pdf').catch(() => undefined);
+    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'x.pdf',
+      contentType: 'application/pdf',
+    });
+    await services()
+      .store.put(presign.body.key, Buffer.from('<html><script>alert(1)</script></html>'), 'application/pdf')
+      .catch(() => undefined);
     const view = await people.volA.post('/api/docs/presign-view', { key: presign.body.key });
     expect(view.status).toBe(404);
   });
 
-  it.runIf(storeKind === 's3')('leaves a document overwritten after it was verified out of the ZIP, never corrupting it', async () => {
-    const clientId = await createClient(people.volA);
-    const presign = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'v.pdf', contentType: 'application/pdf' });
-    const first = pdfBytes(5_000);
-    await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: first });
-    expect((await list(clientId)).map((i) => i.sha256)).toEqual([sha256(first)]);
-    // The plain API's URL carries no overwrite guard; s3rver does not honour one anyway.
-    const second = pdfBytes(5_000);
-    expect((await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: second })).status).toBe(200);
-    const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
-      headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()), { checkCRC32: true });
-    expect(zip.file('Banking Info/v.pdf')).toBeNull();
-    expect(await zip.file('MISSING-FILES.txt')!.async('string')).toContain('Banking Info/v.pdf');
-  });
+  it.runIf(storeKind === 's3')(
+    'leaves a document overwritten after it was verified out of the ZIP, never corrupting it',
+    async () => {
+      const clientId = await createClient(people.volA);
+      const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
+        docType: 'Banking Info',
+        filename: 'v.pdf',
+        contentType: 'application/pdf',
+      });
+      const first = pdfBytes(5_000);
+      await fetch(presign.body.url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf' },
+        body: first,
+      });
+      expect((await list(clientId)).map((i) => i.sha256)).toEqual([sha256(first)]);
+      // The plain API's URL carries no overwrite guard; s3rver does not honour one anyway.
+      const second = pdfBytes(5_000);
+      expect(
+        (
+          await fetch(presign.body.url, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/pdf' },
+            body: second,
+          })
+        ).status,
+      ).toBe(200);
+      const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
+        headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()), { checkCRC32: true });
+      expect(zip.file('Banking Info/v.pdf')).toBeNull();
+      expect(await zip.file('MISSING-FILES.txt')!.async('string')).toContain('Banking Info/v.pdf');
+    },
+  );
 });

@@ -37,7 +37,14 @@ async function launch(dataDir: string, { waitReady = true } = {}): Promise<Runni
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=vita-source', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, DATA_DIR: dataDir, XDG_CONFIG_HOME: `${dataDir}-config`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      XDG_CONFIG_HOME: `${dataDir}-config`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -47,10 +54,16 @@ async function launch(dataDir: string, { waitReady = true } = {}): Promise<Runni
   const url = `http://127.0.0.1:${port}`;
   const running = { child, url, log: () => log, exited };
   if (!waitReady) return running;
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${log}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${log}`);
-    if (await fetch(`${url}/api/me`).then(() => true, () => false)) return running;
+    if (
+      await fetch(`${url}/api/me`).then(
+        () => true,
+        () => false,
+      )
+    )
+      return running;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -72,12 +85,22 @@ const alive = (pid: number) => {
 
 async function signUpWithClient(url: string): Promise<Agent> {
   const agent = await new Agent(url).prime();
-  await agent.post('/api/auth/register', { firstName: 'Kim', lastName: 'Ill', email: 'kim@example.org', pin: PIN });
+  await agent.post('/api/auth/register', {
+    firstName: 'Kim',
+    lastName: 'Ill',
+    email: 'kim@example.org',
+    pin: PIN,
+  });
   await agent.post('/api/auth/login-init', { email: 'kim@example.org', pin: PIN });
   const mails = (await (await fetch(`${url}/api/dev/outbox`)).json()) as Array<{ text: string }>;
   const code = /(\d{6})/.exec(mails.at(-1)?.text ?? '')?.[1] ?? '';
   expect((await agent.post('/api/auth/login-verify', { email: 'kim@example.org', code })).status).toBe(200);
-  const client = await agent.post('/api/clients/new', { firstName: 'Dora', lastName: 'Client', email: 'dora@example.org', phone: '555 0100' });
+  const client = await agent.post('/api/clients/new', {
+    firstName: 'Dora',
+    lastName: 'Client',
+    email: 'dora@example.org',
+    phone: '555 0100',
+  });
   expect(client.status).toBe(200);
   return agent;
 }
@@ -137,7 +160,9 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     expect(second.log()).toContain(`PostgreSQL (pid ${orphan}) was left running`);
     const again = agent.at(second.url);
     expect((await again.get('/api/me')).body.user.email).toBe('kim@example.org');
-    expect((await again.get('/api/clients')).body.items.map((c: { firstName: string }) => c.firstName)).toEqual(['Dora']);
+    expect(
+      (await again.get('/api/clients')).body.items.map((c: { firstName: string }) => c.firstName),
+    ).toEqual(['Dora']);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   });
@@ -149,7 +174,9 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     const second = await launch(dataDir, { waitReady: false });
     children.push(second.child);
     expect(await second.exited).toBe(1);
-    expect(second.log()).toContain(`Another server (pid ${first.child.pid}) is using the data directory ${dataDir}`);
+    expect(second.log()).toContain(
+      `Another server (pid ${first.child.pid}) is using the data directory ${dataDir}`,
+    );
     // The first one is untouched.
     expect((await fetch(`${first.url}/api/me`)).status).toBe(401);
     first.child.kill('SIGTERM');
@@ -162,7 +189,9 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     await fs.writeFile(path.join(dataDir, 'pgdata', 'PG_VERSION'), '17\n');
     const server = await launch(dataDir);
     children.push(server.child);
-    expect(server.log()).toContain(`${path.join(dataDir, 'pgdata')} holds a database from an earlier version`);
+    expect(server.log()).toContain(
+      `${path.join(dataDir, 'pgdata')} holds a database from an earlier version`,
+    );
     server.child.kill('SIGTERM');
     await server.exited;
   });

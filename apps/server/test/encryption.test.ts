@@ -34,7 +34,9 @@ const onDisk = (app: TestApp, key: string) => objectPath(path.join(app.config.da
 const cookieOf = (agent: Agent) => [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 
 async function zipOf(app: TestApp, agent: Agent, clientId: string): Promise<JSZip> {
-  const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, { headers: { cookie: cookieOf(agent) } });
+  const res = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
+    headers: { cookie: cookieOf(agent) },
+  });
   expect(res.status).toBe(200);
   return JSZip.loadAsync(Buffer.from(await res.arrayBuffer()), { checkCRC32: true });
 }
@@ -60,12 +62,18 @@ async function flipByte(file: string, offset: number): Promise<void> {
 
 /** Every window of 32 bytes of `plain` at a few places: none may appear in what is stored. */
 function leaksPlaintext(stored: Buffer, plain: Buffer): boolean {
-  const probes = [0, 9, 64, 5000, CHUNK_BYTES - 10, plain.length - 40].filter((at) => at >= 0 && at + 32 <= plain.length);
-  return probes.some((at) => stored.includes(plain.subarray(at, at + 32))) || stored.includes(Buffer.from('123-45-6789'));
+  const probes = [0, 9, 64, 5000, CHUNK_BYTES - 10, plain.length - 40].filter(
+    (at) => at >= 0 && at + 32 <= plain.length,
+  );
+  return (
+    probes.some((at) => stored.includes(plain.subarray(at, at + 32))) ||
+    stored.includes(Buffer.from('123-45-6789'))
+  );
 }
 
 const until = async (check: () => Promise<boolean>, ms = 20_000) => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
+    if (await check()) return;
   throw new Error('timed out');
 };
 
@@ -93,8 +101,15 @@ describe('encryption at rest (local store)', () => {
     expect(await fs.readdir(path.join(app.config.dataDir, 'files', '.tmp'))).toEqual([]);
 
     // The index describes the plaintext.
-    const row = await app.server.services.db.selectFrom('documents').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    expect({ size: Number(row.size), sha256: row.sha256 }).toEqual({ size: plain.length, sha256: sha256(plain) });
+    const row = await app.server.services.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect({ size: Number(row.size), sha256: row.sha256 }).toEqual({
+      size: plain.length,
+      sha256: sha256(plain),
+    });
 
     const viewed = await fetch(await viewUrl(people.volA, key));
     expect(viewed.headers.get('content-type')).toBe('application/pdf');
@@ -110,7 +125,9 @@ describe('encryption at rest (local store)', () => {
     expect(renamed.status).toBe(200);
     const after = await fs.readFile(onDisk(app, renamed.body.newKey));
     expect(leaksPlaintext(after, plain)).toBe(false);
-    expect(sha256(Buffer.from(await (await fetch(await viewUrl(people.volA, renamed.body.newKey))).arrayBuffer()))).toBe(sha256(plain));
+    expect(
+      sha256(Buffer.from(await (await fetch(await viewUrl(people.volA, renamed.body.newKey))).arrayBuffer())),
+    ).toBe(sha256(plain));
   });
 
   it('serves byte ranges, decrypting only the chunks they touch', async () => {
@@ -143,7 +160,9 @@ describe('encryption at rest (local store)', () => {
     const several = await ranged('bytes=0-1,5-6');
     expect(several.status).toBe(200);
     expect((await several.arrayBuffer()).byteLength).toBe(plain.length);
-    const stale = await fetch(await viewUrl(people.volA, key), { headers: { range: 'bytes=0-1', 'if-range': 'Mon, 01 Jan 2001 00:00:00 GMT' } });
+    const stale = await fetch(await viewUrl(people.volA, key), {
+      headers: { range: 'bytes=0-1', 'if-range': 'Mon, 01 Jan 2001 00:00:00 GMT' },
+    });
     expect(stale.status).toBe(200);
     await stale.arrayBuffer();
   });
@@ -153,8 +172,20 @@ describe('encryption at rest (local store)', () => {
     const good = sensitivePdf(100_000);
     await upload(people.volA, clientId, 'Banking Info', 'good.pdf', good);
     // One fails in its first chunk (left out before its entry starts), one in its last (part-way).
-    const early = await upload(people.volA, clientId, 'Banking Info', 'early.pdf', sensitivePdf(3 * CHUNK_BYTES));
-    const late = await upload(people.volA, clientId, 'Banking Info', 'late.pdf', sensitivePdf(3 * CHUNK_BYTES));
+    const early = await upload(
+      people.volA,
+      clientId,
+      'Banking Info',
+      'early.pdf',
+      sensitivePdf(3 * CHUNK_BYTES),
+    );
+    const late = await upload(
+      people.volA,
+      clientId,
+      'Banking Info',
+      'late.pdf',
+      sensitivePdf(3 * CHUNK_BYTES),
+    );
     const last = await upload(people.volA, clientId, 'Banking Info', 'zlast.pdf', good);
     await flipByte(onDisk(app, early), HEADER_BYTES + 100);
     await flipByte(onDisk(app, late), HEADER_BYTES + 2 * RECORD + 100);
@@ -180,7 +211,13 @@ describe('encryption at rest (local store)', () => {
     const clientId = await createClient(people.volA);
     const header = await upload(people.volA, clientId, 'Banking Info', 'header.pdf', sensitivePdf(10_000));
     const first = await upload(people.volA, clientId, 'Banking Info', 'first.pdf', sensitivePdf(10_000));
-    const later = await upload(people.volA, clientId, 'Banking Info', 'later.pdf', sensitivePdf(4 * CHUNK_BYTES));
+    const later = await upload(
+      people.volA,
+      clientId,
+      'Banking Info',
+      'later.pdf',
+      sensitivePdf(4 * CHUNK_BYTES),
+    );
     await flipByte(onDisk(app, header), 60);
     await flipByte(onDisk(app, first), HEADER_BYTES + 10);
     await flipByte(onDisk(app, later), HEADER_BYTES + 3 * RECORD + 10);
@@ -209,7 +246,14 @@ describe('encryption at rest (local store)', () => {
 
   it('refuses a plain file put in place of an encrypted one once every stored file is encrypted', async () => {
     const db = app.server.services.db;
-    await until(async () => (await db.selectFrom('server_jobs').select('name').where('name', '=', 'encrypt-stored-files').executeTakeFirst()) !== undefined);
+    await until(
+      async () =>
+        (await db
+          .selectFrom('server_jobs')
+          .select('name')
+          .where('name', '=', 'encrypt-stored-files')
+          .executeTakeFirst()) !== undefined,
+    );
     const clientId = await createClient(people.volA);
     const plain = sensitivePdf(20_000);
     const key = await upload(people.volA, clientId, 'Banking Info', 'swap.pdf', plain);
@@ -276,7 +320,9 @@ describe('the storage key', () => {
 
       app = await restartApp(app, { STORAGE_KEY: '', XDG_CONFIG_HOME: config });
       const agent = people.volA.at(app.url);
-      expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(sha256(plain));
+      expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(
+        sha256(plain),
+      );
     } finally {
       await app.close();
     }
@@ -287,18 +333,37 @@ describe('the storage key', () => {
     try {
       const inside = path.join(app.config.dataDir, 'storage.key');
       await fs.writeFile(inside, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-      await expect(restartApp(app, { STORAGE_KEY: '', STORAGE_KEY_FILE: inside })).rejects.toThrow(/is inside the data directory/);
-      await expect(restartApp(app, { STORAGE_KEY: '', STORAGE_KEY_FILE: path.join(app.config.dataDir, '..', path.basename(app.config.dataDir), 'k') })).rejects.toThrow(
+      await expect(restartApp(app, { STORAGE_KEY: '', STORAGE_KEY_FILE: inside })).rejects.toThrow(
         /is inside the data directory/,
       );
+      await expect(
+        restartApp(app, {
+          STORAGE_KEY: '',
+          STORAGE_KEY_FILE: path.join(app.config.dataDir, '..', path.basename(app.config.dataDir), 'k'),
+        }),
+      ).rejects.toThrow(/is inside the data directory/);
     } finally {
       await app.close();
     }
-    expect(() => loadConfig({ STORAGE_KEY: randomBytes(16).toString('base64') })).toThrow(/STORAGE_KEY: must be 32 random bytes/);
-    expect(() => loadConfig({ STORAGE_KEY: randomBytes(32).toString('base64'), STORAGE_KEY_FILE: '/etc/k' })).toThrow(/set one of them/);
-    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' }).storageKey).toEqual({ kind: 'file', path: '/cfg/vita-docs/storage.key', createIfMissing: true });
-    expect(loadConfig({ HOME: '/home/v' }).storageKey).toMatchObject({ path: '/home/v/.config/vita-docs/storage.key' });
-    expect(loadConfig({ STORAGE_KEY_FILE: '/etc/vita/key' }).storageKey).toEqual({ kind: 'file', path: '/etc/vita/key', createIfMissing: false });
+    expect(() => loadConfig({ STORAGE_KEY: randomBytes(16).toString('base64') })).toThrow(
+      /STORAGE_KEY: must be 32 random bytes/,
+    );
+    expect(() =>
+      loadConfig({ STORAGE_KEY: randomBytes(32).toString('base64'), STORAGE_KEY_FILE: '/etc/k' }),
+    ).toThrow(/set one of them/);
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' }).storageKey).toEqual({
+      kind: 'file',
+      path: '/cfg/vita-docs/storage.key',
+      createIfMissing: true,
+    });
+    expect(loadConfig({ HOME: '/home/v' }).storageKey).toMatchObject({
+      path: '/home/v/.config/vita-docs/storage.key',
+    });
+    expect(loadConfig({ STORAGE_KEY_FILE: '/etc/vita/key' }).storageKey).toEqual({
+      kind: 'file',
+      path: '/etc/vita/key',
+      createIfMissing: false,
+    });
   });
 });
 
@@ -310,20 +375,36 @@ describe('encrypting the files stored before encryption', () => {
       const clientId = await createClient(people.volA);
       const files = [sensitivePdf(1_000), sensitivePdf(CHUNK_BYTES), sensitivePdf(2 * CHUNK_BYTES + 3)];
       const keys: string[] = [];
-      for (const [i, bytes] of files.entries()) keys.push(await upload(people.volA, clientId, 'Banking Info', `old-${i}.pdf`, bytes));
-      for (const [i, key] of keys.entries()) expect((await fs.readFile(onDisk(app, key))).equals(files[i]!)).toBe(true);
+      for (const [i, bytes] of files.entries())
+        keys.push(await upload(people.volA, clientId, 'Banking Info', `old-${i}.pdf`, bytes));
+      for (const [i, key] of keys.entries())
+        expect((await fs.readFile(onDisk(app, key))).equals(files[i]!)).toBe(true);
 
       app = await restartApp(app);
       const db = app.server.services.db;
-      await until(async () => (await db.selectFrom('server_jobs').select('name').where('name', '=', 'encrypt-stored-files').executeTakeFirst()) !== undefined);
+      await until(
+        async () =>
+          (await db
+            .selectFrom('server_jobs')
+            .select('name')
+            .where('name', '=', 'encrypt-stored-files')
+            .executeTakeFirst()) !== undefined,
+      );
       const agent = people.volA.at(app.url);
       for (const [i, key] of keys.entries()) {
         const stored = await fs.readFile(onDisk(app, key));
         expect(stored.subarray(0, MAGIC.length).equals(MAGIC)).toBe(true);
         expect(leaksPlaintext(stored, files[i]!)).toBe(false);
-        expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(sha256(files[i]!));
+        expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(
+          sha256(files[i]!),
+        );
       }
-      const rows = await db.selectFrom('documents').select(['key', 'sha256', 'size']).where('client_id', '=', clientId).orderBy('ord').execute();
+      const rows = await db
+        .selectFrom('documents')
+        .select(['key', 'sha256', 'size'])
+        .where('client_id', '=', clientId)
+        .orderBy('ord')
+        .execute();
       expect(rows.map((r) => [r.sha256, Number(r.size)])).toEqual(files.map((f) => [sha256(f), f.length]));
       const zip = await zipOf(app, agent, clientId);
       expect(sha256(await zip.file('Banking Info/old-2.pdf')!.async('nodebuffer'))).toBe(sha256(files[2]!));
@@ -339,9 +420,15 @@ describe('encrypting the files stored before encryption', () => {
       const clientId = await createClient(people.volA);
       const files = Array.from({ length: 4 }, (_, i) => sensitivePdf(CHUNK_BYTES + i * 1000));
       const keys: string[] = [];
-      for (const [i, bytes] of files.entries()) keys.push(await upload(people.volA, clientId, 'Banking Info', `f-${i}.pdf`, bytes));
+      for (const [i, bytes] of files.entries())
+        keys.push(await upload(people.volA, clientId, 'Banking Info', `f-${i}.pdf`, bytes));
       const db = app.server.services.db;
-      const done = async () => (await db.selectFrom('server_jobs').select('name').where('name', '=', 'encrypt-stored-files').executeTakeFirst()) !== undefined;
+      const done = async () =>
+        (await db
+          .selectFrom('server_jobs')
+          .select('name')
+          .where('name', '=', 'encrypt-stored-files')
+          .executeTakeFirst()) !== undefined;
 
       // A run stopped after its first file (as by a shutdown)…
       const store = createLocalStore({
@@ -357,29 +444,51 @@ describe('encrypting the files stored before encryption', () => {
         stop.abort();
         return result;
       };
-      expect(await encryptStoredFiles(store, { db, log: app.server.services.log }, { signal: stop.signal })).toMatchObject({ encrypted: 1 });
+      expect(
+        await encryptStoredFiles(store, { db, log: app.server.services.log }, { signal: stop.signal }),
+      ).toMatchObject({ encrypted: 1 });
       // …and a temp file a crash left mid-write: the other files are untouched plain documents.
       await fs.writeFile(path.join(app.config.dataDir, 'files', '.tmp', 'crashed.part'), randomBytes(5000));
-      const sealed = async () => Promise.all(keys.map(async (key) => (await fs.readFile(onDisk(app, key))).subarray(0, MAGIC.length).equals(MAGIC)));
+      const sealed = async () =>
+        Promise.all(
+          keys.map(async (key) =>
+            (await fs.readFile(onDisk(app, key))).subarray(0, MAGIC.length).equals(MAGIC),
+          ),
+        );
       expect(await sealed()).toEqual([true, false, false, false]);
-      for (const [i, key] of keys.entries()) if (i > 0) expect((await fs.readFile(onDisk(app, key))).equals(files[i]!)).toBe(true);
+      for (const [i, key] of keys.entries())
+        if (i > 0) expect((await fs.readFile(onDisk(app, key))).equals(files[i]!)).toBe(true);
       expect(await done()).toBe(false);
 
       // The next start carries on from there, and only there.
       const lines: string[] = [];
       app = await restartApp(app, {}, { logLines: lines });
       const after = app.server.services.db;
-      await until(async () => (await after.selectFrom('server_jobs').select('name').where('name', '=', 'encrypt-stored-files').executeTakeFirst()) !== undefined);
+      await until(
+        async () =>
+          (await after
+            .selectFrom('server_jobs')
+            .select('name')
+            .where('name', '=', 'encrypt-stored-files')
+            .executeTakeFirst()) !== undefined,
+      );
       expect(await sealed()).toEqual([true, true, true, true]);
-      const report = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'encrypting stored files: done');
+      const report = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'encrypting stored files: done');
       expect(report).toMatchObject({ encrypted: 3, already: 1, failed: 0 });
       const agent = people.volA.at(app.url);
       for (const [i, key] of keys.entries()) {
-        expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(sha256(files[i]!));
+        expect(sha256(Buffer.from(await (await fetch(await viewUrl(agent, key))).arrayBuffer()))).toBe(
+          sha256(files[i]!),
+        );
       }
       // Running again changes nothing.
       await after.deleteFrom('server_jobs').where('name', '=', 'encrypt-stored-files').execute();
-      const again = await encryptStoredFiles(app.server.services.store as LocalObjectStore, { db: after, log: app.server.services.log });
+      const again = await encryptStoredFiles(app.server.services.store as LocalObjectStore, {
+        db: after,
+        log: app.server.services.log,
+      });
       expect(again).toEqual({ encrypted: 0, already: 4, gone: 0, unrecognised: 0, failed: 0 });
     } finally {
       await app.close();
@@ -404,7 +513,10 @@ describe('S3 server-side encryption', () => {
   it('asks S3 to encrypt every write: signed into the upload URL and named for the client, sent with server-side writes and copies', async () => {
     const clientId = await createClient(people.volA);
     const bytes = pdfBytes(20_000);
-    const sse = { 'x-amz-server-side-encryption': 'aws:kms', 'x-amz-server-side-encryption-aws-kms-key-id': 'alias/vita-docs' };
+    const sse = {
+      'x-amz-server-side-encryption': 'aws:kms',
+      'x-amz-server-side-encryption-aws-kms-key-id': 'alias/vita-docs',
+    };
     for (const declared of [true, false]) {
       const presign = await people.volA.post(`/api/docs/presign/${clientId}`, {
         docType: 'Banking Info',
@@ -418,9 +530,15 @@ describe('S3 server-side encryption', () => {
       const signed = new URL(presign.body.url).searchParams.get('X-Amz-SignedHeaders')?.split(';') ?? [];
       expect(signed).toEqual(expect.arrayContaining(Object.keys(sse)));
       // Not hoisted into the query, where S3 would ignore them.
-      expect([...new URL(presign.body.url).searchParams.keys()].map((k) => k.toLowerCase())).not.toContain('x-amz-server-side-encryption');
+      expect([...new URL(presign.body.url).searchParams.keys()].map((k) => k.toLowerCase())).not.toContain(
+        'x-amz-server-side-encryption',
+      );
       s3.requests.length = 0;
-      const put = await fetch(presign.body.url, { method: 'PUT', headers: { 'content-type': 'application/pdf', ...presign.body.headers }, body: bytes });
+      const put = await fetch(presign.body.url, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf', ...presign.body.headers },
+        body: bytes,
+      });
       expect(put.status).toBe(200);
       await put.arrayBuffer();
       expect(s3.requests.find((r) => r.method === 'PUT')?.headers).toMatchObject(sse);
@@ -428,18 +546,31 @@ describe('S3 server-side encryption', () => {
     }
 
     s3.requests.length = 0;
-    const list = await people.volA.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent('Banking Info')}`);
-    const renamed = await people.volA.post('/api/docs/rename', { key: list.body.items[0].key, filename: 'renamed.pdf' });
+    const list = await people.volA.get(
+      `/api/docs/list/${clientId}?docType=${encodeURIComponent('Banking Info')}`,
+    );
+    const renamed = await people.volA.post('/api/docs/rename', {
+      key: list.body.items[0].key,
+      filename: 'renamed.pdf',
+    });
     expect(renamed.status).toBe(200);
     const copy = s3.requests.find((r) => r.method === 'PUT' && r.headers['x-amz-copy-source']);
     expect(copy?.headers).toMatchObject(sse);
 
     s3.requests.length = 0;
-    await app.server.services.store.put(buildDocKey(clientId, 'Banking Info', 1, 'server.pdf'), bytes, 'application/pdf');
+    await app.server.services.store.put(
+      buildDocKey(clientId, 'Banking Info', 1, 'server.pdf'),
+      bytes,
+      'application/pdf',
+    );
     expect(s3.requests.find((r) => r.method === 'PUT')?.headers).toMatchObject(sse);
 
     expect(loadConfig({ S3_BUCKET: 'bucket', S3_SSE: 'AES256' }).s3?.sse).toEqual({ algorithm: 'AES256' });
-    expect(() => loadConfig({ S3_BUCKET: 'bucket', S3_SSE: 'aes' })).toThrow(/S3_SSE: must be AES256 or aws:kms/);
-    expect(() => loadConfig({ S3_BUCKET: 'bucket', S3_SSE: 'AES256', S3_SSE_KMS_KEY_ID: 'k' })).toThrow(/S3_SSE_KMS_KEY_ID: needs S3_SSE=aws:kms/);
+    expect(() => loadConfig({ S3_BUCKET: 'bucket', S3_SSE: 'aes' })).toThrow(
+      /S3_SSE: must be AES256 or aws:kms/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'bucket', S3_SSE: 'AES256', S3_SSE_KMS_KEY_ID: 'k' })).toThrow(
+      /S3_SSE_KMS_KEY_ID: needs S3_SSE=aws:kms/,
+    );
   });
 });

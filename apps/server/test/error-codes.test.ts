@@ -16,7 +16,9 @@ describe('error codes', () => {
   afterAll(() => app.close());
 
   it('answers each kind of refusal with its own code beside the words', async () => {
-    const cases: Array<[Promise<{ status: number; body: { error: string; code: ErrorCode } }>, number, ErrorCode]> = [
+    const cases: Array<
+      [Promise<{ status: number; body: { error: string; code: ErrorCode } }>, number, ErrorCode]
+    > = [
       [people.volA.post('/api/clients/new', { firstName: '' }), 400, 'invalid_request'],
       [people.anonymous.get('/api/clients'), 401, 'not_signed_in'],
       [people.volA.post('/api/clients/new', {}, { csrf: 'wrong' }), 403, 'bad_token'],
@@ -34,11 +36,28 @@ describe('error codes', () => {
     const clientId = await createClient(people.volA);
     const key = await upload(people.volA, clientId, 'Banking Info', 'coded.pdf', pdfBytes());
     const signer = (app.server.services.store as LocalObjectStore).signer;
-    const grant = { method: 'GET', key, disposition: 'attachment', downloadName: 'c.pdf', contentType: '', issuedUnder: 0 } as const;
-    const expired = await fetch(`${app.url}/api/storage/get?${signer.sign({ ...grant, expires: Math.floor(Date.now() / 1000) - 5 })}`);
-    expect([expired.status, ((await expired.json()) as { code: string }).code]).toEqual([403, 'link_expired']);
-    const tampered = await fetch(`${app.url}/api/storage/get?${signer.sign({ ...grant, expires: Math.floor(Date.now() / 1000) + 30 })}x`);
-    expect([tampered.status, ((await tampered.json()) as { code: string }).code]).toEqual([403, 'link_invalid']);
+    const grant = {
+      method: 'GET',
+      key,
+      disposition: 'attachment',
+      downloadName: 'c.pdf',
+      contentType: '',
+      issuedUnder: 0,
+    } as const;
+    const expired = await fetch(
+      `${app.url}/api/storage/get?${signer.sign({ ...grant, expires: Math.floor(Date.now() / 1000) - 5 })}`,
+    );
+    expect([expired.status, ((await expired.json()) as { code: string }).code]).toEqual([
+      403,
+      'link_expired',
+    ]);
+    const tampered = await fetch(
+      `${app.url}/api/storage/get?${signer.sign({ ...grant, expires: Math.floor(Date.now() / 1000) + 30 })}x`,
+    );
+    expect([tampered.status, ((await tampered.json()) as { code: string }).code]).toEqual([
+      403,
+      'link_invalid',
+    ]);
   });
 
   it('reaches callers of the core client as ApiError.code', async () => {

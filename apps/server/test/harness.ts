@@ -70,7 +70,10 @@ export interface StartOptions {
 }
 
 /** Starts a server. `env` is applied on top of test defaults (quiet logs, temp data dir, {@link TEST_STORAGE_KEY}). */
-export async function startApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-test-'));
   const database = await freshDatabase();
   try {
@@ -88,9 +91,17 @@ export async function startApp(env: Record<string, string> = {}, options: StartO
  * restart with a changed configuration would. A start that fails throws and leaves both in place:
  * `app.close()` (or the new app's) still removes them.
  */
-export async function restartApp(app: TestApp, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
+export async function restartApp(
+  app: TestApp,
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<TestApp> {
   await app.stop();
-  return startOn({ dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: () => app.dropDatabase() } }, env, options);
+  return startOn(
+    { dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: () => app.dropDatabase() } },
+    env,
+    options,
+  );
 }
 
 /**
@@ -98,7 +109,11 @@ export async function restartApp(app: TestApp, env: Record<string, string> = {},
  * with several processes behind a load balancer). Its `close` only stops it.
  */
 export async function startSibling(app: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
-  const sibling = await startOn({ dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: async () => {} } }, env, {});
+  const sibling = await startOn(
+    { dataDir: app.config.dataDir, database: { url: app.databaseUrl, drop: async () => {} } },
+    env,
+    {},
+  );
   return { ...sibling, close: () => sibling.stop() };
 }
 
@@ -107,7 +122,14 @@ async function startOn(
   env: Record<string, string>,
   options: StartOptions,
 ): Promise<TestApp> {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', STORAGE_KEY: TEST_STORAGE_KEY, ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    STORAGE_KEY: TEST_STORAGE_KEY,
+    ...env,
+  });
   const lines = options.logLines;
   const server = await buildServer(config, {
     database: database.url,
@@ -170,7 +192,10 @@ export class Agent {
     /** The network address the requests come from, told to a server behind a trusted proxy. */
     readonly address?: string,
   ) {
-    this.browser = createCookieJarFetch((url, init) => fetch(url, init), jar ? { pageUrl: base, jar } : { pageUrl: base });
+    this.browser = createCookieJarFetch(
+      (url, init) => fetch(url, init),
+      jar ? { pageUrl: base, jar } : { pageUrl: base },
+    );
   }
 
   /** The cookies a request to the server carries, HttpOnly ones included. */
@@ -194,9 +219,17 @@ export class Agent {
     body?: unknown,
     options: { csrf?: boolean | string; headers?: Record<string, string>; raw?: string } = {},
   ): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...(this.address && { 'x-forwarded-for': this.address }), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(this.address && { 'x-forwarded-for': this.address }),
+      ...options.headers,
+    };
     const csrf = options.csrf ?? true;
-    const token = typeof csrf === 'string' ? csrf : csrf ? readCsrfToken((name) => this.browser.getCookie(name)) : undefined;
+    const token =
+      typeof csrf === 'string'
+        ? csrf
+        : csrf
+          ? readCsrfToken((name) => this.browser.getCookie(name))
+          : undefined;
     if (token !== undefined) headers['x-csrf-token'] = token;
     let payload: string | undefined = options.raw;
     if (body !== undefined) payload = JSON.stringify(body);
@@ -228,10 +261,12 @@ export class Agent {
 export async function signIn(app: TestApp, email: string, pin = 'correct horse battery'): Promise<Agent> {
   const agent = await app.agent().prime();
   const init = await agent.post('/api/auth/login-init', { email, pin });
-  if (init.status !== 200) throw new Error(`login-init ${email}: ${init.status} ${JSON.stringify(init.body)}`);
+  if (init.status !== 200)
+    throw new Error(`login-init ${email}: ${init.status} ${JSON.stringify(init.body)}`);
   const code = await app.latestCode(email);
   const verify = await agent.post('/api/auth/login-verify', { email, code });
-  if (verify.status !== 200) throw new Error(`login-verify ${email}: ${verify.status} ${JSON.stringify(verify.body)}`);
+  if (verify.status !== 200)
+    throw new Error(`login-verify ${email}: ${verify.status} ${JSON.stringify(verify.body)}`);
   return agent;
 }
 
@@ -248,7 +283,12 @@ export async function register(app: TestApp, email: string, first = 'Test', last
 export async function seedPeople(app: TestApp) {
   await register(app, 'admin@example.org', 'Ada', 'Admin');
   const admin = await signIn(app, 'admin@example.org');
-  for (const email of ['officer@example.org', 'vola@example.org', 'volb@example.org', 'pending@example.org']) {
+  for (const email of [
+    'officer@example.org',
+    'vola@example.org',
+    'volb@example.org',
+    'pending@example.org',
+  ]) {
     await register(app, email);
   }
   for (const email of ['officer@example.org', 'vola@example.org', 'volb@example.org']) {

@@ -28,8 +28,14 @@ function raw(url: string, request: string): Promise<RawAnswer> {
     socket.on('close', () => {
       const [head = '', ...rest] = data.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8') });
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: Buffer.from(rest.join('\r\n\r\n'), 'latin1').toString('utf8'),
+      });
     });
   });
 }
@@ -49,7 +55,12 @@ async function onDatabase(app: TestApp, ...statements: string[]): Promise<void> 
  * A trigger on `table` running `body` before each INSERT or UPDATE: it plays another request that
  * deleted a row at just the wrong moment, every time. Returns what removes it again.
  */
-async function trigger(app: TestApp, table: string, event: 'INSERT' | 'UPDATE', body: string): Promise<() => Promise<void>> {
+async function trigger(
+  app: TestApp,
+  table: string,
+  event: 'INSERT' | 'UPDATE',
+  body: string,
+): Promise<() => Promise<void>> {
   const name = `meanwhile_${table}_${event.toLowerCase()}`;
   await onDatabase(
     app,
@@ -85,9 +96,14 @@ describe('hostile input', () => {
   });
 
   it('answers an Expect header it cannot meet in JSON', async () => {
-    const answer = await raw(app.url, 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n');
+    const answer = await raw(
+      app.url,
+      'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n',
+    );
     expect(answer.status).toBe(417);
-    expect(errorOf(answer)).toBe('The server cannot meet the Expect header of this request. Send it without one.');
+    expect(errorOf(answer)).toBe(
+      'The server cannot meet the Expect header of this request. Send it without one.',
+    );
   });
 
   it('refuses HTTP/1.1 without Host in JSON, and still serves HTTP/1.0, which has no Host', async () => {
@@ -100,13 +116,19 @@ describe('hostile input', () => {
   });
 
   it('answers requests Node cannot parse, or whose headers are too large, in JSON with words for people', async () => {
-    const malformed = await raw(app.url, 'POST /api/auth/login-init HTTP/1.1\r\nHost: 127.0.0.1\r\nX-No-Colon\r\n\r\n');
+    const malformed = await raw(
+      app.url,
+      'POST /api/auth/login-init HTTP/1.1\r\nHost: 127.0.0.1\r\nX-No-Colon\r\n\r\n',
+    );
     expect(malformed.status).toBe(400);
     expect(errorOf(malformed)).toBe('The request is not valid.');
     const nul = await raw(app.url, 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Nul: a\u0000b\r\n\r\n');
     expect(nul.status).toBe(400);
     expect(errorOf(nul)).toBe('The request is not valid.');
-    const huge = await raw(app.url, `GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: a=${'b'.repeat(20_000)}\r\n\r\n`);
+    const huge = await raw(
+      app.url,
+      `GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: a=${'b'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(huge.status).toBe(431);
     expect(errorOf(huge)).toBe('The request headers or address are too long. Reload the page and try again.');
   });
@@ -114,16 +136,35 @@ describe('hostile input', () => {
   it("words zod's own messages for people: which field, and what it must be", async () => {
     const audit = (query: string) => people.admin.get(`/api/admin/audit?${query}`).then((r) => r.body);
     expect(await audit('limit=abc')).toEqual({ error: 'limit must be a number.', code: expect.any(String) });
-    expect(await audit('limit=1.5')).toEqual({ error: 'limit must be a whole number.', code: expect.any(String) });
+    expect(await audit('limit=1.5')).toEqual({
+      error: 'limit must be a whole number.',
+      code: expect.any(String),
+    });
     expect(await audit('limit=0')).toEqual({ error: 'limit must be at least 1.', code: expect.any(String) });
-    expect(await audit('limit=1001')).toEqual({ error: 'limit must be at most 1000.', code: expect.any(String) });
+    expect(await audit('limit=1001')).toEqual({
+      error: 'limit must be at most 1000.',
+      code: expect.any(String),
+    });
     const clientId = await createClient(people.volA, 'fuzzed@example.org');
     const presign = (size: unknown) =>
-      people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf', size }).then((r) => r.body);
+      people.volA
+        .post(`/api/docs/presign/${clientId}`, {
+          docType: 'Banking Info',
+          filename: 'a.pdf',
+          contentType: 'application/pdf',
+          size,
+        })
+        .then((r) => r.body);
     expect(await presign('12')).toEqual({ error: 'size must be a number.', code: expect.any(String) });
     expect(await presign(1e300)).toEqual({ error: 'size must be a whole number.', code: expect.any(String) });
     expect(await presign(-1)).toEqual({ error: 'size must be at least 0.', code: expect.any(String) });
-    const pin = await people.volA.post('/api/clients/new', { firstName: 'A', lastName: 'B', email: 'c@example.org', phone: '555 010 0100', pin: [1] });
+    const pin = await people.volA.post('/api/clients/new', {
+      firstName: 'A',
+      lastName: 'B',
+      email: 'c@example.org',
+      phone: '555 010 0100',
+      pin: [1],
+    });
     expect(pin.body).toEqual({ error: 'pin must be text.', code: expect.any(String) });
   });
 
@@ -142,7 +183,11 @@ describe('hostile input', () => {
     const forUpload = await createClient(people.volA, 'deleted-meanwhile@example.org');
     const restore = await deleteFirst(app, 'documents', 'clients', 'id', 'client_id');
     try {
-      const presigned = await people.volA.post(`/api/docs/presign/${forUpload}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf' });
+      const presigned = await people.volA.post(`/api/docs/presign/${forUpload}`, {
+        docType: 'Banking Info',
+        filename: 'a.pdf',
+        contentType: 'application/pdf',
+      });
       expect(presigned).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
     } finally {
       await restore();
@@ -168,7 +213,9 @@ describe('hostile input', () => {
       const verified = await browser.post('/api/auth/login-verify', { email: 'leaving@example.org', code });
       expect(verified).toMatchObject({
         status: 409,
-        body: { error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.' },
+        body: {
+          error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.',
+        },
       });
     } finally {
       await restore();
@@ -179,11 +226,15 @@ describe('hostile input', () => {
     await register(app, 'vanishing@example.org');
     const restoreUsers = await vanishOnUpdate(app, 'users');
     try {
-      expect(await people.admin.post('/api/admin/users/vanishing%40example.org/approve', { approved: true })).toMatchObject({
+      expect(
+        await people.admin.post('/api/admin/users/vanishing%40example.org/approve', { approved: true }),
+      ).toMatchObject({
         status: 404,
         body: { error: 'User not found.' },
       });
-      expect(await people.admin.post('/api/admin/users/vanishing%40example.org/role', { role: 'officer' })).toMatchObject({
+      expect(
+        await people.admin.post('/api/admin/users/vanishing%40example.org/role', { role: 'officer' }),
+      ).toMatchObject({
         status: 404,
         body: { error: 'User not found.' },
       });
@@ -193,7 +244,10 @@ describe('hostile input', () => {
     const clientId = await createClient(people.volA, 'vanishing-client@example.org');
     const restoreClients = await vanishOnUpdate(app, 'clients');
     try {
-      expect(await people.volA.post(`/api/clients/${clientId}/submit`)).toMatchObject({ status: 404, body: { error: 'Client not found.' } });
+      expect(await people.volA.post(`/api/clients/${clientId}/submit`)).toMatchObject({
+        status: 404,
+        body: { error: 'Client not found.' },
+      });
       const moved = await people.admin.post('/api/admin/clients/reassign', {
         from: 'vola@example.org',
         clientEmail: 'vanishing-client@example.org',
@@ -207,7 +261,11 @@ describe('hostile input', () => {
 
   it('says what is wrong with an upload whose Content-Type cannot be read, not "Unsupported Media Type"', async () => {
     const clientId = await createClient(people.volA, 'upload-type@example.org');
-    const presigned = await people.volA.post(`/api/docs/presign/${clientId}`, { docType: 'Banking Info', filename: 'a.pdf', contentType: 'application/pdf' });
+    const presigned = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'Banking Info',
+      filename: 'a.pdf',
+      contentType: 'application/pdf',
+    });
     const target = new URL(presigned.body.url as string);
     const pdf = samplePdf('type');
     const answer = await raw(
@@ -215,7 +273,9 @@ describe('hostile input', () => {
       `PUT ${target.pathname}${target.search} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ;\r\nContent-Length: ${pdf.length}\r\nConnection: close\r\n\r\n${pdf.toString('latin1')}`,
     );
     expect(answer.status).toBe(415);
-    expect(errorOf(answer)).toBe('The file was sent with a Content-Type that is not valid. Upload it again from the app.');
+    expect(errorOf(answer)).toBe(
+      'The file was sent with a Content-Type that is not valid. Upload it again from the app.',
+    );
   });
 });
 

@@ -6,7 +6,16 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PIN, register, seedPeople, signIn, startApp, TEST_STORAGE_KEY, type Agent, type TestApp } from './harness.js';
+import {
+  PIN,
+  register,
+  seedPeople,
+  signIn,
+  startApp,
+  TEST_STORAGE_KEY,
+  type Agent,
+  type TestApp,
+} from './harness.js';
 import { startS3rver } from './s3rver.js';
 
 const WRAP_LABEL = 'vita-docs/journal-key-wrap/v1';
@@ -28,7 +37,8 @@ const keyOf = async (agent: Agent): Promise<KeyAnswer> => {
 };
 
 /** Every journal key row of `email`, as the database holds it. */
-const rowsOf = (app: TestApp, email: string) => app.server.services.db.selectFrom('journal_keys').selectAll().where('user_email', '=', email).execute();
+const rowsOf = (app: TestApp, email: string) =>
+  app.server.services.db.selectFrom('journal_keys').selectAll().where('user_email', '=', email).execute();
 
 /** Opens a wrapped key (nonce, then the key encrypted, then its tag; bound to its id and owner) with `wrapKey`. */
 function unwrap(wrapKey: Buffer, row: { id: string; user_email: string; wrapped: Buffer }): Buffer {
@@ -94,16 +104,26 @@ describe('journal keys', () => {
     const raw = Buffer.from(key, 'base64');
     const [row] = await rowsOf(app, 'officer@example.org');
     expect(row!.wrapped.includes(raw)).toBe(false);
-    const table = JSON.stringify(await app.server.services.db.selectFrom('journal_keys').selectAll().execute());
-    for (const form of [key, raw.toString('hex'), raw.toString('base64url')]) expect(table).not.toContain(form);
+    const table = JSON.stringify(
+      await app.server.services.db.selectFrom('journal_keys').selectAll().execute(),
+    );
+    for (const form of [key, raw.toString('hex'), raw.toString('base64url')])
+      expect(table).not.toContain(form);
     // No 32 bytes of what is stored open what the key sealed.
-    for (let at = 0; at + 32 <= row!.wrapped.length; at++) expect(opens(row!.wrapped.subarray(at, at + 32), raw)).toBe(false);
+    for (let at = 0; at + 32 <= row!.wrapped.length; at++)
+      expect(opens(row!.wrapped.subarray(at, at + 32), raw)).toBe(false);
     // The storage key's sub-key unwraps it; the server's secret (kept in the database here) does not.
     expect(unwrap(hkdf(Buffer.from(TEST_STORAGE_KEY, 'base64')), row!).equals(raw)).toBe(true);
-    const secret = await app.server.services.db.selectFrom('server_secrets').select('value').where('name', '=', 'hmac').executeTakeFirstOrThrow();
+    const secret = await app.server.services.db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', 'hmac')
+      .executeTakeFirstOrThrow();
     expect(() => unwrap(hkdf(Buffer.from(secret.value, 'base64')), row!)).toThrow();
     // Moved to another person's row, it does not unwrap.
-    expect(() => unwrap(hkdf(Buffer.from(TEST_STORAGE_KEY, 'base64')), { ...row!, user_email: 'vola@example.org' })).toThrow();
+    expect(() =>
+      unwrap(hkdf(Buffer.from(TEST_STORAGE_KEY, 'base64')), { ...row!, user_email: 'vola@example.org' }),
+    ).toThrow();
   });
 
   it('destroys the key at sign-out: the signed-out session is refused, the next sign-in gets another', async () => {
@@ -139,13 +159,21 @@ describe('journal keys', () => {
   it('destroys the key when approval is withdrawn; a role change keeps it', async () => {
     await register(app, 'wes@example.org');
     const admin = people.admin;
-    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: true })).status).toBe(200);
+    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: true })).status).toBe(
+      200,
+    );
     const before = await keyOf(await signIn(app, 'wes@example.org'));
-    expect((await admin.post('/api/admin/users/wes%40example.org/role', { role: 'officer' })).status).toBe(200);
+    expect((await admin.post('/api/admin/users/wes%40example.org/role', { role: 'officer' })).status).toBe(
+      200,
+    );
     expect(await keyOf(await signIn(app, 'wes@example.org'))).toEqual(before);
-    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: false })).status).toBe(200);
+    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: false })).status).toBe(
+      200,
+    );
     expect(await rowsOf(app, 'wes@example.org')).toEqual([]);
-    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: true })).status).toBe(200);
+    expect((await admin.post('/api/admin/users/wes%40example.org/approve', { approved: true })).status).toBe(
+      200,
+    );
     expect((await keyOf(await signIn(app, 'wes@example.org'))).keyId).not.toBe(before.keyId);
   });
 
@@ -155,7 +183,10 @@ describe('journal keys', () => {
     const browser = await app.agent().prime();
     const sent = (await app.outbox()).length;
     await browser.post('/api/auth/forgot-init', { email });
-    expect((await browser.post('/api/auth/forgot-verify', { email, code: await app.latestCode(email, sent) })).status).toBe(200);
+    expect(
+      (await browser.post('/api/auth/forgot-verify', { email, code: await app.latestCode(email, sent) }))
+        .status,
+    ).toBe(200);
     expect((await browser.post('/api/auth/forgot-reset', { newPin1: PIN, newPin2: PIN })).status).toBe(200);
     expect(await rowsOf(app, email)).toEqual([]);
     expect((await keyOf(await signIn(app, email))).keyId).not.toBe(before.keyId);
@@ -172,7 +203,9 @@ describe('journal keys', () => {
     const before = await keyOf(admin);
     const vol = await signIn(app, 'vola@example.org');
     await keyOf(vol);
-    expect((await admin.post('/api/admin/season/close', { confirm: `CLOSE SEASON ${YEAR}` })).status).toBe(200);
+    expect((await admin.post('/api/admin/season/close', { confirm: `CLOSE SEASON ${YEAR}` })).status).toBe(
+      200,
+    );
     expect(await app.server.services.db.selectFrom('journal_keys').selectAll().execute()).toEqual([]);
     expect((await journalKey(vol)).status).toBe(401);
     expect((await keyOf(admin)).keyId).not.toBe(before.keyId);

@@ -30,7 +30,9 @@ describe('server log privacy', () => {
     expect((await agent.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(200);
     let code: string | undefined;
     for (let i = 0; i < 200 && !code; i++) {
-      code = mails.slice(before).flatMap((m) => (m.to === email ? (/code is (\d{6})/.exec(m.body)?.[1] ?? []) : []))[0];
+      code = mails
+        .slice(before)
+        .flatMap((m) => (m.to === email ? (/code is (\d{6})/.exec(m.body)?.[1] ?? []) : []))[0];
       if (!code) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect((await agent.post('/api/auth/login-verify', { email, code })).status).toBe(200);
@@ -41,7 +43,9 @@ describe('server log privacy', () => {
     await register(app, 'amelia.admin@example.org', 'Amelia', 'Adminsdottir');
     const admin = await signIn('amelia.admin@example.org');
     await register(app, 'victor.volunteer@example.org', 'Victor', 'Volunteerson');
-    await admin.post(`/api/admin/users/${encodeURIComponent('victor.volunteer@example.org')}/approve`, { approved: true });
+    await admin.post(`/api/admin/users/${encodeURIComponent('victor.volunteer@example.org')}/approve`, {
+      approved: true,
+    });
     const vol = await signIn('victor.volunteer@example.org');
     const created = await vol.post('/api/clients/new', {
       firstName: 'Dorothea',
@@ -64,8 +68,19 @@ describe('server log privacy', () => {
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(20);
     const secrets = [
-      'Amelia', 'Adminsdottir', 'amelia.admin', 'Victor', 'Volunteerson', 'victor.volunteer',
-      'Dorothea', 'Taxpayerly', 'dorothea.taxpayerly', '867-5309', '8675309', 'SSN card', 'bank statement',
+      'Amelia',
+      'Adminsdottir',
+      'amelia.admin',
+      'Victor',
+      'Volunteerson',
+      'victor.volunteer',
+      'Dorothea',
+      'Taxpayerly',
+      'dorothea.taxpayerly',
+      '867-5309',
+      '8675309',
+      'SSN card',
+      'bank statement',
       ...codes,
     ];
     const found = secrets.filter((secret) => log.includes(secret));

@@ -7,7 +7,9 @@ import { startSmtpCapture } from './smtp.js';
 
 describe('configuration', () => {
   it('stops at start with a message naming each bad variable', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL/,
+    );
     expect(() => loadConfig({ MAX_UPLOAD_MB: '-1' })).toThrow(/MAX_UPLOAD_MB/);
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.org' })).toThrow(/ADMIN_EMAIL and ADMIN_PIN/);
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
@@ -15,7 +17,12 @@ describe('configuration', () => {
 
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, sessionIdleMinutes: 30, sessionMaxHours: 12, maxUploadBytes: 25 * 1024 * 1024 });
+    expect(config).toMatchObject({
+      port: 3000,
+      sessionIdleMinutes: 30,
+      sessionMaxHours: 12,
+      maxUploadBytes: 25 * 1024 * 1024,
+    });
     expect(config.dataDir).toMatch(/\.data$/);
   });
 });
@@ -34,7 +41,10 @@ describe('mail over SMTP', () => {
     try {
       await register(app, 'admin@example.org');
       const a = await app.agent().prime();
-      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({ ok: true, emailSent: true });
+      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({
+        ok: true,
+        emailSent: true,
+      });
       expect(received).toHaveLength(1);
       expect(received[0]!.to).toBe('admin@example.org');
       const code = /code is (\d{6})/.exec(received[0]!.body)?.[1];
@@ -51,7 +61,10 @@ describe('mail over SMTP', () => {
     try {
       await register(app, 'admin@example.org');
       const a = await app.agent().prime();
-      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({ ok: true, emailSent: false });
+      expect((await a.post('/api/auth/login-init', { email: 'admin@example.org', pin: PIN })).body).toEqual({
+        ok: true,
+        emailSent: false,
+      });
     } finally {
       await app.close();
     }
@@ -71,7 +84,10 @@ describe('what clients learn of the configuration', () => {
 
   it('tells signed-in callers the real upload limit and nothing else, with the refusal the server itself gives', async () => {
     const limit = 3 * 1024 * 1024;
-    expect(await people.anonymous.get('/api/config')).toMatchObject({ status: 401, body: { error: 'Please sign in.' } });
+    expect(await people.anonymous.get('/api/config')).toMatchObject({
+      status: 401,
+      body: { error: 'Please sign in.' },
+    });
     expect(await people.pending.get('/api/config')).toMatchObject({ status: 401 });
     const answer = await people.volA.get('/api/config');
     expect(answer).toMatchObject({ status: 200, body: { maxUploadBytes: limit } });
@@ -79,7 +95,10 @@ describe('what clients learn of the configuration', () => {
     expect(answer.headers.get('cache-control')).toBe('no-store');
     // The typed client reads the same answer.
     const cookie = [...people.volA.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const api = createApiClient({ baseUrl: `${app.url}/api`, fetch: (url, init = {}) => fetch(url, { ...init, headers: { cookie } }) });
+    const api = createApiClient({
+      baseUrl: `${app.url}/api`,
+      fetch: (url, init = {}) => fetch(url, { ...init, headers: { cookie } }),
+    });
     expect(await api.config()).toEqual({ maxUploadBytes: limit });
 
     // What the queue says before uploading is what the server answers when asked to take the file.
@@ -90,7 +109,10 @@ describe('what clients learn of the configuration', () => {
       contentType: 'application/pdf',
       size: limit + 1,
     });
-    expect(tooBig).toMatchObject({ status: 413, body: { error: 'This file is larger than the 3 MB limit.' } });
+    expect(tooBig).toMatchObject({
+      status: 413,
+      body: { error: 'This file is larger than the 3 MB limit.' },
+    });
     expect(refusalBeforeUpload({ size: limit + 1 }, answer.body.maxUploadBytes)).toBe(tooBig.body.error);
     expect(refusalBeforeUpload({ size: limit }, answer.body.maxUploadBytes)).toBeNull();
   });
@@ -98,7 +120,8 @@ describe('what clients learn of the configuration', () => {
   it('mails an approved account its sign-in link on the public URL, once', async () => {
     const email = 'approved-by-officer@example.org';
     await register(app, email, 'Olu', 'Okafor');
-    const approve = () => people.officer.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, { approved: true });
+    const approve = () =>
+      people.officer.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, { approved: true });
     const approvals = () => app.outbox().then((mails) => mails.filter((m) => m.to === email));
     expect(await approvals()).toEqual([]);
     expect((await approve()).status).toBe(200);

@@ -14,12 +14,15 @@ describe('programme overview', () => {
     app = await startApp();
     people = await seedPeople(app);
     const complete = await createClient(people.volA, 'complete@example.org');
-    for (const category of FIXED_CATEGORIES) await upload(people.volA, complete, category, 'a.pdf', samplePdf(category));
+    for (const category of FIXED_CATEGORIES)
+      await upload(people.volA, complete, category, 'a.pdf', samplePdf(category));
     const partial = await createClient(people.volA, 'partial@example.org');
     await upload(people.volA, partial, 'Banking Info', 'b.pdf', samplePdf('partial'));
     await upload(people.volA, partial, 'Banking Info', 'c.pdf', samplePdf('partial 2'));
     const empty = await createClient(people.volB, 'empty@example.org');
-    expect((await people.volB.post(`/api/clients/${empty}/docs/types`, { template: 'W-2' })).status).toBe(200);
+    expect((await people.volB.post(`/api/clients/${empty}/docs/types`, { template: 'W-2' })).status).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await app?.close();

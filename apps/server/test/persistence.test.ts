@@ -38,10 +38,23 @@ describe('an embedded installation', () => {
     let { server, url } = await start(dataDir);
     const agent = new Agent(url);
     await agent.prime();
-    await agent.post('/api/auth/register', { firstName: 'Per', lastName: 'Sist', email: 'p@example.org', pin: PIN });
+    await agent.post('/api/auth/register', {
+      firstName: 'Per',
+      lastName: 'Sist',
+      email: 'p@example.org',
+      pin: PIN,
+    });
     await agent.post('/api/auth/login-init', { email: 'p@example.org', pin: PIN });
-    await agent.post('/api/auth/login-verify', { email: 'p@example.org', code: await code(url, 'p@example.org') });
-    const client = await agent.post('/api/clients/new', { firstName: 'K', lastName: 'L', email: 'k@example.org', phone: '555 010 0199' });
+    await agent.post('/api/auth/login-verify', {
+      email: 'p@example.org',
+      code: await code(url, 'p@example.org'),
+    });
+    const client = await agent.post('/api/clients/new', {
+      firstName: 'K',
+      lastName: 'L',
+      email: 'k@example.org',
+      phone: '555 010 0199',
+    });
     expect(client.status).toBe(200);
     await server.close();
 
@@ -64,11 +77,21 @@ describe('an embedded installation', () => {
     try {
       const agent = new Agent(url);
       await agent.prime();
-      await agent.post('/api/auth/register', { firstName: 'A', lastName: 'B', email: 'a@example.org', pin: PIN });
+      await agent.post('/api/auth/register', {
+        firstName: 'A',
+        lastName: 'B',
+        email: 'a@example.org',
+        pin: PIN,
+      });
       await agent.post('/api/auth/login-init', { email: 'a@example.org', pin: PIN });
-      await agent.post('/api/auth/login-verify', { email: 'a@example.org', code: await code(url, 'a@example.org') });
+      await agent.post('/api/auth/login-verify', {
+        email: 'a@example.org',
+        code: await code(url, 'a@example.org'),
+      });
       expect((await agent.get('/api/me')).status).toBe(200);
-      await sql`UPDATE sessions SET created_at = now() - interval '12 hours 1 minute', last_seen_at = now()`.execute(server.services.db);
+      await sql`UPDATE sessions SET created_at = now() - interval '12 hours 1 minute', last_seen_at = now()`.execute(
+        server.services.db,
+      );
       // Twelve hours passing, as far as the database knows; the lookup kept in memory holds the true
       // creation time (nothing changes it), so it is dropped as twelve hours would have dropped it.
       server.services.sessions.clear();

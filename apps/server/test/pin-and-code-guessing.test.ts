@@ -26,7 +26,11 @@ describe('PIN and code guessing', () => {
       .where('email', '=', email)
       .execute();
   const throttle = (email: string) =>
-    app.server.services.db.selectFrom('login_throttle').select('failures').where('email', '=', email).executeTakeFirst();
+    app.server.services.db
+      .selectFrom('login_throttle')
+      .select('failures')
+      .where('email', '=', email)
+      .executeTakeFirst();
 
   it('slows a stranger’s PIN guesses down instead of locking the owner out: 20 wrong PINs, then the owner signs in', async () => {
     await register(app, 'owner2@example.org');
@@ -37,8 +41,16 @@ describe('PIN and code guessing', () => {
     const answers: Array<{ status: number; wait: number }> = [];
     for (let i = 0; i < 20; i += 1) {
       // The last failure is always a moment ago, however slow the machine: each try comes within its wait.
-      if (i >= 5) await app.server.services.db.updateTable('login_throttle').set({ last_failure_at: new Date() }).where('email', '=', 'owner2@example.org').execute();
-      const res = await attacker.post('/api/auth/login-init', { email: 'owner2@example.org', pin: `guess ${i} wrong` });
+      if (i >= 5)
+        await app.server.services.db
+          .updateTable('login_throttle')
+          .set({ last_failure_at: new Date() })
+          .where('email', '=', 'owner2@example.org')
+          .execute();
+      const res = await attacker.post('/api/auth/login-init', {
+        email: 'owner2@example.org',
+        pin: `guess ${i} wrong`,
+      });
       answers.push({ status: res.status, wait: Number(res.headers.get('retry-after') ?? 0) });
     }
     // Five free tries, then each must wait: the rest are refused unchecked (and do not count).
@@ -46,23 +58,36 @@ describe('PIN and code guessing', () => {
     expect(answers.slice(5).every((a) => a.status === 429 && a.wait >= 1 && a.wait <= 2)).toBe(true);
     expect((await throttle('owner2@example.org'))?.failures).toBe(5);
     // The owner's own browser is not held back at all.
-    expect((await device.post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(200);
+    expect(
+      (await device.post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status,
+    ).toBe(200);
     // A correct PIN ends the run; on a new browser the owner is not made to wait either.
     expect(await throttle('owner2@example.org')).toBeUndefined();
-    expect((await (await app.agent().prime()).post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })).status).toBe(200);
+    expect(
+      (
+        await (
+          await app.agent().prime()
+        ).post('/api/auth/login-init', { email: 'owner2@example.org', pin: PIN })
+      ).status,
+    ).toBe(200);
   });
 
   it('doubles the wait after each further wrong PIN, and lets the owner in on a new browser once it has passed', async () => {
     await register(app, 'owner3@example.org');
     await people.admin.post('/api/admin/users/owner3%40example.org/approve', { approved: true });
     const attacker = await app.agent().prime();
-    const wrongTry = () => attacker.post('/api/auth/login-init', { email: 'owner3@example.org', pin: 'not the pin' });
+    const wrongTry = () =>
+      attacker.post('/api/auth/login-init', { email: 'owner3@example.org', pin: 'not the pin' });
     const waits: number[] = [];
     for (let failures = 1; failures <= 10; failures += 1) {
       expect((await wrongTry()).status).toBe(401);
       if (failures >= 5) {
         // Its wait starts now, however long the machine took to answer the wrong try.
-        await app.server.services.db.updateTable('login_throttle').set({ last_failure_at: new Date() }).where('email', '=', 'owner3@example.org').execute();
+        await app.server.services.db
+          .updateTable('login_throttle')
+          .set({ last_failure_at: new Date() })
+          .where('email', '=', 'owner3@example.org')
+          .execute();
         const refused = await wrongTry();
         expect(refused.status).toBe(429);
         waits.push(Number(refused.headers.get('retry-after')));
@@ -72,7 +97,9 @@ describe('PIN and code guessing', () => {
     expect(waits).toEqual([1, 2, 4, 8, 16, 32]);
     // Still only a delay: once it has passed, the owner signs in from a browser never used before.
     const owner = await app.agent().prime();
-    expect((await owner.post('/api/auth/login-init', { email: 'owner3@example.org', pin: PIN })).status).toBe(200);
+    expect((await owner.post('/api/auth/login-init', { email: 'owner3@example.org', pin: PIN })).status).toBe(
+      200,
+    );
   });
 
   it('locks new browsers out after 100 wrong PINs in a row until the PIN is reset', async () => {
@@ -80,25 +107,41 @@ describe('PIN and code guessing', () => {
     await people.admin.post('/api/admin/users/owner4%40example.org/approve', { approved: true });
     await app.server.services.db
       .insertInto('login_throttle')
-      .values({ email: 'owner4@example.org', failures: 99, last_failure_at: new Date(Date.now() - 24 * 3600_000) })
+      .values({
+        email: 'owner4@example.org',
+        failures: 99,
+        last_failure_at: new Date(Date.now() - 24 * 3600_000),
+      })
       .execute();
     const attacker = await app.agent().prime();
-    expect((await attacker.post('/api/auth/login-init', { email: 'owner4@example.org', pin: 'wrong guess 100' })).status).toBe(401);
+    expect(
+      (await attacker.post('/api/auth/login-init', { email: 'owner4@example.org', pin: 'wrong guess 100' }))
+        .status,
+    ).toBe(401);
     await timePasses('owner4@example.org');
     const owner = await app.agent().prime();
     const locked = await owner.post('/api/auth/login-init', { email: 'owner4@example.org', pin: PIN });
     expect(locked).toMatchObject({
       status: 429,
-      body: { error: 'Too many wrong Password PINs were entered for this email. Use Forgot Password to set a new one.' },
+      body: {
+        error:
+          'Too many wrong Password PINs were entered for this email. Use Forgot Password to set a new one.',
+      },
     });
     // Forgot Password proves the mailbox, sets a new PIN and lifts the lock.
     const since = (await app.outbox()).length;
     await owner.post('/api/auth/forgot-init', { email: 'owner4@example.org' });
     const code = await app.latestCode('owner4@example.org', since);
-    expect((await owner.post('/api/auth/forgot-verify', { email: 'owner4@example.org', code })).status).toBe(200);
+    expect((await owner.post('/api/auth/forgot-verify', { email: 'owner4@example.org', code })).status).toBe(
+      200,
+    );
     const newPin = 'a brand new pin 4';
-    expect((await owner.post('/api/auth/forgot-reset', { newPin1: newPin, newPin2: newPin })).status).toBe(200);
-    expect((await owner.post('/api/auth/login-init', { email: 'owner4@example.org', pin: newPin })).status).toBe(200);
+    expect((await owner.post('/api/auth/forgot-reset', { newPin1: newPin, newPin2: newPin })).status).toBe(
+      200,
+    );
+    expect(
+      (await owner.post('/api/auth/login-init', { email: 'owner4@example.org', pin: newPin })).status,
+    ).toBe(200);
   });
 
   it('stops taking codes for an account after 20 wrong ones in a day, even the right one', async () => {
@@ -108,16 +151,22 @@ describe('PIN and code guessing', () => {
     let code = '';
     for (let round = 0; round < 5; round += 1) {
       const since = (await app.outbox()).length;
-      expect((await guesser.post('/api/auth/login-init', { email: 'owner5@example.org', pin: PIN })).status).toBe(200);
+      expect(
+        (await guesser.post('/api/auth/login-init', { email: 'owner5@example.org', pin: PIN })).status,
+      ).toBe(200);
       code = await app.latestCode('owner5@example.org', since);
       if (round === 4) break;
       for (let i = 1; i <= 5; i += 1) {
         const wrong = String((Number(code) + i) % 1_000_000).padStart(6, '0');
-        expect((await guesser.post('/api/auth/login-verify', { email: 'owner5@example.org', code: wrong })).status).toBe(400);
+        expect(
+          (await guesser.post('/api/auth/login-verify', { email: 'owner5@example.org', code: wrong })).status,
+        ).toBe(400);
       }
     }
     // 4 codes × 5 wrong tries = 20: the fifth code is refused although it is right.
-    expect((await guesser.post('/api/auth/login-verify', { email: 'owner5@example.org', code })).status).toBe(400);
+    expect((await guesser.post('/api/auth/login-verify', { email: 'owner5@example.org', code })).status).toBe(
+      400,
+    );
   });
 
   it('sends at most 40 codes a day for one email to one network', async () => {
@@ -141,26 +190,44 @@ describe('PIN and code guessing', () => {
         })),
       )
       .execute();
-    const res = await (await app.agent().prime()).post('/api/auth/login-init', { email: 'owner6@example.org', pin: PIN });
-    expect(res).toMatchObject({ status: 429, body: { error: 'Too many codes were requested for this email today. Please try again tomorrow.' } });
+    const res = await (
+      await app.agent().prime()
+    ).post('/api/auth/login-init', { email: 'owner6@example.org', pin: PIN });
+    expect(res).toMatchObject({
+      status: 429,
+      body: { error: 'Too many codes were requested for this email today. Please try again tomorrow.' },
+    });
   });
 
   it('lets only the browser that asked for a code try it, so a stranger cannot burn it', async () => {
     const victim = await app.agent().prime();
     const since = (await app.outbox()).length;
-    expect((await victim.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).status).toBe(200);
+    expect((await victim.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).status).toBe(
+      200,
+    );
     const code = await app.latestCode('vola@example.org', since);
     const stranger = await app.agent().prime();
     for (let i = 0; i < 6; i += 1) {
       const wrong = String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
       await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code: wrong });
     }
-    expect((await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(400);
-    expect((await victim.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(200);
+    expect((await stranger.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(
+      400,
+    );
+    expect((await victim.post('/api/auth/login-verify', { email: 'vola@example.org', code })).status).toBe(
+      200,
+    );
   });
 
   it('refuses a common PIN at registration', async () => {
-    const res = await (await app.agent().prime()).post('/api/auth/register', { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.org', pin: 'Password123' });
+    const res = await (
+      await app.agent().prime()
+    ).post('/api/auth/register', {
+      firstName: 'Pat',
+      lastName: 'Lee',
+      email: 'pat@example.org',
+      pin: 'Password123',
+    });
     expect(res).toMatchObject({ status: 400, body: { error: 'Choose a less common PIN.' } });
   });
 });

@@ -23,7 +23,9 @@ describe('prepared statements', () => {
       for (const email of ['a@example.org', 'b@example.org']) {
         await conn.selectFrom('users').select('email').where('email', '=', email).execute();
       }
-      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn);
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        conn,
+      );
       const users = prepared.rows.filter((r) => r.statement.includes('from "users"'));
       expect(users).toHaveLength(1);
     });
@@ -35,8 +37,12 @@ describe('prepared statements', () => {
       await conn.transaction().execute(async (trx) => {
         await sql`select 1`.execute(trx);
       });
-      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(conn);
-      expect(prepared.rows.map((r) => r.statement)).not.toContainEqual(expect.stringMatching(/create table|begin|commit/i));
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        conn,
+      );
+      expect(prepared.rows.map((r) => r.statement)).not.toContainEqual(
+        expect.stringMatching(/create table|begin|commit/i),
+      );
     });
   });
 

@@ -12,7 +12,12 @@ const DAY = 86_400_000;
 const dayStart = (at: number) => at - (at % DAY);
 const dueFrom = (earliest: number) => dayStart(earliest) + DAY + 12 * 3_600_000;
 const longDate = (at: number) =>
-  new Date(at).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  new Date(at).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
 
 describe('retention rule', () => {
   let app: TestApp;
@@ -28,7 +33,11 @@ describe('retention rule', () => {
 
   const run = (at: number) => runRetention(app.server.services, new Date(at));
   const files = async (clientId: string) =>
-    ((await people.volA.get(`/api/docs/list/${clientId}?docType=Banking%20Info`)).body as { items: unknown[] }).items.length;
+    (
+      (await people.volA.get(`/api/docs/list/${clientId}?docType=Banking%20Info`)).body as {
+        items: unknown[];
+      }
+    ).items.length;
   const notices = async () => (await app.outbox()).filter((m) => m.subject.startsWith('Documents for '));
   const submittedClient = async (email: string) => {
     const id = await createClient(people.volA, email);
@@ -40,7 +49,10 @@ describe('retention rule', () => {
   it('is off until an admin sets it: 7–365 days, admins only', async () => {
     expect((await people.admin.get('/api/admin/retention')).body).toEqual({ days: null });
     expect(await run(Date.now() + 400 * DAY)).toBeUndefined();
-    expect((await people.admin.post('/api/admin/retention', { days: 6 })).body).toEqual({ error: 'Choose between 7 and 365 days.', code: expect.any(String) });
+    expect((await people.admin.post('/api/admin/retention', { days: 6 })).body).toEqual({
+      error: 'Choose between 7 and 365 days.',
+      code: expect.any(String),
+    });
     expect((await people.admin.post('/api/admin/retention', { days: 366 })).status).toBe(400);
     expect((await people.volA.post('/api/admin/retention', { days: 30 })).status).toBe(403);
     expect((await people.admin.post('/api/admin/retention', { days: 30 })).body).toEqual({ days: 30 });
@@ -59,7 +71,10 @@ describe('retention rule', () => {
     const [notice] = await notices();
     // The rule's day (a minute later than submission + 30 days: the notice went a minute late).
     const earliest = t0 + 30 * DAY + 60_000;
-    expect(notice).toMatchObject({ to: 'vola@example.org', subject: `Documents for Cli E. will be deleted on ${longDate(earliest)}` });
+    expect(notice).toMatchObject({
+      to: 'vola@example.org',
+      subject: `Documents for Cli E. will be deleted on ${longDate(earliest)}`,
+    });
 
     // Not before the named day is over (with a margin for US time zones).
     expect(await run(dueFrom(earliest) - 60_000)).toEqual({ noticed: 0, deleted: 0, files: 0 });
@@ -69,7 +84,8 @@ describe('retention rule', () => {
     expect(await files(open)).toBe(1);
     // The client and its categories stay; the audit log says what went.
     expect((await people.volA.get(`/api/clients/${due}/docs/types`)).status).toBe(200);
-    const trail = (await people.admin.get(`/api/admin/audit?clientId=${due}&action=client.retention`)).body as { items: { keys: string[] }[] };
+    const trail = (await people.admin.get(`/api/admin/audit?clientId=${due}&action=client.retention`))
+      .body as { items: { keys: string[] }[] };
     expect(trail.items).toHaveLength(1);
     expect(trail.items[0]?.keys[0]).toMatch(/statement\.pdf$/);
     expect(await run(t0 + 40 * DAY)).toMatchObject({ deleted: 0 });

@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** s3rver ships no types; this is the part the tests use. */
-type S3rverCtor = new (options: Record<string, unknown>) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+type S3rverCtor = new (options: Record<string, unknown>) => {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+};
 
 /** A request that reached the S3 server (through the recording proxy). */
 export interface RecordedRequest {
@@ -23,7 +26,13 @@ async function recordingProxy(target: number, requests: RecordedRequest[]) {
   const proxy = http.createServer((request, response) => {
     requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
     const upstream = http.request(
-      { host: '127.0.0.1', port: target, method: request.method, path: request.url, headers: request.headers },
+      {
+        host: '127.0.0.1',
+        port: target,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -33,7 +42,10 @@ async function recordingProxy(target: number, requests: RecordedRequest[]) {
     request.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return { port: (proxy.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => proxy.close(() => resolve())) };
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  };
 }
 
 /**
@@ -43,7 +55,13 @@ async function recordingProxy(target: number, requests: RecordedRequest[]) {
 export async function startS3rver(bucket = 'vita-docs', options: { record?: boolean } = {}) {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
   const directory = await mkdtemp(path.join(tmpdir(), 'vita-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const requests: RecordedRequest[] = [];
   const proxy = options.record ? await recordingProxy(port, requests) : undefined;

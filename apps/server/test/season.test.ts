@@ -29,13 +29,24 @@ describe('season close', () => {
   });
 
   it('says what it will do, and needs the exact phrase', async () => {
-    expect((await people.admin.get('/api/admin/season')).body).toEqual({ year: YEAR, users: 4, clients: 2, documents: 3, closedAt: null });
+    expect((await people.admin.get('/api/admin/season')).body).toEqual({
+      year: YEAR,
+      users: 4,
+      clients: 2,
+      documents: 3,
+      closedAt: null,
+    });
     expect((await people.officer.get('/api/admin/season')).status).toBe(403);
     for (const confirm of ['close season', `${PHRASE} `, `CLOSE SEASON ${YEAR - 1}`]) {
-      expect((await people.admin.post('/api/admin/season/close', { confirm })).body).toEqual({ error: `Type ${PHRASE} to confirm.`, code: expect.any(String) });
+      expect((await people.admin.post('/api/admin/season/close', { confirm })).body).toEqual({
+        error: `Type ${PHRASE} to confirm.`,
+        code: expect.any(String),
+      });
     }
     expect((await people.officer.post('/api/admin/season/close', { confirm: PHRASE })).status).toBe(403);
-    expect((await people.volA.get(`/api/docs/list/${clientA}?docType=Banking%20Info`)).body.items).toHaveLength(1);
+    expect(
+      (await people.volA.get(`/api/docs/list/${clientA}?docType=Banking%20Info`)).body.items,
+    ).toHaveLength(1);
   });
 
   it('deletes every document, suspends every non-admin account and their sessions, and records it', async () => {
@@ -52,18 +63,27 @@ describe('season close', () => {
       code: expect.any(String),
     });
     for (const clientId of [clientA, clientB]) {
-      const status = (await people.admin.get(`/api/clients/${clientId}/docs/status`)).body as Record<string, boolean>;
+      const status = (await people.admin.get(`/api/clients/${clientId}/docs/status`)).body as Record<
+        string,
+        boolean
+      >;
       expect(Object.values(status).some(Boolean)).toBe(false);
     }
-    const actions = ((await people.admin.get('/api/admin/audit?limit=20')).body as { items: { action: string }[] }).items.map((e) => e.action);
+    const actions = (
+      (await people.admin.get('/api/admin/audit?limit=20')).body as { items: { action: string }[] }
+    ).items.map((e) => e.action);
     expect(actions.filter((a) => a === 'client.season-close')).toHaveLength(2);
     expect(actions).toContain('season.close');
     // Closed is closed: the summary stays what was done, and a second close changes nothing.
-    expect((await people.admin.post('/api/admin/season/close', { confirm: PHRASE })).body).toEqual(closed.body);
+    expect((await people.admin.post('/api/admin/season/close', { confirm: PHRASE })).body).toEqual(
+      closed.body,
+    );
   });
 
   it('approval reactivates a suspended account', async () => {
-    expect((await people.admin.post('/api/admin/users/vola%40example.org/approve', { approved: true })).status).toBe(200);
+    expect(
+      (await people.admin.post('/api/admin/users/vola%40example.org/approve', { approved: true })).status,
+    ).toBe(200);
     const vol = await signIn(app, 'vola@example.org');
     expect((await vol.get('/api/me')).status).toBe(200);
   });
@@ -79,12 +99,16 @@ describe('season close interrupted by a crash', () => {
     app = await startApp();
     const people = await seedPeople(app);
     const clientId = await createClient(people.volA, 'crash@example.org');
-    for (let i = 0; i < 3; i++) await upload(people.volA, clientId, 'Banking Info', `c${i}.pdf`, samplePdf(`c${i}`));
+    for (let i = 0; i < 3; i++)
+      await upload(people.volA, clientId, 'Banking Info', `c${i}.pdf`, samplePdf(`c${i}`));
     // What a crash right after the start was recorded leaves: the row, nothing else done yet.
     const { Client } = (await import('pg')).default;
     const db = new Client({ connectionString: app.databaseUrl });
     await db.connect();
-    await db.query('INSERT INTO season_close (year, started_by) VALUES ($1, $2)', [YEAR, 'admin@example.org']);
+    await db.query('INSERT INTO season_close (year, started_by) VALUES ($1, $2)', [
+      YEAR,
+      'admin@example.org',
+    ]);
     await db.end();
     expect((await people.volA.get('/api/me')).status).toBe(200);
 
@@ -98,6 +122,8 @@ describe('season close interrupted by a crash', () => {
     expect(summary.closedAt).not.toBeNull();
     expect((await admin.get(`/api/docs/list/${clientId}?docType=Banking%20Info`)).body.items).toEqual([]);
     const again = await app.agent().prime();
-    expect((await again.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).status).toBe(403);
+    expect((await again.post('/api/auth/login-init', { email: 'vola@example.org', pin: PIN })).status).toBe(
+      403,
+    );
   });
 });

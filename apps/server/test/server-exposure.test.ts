@@ -15,7 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, loadConfig } from '../src/app.js';
 import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
-import { freshDatabase, PIN, register, seedPeople, signIn, startApp, TEST_STORAGE_KEY, type TestApp } from './harness.js';
+import {
+  freshDatabase,
+  PIN,
+  register,
+  seedPeople,
+  signIn,
+  startApp,
+  TEST_STORAGE_KEY,
+  type TestApp,
+} from './harness.js';
 
 /** A GET with a chosen `Host` header (fetch would not send one). */
 function getWithHost(url: string, host: string): Promise<number> {
@@ -75,7 +84,9 @@ describe('what the server exposes, and to whom', () => {
       ['x-forwarded-host', 'vita.example.org'],
       ['x-forwarded-for', '203.0.113.9'],
     ] as const) {
-      const relayed = await app.agent().call('GET', '/api/dev/outbox', undefined, { headers: { [name]: value } });
+      const relayed = await app
+        .agent()
+        .call('GET', '/api/dev/outbox', undefined, { headers: { [name]: value } });
       expect(relayed.status, name).toBe(403);
     }
     expect((await app.agent().get('/api/dev/outbox')).status).toBe(200);
@@ -104,7 +115,9 @@ describe('what the server exposes, and to whom', () => {
     const fresh = await startApp();
     try {
       const body = (email: string) => ({ firstName: 'First', lastName: 'Comer', email, pin: PIN });
-      const remote = await (await fresh.agent().prime()).post('/api/auth/register', body('stranger@example.org'), {
+      const remote = await (
+        await fresh.agent().prime()
+      ).post('/api/auth/register', body('stranger@example.org'), {
         headers: { 'x-forwarded-for': '203.0.113.9' },
       });
       expect(remote.body).toEqual({ ok: true, status: 'pending' });
@@ -120,10 +133,20 @@ describe('what the server exposes, and to whom', () => {
     const stream = { write: (line: string) => void lines.push(line) };
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-log-'));
     const database = await freshDatabase();
-    const server = await buildServer(loadConfig({ DATA_DIR: dataDir, STORAGE_KEY: TEST_STORAGE_KEY }), { database: database.url, logger: { level: 'info', stream } });
+    const server = await buildServer(loadConfig({ DATA_DIR: dataDir, STORAGE_KEY: TEST_STORAGE_KEY }), {
+      database: database.url,
+      logger: { level: 'info', stream },
+    });
     try {
-      await server.app.inject({ method: 'GET', url: '/api/storage/get?key=a%2Fb%2F1_c.pdf&expires=9&sig=SECRETSIGNATURE' });
-      await server.app.inject({ method: 'POST', url: '/api/auth/login-resend', payload: { email: 'someone@example.org' } });
+      await server.app.inject({
+        method: 'GET',
+        url: '/api/storage/get?key=a%2Fb%2F1_c.pdf&expires=9&sig=SECRETSIGNATURE',
+      });
+      await server.app.inject({
+        method: 'POST',
+        url: '/api/auth/login-resend',
+        payload: { email: 'someone@example.org' },
+      });
       expect(lines.join('')).toContain('/api/storage/get?[redacted]');
       expect(lines.join('')).not.toContain('SECRETSIGNATURE');
     } finally {
@@ -142,7 +165,9 @@ describe('what the server exposes, and to whom', () => {
     expect(me.headers.get('strict-transport-security')).toBeNull();
     const proxied = await startApp({ TRUST_PROXY: '127.0.0.1' });
     try {
-      const secure = await proxied.agent().call('GET', '/api/me', undefined, { headers: { 'x-forwarded-proto': 'https' } });
+      const secure = await proxied
+        .agent()
+        .call('GET', '/api/me', undefined, { headers: { 'x-forwarded-proto': 'https' } });
       expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=\d{8}/);
     } finally {
       await proxied.close();
@@ -164,7 +189,9 @@ describe('what the server exposes, and to whom', () => {
       const token = agent.cookies.get('__Host-vita_session') ?? '';
       const planted = await fetch(`${secure.url}/api/me`, { headers: { cookie: `vita_session=${token}` } });
       expect(planted.status).toBe(401);
-      const real = await fetch(`${secure.url}/api/me`, { headers: { cookie: `__Host-vita_session=${token}` } });
+      const real = await fetch(`${secure.url}/api/me`, {
+        headers: { cookie: `__Host-vita_session=${token}` },
+      });
       expect(real.status).toBe(200);
     } finally {
       await secure.close();
@@ -173,20 +200,41 @@ describe('what the server exposes, and to whom', () => {
 
   it('refuses bidirectional controls in names, emails and category notes', async () => {
     const rlo = '\u202e';
-    const registered = await (await app.agent().prime()).post('/api/auth/register', {
+    const registered = await (
+      await app.agent().prime()
+    ).post('/api/auth/register', {
       firstName: `Eve${rlo}`,
       lastName: 'Doe',
       email: 'eve@example.org',
       pin: PIN,
     });
     expect(registered.status).toBe(400);
-    const client = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: `Lee\u2066`, email: 'ann@example.org', phone: '555 010 0100' });
-    expect(client.body).toEqual({ error: 'Last name contains characters that are not allowed.', code: expect.any(String) });
-    const email = await people.volA.post('/api/clients/new', { firstName: 'Ann', lastName: 'Lee', email: `ann${rlo}@example.org`, phone: '555 010 0100' });
+    const client = await people.volA.post('/api/clients/new', {
+      firstName: 'Ann',
+      lastName: `Lee\u2066`,
+      email: 'ann@example.org',
+      phone: '555 010 0100',
+    });
+    expect(client.body).toEqual({
+      error: 'Last name contains characters that are not allowed.',
+      code: expect.any(String),
+    });
+    const email = await people.volA.post('/api/clients/new', {
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: `ann${rlo}@example.org`,
+      phone: '555 010 0100',
+    });
     expect(email.status).toBe(400);
     const clientId = await createClient(people.volA);
-    const note = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: 'W-2', note: `Acme${rlo}fdp.exe` });
-    expect(note.body).toEqual({ error: 'The note contains characters that are not allowed.', code: expect.any(String) });
+    const note = await people.volA.post(`/api/clients/${clientId}/docs/types`, {
+      template: 'W-2',
+      note: `Acme${rlo}fdp.exe`,
+    });
+    expect(note.body).toEqual({
+      error: 'The note contains characters that are not allowed.',
+      code: expect.any(String),
+    });
   });
 
   it('bounds the audit query and refuses C1 control characters in names', async () => {
@@ -214,7 +262,12 @@ describe('personal data in the log', () => {
       await agent.prime();
       const port = new URL(app.url).port;
       const token = agent.cookies.get('csrf_token') ?? '';
-      const body = JSON.stringify({ firstName: 'Remote', lastName: 'Person', email: 'remote.person@example.org', pin: 'correct horse battery' });
+      const body = JSON.stringify({
+        firstName: 'Remote',
+        lastName: 'Person',
+        email: 'remote.person@example.org',
+        pin: 'correct horse battery',
+      });
       const status = await new Promise<number>((resolve, reject) => {
         const request = http.request(
           `${app.url}/api/auth/register`,
@@ -259,7 +312,9 @@ describe('the storage key file', () => {
     await fs.writeFile(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o644 });
     await fs.chmod(file, 0o644);
     try {
-      await expect(startApp({ STORAGE_KEY: '', STORAGE_KEY_FILE: file })).rejects.toThrow(`chmod 600 ${file}`);
+      await expect(startApp({ STORAGE_KEY: '', STORAGE_KEY_FILE: file })).rejects.toThrow(
+        `chmod 600 ${file}`,
+      );
       await fs.chmod(file, 0o600);
       const app = await startApp({ STORAGE_KEY: '', STORAGE_KEY_FILE: file });
       await app.close();

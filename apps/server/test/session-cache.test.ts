@@ -44,9 +44,15 @@ describe('session lookups kept in memory', () => {
   /** Whether `app` keeps lookups now: a session deleted without its trigger still answers. */
   async function listening(app: TestApp): Promise<boolean> {
     const token = randomBytes(24).toString('base64url');
-    await other(app).server.services.db
-      .insertInto('sessions')
-      .values({ id_hash: sha256(token), user_email: 'volb@example.org', last_seen_at: new Date(), ip: null, user_agent: null })
+    await other(app)
+      .server.services.db.insertInto('sessions')
+      .values({
+        id_hash: sha256(token),
+        user_email: 'volb@example.org',
+        last_seen_at: new Date(),
+        ip: null,
+        user_agent: null,
+      })
       .execute();
     const probe = () => fetch(`${app.url}/api/me`, { headers: { cookie: `vita_session=${token}` } });
     if ((await probe()).status !== 200) return false;
@@ -88,14 +94,24 @@ describe('session lookups kept in memory', () => {
     const officer = await signIn(a, 'officer@example.org');
     expect((await me(officer)).body.user.role).toBe('officer');
     const admin = on(b, people.admin);
-    expect((await admin.post('/api/admin/users/officer%40example.org/role', { role: 'volunteer' })).status).toBe(200);
+    expect(
+      (await admin.post('/api/admin/users/officer%40example.org/role', { role: 'volunteer' })).status,
+    ).toBe(200);
     // A role change ends the user's sessions; a user changed in place is forgotten too.
     await within(1_000, async () => (await me(officer)).status === 401);
     const again = await signIn(a, 'officer@example.org');
     expect((await me(again)).body.user.role).toBe('volunteer');
-    await b.server.services.db.updateTable('users').set({ first_name: 'Renamed' }).where('email', '=', 'officer@example.org').execute();
+    await b.server.services.db
+      .updateTable('users')
+      .set({ first_name: 'Renamed' })
+      .where('email', '=', 'officer@example.org')
+      .execute();
     await within(1_000, async () => (await me(again)).body.user?.firstName === 'Renamed');
-    await b.server.services.db.updateTable('users').set({ approved: false }).where('email', '=', 'officer@example.org').execute();
+    await b.server.services.db
+      .updateTable('users')
+      .set({ approved: false })
+      .where('email', '=', 'officer@example.org')
+      .execute();
     await within(1_000, async () => (await me(again)).status === 401);
   });
 
@@ -140,7 +156,12 @@ describe('session lookups kept in memory', () => {
     const problems: string[] = [];
     const listener = listenForAuthChanges(through.toString(), cache, (err) => problems.push(err.message));
     const keeps = () => {
-      cache.set('probe', { user: { email: 'x@example.org' } as never, createdAt: 0, lastSeenAt: 0 }, 0, cache.generation());
+      cache.set(
+        'probe',
+        { user: { email: 'x@example.org' } as never, createdAt: 0, lastSeenAt: 0 },
+        0,
+        cache.generation(),
+      );
       return cache.get('probe', 0) !== undefined;
     };
     try {

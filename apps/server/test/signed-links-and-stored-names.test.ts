@@ -13,7 +13,13 @@ import { createClient, pdfBytes, upload } from './docs-helpers.js';
 import { restartApp, seedPeople, startApp, type Agent, type TestApp } from './harness.js';
 
 /** A view or download link signed the way an attacker with `key` would, for a year. */
-function forgedLink(origin: string, key: string, docKey: string, label: string, version: 'v1' | 'v2'): string {
+function forgedLink(
+  origin: string,
+  key: string,
+  docKey: string,
+  label: string,
+  version: 'v1' | 'v2',
+): string {
   const derived = createHmac('sha256', key).update(label).digest();
   const expires = Math.floor(Date.now() / 1000) + 365 * 24 * 3600;
   const fields =
@@ -21,7 +27,15 @@ function forgedLink(origin: string, key: string, docKey: string, label: string, 
       ? ['v1', 'GET', docKey, 'attachment', 'x.pdf', '', expires]
       : ['v2', 'GET', docKey, 'attachment', 'x.pdf', '', 0, expires];
   const sig = createHmac('sha256', derived).update(JSON.stringify(fields)).digest('base64url');
-  const query = new URLSearchParams({ k: docKey, d: 'attachment', n: 'x.pdf', ct: '', a: '0', exp: String(expires), sig });
+  const query = new URLSearchParams({
+    k: docKey,
+    d: 'attachment',
+    n: 'x.pdf',
+    ct: '',
+    a: '0',
+    exp: String(expires),
+    sig,
+  });
   return `${origin}/api/storage/get?${query.toString()}`;
 }
 
@@ -39,7 +53,8 @@ describe('signed links and stored names', () => {
 
   const store = () => app.server.services.store as LocalObjectStore;
   const docs = async (agent: Agent, docType: string) =>
-    (await agent.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`)).body.items as Array<{ key: string; filename: string }>;
+    (await agent.get(`/api/docs/list/${clientId}?docType=${encodeURIComponent(docType)}`)).body
+      .items as Array<{ key: string; filename: string }>;
 
   describe('signed links', () => {
     it('cannot be signed with anything the database holds', async () => {
@@ -63,8 +78,22 @@ describe('signed links and stored names', () => {
       const now = Math.floor(Date.now() / 1000);
       const sign = (method: 'GET' | 'PUT', seconds: number) =>
         method === 'GET'
-          ? store().signer.sign({ method, key, disposition: 'attachment', downloadName: 'y.pdf', contentType: '', issuedUnder: 0, expires: now + seconds })
-          : store().signer.sign({ method, key: `${clientId}/Banking%20Info/1_new.pdf`, contentType: 'application/pdf', maxBytes: 1000, expires: now + seconds });
+          ? store().signer.sign({
+              method,
+              key,
+              disposition: 'attachment',
+              downloadName: 'y.pdf',
+              contentType: '',
+              issuedUnder: 0,
+              expires: now + seconds,
+            })
+          : store().signer.sign({
+              method,
+              key: `${clientId}/Banking%20Info/1_new.pdf`,
+              contentType: 'application/pdf',
+              maxBytes: 1000,
+              expires: now + seconds,
+            });
       expect((await fetch(`${app.url}/api/storage/get?${sign('GET', 365 * 24 * 3600)}`)).status).toBe(403);
       expect((await fetch(`${app.url}/api/storage/get?${sign('GET', 10 * 60)}`)).status).toBe(403);
       expect((await fetch(`${app.url}/api/storage/get?${sign('GET', 50)}`)).status).toBe(200);
@@ -74,7 +103,9 @@ describe('signed links and stored names', () => {
         body: pdfBytes(),
       });
       expect(put.status).toBe(403);
-      await expect(store().presignGet(key, { expiresInSeconds: 3600, disposition: 'inline', downloadName: 'x.pdf' })).rejects.toThrow(RangeError);
+      await expect(
+        store().presignGet(key, { expiresInSeconds: 3600, disposition: 'inline', downloadName: 'x.pdf' }),
+      ).rejects.toThrow(RangeError);
     });
 
     it('audits every fetch of a document’s bytes: whom the link was issued to, the document, the address', async () => {
@@ -87,7 +118,8 @@ describe('signed links and stored names', () => {
       };
       const mine = items.filter((entry) => entry.keys.includes(key));
       expect(mine).toHaveLength(2);
-      for (const entry of mine) expect(entry).toMatchObject({ actor: 'vola@example.org', clientId, ip: '127.0.0.1' });
+      for (const entry of mine)
+        expect(entry).toMatchObject({ actor: 'vola@example.org', clientId, ip: '127.0.0.1' });
     });
   });
 
@@ -101,29 +133,56 @@ describe('signed links and stored names', () => {
       const renamed = await people.volA.post('/api/docs/rename', { key, filename: 'statement.cmd' });
       expect(renamed.status).toBe(200);
       expect(renamed.body.filename).toBe('statement.cmd.pdf');
-      const again = await people.volA.post('/api/docs/rename', { key: renamed.body.newKey, filename: 'run.hta' });
+      const again = await people.volA.post('/api/docs/rename', {
+        key: renamed.body.newKey,
+        filename: 'run.hta',
+      });
       expect(again.body.filename).toBe('run.hta.pdf');
 
-      const { url } = (await people.volA.post('/api/docs/presign-get', { key: again.body.newKey, downloadAs: 'a_;x=1;evil.html' })).body as { url: string };
+      const { url } = (
+        await people.volA.post('/api/docs/presign-get', {
+          key: again.body.newKey,
+          downloadAs: 'a_;x=1;evil.html',
+        })
+      ).body as { url: string };
       const download = await fetch(url);
-      expect(download.headers.get('content-disposition')).toMatch(/filename="a__x=1_evil\.html\.pdf"|filename="a_;x=1;evil\.html\.pdf"/);
+      expect(download.headers.get('content-disposition')).toMatch(
+        /filename="a__x=1_evil\.html\.pdf"|filename="a_;x=1;evil\.html\.pdf"/,
+      );
       expect(download.headers.get('content-disposition')).toMatch(/\.pdf$/);
 
       const zip = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
         headers: { cookie: [...people.volA.cookies].map(([n, v]) => `${n}=${v}`).join('; ') },
       });
-      const names = Object.keys((await JSZip.loadAsync(await zip.arrayBuffer())).files).filter((n) => n.startsWith('Banking Info/'));
+      const names = Object.keys((await JSZip.loadAsync(await zip.arrayBuffer())).files).filter((n) =>
+        n.startsWith('Banking Info/'),
+      );
       expect(names).toContain('Banking Info/run.hta.pdf');
       for (const name of names) expect(name).toMatch(/\.pdf$/);
     });
 
     it('gives names stored before the rule their type’s extension at the next start, audited', async () => {
-      const key = await upload(people.volA, clientId, 'License/Other Identification', 'letter.pdf', pdfBytes());
+      const key = await upload(
+        people.volA,
+        clientId,
+        'License/Other Identification',
+        'letter.pdf',
+        pdfBytes(),
+      );
       const parts = key.split('/');
       const oldKey = `${parts[0]}/${parts[1]}/${parts[2]!.replace('letter.pdf', 'letter.cmd')}`;
       // As an older version could have left it: the bytes of a PDF under a `.cmd` name.
-      expect(await moveDocument(app.server.services, { key, newKey: oldKey, filename: 'letter.cmd', clientId }, { actor: null, ip: null })).toBe('moved');
-      await app.server.services.db.deleteFrom('server_jobs').where('name', '=', 'document-names-typed/v1').execute();
+      expect(
+        await moveDocument(
+          app.server.services,
+          { key, newKey: oldKey, filename: 'letter.cmd', clientId },
+          { actor: null, ip: null },
+        ),
+      ).toBe('moved');
+      await app.server.services.db
+        .deleteFrom('server_jobs')
+        .where('name', '=', 'document-names-typed/v1')
+        .execute();
       const volA = people.volA;
       app = await restartApp(app);
       people = { ...people, volA: volA.at(app.url), admin: people.admin.at(app.url) };
@@ -133,7 +192,9 @@ describe('signed links and stored names', () => {
         if (!names.includes('letter.cmd.pdf')) await new Promise((resolve) => setTimeout(resolve, 25));
       }
       expect(names).toEqual(['letter.cmd.pdf']);
-      const { items } = (await people.admin.get('/api/admin/audit?action=doc.rename')).body as { items: Array<{ actor: string | null; keys: string[] }> };
+      const { items } = (await people.admin.get('/api/admin/audit?action=doc.rename')).body as {
+        items: Array<{ actor: string | null; keys: string[] }>;
+      };
       expect(items.find((entry) => entry.keys[0] === oldKey)).toMatchObject({ actor: null });
     });
   });

@@ -10,7 +10,10 @@ describe('serving the web app', () => {
   beforeAll(async () => {
     dist = await fs.mkdtemp(path.join(os.tmpdir(), 'vita-dist-'));
     await fs.mkdir(path.join(dist, 'assets'));
-    await fs.writeFile(path.join(dist, 'index.html'), '<!doctype html><html><head><title>VITA</title></head><body></body></html>');
+    await fs.writeFile(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><title>VITA</title></head><body></body></html>',
+    );
     await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), 'export const x = 1;');
     app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
@@ -24,9 +27,14 @@ describe('serving the web app', () => {
       const res = await fetch(app.url + route);
       expect(res.status, route).toBe(200);
       const html = await res.text();
-      expect(html).toContain('<meta name="vita-programme-url" content="https://vita.example.edu/?a=1&amp;b=&quot;2&quot;">');
+      expect(html).toContain(
+        '<meta name="vita-programme-url" content="https://vita.example.edu/?a=1&amp;b=&quot;2&quot;">',
+      );
     }
-    expect((await app.agent().get('/api/nope')).body).toEqual({ error: 'Not found.', code: expect.any(String) });
+    expect((await app.agent().get('/api/nope')).body).toEqual({
+      error: 'Not found.',
+      code: expect.any(String),
+    });
   });
 
   it('serves static chunks without touching the session cookies', async () => {
@@ -37,6 +45,15 @@ describe('serving the web app', () => {
     expect(chunk.status).toBe(200);
     expect(chunk.headers.getSetCookie()).toEqual([]);
     expect(admin.cookies.get('csrf_token')).toBe(token);
-    expect((await admin.post('/api/clients/new', { firstName: 'A', lastName: 'B', email: 'c@example.org', phone: '555 010 0100' })).status).toBe(200);
+    expect(
+      (
+        await admin.post('/api/clients/new', {
+          firstName: 'A',
+          lastName: 'B',
+          email: 'c@example.org',
+          phone: '555 010 0100',
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -138,7 +138,8 @@ export function inspectZip(
       // CRC and sizes in the local header itself (ZIP64: in its extra field).
       if (local.readUInt32LE(14) !== crc) fail(`${name}: local CRC differs`);
       const localExtra = localExtras.get(0x0001);
-      const localSize = localZip64 && localExtra ? Number(localExtra.readBigUInt64LE(0)) : local.readUInt32LE(22);
+      const localSize =
+        localZip64 && localExtra ? Number(localExtra.readBigUInt64LE(0)) : local.readUInt32LE(22);
       if (localSize !== size) fail(`${name}: local size differs`);
     }
 

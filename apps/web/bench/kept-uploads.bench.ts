@@ -41,7 +41,11 @@ const median = (values: number[]) => {
 function cpuBusyMs(): number | null {
   try {
     const [total = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
-    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = total.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = total
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return (user + nice + system + irq + softirq) * 10; // USER_HZ is 100 on Linux
   } catch {
     return null;
@@ -49,9 +53,24 @@ function cpuBusyMs(): number | null {
 }
 
 type Bench = {
-  persist(megabytes: number, runs: number): Promise<{ save: number[]; read: number[]; keep: number[]; encryptOnly: number[] }>;
-  upload(clientId: string, docType: string, count: number, megabytes: number, kept: boolean): Promise<{ ms: number; megabytesPerSecond: number }>;
-  queue(clientId: string, docType: string, count: number, megabytes: number, kept: boolean): Promise<{ ms: number; megabytesPerSecond: number }>;
+  persist(
+    megabytes: number,
+    runs: number,
+  ): Promise<{ save: number[]; read: number[]; keep: number[]; encryptOnly: number[] }>;
+  upload(
+    clientId: string,
+    docType: string,
+    count: number,
+    megabytes: number,
+    kept: boolean,
+  ): Promise<{ ms: number; megabytesPerSecond: number }>;
+  queue(
+    clientId: string,
+    docType: string,
+    count: number,
+    megabytes: number,
+    kept: boolean,
+  ): Promise<{ ms: number; megabytesPerSecond: number }>;
 };
 
 it('kept uploads: the cost of keeping a file, and upload throughput with and without', async () => {
@@ -75,7 +94,8 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
     // The first account of an empty server, from this machine: an approved admin; then a client.
     const who = { firstName: 'Bench', lastName: 'Admin', email: 'bench@example.org', pin: 'bench-pin-2468' };
     await page.request.get('/api/me');
-    const csrf = async () => (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
+    const csrf = async () =>
+      (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
     const post = async (url: string, data: unknown) => {
       const res = await page.request.post(url, { data, headers: { 'x-csrf-token': await csrf() } });
       if (!res.ok()) throw new Error(`${url}: ${res.status()} ${await res.text()}`);
@@ -84,7 +104,10 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
     await post('/api/auth/register', who);
     const after = Date.now();
     await post('/api/auth/login-init', { email: who.email, pin: who.pin });
-    await post('/api/auth/login-verify', { email: who.email, code: await server.latestCode(who.email, { after }) });
+    await post('/api/auth/login-verify', {
+      email: who.email,
+      code: await server.latestCode(who.email, { after }),
+    });
     const { client } = (await post('/api/clients/new', {
       firstName: 'Bench',
       lastName: 'Client',
@@ -93,7 +116,12 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
     })) as { client: { clientId: string } };
 
     const persisted = await page.evaluate(() => (window as unknown as { bench: Bench }).bench.persist(10, 7));
-    const figures = { queuePlain: [] as number[], queueKept: [] as number[], serialPlain: [] as number[], serialKept: [] as number[] };
+    const figures = {
+      queuePlain: [] as number[],
+      queueKept: [] as number[],
+      serialPlain: [] as number[],
+      serialKept: [] as number[],
+    };
     /** CPU time and wall time of the loopback queue runs: is the machine the limit? */
     const cpu = { plain: { busy: 0, wall: 0 }, kept: { busy: 0, wall: 0 } };
     for (let run = 0; run < RUNS; run++) {
@@ -102,7 +130,13 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
           const busyBefore = cpuBusyMs();
           const result = await page.evaluate(
             ([how, clientId, count, megabytes, k]) =>
-              (window as unknown as { bench: Bench }).bench[how](clientId, 'Banking Info', count, megabytes, k),
+              (window as unknown as { bench: Bench }).bench[how](
+                clientId,
+                'Banking Info',
+                count,
+                megabytes,
+                k,
+              ),
             [path, client.clientId, FILES, MB, kept] as const,
           );
           const busyAfter = cpuBusyMs();
@@ -130,18 +164,27 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
       for (const kept of [false, true]) {
         const result = await page.evaluate(
           ([clientId, count, megabytes, k]) =>
-            (window as unknown as { bench: Bench }).bench.queue(clientId, 'Banking Info', count, megabytes, k),
+            (window as unknown as { bench: Bench }).bench.queue(
+              clientId,
+              'Banking Info',
+              count,
+              megabytes,
+              k,
+            ),
           [client.clientId, FILES, MB, kept] as const,
         );
         wifi[kept ? 'kept' : 'plain'].push(result.megabytesPerSecond);
       }
     }
     const fmt = (values: number[]) => values.map((v) => v.toFixed(1)).join(', ');
-    const line = (label: string, values: number[]) => `  ${label.padEnd(44)} median ${median(values).toFixed(1)} MB/s  (runs: ${fmt(values)})`;
+    const line = (label: string, values: number[]) =>
+      `  ${label.padEnd(44)} median ${median(values).toFixed(1)} MB/s  (runs: ${fmt(values)})`;
     console.log(
       [
         '',
-        `Kept uploads (Chromium, ${availableParallelism()} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+        `Kept uploads (Chromium, ${availableParallelism()} CPUs, load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
         `  ${'keep a 10 MB file: read, seal, IndexedDB'.padEnd(44)} median ${median(persisted.save).toFixed(1)} ms  (runs: ${fmt(persisted.save)} ms)`,
         `  ${'  reading the File (the upload reads it anyway)'.padEnd(44)} median ${median(persisted.read).toFixed(1)} ms`,
         `  ${'  added by keeping: seal in pieces + IndexedDB'.padEnd(44)} median ${median(persisted.keep).toFixed(1)} ms  (runs: ${fmt(persisted.keep)} ms; goal ≤ 100 ms)`,
@@ -150,7 +193,12 @@ it('kept uploads: the cost of keeping a file, and upload throughput with and wit
         line(`upload queue, ${FILES} × ${MB} MB, each kept`, figures.queueKept),
         `  ${'ratio kept / nothing kept'.padEnd(44)} ${(median(figures.queueKept) / median(figures.queuePlain)).toFixed(2)}×  (goal ≥ 0.9×)`,
         ...(cpu.plain.wall && cpu.kept.wall
-          ? ([['nothing kept', cpu.plain], ['each kept', cpu.kept]] as const).map(
+          ? (
+              [
+                ['nothing kept', cpu.plain],
+                ['each kept', cpu.kept],
+              ] as const
+            ).map(
               ([label, { busy, wall }]) =>
                 `  ${`  CPU busy (whole machine), ${label}`.padEnd(44)} ${(busy / wall).toFixed(2)} of ${availableParallelism()} cores, ${(busy / (RUNS * FILES * MB)).toFixed(1)} ms per MB`,
             )

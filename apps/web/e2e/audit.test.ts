@@ -33,12 +33,19 @@ describe('the audit screen', () => {
       email: 'evil@client.example.org',
       phone: '555-0100',
     });
-    await adminApi.call('POST', '/admin/clients/delete', { clientId: evil.clientId, createdBy: vera.email.toLowerCase(), clientEmail: 'evil@client.example.org' });
+    await adminApi.call('POST', '/admin/clients/delete', {
+      clientId: evil.clientId,
+      createdBy: vera.email.toLowerCase(),
+      clientEmail: 'evil@client.example.org',
+    });
     await adminApi.dispose();
     // A client, and 60 entries more: a document type added and deleted again and again.
     clientId = (await api.createClient('Dora', 'Client')).clientId;
     for (let i = 0; i < 30; i++) {
-      const { docType } = await api.call<{ docType: string }>('POST', `/clients/${clientId}/docs/types`, { template: 'W-2', note: `copy ${i}` });
+      const { docType } = await api.call<{ docType: string }>('POST', `/clients/${clientId}/docs/types`, {
+        template: 'W-2',
+        note: `copy ${i}`,
+      });
       await api.call('DELETE', `/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`);
     }
     await api.dispose();
@@ -57,7 +64,12 @@ describe('the audit screen', () => {
     expect(await overview.locator('dd').allTextContents()).toEqual(['1', '0']);
     await overview.getByRole('img', { name: 'Documents uploaded per day, last 30 days: none.' }).waitFor();
     const row = overview.getByRole('row', { name: new RegExp(vera.email.toLowerCase().replace('.', '\\.')) });
-    expect(await row.getByRole('cell').allTextContents()).toEqual([`Vera Audit (${vera.email.toLowerCase()})`, '1', '0', '5']);
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      `Vera Audit (${vera.email.toLowerCase()})`,
+      '1',
+      '0',
+      '5',
+    ]);
     await checkScreen(page, 'dashboard-admin-overview');
   });
 
@@ -77,7 +89,9 @@ describe('the audit screen', () => {
     await form.getByLabel('User email').fill(vera.email);
     await form.getByRole('button', { name: 'Apply' }).click();
     const table = page.getByRole('region', { name: 'Audit entries' });
-    await expect.poll(async () => new Set(await table.locator('td:nth-child(2)').allTextContents())).toEqual(new Set([vera.email.toLowerCase()]));
+    await expect
+      .poll(async () => new Set(await table.locator('td:nth-child(2)').allTextContents()))
+      .toEqual(new Set([vera.email.toLowerCase()]));
 
     await form.getByLabel('Action').selectOption({ label: 'Created a client' });
     await form.getByLabel('Client ID').fill(clientId);
@@ -89,7 +103,9 @@ describe('the audit screen', () => {
     await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThan(50);
-    const ids = await table.locator('time').evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
+    const ids = await table
+      .locator('time')
+      .evaluateAll((times) => times.map((t) => Date.parse(t.getAttribute('datetime') ?? '')));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
@@ -105,7 +121,10 @@ describe('the audit screen', () => {
   it('exports the filtered entries as CSV, with formulas escaped', async () => {
     const form = page.getByRole('form', { name: 'Filter the audit log' });
     const exportCsv = async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
       return (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
     };
@@ -146,7 +165,11 @@ describe('the audit screen', () => {
     await seeHeading(page, 'Settings');
     expect(await page.getByLabel('Days after submission').inputValue()).toBe('30');
     await page.goto('/admin/audit');
-    await page.getByRole('region', { name: 'Audit entries' }).getByText('Changed the retention rule').first().waitFor();
+    await page
+      .getByRole('region', { name: 'Audit entries' })
+      .getByText('Changed the retention rule')
+      .first()
+      .waitFor();
   });
 
   it('is for admins only: a volunteer is sent home', async () => {

@@ -29,14 +29,21 @@ async function pagePhoto(name: string, width: number, height: number, paper = 23
   for (let y = Math.round(height * 0.08); y < height * 0.92; y += lineHeight * 3) {
     for (let x = Math.round(width * 0.08); x < width * 0.88; x += lineHeight * 7) {
       const word = await sharp({
-        create: { width: lineHeight * 5, height: lineHeight, channels: 3, background: { r: ink, g: ink, b: ink } },
+        create: {
+          width: lineHeight * 5,
+          height: lineHeight,
+          channels: 3,
+          background: { r: ink, g: ink, b: ink },
+        },
       })
         .png()
         .toBuffer();
       lines.push({ input: word, left: x, top: y });
     }
   }
-  const buffer = await sharp({ create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } } })
+  const buffer = await sharp({
+    create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } },
+  })
     .composite(lines)
     .jpeg({ quality: 88 })
     .toBuffer();
@@ -99,11 +106,17 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
     const pages = dialog.getByRole('list', { name: 'Pages' });
     const pageItem = (n: number) => pages.getByRole('listitem', { name: `Page ${n}`, exact: true });
     await pageItem(3).waitFor();
-    await expect.poll(() => dialog.getByRole('button', { name: /^Done/ }).textContent()).toBe('Done (3 pages)');
+    await expect
+      .poll(() => dialog.getByRole('button', { name: /^Done/ }).textContent())
+      .toBe('Done (3 pages)');
 
     await pageItem(2).getByRole('button', { name: 'Rotate right' }).click();
     await expect
-      .poll(() => pageItem(2).getByRole('img').evaluate((img) => (img as HTMLElement).style.transform))
+      .poll(() =>
+        pageItem(2)
+          .getByRole('img')
+          .evaluate((img) => (img as HTMLElement).style.transform),
+      )
       .toBe('rotate(90deg)');
     // The last page belongs second: move it up once.
     await pageItem(3).getByRole('button', { name: 'Move up' }).click();
@@ -133,7 +146,9 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
   it('Cancel asks before the pages are thrown away', async () => {
     await categoryScreen(page).addFiles.getByRole('button', { name: 'Scan pages', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Scan pages' });
-    await dialog.getByLabel('Add page', { exact: true }).setInputFiles([await pagePhoto('again.jpg', 1200, 1600)]);
+    await dialog
+      .getByLabel('Add page', { exact: true })
+      .setInputFiles([await pagePhoto('again.jpg', 1200, 1600)]);
     await dialog.getByRole('listitem', { name: 'Page 1' }).waitFor();
     vis.dialogs.answerNextConfirm(false);
     await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -88,7 +88,9 @@ describe("a volunteer's full day, part 2", () => {
     // The retry is the same upload (same bytes and name): it keeps the place its first attempt reserved.
     await expectFiles(page, ['Banking Info 1.pdf', 'statement-1.pdf', 'statement-2.pdf']);
     expect(await screen.queue.count()).toBe(0);
-    const camera = (await listDocs(page, clientId, 'Banking Info')).find((d) => d.filename === 'Banking Info 1.pdf')!;
+    const camera = (await listDocs(page, clientId, 'Banking Info')).find(
+      (d) => d.filename === 'Banking Info 1.pdf',
+    )!;
     expect(await pageSizes(await storedBytes(page, camera.key))).toEqual([{ width: 792, height: 612 }]);
   });
 

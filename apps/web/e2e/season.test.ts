@@ -38,7 +38,9 @@ describe('closing the season', () => {
     await page.getByRole('link', { name: 'Close season' }).click();
     await seeHeading(page, `Close the ${YEAR} season`);
     await page
-      .getByText(`Closing the ${YEAR} season deletes all 1 document of 1 client and suspends 1 account (everyone but admins)`)
+      .getByText(
+        `Closing the ${YEAR} season deletes all 1 document of 1 client and suspends 1 account (everyone but admins)`,
+      )
       .waitFor();
     const [zip] = await Promise.all([
       page.waitForEvent('download'),
@@ -55,7 +57,9 @@ describe('closing the season', () => {
     await checkScreen(page, 'season-close');
     expect(await close.isEnabled()).toBe(true);
     await close.click();
-    await page.getByText(`The ${YEAR} season is closed: 1 document of 1 client deleted, 1 account suspended.`).waitFor();
+    await page
+      .getByText(`The ${YEAR} season is closed: 1 document of 1 client deleted, 1 account suspended.`)
+      .waitFor();
     expect(await listDocs(page, clientId, 'Banking Info')).toEqual([]);
     expect(dialogs.unread()).toEqual([]);
     await context.close();

@@ -57,7 +57,9 @@ function keptRecords(page: Page) {
     const entries = await all('entries');
     const bytes = (await all('bytes')) as { bytes: { data: Blob } }[];
     db.close();
-    const clear = await Promise.all(bytes.map(async ({ bytes: b }) => new TextDecoder().decode(await b.data.slice(0, 64).arrayBuffer())));
+    const clear = await Promise.all(
+      bytes.map(async ({ bytes: b }) => new TextDecoder().decode(await b.data.slice(0, 64).arrayBuffer())),
+    );
     return { entries: entries.length, bytes: bytes.length, clear, text: JSON.stringify(entries) };
   }, DB);
 }
@@ -152,7 +154,11 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
 
     await reconnect(); // the next automatic try (3 s) goes through
     await eventually(async () =>
-      expect(names(await listDocs(next, adaId, '13614-C'))).toEqual(['w2-acme.pdf', 'w2-globex.pdf', 'w2-initech.pdf']),
+      expect(names(await listDocs(next, adaId, '13614-C'))).toEqual([
+        'w2-acme.pdf',
+        'w2-globex.pdf',
+        'w2-initech.pdf',
+      ]),
     );
     await eventually(async () => expect(await keptRecords(next)).toMatchObject({ entries: 0, bytes: 0 }));
     await next.getByRole('button', { name: /Uploading|waiting/ }).waitFor({ state: 'detached' });
@@ -189,7 +195,10 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       await route.continue();
     });
-    await screen.uploadFiles.setInputFiles([await pdfFixture('checking.pdf'), await pdfFixture('savings.pdf')]);
+    await screen.uploadFiles.setInputFiles([
+      await pdfFixture('checking.pdf'),
+      await pdfFixture('savings.pdf'),
+    ]);
     await screen.queued('savings.pdf').getByText('Ready').waitFor();
     await screen.uploadButton.click();
     await page.getByRole('button', { name: /^Uploading 1 of 2/ }).waitFor();
@@ -239,7 +248,10 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     const handedOut: string[] = [];
     context.on('response', (response) => {
       if (new URL(response.url()).pathname === '/api/me/journal-key' && response.ok()) {
-        void response.json().then((body: { key: string }) => handedOut.push(body.key), () => undefined);
+        void response.json().then(
+          (body: { key: string }) => handedOut.push(body.key),
+          () => undefined,
+        );
       }
     });
     await signIn(page, vera);
@@ -255,7 +267,9 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     // killed as its sign-out went through): what the profile holds now is all anyone can copy.
     await page.close();
     const csrf = (await context.cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
-    expect((await context.request.post('/api/auth/logout', { headers: { 'x-csrf-token': csrf }, data: {} })).ok()).toBe(true);
+    expect(
+      (await context.request.post('/api/auth/logout', { headers: { 'x-csrf-token': csrf }, data: {} })).ok(),
+    ).toBe(true);
     const copy = await context.newPage();
     await copy.goto('/');
     await seeHeading(copy, messages.landingTagline);
@@ -298,7 +312,10 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     await signIn(page, vera);
     const screen = await openCategory(page, boId, 'Banking Info');
     await cutUploads(context);
-    await screen.uploadFiles.setInputFiles([await pdfFixture('bo-bank-1.pdf'), await pdfFixture('bo-bank-2.pdf')]);
+    await screen.uploadFiles.setInputFiles([
+      await pdfFixture('bo-bank-1.pdf'),
+      await pdfFixture('bo-bank-2.pdf'),
+    ]);
     await screen.queued('bo-bank-2.pdf').getByText('Ready').waitFor();
     await screen.uploadButton.click();
     await screen.queued('bo-bank-2.pdf').getByText(messages.waitingForConnection).waitFor();

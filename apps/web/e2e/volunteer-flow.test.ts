@@ -22,7 +22,8 @@ const focused = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return 'body';
-    const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
+    const label =
+      el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
     return `${el.tagName.toLowerCase()} ${label?.trim() ?? ''}`;
   });
 
@@ -51,7 +52,9 @@ describe('a volunteer under time pressure', () => {
     const after = Date.now();
     await submitCredentials(page, vera);
     await page.waitForURL((url) => url.pathname === '/login/verify');
-    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('code');
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name))
+      .toBe('code');
     await page.keyboard.type(await app.server.latestCode(vera.email, { after }));
     await page.keyboard.press('Enter');
     await seeHeading(page, 'Banking Info');
@@ -68,18 +71,29 @@ describe('a volunteer under time pressure', () => {
     await screen.uploadButton.click();
     await screen.addFiles.getByRole('status').getByText('3 files uploaded.', { exact: true }).waitFor();
     await expectFiles(page, ['statement-1.pdf', 'statement-2.pdf', 'statement-3.pdf']);
-    await expect.poll(() => screen.row('statement-3.pdf').evaluate((row) => {
-      const box = row.getBoundingClientRect();
-      return box.top >= 0 && box.top < window.innerHeight;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        screen.row('statement-3.pdf').evaluate((row) => {
+          const box = row.getBoundingClientRect();
+          return box.top >= 0 && box.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await checkScreen(page, 'category-uploaded-summary');
   });
 
   it('per-file buttons name their file; Delete comes last; the Retake menu stays inside the viewport', async () => {
     const screen = categoryScreen(page);
     const row = screen.row('statement-2.pdf');
-    const names = await row.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
-    expect(names).toEqual(['View statement-2.pdf', 'Rename statement-2.pdf', 'Retake statement-2.pdf', 'Delete statement-2.pdf']);
+    const names = await row
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+    expect(names).toEqual([
+      'View statement-2.pdf',
+      'Rename statement-2.pdf',
+      'Retake statement-2.pdf',
+      'Delete statement-2.pdf',
+    ]);
 
     await row.getByRole('button', { name: 'Retake statement-2.pdf' }).click();
     const menu = row.getByRole('group', { name: 'Retake statement-2.pdf' });
@@ -136,7 +150,9 @@ describe('a volunteer under time pressure', () => {
     });
     const big = Buffer.alloc(26 * 1024 * 1024, 0x20);
     big.write('%PDF-1.7\n');
-    await screen.uploadFiles.setInputFiles([{ name: 'scan-26mb.pdf', mimeType: 'application/pdf', buffer: big }]);
+    await screen.uploadFiles.setInputFiles([
+      { name: 'scan-26mb.pdf', mimeType: 'application/pdf', buffer: big },
+    ]);
     const item = screen.queued('scan-26mb.pdf');
     await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
     expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(0);
@@ -157,7 +173,9 @@ describe('a volunteer under time pressure', () => {
     await page.context().clearCookies();
     await page.getByRole('button', { name: 'Refresh' }).click();
     const categoryPath = `/clients/${clientId}/docs/Banking%20Info`;
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === categoryPath);
+    await page.waitForURL(
+      (url) => url.pathname === '/login' && url.searchParams.get('next') === categoryPath,
+    );
     const after = Date.now();
     await submitCredentials(page, vera);
     await page.waitForURL((url) => url.pathname === '/login/verify');
@@ -192,7 +210,13 @@ describe('a volunteer under time pressure', () => {
     // The upload went on without the screen: the file is there when the category opens again.
     await page.getByRole('link', { name: 'Banking Info', exact: true }).click();
     await seeHeading(page, 'Banking Info');
-    await expectFiles(page, ['statement-1.pdf', 'Banking Info 1.pdf', 'Banking Info 2.pdf', 'lease.pdf', 'Banking Info 3.pdf']);
+    await expectFiles(page, [
+      'statement-1.pdf',
+      'Banking Info 1.pdf',
+      'Banking Info 2.pdf',
+      'lease.pdf',
+      'Banking Info 3.pdf',
+    ]);
     expect(await screen.queue.count()).toBe(0);
   });
 
@@ -201,7 +225,10 @@ describe('a volunteer under time pressure', () => {
     await screen.uploadFiles.setInputFiles([await pdfFixture('draft.pdf')]);
     await screen.queued('draft.pdf').waitFor();
     await page.getByRole('link', { name: 'Done' }).click();
-    await page.getByRole('dialog', { name: '1 file is not uploaded yet.' }).getByRole('button', { name: 'Discard' }).click();
+    await page
+      .getByRole('dialog', { name: '1 file is not uploaded yet.' })
+      .getByRole('button', { name: 'Discard' })
+      .click();
     await seeHeading(page, 'Client Documents');
     await page.getByRole('link', { name: 'Banking Info', exact: true }).click();
     await seeHeading(page, 'Banking Info');
@@ -233,9 +260,15 @@ describe('a volunteer under time pressure', () => {
     await adminSession.approve(newcomer.email);
     await adminSession.dispose();
     await expect
-      .poll(async () => (await app.server.outbox()).filter((m) => m.to === newcomer.email.toLowerCase()).map((m) => m.subject))
+      .poll(async () =>
+        (await app.server.outbox())
+          .filter((m) => m.to === newcomer.email.toLowerCase())
+          .map((m) => m.subject),
+      )
       .toContain('Your VITA Documents account is approved');
-    const mail = (await app.server.outbox()).find((m) => m.subject === 'Your VITA Documents account is approved');
+    const mail = (await app.server.outbox()).find(
+      (m) => m.subject === 'Your VITA Documents account is approved',
+    );
     expect(mail?.text).toContain(`${app.server.url}/login`);
   });
 });

@@ -48,7 +48,9 @@ async function time(run: () => Promise<unknown>): Promise<number> {
 
 it('capture: quality check and a 10-page scan, in Chromium and in Node', async () => {
   // Text pages photographed on a desk, as a phone takes them: 4032×3024, about 2 MB each.
-  const photos = await Promise.all(Array.from({ length: PAGES }, (_, i) => samplePhoto('ok', 4032, 3024, i + 1)));
+  const photos = await Promise.all(
+    Array.from({ length: PAGES }, (_, i) => samplePhoto('ok', 4032, 3024, i + 1)),
+  );
   const names = photos.map((_, i) => `page-${i + 1}.jpg`);
   const [firstPhoto = new Uint8Array()] = photos;
   const machine = `${availableParallelism()} CPUs, load ${loadavg()
@@ -62,17 +64,19 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
     photos.forEach((bytes, i) => harness.fixtures.set(`page-${i + 1}.jpg`, bytes));
     browser = await harness.page.evaluate(
       ([pages, runs]) =>
-        (window as unknown as { vita: { benchCapture(p: string, s: string[], r: number): Promise<CaptureResult> } }).vita.benchCapture(
-          'page-1.jpg',
-          pages,
-          runs,
-        ),
+        (
+          window as unknown as {
+            vita: { benchCapture(p: string, s: string[], r: number): Promise<CaptureResult> };
+          }
+        ).vita.benchCapture('page-1.jpg', pages, runs),
       [names, RUNS] as const,
     );
     for (const photo of await calibrationSet()) {
       harness.fixtures.set('calibration.jpg', photo.jpeg);
       const assessment = await harness.page.evaluate(() =>
-        (window as unknown as { vita: { assess(n: string, t: string): Promise<ImageAssessment> } }).vita.assess('calibration.jpg', 'image/jpeg'),
+        (
+          window as unknown as { vita: { assess(n: string, t: string): Promise<ImageAssessment> } }
+        ).vita.assess('calibration.jpg', 'image/jpeg'),
       );
       calibration.push({ photo, assessment });
     }
@@ -80,19 +84,39 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
     await harness.close();
   }
   console.log(
-    table(`Capture benchmark, Chromium, worker port (${machine}; photo ${(firstPhoto.length / 1e6).toFixed(1)} MB)`, [
-      ['quality check of a 12 MP photo, from the page (median of 10; goal ≤ 30 ms)', ms(median(browser.assess))],
-      ['  the same work on the page thread (decode to 1/4, pixels, metrics)', ms(median(browser.sameWorkHere))],
-      ['  the shared TypeScript alone (1008×756 RGBA → grey 512×384 → metrics)', ms(median(browser.metricsOnly))],
-      ['  floor: ImageDecoder decoding the JPEG at 1/8, nothing else', ms(median(browser.decodeFloor))],
-      [`${PAGES}-page scan of 12 MP photos → one PDF (goal ≤ 1.5 s)`, browser.scans.map((scan) => ms(scan.ms)).join(', ')],
+    table(
+      `Capture benchmark, Chromium, worker port (${machine}; photo ${(firstPhoto.length / 1e6).toFixed(1)} MB)`,
       [
-        '  longest main-thread task during each scan (goal ≤ 50 ms)',
-        browser.scans.map((scan) => (scan.longTasks.length ? ms(Math.max(...scan.longTasks)) : 'none')).join(', '),
+        [
+          'quality check of a 12 MP photo, from the page (median of 10; goal ≤ 30 ms)',
+          ms(median(browser.assess)),
+        ],
+        [
+          '  the same work on the page thread (decode to 1/4, pixels, metrics)',
+          ms(median(browser.sameWorkHere)),
+        ],
+        [
+          '  the shared TypeScript alone (1008×756 RGBA → grey 512×384 → metrics)',
+          ms(median(browser.metricsOnly)),
+        ],
+        ['  floor: ImageDecoder decoding the JPEG at 1/8, nothing else', ms(median(browser.decodeFloor))],
+        [
+          `${PAGES}-page scan of 12 MP photos → one PDF (goal ≤ 1.5 s)`,
+          browser.scans.map((scan) => ms(scan.ms)).join(', '),
+        ],
+        [
+          '  longest main-thread task during each scan (goal ≤ 50 ms)',
+          browser.scans
+            .map((scan) => (scan.longTasks.length ? ms(Math.max(...scan.longTasks)) : 'none'))
+            .join(', '),
+        ],
+        [
+          '  longest gap between main-thread ticks during each scan',
+          browser.scans.map((scan) => ms(scan.maxGap)).join(', '),
+        ],
+        ['  runs of the quality check', browser.assess.map((v) => v.toFixed(0)).join(' ')],
       ],
-      ['  longest gap between main-thread ticks during each scan', browser.scans.map((scan) => ms(scan.maxGap)).join(', ')],
-      ['  runs of the quality check', browser.assess.map((v) => v.toFixed(0)).join(' ')],
-    ]),
+    ),
   );
 
   const raster = createSharpRaster();
@@ -102,13 +126,23 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
   const nodeAssess: number[] = [];
   for (let i = 0; i < RUNS; i++) nodeAssess.push(await time(() => assessImage(first, { raster })));
   const nodeScans: number[] = [];
-  for (let i = 0; i < 3; i++) nodeScans.push(await time(() => imagesToLetterPdf(files.map((file) => ({ file })), { raster })));
+  for (let i = 0; i < 3; i++)
+    nodeScans.push(
+      await time(() =>
+        imagesToLetterPdf(
+          files.map((file) => ({ file })),
+          { raster },
+        ),
+      ),
+    );
   console.log(
     table(`Capture benchmark, Node, sharp port (${machine})`, [
       ['quality check of a 12 MP photo (median of 10)', ms(median(nodeAssess))],
       [`${PAGES}-page scan of 12 MP photos → one PDF`, nodeScans.map(ms).join(', ')],
     ]),
   );
-  console.log(`\nQuality warnings on the ${calibration.length} photos of the calibration set, Chromium, worker port\n${scoreCalibration(calibration).report}`);
+  console.log(
+    `\nQuality warnings on the ${calibration.length} photos of the calibration set, Chromium, worker port\n${scoreCalibration(calibration).report}`,
+  );
   expect(browser.assess).toHaveLength(RUNS);
 });

@@ -36,11 +36,9 @@ it('image → Letter PDF in Chromium', async () => {
     harness.fixtures.set('small.jpg', await makePhoto('jpeg', 1200, 900));
     const result = await harness.page.evaluate(
       (runs) =>
-        (window as unknown as { vita: { bench(p: string, s: string, r: number): Promise<BenchResult> } }).vita.bench(
-          'photo-12mp.jpg',
-          'small.jpg',
-          runs,
-        ),
+        (
+          window as unknown as { vita: { bench(p: string, s: string, r: number): Promise<BenchResult> } }
+        ).vita.bench('photo-12mp.jpg', 'small.jpg', runs),
       RUNS,
     );
     const converter = median(result.converter);

@@ -73,12 +73,33 @@ export {
 } from './domain/files.js';
 export type { DocKeyParts } from './domain/files.js';
 export { isClientId } from './domain/client-id.js';
-export { endpoints, fillPath, isStateChanging, readCsrfToken, CSRF_COOKIE, CSRF_HEADER } from './api/endpoints.js';
+export {
+  endpoints,
+  fillPath,
+  isStateChanging,
+  readCsrfToken,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+} from './api/endpoints.js';
 export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };
-export type { User, Client, DocItem, DuplicateOf, Volunteer, AuditEntry, AuditQuery, AuditList, RetentionSettings, SeasonSummary, ProgrammeOverview, OutboxMail, JournalKeyResponse } from './api/schemas.js';
+export type {
+  User,
+  Client,
+  DocItem,
+  DuplicateOf,
+  Volunteer,
+  AuditEntry,
+  AuditQuery,
+  AuditList,
+  RetentionSettings,
+  SeasonSummary,
+  ProgrammeOverview,
+  OutboxMail,
+  JournalKeyResponse,
+} from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,
@@ -88,11 +109,33 @@ export type {
   EndpointMethod,
   EndpointResult,
 } from './api/client.js';
-export { ApiError, isApiError, errorMessage, ERROR_CODES, errorCodeForStatus, isErrorCode } from './api/errors.js';
+export {
+  ApiError,
+  isApiError,
+  errorMessage,
+  ERROR_CODES,
+  errorCodeForStatus,
+  isErrorCode,
+} from './api/errors.js';
 export type { ApiErrorKind, ErrorCode } from './api/errors.js';
 export { createFetchPutFile, uploadToPresignedUrl, uploadDocument } from './api/upload.js';
-export type { PutFile, PutFileResult, ProgressListener, UploadTransport, UploadTarget } from './api/upload.js';
-export type { FileLike, FetchLike, Clock, KeyValueStorage, Dialogs, FileSaver, Logger, Connectivity } from './ports.js';
+export type {
+  PutFile,
+  PutFileResult,
+  ProgressListener,
+  UploadTransport,
+  UploadTarget,
+} from './api/upload.js';
+export type {
+  FileLike,
+  FetchLike,
+  Clock,
+  KeyValueStorage,
+  Dialogs,
+  FileSaver,
+  Logger,
+  Connectivity,
+} from './ports.js';
 export { createStore } from './store.js';
 export type { Store, Listener, Flow } from './store.js';
 export { STORAGE_KEYS } from './flows/storage-keys.js';
@@ -106,7 +149,13 @@ export { createUploadFlow } from './flows/upload/upload.js';
 export { canChangeFile, canRetryNow } from './flows/upload/upload-state.js';
 export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-policy.js';
 export type { RetryPolicy, RetryDecision } from './flows/upload/retry-policy.js';
-export type { JournalEntry, UploadJournal, UploadJournals, KeptFile, OpenedJournal } from './flows/upload/journal.js';
+export type {
+  JournalEntry,
+  UploadJournal,
+  UploadJournals,
+  KeptFile,
+  OpenedJournal,
+} from './flows/upload/journal.js';
 export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
 export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
@@ -125,9 +174,20 @@ export { readConvertPreference, writeConvertPreference } from './flows/upload/pr
 export { createRetakeFlow } from './flows/retake/retake.js';
 export type { RetakeFlow, RetakeFlowOptions, RetakeState, RetakeEvent } from './flows/retake/retake.js';
 export { createRenameFlow } from './flows/rename/rename.js';
-export type { RenameFlow, RenameFlowOptions, RenameState, RenameEvent, RenamedFile } from './flows/rename/rename.js';
+export type {
+  RenameFlow,
+  RenameFlowOptions,
+  RenameState,
+  RenameEvent,
+  RenamedFile,
+} from './flows/rename/rename.js';
 export { createFileListFlow, sortByKeyOrder, allSelected } from './flows/file-list/file-list.js';
-export type { FileListFlow, FileListFlowOptions, FileListState, FileListEvent } from './flows/file-list/file-list.js';
+export type {
+  FileListFlow,
+  FileListFlowOptions,
+  FileListState,
+  FileListEvent,
+} from './flows/file-list/file-list.js';
 export { createReassignFlow, canConfirmReassign } from './flows/reassign/reassign.js';
 export type {
   ReassignFlow,
@@ -148,14 +208,34 @@ export { createSessionFlow } from './flows/session/session.js';
 export type { SessionFlow, SessionFlowOptions, SessionState, SessionEvent } from './flows/session/session.js';
 export type { FormState } from './flows/forms/form-flow.js';
 export { createRegisterFlow } from './flows/forms/register.js';
-export type { RegisterFlow, RegisterFlowOptions, RegisterState, RegisterEvent } from './flows/forms/register.js';
+export type {
+  RegisterFlow,
+  RegisterFlowOptions,
+  RegisterState,
+  RegisterEvent,
+} from './flows/forms/register.js';
 export { createNewClientFlow } from './flows/forms/new-client.js';
-export type { NewClientFlow, NewClientFlowOptions, NewClientState, NewClientEvent } from './flows/forms/new-client.js';
+export type {
+  NewClientFlow,
+  NewClientFlowOptions,
+  NewClientState,
+  NewClientEvent,
+} from './flows/forms/new-client.js';
 export { createApprovalsFlow } from './flows/accounts/approvals.js';
-export type { ApprovalsFlow, ApprovalsFlowOptions, ApprovalsState, ApprovalsEvent } from './flows/accounts/approvals.js';
+export type {
+  ApprovalsFlow,
+  ApprovalsFlowOptions,
+  ApprovalsState,
+  ApprovalsEvent,
+} from './flows/accounts/approvals.js';
 export type { UserActionPorts } from './flows/accounts/user-actions.js';
 export { createUserDetailFlow } from './flows/accounts/user-detail.js';
-export type { UserDetailFlow, UserDetailFlowOptions, UserDetailState, UserDetailEvent } from './flows/accounts/user-detail.js';
+export type {
+  UserDetailFlow,
+  UserDetailFlowOptions,
+  UserDetailState,
+  UserDetailEvent,
+} from './flows/accounts/user-detail.js';
 export { createAuditLogFlow, createAuditExportFlow, NO_FILTERS } from './flows/audit-log/audit-log.js';
 export type {
   AuditFilters,
@@ -167,7 +247,12 @@ export type {
   AuditExportState,
   AuditExportEvent,
 } from './flows/audit-log/audit-log.js';
-export { createClientDocsFlow, canAddType, deleteCategory, findClientCard } from './flows/clients/client-docs.js';
+export {
+  createClientDocsFlow,
+  canAddType,
+  deleteCategory,
+  findClientCard,
+} from './flows/clients/client-docs.js';
 export type {
   ClientDocsFlow,
   ClientDocsFlowOptions,
@@ -200,7 +285,12 @@ export type {
   PreviewKind,
 } from './flows/file-viewer/file-viewer.js';
 export { createInboxQueue, canAddScan } from './flows/scanner-inbox/inbox-queue.js';
-export type { InboxQueue, InboxQueueOptions, InboxQueueState, InboxQueueEvent } from './flows/scanner-inbox/inbox-queue.js';
+export type {
+  InboxQueue,
+  InboxQueueOptions,
+  InboxQueueState,
+  InboxQueueEvent,
+} from './flows/scanner-inbox/inbox-queue.js';
 export type { ScannerInbox } from './flows/scanner-inbox/scanner-inbox.js';
 export type { ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/inbox-snapshot.js';
 export { createRetentionFlow } from './flows/retention/retention.js';

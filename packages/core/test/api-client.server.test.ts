@@ -12,11 +12,21 @@ import { createLoginFlow } from '../src/flows/login/login.js';
 import { createUploadFlow } from '../src/flows/upload/upload.js';
 import { createImageConverter } from '../src/pdf/letter-pdf.js';
 import { createSharpRaster } from '../src/pdf/raster.node.js';
-import { createCookieJarFetch, createMemoryStorage, createRecordingDialogs, createTestFile } from '../src/testing/index.js';
+import {
+  createCookieJarFetch,
+  createMemoryStorage,
+  createRecordingDialogs,
+  createTestFile,
+} from '../src/testing/index.js';
 import { makePhoto } from './images.js';
 import { expectLetterPdf } from './pdf-expect.js';
 
-const ADMIN = { email: 'ada.admin@example.org', pin: 'correct-horse-42', firstName: 'Ada', lastName: 'Admin' };
+const ADMIN = {
+  email: 'ada.admin@example.org',
+  pin: 'correct-horse-42',
+  firstName: 'Ada',
+  lastName: 'Admin',
+};
 
 let server: TestServer;
 beforeAll(async () => {
@@ -28,7 +38,10 @@ afterAll(async () => {
 
 function browserLike() {
   const jar = createCookieJarFetch((url, init) => fetch(url, init), { pageUrl: server.apiUrl });
-  return { jar, api: createApiClient({ baseUrl: server.apiUrl, fetch: jar.fetch, getCookie: jar.getCookie }) };
+  return {
+    jar,
+    api: createApiClient({ baseUrl: server.apiUrl, fetch: jar.fetch, getCookie: jar.getCookie }),
+  };
 }
 
 async function signIn(api: ApiClient, who = ADMIN): Promise<void> {
@@ -51,7 +64,10 @@ describe('API client ↔ real server', () => {
     await login.send({ type: 'submitCredentials', email: ADMIN.email, pin: ADMIN.pin });
     expect(login.getState()).toMatchObject({ status: 'code', email: ADMIN.email });
     await login.send({ type: 'submitCode', code: await server.latestCode(ADMIN.email, { after }) });
-    expect(login.getState()).toMatchObject({ status: 'signedIn', user: { email: ADMIN.email, isAdmin: true } });
+    expect(login.getState()).toMatchObject({
+      status: 'signedIn',
+      user: { email: ADMIN.email, isAdmin: true },
+    });
     expect(platform.alerts).toEqual([]);
 
     expect((await api.me()).user).toMatchObject({ email: ADMIN.email, isAdmin: true, approved: true });
@@ -61,13 +77,17 @@ describe('API client ↔ real server', () => {
 
   it("carries the server's error text, and the server refuses a state-changing call without the CSRF header", async () => {
     const { api, jar } = browserLike();
-    const error = await api.loginInit({ body: { email: ADMIN.email, pin: 'wrong-pin-000' } }).catch((e: unknown) => e);
+    const error = await api
+      .loginInit({ body: { email: ADMIN.email, pin: 'wrong-pin-000' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBeGreaterThanOrEqual(400);
     expect((error as ApiError).message).not.toMatch(/^(Unauthorized|Bad Request|Forbidden)$/); // the server's own text
 
     const noCsrf = createApiClient({ baseUrl: server.apiUrl, fetch: jar.fetch });
-    await expect(noCsrf.loginInit({ body: { email: ADMIN.email, pin: ADMIN.pin } })).rejects.toMatchObject({ status: 403 });
+    await expect(noCsrf.loginInit({ body: { email: ADMIN.email, pin: ADMIN.pin } })).rejects.toMatchObject({
+      status: 403,
+    });
   });
 
   it('round-trips a document: presign, direct PUT, list, rename, ZIP, delete', async () => {
@@ -77,10 +97,17 @@ describe('API client ↔ real server', () => {
       body: { firstName: 'Cleo', lastName: 'Client', email: 'cleo@example.org', phone: '555-010-1234' },
     });
     const id = client.clientId;
-    expect(await api.addDocType({ params: { id }, body: { template: 'W-2' } })).toEqual({ ok: true, docType: 'W-2' });
+    expect(await api.addDocType({ params: { id }, body: { template: 'W-2' } })).toEqual({
+      ok: true,
+      docType: 'W-2',
+    });
     expect((await api.docTypes({ params: { id } })).types).toContain('W-2');
 
-    const pdf = createTestFile('W2 2024.pdf', '%PDF-1.4\n%âãÏÓ\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'application/pdf');
+    const pdf = createTestFile(
+      'W2 2024.pdf',
+      '%PDF-1.4\n%âãÏÓ\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n',
+      'application/pdf',
+    );
     const presigned = await api.presignUpload({
       params: { id },
       body: { docType: 'W-2', filename: pdf.name, contentType: 'application/pdf' },
@@ -88,7 +115,9 @@ describe('API client ↔ real server', () => {
     await uploadToPresignedUrl(presigned.url, pdf, { fetch: (url, init) => fetch(url, init) });
 
     const { items } = await api.listDocs({ params: { id }, query: { docType: 'W-2' } });
-    expect(items).toEqual([expect.objectContaining({ key: presigned.key, filename: 'W2 2024.pdf', size: pdf.size })]);
+    expect(items).toEqual([
+      expect.objectContaining({ key: presigned.key, filename: 'W2 2024.pdf', size: pdf.size }),
+    ]);
     expect((await api.docStatus({ params: { id } }))['W-2']).toBe(true);
 
     const renamed = await api.renameDoc({ body: { key: presigned.key, filename: 'W-2 final.pdf' } });
@@ -111,9 +140,13 @@ describe('API client ↔ real server', () => {
       body: { docType: '13614-C', filename: 'a.pdf', contentType: 'application/pdf' },
     });
     const tampered = presigned.url.replace(/sig(nature)?=[^&]+/i, (m) => `${m.split('=')[0]}=AAAA`);
-    const error = await uploadToPresignedUrl(tampered === presigned.url ? `${presigned.url}x` : tampered, createTestFile('a.pdf', '%PDF'), {
-      fetch: (url, init) => fetch(url, init),
-    }).catch((e: unknown) => e);
+    const error = await uploadToPresignedUrl(
+      tampered === presigned.url ? `${presigned.url}x` : tampered,
+      createTestFile('a.pdf', '%PDF'),
+      {
+        fetch: (url, init) => fetch(url, init),
+      },
+    ).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^Upload failed: 4\d\d/);
   });
 
@@ -133,10 +166,15 @@ describe('API client ↔ real server', () => {
       target,
       refresh: () => list.send({ type: 'refresh' }),
     });
-    await upload.send({ type: 'add', files: [createTestFile('cheque.jpg', await makePhoto('jpeg', 3000, 2000, 6), 'image/jpeg')] });
+    await upload.send({
+      type: 'add',
+      files: [createTestFile('cheque.jpg', await makePhoto('jpeg', 3000, 2000, 6), 'image/jpeg')],
+    });
     await upload.send({ type: 'upload' });
     expect(platform.alerts).toEqual([]);
-    expect(list.getState().items.map((i) => [i.filename, i.contentType])).toEqual([['cheque.pdf', 'application/pdf']]);
+    expect(list.getState().items.map((i) => [i.filename, i.contentType])).toEqual([
+      ['cheque.pdf', 'application/pdf'],
+    ]);
 
     const { url } = await api.presignGet({ body: { key: list.getState().items[0]!.key } });
     const stored = new Uint8Array(await (await fetch(new URL(url, server.url))).arrayBuffer());

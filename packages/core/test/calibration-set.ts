@@ -62,19 +62,25 @@ async function pageCopies(index: number, seed: number, add: Add): Promise<void> 
     noise: framing === 'photo' ? 2 + random() * 3 : random() * 1.5,
     ...extra,
   });
-  const shoot = (gray: Buffer, exposure: Exposure) => expose(gray, width, height, exposure, Math.floor(random() * 1e9));
+  const shoot = (gray: Buffer, exposure: Exposure) =>
+    expose(gray, width, height, exposure, Math.floor(random() * 1e9));
   const xh = page.xHeight;
   add('clean', 'ok', shoot(page.gray, NORMAL));
   add('lit', 'ok', shoot(page.gray, light()));
   add('soft', 'ok', shoot(await blurRaw(page, Math.max(0.4, BLURS.ok * xh)), light()));
   add('bright', 'ok', shoot(page.gray, light({ gain: 1.05 + random() * 0.1 })));
   add(`blur ${BLURS.borderline}`, 'borderline', shoot(await blurRaw(page, BLURS.borderline * xh), light()));
-  for (const fraction of BLURS.bad) add(`blur ${fraction}`, 'blurry', shoot(await blurRaw(page, fraction * xh), light()));
+  for (const fraction of BLURS.bad)
+    add(`blur ${fraction}`, 'blurry', shoot(await blurRaw(page, fraction * xh), light()));
   for (const gain of [0.2 + random() * 0.08, 0.3 + random() * 0.1]) {
     add(`dark ${gain.toFixed(2)}`, 'dark', shoot(page.gray, light({ gain, noise: 3 + random() * 3 })));
   }
   for (const washout of [0.2 + random() * 0.1, 0.3 + random() * 0.1]) {
-    add(`washed ${washout.toFixed(2)}`, 'washedOut', shoot(page.gray, light({ gain: 1.1 + random() * 0.3, washout })));
+    add(
+      `washed ${washout.toFixed(2)}`,
+      'washedOut',
+      shoot(page.gray, light({ gain: 1.1 + random() * 0.3, washout })),
+    );
   }
 }
 
@@ -113,7 +119,9 @@ export async function calibrationSet(seed = 20250101): Promise<CalibrationPhoto[
   };
   for (const [index, [width, height, layout, framing, zoom]] of PAGES.entries()) {
     const pageSeed = Math.floor(random() * 1e9);
-    job(`${layout}-${framing}-${width}x${height}${zoom ? `-zoom${zoom}` : ''}`, width, height, (add) => pageCopies(index, pageSeed, add));
+    job(`${layout}-${framing}-${width}x${height}${zoom ? `-zoom${zoom}` : ''}`, width, height, (add) =>
+      pageCopies(index, pageSeed, add),
+    );
   }
   for (let i = 0; i < 10; i++) {
     const [width, height] = PAGES[(i + 1) % PAGES.length]!;
@@ -131,12 +139,27 @@ export async function calibrationSet(seed = 20250101): Promise<CalibrationPhoto[
       add('', 'blank', expose(sheet.gray, width, height, exposure, Math.floor(sheetRandom() * 1e9)));
     });
   }
-  const small: [number, number][] = [[640, 480], [480, 640], [800, 600], [600, 800], [960, 720], [720, 960], [999, 750], [750, 999]];
+  const small: [number, number][] = [
+    [640, 480],
+    [480, 640],
+    [800, 600],
+    [600, 800],
+    [960, 720],
+    [720, 960],
+    [999, 750],
+    [750, 999],
+  ];
   for (const [i, [width, height]] of small.entries()) {
     const smallSeed = Math.floor(random() * 1e9);
     job(`small-${width}x${height}`, width, height, async (add) => {
       const layout = LAYOUTS[i % LAYOUTS.length]!;
-      const page = await renderPage({ width, height, layout, framing: i % 2 ? 'photo' : 'scan', seed: smallSeed });
+      const page = await renderPage({
+        width,
+        height,
+        layout,
+        framing: i % 2 ? 'photo' : 'scan',
+        seed: smallSeed,
+      });
       const exposure: Exposure = { unevenness: 0.1, gain: 1, washout: 1, noise: 2 };
       add(layout, 'small', expose(page.gray, width, height, exposure, smallSeed + 1));
     });
@@ -181,18 +204,28 @@ function isRight(label: PhotoClass, warnings: QualityWarning[]): boolean {
  * once per warning), the share that got it right per kind, where each threshold sits between the
  * worst good and the worst bad photo, and the misses; plus the figures the goals are checked on.
  */
-export function scoreCalibration(results: Checked[]): { report: string; scores: { label: PhotoClass; right: number; total: number }[] } {
+export function scoreCalibration(results: Checked[]): {
+  report: string;
+  scores: { label: PhotoClass; right: number; total: number }[];
+} {
   const width = 12;
   const scores = ROWS.filter((label) => label !== 'borderline').map((label) => {
     const mine = results.filter((r) => r.photo.label === label);
-    return { label, right: mine.filter((r) => isRight(label, r.assessment.warnings)).length, total: mine.length };
+    return {
+      label,
+      right: mine.filter((r) => isRight(label, r.assessment.warnings)).length,
+      total: mine.length,
+    };
   });
   const lines = [
     `${'photo \\ warning'.padEnd(width + 4)}${COLUMNS.map((c) => c.padStart(width)).join('')}${'right'.padStart(width)}`,
     ...ROWS.map((label) => {
       const mine = results.filter((r) => r.photo.label === label);
       const cells = COLUMNS.map(
-        (column) => mine.filter(({ assessment: { warnings } }) => (column === 'none' ? !warnings.length : warnings.includes(column))).length,
+        (column) =>
+          mine.filter(({ assessment: { warnings } }) =>
+            column === 'none' ? !warnings.length : warnings.includes(column),
+          ).length,
       );
       const score = scores.find((s) => s.label === label);
       const right = score ? `${((100 * score.right) / score.total).toFixed(0)} %` : '(not scored)';
@@ -201,7 +234,8 @@ export function scoreCalibration(results: Checked[]): { report: string; scores: 
   ];
   const round = (value: number) => Number(value.toPrecision(3));
   const margins = MARGINS.map(({ label, metric, threshold, badBelow }) => {
-    const values = (of: PhotoClass) => results.filter((r) => r.photo.label === of).map((r) => r.assessment.metrics[metric]);
+    const values = (of: PhotoClass) =>
+      results.filter((r) => r.photo.label === of).map((r) => r.assessment.metrics[metric]);
     const worstBad = badBelow ? Math.max(...values(label)) : Math.min(...values(label));
     const worstGood = badBelow ? Math.min(...values('ok')) : Math.max(...values('ok'));
     return `  ${label.padEnd(10)} ${metric.padEnd(11)} ${badBelow ? '<' : '>'} ${round(threshold)}: worst bad ${round(worstBad)}, worst good ${round(worstGood)}`;
@@ -209,6 +243,8 @@ export function scoreCalibration(results: Checked[]): { report: string; scores: 
   const misses = results.filter((r) => !isRight(r.photo.label, r.assessment.warnings));
   const report =
     `${lines.join('\n')}\nthresholds between the good photos and the bad ones:\n${margins.join('\n')}\n` +
-    (misses.length ? `missed: ${misses.map((r) => `${r.photo.name} → [${r.assessment.warnings.join(', ')}]`).join('; ')}\n` : '');
+    (misses.length
+      ? `missed: ${misses.map((r) => `${r.photo.name} → [${r.assessment.warnings.join(', ')}]`).join('; ')}\n`
+      : '');
   return { report, scores };
 }

@@ -26,7 +26,7 @@ function scene(width: number, height: number, grain = false): Buffer {
   let seed = 12345;
   const noise = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return (seed >> 16) % 25 - 12;
+    return ((seed >> 16) % 25) - 12;
   };
   const data = Buffer.alloc(width * height * 3);
   const marker = Math.max(4, Math.round(Math.min(width, height) / 5));
@@ -38,7 +38,11 @@ function scene(width: number, height: number, grain = false): Buffer {
       else if (x >= width - marker && y < marker) pixel = GREEN;
       else if (x < marker && y >= height - marker) pixel = BLUE;
       else {
-        const v = 110 + Math.round((40 * (x + y)) / (width + height)) + ((x * 7 + y * 13) % 9) + (grain ? noise() : 0);
+        const v =
+          110 +
+          Math.round((40 * (x + y)) / (width + height)) +
+          ((x * 7 + y * 13) % 9) +
+          (grain ? noise() : 0);
         pixel = [v, v, v + 8];
       }
       data[at] = pixel[0]!;
@@ -109,7 +113,12 @@ export async function makePhoto(
   const rotated = await upright.rotate(rotate).raw().toBuffer({ resolveWithObject: true });
   let stored = sharp(rotated.data, { raw: rotated.info });
   if (flop) stored = sharp(await stored.flop().raw().toBuffer(), { raw: rotated.info });
-  const encoded = format === 'jpeg' ? stored.jpeg({ quality: 90 }) : format === 'png' ? stored.png() : stored.webp({ quality: 90 });
+  const encoded =
+    format === 'jpeg'
+      ? stored.jpeg({ quality: 90 })
+      : format === 'png'
+        ? stored.png()
+        : stored.webp({ quality: 90 });
   return new Uint8Array(await encoded.withMetadata({ orientation }).toBuffer());
 }
 

@@ -62,7 +62,14 @@ function glyph(random: () => number, left: number, base: number, w: number, x: n
 }
 
 /** A line of words from `x0` to at most `x1`; returns the path data. */
-function textLine(random: () => number, x0: number, x1: number, base: number, em: number, fill: number): string {
+function textLine(
+  random: () => number,
+  x0: number,
+  x1: number,
+  base: number,
+  em: number,
+  fill: number,
+): string {
   const w = em * 0.42;
   const gap = em * 0.12;
   const parts: string[] = [];
@@ -80,7 +87,13 @@ function textLine(random: () => number, x0: number, x1: number, base: number, em
 }
 
 /** The page content (inside a page of `pw`×`ph` at the origin), in SVG. */
-function pageContent(random: () => number, layout: Layout, pw: number, ph: number, zoom = 1): { svg: string; em: number } {
+function pageContent(
+  random: () => number,
+  layout: Layout,
+  pw: number,
+  ph: number,
+  zoom = 1,
+): { svg: string; em: number } {
   const ppi = (ph / 11) * zoom;
   const em = ((9.5 + random() * 3) / 72) * ppi;
   const margin = ppi * (0.6 + random() * 0.4);
@@ -108,14 +121,16 @@ function pageContent(random: () => number, layout: Layout, pw: number, ph: numbe
         const left = margin + c * cw;
         body.push(textLine(random, left + em * 0.3, left + cw * 0.8, y, em * 0.8, 0.6));
         boxes.push(`<rect x="${left}" y="${y + em * 0.4}" width="${cw - em * 0.6}" height="${em * 2}"/>`);
-        if (random() < 0.6) body.push(textLine(random, left + em * 0.6, left + cw * 0.9, y + em * 1.9, em, 0.5));
+        if (random() < 0.6)
+          body.push(textLine(random, left + em * 0.6, left + cw * 0.9, y + em * 1.9, em, 0.5));
       }
       y += em * 3.6;
     } else {
       // A table: rules between rows, numbers-like short words in columns.
       const columns = 3 + Math.floor(random() * 3);
       const cw = (right - margin) / columns;
-      for (let c = 0; c < columns; c++) body.push(textLine(random, margin + c * cw + em * 0.3, margin + (c + 0.85) * cw, y, em, 0.7));
+      for (let c = 0; c < columns; c++)
+        body.push(textLine(random, margin + c * cw + em * 0.3, margin + (c + 0.85) * cw, y, em, 0.7));
       boxes.push(`<path d="M${margin} ${y + em * 0.5}H${right}"/>`);
       y += em * 1.7;
     }
@@ -167,7 +182,9 @@ export async function renderBlank(spec: Omit<PageSpec, 'layout'>): Promise<Rende
   const { width, height } = spec;
   const paper = 228 + Math.round(random() * 20);
   if (spec.framing === 'scan') {
-    const gray = await sharp({ create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper } } })
+    const gray = await sharp({
+      create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper } },
+    })
       .greyscale()
       .raw()
       .toBuffer();
@@ -198,7 +215,13 @@ export interface Exposure {
 }
 
 /** Light, exposure and noise over rendered (and maybe blurred) pixels; a new buffer. */
-export function expose(gray: Buffer, width: number, height: number, exposure: Exposure, seed: number): Buffer {
+export function expose(
+  gray: Buffer,
+  width: number,
+  height: number,
+  exposure: Exposure,
+  seed: number,
+): Buffer {
   const random = seededRandom(seed);
   const gauss = new Float32Array(1 << 16);
   for (let i = 0; i < gauss.length; i += 2) {
@@ -233,7 +256,11 @@ export async function toJpeg(gray: Buffer, width: number, height: number): Promi
 }
 
 export async function blurRaw(page: RenderedPage, sigma: number): Promise<Buffer> {
-  return sharp(page.gray, { raw: { width: page.width, height: page.height, channels: 1 } }).blur(sigma).greyscale().raw().toBuffer();
+  return sharp(page.gray, { raw: { width: page.width, height: page.height, channels: 1 } })
+    .blur(sigma)
+    .greyscale()
+    .raw()
+    .toBuffer();
 }
 
 export const NORMAL: Exposure = { unevenness: 0, gain: 1, washout: 1, noise: 0 };
@@ -253,6 +280,11 @@ export async function samplePhoto(
   }
   const page = await renderPage({ width, height, layout: 'letter', framing, seed });
   const gray = kind === 'blurry' ? await blurRaw(page, 0.4 * page.xHeight) : page.gray;
-  const exposure = kind === 'dark' ? { ...lit, gain: 0.25 } : kind === 'washedOut' ? { ...lit, gain: 1.2, washout: 0.25 } : lit;
+  const exposure =
+    kind === 'dark'
+      ? { ...lit, gain: 0.25 }
+      : kind === 'washedOut'
+        ? { ...lit, gain: 1.2, washout: 0.25 }
+        : lit;
   return toJpeg(expose(gray, width, height, exposure, seed), width, height);
 }

@@ -46,7 +46,9 @@ function inspectPage(doc: PDFDocument, page: PDFPage, pages: number): PdfImage {
   const text = streams
     .map((s) => {
       const raw = s.getContents();
-      return Buffer.from(s.dict.get(PDFName.of('Filter')) === PDFName.of('FlateDecode') ? inflateSync(raw) : raw).toString('latin1');
+      return Buffer.from(
+        s.dict.get(PDFName.of('Filter')) === PDFName.of('FlateDecode') ? inflateSync(raw) : raw,
+      ).toString('latin1');
     })
     .join('\n');
   // pdf-lib draws with several `cm` (translate, rotate, scale, skew): compose them up to the `Do`.
@@ -84,7 +86,9 @@ const close = (pixel: readonly number[], colour: readonly number[]) =>
   pixel.every((v, i) => Math.abs(v - colour[i]!) < 45);
 
 /** Which marker colours sit in which corner of the embedded image. */
-export async function cornerMarkers(jpeg: Uint8Array): Promise<{ topLeft: string; topRight: string; bottomLeft: string; bottomRight: string }> {
+export async function cornerMarkers(
+  jpeg: Uint8Array,
+): Promise<{ topLeft: string; topRight: string; bottomLeft: string; bottomRight: string }> {
   const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const sample = (fx: number, fy: number) => {
     const x = Math.floor(fx * (info.width - 1));
@@ -93,7 +97,12 @@ export async function cornerMarkers(jpeg: Uint8Array): Promise<{ topLeft: string
     const pixel = [data[at]!, data[at + 1]!, data[at + 2]!];
     return close(pixel, RED) ? 'red' : close(pixel, GREEN) ? 'green' : close(pixel, BLUE) ? 'blue' : 'grey';
   };
-  return { topLeft: sample(0.04, 0.04), topRight: sample(0.96, 0.04), bottomLeft: sample(0.04, 0.96), bottomRight: sample(0.96, 0.96) };
+  return {
+    topLeft: sample(0.04, 0.04),
+    topRight: sample(0.96, 0.04),
+    bottomLeft: sample(0.04, 0.96),
+    bottomRight: sample(0.96, 0.96),
+  };
 }
 
 /** The corners of an upright test photo. */

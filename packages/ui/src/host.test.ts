@@ -4,7 +4,9 @@ import { DEFAULT_PROGRAMME_URL, readProgrammeUrl } from './host';
 /** A page whose only element is the programme meta tag with `content`, or no meta tag at all. */
 function page(content?: string): Pick<ParentNode, 'querySelector'> {
   const meta = content === undefined ? null : ({ content } as HTMLMetaElement);
-  return { querySelector: (selector: string) => (selector === 'meta[name="vita-programme-url"]' ? meta : null) };
+  return {
+    querySelector: (selector: string) => (selector === 'meta[name="vita-programme-url"]' ? meta : null),
+  };
 }
 
 describe('readProgrammeUrl', () => {

@@ -14,7 +14,10 @@ export const DEFAULT_PROGRAMME_URL =
  * `fallback` (a build-time setting), else {@link DEFAULT_PROGRAMME_URL}. The kiosk's own page has no
  * such tag, so it gets the default.
  */
-export function readProgrammeUrl(fallback?: string, page: Pick<ParentNode, 'querySelector'> = document): string {
+export function readProgrammeUrl(
+  fallback?: string,
+  page: Pick<ParentNode, 'querySelector'> = document,
+): string {
   return (
     page.querySelector<HTMLMetaElement>('meta[name="vita-programme-url"]')?.content ||
     fallback ||

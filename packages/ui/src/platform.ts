@@ -1,4 +1,12 @@
-import type { Dialogs, FileLike, FileSaver, InboxScanView, PutFile, ScannerInbox, ScannerInboxSnapshot } from '@vita-docs/core';
+import type {
+  Dialogs,
+  FileLike,
+  FileSaver,
+  InboxScanView,
+  PutFile,
+  ScannerInbox,
+  ScannerInboxSnapshot,
+} from '@vita-docs/core';
 
 export type { InboxScanView, ScannerInbox, ScannerInboxSnapshot };
 

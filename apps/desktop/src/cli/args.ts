@@ -18,10 +18,16 @@ Options:
   --delete          delete scans after upload instead of moving them to DIR/uploaded
   --help            show this text`;
 
-const required = (flag: string) => z.string({ error: `${flag} is required` }).trim().min(1, `${flag} is required`);
+const required = (flag: string) =>
+  z
+    .string({ error: `${flag} is required` })
+    .trim()
+    .min(1, `${flag} is required`);
 
 const Args = z.object({
-  server: required('--server').pipe(z.url({ protocol: /^https?$/, error: '--server must be an http(s) address' })),
+  server: required('--server').pipe(
+    z.url({ protocol: /^https?$/, error: '--server must be an http(s) address' }),
+  ),
   folder: required('--folder'),
   client: required('--client'),
   category: required('--category'),
@@ -48,7 +54,11 @@ const OPTIONS = {
 } as const;
 
 const FLAGS = new Set(Object.keys(OPTIONS).map((name) => `--${name}`));
-const VALUE_FLAGS = new Set(Object.entries(OPTIONS).filter(([, option]) => option.type === 'string').map(([name]) => `--${name}`));
+const VALUE_FLAGS = new Set(
+  Object.entries(OPTIONS)
+    .filter(([, option]) => option.type === 'string')
+    .map(([name]) => `--${name}`),
+);
 
 /**
  * Writes `--flag value` as `--flag=value`, so a value that starts with a dash (a client id such as `-Xy3…`) is taken as the
@@ -77,7 +87,11 @@ export function parseIntakeArgs(argv: readonly string[]): ParsedArgs {
   try {
     ({ values } = parseArgs({ args: list, strict: true, allowPositionals: false, options: OPTIONS }));
   } catch (error) {
-    return { ok: false, message: `${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`, error: true };
+    return {
+      ok: false,
+      message: `${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`,
+      error: true,
+    };
   }
   if (values.help) return { ok: false, message: USAGE, error: false };
   const parsed = Args.safeParse({
@@ -90,7 +104,9 @@ export function parseIntakeArgs(argv: readonly string[]): ParsedArgs {
     afterUpload: values.delete === true ? 'delete' : 'move',
   });
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.message.startsWith('--') ? '' : `--${issue.path.join('.')}: `}${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.message.startsWith('--') ? '' : `--${issue.path.join('.')}: `}${issue.message}`,
+    );
     return { ok: false, message: `${problems.join('\n')}\n\n${USAGE}`, error: true };
   }
   return { ok: true, args: parsed.data };

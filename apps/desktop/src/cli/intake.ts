@@ -6,12 +6,7 @@
  * in flight finishes (a second Ctrl-C quits at once) and the inbox ledger is saved.
  */
 import { resolve } from 'node:path';
-import {
-  createApiClient,
-  createFetchPutFile,
-  imageToLetterPdf,
-  messages,
-} from '@vita-docs/core';
+import { createApiClient, createFetchPutFile, imageToLetterPdf, messages } from '@vita-docs/core';
 import { createSharpRaster } from '@vita-docs/core/node';
 import { invocationDir } from '../main/env.js';
 import { createInbox } from '../main/inbox/index.js';
@@ -46,7 +41,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const { args } = parsed;
   const server = createServerFetch({ serverUrl: args.server });
-  const api = createApiClient({ baseUrl: `${args.server.replace(/\/+$/, '')}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  const api = createApiClient({
+    baseUrl: `${args.server.replace(/\/+$/, '')}/api`,
+    fetch: server.fetch,
+    getCookie: server.getCookie,
+  });
   await signIn(args, api);
 
   const { types } = await api.docTypes({ params: { id: args.client } });
@@ -72,14 +71,21 @@ async function main(argv: readonly string[]): Promise<number> {
     target,
     api,
     putFile,
-    ...(args.convert ? { convert: (file) => imageToLetterPdf(file, { raster, logger: { warn: (m: string) => note(`warning: ${m}`) } }) } : {}),
+    ...(args.convert
+      ? {
+          convert: (file) =>
+            imageToLetterPdf(file, { raster, logger: { warn: (m: string) => note(`warning: ${m}`) } }),
+        }
+      : {}),
     report: (report) => out(formatReport(report)),
     onFatal: (error) => {
       note(error.message);
       finish(1);
     },
   });
-  note(`Watching ${inbox.folder} for scans -> client ${args.client}, "${args.category}"${args.convert ? '' : ' (no conversion)'}. Ctrl-C to stop.`);
+  note(
+    `Watching ${inbox.folder} for scans -> client ${args.client}, "${args.category}"${args.convert ? '' : ' (no conversion)'}. Ctrl-C to stop.`,
+  );
 
   let interrupts = 0;
   const onSignal = (): void => {

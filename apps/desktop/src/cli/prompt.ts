@@ -43,7 +43,8 @@ export function createPrompter(
   });
   lines.on('close', () => {
     ended = true;
-    for (const next of waiting.splice(0)) next.reject(new Error('Standard input ended before the answer was given.'));
+    for (const next of waiting.splice(0))
+      next.reject(new Error('Standard input ended before the answer was given.'));
   });
 
   return {

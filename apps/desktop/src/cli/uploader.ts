@@ -7,7 +7,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createUploadFlow, keyOrder, safeFileName } from '@vita-docs/core';
-import type { ApiClient, Clock, ConvertImage, FileProgress, PutFile, UploadFlow, UploadState, UploadTarget } from '@vita-docs/core';
+import type {
+  ApiClient,
+  Clock,
+  ConvertImage,
+  FileProgress,
+  PutFile,
+  UploadFlow,
+  UploadState,
+  UploadTarget,
+} from '@vita-docs/core';
 import type { Inbox, Scan } from '../main/inbox/index.js';
 import { scanContentType } from '../main/inbox/index.js';
 
@@ -64,9 +73,13 @@ async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
 
 /** What a failed or waiting file says, for the report line. */
 function failure(progress: FileProgress, now: number): { error: string; retryInMs: number | null } | null {
-  if (progress.status === 'waiting') return { error: 'cannot reach the server; waiting for it', retryInMs: null };
+  if (progress.status === 'waiting')
+    return { error: 'cannot reach the server; waiting for it', retryInMs: null };
   if (progress.status !== 'failed') return null;
-  return { error: progress.error, retryInMs: progress.retryAt === undefined ? null : Math.max(0, progress.retryAt - now) };
+  return {
+    error: progress.error,
+    retryInMs: progress.retryAt === undefined ? null : Math.max(0, progress.retryAt - now),
+  };
 }
 
 /** What the loop's parts share while it runs. */
@@ -127,7 +140,8 @@ async function alreadyUploaded(run: IntakeRun, scan: Scan): Promise<string | nul
   return match ? match.filename : null;
 }
 
-const isIdle = (run: IntakeRun): boolean => run.tracked.size === 0 && !run.options.inbox.list().some((s) => !s.duplicateOf);
+const isIdle = (run: IntakeRun): boolean =>
+  run.tracked.size === 0 && !run.options.inbox.list().some((s) => !s.duplicateOf);
 
 function wakeIdle(run: IntakeRun): void {
   if (!isIdle(run)) return;
@@ -235,7 +249,11 @@ function kick(run: IntakeRun): void {
       } else if (!run.skipped.has(scan.id)) {
         run.skipped.add(scan.id);
         const { name, uploaded } = scan.duplicateOf;
-        run.options.report({ kind: 'skipped', scan, reason: `duplicate of ${name}${uploaded ? ' (already uploaded)' : ''}` });
+        run.options.report({
+          kind: 'skipped',
+          scan,
+          reason: `duplicate of ${name}${uploaded ? ' (already uploaded)' : ''}`,
+        });
       }
     }
     if (!run.stopped && run.tracked.size > 0) void run.flow.send({ type: 'upload' });

@@ -25,7 +25,11 @@ beforeEach(async () => {
   otherScans = await tempFolder('vita-desk-other-');
   warnings.length = 0;
   // What a kiosk user set up (or broke in) before the managed file arrived.
-  await saveSettings(userData, { serverUrl: 'https://attacker.example.net', watchedFolder: otherScans, afterUpload: 'delete' });
+  await saveSettings(userData, {
+    serverUrl: 'https://attacker.example.net',
+    watchedFolder: otherScans,
+    afterUpload: 'delete',
+  });
 });
 
 afterEach(async () => {
@@ -35,8 +39,16 @@ afterEach(async () => {
 });
 
 const open = async (managedSettingsFile: string) => {
-  desk = await openDesk({ userData, managedSettingsFile, onInboxState: () => {}, warn: (message) => warnings.push(message) });
-  return { desk, handlers: createBridgeHandlers({ ...desk, chooseFolder: async () => null, thumbnail: async () => null }) };
+  desk = await openDesk({
+    userData,
+    managedSettingsFile,
+    onInboxState: () => {},
+    warn: (message) => warnings.push(message),
+  });
+  return {
+    desk,
+    handlers: createBridgeHandlers({ ...desk, chooseFolder: async () => null, thumbnail: async () => null }),
+  };
 };
 
 describe('a desk with a managed settings file', () => {
@@ -45,14 +57,33 @@ describe('a desk with a managed settings file', () => {
     await writeFile(file, JSON.stringify({ serverUrl: 'https://vita.example.org/', watchedFolder: scans }));
     const { desk, handlers } = await open(file);
 
-    expect(await handlers.getSettings(undefined)).toEqual({ serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' });
+    expect(await handlers.getSettings(undefined)).toEqual({
+      serverUrl: 'https://vita.example.org',
+      watchedFolder: scans,
+      afterUpload: 'move',
+    });
     expect(desk.server()?.origin).toBe('https://vita.example.org');
     expect(desk.host.state().folder).toBe(scans);
-    expect(await handlers.settingsAccess(undefined)).toEqual({ allowed: false, managed: true, managedFile: file, reason: MANAGED });
+    expect(await handlers.settingsAccess(undefined)).toEqual({
+      allowed: false,
+      managed: true,
+      managedFile: file,
+      reason: MANAGED,
+    });
 
     const before = await readFile(join(userData, SETTINGS_FILE), 'utf8');
-    await expect(handlers.saveSettings({ serverUrl: 'https://vita.example.org', watchedFolder: otherScans, afterUpload: 'move' })).rejects.toThrow(MANAGED);
-    expect(await handlers.getSettings(undefined)).toEqual({ serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' });
+    await expect(
+      handlers.saveSettings({
+        serverUrl: 'https://vita.example.org',
+        watchedFolder: otherScans,
+        afterUpload: 'move',
+      }),
+    ).rejects.toThrow(MANAGED);
+    expect(await handlers.getSettings(undefined)).toEqual({
+      serverUrl: 'https://vita.example.org',
+      watchedFolder: scans,
+      afterUpload: 'move',
+    });
     expect(await readFile(join(userData, SETTINGS_FILE), 'utf8')).toBe(before);
     // The file sits in this account's temp folder: main says it protects nothing.
     expect(warnings.join('\n')).toContain(`${file} (or its folder) is writable by this account`);
@@ -63,25 +94,42 @@ describe('a desk with a managed settings file', () => {
     await writeFile(file, JSON.stringify({ serverUrl: 'http://vita.example.org', watchedFolder: scans }));
     const { desk, handlers } = await open(file);
 
-    expect(await handlers.getSettings(undefined)).toEqual({ serverUrl: null, watchedFolder: null, afterUpload: 'move' });
+    expect(await handlers.getSettings(undefined)).toEqual({
+      serverUrl: null,
+      watchedFolder: null,
+      afterUpload: 'move',
+    });
     expect(desk.server()).toBeNull();
-    await expect(handlers.apiFetch({ url: 'https://attacker.example.net/api/me', method: 'GET', headers: [], credentials: 'include' })).rejects.toThrow(
-      'Set the server address first.',
-    );
+    await expect(
+      handlers.apiFetch({
+        url: 'https://attacker.example.net/api/me',
+        method: 'GET',
+        headers: [],
+        credentials: 'include',
+      }),
+    ).rejects.toThrow('Set the server address first.');
     const access = await handlers.settingsAccess(undefined);
     expect(access).toMatchObject({ allowed: false, managed: true, managedFile: file, reason: MANAGED });
     expect((access as { problem?: string }).problem).toContain(`The settings file ${file} is not valid`);
     expect((access as { problem?: string }).problem).toContain('https://');
-    await expect(handlers.saveSettings({ serverUrl: 'https://attacker.example.net', watchedFolder: otherScans, afterUpload: 'move' })).rejects.toThrow(
-      `The settings file ${file} is not valid`,
-    );
+    await expect(
+      handlers.saveSettings({
+        serverUrl: 'https://attacker.example.net',
+        watchedFolder: otherScans,
+        afterUpload: 'move',
+      }),
+    ).rejects.toThrow(`The settings file ${file} is not valid`);
     expect(desk.server()).toBeNull();
     expect(warnings.join('\n')).toContain(`The settings file ${file} is not valid`);
   });
 
   it('that is absent leaves settings.json in charge', async () => {
     const { handlers } = await open(join(managedDir, 'none.json'));
-    expect(await handlers.getSettings(undefined)).toEqual({ serverUrl: 'https://attacker.example.net', watchedFolder: otherScans, afterUpload: 'delete' });
+    expect(await handlers.getSettings(undefined)).toEqual({
+      serverUrl: 'https://attacker.example.net',
+      watchedFolder: otherScans,
+      afterUpload: 'delete',
+    });
     expect(warnings).toEqual([]);
   });
 });

@@ -11,7 +11,13 @@ import { createDropRegistry } from './drop-registry.js';
 import { createInboxHost, type InboxHost } from './inbox-host.js';
 import { createKeptUploadsHost } from './kept-uploads.js';
 import { createServerFetch, type ServerFetch } from './server-fetch.js';
-import { DEFAULT_SETTINGS, isWritableByThisAccount, loadManagedSettings, loadSettings, saveSettings } from './settings.js';
+import {
+  DEFAULT_SETTINGS,
+  isWritableByThisAccount,
+  loadManagedSettings,
+  loadSettings,
+  saveSettings,
+} from './settings.js';
 import { createFileJournals } from './upload-journal.js';
 
 /** Options for {@link openDesk}. */
@@ -60,7 +66,11 @@ const KEPT_DIR = 'kept-uploads';
 /** Who the server says is signed in with the desk's session; null when nobody (or no answer). */
 async function signedInEmail(server: ServerFetch | null, serverUrl: string | null): Promise<string | null> {
   if (!server || !serverUrl) return null;
-  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  const api = createApiClient({
+    baseUrl: `${serverUrl}/api`,
+    fetch: server.fetch,
+    getCookie: server.getCookie,
+  });
   try {
     const { user } = await api.me(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
     return user.approved ? user.email : null;
@@ -73,9 +83,16 @@ async function signedInEmail(server: ServerFetch | null, serverUrl: string | nul
  * The journal key of whoever is signed in with the desk's session (rejects when nobody is). Main
  * asks for it and holds it; the page never sees it (the relay refuses that path).
  */
-async function journalKeyOf(server: ServerFetch | null, serverUrl: string | null): Promise<JournalKeyResponse> {
+async function journalKeyOf(
+  server: ServerFetch | null,
+  serverUrl: string | null,
+): Promise<JournalKeyResponse> {
   if (!server || !serverUrl) throw new Error('The desk has no server to ask for its key.');
-  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  const api = createApiClient({
+    baseUrl: `${serverUrl}/api`,
+    fetch: server.fetch,
+    getCookie: server.getCookie,
+  });
   return api.journalKey(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
 }
 
@@ -85,7 +102,11 @@ async function journalKeyOf(server: ServerFetch | null, serverUrl: string | null
  * counts for nothing, since the page shows server content and is not trusted.
  */
 async function adminRefusal(server: ServerFetch, serverUrl: string): Promise<string | null> {
-  const api = createApiClient({ baseUrl: `${serverUrl}/api`, fetch: server.fetch, getCookie: server.getCookie });
+  const api = createApiClient({
+    baseUrl: `${serverUrl}/api`,
+    fetch: server.fetch,
+    getCookie: server.getCookie,
+  });
   try {
     const { user } = await api.me(undefined, { signal: AbortSignal.timeout(ME_TIMEOUT_MS) });
     return user.approved && user.isAdmin ? null : ADMIN_ONLY;
@@ -109,7 +130,9 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
     );
   }
   // A managed file that cannot be used leaves the desk unconfigured: it talks to no server.
-  let settings: DesktopSettings = managed ? (managed.settings ?? { ...DEFAULT_SETTINGS }) : await loadSettings(options.userData);
+  let settings: DesktopSettings = managed
+    ? (managed.settings ?? { ...DEFAULT_SETTINGS })
+    : await loadSettings(options.userData);
   let server: ServerFetch | null = null;
   const useServer = (serverUrl: string | null): void => {
     if (server && serverUrl && server.origin === new URL(serverUrl).origin) return;
@@ -120,13 +143,20 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
 
   const settingsAccess = async (): Promise<SettingsAccess> => {
     if (managed) {
-      const access: SettingsAccess = { allowed: false, managed: true, managedFile: managed.path, reason: MANAGED };
+      const access: SettingsAccess = {
+        allowed: false,
+        managed: true,
+        managedFile: managed.path,
+        reason: MANAGED,
+      };
       return managed.problem === undefined ? access : { ...access, problem: managed.problem };
     }
     // First run: nothing to protect yet, and no server to ask.
     if (settings.serverUrl === null || server === null) return { allowed: true, managed: false };
     const refusal = await adminRefusal(server, settings.serverUrl);
-    return refusal === null ? { allowed: true, managed: false } : { allowed: false, managed: false, reason: refusal };
+    return refusal === null
+      ? { allowed: true, managed: false }
+      : { allowed: false, managed: false, reason: refusal };
   };
 
   const host = createInboxHost(

@@ -25,7 +25,11 @@ export function createDropRegistry(): DropRegistry {
   return {
     async expand(paths) {
       const expanded = await expandDroppedPaths(paths);
-      const result: DropResult = { files: [], skipped: expanded.skipped.map((p) => basename(p)), truncated: expanded.truncated };
+      const result: DropResult = {
+        files: [],
+        skipped: expanded.skipped.map((p) => basename(p)),
+        truncated: expanded.truncated,
+      };
       for (const path of expanded.files) {
         const size = await stat(path).then(
           (s) => s.size,
@@ -44,7 +48,11 @@ export function createDropRegistry(): DropRegistry {
       if (!path) throw new Error('This dropped file is no longer available; drop it again.');
       const bytes = await readFile(path);
       const name = basename(path);
-      return { name, type: scanContentType(name), bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+      return {
+        name,
+        type: scanContentType(name),
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      };
     },
   };
 }

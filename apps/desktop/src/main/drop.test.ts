@@ -30,7 +30,11 @@ describe('folder drop', () => {
     }
     await symlink(join(folder, 'box'), join(folder, 'box', 'sub', 'loop'));
 
-    const dropped = await expandDroppedPaths([join(folder, 'box'), join(folder, 'loose.png'), join(folder, 'readme.md')]);
+    const dropped = await expandDroppedPaths([
+      join(folder, 'box'),
+      join(folder, 'loose.png'),
+      join(folder, 'readme.md'),
+    ]);
     expect(dropped.files).toEqual([
       join(folder, 'box', 'a.pdf'),
       join(folder, 'box', 'b.JPG'),

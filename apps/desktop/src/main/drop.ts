@@ -29,7 +29,10 @@ export interface ExpandedDrop {
  * temporary entries and any `uploaded` folder (already sent scans). Symbolic links are not followed
  * (no loops, no escaping the dropped folder); a file appears once even when dropped twice.
  */
-export async function expandDroppedPaths(paths: readonly string[], options: ExpandOptions = {}): Promise<ExpandedDrop> {
+export async function expandDroppedPaths(
+  paths: readonly string[],
+  options: ExpandOptions = {},
+): Promise<ExpandedDrop> {
   const maxFiles = options.maxFiles ?? 500;
   const maxDepth = options.maxDepth ?? 8;
   const seen = new Set<string>();
@@ -59,7 +62,8 @@ export async function expandDroppedPaths(paths: readonly string[], options: Expa
       const path = join(dir, name);
       const kind = await kindOf(path);
       if (kind === 'file' && isSupportedScan(name)) addFile(path);
-      else if (kind === 'dir' && depth < maxDepth && name.toLowerCase() !== UPLOADED_FOLDER) await walk(path, depth + 1);
+      else if (kind === 'dir' && depth < maxDepth && name.toLowerCase() !== UPLOADED_FOLDER)
+        await walk(path, depth + 1);
     }
   };
 

@@ -40,10 +40,14 @@ export function externalLinkOrigins(): string[] {
  * computer-wide place of the OS, which only its administrators can write. The arguments are for
  * tests; main calls it without.
  */
-export function managedSettingsFile(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function managedSettingsFile(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   const override = env.VITA_DESK_CONFIG?.trim();
   if (override) return override;
-  if (platform === 'win32') return win32.join(env.ProgramData?.trim() || 'C:\\ProgramData', 'VITA Docs', 'desk.json');
+  if (platform === 'win32')
+    return win32.join(env.ProgramData?.trim() || 'C:\\ProgramData', 'VITA Docs', 'desk.json');
   if (platform === 'darwin') return '/Library/Application Support/VITA Docs/desk.json';
   return '/etc/vita-docs/desk.json';
 }

@@ -38,7 +38,11 @@ export function createKeptUploadsHost(options: {
       if (email === null || email.toLowerCase() !== owner.toLowerCase()) throw new Error(NOT_SIGNED_IN);
       // The server's spelling of the email names the owner: the page's may differ in case.
       const journal = await options.journals.open(email);
-      current = { owner: email, journal: journal.journal, files: new Map(journal.files.map((file) => [file.entry.id, file])) };
+      current = {
+        owner: email,
+        journal: journal.journal,
+        files: new Map(journal.files.map((file) => [file.entry.id, file])),
+      };
       return {
         files: journal.files.map(({ entry, savedAt }) => ({ entry, savedAt })),
         lost: [...journal.lost],
@@ -48,14 +52,19 @@ export function createKeptUploadsHost(options: {
     async read(id) {
       const kept = opened().files.get(id);
       if (!kept) throw new Error('That file is no longer kept on this desk.');
-      return { name: kept.entry.name, type: kept.entry.type, bytes: new Uint8Array(await kept.file.arrayBuffer()) };
+      return {
+        name: kept.entry.name,
+        type: kept.entry.type,
+        bytes: new Uint8Array(await kept.file.arrayBuffer()),
+      };
     },
     async keep({ entry, bytes }) {
       await opened().journal.save(entry, {
         name: entry.name,
         type: entry.type,
         size: bytes.length,
-        arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+        arrayBuffer: async () =>
+          bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
       });
     },
     async forget(id) {

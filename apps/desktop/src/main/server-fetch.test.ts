@@ -114,11 +114,23 @@ describe('server transport cookies', () => {
   it('never relays the journal key to the renderer, however its path is spelled; main itself gets it', async () => {
     const server = scripted({});
     const sent: string[] = [];
-    const main = createServerFetch({ serverUrl: 'https://vita.example.org', fetch: (url, init) => (sent.push(url), server.fetch(url, init)) });
-    for (const path of ['/api/me/journal-key', '/api/me/journal-key/', '/api//me/journal-key', '/api/me/journal%2Dkey', '/API/ME/Journal-Key', '/api/me/journal-key?t=1']) {
+    const main = createServerFetch({
+      serverUrl: 'https://vita.example.org',
+      fetch: (url, init) => (sent.push(url), server.fetch(url, init)),
+    });
+    for (const path of [
+      '/api/me/journal-key',
+      '/api/me/journal-key/',
+      '/api//me/journal-key',
+      '/api/me/journal%2Dkey',
+      '/API/ME/Journal-Key',
+      '/api/me/journal-key?t=1',
+    ]) {
       const answer = await main.relay(get(`https://vita.example.org${path}`), 'csrf_token');
       expect(answer.status, path).toBe(403);
-      expect(new TextDecoder().decode(answer.body), path).toBe('{"error":"Only the kiosk itself asks for this."}');
+      expect(new TextDecoder().decode(answer.body), path).toBe(
+        '{"error":"Only the kiosk itself asks for this."}',
+      );
     }
     expect(sent).toEqual([]);
     await main.fetch('https://vita.example.org/api/me/journal-key');

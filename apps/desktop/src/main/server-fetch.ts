@@ -39,7 +39,14 @@ const PRESIGNED_TTL_MS = 15 * 60_000;
 const MAX_PRESIGNED = 500;
 
 /** Headers the renderer may not set: main owns cookies and the browser-only ones mean nothing here. */
-const DROPPED_REQUEST_HEADERS = new Set(['cookie', 'host', 'origin', 'referer', 'connection', 'content-length']);
+const DROPPED_REQUEST_HEADERS = new Set([
+  'cookie',
+  'host',
+  'origin',
+  'referer',
+  'connection',
+  'content-length',
+]);
 
 /**
  * The journal key's path (`GET /api/me/journal-key`), however spelled. Only main asks for it (the

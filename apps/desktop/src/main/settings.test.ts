@@ -35,8 +35,16 @@ describe('desk settings', () => {
   });
 
   it('save normalised settings to the user-data folder and read them back', async () => {
-    const saved = await saveSettings(userData, { serverUrl: ' https://vita.example.org/ ', watchedFolder: scans, afterUpload: 'delete' });
-    expect(saved).toEqual({ serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'delete' });
+    const saved = await saveSettings(userData, {
+      serverUrl: ' https://vita.example.org/ ',
+      watchedFolder: scans,
+      afterUpload: 'delete',
+    });
+    expect(saved).toEqual({
+      serverUrl: 'https://vita.example.org',
+      watchedFolder: scans,
+      afterUpload: 'delete',
+    });
     expect(JSON.parse(await readFile(join(userData, SETTINGS_FILE), 'utf8'))).toEqual(saved);
     expect(await loadSettings(userData)).toEqual(saved);
     expect(isConfigured(saved)).toBe(true);
@@ -44,17 +52,29 @@ describe('desk settings', () => {
 
   it('refuse what the renderer must not set, with a reason a person can act on', async () => {
     const base = { serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' };
-    await expect(saveSettings(userData, { ...base, serverUrl: 'file:///etc/passwd' })).rejects.toThrow('https://');
-    await expect(saveSettings(userData, { ...base, serverUrl: 'https://me:pw@vita.example.org' })).rejects.toThrow('user name');
-    await expect(saveSettings(userData, { ...base, watchedFolder: 'relative/folder' })).rejects.toThrow('Browse');
-    await expect(saveSettings(userData, { ...base, watchedFolder: join(scans, 'missing') })).rejects.toThrow('does not exist');
+    await expect(saveSettings(userData, { ...base, serverUrl: 'file:///etc/passwd' })).rejects.toThrow(
+      'https://',
+    );
+    await expect(
+      saveSettings(userData, { ...base, serverUrl: 'https://me:pw@vita.example.org' }),
+    ).rejects.toThrow('user name');
+    await expect(saveSettings(userData, { ...base, watchedFolder: 'relative/folder' })).rejects.toThrow(
+      'Browse',
+    );
+    await expect(saveSettings(userData, { ...base, watchedFolder: join(scans, 'missing') })).rejects.toThrow(
+      'does not exist',
+    );
     await expect(saveSettings(userData, { ...base, afterUpload: 'shred' })).rejects.toThrow();
     await expect(saveSettings(userData, 'not an object')).rejects.toThrow();
     expect(await loadSettings(userData)).toEqual(DEFAULT_SETTINGS);
   });
 
   it('fall back to first run when the file is damaged', async () => {
-    await saveSettings(userData, { serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'move' });
+    await saveSettings(userData, {
+      serverUrl: 'http://localhost:3000',
+      watchedFolder: scans,
+      afterUpload: 'move',
+    });
     await writeFile(join(userData, SETTINGS_FILE), '{"serverUrl": 42');
     expect(await loadSettings(userData)).toEqual(DEFAULT_SETTINGS);
   });
@@ -97,7 +117,10 @@ describe('the server address', () => {
 
   it('read back from settings.json over plain http to another machine counts as not set: the desk is back at first run', async () => {
     await mkdir(userData, { recursive: true });
-    await writeFile(join(userData, SETTINGS_FILE), JSON.stringify({ serverUrl: 'http://192.168.1.20:3000', watchedFolder: scans, afterUpload: 'delete' }));
+    await writeFile(
+      join(userData, SETTINGS_FILE),
+      JSON.stringify({ serverUrl: 'http://192.168.1.20:3000', watchedFolder: scans, afterUpload: 'delete' }),
+    );
     const settings = await loadSettings(userData);
     expect(settings).toEqual({ serverUrl: null, watchedFolder: scans, afterUpload: 'delete' });
     expect(isConfigured(settings)).toBe(false);
@@ -114,7 +137,8 @@ describe('managed settings file', () => {
   afterEach(async () => {
     await removeFolder(managedDir);
   });
-  const write = (content: unknown) => writeFile(managedFile, typeof content === 'string' ? content : JSON.stringify(content));
+  const write = (content: unknown) =>
+    writeFile(managedFile, typeof content === 'string' ? content : JSON.stringify(content));
 
   it('is not there by default: settings.json rules', async () => {
     expect(await loadManagedSettings(managedFile)).toBeNull();
@@ -128,7 +152,11 @@ describe('managed settings file', () => {
       settings: { serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' },
     });
     await write({ serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'delete' });
-    expect((await loadManagedSettings(managedFile))?.settings).toEqual({ serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'delete' });
+    expect((await loadManagedSettings(managedFile))?.settings).toEqual({
+      serverUrl: 'http://localhost:3000',
+      watchedFolder: scans,
+      afterUpload: 'delete',
+    });
   });
 
   it('that cannot be used gives a problem naming the file, never settings', async () => {
@@ -164,9 +192,13 @@ describe('managed settings file', () => {
   it('lives in the OS-wide place, or where VITA_DESK_CONFIG says', () => {
     expect(managedSettingsFile({}, 'linux')).toBe('/etc/vita-docs/desk.json');
     expect(managedSettingsFile({}, 'darwin')).toBe('/Library/Application Support/VITA Docs/desk.json');
-    expect(managedSettingsFile({ ProgramData: 'D:\\ProgramData' }, 'win32')).toBe('D:\\ProgramData\\VITA Docs\\desk.json');
+    expect(managedSettingsFile({ ProgramData: 'D:\\ProgramData' }, 'win32')).toBe(
+      'D:\\ProgramData\\VITA Docs\\desk.json',
+    );
     expect(managedSettingsFile({}, 'win32')).toBe('C:\\ProgramData\\VITA Docs\\desk.json');
-    expect(managedSettingsFile({ VITA_DESK_CONFIG: '/opt/kiosk/desk.json' }, 'linux')).toBe('/opt/kiosk/desk.json');
+    expect(managedSettingsFile({ VITA_DESK_CONFIG: '/opt/kiosk/desk.json' }, 'linux')).toBe(
+      '/opt/kiosk/desk.json',
+    );
     vi.stubEnv('VITA_DESK_CONFIG', managedFile);
     expect(managedSettingsFile()).toBe(managedFile);
   });

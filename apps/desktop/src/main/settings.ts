@@ -8,7 +8,12 @@ import { constants } from 'node:fs';
 import { access, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { DesktopSettings } from '../shared/bridge.js';
-import { DesktopSettingsSchema, ManagedSettingsSchema, ServerUrlSchema, SettingsInputSchema } from '../shared/schemas.js';
+import {
+  DesktopSettingsSchema,
+  ManagedSettingsSchema,
+  ServerUrlSchema,
+  SettingsInputSchema,
+} from '../shared/schemas.js';
 import { writeFileAtomic } from './fs-atomic.js';
 
 /**
@@ -18,7 +23,11 @@ import { writeFileAtomic } from './fs-atomic.js';
 export const SETTINGS_FILE = 'settings.json';
 
 /** Settings of a desk that has not been set up: the renderer shows the first-run screen. */
-export const DEFAULT_SETTINGS: DesktopSettings = { serverUrl: null, watchedFolder: null, afterUpload: 'move' };
+export const DEFAULT_SETTINGS: DesktopSettings = {
+  serverUrl: null,
+  watchedFolder: null,
+  afterUpload: 'move',
+};
 
 /**
  * settings.json as read back. A stored server address that breaks the https rule (written by an
@@ -29,12 +38,16 @@ export const DEFAULT_SETTINGS: DesktopSettings = { serverUrl: null, watchedFolde
  * server (the folder and the after-upload choice are kept), as on a new install: whoever sets it up
  * must be at the desk, and a kiosk that must not depend on that gets a managed file.
  */
-const StoredSettingsSchema = DesktopSettingsSchema.extend({ serverUrl: ServerUrlSchema.nullable().catch(null) });
+const StoredSettingsSchema = DesktopSettingsSchema.extend({
+  serverUrl: ServerUrlSchema.nullable().catch(null),
+});
 
 /** Reads settings.json; a missing or unreadable file gives the defaults (first run). */
 export async function loadSettings(dir: string): Promise<DesktopSettings> {
   try {
-    const parsed = StoredSettingsSchema.safeParse(JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')));
+    const parsed = StoredSettingsSchema.safeParse(
+      JSON.parse(await readFile(join(dir, SETTINGS_FILE), 'utf8')),
+    );
     return parsed.success ? parsed.data : { ...DEFAULT_SETTINGS };
   } catch {
     return { ...DEFAULT_SETTINGS };
@@ -49,7 +62,8 @@ class SettingsError extends Error {
 /** The address as stored: origin plus path without a trailing slash; never a user name or password. */
 function normaliseServerUrl(serverUrl: string): string {
   const url = new URL(serverUrl);
-  if (url.username || url.password) throw new SettingsError('Enter the server address without a user name or password.');
+  if (url.username || url.password)
+    throw new SettingsError('Enter the server address without a user name or password.');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -94,7 +108,10 @@ const codeOf = (error: unknown): string | undefined =>
  * required). The folder need not exist yet (a drive mounted later): the scanner inbox says so.
  */
 export async function loadManagedSettings(path: string): Promise<ManagedSettings | null> {
-  const unusable = (problem: string): ManagedSettings => ({ path, problem: `The settings file ${path} ${problem}` });
+  const unusable = (problem: string): ManagedSettings => ({
+    path,
+    problem: `The settings file ${path} ${problem}`,
+  });
   try {
     if (!(await stat(path)).isFile()) return unusable('is not a file.');
   } catch (error) {
@@ -107,7 +124,11 @@ export async function loadManagedSettings(path: string): Promise<ManagedSettings
   try {
     json = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    return unusable(error instanceof SyntaxError ? 'is not valid JSON.' : `cannot be read (${codeOf(error) ?? String(error)}).`);
+    return unusable(
+      error instanceof SyntaxError
+        ? 'is not valid JSON.'
+        : `cannot be read (${codeOf(error) ?? String(error)}).`,
+    );
   }
   const parsed = ManagedSettingsSchema.safeParse(json);
   if (!parsed.success) {

@@ -42,9 +42,14 @@ const entry = (id: string, f: FileLike): JournalEntry => ({
   size: f.size,
 });
 const text = async (f: FileLike) => new TextDecoder().decode(await f.arrayBuffer());
-const itemFiles = async () => (await readdir(dir)).filter((name) => /^[0-9a-f]{64}\.(json|bin)$/.test(name)).sort();
+const itemFiles = async () =>
+  (await readdir(dir)).filter((name) => /^[0-9a-f]{64}\.(json|bin)$/.test(name)).sort();
 const keyIds = async () =>
-  Promise.all((await itemFiles()).filter((n) => n.endsWith('.json')).map(async (n) => (JSON.parse(await readFile(join(dir, n), 'utf8')) as { keyId: string }).keyId));
+  Promise.all(
+    (await itemFiles())
+      .filter((n) => n.endsWith('.json'))
+      .map(async (n) => (JSON.parse(await readFile(join(dir, n), 'utf8')) as { keyId: string }).keyId),
+  );
 
 beforeEach(async () => {
   dir = join(await tempFolder('vita-kept-'), 'kept-uploads');
@@ -89,8 +94,19 @@ describe('kept uploads on disk', () => {
     const { key, keyId } = server.keyOf('vera@example.org');
     const raw = Buffer.from(key, 'base64');
     const names = await readdir(dir, { recursive: true });
-    const onDisk = Buffer.concat(await Promise.all(names.map((name) => readFile(join(dir, name)).catch(() => Buffer.alloc(0)))));
-    for (const secret of ['%PDF', '123-45-6789', 'dora-ssn-card', 'Dora C.', 'W-2', 'vera@example.org', key, raw.toString('hex')]) {
+    const onDisk = Buffer.concat(
+      await Promise.all(names.map((name) => readFile(join(dir, name)).catch(() => Buffer.alloc(0)))),
+    );
+    for (const secret of [
+      '%PDF',
+      '123-45-6789',
+      'dora-ssn-card',
+      'Dora C.',
+      'W-2',
+      'vera@example.org',
+      key,
+      raw.toString('hex'),
+    ]) {
       expect(onDisk.includes(secret), secret).toBe(false);
     }
     expect(onDisk.includes(raw)).toBe(false);
@@ -123,7 +139,9 @@ describe('kept uploads on disk', () => {
     const desk = await open('vera@example.org');
     server.destroy('vera@example.org');
     time += 26;
-    await vi.waitFor(async () => expect(await keyIds()).toEqual([server.keyOf('vera@example.org').keyId]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await keyIds()).toEqual([server.keyOf('vera@example.org').keyId]), {
+      timeout: 5_000,
+    });
     // What the desk offered before is read with the key it holds now.
     expect(await text(desk.files[0]!.file)).toBe('%PDF kept');
     const again = await open('vera@example.org');
@@ -161,7 +179,10 @@ describe('kept uploads on disk', () => {
 
   it('keeps the name of a file whose bytes could not be written, and of one whose bytes a crash cut short', async () => {
     const opened = await open('vera@example.org');
-    const unreadable: FileLike = { ...file('x', 'full.pdf'), arrayBuffer: () => Promise.reject(new Error('ENOSPC')) };
+    const unreadable: FileLike = {
+      ...file('x', 'full.pdf'),
+      arrayBuffer: () => Promise.reject(new Error('ENOSPC')),
+    };
     await expect(opened.journal.save(entry('item-1', unreadable), unreadable)).rejects.toThrow('ENOSPC');
     await opened.journal.save(entry('item-2', file('%PDF whole', 'cut.pdf')), file('%PDF whole', 'cut.pdf'));
     const bins = (await itemFiles()).filter((name) => name.endsWith('.bin'));
@@ -191,7 +212,9 @@ describe('kept uploads behind the bridge', () => {
     server.signIn('vera@example.org');
     const host = createKeptUploadsHost({ journals: journals(), signedIn: async () => signedIn });
     await expect(host.open('sam@example.org')).rejects.toThrow(NOT_SIGNED_IN);
-    await expect(host.keep({ entry: entry('item-1', file('x')), bytes: new TextEncoder().encode('x') })).rejects.toThrow(NOT_SIGNED_IN);
+    await expect(
+      host.keep({ entry: entry('item-1', file('x')), bytes: new TextEncoder().encode('x') }),
+    ).rejects.toThrow(NOT_SIGNED_IN);
     await host.open('Vera@example.org');
     await host.keep({ entry: entry('item-1', file('x')), bytes: new TextEncoder().encode('x') });
     const opened = await host.open('vera@example.org');

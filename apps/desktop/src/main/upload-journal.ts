@@ -22,7 +22,17 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fetchJournalKey, holdJournalKey } from '@vita-docs/core';
-import type { FileLike, HeldJournalKey, JournalEntry, JournalKey, JournalKeySource, KeptFile, OpenedJournal, UploadJournal, UploadJournals } from '@vita-docs/core';
+import type {
+  FileLike,
+  HeldJournalKey,
+  JournalEntry,
+  JournalKey,
+  JournalKeySource,
+  KeptFile,
+  OpenedJournal,
+  UploadJournal,
+  UploadJournals,
+} from '@vita-docs/core';
 import { z } from 'zod';
 import { writeFileAtomic } from './fs-atomic.js';
 
@@ -59,17 +69,36 @@ export interface FileJournalsOptions {
 
 const { subtle } = globalThis.crypto;
 const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const label = (keyId: string, item: string, part: 'entry' | 'bytes') => new TextEncoder().encode(`${keyId}/${item}/${part}`);
+const label = (keyId: string, item: string, part: 'entry' | 'bytes') =>
+  new TextEncoder().encode(`${keyId}/${item}/${part}`);
 
-async function seal(key: JournalKey, item: string, part: 'entry' | 'bytes', plain: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+async function seal(
+  key: JournalKey,
+  item: string,
+  part: 'entry' | 'bytes',
+  plain: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
   const iv = globalThis.crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-  const sealed = await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: label(key.id, item, part) }, key.key, plain);
+  const sealed = await subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: label(key.id, item, part) },
+    key.key,
+    plain,
+  );
   return Buffer.concat([iv, new Uint8Array(sealed)]);
 }
 
-async function unseal(key: JournalKey, item: string, part: 'entry' | 'bytes', sealed: Uint8Array): Promise<ArrayBuffer> {
+async function unseal(
+  key: JournalKey,
+  item: string,
+  part: 'entry' | 'bytes',
+  sealed: Uint8Array,
+): Promise<ArrayBuffer> {
   const bytes = new Uint8Array(sealed);
-  const params = { name: 'AES-GCM', iv: bytes.subarray(0, NONCE_BYTES), additionalData: label(key.id, item, part) };
+  const params = {
+    name: 'AES-GCM',
+    iv: bytes.subarray(0, NONCE_BYTES),
+    additionalData: label(key.id, item, part),
+  };
   return subtle.decrypt(params, key.key, bytes.subarray(NONCE_BYTES));
 }
 
@@ -108,7 +137,11 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
     }
   };
   const openEntry = async (key: JournalKey, item: string, stored: Stored): Promise<JournalEntry> =>
-    EntrySchema.parse(JSON.parse(new TextDecoder().decode(await unseal(key, item, 'entry', Buffer.from(stored.entry, 'base64')))));
+    EntrySchema.parse(
+      JSON.parse(
+        new TextDecoder().decode(await unseal(key, item, 'entry', Buffer.from(stored.entry, 'base64'))),
+      ),
+    );
 
   const readNotes = async (): Promise<Notes> => {
     try {
@@ -121,11 +154,15 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
   /** Notes the files deleted for their owners' keys (dropping notes past the lifetime); answers and forgets `mine`'s. */
   async function tellOthers(others: ReadonlyMap<string, number>, mine: string): Promise<number> {
     const before = await readNotes();
-    const notes = Object.fromEntries(Object.entries(before).filter(([, note]) => now() - note.at <= lifetimeMs));
-    for (const [other, count] of others) notes[other] = { count: (notes[other]?.count ?? 0) + count, at: now() };
+    const notes = Object.fromEntries(
+      Object.entries(before).filter(([, note]) => now() - note.at <= lifetimeMs),
+    );
+    for (const [other, count] of others)
+      notes[other] = { count: (notes[other]?.count ?? 0) + count, at: now() };
     const told = notes[mine]?.count ?? 0;
     delete notes[mine];
-    if (JSON.stringify(notes) !== JSON.stringify(before)) await writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes));
+    if (JSON.stringify(notes) !== JSON.stringify(before))
+      await writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes));
     return told;
   }
 
@@ -160,13 +197,18 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
         // Sealed under a key this session does not have (someone else's, or one the server destroyed).
         if (fresh) others.set(stored.keyId, (others.get(stored.keyId) ?? 0) + 1);
       }
-      const entry = stored?.keyId === key.id && fresh ? await openEntry(key, item, stored).catch(() => null) : null;
+      const entry =
+        stored?.keyId === key.id && fresh ? await openEntry(key, item, stored).catch(() => null) : null;
       if (!stored || !entry) {
         await drop(item);
         continue;
       }
-      const size = await stat(paths(item).bin).then((s) => s.size, () => -1);
-      if (size === entry.size + NONCE_BYTES + TAG_BYTES) files.push({ entry, file: keptFile(item, entry, keys), savedAt: stored.savedAt });
+      const size = await stat(paths(item).bin).then(
+        (s) => s.size,
+        () => -1,
+      );
+      if (size === entry.size + NONCE_BYTES + TAG_BYTES)
+        files.push({ entry, file: keptFile(item, entry, keys), savedAt: stored.savedAt });
       else lost.push(entry);
     }
     files.sort((a, b) => a.savedAt - b.savedAt);
@@ -178,7 +220,11 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
     const item = hash(entry.id);
     const { bin, json } = paths(item);
     const sealedEntry = await seal(key, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
-    const record = JSON.stringify({ keyId: key.id, savedAt: now(), entry: Buffer.from(sealedEntry).toString('base64') });
+    const record = JSON.stringify({
+      keyId: key.id,
+      savedAt: now(),
+      entry: Buffer.from(sealedEntry).toString('base64'),
+    });
     try {
       await writeDurably(bin, await seal(key, item, 'bytes', new Uint8Array(await file.arrayBuffer())));
     } catch (error) {
@@ -203,7 +249,11 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
       const stored = await readStored(item);
       if (opened !== epoch || stored?.keyId !== from.id) continue;
       const entry = await openEntry(from, item, stored).catch(() => null);
-      const bytes = entry && (await readFile(paths(item).bin).then((data) => unseal(from, item, 'bytes', data)).catch(() => null));
+      const bytes =
+        entry &&
+        (await readFile(paths(item).bin)
+          .then((data) => unseal(from, item, 'bytes', data))
+          .catch(() => null));
       if (!entry) {
         await drop(item);
         continue;
@@ -211,7 +261,10 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
       if (bytes) await writeDurably(paths(item).bin, await seal(to, item, 'bytes', new Uint8Array(bytes)));
       const sealedEntry = await seal(to, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
       if ((await readStored(item))?.keyId !== from.id) continue;
-      await writeDurably(paths(item).json, JSON.stringify({ ...stored, keyId: to.id, entry: Buffer.from(sealedEntry).toString('base64') }));
+      await writeDurably(
+        paths(item).json,
+        JSON.stringify({ ...stored, keyId: to.id, entry: Buffer.from(sealedEntry).toString('base64') }),
+      );
       if (!bytes) await rm(paths(item).bin, { force: true });
     }
   }
@@ -237,11 +290,23 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
       const key = await fetchJournalKey(journalKey, subtle, owner);
       const opened = ++epoch;
       held?.stop();
-      const keys = holdJournalKey({ source: journalKey, subtle, owner, first: key, clock: clockOf(now), rekey: (from, to) => reseal(from, to, opened) });
+      const keys = holdJournalKey({
+        source: journalKey,
+        subtle,
+        owner,
+        first: key,
+        clock: clockOf(now),
+        rekey: (from, to) => reseal(from, to, opened),
+      });
       held = keys;
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const { files, lost, others } = await readKept(key, keys);
-      return { journal: journalFor(keys, opened), files, lost, deletedForOthers: await tellOthers(others, key.id) } satisfies OpenedJournal;
+      return {
+        journal: journalFor(keys, opened),
+        files,
+        lost,
+        deletedForOthers: await tellOthers(others, key.id),
+      } satisfies OpenedJournal;
     },
     async destroy() {
       epoch += 1;

@@ -5,7 +5,8 @@
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { BRIDGE_GLOBAL, channels, type DesktopBridge, type InboxState } from '../shared/bridge.js';
 
-const invoke = <T>(channel: string, payload?: unknown): Promise<T> => ipcRenderer.invoke(channel, payload) as Promise<T>;
+const invoke = <T>(channel: string, payload?: unknown): Promise<T> =>
+  ipcRenderer.invoke(channel, payload) as Promise<T>;
 
 const bridge = {
   getSettings: () => invoke(channels.getSettings),
@@ -28,8 +29,13 @@ const bridge = {
   markScanFailed: (id, error) => invoke(channels.markScanFailed, { id, error }),
   expandDrop(files) {
     // Paths of dropped files are only visible here (the page never sees them), and only for real Files.
-    const paths = files.filter((file): file is File => file instanceof File).map((file) => webUtils.getPathForFile(file));
-    return invoke(channels.expandDrop, paths.filter((path) => path !== ''));
+    const paths = files
+      .filter((file): file is File => file instanceof File)
+      .map((file) => webUtils.getPathForFile(file));
+    return invoke(
+      channels.expandDrop,
+      paths.filter((path) => path !== ''),
+    );
   },
   readDroppedFile: (token) => invoke(channels.readDroppedFile, token),
   openKeptUploads: (owner) => invoke(channels.openKeptUploads, owner),

@@ -19,7 +19,10 @@ const isMethod = (value: string): value is Method => (METHODS as readonly string
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** Creates the transport over `bridge.apiFetch`. `csrfCookie` is the name the server uses (`csrf_token`). */
-export function createBridgeTransport(bridge: Pick<DesktopBridge, 'apiFetch'>, csrfCookie: string): BridgeTransport {
+export function createBridgeTransport(
+  bridge: Pick<DesktopBridge, 'apiFetch'>,
+  csrfCookie: string,
+): BridgeTransport {
   // Main returns the current token with each answer; the client reads it synchronously from here.
   let csrfToken: string | undefined;
   return {
@@ -38,7 +41,11 @@ export function createBridgeTransport(bridge: Pick<DesktopBridge, 'apiFetch'>, c
       const answer = await bridge.apiFetch(request);
       if (answer.csrfToken !== undefined) csrfToken = answer.csrfToken;
       const bytes = NULL_BODY_STATUSES.has(answer.status) ? null : new Uint8Array(answer.body);
-      return new Response(bytes, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      return new Response(bytes, {
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: answer.headers,
+      });
     },
     getCookie: (name) => (name === csrfCookie ? csrfToken : undefined),
   };
@@ -51,6 +58,7 @@ async function bodyOf(body: RequestInit['body']): Promise<string | Uint8Array<Ar
   if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   // A copy: the view may share its buffer with other data (or be a SharedArrayBuffer).
-  if (ArrayBuffer.isView(body)) return Uint8Array.from(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+  if (ArrayBuffer.isView(body))
+    return Uint8Array.from(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
   throw new TypeError('Only text, bytes and Blob bodies can go through the desktop bridge.');
 }

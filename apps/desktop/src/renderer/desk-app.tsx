@@ -20,7 +20,10 @@ export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: D
   const [editing, setEditing] = useState(!isConfigured(initial));
   const serverUrl = settings.serverUrl;
   // New services (and so a new session) only when the server changes.
-  const services = useMemo(() => (serverUrl ? createDesktopServices(bridge, serverUrl) : null), [bridge, serverUrl]);
+  const services = useMemo(
+    () => (serverUrl ? createDesktopServices(bridge, serverUrl) : null),
+    [bridge, serverUrl],
+  );
 
   if (editing || !isConfigured(settings) || !services) {
     return (

@@ -11,7 +11,10 @@ import { createBridgeTransport } from './bridge-fetch.js';
 import { createBridgeJournals, toFile } from './kept-uploads.js';
 
 /** The platform of the kiosk: the page's dialogs, uploads through main, the scanner inbox, folder drop. */
-function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, init?: RequestInit) => Promise<Response>): Platform {
+function createDesktopPlatform(
+  bridge: DesktopBridge,
+  fetch: (input: string, init?: RequestInit) => Promise<Response>,
+): Platform {
   return {
     alert: (message) => window.alert(message),
     confirm: (message) => window.confirm(message),
@@ -31,7 +34,9 @@ function createDesktopPlatform(bridge: DesktopBridge, fetch: (input: string, ini
     },
     async expandDrop(files) {
       const result = await bridge.expandDrop(files);
-      const read = await Promise.all(result.files.map(async (file) => toFile(await bridge.readDroppedFile(file.token))));
+      const read = await Promise.all(
+        result.files.map(async (file) => toFile(await bridge.readDroppedFile(file.token))),
+      );
       if (result.truncated) window.alert(`Only the first ${read.length} files of this drop were added.`);
       return { files: read, skipped: result.skipped };
     },

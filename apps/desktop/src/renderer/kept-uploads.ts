@@ -7,7 +7,8 @@ import type { FileLike, JournalEntry, KeptFile, UploadJournals } from '@vita-doc
 import type { DesktopBridge, FileBytes } from '../shared/bridge.js';
 
 /** A file main handed over, as the page's `File`. */
-export const toFile = ({ name, type, bytes }: FileBytes): File => new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
+export const toFile = ({ name, type, bytes }: FileBytes): File =>
+  new File([bytes as Uint8Array<ArrayBuffer>], name, { type });
 
 /** A kept file whose bytes come from main when the upload needs them. */
 function keptFile(bridge: DesktopBridge, entry: JournalEntry): FileLike {
@@ -27,7 +28,11 @@ export function createBridgeJournals(bridge: DesktopBridge): UploadJournals {
   return {
     async open(owner) {
       const opened = await bridge.openKeptUploads(owner);
-      const files: KeptFile[] = opened.files.map(({ entry, savedAt }) => ({ entry, savedAt, file: keptFile(bridge, entry) }));
+      const files: KeptFile[] = opened.files.map(({ entry, savedAt }) => ({
+        entry,
+        savedAt,
+        file: keptFile(bridge, entry),
+      }));
       return {
         files,
         lost: opened.lost,

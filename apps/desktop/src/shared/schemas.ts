@@ -98,7 +98,9 @@ export const JournalEntrySchema = z.object({
 /** A file to keep on the desk until it is uploaded. */
 export const KeepUploadSchema = z
   .object({ entry: JournalEntrySchema, bytes: z.instanceof(Uint8Array) })
-  .refine(({ entry, bytes }) => bytes.length === entry.size, { error: 'The file is not the size its entry says.' });
+  .refine(({ entry, bytes }) => bytes.length === entry.size, {
+    error: 'The file is not the size its entry says.',
+  });
 
 /** The signed-in person whose kept files the renderer asks for (main checks it with the server). */
 export const KeptOwnerSchema = z.string().min(3).max(320);

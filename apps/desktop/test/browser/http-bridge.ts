@@ -8,11 +8,13 @@ import type { DesktopBridge, InboxState } from '../../src/shared/bridge.js';
 
 function toBase64(bytes: Uint8Array): string {
   let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(text);
 }
 
-const encode = (_key: string, value: unknown): unknown => (value instanceof Uint8Array ? { $bytes: toBase64(value) } : value);
+const encode = (_key: string, value: unknown): unknown =>
+  value instanceof Uint8Array ? { $bytes: toBase64(value) } : value;
 const decode = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === 'object' && typeof (value as { $bytes?: unknown }).$bytes === 'string'
     ? Uint8Array.from(atob((value as { $bytes: string }).$bytes), (c) => c.charCodeAt(0))
@@ -48,7 +50,11 @@ const bridge = {
   markScanFailed: (id, error) => call('markScanFailed', { id, error }),
   // A page cannot learn the paths of dropped files (only Electron's preload can, with webUtils):
   // the harness sends the names and main's real expansion runs on them inside its drop folder.
-  expandDrop: (files) => call('expandDrop', files.filter((file): file is File => file instanceof File).map((file) => file.name)),
+  expandDrop: (files) =>
+    call(
+      'expandDrop',
+      files.filter((file): file is File => file instanceof File).map((file) => file.name),
+    ),
   readDroppedFile: (token) => call('readDroppedFile', token),
   openKeptUploads: (owner) => call('openKeptUploads', owner),
   readKeptUpload: (id) => call('readKeptUpload', id),

@@ -26,7 +26,15 @@ import {
   type Scenario,
   type ServerProcess,
 } from '../harness.js';
-import { clientsFor, familyLines, newCounts, pdfPool, workLoop, type Pdf, type WorkCounts } from '../volunteers.js';
+import {
+  clientsFor,
+  familyLines,
+  newCounts,
+  pdfPool,
+  workLoop,
+  type Pdf,
+  type WorkCounts,
+} from '../volunteers.js';
 
 const JSON_FAMILIES = ['JSON reads', 'JSON writes'] as const;
 /** The goal for every JSON call. */
@@ -65,7 +73,13 @@ async function runPhase(
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     volunteers.map((volunteer, i) =>
-      workLoop(volunteer, clients[i] ?? '', recorder, counts, until, { pdfs, zipEvery: 20, offset: i, renameEvery: 5, ...(pauseMs ? { pauseMs } : {}) }),
+      workLoop(volunteer, clients[i] ?? '', recorder, counts, until, {
+        pdfs,
+        zipEvery: 20,
+        offset: i,
+        renameEvery: 5,
+        ...(pauseMs ? { pauseMs } : {}),
+      }),
     ),
   );
   const wall = (performance.now() - began) / 1000;
@@ -87,7 +101,9 @@ async function runPhase(
     `PostgreSQL ${cpu.postgres.toFixed(0)} s, load generator ${cpu.generator.toFixed(0)} s, other processes ${others.toFixed(0)} s; ` +
     `generator event-loop delay p99 ${(lag.percentile(99) / 1e6).toFixed(0)} ms`;
   const memoryLine = `server RSS ${memory.before.toFixed(0)} MB before, ${memory.peak.toFixed(0)} MB peak, ${memory.after.toFixed(0)} MB after`;
-  const endpointLines = [...recorder.endpoints.entries()].map(([name, ms]) => `${name} ${ms.length} × ${latencySummary(ms)}`);
+  const endpointLines = [...recorder.endpoints.entries()].map(
+    ([name, ms]) => `${name} ${ms.length} × ${latencySummary(ms)}`,
+  );
   return {
     recorder,
     counts,
@@ -113,10 +129,14 @@ export const scenario: Scenario = {
       const setupBegan = Date.now();
       const { volunteers } = await setUpProgramme(server.url, volunteerCount);
       const clients = await clientsFor(volunteers);
-      log(`set up ${volunteerCount} signed-in volunteers with a client each in ${((Date.now() - setupBegan) / 1000).toFixed(0)} s`);
+      log(
+        `set up ${volunteerCount} signed-in volunteers with a client each in ${((Date.now() - setupBegan) / 1000).toFixed(0)} s`,
+      );
       const pdfs = pdfPool(64);
 
-      log(`— at a person's pace (${PERSON_PAUSE_MS[0] / 1000}–${PERSON_PAUSE_MS[1] / 1000} s between clicks) —`);
+      log(
+        `— at a person's pace (${PERSON_PAUSE_MS[0] / 1000}–${PERSON_PAUSE_MS[1] / 1000} s between clicks) —`,
+      );
       const paced = await runPhase(server, volunteers, clients, pdfs, seconds, PERSON_PAUSE_MS);
       for (const line of paced.lines) log(line);
       log('— without pauses (capacity) —');

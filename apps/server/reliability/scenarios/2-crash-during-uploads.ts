@@ -42,7 +42,9 @@ interface Attempt {
 async function pendingRows(server: ServerProcess): Promise<number> {
   const db = await databaseOf(server.dataDir);
   try {
-    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM documents WHERE state = 'pending'`);
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM documents WHERE state = 'pending'`,
+    );
     return Number(rows[0]?.n ?? 0);
   } finally {
     await db.end();
@@ -50,7 +52,10 @@ async function pendingRows(server: ServerProcess): Promise<number> {
 }
 
 /** One round: start, upload with a kill in the middle, restart, retry, check. Returns the problems found. */
-async function round(index: number, log: (line: string) => void): Promise<{ facts: string; problems: string[] }> {
+async function round(
+  index: number,
+  log: (line: string) => void,
+): Promise<{ facts: string; problems: string[] }> {
   const dataDir = await freshDataDir(`crash-upload-${index}`);
   let server = await startServer({ dataDir });
   const problems: string[] = [];
@@ -61,7 +66,13 @@ async function round(index: number, log: (line: string) => void): Promise<{ fact
     const clientId = await newClient(volunteer, `Crash ${index}`);
     const attempts: Attempt[] = Array.from({ length: UPLOADS }, (_, i) => {
       const bytes = randomPdf(64 * 1024 + Math.floor(Math.random() * 512 * 1024));
-      return { name: `scan-${index}-${i}.pdf`, bytes, sha256: sha256(bytes), acknowledged: false, retried: false };
+      return {
+        name: `scan-${index}-${i}.pdf`,
+        bytes,
+        sha256: sha256(bytes),
+        acknowledged: false,
+        retried: false,
+      };
     });
 
     // A random moment in the middle: once a random number of uploads were acknowledged, plus a jitter.
@@ -86,11 +97,14 @@ async function round(index: number, log: (line: string) => void): Promise<{ fact
     await server.kill();
     await Promise.all(inFlight);
     const acknowledgedBeforeKill = attempts.filter((a) => a.acknowledged).length;
-    log(`round ${index + 1}: killed after ${killAfterMs} ms with ${acknowledgedBeforeKill} of ${UPLOADS} acknowledged`);
+    log(
+      `round ${index + 1}: killed after ${killAfterMs} ms with ${acknowledgedBeforeKill} of ${UPLOADS} acknowledged`,
+    );
 
     server = await startServer({ dataDir, port });
     // The client retries what failed, unless the server kept it after all (same bytes already listed).
-    const listed = async () => (await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: DOC_TYPE } })).items;
+    const listed = async () =>
+      (await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: DOC_TYPE } })).items;
     const kept = new Set((await listed()).map((item) => item.sha256));
     const failed = attempts.filter((a) => !a.acknowledged);
     let keptAnyway = 0;
@@ -122,7 +136,8 @@ async function round(index: number, log: (line: string) => void): Promise<{ fact
     for (const item of items) {
       const { url } = await volunteer.api.presignGet({ body: { key: item.key } });
       const body = await download(volunteer, url).catch((error: unknown) => error);
-      if (!(body instanceof Buffer) || sha256(body) !== item.sha256) problems.push(`bytes differ for ${item.filename}: ${String(body)}`);
+      if (!(body instanceof Buffer) || sha256(body) !== item.sha256)
+        problems.push(`bytes differ for ${item.filename}: ${String(body)}`);
     }
 
     // The ZIP holds exactly the listed documents, byte for byte.
@@ -174,7 +189,8 @@ export const scenario: Scenario = {
         problems.length === 0
           ? 'every acknowledged upload listed once with matching SHA-256 and bytes; nothing else listed; the ZIP matches the list; no temp file or pending row after the sweep'
           : '',
-      broke: problems.slice(0, 10).join('; ') + (problems.length > 10 ? `; … ${problems.length - 10} more` : ''),
+      broke:
+        problems.slice(0, 10).join('; ') + (problems.length > 10 ? `; … ${problems.length - 10} more` : ''),
     };
   },
 };

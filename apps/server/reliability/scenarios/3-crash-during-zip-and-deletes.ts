@@ -36,7 +36,11 @@ interface Doc {
   sha256: string;
 }
 
-async function round(operation: Operation, index: number, log: (line: string) => void): Promise<{ fact: string; problems: string[] }> {
+async function round(
+  operation: Operation,
+  index: number,
+  log: (line: string) => void,
+): Promise<{ fact: string; problems: string[] }> {
   const dataDir = await freshDataDir(`crash-${operation.replace(' ', '-')}-${index}`);
   let server = await startServer({ dataDir });
   const port = Number(new URL(server.url).port);
@@ -50,7 +54,11 @@ async function round(operation: Operation, index: number, log: (line: string) =>
     for (let i = 0; i < 40; i += 1) {
       const docType = i < 30 ? CUSTOM : 'Banking Info';
       const bytes = randomPdf(100_000);
-      docs.push({ key: await upload(volunteer, clientId, docType, `page-${i}.pdf`, bytes), docType, sha256: sha256(bytes) });
+      docs.push({
+        key: await upload(volunteer, clientId, docType, `page-${i}.pdf`, bytes),
+        docType,
+        sha256: sha256(bytes),
+      });
     }
 
     const mine = (await volunteer.api.listClients()).items.find((client) => client.clientId === clientId);
@@ -89,7 +97,8 @@ async function round(operation: Operation, index: number, log: (line: string) =>
           const bytes = await download(volunteer, url).catch(() => null);
           const doc = docs.find((d) => d.key === item.key);
           if (!doc) problems.push(`listed but never uploaded: ${item.key}`);
-          else if (!bytes || sha256(bytes) !== doc.sha256) problems.push(`listed without its bytes: ${item.filename}`);
+          else if (!bytes || sha256(bytes) !== doc.sha256)
+            problems.push(`listed without its bytes: ${item.filename}`);
         }
       }
     }
@@ -97,13 +106,15 @@ async function round(operation: Operation, index: number, log: (line: string) =>
     for (const docType of [CUSTOM, 'Banking Info']) {
       const scope = docs.filter((d) => d.docType === docType);
       const shown = scope.filter(listed).length;
-      if (shown !== 0 && shown !== scope.length) problems.push(`${docType}: ${shown} of ${scope.length} documents listed`);
+      if (shown !== 0 && shown !== scope.length)
+        problems.push(`${docType}: ${shown} of ${scope.length} documents listed`);
       if (docType === CUSTOM && types && types.includes(CUSTOM) !== (shown === scope.length)) {
         problems.push(`the ${CUSTOM} category and its documents disagree (${shown} listed)`);
       }
     }
     // What the operation may have removed: nothing for a ZIP, the category, or the whole client.
-    const mayGo = (doc: Doc) => (operation === 'client delete' ? true : operation === 'category delete' ? doc.docType === CUSTOM : false);
+    const mayGo = (doc: Doc) =>
+      operation === 'client delete' ? true : operation === 'category delete' ? doc.docType === CUSTOM : false;
     for (const doc of docs) if (!listed(doc) && !mayGo(doc)) problems.push(`lost: ${doc.key}`);
     if (finished === 'finished' && operation !== 'zip' && docs.some((d) => mayGo(d) && listed(d))) {
       problems.push('the delete was acknowledged but documents are still listed');
@@ -113,11 +124,15 @@ async function round(operation: Operation, index: number, log: (line: string) =>
     server = await sweepNow(server);
     const onDisk = (await filesUnder(path.join(dataDir, 'files'))).filter((file) => !file.startsWith('.tmp'));
     const listedCount = docs.filter(listed).length;
-    if (onDisk.length !== listedCount) problems.push(`${onDisk.length} files on disk for ${listedCount} listed documents after the sweep`);
+    if (onDisk.length !== listedCount)
+      problems.push(`${onDisk.length} files on disk for ${listedCount} listed documents after the sweep`);
     if (types) {
-      const zip = await JSZip.loadAsync(await (await volunteer.api.downloadAll({ params: { id: clientId } })).arrayBuffer());
+      const zip = await JSZip.loadAsync(
+        await (await volunteer.api.downloadAll({ params: { id: clientId } })).arrayBuffer(),
+      );
       const entries = Object.values(zip.files).filter((entry) => !entry.dir);
-      if (entries.length !== listedCount) problems.push(`the ZIP holds ${entries.length} files for ${listedCount} listed`);
+      if (entries.length !== listedCount)
+        problems.push(`the ZIP holds ${entries.length} files for ${listedCount} listed`);
     }
     const fact = `${operation} killed at ${killAfter} ms (${finished}): ${listedCount} of ${docs.length} listed after`;
     log(fact);
@@ -147,7 +162,8 @@ export const scenario: Scenario = {
       held: problems.length
         ? ''
         : 'every document listed with its bytes or gone; each category and client kept all its documents or none; nothing lost outside what was deleted; after the sweep the disk held exactly the listed files; the ZIP matched',
-      broke: problems.slice(0, 10).join('; ') + (problems.length > 10 ? `; … ${problems.length - 10} more` : ''),
+      broke:
+        problems.slice(0, 10).join('; ') + (problems.length > 10 ? `; … ${problems.length - 10} more` : ''),
     };
   },
 };

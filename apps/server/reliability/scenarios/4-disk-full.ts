@@ -54,17 +54,22 @@ export const scenario: Scenario = {
           const key = await upload(volunteer, clientId, DOC_TYPE, `page-${i}.pdf`, bytes);
           stored.set(key, sha256(bytes));
         } catch (error) {
-          refusal = isApiError(error) ? { status: error.status, message: error.message } : { status: 0, message: String(error) };
+          refusal = isApiError(error)
+            ? { status: error.status, message: error.message }
+            : { status: 0, message: String(error) };
         }
       }
-      log(`${stored.size} uploads of 1 MB fitted; then ${refusal?.status ?? 'none'} ${refusal?.message ?? ''}`);
+      log(
+        `${stored.size} uploads of 1 MB fitted; then ${refusal?.status ?? 'none'} ${refusal?.message ?? ''}`,
+      );
       if (!refusal) problems.push(`the ${DISK_MB} MB disk never filled`);
       else if (refusal.status !== 507 || !/out of storage space/.test(refusal.message)) {
         problems.push(`the upload that did not fit answered ${refusal.status} ${refusal.message}`);
       }
 
       // Nothing partial: the list is exactly what was acknowledged, with the right bytes; no temp file stays.
-      const listed = async () => (await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: DOC_TYPE } })).items;
+      const listed = async () =>
+        (await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: DOC_TYPE } })).items;
       const items = await listed();
       if (items.length !== stored.size || items.some((item) => stored.get(item.key) !== item.sha256)) {
         problems.push(`listed ${items.length}, acknowledged ${stored.size}`);

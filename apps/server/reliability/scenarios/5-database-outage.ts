@@ -49,7 +49,12 @@ export const scenario: Scenario = {
       let phase: Probe['phase'] = 'before';
       let running = true;
       const probes: Probe[] = [];
-      const paths = ['/api/me', '/api/clients', `/api/docs/list/${clientId}?docType=Banking%20Info`, `/api/clients/${clientId}/docs/status`];
+      const paths = [
+        '/api/me',
+        '/api/clients',
+        `/api/docs/list/${clientId}?docType=Banking%20Info`,
+        `/api/clients/${clientId}/docs/status`,
+      ];
       const began = Date.now();
       const worker = async (n: number) => {
         for (let i = n; running; i += 1) {
@@ -59,7 +64,9 @@ export const scenario: Scenario = {
           let status = 0;
           let body = '';
           try {
-            const res = await volunteer.fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+            const res = await volunteer.fetch(`${server.url}${path}`, {
+              signal: AbortSignal.timeout(TIMEOUT_MS),
+            });
             status = res.status;
             body = await res.text();
           } catch (error) {
@@ -78,7 +85,13 @@ export const scenario: Scenario = {
       log(`PostgreSQL stopped at ${stoppedAt} ms`);
       await sleep(short ? 3_000 : 8_000);
       // An upload attempted during the outage is refused cleanly too.
-      const refusedUpload = await upload(volunteer, clientId, 'Banking Info', 'during.pdf', randomPdf(30_000)).then(
+      const refusedUpload = await upload(
+        volunteer,
+        clientId,
+        'Banking Info',
+        'during.pdf',
+        randomPdf(30_000),
+      ).then(
         () => 'accepted',
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
@@ -97,20 +110,41 @@ export const scenario: Scenario = {
       const lastFailure = after.filter((p) => p.status !== 200).at(-1);
       const slow = during.filter((p) => p.ms > 2_000);
       const hangs = probes.filter((p) => p.status === 0);
-      const wrong = during.filter((p) => p.status !== 200 && !(p.status === 503 && p.body.includes(DATABASE_UNAVAILABLE)));
+      const wrong = during.filter(
+        (p) => p.status !== 200 && !(p.status === 503 && p.body.includes(DATABASE_UNAVAILABLE)),
+      );
       const fiveHundreds = probes.filter((p) => p.status === 500);
-      if (during.filter((p) => p.status === 503).length === 0) problems.push('no request was refused during the outage (did it happen?)');
-      if (slow.length > 0) problems.push(`${slow.length} answers during the outage took over 2 s (slowest ${Math.max(...slow.map((p) => p.ms))} ms)`);
+      if (during.filter((p) => p.status === 503).length === 0)
+        problems.push('no request was refused during the outage (did it happen?)');
+      if (slow.length > 0)
+        problems.push(
+          `${slow.length} answers during the outage took over 2 s (slowest ${Math.max(...slow.map((p) => p.ms))} ms)`,
+        );
       if (hangs.length > 0) problems.push(`${hangs.length} requests got no answer: ${hangs[0]?.body ?? ''}`);
-      if (wrong.length > 0) problems.push(`${wrong.length} answers during the outage were not the 503: ${wrong[0]?.status} ${wrong[0]?.body.slice(0, 120) ?? ''}`);
+      if (wrong.length > 0)
+        problems.push(
+          `${wrong.length} answers during the outage were not the 503: ${wrong[0]?.status} ${wrong[0]?.body.slice(0, 120) ?? ''}`,
+        );
       if (fiveHundreds.length > 0) problems.push(`${fiveHundreds.length} × 500`);
-      if (!refusedUpload.includes(DATABASE_UNAVAILABLE)) problems.push(`an upload during the outage answered: ${refusedUpload}`);
+      if (!refusedUpload.includes(DATABASE_UNAVAILABLE))
+        problems.push(`an upload during the outage answered: ${refusedUpload}`);
       if (!firstOk) problems.push('nothing worked again after the database came back');
-      if (lastFailure && lastFailure.at - restartedAt > 2_000) problems.push(`still failing ${lastFailure.at - restartedAt} ms after the database came back`);
+      if (lastFailure && lastFailure.at - restartedAt > 2_000)
+        problems.push(`still failing ${lastFailure.at - restartedAt} ms after the database came back`);
       if (server.exited()) problems.push('the server process exited');
-      const listed = await volunteer.api.listDocs({ params: { id: clientId }, query: { docType: 'Banking Info' } });
-      if (!listed.items.some((item) => item.key === before)) problems.push('the upload from before the outage is not listed');
-      const afterUpload = await upload(volunteer, clientId, 'Banking Info', 'after.pdf', randomPdf(30_000)).then(() => 'ok', String);
+      const listed = await volunteer.api.listDocs({
+        params: { id: clientId },
+        query: { docType: 'Banking Info' },
+      });
+      if (!listed.items.some((item) => item.key === before))
+        problems.push('the upload from before the outage is not listed');
+      const afterUpload = await upload(
+        volunteer,
+        clientId,
+        'Banking Info',
+        'after.pdf',
+        randomPdf(30_000),
+      ).then(() => 'ok', String);
       if (afterUpload !== 'ok') problems.push(`an upload after the outage failed: ${afterUpload}`);
 
       const maxDuring = during.length ? Math.max(...during.map((p) => p.ms)) : 0;
@@ -123,7 +157,9 @@ export const scenario: Scenario = {
         broke: problems.join('; '),
       };
     } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; the server's log ends:\n${server.log().slice(-3000)}`);
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; the server's log ends:\n${server.log().slice(-3000)}`,
+      );
     } finally {
       await server.stop();
       await database?.stop();

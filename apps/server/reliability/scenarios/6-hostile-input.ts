@@ -107,7 +107,19 @@ class Bytes {
   constructor(readonly bytes: readonly number[]) {}
 }
 
-type Val = string | number | boolean | null | Huge | Noise | Deep | RawJson | Entries | Bytes | Val[] | { [key: string]: Val };
+type Val =
+  | string
+  | number
+  | boolean
+  | null
+  | Huge
+  | Noise
+  | Deep
+  | RawJson
+  | Entries
+  | Bytes
+  | Val[]
+  | { [key: string]: Val };
 
 /** What a call of the contract carries before it is made hostile. */
 interface Parts {
@@ -117,7 +129,10 @@ interface Parts {
 }
 
 const isPlainObject = (value: Val): value is { [key: string]: Val } =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /** JSON for `value`, as bytes (raw bytes stay raw, everything else is UTF-8). */
 function toJson(value: Val, out: Buffer[] = []): Buffer[] {
@@ -125,7 +140,11 @@ function toJson(value: Val, out: Buffer[] = []): Buffer[] {
   if (value instanceof Huge) text(JSON.stringify(value.unit.repeat(value.times)));
   else if (value instanceof Noise) text(JSON.stringify(value.text()));
   else if (value instanceof Deep) {
-    text(value.shape === 'array' ? '['.repeat(value.depth) + ']'.repeat(value.depth) : '{"a":'.repeat(value.depth) + '1' + '}'.repeat(value.depth));
+    text(
+      value.shape === 'array'
+        ? '['.repeat(value.depth) + ']'.repeat(value.depth)
+        : '{"a":'.repeat(value.depth) + '1' + '}'.repeat(value.depth),
+    );
   } else if (value instanceof RawJson) text(value.text);
   else if (value instanceof Bytes) {
     text('"');
@@ -175,25 +194,136 @@ function valueBytes(value: Val): Buffer {
 const UNRESERVED = /[A-Za-z0-9\-_.~]/;
 /** Percent-encodes every byte but the unreserved ones. */
 const percent = (bytes: Buffer) =>
-  [...bytes].map((b) => (UNRESERVED.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...bytes]
+    .map((b) =>
+      UNRESERVED.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 /** A value for a URL: percent-encoded, or (`raw`) its bytes as they are. */
-const urlPiece = (value: Val, raw: boolean) => (raw ? valueBytes(value).toString('latin1') : percent(valueBytes(value)));
+const urlPiece = (value: Val, raw: boolean) =>
+  raw ? valueBytes(value).toString('latin1') : percent(valueBytes(value));
 
 // ── Generators ───────────────────────────────────────────────────────────────────────────────────
 
 const EDGE_CHARS = [
-  '\u0000', '\u0001', '\u0008', '\u001b', '\u001f', '\u007f', '\u0085', '\u00a0', '\u00ad', '\u200b', '\u200d', '\u200e',
-  '\u202e', '\u2066', '\u061c', '\u2028', '\u2029', '\ufeff', '\ufffd', '\ufffe', '\uffff', '\ud800', '\udbff', '\udc00',
-  '\udfff', '\u{1f9fe}', '\u{10ffff}', 'e\u0301', '\u0130', '\u0131', 'ß', 'ﬃ', '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}',
-  '\r', '\n', '\t', ' ', '"', "'", '\\', '/', '%', '%00', '%ZZ', '../', '..\\', '<', '>', '&', ';', '=', '?', '#', '*', ',',
-  '$', '{', '}', '`', 'A', 'z', '0', '9', '@', '.', '-', '_',
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u001b',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u00ad',
+  '\u200b',
+  '\u200d',
+  '\u200e',
+  '\u202e',
+  '\u2066',
+  '\u061c',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ufffd',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\u{1f9fe}',
+  '\u{10ffff}',
+  'e\u0301',
+  '\u0130',
+  '\u0131',
+  'ß',
+  'ﬃ',
+  '\u{1f468}\u200d\u{1f469}\u200d\u{1f467}',
+  '\r',
+  '\n',
+  '\t',
+  ' ',
+  '"',
+  "'",
+  '\\',
+  '/',
+  '%',
+  '%00',
+  '%ZZ',
+  '../',
+  '..\\',
+  '<',
+  '>',
+  '&',
+  ';',
+  '=',
+  '?',
+  '#',
+  '*',
+  ',',
+  '$',
+  '{',
+  '}',
+  '`',
+  'A',
+  'z',
+  '0',
+  '9',
+  '@',
+  '.',
+  '-',
+  '_',
 ];
 const TOKENS = [
-  '', ' ', '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'null', 'undefined', 'NaN',
-  'Infinity', '-1', '0', '1e309', 'true', '[]', '{}', '../../../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%2e%2e%2f',
-  "' OR '1'='1", "'; DROP TABLE users; --", '$(reboot)', '{{7*7}}', '${jndi:ldap://x/a}', '<script>alert(1)</script>',
-  ADMIN.email, 'a@b', '@', 'a@b.c\u0000', 'A'.repeat(8), 'a'.repeat(255), '0'.repeat(6), '123456', 'volunteer', 'officer',
-  'admin', 'pending', 'all', 'inline', 'attachment', 'application/pdf', 'text/html', 'W-2', 'Banking Info', '13614-C',
+  '',
+  ' ',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  'true',
+  '[]',
+  '{}',
+  '../../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%2e%2e%2f',
+  "' OR '1'='1",
+  "'; DROP TABLE users; --",
+  '$(reboot)',
+  '{{7*7}}',
+  '${jndi:ldap://x/a}',
+  '<script>alert(1)</script>',
+  ADMIN.email,
+  'a@b',
+  '@',
+  'a@b.c\u0000',
+  'A'.repeat(8),
+  'a'.repeat(255),
+  '0'.repeat(6),
+  '123456',
+  'volunteer',
+  'officer',
+  'admin',
+  'pending',
+  'all',
+  'inline',
+  'attachment',
+  'application/pdf',
+  'text/html',
+  'W-2',
+  'Banking Info',
+  '13614-C',
 ];
 const edgeString = fc.string({ unit: fc.constantFrom(...EDGE_CHARS), maxLength: 24 });
 const hugeString = (maxTimes: number) =>
@@ -206,7 +336,10 @@ const hugeString = (maxTimes: number) =>
 
 const noise = (maxLength: number) =>
   fc
-    .record({ length: fc.constantFrom(300, 3_000, 9_000, 70_000).filter((l) => l <= maxLength), seed: fc.nat() })
+    .record({
+      length: fc.constantFrom(300, 3_000, 9_000, 70_000).filter((l) => l <= maxLength),
+      seed: fc.nat(),
+    })
     .map(({ length, seed }) => new Noise(length, seed));
 
 /** Strings meant to break something: edge characters, any code point, known tokens, long ones. */
@@ -221,17 +354,49 @@ const hostileString = (maxTimes = 1_100_000): fc.Arbitrary<string | Huge | Noise
   );
 
 const INVALID_UTF8 = [
-  [0xff], [0xfe, 0xff], [0xc0, 0x80], [0xc1, 0xbf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xed, 0xa0, 0xbd, 0xed, 0xb2, 0xa9],
-  [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xbf, 0xbf], [0xf0, 0x9f, 0x98], [0x00],
+  [0xff],
+  [0xfe, 0xff],
+  [0xc0, 0x80],
+  [0xc1, 0xbf],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xed, 0xa0, 0xbd, 0xed, 0xb2, 0xa9],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0x80],
+  [0xbf, 0xbf],
+  [0xf0, 0x9f, 0x98],
+  [0x00],
 ];
-const rawBytes = fc.oneof(
-  fc.constantFrom(...INVALID_UTF8),
-  fc.array(fc.constantFrom(...INVALID_UTF8), { minLength: 1, maxLength: 4 }).map((parts) => parts.flat()),
-  fc.uint8Array({ minLength: 1, maxLength: 32 }).map((bytes) => [...bytes]),
-).map((bytes) => new Bytes(bytes));
+const rawBytes = fc
+  .oneof(
+    fc.constantFrom(...INVALID_UTF8),
+    fc.array(fc.constantFrom(...INVALID_UTF8), { minLength: 1, maxLength: 4 }).map((parts) => parts.flat()),
+    fc.uint8Array({ minLength: 1, maxLength: 32 }).map((bytes) => [...bytes]),
+  )
+  .map((bytes) => new Bytes(bytes));
 
-const POLLUTION_KEYS = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'hasOwnProperty', 'toString', 'valueOf'];
-const MASS_ASSIGNMENT_KEYS = ['isAdmin', 'is_admin', 'role', 'approved', 'createdBy', 'created_by', 'pin_hash', 'email', 'id'];
+const POLLUTION_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '__defineGetter__',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+];
+const MASS_ASSIGNMENT_KEYS = [
+  'isAdmin',
+  'is_admin',
+  'role',
+  'approved',
+  'createdBy',
+  'created_by',
+  'pin_hash',
+  'email',
+  'id',
+];
 const pollutionValue = fc.constantFrom(
   new RawJson('{"__proto__":{"isAdmin":true,"role":"officer","approved":true}}'),
   new RawJson('{"constructor":{"prototype":{"isAdmin":true}}}'),
@@ -243,13 +408,33 @@ const pollutionValue = fc.constantFrom(
   new RawJson('{"length":1e9,"0":"a"}'),
 );
 const deepValue = fc
-  .record({ depth: fc.constantFrom(100, 1_000, 5_000, 10_000, 12_000, 32_000, 100_000), shape: fc.constantFrom('array' as const, 'object' as const) })
+  .record({
+    depth: fc.constantFrom(100, 1_000, 5_000, 10_000, 12_000, 32_000, 100_000),
+    shape: fc.constantFrom('array' as const, 'object' as const),
+  })
   .map(({ depth, shape }) => new Deep(depth, shape));
 
 /** Anything at all in place of a field: wrong types, hostile strings, nested and polluted objects. */
 const hostileValue: fc.Arbitrary<Val> = fc.oneof(
   { weight: 6, arbitrary: hostileString() },
-  { weight: 2, arbitrary: fc.constantFrom<Val>(null, true, false, 0, -0, -1, 1.5, 1e308, -1e308, 9_007_199_254_740_992, 5e-324, 2_147_483_648, []) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<Val>(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      -1,
+      1.5,
+      1e308,
+      -1e308,
+      9_007_199_254_740_992,
+      5e-324,
+      2_147_483_648,
+      [],
+    ),
+  },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: fc.array(hostileString(5_000), { maxLength: 4 }) },
@@ -291,13 +476,20 @@ type Body =
   | { type: 'huge'; bytes: number; chunked: boolean; keepAlive: boolean };
 const json = (value: Val): Body => ({ type: 'json', value });
 const text = (t: string, latin1 = false): Body => ({ type: 'text', text: t, latin1 });
-const huge = ({ chunked, keepAlive }: { chunked: boolean; keepAlive: boolean }): Body => ({ type: 'huge', bytes: 10 * MB, chunked, keepAlive });
+const huge = ({ chunked, keepAlive }: { chunked: boolean; keepAlive: boolean }): Body => ({
+  type: 'huge',
+  bytes: 10 * MB,
+  chunked,
+  keepAlive,
+});
 /**
  * How a 10 MB body is sent. Mostly on a kept-alive connection, as browsers send: the server then reads
  * and drops the rest of a body it refused, and its answer can be checked. With `Connection: close` it
  * answers and closes at once, and the reset of the bytes still coming may cost the client the answer.
  */
-const hugeBody = fc.record({ chunked: fc.boolean(), keepAlive: fc.constantFrom(true, true, true, false) }).map(huge);
+const hugeBody = fc
+  .record({ chunked: fc.boolean(), keepAlive: fc.constantFrom(true, true, true, false) })
+  .map(huge);
 
 /** A header change: set (replace), add (a second copy), or drop. */
 type HeaderEdit = readonly ['set' | 'add', string, Val] | readonly ['drop', string];
@@ -379,7 +571,10 @@ interface Flow {
 }
 
 /** Bytes the store recognises as a PNG and a JPEG (their signatures, then filler): enough for a flow. */
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1_000, 7)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(1_000, 7),
+]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(1_000, 9)]);
 
 /** What the setup made that requests can point at. */
@@ -396,14 +591,18 @@ interface World {
 const ENDPOINT_NAMES = Object.keys(endpoints) as EndpointName[];
 
 const freshEmail = fc.stringMatching(/^[a-z][a-z0-9]{2,12}$/).map((s) => `${s}@fuzz.test`);
-const personName = fc.oneof(fc.constantFrom('Ada', 'Li', "O'Brien", 'José', '李', 'Nguyễn', 'Zoë-Ann'), fc.stringMatching(/^[A-Z][a-z]{1,12}$/));
+const personName = fc.oneof(
+  fc.constantFrom('Ada', 'Li', "O'Brien", 'José', '李', 'Nguyễn', 'Zoë-Ann'),
+  fc.stringMatching(/^[A-Z][a-z]{1,12}$/),
+);
 const fuzzPin = fc.constantFrom('fuzzing pin 123456', 'another pin 98765', 'x'.repeat(8), 'short');
 const sixDigits = fc.stringMatching(/^\d{6}$/);
 const hex64 = fc.stringMatching(/^[0-9a-f]{64}$/);
 
 /** Valid-looking values, drawn from what exists (so requests get past validation into the handlers). */
 function pools(world: World) {
-  const pick = <T>(values: readonly T[], fallback: T) => fc.constantFrom(...(values.length > 0 ? values : [fallback]));
+  const pick = <T>(values: readonly T[], fallback: T) =>
+    fc.constantFrom(...(values.length > 0 ? values : [fallback]));
   const clientId = fc.oneof(
     { weight: 4, arbitrary: pick(world.ownClientIds, 'AAAAAAAAAAAAAAAA') },
     { weight: 2, arbitrary: pick(world.otherClientIds, 'BBBBBBBBBBBBBBBB') },
@@ -423,7 +622,12 @@ function pools(world: World) {
   );
   const key = fc.oneof(
     { weight: 3, arbitrary: pick(world.keys, 'AAAAAAAAAAAAAAAA/Banking%20Info/1_a.pdf') },
-    { weight: 1, arbitrary: fc.tuple(clientId, docType, fc.nat(), fc.string({ maxLength: 20 })).map(([c, t, o, f]) => `${c}/${encodeURIComponent(t)}/${o}_${f}.pdf`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(clientId, docType, fc.nat(), fc.string({ maxLength: 20 }))
+        .map(([c, t, o, f]) => `${c}/${encodeURIComponent(t)}/${o}_${f}.pdf`),
+    },
   );
   return { clientId, email, clientEmail, docType, key };
 }
@@ -432,19 +636,37 @@ function pools(world: World) {
 function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
   const p = pools(world);
   const none = fc.constant<Parts>({ params: {}, query: [], body: undefined });
-  const body = (b: fc.Arbitrary<Record<string, Val>>) => b.map((value): Parts => ({ params: {}, query: [], body: value }));
+  const body = (b: fc.Arbitrary<Record<string, Val>>) =>
+    b.map((value): Parts => ({ params: {}, query: [], body: value }));
   const opt = <T extends Record<string, fc.Arbitrary<Val>>>(fields: T, required: Array<keyof T & string>) =>
     fc.record(fields, { requiredKeys: required }) as unknown as fc.Arbitrary<Record<string, Val>>;
-  const withId = (b?: fc.Arbitrary<Record<string, Val>>, query?: fc.Arbitrary<Array<readonly [string, Val]>>) =>
-    fc.record({ id: p.clientId, body: b ?? fc.constant(undefined), query: query ?? fc.constant<Array<readonly [string, Val]>>([]) }).map(
-      ({ id, body: value, query: q }): Parts => ({ params: { id }, query: q, body: value }),
-    );
+  const withId = (
+    b?: fc.Arbitrary<Record<string, Val>>,
+    query?: fc.Arbitrary<Array<readonly [string, Val]>>,
+  ) =>
+    fc
+      .record({
+        id: p.clientId,
+        body: b ?? fc.constant(undefined),
+        query: query ?? fc.constant<Array<readonly [string, Val]>>([]),
+      })
+      .map(({ id, body: value, query: q }): Parts => ({ params: { id }, query: q, body: value }));
   const withEmail = (b?: fc.Arbitrary<Record<string, Val>>) =>
-    fc.record({ email: p.email, body: b ?? fc.constant(undefined) }).map(({ email, body: value }): Parts => ({ params: { email }, query: [], body: value }));
-  const query = (q: fc.Arbitrary<Array<readonly [string, Val]>>) => q.map((value): Parts => ({ params: {}, query: value, body: undefined }));
+    fc
+      .record({ email: p.email, body: b ?? fc.constant(undefined) })
+      .map(({ email, body: value }): Parts => ({ params: { email }, query: [], body: value }));
+  const query = (q: fc.Arbitrary<Array<readonly [string, Val]>>) =>
+    q.map((value): Parts => ({ params: {}, query: value, body: undefined }));
   const docTypeQuery = p.docType.map((docType) => [['docType', docType] as const]);
   return {
-    register: body(opt({ firstName: personName, lastName: personName, email: freshEmail, pin: fuzzPin }, ['firstName', 'lastName', 'email', 'pin'])),
+    register: body(
+      opt({ firstName: personName, lastName: personName, email: freshEmail, pin: fuzzPin }, [
+        'firstName',
+        'lastName',
+        'email',
+        'pin',
+      ]),
+    ),
     loginInit: body(opt({ email: p.email, pin: fuzzPin }, ['email', 'pin'])),
     loginVerify: body(opt({ email: p.email, code: sixDigits }, ['email', 'code'])),
     loginResend: body(opt({ email: p.email }, [])),
@@ -458,25 +680,45 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     listClients: none,
     listAllClients: none,
     createClient: body(
-      opt({ firstName: personName, lastName: personName, email: freshEmail, phone: fc.constantFrom('555 010 0199', '+1 (734) 555-0100'), pin: fc.constantFrom('', '1234') }, [
-        'firstName',
-        'lastName',
-        'email',
-        'phone',
-      ]),
+      opt(
+        {
+          firstName: personName,
+          lastName: personName,
+          email: freshEmail,
+          phone: fc.constantFrom('555 010 0199', '+1 (734) 555-0100'),
+          pin: fc.constantFrom('', '1234'),
+        },
+        ['firstName', 'lastName', 'email', 'phone'],
+      ),
     ),
     docStatus: withId(),
     docTypes: withId(),
-    addDocType: withId(opt({ template: fc.constantFrom(...CATEGORY_TEMPLATES), note: fc.string({ maxLength: 20 }) }, ['template'])),
+    addDocType: withId(
+      opt({ template: fc.constantFrom(...CATEGORY_TEMPLATES), note: fc.string({ maxLength: 20 }) }, [
+        'template',
+      ]),
+    ),
     deleteDocType: withId(undefined, docTypeQuery),
     submitClient: withId(),
-    downloadAll: withId(undefined, fc.option(p.docType.map((t) => [['include', `${t},Banking Info`] as const]), { nil: [] })),
+    downloadAll: withId(
+      undefined,
+      fc.option(
+        p.docType.map((t) => [['include', `${t},Banking Info`] as const]),
+        { nil: [] },
+      ),
+    ),
     presignUpload: withId(
       opt(
         {
           docType: p.docType,
           filename: fc.constantFrom('w2.pdf', 'scan.jpg', 'a'.repeat(300), 'x'),
-          contentType: fc.constantFrom('application/pdf', 'image/jpeg', 'image/png', 'text/html', 'image/svg+xml'),
+          contentType: fc.constantFrom(
+            'application/pdf',
+            'image/jpeg',
+            'image/png',
+            'text/html',
+            'image/svg+xml',
+          ),
           size: fc.nat({ max: 30 * MB }),
           sha256: hex64,
         },
@@ -488,36 +730,60 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     presignGet: body(opt({ key: p.key, downloadAs: fc.constantFrom('copy.pdf', '') }, ['key'])),
     presignView: body(opt({ key: p.key }, ['key'])),
     deleteDocs: body(fc.record({ keys: fc.array(p.key, { minLength: 1, maxLength: 3 }) })),
-    renameDoc: body(opt({ key: p.key, filename: fc.constantFrom('renamed.pdf', 'b', '   ') }, ['key', 'filename'])),
-    listUsers: query(fc.option(fc.constantFrom('pending', 'all').map((s) => [['status', s] as const]), { nil: [] })),
+    renameDoc: body(
+      opt({ key: p.key, filename: fc.constantFrom('renamed.pdf', 'b', '   ') }, ['key', 'filename']),
+    ),
+    listUsers: query(
+      fc.option(
+        fc.constantFrom('pending', 'all').map((s) => [['status', s] as const]),
+        { nil: [] },
+      ),
+    ),
     getUser: withEmail(),
     approveUser: withEmail(opt({ approved: fc.boolean() }, ['approved'])),
     setUserRole: withEmail(opt({ role: fc.constantFrom('volunteer', 'officer') }, ['role'])),
     deleteUser: withEmail(),
-    deleteClient: body(opt({ createdBy: fc.option(p.email, { nil: null }), clientEmail: p.clientEmail, clientId: p.clientId }, ['createdBy', 'clientEmail'])),
+    deleteClient: body(
+      opt(
+        { createdBy: fc.option(p.email, { nil: null }), clientEmail: p.clientEmail, clientId: p.clientId },
+        ['createdBy', 'clientEmail'],
+      ),
+    ),
     clientMeta: withId(),
     reassignClient: body(
-      opt({ from: fc.option(p.email, { nil: null }), clientEmail: p.clientEmail, newVolunteerEmail: p.email, clientId: p.clientId }, [
-        'from',
-        'clientEmail',
-        'newVolunteerEmail',
-      ]),
+      opt(
+        {
+          from: fc.option(p.email, { nil: null }),
+          clientEmail: p.clientEmail,
+          newVolunteerEmail: p.email,
+          clientId: p.clientId,
+        },
+        ['from', 'clientEmail', 'newVolunteerEmail'],
+      ),
     ),
     audit: query(
-      fc.record({ clientId: fc.option(p.clientId), limit: fc.option(fc.constantFrom('1', '50', '1000')) }).map(({ clientId, limit }) => [
-        ...(clientId === null ? [] : [['clientId', clientId] as const]),
-        ...(limit === null ? [] : [['limit', limit] as const]),
-      ]),
+      fc
+        .record({ clientId: fc.option(p.clientId), limit: fc.option(fc.constantFrom('1', '50', '1000')) })
+        .map(({ clientId, limit }) => [
+          ...(clientId === null ? [] : [['clientId', clientId] as const]),
+          ...(limit === null ? [] : [['limit', limit] as const]),
+        ]),
     ),
     seasonSummary: none,
     overview: none,
     // Never the real phrase: the fuzzer must not close the season it runs in.
-    closeSeason: body(opt({ confirm: fc.string({ maxLength: 40 }).filter((s) => !s.startsWith('CLOSE SEASON')) }, [])),
+    closeSeason: body(
+      opt({ confirm: fc.string({ maxLength: 40 }).filter((s) => !s.startsWith('CLOSE SEASON')) }, []),
+    ),
     getRetention: none,
-    setRetention: body(opt({ days: fc.oneof(fc.constant(null), fc.integer({ min: 7, max: 365 })) }, ['days'])),
+    setRetention: body(
+      opt({ days: fc.oneof(fc.constant(null), fc.integer({ min: 7, max: 365 })) }, ['days']),
+    ),
     orphanedClients: none,
     volunteers: none,
-    reassignOrphan: body(opt({ clientId: p.clientId, newVolunteerEmail: p.email }, ['clientId', 'newVolunteerEmail'])),
+    reassignOrphan: body(
+      opt({ clientId: p.clientId, newVolunteerEmail: p.email }, ['clientId', 'newVolunteerEmail']),
+    ),
     config: none,
     devOutbox: none,
   };
@@ -537,15 +803,26 @@ function mutateField(parts: Parts): fc.Arbitrary<Parts> {
     ...Object.keys(parts.body ?? {}).flatMap((k) => [`body.${k}`, `body.${k}`, `drop.${k}`]),
     'body.',
   ];
-  return fc.record({ slot: fc.constantFrom(...slots), value: hostileValue, name: fc.constantFrom('extra', 'EMAIL', 'email ', 'id', '') }).map(({ slot, value, name }) => {
-    const [where, key = ''] = slot.split(/\.(.*)/s) as [string, string?];
-    const next: Parts = { params: { ...parts.params }, query: [...parts.query], body: parts.body && { ...parts.body } };
-    if (where === 'params') next.params[key] = value;
-    else if (where === 'query') next.query = next.query.map(([k, v]) => [k, k === key ? value : v] as const);
-    else if (where === 'drop') delete next.body?.[key];
-    else next.body = { ...next.body, [key || name]: value };
-    return next;
-  });
+  return fc
+    .record({
+      slot: fc.constantFrom(...slots),
+      value: hostileValue,
+      name: fc.constantFrom('extra', 'EMAIL', 'email ', 'id', ''),
+    })
+    .map(({ slot, value, name }) => {
+      const [where, key = ''] = slot.split(/\.(.*)/s) as [string, string?];
+      const next: Parts = {
+        params: { ...parts.params },
+        query: [...parts.query],
+        body: parts.body && { ...parts.body },
+      };
+      if (where === 'params') next.params[key] = value;
+      else if (where === 'query')
+        next.query = next.query.map(([k, v]) => [k, k === key ? value : v] as const);
+      else if (where === 'drop') delete next.body?.[key];
+      else next.body = { ...next.body, [key || name]: value };
+      return next;
+    });
 }
 
 const CONTENT_TYPES = [
@@ -575,18 +852,75 @@ const CONTENT_TYPES = [
 ];
 
 const MALFORMED = [
-  '{', '}', '[', '{"a":', '{"a":1,}', "{'a':1}", '{a:1}', 'NaN', 'undefined', '\ufeff{}', '{"a":"\u0000"}', '{"a":"\n"}',
-  '{"a":1}{"b":2}', '{"a":1} x', '""', 'null', 'true', '1e999999', '-', '{"\\ud800":1}', '{"a":"\\u12"}', '{"a":"\\x41"}',
-  '[1,2', '{"a":01}', '{"a":.5}', '\u0000', ' ', '\t\n', '{"__proto__":}', '"\\ud800"', '{"email":"a@b.c","email":"d@e.f"}',
-  '{"email":"a@b.c","email":{"$gt":""}}', '/* c */{}', '{"a":1}\u0000', '\u2028{}', `${'['.repeat(40_000)}`, `{"a":"${'\\'.repeat(9)}"}`,
+  '{',
+  '}',
+  '[',
+  '{"a":',
+  '{"a":1,}',
+  "{'a':1}",
+  '{a:1}',
+  'NaN',
+  'undefined',
+  '\ufeff{}',
+  '{"a":"\u0000"}',
+  '{"a":"\n"}',
+  '{"a":1}{"b":2}',
+  '{"a":1} x',
+  '""',
+  'null',
+  'true',
+  '1e999999',
+  '-',
+  '{"\\ud800":1}',
+  '{"a":"\\u12"}',
+  '{"a":"\\x41"}',
+  '[1,2',
+  '{"a":01}',
+  '{"a":.5}',
+  '\u0000',
+  ' ',
+  '\t\n',
+  '{"__proto__":}',
+  '"\\ud800"',
+  '{"email":"a@b.c","email":"d@e.f"}',
+  '{"email":"a@b.c","email":{"$gt":""}}',
+  '/* c */{}',
+  '{"a":1}\u0000',
+  '\u2028{}',
+  `${'['.repeat(40_000)}`,
+  `{"a":"${'\\'.repeat(9)}"}`,
 ];
 
 const HEADER_NAMES = [
   // Headers whose values the server keeps (the address behind a proxy, the browser's name) come up more often.
-  'x-forwarded-for', 'x-forwarded-for', 'x-forwarded-for', 'user-agent', 'user-agent',
-  'cookie', 'x-csrf-token', 'x-forwarded-for', 'user-agent', 'host', 'accept', 'accept-encoding', 'accept-language',
-  'content-encoding', 'origin', 'referer', 'x-real-ip', 'forwarded', 'range', 'if-modified-since', 'if-none-match',
-  'authorization', 'x-http-method-override', 'x-forwarded-proto', 'x-forwarded-host', 'content-language', 'te', 'x-request-id',
+  'x-forwarded-for',
+  'x-forwarded-for',
+  'x-forwarded-for',
+  'user-agent',
+  'user-agent',
+  'cookie',
+  'x-csrf-token',
+  'x-forwarded-for',
+  'user-agent',
+  'host',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'content-encoding',
+  'origin',
+  'referer',
+  'x-real-ip',
+  'forwarded',
+  'range',
+  'if-modified-since',
+  'if-none-match',
+  'authorization',
+  'x-http-method-override',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'content-language',
+  'te',
+  'x-request-id',
 ];
 const HEADER_VALUES: Val[] = [
   `vita_session=${'A'.repeat(100)}`,
@@ -635,16 +969,51 @@ const typedText = fc.oneof(
 const TAMPER_PARAMS = ['k', 'ct', 'max', 'exp', 'sig', 'd', 'n'];
 const tamper: fc.Arbitrary<Tamper> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Tamper>({ t: 'none' }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('flip' as const), param: fc.constantFrom(...TAMPER_PARAMS), at: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('drop' as const), param: fc.constantFrom(...TAMPER_PARAMS) }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('twice' as const), param: fc.constantFrom(...TAMPER_PARAMS), value: hostileString(5_000) }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('set' as const), param: fc.constantFrom(...TAMPER_PARAMS), value: hostileValue }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('append' as const), name: fc.constantFrom(...POLLUTION_KEYS, 'x', ''), value: hostileString(5_000) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('flip' as const),
+      param: fc.constantFrom(...TAMPER_PARAMS),
+      at: fc.nat(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ t: fc.constant('drop' as const), param: fc.constantFrom(...TAMPER_PARAMS) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('twice' as const),
+      param: fc.constantFrom(...TAMPER_PARAMS),
+      value: hostileString(5_000),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('set' as const),
+      param: fc.constantFrom(...TAMPER_PARAMS),
+      value: hostileValue,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('append' as const),
+      name: fc.constantFrom(...POLLUTION_KEYS, 'x', ''),
+      value: hostileString(5_000),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
       t: fc.constant('replace' as const),
-      query: fc.oneof(fc.constantFrom('', '&', '=', '%', '%zz', 'k', 'sig=', '&&&&=&=', 'a[b]=c', '__proto__[x]=1'), fc.string({ unit: 'binary', maxLength: 60 }), rawBytes),
+      query: fc.oneof(
+        fc.constantFrom('', '&', '=', '%', '%zz', 'k', 'sig=', '&&&&=&=', 'a[b]=c', '__proto__[x]=1'),
+        fc.string({ unit: 'binary', maxLength: 60 }),
+        rawBytes,
+      ),
     }),
   },
 );
@@ -654,7 +1023,18 @@ const STATE_CHANGING = new Set(['POST', 'DELETE', 'PUT', 'PATCH']);
 /** The whole request generator: a weighted mix of kinds over every endpoint. */
 function requestArbitrary(world: World): fc.Arbitrary<Spec> {
   const bases = baseParts(world);
-  const who = fc.constantFrom<Who>('admin', 'admin', 'admin', 'volunteer0', 'volunteer0', 'volunteer1', 'volunteer1', 'anonymous', 'anonymous', 'anonymous');
+  const who = fc.constantFrom<Who>(
+    'admin',
+    'admin',
+    'admin',
+    'volunteer0',
+    'volunteer0',
+    'volunteer1',
+    'volunteer1',
+    'anonymous',
+    'anonymous',
+    'anonymous',
+  );
   const csrf = fc.oneof(
     { weight: 85, arbitrary: fc.constant<Csrf>('valid') },
     { weight: 15, arbitrary: fc.constantFrom<Csrf>('missing', 'wrong', 'foreign', 'huge', 'twice') },
@@ -666,33 +1046,48 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
     {
       weight: 1,
       arbitrary: fc.oneof(
-        fc.constantFrom<Val>('unknown', '203.0.113.7:4711', '[2001:db8::1]:4711', '1.2.3.4, 5.6.7.8', '999.999.999.999', ' , , ', 'fe80::1%eth0', '', '127.0.0.1'),
+        fc.constantFrom<Val>(
+          'unknown',
+          '203.0.113.7:4711',
+          '[2001:db8::1]:4711',
+          '1.2.3.4, 5.6.7.8',
+          '999.999.999.999',
+          ' , , ',
+          'fe80::1%eth0',
+          '',
+          '127.0.0.1',
+        ),
         noise(9_000).map((n): Val => n),
-        fc.tuple(noise(9_000), fc.constantFrom(', 203.0.113.9', ',,', '')).map(([n, tail]): Val => `${n.text()}${tail}`),
+        fc
+          .tuple(noise(9_000), fc.constantFrom(', 203.0.113.9', ',,', ''))
+          .map(([n, tail]): Val => `${n.text()}${tail}`),
         headerValue,
       ),
     },
   );
   const common = { who, csrf, ip: fc.nat({ max: 4095 }), from };
-  const asBody = (parts: Parts): Body => (parts.body === undefined ? { type: 'none' } : { type: 'json', value: parts.body });
-  const onEndpoint = (name: fc.Arbitrary<EndpointName>, make: (parts: Parts, name: EndpointName) => fc.Arbitrary<Partial<Spec>>, kind: Kind) =>
+  const asBody = (parts: Parts): Body =>
+    parts.body === undefined ? { type: 'none' } : { type: 'json', value: parts.body };
+  const onEndpoint = (
+    name: fc.Arbitrary<EndpointName>,
+    make: (parts: Parts, name: EndpointName) => fc.Arbitrary<Partial<Spec>>,
+    kind: Kind,
+  ) =>
     name.chain((route) =>
       bases[route].chain((parts) =>
-        fc.record({ ...common, extra: make(parts, route) }).map(
-          ({ extra, ...rest }): Spec => ({
-            kind,
-            route,
-            params: parts.params,
-            query: parts.query,
-            body: asBody(parts),
-            headers: [],
-            ...rest,
-            // A signed-in identity's logout only ever gets as far as the CSRF check: a real one would
-            // end the session every later request of that identity relies on (anonymous ones log out for real).
-            ...(route === 'logout' && rest.who !== 'anonymous' && { csrf: 'wrong' as const }),
-            ...extra,
-          }),
-        ),
+        fc.record({ ...common, extra: make(parts, route) }).map(({ extra, ...rest }): Spec => ({
+          kind,
+          route,
+          params: parts.params,
+          query: parts.query,
+          body: asBody(parts),
+          headers: [],
+          ...rest,
+          // A signed-in identity's logout only ever gets as far as the CSRF check: a real one would
+          // end the session every later request of that identity relies on (anonymous ones log out for real).
+          ...(route === 'logout' && rest.who !== 'anonymous' && { csrf: 'wrong' as const }),
+          ...extra,
+        })),
       ),
     );
 
@@ -700,7 +1095,12 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
     'valid-ish': [6, onEndpoint(endpoint, () => fc.constant({}), 'valid-ish')],
     field: [
       26,
-      onEndpoint(endpoint, (parts) => mutateField(parts).map((next) => ({ params: next.params, query: next.query, body: asBody(next) })), 'field'),
+      onEndpoint(
+        endpoint,
+        (parts) =>
+          mutateField(parts).map((next) => ({ params: next.params, query: next.query, body: asBody(next) })),
+        'field',
+      ),
     ],
     pollution: [
       7,
@@ -709,21 +1109,34 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
         (parts) =>
           fc.oneof(
             fc
-              .record({ key: fc.constantFrom(...POLLUTION_KEYS, ...MASS_ASSIGNMENT_KEYS), value: fc.oneof(pollutionValue, fc.constantFrom<Val>(true, 'officer', 1, null)) })
-              .map(({ key, value }) => ({ body: json(new Entries([...Object.entries(parts.body ?? {}), [key, value]])) })),
-            fc.constantFrom<Array<readonly [string, Val]>>(
-              [['__proto__[isAdmin]', 'true']],
-              [['constructor[prototype][isAdmin]', '1']],
-              [['__proto__', 'x'], ['__proto__', 'y']],
-              [['constructor', 'x']],
-              [['prototype', '{}']],
-            ).map((extra) => ({ query: [...parts.query, ...extra] })),
+              .record({
+                key: fc.constantFrom(...POLLUTION_KEYS, ...MASS_ASSIGNMENT_KEYS),
+                value: fc.oneof(pollutionValue, fc.constantFrom<Val>(true, 'officer', 1, null)),
+              })
+              .map(({ key, value }) => ({
+                body: json(new Entries([...Object.entries(parts.body ?? {}), [key, value]])),
+              })),
+            fc
+              .constantFrom<Array<readonly [string, Val]>>(
+                [['__proto__[isAdmin]', 'true']],
+                [['constructor[prototype][isAdmin]', '1']],
+                [
+                  ['__proto__', 'x'],
+                  ['__proto__', 'y'],
+                ],
+                [['constructor', 'x']],
+                [['prototype', '{}']],
+              )
+              .map((extra) => ({ query: [...parts.query, ...extra] })),
             pollutionValue.map((value) => ({ body: json(value) })),
           ),
         'pollution',
       ),
     ],
-    'wrong type': [5, onEndpoint(endpoint, () => hostileValue.map((value) => ({ body: json(value) })), 'wrong type')],
+    'wrong type': [
+      5,
+      onEndpoint(endpoint, () => hostileValue.map((value) => ({ body: json(value) })), 'wrong type'),
+    ],
     'deep nesting': [
       3,
       onEndpoint(
@@ -731,9 +1144,11 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
         (parts) =>
           fc.oneof(
             deepValue.map((value) => ({ body: json(value) })),
-            fc.record({ value: deepValue, key: fc.constantFrom(...bodyKeys(parts)) }).map(({ value, key }) => ({
-              body: json({ ...parts.body, [key]: value }),
-            })),
+            fc
+              .record({ value: deepValue, key: fc.constantFrom(...bodyKeys(parts)) })
+              .map(({ value, key }) => ({
+                body: json({ ...parts.body, [key]: value }),
+              })),
           ),
         'deep nesting',
       ),
@@ -743,14 +1158,16 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       onEndpoint(
         endpoint,
         (parts) =>
-          fc.oneof(
-            fc.constantFrom(...MALFORMED),
-            fc.nat().map((cut) => {
-              const text = Buffer.concat(toJson(parts.body ?? { email: 'a@b.c' })).toString('utf8');
-              return text.slice(0, cut % Math.max(1, text.length));
-            }),
-            fc.string({ unit: 'binary', maxLength: 200 }),
-          ).map((t) => ({ body: text(t), ...(parts.body === undefined ? { method: 'POST' } : {}) })),
+          fc
+            .oneof(
+              fc.constantFrom(...MALFORMED),
+              fc.nat().map((cut) => {
+                const text = Buffer.concat(toJson(parts.body ?? { email: 'a@b.c' })).toString('utf8');
+                return text.slice(0, cut % Math.max(1, text.length));
+              }),
+              fc.string({ unit: 'binary', maxLength: 200 }),
+            )
+            .map((t) => ({ body: text(t), ...(parts.body === undefined ? { method: 'POST' } : {}) })),
         'malformed JSON',
       ),
     ],
@@ -759,16 +1176,24 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       onEndpoint(
         endpoint,
         (parts) =>
-          fc.record({ where: fc.constantFrom('body', 'body', 'query', 'param', 'header'), bytes: rawBytes, key: fc.constantFrom(...bodyKeys(parts)) }).map(
-            ({ where, bytes, key }): Partial<Spec> => {
+          fc
+            .record({
+              where: fc.constantFrom('body', 'body', 'query', 'param', 'header'),
+              bytes: rawBytes,
+              key: fc.constantFrom(...bodyKeys(parts)),
+            })
+            .map(({ where, bytes, key }): Partial<Spec> => {
               if (where === 'body') return { body: json({ ...parts.body, [key]: bytes }) };
-              if (where === 'query') return { query: [...parts.query.slice(1), [parts.query[0]?.[0] ?? 'docType', bytes]] };
+              if (where === 'query')
+                return { query: [...parts.query.slice(1), [parts.query[0]?.[0] ?? 'docType', bytes]] };
               if (where === 'param' && Object.keys(parts.params).length > 0) {
-                return { params: Object.fromEntries(Object.keys(parts.params).map((k) => [k, bytes])), rawParams: bytes.bytes.length % 2 === 0 };
+                return {
+                  params: Object.fromEntries(Object.keys(parts.params).map((k) => [k, bytes])),
+                  rawParams: bytes.bytes.length % 2 === 0,
+                };
               }
               return { headers: [['set', 'user-agent', bytes]] };
-            },
-          ),
+            }),
         'invalid UTF-8',
       ),
     ],
@@ -777,11 +1202,15 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       onEndpoint(
         endpoint,
         (parts) =>
-          fc.record({ type: fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: null }), form: fc.boolean() }).map(({ type, form }) => ({
-            contentType: type,
-            ...(parts.body === undefined ? { method: 'POST' } : {}),
-            body: form ? text('email=a%40b.c&pin=x&__proto__[isAdmin]=1') : asBody(parts.body === undefined ? { ...parts, body: {} } : parts),
-          })),
+          fc
+            .record({ type: fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: null }), form: fc.boolean() })
+            .map(({ type, form }) => ({
+              contentType: type,
+              ...(parts.body === undefined ? { method: 'POST' } : {}),
+              body: form
+                ? text('email=a%40b.c&pin=x&__proto__[isAdmin]=1')
+                : asBody(parts.body === undefined ? { ...parts, body: {} } : parts),
+            })),
         'content type',
       ),
     ],
@@ -789,17 +1218,15 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       1,
       fc.oneof(
         onEndpoint(endpoint, () => hugeBody.map((body) => ({ body })), '10 MB body'),
-        fc.record({ ...common, template: fc.nat(), body: hugeBody }).map(
-          ({ template, ...rest }): Spec => ({
-            kind: '10 MB body',
-            route: 'storagePut',
-            params: {},
-            query: [],
-            headers: [],
-            storage: { template, tamper: { t: 'none' } },
-            ...rest,
-          }),
-        ),
+        fc.record({ ...common, template: fc.nat(), body: hugeBody }).map(({ template, ...rest }): Spec => ({
+          kind: '10 MB body',
+          route: 'storagePut',
+          params: {},
+          query: [],
+          headers: [],
+          storage: { template, tamper: { t: 'none' } },
+          ...rest,
+        })),
       ),
     ],
     query: [
@@ -807,12 +1234,45 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       onEndpoint(
         endpoint,
         (parts) =>
-          fc.oneof(
-            fc.array(fc.tuple(fc.oneof(fc.constantFrom('docType', 'include', 'status', 'limit', 'clientId', ...POLLUTION_KEYS), edgeString), hostileString(20_000) as fc.Arbitrary<Val>), { minLength: 1, maxLength: 4 }),
-            fc.constantFrom('docType=a&docType=b', 'limit=0', 'limit=-1', 'limit=1e3', 'limit=1.5', 'limit=0x10', 'limit=Infinity', 'limit=99999999999999999999', 'status=PENDING', 'status[]=all', '&&&', '=', '%', '%zz', '%E0%A4%A', '%ED%A0%80', 'a=%00', '+', ';', 'docType=Banking%20Info;x', '?'.repeat(500)),
-            fc.string({ unit: 'binary', maxLength: 100 }).map((s) => s.replace(/[\s#]/g, '')),
-            rawBytes,
-          ).map((query) => ({ query: Array.isArray(query) ? [...parts.query, ...query] : query })),
+          fc
+            .oneof(
+              fc.array(
+                fc.tuple(
+                  fc.oneof(
+                    fc.constantFrom('docType', 'include', 'status', 'limit', 'clientId', ...POLLUTION_KEYS),
+                    edgeString,
+                  ),
+                  hostileString(20_000) as fc.Arbitrary<Val>,
+                ),
+                { minLength: 1, maxLength: 4 },
+              ),
+              fc.constantFrom(
+                'docType=a&docType=b',
+                'limit=0',
+                'limit=-1',
+                'limit=1e3',
+                'limit=1.5',
+                'limit=0x10',
+                'limit=Infinity',
+                'limit=99999999999999999999',
+                'status=PENDING',
+                'status[]=all',
+                '&&&',
+                '=',
+                '%',
+                '%zz',
+                '%E0%A4%A',
+                '%ED%A0%80',
+                'a=%00',
+                '+',
+                ';',
+                'docType=Banking%20Info;x',
+                '?'.repeat(500),
+              ),
+              fc.string({ unit: 'binary', maxLength: 100 }).map((s) => s.replace(/[\s#]/g, '')),
+              rawBytes,
+            )
+            .map((query) => ({ query: Array.isArray(query) ? [...parts.query, ...query] : query })),
         'query',
       ),
     ],
@@ -821,10 +1281,30 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
       onEndpoint(
         fc.constantFrom(...withParams),
         (parts) =>
-          fc.record({
-            value: fc.oneof(hostileValue, fc.constantFrom<Val>('', '.', '..', '%2F', '%2e%2e', 'a/b', 'x'.repeat(100), 'x'.repeat(101), '*', ':id', '%')),
-            raw: fc.boolean(),
-          }).map(({ value, raw }) => ({ params: Object.fromEntries(Object.keys(parts.params).map((k) => [k, value])), rawParams: raw })),
+          fc
+            .record({
+              value: fc.oneof(
+                hostileValue,
+                fc.constantFrom<Val>(
+                  '',
+                  '.',
+                  '..',
+                  '%2F',
+                  '%2e%2e',
+                  'a/b',
+                  'x'.repeat(100),
+                  'x'.repeat(101),
+                  '*',
+                  ':id',
+                  '%',
+                ),
+              ),
+              raw: fc.boolean(),
+            })
+            .map(({ value, raw }) => ({
+              params: Object.fromEntries(Object.keys(parts.params).map((k) => [k, value])),
+              rawParams: raw,
+            })),
         'params',
       ),
     ],
@@ -836,8 +1316,21 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           fc
             .array(
               fc.oneof(
-                { weight: 4, arbitrary: fc.tuple(fc.constantFrom('set' as const, 'add' as const), fc.constantFrom(...HEADER_NAMES), headerValue) },
-                { weight: 1, arbitrary: fc.tuple(fc.constant('drop' as const), fc.constantFrom('x-forwarded-for', 'user-agent', 'cookie', 'accept')) },
+                {
+                  weight: 4,
+                  arbitrary: fc.tuple(
+                    fc.constantFrom('set' as const, 'add' as const),
+                    fc.constantFrom(...HEADER_NAMES),
+                    headerValue,
+                  ),
+                },
+                {
+                  weight: 1,
+                  arbitrary: fc.tuple(
+                    fc.constant('drop' as const),
+                    fc.constantFrom('x-forwarded-for', 'user-agent', 'cookie', 'accept'),
+                  ),
+                },
               ),
               { minLength: 1, maxLength: 3 },
             )
@@ -853,10 +1346,24 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           fc
             .record({
               protocol: fc.constantFrom(...PROTOCOL_CASES),
-              other: fc.constantFrom('PATCH', 'PUT', 'PROPFIND', 'SEARCH', 'QUERY', 'TRACE', 'OPTIONS', 'HEAD', 'FOO', 'G\u00e9T'),
+              other: fc.constantFrom(
+                'PATCH',
+                'PUT',
+                'PROPFIND',
+                'SEARCH',
+                'QUERY',
+                'TRACE',
+                'OPTIONS',
+                'HEAD',
+                'FOO',
+                'G\u00e9T',
+              ),
             })
             // Only "other method" changes the method: every other case is made on the endpoint's own.
-            .map(({ protocol, other }) => ({ protocol, ...(protocol === 'other method' && { method: other }) })),
+            .map(({ protocol, other }) => ({
+              protocol,
+              ...(protocol === 'other method' && { method: other }),
+            })),
         'protocol',
       ),
     ],
@@ -868,16 +1375,51 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'),
           rawPath: fc.oneof(
             fc.constantFrom(
-              '/api', '/api/', '/api/..', '/api/../../etc/passwd', '/api/%2e%2e/%2e%2e/etc/passwd', '/api/clients/../admin/users', '//api/me', '/api//me',
-              '/api/me/', '/api/ME', '/api/me;x', '/api/me%00', '/api/me%', '/api/%ZZ', '/api/storage/../me', '/api/storage/', '/api/storage/put/x',
-              '/api/dev', '/api/clients/x/docs/status/extra', '/API/me', '/api/\u00ff', '/api/' + 'a/'.repeat(3000), '/' + '%41'.repeat(2000),
-              '/.env', '/index.html', '/assets/../../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/api/me?a=1#frag', '/api/clients/new?__proto__[x]=1',
+              '/api',
+              '/api/',
+              '/api/..',
+              '/api/../../etc/passwd',
+              '/api/%2e%2e/%2e%2e/etc/passwd',
+              '/api/clients/../admin/users',
+              '//api/me',
+              '/api//me',
+              '/api/me/',
+              '/api/ME',
+              '/api/me;x',
+              '/api/me%00',
+              '/api/me%',
+              '/api/%ZZ',
+              '/api/storage/../me',
+              '/api/storage/',
+              '/api/storage/put/x',
+              '/api/dev',
+              '/api/clients/x/docs/status/extra',
+              '/API/me',
+              '/api/\u00ff',
+              '/api/' + 'a/'.repeat(3000),
+              '/' + '%41'.repeat(2000),
+              '/.env',
+              '/index.html',
+              '/assets/../../../etc/passwd',
+              '/%2e%2e/%2e%2e/etc/passwd',
+              '/api/me?a=1#frag',
+              '/api/clients/new?__proto__[x]=1',
             ),
             fc.string({ unit: 'binary', maxLength: 60 }).map((s) => `/api/${s.replace(/[\s#?]/g, '')}`),
-            rawBytes.map((b) => new Bytes([...Buffer.from('/api/clients/'), ...b.bytes, ...Buffer.from('/docs/status')])),
+            rawBytes.map(
+              (b) => new Bytes([...Buffer.from('/api/clients/'), ...b.bytes, ...Buffer.from('/docs/status')]),
+            ),
           ),
         })
-        .map((rest): Spec => ({ kind: 'path', route: 'path', params: {}, query: [], body: { type: 'none' }, headers: [], ...rest })),
+        .map((rest): Spec => ({
+          kind: 'path',
+          route: 'path',
+          params: {},
+          query: [],
+          body: { type: 'none' },
+          headers: [],
+          ...rest,
+        })),
     ],
     'storage put': [
       4,
@@ -886,14 +1428,40 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           ...common,
           template: fc.nat(),
           tamper,
-          contentType: fc.option(fc.constantFrom('application/pdf', 'APPLICATION/PDF', 'application/pdf; x=1', 'image/png', 'text/html', '', ...CONTENT_TYPES.slice(0, 4)), { nil: undefined }),
+          contentType: fc.option(
+            fc.constantFrom(
+              'application/pdf',
+              'APPLICATION/PDF',
+              'application/pdf; x=1',
+              'image/png',
+              'text/html',
+              '',
+              ...CONTENT_TYPES.slice(0, 4),
+            ),
+            { nil: undefined },
+          ),
           body: fc.oneof(
-            fc.uint8Array({ maxLength: 5_000 }).map((bytes) => text(`%PDF-1.7\n${Buffer.from(bytes).toString('latin1')}`, true)),
-            fc.constantFrom<Body>({ type: 'none' }, { type: 'text', text: '' }, { type: 'text', text: '<html><script>alert(1)</script>' }, { type: 'text', text: 'GIF89a' }),
+            fc
+              .uint8Array({ maxLength: 5_000 })
+              .map((bytes) => text(`%PDF-1.7\n${Buffer.from(bytes).toString('latin1')}`, true)),
+            fc.constantFrom<Body>(
+              { type: 'none' },
+              { type: 'text', text: '' },
+              { type: 'text', text: '<html><script>alert(1)</script>' },
+              { type: 'text', text: 'GIF89a' },
+            ),
           ),
           method: fc.constantFrom('PUT', 'PUT', 'PUT', 'PUT', 'POST', 'GET', 'OPTIONS', 'DELETE'),
         })
-        .map(({ template, tamper: t, ...rest }): Spec => ({ kind: 'storage put', route: 'storagePut', params: {}, query: [], headers: [], storage: { template, tamper: t }, ...rest })),
+        .map(({ template, tamper: t, ...rest }): Spec => ({
+          kind: 'storage put',
+          route: 'storagePut',
+          params: {},
+          query: [],
+          headers: [],
+          storage: { template, tamper: t },
+          ...rest,
+        })),
     ],
     'upload flow': [
       2,
@@ -906,12 +1474,25 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
             template: fc.constantFrom(...CATEGORY_TEMPLATES),
             note: typedText,
             filename: typedText,
-            contentType: fc.constantFrom('application/pdf' as const, 'image/png' as const, 'image/jpeg' as const),
+            contentType: fc.constantFrom(
+              'application/pdf' as const,
+              'image/png' as const,
+              'image/jpeg' as const,
+            ),
             downloadAs: typedText,
             rename: typedText,
           }),
         })
-        .map((rest): Spec => ({ kind: 'upload flow', route: 'presignUpload', params: {}, query: [], body: { type: 'none' }, headers: [], ...rest, csrf: 'valid' })),
+        .map((rest): Spec => ({
+          kind: 'upload flow',
+          route: 'presignUpload',
+          params: {},
+          query: [],
+          body: { type: 'none' },
+          headers: [],
+          ...rest,
+          csrf: 'valid',
+        })),
     ],
     'storage get': [
       3,
@@ -920,11 +1501,26 @@ function requestArbitrary(world: World): fc.Arbitrary<Spec> {
           ...common,
           tamper,
           method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST'),
-          headers: fc.option(fc.constantFrom<HeaderEdit[]>([['set', 'range', 'bytes=0-0']], [['set', 'range', 'bytes=-1,0-999999999999']], [['set', 'if-modified-since', 'garbage']]), {
-            nil: [],
-          }),
+          headers: fc.option(
+            fc.constantFrom<HeaderEdit[]>(
+              [['set', 'range', 'bytes=0-0']],
+              [['set', 'range', 'bytes=-1,0-999999999999']],
+              [['set', 'if-modified-since', 'garbage']],
+            ),
+            {
+              nil: [],
+            },
+          ),
         })
-        .map(({ tamper: t, ...rest }): Spec => ({ kind: 'storage get', route: 'storageGet', params: {}, query: [], body: { type: 'none' }, storage: { template: 0, tamper: t }, ...rest })),
+        .map(({ tamper: t, ...rest }): Spec => ({
+          kind: 'storage get',
+          route: 'storageGet',
+          params: {},
+          query: [],
+          body: { type: 'none' },
+          storage: { template: 0, tamper: t },
+          ...rest,
+        })),
     ],
   };
   return fc.oneof(...KINDS.map((kind) => ({ weight: kinds[kind][0], arbitrary: kinds[kind][1] })));
@@ -975,11 +1571,16 @@ function tamperQuery(template: string, t: Tamper): string {
         })
         .join('&');
     case 'drop':
-      return entries.filter(([k]) => k !== t.param).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      return entries
+        .filter(([k]) => k !== t.param)
+        .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+        .join('&');
     case 'twice':
       return `${template}&${t.param}=${enc(t.value)}`;
     case 'set':
-      return entries.map(([k, v]) => `${k}=${k === t.param ? enc(t.value) : encodeURIComponent(v)}`).join('&');
+      return entries
+        .map(([k, v]) => `${k}=${k === t.param ? enc(t.value) : encodeURIComponent(v)}`)
+        .join('&');
     case 'append':
       return `${template}&${enc(t.name)}=${enc(t.value)}`;
     case 'replace':
@@ -997,12 +1598,17 @@ function materialize(spec: Spec, wiring: Wiring): Wire {
     const put = spec.route === 'storagePut';
     method = spec.method ?? (put ? 'PUT' : 'GET');
     path = put ? '/api/storage/put' : '/api/storage/get';
-    const template = put ? (wiring.putTemplates[(spec.storage?.template ?? 0) % wiring.putTemplates.length] ?? '') : wiring.getTemplate();
+    const template = put
+      ? (wiring.putTemplates[(spec.storage?.template ?? 0) % wiring.putTemplates.length] ?? '')
+      : wiring.getTemplate();
     query = tamperQuery(template, spec.storage?.tamper ?? { t: 'none' });
     label = `${method} ${path}`;
   } else if (spec.route === 'path') {
     method = spec.method ?? 'GET';
-    path = spec.rawPath instanceof Bytes ? Buffer.from(spec.rawPath.bytes).toString('latin1') : (spec.rawPath ?? '/api');
+    path =
+      spec.rawPath instanceof Bytes
+        ? Buffer.from(spec.rawPath.bytes).toString('latin1')
+        : (spec.rawPath ?? '/api');
     label = `${method} (other paths)`;
   } else {
     const def = endpoints[spec.route];
@@ -1015,37 +1621,61 @@ function materialize(spec: Spec, wiring: Wiring): Wire {
   }
   if (typeof spec.query === 'string') query ||= spec.query;
   else if (spec.query instanceof Bytes) query ||= Buffer.from(spec.query.bytes).toString('latin1');
-  else if (spec.query.length > 0) query ||= spec.query.map(([k, v]) => `${urlPiece(k, false)}=${urlPiece(v, false)}`).join('&');
+  else if (spec.query.length > 0)
+    query ||= spec.query.map(([k, v]) => `${urlPiece(k, false)}=${urlPiece(v, false)}`).join('&');
   const target = query ? `${path}?${query}` : path;
 
   let body = Buffer.alloc(0);
   let stream: Wire['stream'];
   if (spec.body.type === 'json') body = Buffer.concat(toJson(spec.body.value));
-  else if (spec.body.type === 'text') body = Buffer.from(spec.body.text, spec.body.latin1 ? 'latin1' : 'utf8');
-  else if (spec.body.type === 'huge') stream = { bytes: spec.body.bytes, chunked: spec.body.chunked, keepAlive: spec.body.keepAlive };
+  else if (spec.body.type === 'text')
+    body = Buffer.from(spec.body.text, spec.body.latin1 ? 'latin1' : 'utf8');
+  else if (spec.body.type === 'huge')
+    stream = { bytes: spec.body.bytes, chunked: spec.body.chunked, keepAlive: spec.body.keepAlive };
 
   const headers: Array<[string, string]> = [
     ['Host', `127.0.0.1:${wiring.port}`],
     ['Connection', stream?.keepAlive ? 'keep-alive' : 'close'],
-    ['X-Forwarded-For', spec.from === undefined ? `10.66.${spec.ip >> 8}.${spec.ip & 255}` : valueBytes(spec.from).toString('latin1')],
+    [
+      'X-Forwarded-For',
+      spec.from === undefined
+        ? `10.66.${spec.ip >> 8}.${spec.ip & 255}`
+        : valueBytes(spec.from).toString('latin1'),
+    ],
     ['User-Agent', 'vita-fuzz'],
     ['Accept', 'application/json'],
   ];
   if (identity.cookie) headers.push(['Cookie', identity.cookie]);
   const others = Object.values(wiring.identities).filter((i) => i !== identity);
-  const token = { valid: identity.csrf, wrong: `${identity.csrf.slice(0, -2)}AA`, foreign: others[0]?.csrf ?? 'x', huge: 'A'.repeat(12_000), twice: identity.csrf, missing: '' }[spec.csrf];
+  const token = {
+    valid: identity.csrf,
+    wrong: `${identity.csrf.slice(0, -2)}AA`,
+    foreign: others[0]?.csrf ?? 'x',
+    huge: 'A'.repeat(12_000),
+    twice: identity.csrf,
+    missing: '',
+  }[spec.csrf];
   if (spec.csrf !== 'missing') headers.push(['x-csrf-token', token]);
   if (spec.csrf === 'twice') headers.push(['x-csrf-token', identity.csrf]);
   const put = spec.route === 'storagePut';
-  const contentType = spec.contentType === undefined ? (put ? 'application/pdf' : spec.body.type === 'none' ? null : 'application/json') : spec.contentType;
+  const contentType =
+    spec.contentType === undefined
+      ? put
+        ? 'application/pdf'
+        : spec.body.type === 'none'
+          ? null
+          : 'application/json'
+      : spec.contentType;
   if (contentType !== null) headers.push(['Content-Type', contentType]);
   if (stream?.chunked) headers.push(['Transfer-Encoding', 'chunked']);
   else if (stream) headers.push(['Content-Length', String(stream.bytes)]);
-  else if (spec.body.type !== 'none' || STATE_CHANGING.has(method)) headers.push(['Content-Length', String(body.length)]);
+  else if (spec.body.type !== 'none' || STATE_CHANGING.has(method))
+    headers.push(['Content-Length', String(body.length)]);
 
   for (const edit of spec.headers) {
     const name = edit[1];
-    if (edit[0] !== 'add') headers.splice(0, headers.length, ...headers.filter(([n]) => n.toLowerCase() !== name));
+    if (edit[0] !== 'add')
+      headers.splice(0, headers.length, ...headers.filter(([n]) => n.toLowerCase() !== name));
     if (edit[0] !== 'drop') headers.push([name, valueBytes(edit[2]).toString('latin1')]);
   }
 
@@ -1053,7 +1683,8 @@ function materialize(spec: Spec, wiring: Wiring): Wire {
   let line = (m: string, t: string) => `${m} ${t} HTTP/${version}`;
   let separator = CRLF;
   let trailer = Buffer.alloc(0);
-  const drop = (name: string) => headers.splice(0, headers.length, ...headers.filter(([n]) => n.toLowerCase() !== name));
+  const drop = (name: string) =>
+    headers.splice(0, headers.length, ...headers.filter(([n]) => n.toLowerCase() !== name));
   switch (spec.protocol) {
     case undefined:
       break;
@@ -1132,7 +1763,10 @@ function materialize(spec: Spec, wiring: Wiring): Wire {
     spec.protocol === 'header without colon'
       ? headers.map(([n, v]) => (n === 'X-No-Colon' ? 'X-No-Colon' : `${n}: ${v}`))
       : headers.map(([n, v]) => `${n}: ${v}`);
-  const head = Buffer.from(`${line(method, target)}${separator}${headerText.join(separator)}${separator}${separator}`, 'latin1');
+  const head = Buffer.from(
+    `${line(method, target)}${separator}${headerText.join(separator)}${separator}${separator}`,
+    'latin1',
+  );
   return { head, body: Buffer.concat([body, trailer]), ...(stream && { stream }), method, label, target };
 }
 
@@ -1153,7 +1787,11 @@ interface Outcome {
 }
 
 /** Every complete HTTP response in `data` (pipelined answers included); a cut-off last one is kept when the socket closed. */
-function parseAnswers(data: Buffer, method: string, closed: boolean): { answers: Answer[]; complete: boolean } {
+function parseAnswers(
+  data: Buffer,
+  method: string,
+  closed: boolean,
+): { answers: Answer[]; complete: boolean } {
   const answers: Answer[] = [];
   let at = 0;
   for (;;) {
@@ -1177,7 +1815,11 @@ function parseAnswers(data: Buffer, method: string, closed: boolean): { answers:
         const chunks: Buffer[] = [];
         for (;;) {
           const lineEnd = data.indexOf('\r\n', next);
-          if (lineEnd < 0) return { answers: closed ? [...answers, { status, headers, body: Buffer.concat(chunks) }] : answers, complete: false };
+          if (lineEnd < 0)
+            return {
+              answers: closed ? [...answers, { status, headers, body: Buffer.concat(chunks) }] : answers,
+              complete: false,
+            };
           const size = parseInt(data.subarray(next, lineEnd).toString('latin1'), 16);
           if (!Number.isFinite(size)) return { answers, complete: false };
           if (size === 0) {
@@ -1186,12 +1828,20 @@ function parseAnswers(data: Buffer, method: string, closed: boolean): { answers:
           }
           chunks.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
           next = lineEnd + 2 + size + 2;
-          if (next > data.length) return { answers: closed ? [...answers, { status, headers, body: Buffer.concat(chunks) }] : answers, complete: false };
+          if (next > data.length)
+            return {
+              answers: closed ? [...answers, { status, headers, body: Buffer.concat(chunks) }] : answers,
+              complete: false,
+            };
         }
         body = Buffer.concat(chunks);
       } else if (headers.has('content-length')) {
         const length = Number(headers.get('content-length'));
-        if (next + length > data.length) return { answers: closed ? [...answers, { status, headers, body: data.subarray(next) }] : answers, complete: false };
+        if (next + length > data.length)
+          return {
+            answers: closed ? [...answers, { status, headers, body: data.subarray(next) }] : answers,
+            complete: false,
+          };
         body = data.subarray(next, next + length);
         next += length;
       } else {
@@ -1226,7 +1876,12 @@ function send(port: number, wire: Wire, timeoutMs: number): Promise<Outcome> {
       clearTimeout(idle);
       socket.destroy();
       const { answers } = parseAnswers(Buffer.concat(received), wire.method, true);
-      resolve({ answers, unsent: !sentAll, ms: performance.now() - began, ...(answers.length === 0 && { error: error ?? 'closed without an answer' }) });
+      resolve({
+        answers,
+        unsent: !sentAll,
+        ms: performance.now() - began,
+        ...(answers.length === 0 && { error: error ?? 'closed without an answer' }),
+      });
     };
     const timer = setTimeout(() => finish(`no answer within ${timeoutMs / 1000} s`), timeoutMs);
     // A kept-alive connection: done once a whole answer arrived, the request was sent, and nothing more came for a moment.
@@ -1246,10 +1901,11 @@ function send(port: number, wire: Wire, timeoutMs: number): Promise<Outcome> {
       void (async () => {
         const write = async (bytes: Buffer) => {
           if (socket.destroyed || !socket.writable) return false;
-          if (!socket.write(bytes)) await new Promise<void>((r) => {
-            socket.once('drain', r);
-            socket.once('close', r);
-          });
+          if (!socket.write(bytes))
+            await new Promise<void>((r) => {
+              socket.once('drain', r);
+              socket.once('close', r);
+            });
           return !socket.destroyed;
         };
         let ok = await write(wire.head);
@@ -1260,7 +1916,15 @@ function send(port: number, wire: Wire, timeoutMs: number): Promise<Outcome> {
           while (left > 0 && received.length === 0) {
             await new Promise((r) => setImmediate(r));
             const chunk = FILLER.subarray(0, Math.min(left, FILLER.length));
-            ok = wire.stream.chunked ? await write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])) : await write(chunk);
+            ok = wire.stream.chunked
+              ? await write(
+                  Buffer.concat([
+                    Buffer.from(`${chunk.length.toString(16)}\r\n`),
+                    chunk,
+                    Buffer.from('\r\n'),
+                  ]),
+                )
+              : await write(chunk);
             if (!ok) break;
             left -= chunk.length;
           }
@@ -1281,7 +1945,8 @@ type Failure = '5xx' | 'error not JSON' | 'error shape' | 'error text not for pe
 
 /** HTTP reason phrases ("Bad Request"), library defaults ("Invalid input: expected string…") and internals: not something a person can act on. */
 const REASON_PHRASES = new Set(Object.values(http.STATUS_CODES));
-const DEVELOPER_TEXT = /^(Invalid input|Too big|Too small|Invalid (string|option|element|key|union|format))|expected \w+, received|FST_ERR|\[object Object\]|\bat .+:\d+:\d+\)?$|'Content-Type' header/;
+const DEVELOPER_TEXT =
+  /^(Invalid input|Too big|Too small|Invalid (string|option|element|key|union|format))|expected \w+, received|FST_ERR|\[object Object\]|\bat .+:\d+:\d+\)?$|'Content-Type' header/;
 
 /** The limits beyond which the server may refuse a request before reading all of it (headers, JSON bodies). */
 const HEAD_LIMIT = 16 * 1024;
@@ -1298,7 +1963,13 @@ function judge(answer: Answer, method: string): Failure | null {
     const parsed: unknown = JSON.parse(answer.body.toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'error shape';
     const { error, code, ...others } = parsed as { error?: unknown; code?: unknown };
-    if (typeof error !== 'string' || error.trim() === '' || !isErrorCode(code) || Object.keys(others).length > 0) return 'error shape';
+    if (
+      typeof error !== 'string' ||
+      error.trim() === '' ||
+      !isErrorCode(code) ||
+      Object.keys(others).length > 0
+    )
+      return 'error shape';
     return REASON_PHRASES.has(error) || DEVELOPER_TEXT.test(error) ? 'error text not for people' : null;
   } catch {
     return 'error shape';
@@ -1311,18 +1982,32 @@ const excerpt = (bytes: Buffer, max: number) => {
 };
 
 function describe(spec: Spec, wire: Wire, outcome: Outcome): string {
-  const body = wire.stream ? `<${wire.stream.bytes / MB} MB${wire.stream.chunked ? ', chunked' : ''}>` : excerpt(wire.body, 120);
+  const body = wire.stream
+    ? `<${wire.stream.bytes / MB} MB${wire.stream.chunked ? ', chunked' : ''}>`
+    : excerpt(wire.body, 120);
   // The headers the spec changed (all of them for protocol cases), each value cut short.
-  const changed = new Set([...spec.headers.map((edit) => edit[1]), ...(spec.from === undefined ? [] : ['x-forwarded-for'])]);
+  const changed = new Set([
+    ...spec.headers.map((edit) => edit[1]),
+    ...(spec.from === undefined ? [] : ['x-forwarded-for']),
+  ]);
   const lines = wire.head
     .toString('latin1')
     .split(/\r?\n/)
     .slice(1)
-    .filter((line) => line && (spec.protocol !== undefined || changed.has(line.slice(0, line.indexOf(':')).toLowerCase())))
+    .filter(
+      (line) =>
+        line && (spec.protocol !== undefined || changed.has(line.slice(0, line.indexOf(':')).toLowerCase())),
+    )
     .map((line) => (line.length > 100 ? `${line.slice(0, 100)}… (${line.length} chars)` : line));
   const headers = lines.length > 0 ? ` headers ${JSON.stringify(lines.slice(0, 12).join('\n'))}` : '';
-  const answer = outcome.answers.map((a) => `${a.status} ${a.headers.get('content-type') ?? '(no type)'} ${excerpt(a.body, 160)}`).join(' + ') || outcome.error || '';
-  const target = wire.target.length > 160 ? `${wire.target.slice(0, 160)}… (${wire.target.length} chars)` : wire.target;
+  const answer =
+    outcome.answers
+      .map((a) => `${a.status} ${a.headers.get('content-type') ?? '(no type)'} ${excerpt(a.body, 160)}`)
+      .join(' + ') ||
+    outcome.error ||
+    '';
+  const target =
+    wire.target.length > 160 ? `${wire.target.slice(0, 160)}… (${wire.target.length} chars)` : wire.target;
   return `[${spec.kind}${spec.protocol ? `: ${spec.protocol}` : ''}, as ${spec.who}, csrf ${spec.csrf}] ${wire.method} ${JSON.stringify(target)} body ${body}${headers} → ${answer}`;
 }
 
@@ -1348,7 +2033,11 @@ function startSlowConnections(port: number, count: number, anonymous: Identity, 
       head: `POST /api/auth/login-init HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${anonymous.cookie}\r\nx-csrf-token: ${anonymous.csrf}\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 60_000}\r\n\r\n`,
       rest: body + ' '.repeat(60_000),
     },
-    { mode: 'headers', head: 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n', rest: `X-Slow: ${'a'.repeat(60_000)}` },
+    {
+      mode: 'headers',
+      head: 'GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      rest: `X-Slow: ${'a'.repeat(60_000)}`,
+    },
     {
       mode: 'upload',
       head: `PUT /api/storage/put?${putQuery} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/pdf\r\nContent-Length: 100000\r\n\r\n`,
@@ -1398,7 +2087,11 @@ function startSlowConnections(port: number, count: number, anonymous: Identity, 
 // ── Setting up the world ─────────────────────────────────────────────────────────────────────────
 
 /** A browser of our own (its cookies readable), signed in through PIN and emailed code unless anonymous. */
-async function session(url: string, email?: string, pin?: string): Promise<{ identity: Identity; api: ApiClient }> {
+async function session(
+  url: string,
+  email?: string,
+  pin?: string,
+): Promise<{ identity: Identity; api: ApiClient }> {
   const jar = createCookieJarFetch((input, init) => fetch(input, init), { pageUrl: url });
   const api = createApiClient({ baseUrl: `${url}/api`, fetch: jar.fetch, getCookie: jar.getCookie });
   await jar.fetch(`${url}/api/me`).then((res) => res.body?.cancel());
@@ -1416,15 +2109,27 @@ async function buildWorld(url: string) {
   if (!vol0 || !vol1) throw new Error('two volunteers were set up');
   const victims = ['victim0@fuzz.test', 'victim1@fuzz.test', 'victim2@fuzz.test', 'victim3@fuzz.test'];
   for (const [i, email] of victims.entries()) {
-    await openBrowser(url).api.register({ body: { firstName: 'Victim', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN } });
+    await openBrowser(url).api.register({
+      body: { firstName: 'Victim', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN },
+    });
     if (i < 3) await admin.api.approveUser({ params: { email }, body: { approved: true } });
   }
   // An orphaned client: its volunteer's account is deleted.
   const leaving = await session(url, 'victim2@fuzz.test', VOLUNTEER_PIN);
-  const orphan = await leaving.api.createClient({ body: { firstName: 'Orphan', lastName: 'Client', email: 'orphan@client.test', phone: '555 010 0177' } });
+  const orphan = await leaving.api.createClient({
+    body: { firstName: 'Orphan', lastName: 'Client', email: 'orphan@client.test', phone: '555 010 0177' },
+  });
   await admin.api.deleteUser({ params: { email: 'victim2@fuzz.test' } });
 
-  const world: World = { ownClientIds: [], otherClientIds: [], orphanClientIds: [orphan.client.clientId], clientEmails: ['orphan@client.test'], victimEmails: victims, docTypes: [...FIXED_CATEGORIES], keys: [] };
+  const world: World = {
+    ownClientIds: [],
+    otherClientIds: [],
+    orphanClientIds: [orphan.client.clientId],
+    clientEmails: ['orphan@client.test'],
+    victimEmails: victims,
+    docTypes: [...FIXED_CATEGORIES],
+    keys: [],
+  };
   let anchor = '';
   for (const [v, browser] of [vol0, vol1].entries()) {
     for (let c = 0; c < (v === 0 ? 3 : 2); c += 1) {
@@ -1432,11 +2137,20 @@ async function buildWorld(url: string) {
       const clientId = await newClient(browser, label);
       (v === 0 ? world.ownClientIds : world.otherClientIds).push(clientId);
       world.clientEmails.push(`${label.toLowerCase()}@client.test`);
-      const key = await upload(browser, clientId, 'Banking Info', `statement ${v}-${c}.pdf`, randomPdf(3_000));
+      const key = await upload(
+        browser,
+        clientId,
+        'Banking Info',
+        `statement ${v}-${c}.pdf`,
+        randomPdf(3_000),
+      );
       if (!anchor) anchor = key;
       else world.keys.push(key);
       if (c === 0) {
-        const added = await browser.api.addDocType({ params: { id: clientId }, body: { template: 'W-2', note: `Acme ${v}, Inc.` } });
+        const added = await browser.api.addDocType({
+          params: { id: clientId },
+          body: { template: 'W-2', note: `Acme ${v}, Inc.` },
+        });
         world.docTypes.push(added.docType);
       }
     }
@@ -1444,10 +2158,16 @@ async function buildWorld(url: string) {
   // Upload URLs to tamper with: some with a declared size and digest, some without.
   const putTemplates: string[] = [];
   for (let i = 0; i < 6; i += 1) {
-    const declared = i < 4 ? { size: 4_096, sha256: createHash('sha256').update(String(i)).digest('hex') } : {};
+    const declared =
+      i < 4 ? { size: 4_096, sha256: createHash('sha256').update(String(i)).digest('hex') } : {};
     const presigned = await vol0.api.presignUpload({
       params: { id: world.ownClientIds[0] ?? '' },
-      body: { docType: 'Banking Info', filename: `fuzz ${i}.pdf`, contentType: 'application/pdf', ...declared },
+      body: {
+        docType: 'Banking Info',
+        filename: `fuzz ${i}.pdf`,
+        contentType: 'application/pdf',
+        ...declared,
+      },
     });
     putTemplates.push(new URL(presigned.url).search.slice(1));
   }
@@ -1463,7 +2183,13 @@ async function buildWorld(url: string) {
     getTemplate = new URL(signed.url).search.slice(1);
   };
   await renewGet();
-  return { world, putTemplates, slowPut: new URL(slowUpload.url).search.slice(1), getTemplate: () => getTemplate, renewGet };
+  return {
+    world,
+    putTemplates,
+    slowPut: new URL(slowUpload.url).search.slice(1),
+    getTemplate: () => getTemplate,
+    renewGet,
+  };
 }
 
 // ── The scenario ─────────────────────────────────────────────────────────────────────────────────
@@ -1516,7 +2242,12 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
     volunteer1: (await session(url, 'volunteer1@reliability.test', VOLUNTEER_PIN)).identity,
     anonymous: (await session(url)).identity,
   };
-  const wiring: Wiring = { port, identities, putTemplates: setup.putTemplates, getTemplate: setup.getTemplate };
+  const wiring: Wiring = {
+    port,
+    identities,
+    putTemplates: setup.putTemplates,
+    getTemplate: setup.getTemplate,
+  };
   const renewer = setInterval(() => void setup.renewGet().catch(() => undefined), 30_000);
   o.cleanups.push(() => clearInterval(renewer));
 
@@ -1556,21 +2287,43 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
     const found = tally(outcome.answers, wire.method);
     // An oversized request may be refused before it is all sent, and the reset of the rest can cost the
     // answer: counted, not a failure. Anything else ending without an answer is one.
-    const oversized = wire.head.length > HEAD_LIMIT || wire.body.length > JSON_BODY_LIMIT || wire.stream !== undefined;
-    if (outcome.answers.length === 0 && outcome.unsent && oversized && /EPIPE|ECONNRESET/.test(outcome.error ?? '')) cutOff += 1;
+    const oversized =
+      wire.head.length > HEAD_LIMIT || wire.body.length > JSON_BODY_LIMIT || wire.stream !== undefined;
+    if (
+      outcome.answers.length === 0 &&
+      outcome.unsent &&
+      oversized &&
+      /EPIPE|ECONNRESET/.test(outcome.error ?? '')
+    )
+      cutOff += 1;
     else if (outcome.answers.length === 0) found.add('no answer');
     const size = wire.head.length + wire.body.length + (wire.stream?.bytes ?? 0);
-    for (const failure of found) record(failures, `${failure} on ${wire.label}`, size, describe(spec, wire, outcome));
+    for (const failure of found)
+      record(failures, `${failure} on ${wire.label}`, size, describe(spec, wire, outcome));
   };
 
   /** An upload flow: each step a well-formed request of its own (through fetch), judged like the others. */
   const runFlow = async (spec: Spec, flow: Flow) => {
     const identity = identities[spec.who];
-    const clients = spec.who === 'admin' ? [...setup.world.ownClientIds, ...setup.world.otherClientIds] : setup.world.ownClientIds;
+    const clients =
+      spec.who === 'admin'
+        ? [...setup.world.ownClientIds, ...setup.world.otherClientIds]
+        : setup.world.ownClientIds;
     const clientId = clients[flow.client % clients.length] ?? '';
-    const step = async (label: string, method: string, target: string, body?: { json: unknown } | { bytes: Buffer; type: string; headers?: Record<string, string> }) => {
+    const step = async (
+      label: string,
+      method: string,
+      target: string,
+      body?: { json: unknown } | { bytes: Buffer; type: string; headers?: Record<string, string> },
+    ) => {
       const signed = !target.startsWith('/');
-      const headers: Record<string, string> = signed ? {} : { cookie: identity.cookie, 'x-csrf-token': identity.csrf, 'x-forwarded-for': `10.67.${spec.ip >> 8}.${spec.ip & 255}` };
+      const headers: Record<string, string> = signed
+        ? {}
+        : {
+            cookie: identity.cookie,
+            'x-csrf-token': identity.csrf,
+            'x-forwarded-for': `10.67.${spec.ip >> 8}.${spec.ip & 255}`,
+          };
       let payload: Buffer | undefined;
       if (body && 'json' in body) {
         headers['content-type'] = 'application/json';
@@ -1581,8 +2334,16 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
       }
       flowRequests += 1;
       const began = performance.now();
-      const answer = await fetch(signed ? target : `${url}/api${target}`, { method, headers, ...(payload && { body: new Uint8Array(payload) }) }).then(
-        async (res): Promise<Answer> => ({ status: res.status, headers: new Map(res.headers), body: Buffer.from(await res.arrayBuffer()) }),
+      const answer = await fetch(signed ? target : `${url}/api${target}`, {
+        method,
+        headers,
+        ...(payload && { body: new Uint8Array(payload) }),
+      }).then(
+        async (res): Promise<Answer> => ({
+          status: res.status,
+          headers: new Map(res.headers),
+          body: Buffer.from(await res.arrayBuffer()),
+        }),
         () => undefined,
       );
       latencies.push(performance.now() - began);
@@ -1593,7 +2354,9 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
       for (const failure of found) record(failures, `${failure} on ${label}`, payload?.length ?? 0, repro());
       const parsed = (() => {
         try {
-          return answer && answer.status < 300 && /json/.test(answer.headers.get('content-type') ?? '') ? (JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>) : null;
+          return answer && answer.status < 300 && /json/.test(answer.headers.get('content-type') ?? '')
+            ? (JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>)
+            : null;
         } catch {
           return null;
         }
@@ -1601,38 +2364,70 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
       return parsed;
     };
     const id = encodeURIComponent(clientId);
-    const added = await step('POST /api/clients/:id/docs/types', 'POST', `/clients/${id}/docs/types`, { json: { template: flow.template, note: flow.note } });
+    const added = await step('POST /api/clients/:id/docs/types', 'POST', `/clients/${id}/docs/types`, {
+      json: { template: flow.template, note: flow.note },
+    });
     const docType = typeof added?.docType === 'string' ? added.docType : 'Banking Info';
-    const bytes = flow.contentType === 'application/pdf' ? randomPdf(2_000) : flow.contentType === 'image/png' ? PNG : JPEG;
+    const bytes =
+      flow.contentType === 'application/pdf'
+        ? randomPdf(2_000)
+        : flow.contentType === 'image/png'
+          ? PNG
+          : JPEG;
     const presigned = await step('POST /api/docs/presign/:id', 'POST', `/docs/presign/${id}`, {
-      json: { docType, filename: flow.filename, contentType: flow.contentType, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
+      json: {
+        docType,
+        filename: flow.filename,
+        contentType: flow.contentType,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      },
     });
     if (typeof presigned?.url === 'string' && typeof presigned.key === 'string') {
       const signedHeaders = (presigned.headers ?? {}) as Record<string, string>;
-      await step('PUT /api/storage/put', 'PUT', presigned.url, { bytes, type: flow.contentType, headers: signedHeaders });
-      const completed = await step('POST /api/docs/complete', 'POST', '/docs/complete', { json: { key: presigned.key } });
+      await step('PUT /api/storage/put', 'PUT', presigned.url, {
+        bytes,
+        type: flow.contentType,
+        headers: signedHeaders,
+      });
+      const completed = await step('POST /api/docs/complete', 'POST', '/docs/complete', {
+        json: { key: presigned.key },
+      });
       await step('GET /api/docs/list/:id', 'GET', `/docs/list/${id}?docType=${encodeURIComponent(docType)}`);
       const key = (completed?.item as { key?: string } | undefined)?.key ?? presigned.key;
-      const download = await step('POST /api/docs/presign-get', 'POST', '/docs/presign-get', { json: { key, downloadAs: flow.downloadAs } });
+      const download = await step('POST /api/docs/presign-get', 'POST', '/docs/presign-get', {
+        json: { key, downloadAs: flow.downloadAs },
+      });
       if (typeof download?.url === 'string') await step('GET /api/storage/get', 'GET', download.url);
       const view = await step('POST /api/docs/presign-view', 'POST', '/docs/presign-view', { json: { key } });
       if (typeof view?.url === 'string') await step('GET /api/storage/get', 'GET', view.url);
       await step('POST /api/docs/rename', 'POST', '/docs/rename', { json: { key, filename: flow.rename } });
-      await step('GET /api/clients/:id/docs/download-all', 'GET', `/clients/${id}/docs/download-all?include=${encodeURIComponent(docType)}`);
+      await step(
+        'GET /api/clients/:id/docs/download-all',
+        'GET',
+        `/clients/${id}/docs/download-all?include=${encodeURIComponent(docType)}`,
+      );
     }
     // The category goes again (with its file), so the flows do not pile up categories.
-    if (docType !== 'Banking Info') await step('DELETE /api/clients/:id/docs/types', 'DELETE', `/clients/${id}/docs/types?docType=${encodeURIComponent(docType)}`);
+    if (docType !== 'Banking Info')
+      await step(
+        'DELETE /api/clients/:id/docs/types',
+        'DELETE',
+        `/clients/${id}/docs/types?docType=${encodeURIComponent(docType)}`,
+      );
   };
 
   const runOne = async (spec: Spec) => {
     kindCounts.set(spec.kind, (kindCounts.get(spec.kind) ?? 0) + 1);
     const role = spec.who.startsWith('volunteer') ? 'volunteer' : spec.who;
     whoCounts.set(role, (whoCounts.get(role) ?? 0) + 1);
-    if (spec.route !== 'path' && spec.route !== 'storagePut' && spec.route !== 'storageGet') endpointsHit.add(spec.route);
+    if (spec.route !== 'path' && spec.route !== 'storagePut' && spec.route !== 'storageGet')
+      endpointsHit.add(spec.route);
     if (spec.flow) await runFlow(spec, spec.flow);
     else await runRaw(spec);
     done += 1;
-    if (done % (short ? 250 : 1_000) === 0) log(`${fmt(done)} sent, ${failures.size} failure group(s), RSS ${mb(await server.rssMb())}`);
+    if (done % (short ? 250 : 1_000) === 0)
+      log(`${fmt(done)} sent, ${failures.size} failure group(s), RSS ${mb(await server.rssMb())}`);
   };
   const runAll = (batch: readonly Spec[]) => {
     let next = 0;
@@ -1675,7 +2470,10 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
   const slowStart = Math.min(...slow.slows.map((s) => s.openedAt));
   for (;;) {
     const probeStart = performance.now();
-    const status = await fetch(`${url}/api/me`).then((res) => res.status, () => 0);
+    const status = await fetch(`${url}/api/me`).then(
+      (res) => res.status,
+      () => 0,
+    );
     slowestProbe = Math.max(slowestProbe, performance.now() - probeStart);
     probeFailed ||= status !== 401;
     const waiting = slow.slows.some((s) => s.mode === 'headers' && s.closedAt === undefined);
@@ -1697,33 +2495,54 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
 
   const alive = isUp();
   const broke: string[] = [];
-  if (!alive) broke.push(`the server exited (code ${server.child.exitCode}, signal ${server.child.signalCode}): ${server.log().slice(-600)}`);
+  if (!alive)
+    broke.push(
+      `the server exited (code ${server.child.exitCode}, signal ${server.child.signalCode}): ${server.log().slice(-600)}`,
+    );
   if (alive) {
     const me = await answerOf(url, identities.admin);
-    if (me.status !== 200) broke.push(`/api/me as the admin answered ${me.status} after the run: ${me.text.slice(0, 200)}`);
+    if (me.status !== 200)
+      broke.push(`/api/me as the admin answered ${me.status} after the run: ${me.text.slice(0, 200)}`);
     const anonymous = await answerOf(url, { cookie: '', csrf: '' });
-    if (anonymous.status !== 401 || !/^application\/json/.test(anonymous.type)) broke.push(`/api/me without a session answered ${anonymous.status} ${anonymous.type}`);
+    if (anonymous.status !== 401 || !/^application\/json/.test(anonymous.type))
+      broke.push(`/api/me without a session answered ${anonymous.status} ${anonymous.type}`);
     // None of the pollution attempts may have made a volunteer an admin.
     const promoted = await answerOf(url, identities.volunteer0, '/api/admin/users');
-    if (promoted.status !== 403) broke.push(`a volunteer's GET /api/admin/users answered ${promoted.status} after the run (403 expected)`);
+    if (promoted.status !== 403)
+      broke.push(
+        `a volunteer's GET /api/admin/users answered ${promoted.status} after the run (403 expected)`,
+      );
   }
   if (probeFailed || slowestProbe > 5_000) {
-    broke.push(`while ${slow.slows.length} connections trickled, /api/me took up to ${slowestProbe.toFixed(0)} ms${probeFailed ? ' or did not answer 401' : ''}`);
+    broke.push(
+      `while ${slow.slows.length} connections trickled, /api/me took up to ${slowestProbe.toFixed(0)} ms${probeFailed ? ' or did not answer 401' : ''}`,
+    );
   }
   for (const s of slow.slows) {
     const verdict = s.answer && judge(s.answer, 'POST');
-    if (s.answer && verdict) record(failures, `${verdict} on a slow ${s.mode} connection`, 0, `${s.answer.status} ${s.answer.headers.get('content-type') ?? '(no type)'} ${excerpt(s.answer.body, 160)}`);
+    if (s.answer && verdict)
+      record(
+        failures,
+        `${verdict} on a slow ${s.mode} connection`,
+        0,
+        `${s.answer.status} ${s.answer.headers.get('content-type') ?? '(no type)'} ${excerpt(s.answer.body, 160)}`,
+      );
   }
   const errorLines = server
     .log()
     .split('\n')
     .filter((line) => /"level":(50|60)/.test(line));
-  if (errorLines.length > 0) broke.push(`the server logged ${errorLines.length} error(s), first: ${errorLines[0]?.slice(0, 400)}`);
-  for (const [group, f] of [...failures.entries()].sort((a, b) => b[1].count - a[1].count)) broke.push(`${group} ×${f.count}: ${f.repro}`);
+  if (errorLines.length > 0)
+    broke.push(`the server logged ${errorLines.length} error(s), first: ${errorLines[0]?.slice(0, 400)}`);
+  for (const [group, f] of [...failures.entries()].sort((a, b) => b[1].count - a[1].count))
+    broke.push(`${group} ×${f.count}: ${f.repro}`);
   const memoryHeld = after <= before + RSS_SLACK_MB;
-  if (!memoryHeld) broke.push(`RSS ${mb(before)} before, ${mb(after)} after settling (more than ${RSS_SLACK_MB} MB kept)`);
+  if (!memoryHeld)
+    broke.push(`RSS ${mb(before)} before, ${mb(after)} after settling (more than ${RSS_SLACK_MB} MB kept)`);
 
-  const fives = [...statusCounts.entries()].filter(([status]) => status >= 500).reduce((sum, [, n]) => sum + n, 0);
+  const fives = [...statusCounts.entries()]
+    .filter(([status]) => status >= 500)
+    .reduce((sum, [, n]) => sum + n, 0);
   const statusList = [...statusCounts.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([status, n]) => `${status}×${fmt(n)}`)
@@ -1759,14 +2578,24 @@ async function fuzz(server: ServerProcess, o: FuzzOptions): Promise<Row> {
 }
 
 /** An answer to a GET with an identity's cookies. */
-async function answerOf(url: string, identity: Identity, path = '/api/me'): Promise<{ status: number; type: string; text: string }> {
+async function answerOf(
+  url: string,
+  identity: Identity,
+  path = '/api/me',
+): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve) => {
-    const req = http.get(`${url}${path}`, { headers: identity.cookie ? { cookie: identity.cookie } : {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', text }));
-    });
+    const req = http.get(
+      `${url}${path}`,
+      { headers: identity.cookie ? { cookie: identity.cookie } : {} },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', text }),
+        );
+      },
+    );
     req.on('error', (err) => resolve({ status: 0, type: '', text: err.message }));
   });
 }

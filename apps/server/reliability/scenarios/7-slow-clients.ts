@@ -87,7 +87,11 @@ async function openFiles(server: ServerProcess): Promise<number> {
  * process stops allocating, and until then the buffers the readers left are garbage still counted in
  * RSS, not memory kept.
  */
-async function hangUp(server: ServerProcess, readers: readonly SlowReader[], filesBefore: number): Promise<number> {
+async function hangUp(
+  server: ServerProcess,
+  readers: readonly SlowReader[],
+  filesBefore: number,
+): Promise<number> {
   for (const reader of readers) reader.abort();
   let files = await openFiles(server);
   const released = Date.now();
@@ -111,7 +115,9 @@ const BURST_MAX_SECONDS = 10;
  * each go at full speed, and measuring the others' latency during that would measure loopback.
  * Counted from when every reader had its first bytes.
  */
-async function connectBurst(server: ServerProcess): Promise<{ seconds: number; cpuSeconds: number; capped: boolean }> {
+async function connectBurst(
+  server: ServerProcess,
+): Promise<{ seconds: number; cpuSeconds: number; capped: boolean }> {
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('the server has no process id');
   const started = performance.now();
@@ -136,7 +142,8 @@ async function connectBurst(server: ServerProcess): Promise<{ seconds: number; c
 }
 
 /** The p99 of each compared family. */
-const p99s = (recorder: Recorder) => new Map(COMPARED.map((family) => [family, percentile(recorder.families.get(family) ?? [], 99)]));
+const p99s = (recorder: Recorder) =>
+  new Map(COMPARED.map((family) => [family, percentile(recorder.families.get(family) ?? [], 99)]));
 
 /** What the server holds and its RSS, at the start and at the end of some work. */
 interface Span {
@@ -161,7 +168,14 @@ async function work(
   const rss = await server.rssMb();
   const until = Date.now() + seconds * 1000;
   await Promise.all(
-    volunteers.map((volunteer, i) => workLoop(volunteer, clients[i] ?? '', recorder, counts, until, { pdfs, zipEvery: 0, offset: i, renameEvery: 5 })),
+    volunteers.map((volunteer, i) =>
+      workLoop(volunteer, clients[i] ?? '', recorder, counts, until, {
+        pdfs,
+        zipEvery: 0,
+        offset: i,
+        renameEvery: 5,
+      }),
+    ),
   );
   // As at the start: RSS right after the forced collection.
   const heldAtEnd = await server.retainedMb();
@@ -186,7 +200,13 @@ export const scenario: Scenario = {
       // The archive: the seeded 1 MB document and 19 more of 1 MB.
       await Promise.all(
         Array.from({ length: 19 }, (_, i) =>
-          upload(owner, big, FIXED_CATEGORIES[i % FIXED_CATEGORIES.length] ?? '13614-C', `page ${i + 1}.pdf`, randomPdf(MB)),
+          upload(
+            owner,
+            big,
+            FIXED_CATEGORIES[i % FIXED_CATEGORIES.length] ?? '13614-C',
+            `page ${i + 1}.pdf`,
+            randomPdf(MB),
+          ),
         ),
       );
       const pdfs = pdfPool(short ? 8 : 32);
@@ -216,7 +236,8 @@ export const scenario: Scenario = {
           .map((r, i) => {
             if (r.error()) return `${label} slow reader ${i}: ${r.error()?.message}`;
             if (r.status() !== 200) return `${label} slow reader ${i}: status ${r.status() ?? 'none'}`;
-            if (r.ended()) return `${label} slow reader ${i}: the archive ended early after ${r.received()} bytes`;
+            if (r.ended())
+              return `${label} slow reader ${i}: the archive ended early after ${r.received()} bytes`;
             return '';
           })
           .filter(Boolean);
@@ -253,7 +274,8 @@ export const scenario: Scenario = {
         ...firstProblems,
         ...secondProblems,
       ];
-      if (burst.capped) broke.push(`the slow readers' connect burst was still going after ${BURST_MAX_SECONDS} s`);
+      if (burst.capped)
+        broke.push(`the slow readers' connect burst was still going after ${BURST_MAX_SECONDS} s`);
       if (warmUp.errorCount() + unloaded.errorCount() + loaded.errorCount() === 0) {
         held.push(`0 errors in ${warmUp.requests() + unloaded.requests() + loaded.requests()} requests`);
       }
@@ -267,7 +289,8 @@ export const scenario: Scenario = {
       }
       const mb = (value: number, digits = 0) => `${value.toFixed(digits)} MB`;
       const signed = (value: number, digits = 1) => `${value < 0 ? '−' : '+'}${mb(Math.abs(value), digits)}`;
-      const check = (ok: boolean, text: string, limit: string) => (ok ? held.push(`${text} (at most ${limit})`) : broke.push(`${text}: more than ${limit}`));
+      const check = (ok: boolean, text: string, limit: string) =>
+        ok ? held.push(`${text} (at most ${limit})`) : broke.push(`${text}: more than ${limit}`);
       // What the server holds after full collections: no garbage, no allocator slack.
       const grewWithout = without.held.end.total - without.held.start.total;
       const grewWith = reading.held.end.total - reading.held.start.total;
@@ -324,7 +347,10 @@ export const scenario: Scenario = {
       if (filesAfter <= filesBefore && filesAfterSecond <= filesBefore) held.push(filesText);
       else broke.push(`${filesText}: not all released`);
       if (answers > 0 && answers < 500) held.push('the server still answers afterwards');
-      else broke.push(`GET /api/me ${answers ? `answered ${answers}` : 'got no answer'} after the slow readers hung up`);
+      else
+        broke.push(
+          `GET /api/me ${answers ? `answered ${answers}` : 'got no answer'} after the slow readers hung up`,
+        );
 
       const row: Row = {
         scenario: this.name,

@@ -140,7 +140,9 @@ const newestLiveOf = (input: CodeTry) => (eb: ExpressionBuilder<Database, 'codes
  */
 async function claimCodeTry(db: Db, input: CodeTry) {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${CODE_TRIES_LOCK}::int, hashtext(${`${input.purpose}|${input.email}`}))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${CODE_TRIES_LOCK}::int, hashtext(${`${input.purpose}|${input.email}`}))`.execute(
+      trx,
+    );
     return trx
       .updateTable('codes')
       .set({ attempts: sql<number>`attempts + 1` })
@@ -169,7 +171,10 @@ const withinWrongCodeShares = (input: CodeTry) => {
  * Whether `asker` may be sent another code for this email and purpose, or which share it used up:
  * the browser's or the network's, whichever is fuller. Codes asked from elsewhere do not count.
  */
-export async function codeAllowance(db: Db, input: Asker & { email: string; purpose: CodePurpose }): Promise<'ok' | 'hour' | 'day'> {
+export async function codeAllowance(
+  db: Db,
+  input: Asker & { email: string; purpose: CodePurpose },
+): Promise<'ok' | 'hour' | 'day'> {
   const within = (hours: number) => sql<boolean>`created_at > now() - make_interval(hours => ${hours})`;
   const fullest = (hours: number) =>
     sql<number>`greatest(count(*) filter (where requester = ${input.requester} and ${within(hours)}),
@@ -216,5 +221,8 @@ export async function openChallenge(db: Db, requester: string, purpose: CodePurp
 
 /** Deletes codes nobody can use any more. */
 export async function pruneCodes(db: Db): Promise<void> {
-  await db.deleteFrom('codes').where('created_at', '<', sql<Date>`now() - make_interval(hours => ${KEEP_CODES_HOURS})`).execute();
+  await db
+    .deleteFrom('codes')
+    .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${KEEP_CODES_HOURS})`)
+    .execute();
 }

@@ -11,7 +11,8 @@ const DEVICE_COOKIE = 'vita_device';
 const MAX_ACCOUNTS = 8;
 const DEVICE_DAYS = 180;
 
-const sign = (secret: Buffer, email: string, id: string) => hmac(secret, `device|${email}|${id}`).slice(0, 32);
+const sign = (secret: Buffer, email: string, id: string) =>
+  hmac(secret, `device|${email}|${id}`).slice(0, 32);
 
 /** This browser's device id for `email`, when it holds a valid note for it; else null. */
 export function knownDevice(secret: Buffer, request: FastifyRequest, email: string): string | null {
@@ -23,7 +24,13 @@ export function knownDevice(secret: Buffer, request: FastifyRequest, email: stri
 }
 
 /** Remembers that `email` signed in on this browser (keeping the notes of other accounts). */
-export function rememberDevice(secret: Buffer, request: FastifyRequest, reply: FastifyReply, email: string, secure: boolean): void {
+export function rememberDevice(
+  secret: Buffer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  email: string,
+  secure: boolean,
+): void {
   const others = (request.cookies[DEVICE_COOKIE] ?? '')
     .split('~')
     .filter((entry) => /^[A-Za-z0-9_-]{16,64}\.[A-Za-z0-9_-]{32}$/.test(entry));

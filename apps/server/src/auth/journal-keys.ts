@@ -89,7 +89,11 @@ export function createJournalKeys(db: Db, wrapKey: Buffer): JournalKeys {
   async function make(email: string): Promise<void> {
     const id = randomBytes(16).toString('hex');
     const key = randomBytes(32);
-    await db.deleteFrom('journal_keys').where('user_email', '=', email).where('created_at', '<=', cutoff()).execute();
+    await db
+      .deleteFrom('journal_keys')
+      .where('user_email', '=', email)
+      .where('created_at', '<=', cutoff())
+      .execute();
     await db
       .insertInto('journal_keys')
       .values({ id, user_email: email, wrapped: wrap(wrapKey, id, email, key) })
@@ -109,7 +113,12 @@ export function createJournalKeys(db: Db, wrapKey: Buffer): JournalKeys {
         }
         if (!row) continue; // destroyed (a sign-out) between its making and this read
         const key = unwrap(wrapKey, row.id, email, row.wrapped);
-        if (key) return { keyId: row.id, key, expiresAt: new Date(row.created_at.getTime() + JOURNAL_KEY_HOURS * 3_600_000) };
+        if (key)
+          return {
+            keyId: row.id,
+            key,
+            expiresAt: new Date(row.created_at.getTime() + JOURNAL_KEY_HOURS * 3_600_000),
+          };
         await db.deleteFrom('journal_keys').where('id', '=', row.id).execute();
       }
       throw new Error('no journal key could be made');

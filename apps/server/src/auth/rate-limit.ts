@@ -5,7 +5,12 @@ import type { Db } from '../db/database.js';
  * A fixed-window counter kept in the database, so several server processes share it.
  * Returns whether this hit is within `limit` for the current window of `windowSeconds`.
  */
-export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<boolean> {
   const window = sql`make_interval(secs => ${windowSeconds})`;
   const row = await db
     .insertInto('rate_limits')
@@ -23,10 +28,17 @@ export async function hitRateLimit(db: Db, key: string, limit: number, windowSec
 
 /** Drops counters whose window ended long ago; called now and then, not per request. */
 export async function pruneRateLimits(db: Db): Promise<void> {
-  await db.deleteFrom('rate_limits').where('window_start', '<', sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom('rate_limits')
+    .where('window_start', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }
 
 /** Gives back one hit (a successful sign-in should not use up the failure allowance). */
 export async function refundRateLimit(db: Db, key: string): Promise<void> {
-  await db.updateTable('rate_limits').set({ count: sql<number>`greatest(count - 1, 0)` }).where('key', '=', key).execute();
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`greatest(count - 1, 0)` })
+    .where('key', '=', key)
+    .execute();
 }

@@ -8,7 +8,14 @@ import { resolveSession, type UserRow } from './sessions.js';
 const user = { email: 'v@example.org', approved: true } as UserRow;
 const policy = { idleMinutes: 30, maxHours: 12 };
 /** No database: a test that reaches it fails. */
-const noDb = new Proxy({}, { get: () => { throw new Error('the database was asked'); } }) as Db;
+const noDb = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('the database was asked');
+    },
+  },
+) as Db;
 
 describe('session cache', () => {
   it('keeps nothing until it hears changes, forgets everything when it stops, and keeps an entry 10 s at most', () => {
@@ -51,7 +58,12 @@ describe('session cache', () => {
     cache.listening(true);
     const now = Date.now();
     const keep = (token: string, createdAgo: number, seenAgo: number) =>
-      cache.set(sha256(token), { user, createdAt: now - createdAgo, lastSeenAt: now - seenAgo }, now, cache.generation());
+      cache.set(
+        sha256(token),
+        { user, createdAt: now - createdAgo, lastSeenAt: now - seenAgo },
+        now,
+        cache.generation(),
+      );
     keep('fresh', 60_000, 1_000);
     keep('old', 12 * 3_600_000 + 1, 1_000);
     keep('idle', 60_000, 30 * 60_000 + 1);

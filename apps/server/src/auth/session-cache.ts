@@ -115,7 +115,10 @@ function apply(cache: SessionCache, payload: string | undefined): void {
  * is left to TCP keep-alive.
  */
 const endSoon = (client: pg.Client): Promise<void> =>
-  Promise.race([client.end().catch(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
+  Promise.race([
+    client.end().catch(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref()),
+  ]);
 
 /** How often the listening connection proves it still hears notifications, and how long the proof may take. */
 const PING_MS = 5_000;

@@ -61,13 +61,20 @@ export async function resolveSession(
     if (!row) return null;
     const { last_seen_at: lastSeen, session_created_at: created, ...user } = row;
     facts = { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime() };
-  } else if (now - facts.createdAt > policy.maxHours * 3_600_000 || now - facts.lastSeenAt > policy.idleMinutes * 60_000) {
+  } else if (
+    now - facts.createdAt > policy.maxHours * 3_600_000 ||
+    now - facts.lastSeenAt > policy.idleMinutes * 60_000
+  ) {
     cache?.forgetSession(idHash);
     return null;
   }
   if (!facts.user.approved) return null;
   if (now - facts.lastSeenAt > 60_000) {
-    const touched = await db.updateTable('sessions').set({ last_seen_at: new Date(now) }).where('id_hash', '=', idHash).executeTakeFirst();
+    const touched = await db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(now) })
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
     if (touched.numUpdatedRows === 0n) {
       cache?.forgetSession(idHash); // ended meanwhile
       return null;
@@ -80,7 +87,11 @@ export async function resolveSession(
 
 /** Ends one session; answers whose it was (null: no such session). */
 export async function revokeSession(db: Db, token: string): Promise<string | null> {
-  const ended = await db.deleteFrom('sessions').where('id_hash', '=', sha256(token)).returning('user_email').executeTakeFirst();
+  const ended = await db
+    .deleteFrom('sessions')
+    .where('id_hash', '=', sha256(token))
+    .returning('user_email')
+    .executeTakeFirst();
   return ended?.user_email ?? null;
 }
 

@@ -21,7 +21,8 @@ const LOCK_AFTER_FAILURES = 100;
  * What the throttle says about a try: allowed (and whether, if the PIN is wrong, this try is the one
  * that locks new browsers out), or not yet, or not until the lock is lifted.
  */
-export type ThrottleVerdict = { allowed: true; locksIfWrong: boolean } | { allowed: false; locked: boolean; retryAfterSeconds: number };
+export type ThrottleVerdict =
+  { allowed: true; locksIfWrong: boolean } | { allowed: false; locked: boolean; retryAfterSeconds: number };
 
 // The wait after n consecutive failures: 0 while n < FREE_FAILURES, then 2^(n - FREE_FAILURES) seconds up to
 // MAX_DELAY_SECONDS. In SQL, so the check and the claim are one atomic statement.
@@ -40,7 +41,10 @@ export async function claimTry(db: Db, email: string): Promise<ThrottleVerdict> 
     .onConflict((oc) =>
       oc
         .column('email')
-        .doUpdateSet({ failures: sql<number>`login_throttle.failures + 1`, last_failure_at: sql<Date>`now()` })
+        .doUpdateSet({
+          failures: sql<number>`login_throttle.failures + 1`,
+          last_failure_at: sql<Date>`now()`,
+        })
         .where(sql<boolean>`login_throttle.failures < ${LOCK_AFTER_FAILURES}`)
         .where(sql<boolean>`login_throttle.last_failure_at + ${delaySql} <= now()`),
     )
@@ -57,7 +61,11 @@ export async function claimTry(db: Db, email: string): Promise<ThrottleVerdict> 
     .where('email', '=', email)
     .executeTakeFirst();
   const locked = (row?.failures ?? 0) >= LOCK_AFTER_FAILURES;
-  return { allowed: false, locked, retryAfterSeconds: locked ? MAX_DELAY_SECONDS : Math.max(1, row?.wait ?? 1) };
+  return {
+    allowed: false,
+    locked,
+    retryAfterSeconds: locked ? MAX_DELAY_SECONDS : Math.max(1, row?.wait ?? 1),
+  };
 }
 
 /**

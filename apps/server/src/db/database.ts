@@ -30,7 +30,9 @@ export async function openDatabase(
   // out (held for an advisory lock, or between two queries) would emit 'error' to nobody and crash
   // the process; its next query fails instead (a 503), and the pool drops it when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparedStatementPool(pool, afterChange) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: preparedStatementPool(pool, afterChange) }),
+  });
   try {
     await migrate(db);
   } catch (err) {
@@ -45,8 +47,11 @@ async function migrate(db: Db): Promise<void> {
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : 'unknown error'}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Database migration ${failed} failed: ${error instanceof Error ? error.message : 'unknown error'}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -9,11 +9,20 @@ export function isForeignKeyViolation(err: unknown): boolean {
 }
 
 /** Socket errors of a database that is gone or going (stopped, restarting, unreachable). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** SQLSTATEs of the same: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** What `pg` says when a connection ends under it or cannot be had in time. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection closed/i;
 
 /**
  * True when `err` says the database cannot be reached right now (rather than that a query was

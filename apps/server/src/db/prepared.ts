@@ -37,7 +37,11 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
     async function run<R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>> {
       const name = nameFor(text);
       try {
-        const result = await client.query<R & pg.QueryResultRow>({ text, values: [...values], ...(name && { name }) });
+        const result = await client.query<R & pg.QueryResultRow>({
+          text,
+          values: [...values],
+          ...(name && { name }),
+        });
         if (afterChange && WRITES.test(text)) afterChange(text);
         return result as PostgresQueryResult<R>;
       } catch (err) {

@@ -34,7 +34,6 @@ export interface StoredDocument {
   version: string | null;
 }
 
-
 /** A row as a stored document (the caller knows it is stored). */
 export function toStored(row: DocumentRow): StoredDocument {
   return {
@@ -108,7 +107,12 @@ export async function findSameUpload(
 
 /** A pending upload gets a new deadline (its PUT URL is being issued again). */
 export async function extendPending(db: Db, key: string, expiresAt: Date): Promise<void> {
-  await db.updateTable('documents').set({ expires_at: expiresAt }).where('key', '=', key).where('state', '=', 'pending').execute();
+  await db
+    .updateTable('documents')
+    .set({ expires_at: expiresAt })
+    .where('key', '=', key)
+    .where('state', '=', 'pending')
+    .execute();
 }
 
 /**
@@ -173,7 +177,11 @@ export async function markStored(
 }
 
 /** A client's stored documents (one category, or all), ordered by the key's numeric prefix. */
-export async function listDocuments(db: Db, clientId: string, options: { docType?: string } = {}): Promise<StoredDocument[]> {
+export async function listDocuments(
+  db: Db,
+  clientId: string,
+  options: { docType?: string } = {},
+): Promise<StoredDocument[]> {
   let query = db.selectFrom('documents').selectAll().where('client_id', '=', clientId).where(STORED);
   if (options.docType !== undefined) query = query.where('doc_type', '=', options.docType);
   return (await query.orderBy('ord').orderBy('key').execute()).map(toStored);
@@ -226,7 +234,11 @@ from clients c where c.id = $1`;
  * The client's owner and one category's stored documents with their duplicates, in one round trip;
  * undefined when the client does not exist.
  */
-export async function listCategory(db: Db, clientId: string, docType: string): Promise<CategoryListing | undefined> {
+export async function listCategory(
+  db: Db,
+  clientId: string,
+  docType: string,
+): Promise<CategoryListing | undefined> {
   const { rows } = await db.executeQuery<{ created_by: string | null; pending: boolean; items: string }>(
     CompiledQuery.raw(LIST_CATEGORY, [clientId, docType]),
   );
@@ -250,15 +262,30 @@ export async function categoryStatus(db: Db, clientId: string): Promise<Category
     .selectFrom('clients as c')
     .select([
       'c.created_by',
-      sql<boolean>`exists (select 1 from documents p where p.client_id = c.id and p.state = 'pending')`.as('pending'),
-      sql<string[]>`array(select t.name from client_doc_types t where t.client_id = c.id order by t.position)`.as('custom'),
-      sql<string[]>`array(select distinct d.doc_type from documents d where d.client_id = c.id and d.state = 'stored')`.as(
+      sql<boolean>`exists (select 1 from documents p where p.client_id = c.id and p.state = 'pending')`.as(
+        'pending',
+      ),
+      sql<
+        string[]
+      >`array(select t.name from client_doc_types t where t.client_id = c.id order by t.position)`.as(
+        'custom',
+      ),
+      sql<
+        string[]
+      >`array(select distinct d.doc_type from documents d where d.client_id = c.id and d.state = 'stored')`.as(
         'withFiles',
       ),
     ])
     .where('c.id', '=', clientId)
     .executeTakeFirst();
-  return row && { client: { created_by: row.created_by }, pending: row.pending, custom: row.custom, withFiles: row.withFiles };
+  return (
+    row && {
+      client: { created_by: row.created_by },
+      pending: row.pending,
+      custom: row.custom,
+      withFiles: row.withFiles,
+    }
+  );
 }
 
 /** A client's pending uploads, oldest first (at most `limit`). */
@@ -277,7 +304,11 @@ export async function pendingDocuments(db: Db, clientId: string, limit: number):
 export async function deleteDocumentRows(db: Db, keys: readonly string[]): Promise<string[]> {
   if (keys.length === 0) return [];
   // One statement text whatever the number of keys (an `in (…)` list would prepare one per length).
-  const rows = await db.deleteFrom('documents').where(sql<boolean>`key = any(${[...keys]}::text[])`).returning('key').execute();
+  const rows = await db
+    .deleteFrom('documents')
+    .where(sql<boolean>`key = any(${[...keys]}::text[])`)
+    .returning('key')
+    .execute();
   return rows.map((r) => r.key);
 }
 

@@ -12,7 +12,14 @@ import { assertExpected, digestStream, type FileDigest } from '../storage/digest
 import { FALLBACK_CONTENT_TYPE, UNSUPPORTED_TYPE_MESSAGE, tooLarge } from '../storage/filetypes.js';
 import { documentRef } from '../storage/keys.js';
 import { StorageError, type ObjectStore } from '../storage/types.js';
-import { findDocument, markStored, pendingDocuments, toStored, type DocumentRow, type StoredDocument } from './documents.js';
+import {
+  findDocument,
+  markStored,
+  pendingDocuments,
+  toStored,
+  type DocumentRow,
+  type StoredDocument,
+} from './documents.js';
 
 /** What the lifecycle needs of the server. */
 export interface LifecycleServices {
@@ -28,14 +35,21 @@ export type Settled =
   | { state: 'waiting' };
 
 /** Reads the object behind a pending row and checks it against everything the row promised. */
-async function verify(store: ObjectStore, row: DocumentRow, size: number): Promise<FileDigest & { version: string | null }> {
+async function verify(
+  store: ObjectStore,
+  row: DocumentRow,
+  size: number,
+): Promise<FileDigest & { version: string | null }> {
   if (size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
   const opened = await store.open(row.key);
   const digest = { ...(await digestStream(opened.stream)), version: opened.version ?? null };
   if (digest.size > Number(row.max_bytes)) throw tooLarge(Number(row.max_bytes));
   if (digest.size === 0) throw new StorageError('unsupported_type', 'The file is empty.');
   if (!digest.contentType) throw new StorageError('unsupported_type', UNSUPPORTED_TYPE_MESSAGE);
-  assertExpected(digest, { size: row.declared_size === null ? null : Number(row.declared_size), sha256: row.declared_sha256 });
+  assertExpected(digest, {
+    size: row.declared_size === null ? null : Number(row.declared_size),
+    sha256: row.declared_sha256,
+  });
   return digest;
 }
 
@@ -60,12 +74,20 @@ export async function settle(
   try {
     digest = await verify(store, row, head.size);
   } catch (error) {
-    if (!(error instanceof StorageError) || error.kind === 'failed' || error.kind === 'not_found') throw error;
+    if (!(error instanceof StorageError) || error.kind === 'failed' || error.kind === 'not_found')
+      throw error;
     // The bytes go only with the pending row: if another request stored or removed it meanwhile,
     // whatever is at the key now is not this refusal's to delete.
-    const removed = await db.deleteFrom('documents').where('key', '=', row.key).where('state', '=', 'pending').executeTakeFirst();
+    const removed = await db
+      .deleteFrom('documents')
+      .where('key', '=', row.key)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
     if (removed.numDeletedRows > 0n) {
-      log.info({ document: documentRef(row.key), kind: error.kind }, 'upload refused after it arrived; deleted');
+      log.info(
+        { document: documentRef(row.key), kind: error.kind },
+        'upload refused after it arrived; deleted',
+      );
       await store.delete([row.key]);
     }
     return { state: 'refused', error };
@@ -74,7 +96,9 @@ export async function settle(
   if (document) return { state: 'stored', document };
   // Settled (or deleted) by another request meanwhile: report what the index now says.
   const current = await findDocument(db, row.key);
-  return current?.state === 'stored' ? { state: 'stored', document: toStored(current) } : { state: 'waiting' };
+  return current?.state === 'stored'
+    ? { state: 'stored', document: toStored(current) }
+    : { state: 'waiting' };
 }
 
 /** Pending uploads settled per list, status or ZIP request (the rest wait for the next one or the sweeper). */
@@ -91,7 +115,8 @@ export async function settleArrived(services: LifecycleServices, clientId: strin
   const results = await Promise.allSettled(pending.map((row) => settle(services, row)));
   let stored = false;
   for (const result of results) {
-    if (result.status === 'rejected') services.log.warn({ err: result.reason }, 'could not settle an upload; will retry');
+    if (result.status === 'rejected')
+      services.log.warn({ err: result.reason }, 'could not settle an upload; will retry');
     else if (result.value.state === 'stored') stored = true;
   }
   return stored;
@@ -106,7 +131,11 @@ export async function settleArrived(services: LifecycleServices, clientId: strin
  */
 export async function settleInterrupted(services: LifecycleServices): Promise<number> {
   if (services.store.kind !== 'local') return 0;
-  const pending = await services.db.selectFrom('documents').selectAll().where('state', '=', 'pending').execute();
+  const pending = await services.db
+    .selectFrom('documents')
+    .selectAll()
+    .where('state', '=', 'pending')
+    .execute();
   let stored = 0;
   for (const row of pending) {
     try {
@@ -121,7 +150,9 @@ export async function settleInterrupted(services: LifecycleServices): Promise<nu
 /** Runs `work` only if no other server process is running it (a PostgreSQL advisory lock). */
 export async function exclusively<T>(db: Db, lockId: number, work: () => Promise<T>): Promise<T | undefined> {
   return db.connection().execute(async (conn) => {
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockId}) as locked`.execute(conn);
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockId}) as locked`.execute(
+      conn,
+    );
     if (!rows[0]?.locked) return undefined;
     try {
       return await work();
@@ -151,14 +182,22 @@ export interface SweepReport {
  * upload after its client was deleted, the copy left by a rename that stopped half-way). One
  * process at a time; others skip the round.
  */
-export async function sweep(services: LifecycleServices, options: { graceMs: number }): Promise<SweepReport | undefined> {
+export async function sweep(
+  services: LifecycleServices,
+  options: { graceMs: number },
+): Promise<SweepReport | undefined> {
   const { db, store } = services;
   // Until the store's existing files are indexed, every one of them looks unaccounted for.
   if (!(await indexDone(db))) return undefined;
   return exclusively(db, SWEEP_LOCK, async () => {
     const report: SweepReport = { stored: 0, refused: 0, droppedPending: 0, deletedOrphans: 0 };
     const cutoff = new Date(Date.now() - options.graceMs);
-    const pending = await db.selectFrom('documents').selectAll().where('state', '=', 'pending').orderBy('created_at').execute();
+    const pending = await db
+      .selectFrom('documents')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .orderBy('created_at')
+      .execute();
     for (const row of pending) {
       const dropIfMissing = row.expires_at < cutoff;
       try {
@@ -175,11 +214,20 @@ export async function sweep(services: LifecycleServices, options: { graceMs: num
     const flush = async () => {
       const keys = batch.map((o) => o.key);
       const known = new Set(
-        (await db.selectFrom('documents').select('key').where(sql<boolean>`key = any(${keys}::text[])`).execute()).map((r) => r.key),
+        (
+          await db
+            .selectFrom('documents')
+            .select('key')
+            .where(sql<boolean>`key = any(${keys}::text[])`)
+            .execute()
+        ).map((r) => r.key),
       );
       const orphans = batch.filter((o) => !known.has(o.key) && o.lastModified < cutoff).map((o) => o.key);
       if (orphans.length > 0) {
-        services.log.warn({ documents: orphans.map(documentRef) }, 'deleting stored files that no document refers to');
+        services.log.warn(
+          { documents: orphans.map(documentRef) },
+          'deleting stored files that no document refers to',
+        );
         await store.delete(orphans);
         report.deletedOrphans += orphans.length;
       }
@@ -201,7 +249,8 @@ export async function sweep(services: LifecycleServices, options: { graceMs: num
  * or another process is doing it).
  */
 const indexDone = async (db: Db) =>
-  (await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst()) !== undefined;
+  (await db.selectFrom('server_jobs').select('name').where('name', '=', INDEX_JOB).executeTakeFirst()) !==
+  undefined;
 
 export async function indexStoredFiles(services: LifecycleServices): Promise<number | undefined> {
   const { db, store, log } = services;
@@ -242,7 +291,11 @@ export async function indexStoredFiles(services: LifecycleServices): Promise<num
         .execute();
       indexed += 1;
     }
-    await db.insertInto('server_jobs').values({ name: INDEX_JOB }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('server_jobs')
+      .values({ name: INDEX_JOB })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     if (indexed > 0) log.info({ indexed }, 'indexed the files already in the store');
     return indexed;
   });

@@ -34,7 +34,14 @@ export async function moveDocument(
 ): Promise<MoveResult> {
   const { db, store } = services;
   const { key, newKey, filename } = move;
-  await audit(db, { actor: who.actor, action: 'doc.rename', clientId: move.clientId, keys: [key, newKey], ip: who.ip, detail: who.detail ?? null });
+  await audit(db, {
+    actor: who.actor,
+    action: 'doc.rename',
+    clientId: move.clientId,
+    keys: [key, newKey],
+    ip: who.ip,
+    detail: who.detail ?? null,
+  });
   try {
     await store.copy(key, newKey);
   } catch (err) {
@@ -72,7 +79,11 @@ export async function moveDocument(
     if (!(await findDocument(db, newKey))) await store.delete([newKey]);
     return 'gone';
   }
-  await store.delete([key]).catch((err: unknown) => services.log.warn({ err, document: documentRef(key) }, 'old bytes left for the sweeper'));
+  await store
+    .delete([key])
+    .catch((err: unknown) =>
+      services.log.warn({ err, document: documentRef(key) }, 'old bytes left for the sweeper'),
+    );
   return 'moved';
 }
 
@@ -81,7 +92,11 @@ const JOB = 'document-names-typed/v1';
 const BATCH = 500;
 
 /** A free key for `filename` in the document's category: `name (2).pdf`… when the name is taken. */
-async function freeKey(services: LifecycleServices, key: string, filename: string): Promise<{ newKey: string; filename: string } | null> {
+async function freeKey(
+  services: LifecycleServices,
+  key: string,
+  filename: string,
+): Promise<{ newKey: string; filename: string } | null> {
   const parts = parseDocKey(key);
   if (!parts) return null;
   const dot = filename.lastIndexOf('.');
@@ -99,7 +114,10 @@ async function freeKey(services: LifecycleServices, key: string, filename: strin
  * audited as a rename by nobody. Runs once; a run that could not move everything runs again at the
  * next start. Returns how many documents were renamed.
  */
-export async function fixDocumentNames(services: LifecycleServices, options: { signal?: AbortSignal } = {}): Promise<number> {
+export async function fixDocumentNames(
+  services: LifecycleServices,
+  options: { signal?: AbortSignal } = {},
+): Promise<number> {
   const { db, log } = services;
   if (await db.selectFrom('server_jobs').select('name').where('name', '=', JOB).executeTakeFirst()) return 0;
   let renamed = 0;
@@ -118,22 +136,35 @@ export async function fixDocumentNames(services: LifecycleServices, options: { s
     after = rows[rows.length - 1]?.key ?? after;
     for (const row of rows) {
       if (options.signal?.aborted) return renamed;
-      const typed = documentFileName(row.filename, row.content_type) ?? documentFileName('file', row.content_type);
+      const typed =
+        documentFileName(row.filename, row.content_type) ?? documentFileName('file', row.content_type);
       if (typed === null || typed === row.filename) continue;
       try {
         const target = await freeKey(services, row.key, typed);
         const result = target
-          ? await moveDocument(services, { key: row.key, clientId: row.client_id, ...target }, { actor: null, ip: null, detail: 'name given its type’s extension at start' })
+          ? await moveDocument(
+              services,
+              { key: row.key, clientId: row.client_id, ...target },
+              { actor: null, ip: null, detail: 'name given its type’s extension at start' },
+            )
           : 'taken';
         if (result === 'moved') renamed += 1;
         else if (result === 'taken') failed += 1;
       } catch (err) {
         failed += 1;
-        log.warn({ err, document: documentRef(row.key) }, 'could not give a stored document its type’s extension; the next start tries again');
+        log.warn(
+          { err, document: documentRef(row.key) },
+          'could not give a stored document its type’s extension; the next start tries again',
+        );
       }
     }
   }
-  if (failed === 0) await db.insertInto('server_jobs').values({ name: JOB }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  if (failed === 0)
+    await db
+      .insertInto('server_jobs')
+      .values({ name: JOB })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
   if (renamed > 0) log.info({ renamed }, 'stored documents given their type’s extension');
   return renamed;
 }

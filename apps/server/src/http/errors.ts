@@ -44,7 +44,8 @@ const isSafeIntegerBound = (bound: number | bigint) => Math.abs(Number(bound)) =
 /** Zod's default message for a field, said in plain words: "limit must be at most 1000." */
 function plainWords(issue: ZodError['issues'][number]): string {
   const field = issue.path.map(String).join('.') || 'The value';
-  if (issue.code === 'invalid_type') return `${field} must be ${KIND_WORDS[issue.expected] ?? 'something else'}.`;
+  if (issue.code === 'invalid_type')
+    return `${field} must be ${KIND_WORDS[issue.expected] ?? 'something else'}.`;
   if (issue.code === 'too_big') {
     if (issue.origin === 'string') return `${field} is too long (at most ${issue.maximum} characters).`;
     if (issue.origin === 'array') return `${field} has too many items (at most ${issue.maximum}).`;
@@ -54,7 +55,8 @@ function plainWords(issue: ZodError['issues'][number]): string {
   }
   if (issue.code === 'too_small') {
     if (issue.origin === 'string') return `${field} is too short (at least ${issue.minimum} characters).`;
-    if (issue.origin === 'array') return `${field} needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}.`;
+    if (issue.origin === 'array')
+      return `${field} needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}.`;
     if (isSafeIntegerBound(issue.minimum)) return `${field} must be a whole number.`;
     return `${field} must be ${issue.inclusive === false ? 'more than' : 'at least'} ${issue.minimum}.`;
   }
@@ -65,7 +67,8 @@ function plainWords(issue: ZodError['issues'][number]): string {
 function zodMessage(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'The request is not valid.';
-  if (issue.path.length === 0 && issue.code === 'invalid_type') return 'The request body must be a JSON object.';
+  if (issue.path.length === 0 && issue.code === 'invalid_type')
+    return 'The request body must be a JSON object.';
   if (issue.code === 'unrecognized_keys') return issue.message;
   // A schema's own words are kept; zod's defaults ("Invalid input: expected number, received NaN")
   // mean nothing to the person reading them.
@@ -111,7 +114,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof StorageError) {
       if (err.kind === 'failed') {
         request.log.error({ err }, 'storage failed');
-        void reply.code(500).send({ error: 'The file store could not complete the request. Please try again.' });
+        void reply
+          .code(500)
+          .send({ error: 'The file store could not complete the request. Please try again.' });
       } else {
         void reply.code(storageErrorStatus(err.kind)).send({ error: err.message, code: err.code });
       }
@@ -125,7 +130,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     // database refused the write, and the person can simply try again.
     if (isForeignKeyViolation(err)) {
       request.log.warn({ err }, 'a row the request refers to was deleted meanwhile');
-      void reply.code(409).send({ error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.' });
+      void reply.code(409).send({
+        error: 'Something this request refers to was deleted a moment ago. Reload the page and try again.',
+      });
       return;
     }
     const status = err.statusCode ?? 500;
@@ -135,7 +142,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (isDatabaseUnavailable(err)) {
       // One line, not a stack per request: while the database is away every request comes here.
-      request.log.warn({ code: 'code' in err ? err.code : undefined, message: err.message }, 'database unavailable');
+      request.log.warn(
+        { code: 'code' in err ? err.code : undefined, message: err.message },
+        'database unavailable',
+      );
       void reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
       return;
     }

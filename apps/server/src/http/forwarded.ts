@@ -24,7 +24,9 @@ export function installForwardedForCheck(app: FastifyInstance): void {
     const forwarded = Array.isArray(value) ? value.join(',') : value;
     const entries = forwarded.split(',').map((entry) => entry.trim());
     const addresses = entries.map(withoutPort).filter((entry) => net.isIP(entry) !== 0);
-    if (addresses.length === entries.length && addresses.every((address, i) => address === entries[i])) return;
-    headers['x-forwarded-for'] = addresses.length > 0 ? addresses.join(', ') : (request.socket.remoteAddress ?? '');
+    if (addresses.length === entries.length && addresses.every((address, i) => address === entries[i]))
+      return;
+    headers['x-forwarded-for'] =
+      addresses.length > 0 ? addresses.join(', ') : (request.socket.remoteAddress ?? '');
   });
 }

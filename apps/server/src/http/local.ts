@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Headers a proxy adds when it relays a request: any of them means the caller is somewhere else. */
-const FORWARDING = /^(forwarded|via|x-real-ip|x-forwarded-.+|x-client-ip|x-cluster-client-ip|true-client-ip|cf-connecting-ip|fastly-client-ip|x-original-forwarded-for)$/;
+const FORWARDING =
+  /^(forwarded|via|x-real-ip|x-forwarded-.+|x-client-ip|x-cluster-client-ip|true-client-ip|cf-connecting-ip|fastly-client-ip|x-original-forwarded-for)$/;
 
 /**
  * The names a browser on this machine uses for it. A page of another site whose name was made to

@@ -18,13 +18,19 @@ function loggedUrl(url: string): string {
 
 /** A quoted string holding a path separator: the file path an error message names (`open '/…/123_W-2 Jane.pdf'`). */
 const QUOTED_PATH = /(['"`])[^'"`\n]*[/\\][^'"`\n]*\1/g;
-const scrub = (text: unknown): string => (typeof text === 'string' ? text.replace(QUOTED_PATH, "'[path]'") : '');
+const scrub = (text: unknown): string =>
+  typeof text === 'string' ? text.replace(QUOTED_PATH, "'[path]'") : '';
 
 /**
  * Errors as logged: their kind, code and message, and their stack, with any quoted path (which holds
  * a file name, so perhaps a person's name) replaced; properties naming files or keys are left out.
  */
-function serializeError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+function serializeError(error: unknown): {
+  type: string;
+  message: string;
+  stack: string;
+  [key: string]: unknown;
+} {
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)), stack: '' };
   const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
   return {
@@ -47,7 +53,8 @@ interface RequestLike {
 
 /** Fastify logger options with the serializers that keep capabilities and file names out of the log. */
 export function withLogRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === undefined || logger === false || logger === true) return logger === true ? withLogRedaction({}) : logger;
+  if (logger === undefined || logger === false || logger === true)
+    return logger === true ? withLogRedaction({}) : logger;
   return {
     ...logger,
     serializers: {

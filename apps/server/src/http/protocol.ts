@@ -33,12 +33,21 @@ const answering = (socket: Socket): http.ServerResponse | null =>
  * the one under way): a refusal in the middle of another answer would corrupt it, so then the
  * connection is only closed.
  */
-function refuseOnSocket(socket: Socket, status: number, message: string, options: { error?: Error; mine?: http.ServerResponse } = {}): void {
+function refuseOnSocket(
+  socket: Socket,
+  status: number,
+  message: string,
+  options: { error?: Error; mine?: http.ServerResponse } = {},
+): void {
   const current = answering(socket);
   const free = options.mine ? current === options.mine && !options.mine.headersSent : !current?.headersSent;
   if (socket.writable && free) {
     const body = JSON.stringify({ error: message, code: errorCodeForStatus(status) });
-    const headers = Object.entries({ ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    const headers = Object.entries({
+      ...JSON_HEADERS,
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
@@ -94,7 +103,11 @@ export const REQUEST_DEADLINES: RequestDeadlines = {
  * two: a whole-request limit of 0 makes the headers' default 0 as well, so both are given.
  */
 export function deadlineServerOptions(deadlines: RequestDeadlines): http.ServerOptions {
-  return { requestTimeout: 0, headersTimeout: deadlines.headersMs, connectionsCheckingInterval: deadlines.checkEveryMs };
+  return {
+    requestTimeout: 0,
+    headersTimeout: deadlines.headersMs,
+    connectionsCheckingInterval: deadlines.checkEveryMs,
+  };
 }
 
 /** Per request being watched: what turns its deadline into the upload's pace check. */
@@ -116,7 +129,8 @@ export function allowSlowUpload(request: http.IncomingMessage): void {
 export function installBodyDeadlines(app: FastifyInstance, deadlines: RequestDeadlines): void {
   app.addHook('onRequest', (request, reply, done) => {
     const { raw } = request;
-    const announcesBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+    const announcesBody =
+      raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
     if (!announcesBody || raw.complete) {
       done();
       return;
@@ -156,14 +170,21 @@ export function installProtocolChecks(app: FastifyInstance): void {
   // HTTP/1.1 requires Host (HTTP/1.0 predates it). Runs first: later hooks read the host name.
   app.addHook('onRequest', async (request) => {
     const { httpVersionMajor, httpVersionMinor } = request.raw;
-    if (request.headers.host === undefined && (httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1))) {
+    if (
+      request.headers.host === undefined &&
+      (httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1))
+    ) {
       throw new HttpError(400, TEXT.noHost);
     }
   });
   // Node answers an Expect other than 100-continue with an empty 417 unless told otherwise.
   app.server.on('checkExpectation', (_request: http.IncomingMessage, response: http.ServerResponse) => {
     const body = JSON.stringify({ error: TEXT.expectation, code: 'invalid_request' });
-    response.writeHead(417, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.writeHead(417, {
+      ...JSON_HEADERS,
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     response.end(body);
   });
 }

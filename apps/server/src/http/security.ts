@@ -49,11 +49,21 @@ function csrfTokenFor(services: Services, auth: AuthState): string {
 }
 
 /** Sets the session cookie (at sign-in) — HttpOnly, SameSite=Strict. */
-export function setSessionCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string): void {
+export function setSessionCookie(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): void {
   request.auth.sessionToken = token;
   request.auth.dropSessionCookie = false;
   const secure = cookieSecure(services, request);
-  void reply.setCookie(named(SESSION_COOKIE, secure), token, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+  void reply.setCookie(named(SESSION_COOKIE, secure), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+  });
 }
 
 /** Clears the session cookie (at sign-out). */
@@ -68,7 +78,10 @@ export function clearSessionCookie(request: FastifyRequest): void {
  * keeps the `csrf_token` cookie in step with the (pre-)session it is bound to.
  */
 export function installSecurity(app: FastifyInstance, services: Services): void {
-  const policy = { idleMinutes: services.config.sessionIdleMinutes, maxHours: services.config.sessionMaxHours };
+  const policy = {
+    idleMinutes: services.config.sessionIdleMinutes,
+    maxHours: services.config.sessionMaxHours,
+  };
 
   app.decorateRequest('auth', null as unknown as AuthState);
 
@@ -90,7 +103,12 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     if (isStateChanging(request.method)) {
       const sent = request.headers[CSRF_HEADER];
       if (typeof sent !== 'string' || !safeEqual(sent, csrfTokenFor(services, auth))) {
-        throw new HttpError(403, 'Your security token is missing or out of date. Reload the page and try again.', {}, 'bad_token');
+        throw new HttpError(
+          403,
+          'Your security token is missing or out of date. Reload the page and try again.',
+          {},
+          'bad_token',
+        );
       }
     }
   });
@@ -99,18 +117,34 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     const auth = request.auth;
     // Only API answers manage the cookies: a static file (a lazily loaded chunk) knows nothing of the
     // session and must not reset the CSRF token to the signed-out one.
-    if (!auth || !request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return payload;
+    if (!auth || !request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX))
+      return payload;
     const secure = cookieSecure(services, request);
     if (request.cookies[named(PRE_SESSION_COOKIE, secure)] !== auth.preId) {
-      void reply.setCookie(named(PRE_SESSION_COOKIE, secure), auth.preId, { path: '/', httpOnly: true, sameSite: 'strict', secure });
+      void reply.setCookie(named(PRE_SESSION_COOKIE, secure), auth.preId, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure,
+      });
     }
     const expected = csrfTokenFor(services, auth);
     if (request.cookies[named(CSRF_COOKIE, secure)] !== expected) {
       // Readable by the page (not HttpOnly): the client echoes it in the x-csrf-token header.
-      void reply.setCookie(named(CSRF_COOKIE, secure), expected, { path: '/', httpOnly: false, sameSite: 'strict', secure });
+      void reply.setCookie(named(CSRF_COOKIE, secure), expected, {
+        path: '/',
+        httpOnly: false,
+        sameSite: 'strict',
+        secure,
+      });
     }
     if (auth.dropSessionCookie) {
-      void reply.clearCookie(named(SESSION_COOKIE, secure), { path: '/', httpOnly: true, sameSite: 'strict', secure });
+      void reply.clearCookie(named(SESSION_COOKIE, secure), {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure,
+      });
     }
     return payload;
   });
@@ -143,7 +177,8 @@ export function installSecurityHeaders(app: FastifyInstance, services: Services)
     // API answers hold people's data: no browser or proxy cache keeps them.
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     // Served over https (directly or through a trusted proxy): browsers must never fall back to http.
-    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    if (request.protocol === 'https')
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
 }

@@ -42,7 +42,10 @@ export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
     kind: 'outbox',
     async send(mail) {
       try {
-        await db.insertInto('dev_outbox').values({ recipient: mail.to, subject: mail.subject, body: mail.text }).execute();
+        await db
+          .insertInto('dev_outbox')
+          .values({ recipient: mail.to, subject: mail.subject, body: mail.text })
+          .execute();
         log.info({ to: mail.to, subject: mail.subject }, `[dev outbox] ${mail.text.split('\n')[0] ?? ''}`);
         return true;
       } catch (err) {

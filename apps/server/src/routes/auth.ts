@@ -1,7 +1,15 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
-import { codeAllowance, consumeCode, issueCode, openChallenge, type Asker, type CodeCheck, type CodePurpose } from '../auth/codes.js';
+import {
+  codeAllowance,
+  consumeCode,
+  issueCode,
+  openChallenge,
+  type Asker,
+  type CodeCheck,
+  type CodePurpose,
+} from '../auth/codes.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { networkOf } from '../auth/network.js';
@@ -23,7 +31,8 @@ const RESET_GRANT_MINUTES = 10;
 
 const TEXT = {
   badCredentials: 'Email or Password PIN is incorrect.',
-  pending: 'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
+  pending:
+    'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
   suspended: 'Your account is suspended for the off-season. Ask an officer or admin to reactivate it.',
   badCode: 'That code is not valid or has expired. Check the latest email or request a new code.',
   codeUsedUp: 'Too many wrong codes. Use Resend code to get a new one.',
@@ -37,13 +46,17 @@ const TEXT = {
 } as const;
 
 /** The refusal of a code that did not work: the same 400 either way, worded so the person knows what to do. */
-const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) => badRequest(check === 'exhausted' ? TEXT.codeUsedUp : TEXT.badCode);
+const codeRefusal = (check: Exclude<CodeCheck, 'ok'>) =>
+  badRequest(check === 'exhausted' ? TEXT.codeUsedUp : TEXT.badCode);
 
 /** The pre-session a code request came from, hashed so the codes table holds no live cookie value. */
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
 
 /** Who asks for a code: this browser, on this network (see codes.ts for the shares they are counted in). */
-const askerOf = (request: FastifyRequest): Asker => ({ requester: requesterOf(request), network: networkOf(request.ip) });
+const askerOf = (request: FastifyRequest): Asker => ({
+  requester: requesterOf(request),
+  network: networkOf(request.ip),
+});
 
 /**
  * Limits are generous per IP because a whole intake site often shares one address. Guesses take
@@ -67,7 +80,12 @@ const LIMITS = {
 type LimitName = keyof typeof LIMITS;
 
 /** Takes a slot under the limit or refuses; returns the key so a success can give it back. */
-async function limit(services: Services, name: LimitName, subject: string, message: string = TEXT.tooManyAttempts): Promise<string> {
+async function limit(
+  services: Services,
+  name: LimitName,
+  subject: string,
+  message: string = TEXT.tooManyAttempts,
+): Promise<string> {
   const { max, window } = LIMITS[name];
   const key = `${name}:${subject}`;
   if (!(await hitRateLimit(services.db, key, max, window))) throw tooManyRequests(message, window);
@@ -75,7 +93,10 @@ async function limit(services: Services, name: LimitName, subject: string, messa
 }
 
 /** Refuses a new code when this browser or its network had its hourly or daily share for the email. */
-async function assertCodeAllowed(db: Db, asked: Asker & { email: string; purpose: CodePurpose }): Promise<void> {
+async function assertCodeAllowed(
+  db: Db,
+  asked: Asker & { email: string; purpose: CodePurpose },
+): Promise<void> {
   const allowance = await codeAllowance(db, asked);
   if (allowance === 'hour') throw tooManyRequests(TEXT.tooManyCodes, 3600);
   if (allowance === 'day') throw tooManyRequests(TEXT.tooManyCodesToday, 24 * 3600);
@@ -109,7 +130,8 @@ async function claimPinTry(
     return { slots, locksIfWrong: false };
   }
   const verdict = await claimTry(services.db, email);
-  if (!verdict.allowed) throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
+  if (!verdict.allowed)
+    throw tooManyRequests(verdict.locked ? TEXT.locked : TEXT.tooManyAttempts, verdict.retryAfterSeconds);
   return { slots, locksIfWrong: verdict.locksIfWrong };
 }
 
@@ -129,7 +151,12 @@ async function resend(
   const challenge = await openChallenge(db, asker.requester, purpose);
   const email = requested ?? challenge;
   if (!email) throw badRequest(TEXT.noChallenge);
-  await limit(services, 'resendPerBrowser', `${purpose}:${asker.requester}`, `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`);
+  await limit(
+    services,
+    'resendPerBrowser',
+    `${purpose}:${asker.requester}`,
+    `Please wait ${RESEND_COOLDOWN_SECONDS} seconds before asking for another code.`,
+  );
   /** Issues and mails the new code; true when a mail went out (or nothing was due). */
   return async (): Promise<boolean> => {
     if (challenge !== email) return true;
@@ -168,7 +195,11 @@ function registrationRoute(app: FastifyInstance, services: Services): void {
         log.info('registration for an existing account ignored');
         return { ok: true as const, status: 'pending' as const };
       }
-      const hasAdmin = await trx.selectFrom('users').select('email').where('is_admin', '=', true).executeTakeFirst();
+      const hasAdmin = await trx
+        .selectFrom('users')
+        .select('email')
+        .where('is_admin', '=', true)
+        .executeTakeFirst();
       // Only someone at the server machine itself may take an empty install's admin seat: on an
       // internet-reachable fresh install, a stranger could otherwise register first.
       const first = hasAdmin === undefined && isDirectLocal(request);
@@ -206,7 +237,8 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
     const user = await findUser(db, body.email);
     const pinOk = await verifyPin(user?.pin_hash ?? null, body.pin);
     if (!user || !pinOk) {
-      if (user && pinTry.locksIfWrong) inBackground(log, 'lock notice', () => mailer.send(lockedMail(user.email)));
+      if (user && pinTry.locksIfWrong)
+        inBackground(log, 'lock notice', () => mailer.send(lockedMail(user.email)));
       throw unauthorized(TEXT.badCredentials);
     }
     for (const slot of pinTry.slots) await refundRateLimit(db, slot);
@@ -224,14 +256,22 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'loginVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const check = await consumeCode(db, secret, { email: body.email, purpose: 'login', code: body.code, requester: requesterOf(request) });
+    const check = await consumeCode(db, secret, {
+      email: body.email,
+      purpose: 'login',
+      code: body.code,
+      requester: requesterOf(request),
+    });
     if (check !== 'ok') throw codeRefusal(check);
     const user = await findUser(db, body.email);
     if (!user || !user.approved) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     // Rotate: whatever session this browser had is ended before the new one starts.
     if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
-    const token = await createSession(db, user.email, { ip: request.ip, userAgent: request.headers['user-agent'] ?? null });
+    const token = await createSession(db, user.email, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
     setSessionCookie(services, request, reply, token);
     rememberDevice(secret, request, reply, user.email, cookieSecure(services, request));
     request.auth.user = user;
@@ -273,14 +313,23 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'forgotVerify', async ({ body, request, reply }) => {
     const slot = await limit(services, 'codePerIp', request.ip);
-    const check = await consumeCode(db, secret, { email: body.email, purpose: 'reset', code: body.code, requester: requesterOf(request) });
+    const check = await consumeCode(db, secret, {
+      email: body.email,
+      purpose: 'reset',
+      code: body.code,
+      requester: requesterOf(request),
+    });
     if (check !== 'ok') throw codeRefusal(check);
     if (!(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     const grant = randomToken(32);
     await db
       .insertInto('reset_grants')
-      .values({ token_hash: sha256(grant), email: body.email, expires_at: sql<Date>`now() + make_interval(mins => ${RESET_GRANT_MINUTES})` })
+      .values({
+        token_hash: sha256(grant),
+        email: body.email,
+        expires_at: sql<Date>`now() + make_interval(mins => ${RESET_GRANT_MINUTES})`,
+      })
       .execute();
     void reply.setCookie(RESET_COOKIE, grant, {
       path: '/api/auth',
@@ -311,7 +360,11 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
       .executeTakeFirst();
     void reply.clearCookie(RESET_COOKIE, { path: '/api/auth' });
     if (!used) throw new HttpError(400, TEXT.resetExpired);
-    await db.updateTable('users').set({ pin_hash: await hashPin(body.newPin1) }).where('email', '=', used.email).execute();
+    await db
+      .updateTable('users')
+      .set({ pin_hash: await hashPin(body.newPin1) })
+      .where('email', '=', used.email)
+      .execute();
     await revokeUserSessions(db, used.email);
     // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).
     await clearFailures(db, used.email);

@@ -3,7 +3,14 @@ import { canManageAllClients, categoryName, FIXED_CATEGORIES, isFixedCategory } 
 import { audit } from '../audit.js';
 import { randomToken } from '../auth/crypto.js';
 import { hashPin } from '../auth/passwords.js';
-import { assertClientAccess, CLIENT_NOT_FOUND, clientDocTypes, clientFor, docPrefix, toClient } from '../clients/clients.js';
+import {
+  assertClientAccess,
+  CLIENT_NOT_FOUND,
+  clientDocTypes,
+  clientFor,
+  docPrefix,
+  toClient,
+} from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -86,9 +93,12 @@ function categoryRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'docStatus', async ({ user, params }) => {
     let status = await categoryStatus(db, params.id);
     assertClientAccess(user, status?.client);
-    if (status?.pending && (await settleArrived(services, params.id))) status = await categoryStatus(db, params.id);
+    if (status?.pending && (await settleArrived(services, params.id)))
+      status = await categoryStatus(db, params.id);
     const withFiles = new Set(status?.withFiles);
-    return Object.fromEntries([...FIXED_CATEGORIES, ...(status?.custom ?? [])].map((t) => [t, withFiles.has(t)]));
+    return Object.fromEntries(
+      [...FIXED_CATEGORIES, ...(status?.custom ?? [])].map((t) => [t, withFiles.has(t)]),
+    );
   });
 
   userRoute(app, 'addDocType', async ({ user, params, body, request }) => {
@@ -105,13 +115,20 @@ function categoryRoutes(app: FastifyInstance, services: Services): void {
       if (isForeignKeyViolation(err)) throw notFound(CLIENT_NOT_FOUND);
       throw err;
     }
-    await audit(db, { actor: user.email, action: 'doctype.add', clientId: client.id, ip: request.ip, detail: name });
+    await audit(db, {
+      actor: user.email,
+      action: 'doctype.add',
+      clientId: client.id,
+      ip: request.ip,
+      detail: name,
+    });
     return { ok: true as const, docType: name };
   });
 
   userRoute(app, 'deleteDocType', async ({ user, params, query, request }) => {
     const client = await clientFor(db, user, params.id);
-    if (isFixedCategory(query.docType)) throw badRequest('The five standard document types cannot be deleted.');
+    if (isFixedCategory(query.docType))
+      throw badRequest('The five standard document types cannot be deleted.');
     const row = await db
       .selectFrom('client_doc_types')
       .select('name')
@@ -119,12 +136,26 @@ function categoryRoutes(app: FastifyInstance, services: Services): void {
       .where('name', '=', query.docType)
       .executeTakeFirst();
     if (!row) throw notFound('Document type not found.');
-    await audit(db, { actor: user.email, action: 'doctype.delete', clientId: client.id, ip: request.ip, detail: row.name });
+    await audit(db, {
+      actor: user.email,
+      action: 'doctype.delete',
+      clientId: client.id,
+      ip: request.ip,
+      detail: row.name,
+    });
     // Rows first, in one transaction: the category and its documents go together. Then the bytes; if
     // that fails, the sweeper removes them (nothing refers to them any more).
     await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('documents').where('client_id', '=', client.id).where('doc_type', '=', row.name).execute();
-      await trx.deleteFrom('client_doc_types').where('client_id', '=', client.id).where('name', '=', row.name).execute();
+      await trx
+        .deleteFrom('documents')
+        .where('client_id', '=', client.id)
+        .where('doc_type', '=', row.name)
+        .execute();
+      await trx
+        .deleteFrom('client_doc_types')
+        .where('client_id', '=', client.id)
+        .where('name', '=', row.name)
+        .execute();
     });
     await store
       .deletePrefix(docPrefix(client.id, row.name))

@@ -12,8 +12,14 @@ import { isDirectLocal } from '../http/local.js';
  */
 export function devRoutes(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'devOutbox', async ({ request }) => {
-    if (!isDirectLocal(request)) throw forbidden('The development outbox is only available on the server machine.');
+    if (!isDirectLocal(request))
+      throw forbidden('The development outbox is only available on the server machine.');
     const rows = await services.db.selectFrom('dev_outbox').selectAll().orderBy('id', 'asc').execute();
-    return rows.map((r) => ({ to: r.recipient, subject: r.subject, text: r.body, sentAt: r.sent_at.toISOString() }));
+    return rows.map((r) => ({
+      to: r.recipient,
+      subject: r.subject,
+      text: r.body,
+      sentAt: r.sent_at.toISOString(),
+    }));
   });
 }

@@ -75,22 +75,32 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'presignUpload', async ({ user, params, body, request }) => {
     const client = await clientFor(db, user, params.id);
-    if (!(await hasDocType(db, client.id, body.docType))) throw badRequest(`Unknown document type “${body.docType}”.`);
+    if (!(await hasDocType(db, client.id, body.docType)))
+      throw badRequest(`Unknown document type “${body.docType}”.`);
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
     const maxBytes = services.config.maxUploadBytes;
     if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
     // A retake takes the replaced file's place in the order (only a file of this client and category).
     const replaced = body.replaces ? await findDocument(db, body.replaces) : undefined;
     const inPlace = replaced?.client_id === client.id && replaced.doc_type === body.docType;
-    const filename = documentFileName(body.filename.trim(), body.contentType) ?? documentFileName('file', body.contentType) ?? 'file.pdf';
+    const filename =
+      documentFileName(body.filename.trim(), body.contentType) ??
+      documentFileName('file', body.contentType) ??
+      'file.pdf';
     const expiresAt = new Date(Date.now() + PUT_URL_SECONDS * 1000);
     // Never twice: the same bytes under the same name in this category are the same upload (a retry
     // whose answer was lost). Stored → say so, nothing to send; pending → a new URL for that key.
     const same =
       body.sha256 !== undefined && !body.replaces
-        ? await findSameUpload(db, { clientId: client.id, docType: body.docType, filename, sha256: body.sha256 })
+        ? await findSameUpload(db, {
+            clientId: client.id,
+            docType: body.docType,
+            filename,
+            sha256: body.sha256,
+          })
         : undefined;
-    if (same?.state === 'stored') return { url: '', key: same.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
+    if (same?.state === 'stored')
+      return { url: '', key: same.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
     if (same) await extendPending(db, same.key, expiresAt);
     const key =
       same?.key ??
@@ -126,11 +136,13 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'completeUpload', async ({ user, body }) => {
     const parts = await authorizeKey(db, user, body.key);
     const row = await findDocument(db, body.key);
-    if (!row || row.client_id !== parts.clientId) throw notFound('That upload was not started, or it was deleted.');
+    if (!row || row.client_id !== parts.clientId)
+      throw notFound('That upload was not started, or it was deleted.');
     if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
     const settled = await settle(services, row);
     if (settled.state === 'refused') throw settled.error;
-    if (settled.state === 'waiting') throw new HttpError(409, 'The file has not arrived. Please upload it again.');
+    if (settled.state === 'waiting')
+      throw new HttpError(409, 'The file has not arrived. Please upload it again.');
     return { ok: true as const, item: toDocItem(settled.document) };
   });
 
@@ -145,6 +157,7 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
 }
 
 /** Links to view or download a stored file, deleting files, renaming one. */
+// eslint-disable-next-line max-lines-per-function -- under 80 lines before the code was formatted to 110 columns; to be split
 function storedFileRoutes(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
@@ -153,7 +166,13 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
     const { contentType } = await requireStored(services, body.key);
     const wanted = body.downloadAs?.trim() ? documentFileName(body.downloadAs, contentType) : null;
     // Recorded first: the link carries this entry, and each fetch of it is audited under it.
-    const issuedUnder = await audit(db, { actor: user.email, action: 'doc.download', clientId: parts.clientId, keys: [body.key], ip: request.ip });
+    const issuedUnder = await audit(db, {
+      actor: user.email,
+      action: 'doc.download',
+      clientId: parts.clientId,
+      keys: [body.key],
+      ip: request.ip,
+    });
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'attachment',
@@ -166,7 +185,13 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'presignView', async ({ user, body, request }) => {
     const parts = await authorizeKey(db, user, body.key);
     const { contentType } = await requireStored(services, body.key);
-    const issuedUnder = await audit(db, { actor: user.email, action: 'doc.view', clientId: parts.clientId, keys: [body.key], ip: request.ip });
+    const issuedUnder = await audit(db, {
+      actor: user.email,
+      action: 'doc.view',
+      clientId: parts.clientId,
+      keys: [body.key],
+      ip: request.ip,
+    });
     const signed = await store.presignGet(body.key, {
       expiresInSeconds: GET_URL_SECONDS,
       disposition: 'inline',
@@ -188,9 +213,11 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
     }
     // Rows first: from here the files are not listed; if removing the bytes fails, the sweeper will.
     await deleteDocumentRows(db, keys);
-    await store.delete(keys).catch((err: unknown) =>
-      services.log.warn({ err, documents: keys.map(documentRef) }, 'bytes left for the sweeper'),
-    );
+    await store
+      .delete(keys)
+      .catch((err: unknown) =>
+        services.log.warn({ err, documents: keys.map(documentRef) }, 'bytes left for the sweeper'),
+      );
     return { ok: true as const, deleted: keys.length };
   });
 
@@ -210,7 +237,11 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
       await requireStored(services, body.key);
       throw taken();
     }
-    const result = await moveDocument(services, { key: body.key, newKey, filename, clientId: parts.clientId }, { actor: user.email, ip: request.ip });
+    const result = await moveDocument(
+      services,
+      { key: body.key, newKey, filename, clientId: parts.clientId },
+      { actor: user.email, ip: request.ip },
+    );
     if (result === 'gone') throw fileGone();
     if (result === 'taken') {
       // Taken — or by this very file, renamed there a moment ago (a second click): then it is gone.

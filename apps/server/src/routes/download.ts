@@ -15,7 +15,8 @@ import { createZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.j
 
 /** The note added to an archive when documents had to be left out. */
 const MISSING_FILES_NAME = 'MISSING-FILES.txt';
-const MISSING_FILES_NOTE = 'These documents could not be included in this download. Ask an administrator to check the server log.';
+const MISSING_FILES_NOTE =
+  'These documents could not be included in this download. Ask an administrator to check the server log.';
 const DAMAGED_NOTE = ' (damaged: it failed its integrity check on the server)';
 
 /**
@@ -58,12 +59,22 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
         // Names are fixed at start (`fixDocumentNames`); typed here too, so no entry is ever runnable.
         const name = namer.name(doc.docType, documentFileName(doc.filename, doc.contentType) ?? doc.filename);
         keyOf.set(name, doc.key);
-        yield { name, size: doc.size, crc32: doc.crc32, mtime: doc.storedAt, open: () => store.open(doc.key, { version: doc.version }) };
+        yield {
+          name,
+          size: doc.size,
+          crc32: doc.crc32,
+          mtime: doc.storedAt,
+          open: () => store.open(doc.key, { version: doc.version }),
+        };
       }
       // Anything left out is named inside the archive: never a silently incomplete download.
       if (missing.length > 0) {
         const text = Buffer.from(`${MISSING_FILES_NOTE}\r\n\r\n${missing.join('\r\n')}\r\n`, 'utf8');
-        yield { name: namer.topLevel(MISSING_FILES_NAME), mtime: new Date(), open: async () => Readable.from([text]) };
+        yield {
+          name: namer.topLevel(MISSING_FILES_NAME),
+          mtime: new Date(),
+          open: async () => Readable.from([text]),
+        };
       }
     };
     await audit(db, {
@@ -82,8 +93,13 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
         // a file that fails its integrity check (reported, and logged by the store): either way the
         // rest of the archive is still worth having.
         const damaged = err instanceof StorageError && err.kind === 'damaged';
-        const mismatch = err instanceof ZipSizeMismatch || (err instanceof StorageError && err.kind === 'conflict');
-        if (mismatch) log.error({ document: document(entry), reason: err.message }, 'stored file does not match its record; left out of the ZIP');
+        const mismatch =
+          err instanceof ZipSizeMismatch || (err instanceof StorageError && err.kind === 'conflict');
+        if (mismatch)
+          log.error(
+            { document: document(entry), reason: err.message },
+            'stored file does not match its record; left out of the ZIP',
+          );
         else if (damaged) log.warn({ document: document(entry) }, 'damaged file left out of the ZIP');
         else log.warn({ document: document(entry) }, 'file vanished while zipping; left out');
         missing.push(
@@ -99,13 +115,15 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
         return true;
       },
     });
-    return reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${zipFileName(client.id)}"`)
-      .header('cache-control', 'private, no-store')
-      // Lets a client show progress: the archive is these bytes plus ~100 bytes of headers per file.
-      .header('x-content-bytes', String(docs.reduce((sum, d) => sum + d.size, 0)))
-      .header('x-file-count', String(docs.length))
-      .send(archive);
+    return (
+      reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${zipFileName(client.id)}"`)
+        .header('cache-control', 'private, no-store')
+        // Lets a client show progress: the archive is these bytes plus ~100 bytes of headers per file.
+        .header('x-content-bytes', String(docs.reduce((sum, d) => sum + d.size, 0)))
+        .header('x-file-count', String(docs.length))
+        .send(archive)
+    );
   });
 }

@@ -11,6 +11,11 @@ export function journalKeyRoutes(app: FastifyInstance, services: Services): void
     // Every /api answer is no-store already; this one is said here too, since it must never be cached.
     void reply.header('cache-control', 'no-store');
     const issued = await services.journalKeys.issue(user.email);
-    return { keyId: issued.keyId, key: issued.key.toString('base64'), expiresAt: issued.expiresAt.toISOString(), email: user.email };
+    return {
+      keyId: issued.keyId,
+      key: issued.key.toString('base64'),
+      expiresAt: issued.expiresAt.toISOString(),
+      email: user.email,
+    };
   });
 }

@@ -16,7 +16,8 @@ export function seasonRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'closeSeason', async ({ user, body, request }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
     const year = currentSeason(new Date());
-    if (body.confirm !== seasonClosePhrase(year)) throw badRequest(`Type ${seasonClosePhrase(year)} to confirm.`);
+    if (body.confirm !== seasonClosePhrase(year))
+      throw badRequest(`Type ${seasonClosePhrase(year)} to confirm.`);
     const done = await closeSeason(services, year, user.email, request.ip);
     if (!done) throw new HttpError(409, 'The season is being closed by another request. Reload in a minute.');
     return done;

@@ -21,7 +21,12 @@ export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
 
   userRoute(app, 'setRetention', async ({ user, body, request }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
-    await audit(db, { actor: user.email, action: 'retention.set', ip: request.ip, detail: body.days === null ? 'off' : `${body.days} days` });
+    await audit(db, {
+      actor: user.email,
+      action: 'retention.set',
+      ip: request.ip,
+      detail: body.days === null ? 'off' : `${body.days} days`,
+    });
     return { days: await setRetentionDays(db, body.days, user.email) };
   });
 }

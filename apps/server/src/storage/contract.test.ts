@@ -28,7 +28,12 @@ interface Harness {
 
 async function localHarness(): Promise<Harness> {
   const root = await mkdtemp(path.join(tmpdir(), 'vita-local-store-'));
-  const store = createLocalStore({ root, signingKey: randomBytes(32), baseUrl: '/api/storage', encryption: storageKeyFrom(randomBytes(32)) });
+  const store = createLocalStore({
+    root,
+    signingKey: randomBytes(32),
+    baseUrl: '/api/storage',
+    encryption: storageKeyFrom(randomBytes(32)),
+  });
   const server = await startStorageServer(store);
   return {
     store,

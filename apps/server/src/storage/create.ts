@@ -43,17 +43,29 @@ export async function createObjectStore(
     return { store: s3, local: undefined, storageKey: null, close: () => s3.client.destroy() };
   }
   const encryption =
-    deps.encrypt === false ? null : await loadStorageKey(config.storageKey, { db, dataDir: config.dataDir, log });
+    deps.encrypt === false
+      ? null
+      : await loadStorageKey(config.storageKey, { db, dataDir: config.dataDir, log });
   const local: LocalObjectStore = createLocalStore({
     root: path.join(config.dataDir, 'files'),
     encryption,
     onDamaged: (key, reason) =>
-      log.error({ document: documentRef(key), reason }, 'a stored file failed its integrity check; it is not served'),
+      log.error(
+        { document: documentRef(key), reason },
+        'a stored file failed its integrity check; it is not served',
+      ),
     // From the storage key, never the database: a copy of the data directory cannot sign a link.
     // Only the benchmark's plain store has no storage key.
-    signingKey: encryption?.derive(URL_SIGNING_LABEL) ?? createHmac('sha256', deps.secret).update(URL_SIGNING_LABEL).digest(),
+    signingKey:
+      encryption?.derive(URL_SIGNING_LABEL) ??
+      createHmac('sha256', deps.secret).update(URL_SIGNING_LABEL).digest(),
     onFetch: (grant, ip) =>
-      auditFetch(db, { issuedUnder: grant.issuedUnder, clientId: assertDocKey(grant.key).clientId, key: grant.key, ip }),
+      auditFetch(db, {
+        issuedUnder: grant.issuedUnder,
+        clientId: assertDocKey(grant.key).clientId,
+        key: grant.key,
+        ip,
+      }),
     baseUrl: `${config.publicUrl ?? ''}/api/storage`,
     // PDF previews are framed by the web app (same origin) and by the desktop kiosk's page.
     frameAncestors: "'self' app://vita",
@@ -66,7 +78,10 @@ export async function createObjectStore(
         if (row.state === 'stored') {
           throw uploadLinkUsed();
         }
-        return { size: row.declared_size === null ? null : Number(row.declared_size), sha256: row.declared_sha256 };
+        return {
+          size: row.declared_size === null ? null : Number(row.declared_size),
+          sha256: row.declared_sha256,
+        };
       },
       async after(key, digest) {
         if (await markStored(db, key, digest)) return;

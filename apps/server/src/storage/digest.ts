@@ -42,7 +42,8 @@ export function createDigester(): Digester {
       hash.update(chunk);
       crc = crc32(chunk, crc);
       size += chunk.length;
-      if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+      if (head.length < SNIFF_BYTES)
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
     },
     get head() {
       return head;

@@ -17,7 +17,11 @@ const JOB = 'encrypt-stored-files';
 export type EncryptReport = Record<InPlaceResult | 'failed', number>;
 
 const errorCode = (error: unknown): string =>
-  error instanceof Error ? ('code' in error && typeof error.code === 'string' ? error.code : error.name) : 'unknown';
+  error instanceof Error
+    ? 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : error.name
+    : 'unknown';
 
 /**
  * Encrypts every plain file of `store` (which must have a key), unless a run finished before. Stops
@@ -38,21 +42,36 @@ export async function encryptStoredFiles(
   const report: EncryptReport = { encrypted: 0, already: 0, gone: 0, unrecognised: 0, failed: 0 };
   for await (const { key } of store.walk()) {
     if (options.signal?.aborted) {
-      log.info({ encrypted: report.encrypted }, 'encrypting stored files: stopped; the next start carries on');
+      log.info(
+        { encrypted: report.encrypted },
+        'encrypting stored files: stopped; the next start carries on',
+      );
       return report;
     }
     try {
       const result = await store.encryptInPlace(key);
       report[result] += 1;
-      if (result === 'encrypted' && report.encrypted === 1) log.info('encrypting the stored files written before encryption, in the background');
-      if (result === 'unrecognised') log.warn({ document: documentRef(key) }, 'a stored file is neither encrypted nor a document; left as it is (it will not be served)');
+      if (result === 'encrypted' && report.encrypted === 1)
+        log.info('encrypting the stored files written before encryption, in the background');
+      if (result === 'unrecognised')
+        log.warn(
+          { document: documentRef(key) },
+          'a stored file is neither encrypted nor a document; left as it is (it will not be served)',
+        );
     } catch (error) {
       report.failed += 1;
-      log.warn({ document: documentRef(key), code: errorCode(error) }, 'could not encrypt a stored file; the next start tries again');
+      log.warn(
+        { document: documentRef(key), code: errorCode(error) },
+        'could not encrypt a stored file; the next start tries again',
+      );
     }
   }
   if (report.failed === 0) {
-    await db.insertInto('server_jobs').values({ name: JOB }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await db
+      .insertInto('server_jobs')
+      .values({ name: JOB })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     store.refusePlaintext();
   }
   if (report.encrypted > 0 || report.failed > 0) log.info(report, 'encrypting stored files: done');

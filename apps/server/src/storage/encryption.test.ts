@@ -8,25 +8,47 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_BYTES, HEADER_BYTES, createSealer, deriveSubkey, isSealed, openSealed, sealedLength, storageKeyFrom, type StorageKey } from './encryption.js';
+import {
+  CHUNK_BYTES,
+  HEADER_BYTES,
+  createSealer,
+  deriveSubkey,
+  isSealed,
+  openSealed,
+  sealedLength,
+  storageKeyFrom,
+  type StorageKey,
+} from './encryption.js';
 import { SealedStream, type ByteRange } from './sealed-read.js';
 
 const DOC = 'c_0123456789abcdef/W-2/1700000000000_w2.pdf';
 const key = storageKeyFrom(randomBytes(32));
 
 /** The encrypted file of `plain`, fed to the sealer in pieces of `piece` bytes. */
-function seal(plain: Buffer, options: { storageKey?: StorageKey; docKey?: string; piece?: number } = {}): Buffer {
+function seal(
+  plain: Buffer,
+  options: { storageKey?: StorageKey; docKey?: string; piece?: number } = {},
+): Buffer {
   const sealer = createSealer(options.storageKey ?? key, options.docKey ?? DOC);
   const records: Buffer[] = [];
   const piece = options.piece ?? 10_000;
-  for (let at = 0; at < plain.length; at += piece) records.push(...sealer.update(plain.subarray(at, at + piece)));
+  for (let at = 0; at < plain.length; at += piece)
+    records.push(...sealer.update(plain.subarray(at, at + piece)));
   const { tail, header } = sealer.finish();
   return Buffer.concat([header, ...records, ...tail]);
 }
 
 /** Decrypts a whole encrypted file in memory, chunk by chunk (throws what the format throws). */
-async function unseal(file: Buffer, options: { storageKey?: StorageKey; docKey?: string } = {}): Promise<Buffer> {
-  const sealed = openSealed(file.subarray(0, HEADER_BYTES), file.length, options.storageKey ?? key, options.docKey ?? DOC);
+async function unseal(
+  file: Buffer,
+  options: { storageKey?: StorageKey; docKey?: string } = {},
+): Promise<Buffer> {
+  const sealed = openSealed(
+    file.subarray(0, HEADER_BYTES),
+    file.length,
+    options.storageKey ?? key,
+    options.docKey ?? DOC,
+  );
   const parts: Buffer[] = [];
   for (let index = 0; index < sealed.chunks; index += 1) {
     const { offset, length } = sealed.recordAt(index);
@@ -63,7 +85,20 @@ describe('the encrypted file format', () => {
     const plain = randomBytes(2 * CHUNK_BYTES + 500);
     const file = seal(plain);
     // One byte in each header field, then in each chunk's body and tag.
-    const offsets = [7, 9, 15, 22, 30, 45, 60, 90, HEADER_BYTES + 5, HEADER_BYTES + CHUNK_BYTES + 3, HEADER_BYTES + RECORD + 100, file.length - 1];
+    const offsets = [
+      7,
+      9,
+      15,
+      22,
+      30,
+      45,
+      60,
+      90,
+      HEADER_BYTES + 5,
+      HEADER_BYTES + CHUNK_BYTES + 3,
+      HEADER_BYTES + RECORD + 100,
+      file.length - 1,
+    ];
     for (const offset of offsets) {
       const tampered = Buffer.from(file);
       tampered[offset] = (tampered[offset] ?? 0) ^ 0x01;
@@ -73,7 +108,9 @@ describe('the encrypted file format', () => {
 
   it('fails on chunks swapped, dropped or cut off at a chunk boundary', async () => {
     const file = seal(randomBytes(3 * CHUNK_BYTES));
-    const records = [0, 1, 2].map((i) => file.subarray(HEADER_BYTES + i * RECORD, HEADER_BYTES + (i + 1) * RECORD));
+    const records = [0, 1, 2].map((i) =>
+      file.subarray(HEADER_BYTES + i * RECORD, HEADER_BYTES + (i + 1) * RECORD),
+    );
     const header = file.subarray(0, HEADER_BYTES);
     const [r0, r1, r2] = records as [Buffer, Buffer, Buffer];
     await expect(unseal(Buffer.concat([header, r1, r0, r2]))).rejects.toThrow(/failed authentication/);
@@ -89,8 +126,12 @@ describe('the encrypted file format', () => {
   it('opens only at its own key, and only with its own master key', async () => {
     const plain = randomBytes(5_000);
     const file = seal(plain);
-    await expect(unseal(file, { docKey: 'c_0123456789abcdef/W-2/1700000000000_other.pdf' })).rejects.toThrow(/header failed authentication/);
-    await expect(unseal(file, { storageKey: storageKeyFrom(randomBytes(32)) })).rejects.toThrow(/different storage key/);
+    await expect(unseal(file, { docKey: 'c_0123456789abcdef/W-2/1700000000000_other.pdf' })).rejects.toThrow(
+      /header failed authentication/,
+    );
+    await expect(unseal(file, { storageKey: storageKeyFrom(randomBytes(32)) })).rejects.toThrow(
+      /different storage key/,
+    );
     // A rename gives the same records a header bound to the new key.
     const moved = 'c_0123456789abcdef/W-2/1700000000000_renamed.pdf';
     const sealed = openSealed(file.subarray(0, HEADER_BYTES), file.length, key, DOC);
@@ -113,10 +154,14 @@ describe('sub-keys of the master key', () => {
     const journal = storageKey.derive('vita-docs/journal-key-wrap/v1');
     expect(journal).toHaveLength(32);
     expect(journal.equals(deriveSubkey(master, 'vita-docs/journal-key-wrap/v1'))).toBe(true);
-    expect(journal.equals(storageKeyFrom(Buffer.from(master)).derive('vita-docs/journal-key-wrap/v1'))).toBe(true);
+    expect(journal.equals(storageKeyFrom(Buffer.from(master)).derive('vita-docs/journal-key-wrap/v1'))).toBe(
+      true,
+    );
     expect(journal.equals(storageKey.derive('vita-docs/another-use/v1'))).toBe(false);
     expect(journal.equals(master)).toBe(false);
-    expect(journal.equals(storageKeyFrom(randomBytes(32)).derive('vita-docs/journal-key-wrap/v1'))).toBe(false);
+    expect(journal.equals(storageKeyFrom(randomBytes(32)).derive('vita-docs/journal-key-wrap/v1'))).toBe(
+      false,
+    );
     // The caller may zero its buffer afterwards: the derived keys do not change.
     master.fill(0);
     expect(storageKey.derive('vita-docs/journal-key-wrap/v1').equals(journal)).toBe(true);
@@ -158,7 +203,10 @@ describe('reading an encrypted file as a stream', () => {
       { start: 70_000, end: 3 * CHUNK_BYTES + 10 },
     ];
     for (const range of ranges) {
-      expect((await read(range)).equals(plain.subarray(range.start, range.end + 1)), JSON.stringify(range)).toBe(true);
+      expect(
+        (await read(range)).equals(plain.subarray(range.start, range.end + 1)),
+        JSON.stringify(range),
+      ).toBe(true);
     }
   });
 

@@ -25,7 +25,14 @@
  * extended file is refused before any byte is decrypted; the wrap binds the header and the data key
  * to the document key, so a file moved to another key does not open.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 const MAGIC = Buffer.from([0x89, 0x56, 0x44, 0x45, 0x4e, 0x43, 0x0a]);
 const FORMAT_VERSION = 1;
@@ -234,8 +241,10 @@ export interface SealedFile {
  * moved, or another master key) and a file whose length is not the one its header implies.
  */
 export function openSealed(header: Buffer, fileLength: number, key: StorageKey, docKey: string): SealedFile {
-  if (header.length < HEADER_BYTES || !isSealed(header)) throw new SealedFileError('its header is incomplete');
-  if (header[7] !== FORMAT_VERSION) throw new SealedFileError(`it uses format version ${header[7]}, which this server cannot read`);
+  if (header.length < HEADER_BYTES || !isSealed(header))
+    throw new SealedFileError('its header is incomplete');
+  if (header[7] !== FORMAT_VERSION)
+    throw new SealedFileError(`it uses format version ${header[7]}, which this server cannot read`);
   const chunkBytes = header.readUInt32BE(8);
   const declared = header.readBigUInt64BE(12);
   if (chunkBytes < MIN_CHUNK || chunkBytes > MAX_CHUNK || declared > BigInt(Number.MAX_SAFE_INTEGER)) {

@@ -114,8 +114,7 @@ export const UNSUPPORTED_TYPE_MESSAGE =
   'This kind of file cannot be uploaded. Upload a PDF or an image (JPEG, PNG, WebP, BMP, HEIC/HEIF or TIFF).';
 
 /** The error for an upload over its limit. */
-export const tooLarge = (maxBytes: number) =>
-  new StorageError('too_large', fileTooLargeMessage(maxBytes));
+export const tooLarge = (maxBytes: number) => new StorageError('too_large', fileTooLargeMessage(maxBytes));
 
 /** Refuses to sign an upload the store would refuse anyway (both stores apply it in `presignPut`). */
 export function assertUploadLimits(contentType: string, maxBytes: number): void {

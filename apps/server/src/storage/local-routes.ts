@@ -19,7 +19,8 @@ import { StorageError, storageErrorStatus } from './types.js';
 
 /** Fastify's own refusals as this route would word them (the JSON API's wording talks of JSON bodies). */
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'The file was sent with a Content-Type that is not valid. Upload it again from the app.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE:
+    'The file was sent with a Content-Type that is not valid. Upload it again from the app.',
 };
 
 /** Responses that are not a file: nothing may render, frame or sniff them. */
@@ -68,7 +69,9 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
   const digest = await store.receive(grant.key, body, grant.maxBytes, expected);
   await store.uploads.after(grant.key, digest);
   // `stored`: the document is verified and listed already, so the client need not call complete.
-  return reply.code(200).send({ key: grant.key, size: digest.size, contentType: digest.contentType, stored: true });
+  return reply
+    .code(200)
+    .send({ key: grant.key, size: digest.size, contentType: digest.contentType, stored: true });
 }
 
 /**
@@ -76,7 +79,11 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
  * undefined to send the whole file: no header, several ranges, a malformed one, or an `If-Range` that
  * is not the file's Last-Modified. `unsatisfiable` when the range starts past the end.
  */
-function requestedRange(request: FastifyRequest, size: number, lastModified: string): ByteRange | 'unsatisfiable' | undefined {
+function requestedRange(
+  request: FastifyRequest,
+  size: number,
+  lastModified: string,
+): ByteRange | 'unsatisfiable' | undefined {
   const header = request.headers.range;
   if (typeof header !== 'string') return undefined;
   const ifRange = request.headers['if-range'];
@@ -134,7 +141,8 @@ async function handleGet(store: LocalObjectStore, request: FastifyRequest, reply
       'last-modified': lastModified,
       'accept-ranges': 'bytes',
     });
-    if (range) void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
+    if (range)
+      void reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${object.size}`);
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;

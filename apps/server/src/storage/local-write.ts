@@ -4,10 +4,28 @@
  * leaves at most a temp file, which is never listed and is swept later. With a storage key, what is
  * written is the encrypted file (`encryption.ts`); sizes, digests and type checks are of the plaintext.
  */
-import { copyFile, constants, link, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import {
+  copyFile,
+  constants,
+  link,
+  open,
+  readdir,
+  rename,
+  rm,
+  stat,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { assertExpected, createDigester, type DigestExpectation, type FileDigest } from './digest.js';
-import { HEADER_BYTES, createSealer, isSealed, openSealed, SealedFileError, type Sealer, type StorageKey } from './encryption.js';
+import {
+  HEADER_BYTES,
+  createSealer,
+  isSealed,
+  openSealed,
+  SealedFileError,
+  type Sealer,
+  type StorageKey,
+} from './encryption.js';
 import { SNIFF_BYTES, UNSUPPORTED_TYPE_MESSAGE, sniffContentType, tooLarge } from './filetypes.js';
 import { ensureCategoryDir, objectPath, syncDir, tempPath, TEMP_DIR } from './local-layout.js';
 import { isNoSpace, noSpace, StorageError, uploadLinkUsed } from './types.js';
@@ -172,7 +190,12 @@ export async function readHead(handle: FileHandle, length: number): Promise<Buff
  * gets a header bound to its new key; a plain one (stored before encryption) is encrypted on the way
  * when there is a key, else copied (a reflink where the file system can).
  */
-export async function copyObject(root: string, from: string, to: string, encryption: StorageKey | null): Promise<void> {
+export async function copyObject(
+  root: string,
+  from: string,
+  to: string,
+  encryption: StorageKey | null,
+): Promise<void> {
   const source = objectPath(root, from);
   objectPath(root, to);
   const input = await open(source, 'r');
@@ -181,7 +204,8 @@ export async function copyObject(root: string, from: string, to: string, encrypt
     const size = (await input.stat()).size;
     const head = await readHead(input, HEADER_BYTES);
     if (isSealed(head) || encryption) {
-      if (isSealed(head) && !encryption) throw new SealedFileError('it is encrypted and this server has no storage key');
+      if (isSealed(head) && !encryption)
+        throw new SealedFileError('it is encrypted and this server has no storage key');
       const output = await open(tmp, 'wx', 0o600);
       try {
         if (isSealed(head)) {
@@ -189,13 +213,21 @@ export async function copyObject(root: string, from: string, to: string, encrypt
           await writeAll(output, sealed.headerFor(to), 0);
           // The records as they are: same data key, same bytes.
           let position = HEADER_BYTES;
-          for await (const chunk of input.createReadStream({ start: HEADER_BYTES, autoClose: false, highWaterMark: WRITE_BATCH_BYTES })) {
+          for await (const chunk of input.createReadStream({
+            start: HEADER_BYTES,
+            autoClose: false,
+            highWaterMark: WRITE_BATCH_BYTES,
+          })) {
             await writeAll(output, chunk as Buffer, position);
             position += (chunk as Buffer).length;
           }
         } else {
           const writer = batchedWriter(output, createSealer(encryption as StorageKey, to));
-          for await (const chunk of input.createReadStream({ start: 0, autoClose: false, highWaterMark: WRITE_BATCH_BYTES })) {
+          for await (const chunk of input.createReadStream({
+            start: 0,
+            autoClose: false,
+            highWaterMark: WRITE_BATCH_BYTES,
+          })) {
             await writer.write(chunk as Buffer);
           }
           await writer.end();
@@ -252,7 +284,11 @@ export async function encryptInPlace(
     const output = await open(tmp, 'wx', 0o600);
     try {
       const writer = batchedWriter(output, createSealer(encryption, key));
-      for await (const chunk of input.createReadStream({ start: 0, autoClose: false, highWaterMark: WRITE_BATCH_BYTES })) {
+      for await (const chunk of input.createReadStream({
+        start: 0,
+        autoClose: false,
+        highWaterMark: WRITE_BATCH_BYTES,
+      })) {
         await writer.write(chunk as Buffer);
       }
       await writer.end();
@@ -264,7 +300,8 @@ export async function encryptInPlace(
     }
     const replaced = await exclusive(async () => {
       const now = await stat(file).catch(() => null);
-      if (!now || now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs) return false;
+      if (!now || now.ino !== before.ino || now.size !== before.size || now.mtimeMs !== before.mtimeMs)
+        return false;
       await rename(tmp as string, file);
       return true;
     });

@@ -100,7 +100,12 @@ describe('signed upload links', () => {
       body: samplePdf(),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ key, size: samplePdf().length, contentType: 'application/pdf', stored: true });
+    expect(await response.json()).toEqual({
+      key,
+      size: samplePdf().length,
+      contentType: 'application/pdf',
+      stored: true,
+    });
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await tempFiles()).toEqual([]);
   });
@@ -184,12 +189,18 @@ describe('signed upload links', () => {
       body: big,
     });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toEqual({ error: 'This file is larger than the 64 KB limit.', code: expect.any(String) });
+    expect(await declared.json()).toEqual({
+      error: 'This file is larger than the 64 KB limit.',
+      code: expect.any(String),
+    });
 
     // Chunked: no Content-Length, so the limit is hit mid-stream.
     const chunks = Array.from({ length: 16 }, (_, i) => big.subarray(i * 8192, (i + 1) * 8192));
     const streamed = await rawPut(await putUrl(key), { 'content-type': 'application/pdf' }, chunks);
-    expect(streamed).toEqual({ status: 413, body: { error: 'This file is larger than the 64 KB limit.', code: 'too_large' } });
+    expect(streamed).toEqual({
+      status: 413,
+      body: { error: 'This file is larger than the 64 KB limit.', code: 'too_large' },
+    });
     expect(await store.head(key)).toBeNull();
     expect(await tempFiles()).toEqual([]);
   });
@@ -288,7 +299,10 @@ describe('signed upload links', () => {
         body: samplePdf(),
       });
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: 'That file reference is not valid.', code: expect.any(String) });
+      expect(await response.json()).toEqual({
+        error: 'That file reference is not valid.',
+        code: expect.any(String),
+      });
     }
     expect((await readdir(root)).filter((name) => name !== '.tmp' && !name.startsWith('c_'))).toEqual([]);
   });
@@ -380,10 +394,19 @@ describe('signed download links', () => {
     // Every file of an encrypted store is encrypted: a foreign one is not served at all.
     await expect(served(key, 'inline')).rejects.toMatchObject({ kind: 'damaged' });
     // A store without encryption serves it, but never as anything a browser would render.
-    const plain = createLocalStore({ root, signingKey: randomBytes(32), baseUrl: '/api/storage', encryption: null });
+    const plain = createLocalStore({
+      root,
+      signingKey: randomBytes(32),
+      baseUrl: '/api/storage',
+      encryption: null,
+    });
     const plainServer = await startStorageServer(plain);
     try {
-      const { url } = await plain.presignGet(key, { expiresInSeconds: 60, disposition: 'inline', downloadName: 'file.pdf' });
+      const { url } = await plain.presignGet(key, {
+        expiresInSeconds: 60,
+        disposition: 'inline',
+        downloadName: 'file.pdf',
+      });
       // A connection of its own (no keep-alive), so nothing is left open when that server closes.
       const headers = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
         http

@@ -17,7 +17,13 @@ import { localLinks } from './local-links.js';
 import { copyStored, deleteObjects, deletePrefix, listObjects, walkObjects } from './local-names.js';
 import { describe, openForServing, openStream, type OpenedObject } from './local-read.js';
 import { createLocalState } from './local-state.js';
-import { encryptInPlace, removeStaleTemp, writeUpload, type InPlaceResult, type UploadBody } from './local-write.js';
+import {
+  encryptInPlace,
+  removeStaleTemp,
+  writeUpload,
+  type InPlaceResult,
+  type UploadBody,
+} from './local-write.js';
 import { createUrlSigner, type GetGrant, type UrlSigner } from './signing.js';
 import type { ObjectStore } from './types.js';
 

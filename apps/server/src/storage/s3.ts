@@ -48,7 +48,9 @@ function connect(options: S3StoreOptions): S3Context {
   const sse: S3Context['sse'] = options.sse
     ? {
         ServerSideEncryption: options.sse.algorithm,
-        ...(options.sse.algorithm === 'aws:kms' && options.sse.kmsKeyId ? { SSEKMSKeyId: options.sse.kmsKeyId } : {}),
+        ...(options.sse.algorithm === 'aws:kms' && options.sse.kmsKeyId
+          ? { SSEKMSKeyId: options.sse.kmsKeyId }
+          : {}),
       }
     : {};
   const sseHeaders: Record<string, string> = {};

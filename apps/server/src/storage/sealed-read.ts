@@ -127,7 +127,9 @@ export class SealedStream extends Readable {
       const record = this.#file.recordAt(index);
       const at = record.offset - start;
       // A short read decrypts a short record, which fails authentication like any other damage.
-      chunks.push(this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))));
+      chunks.push(
+        this.#trim(index, this.#file.decrypt(index, bytes.subarray(at, Math.min(read, at + record.length)))),
+      );
     }
     // Decryption copied the plaintext out: the read buffer can serve another read.
     if (pooled && spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);

@@ -135,7 +135,8 @@ export function createUrlSigner(key: Buffer): UrlSigner {
         throw new StorageError('forbidden', TAMPERED);
       }
       // Checked after the signature so an attacker learns nothing from the message.
-      if (grant.expires * 1000 <= nowMs) throw new StorageError('forbidden', EXPIRED, { code: 'link_expired' });
+      if (grant.expires * 1000 <= nowMs)
+        throw new StorageError('forbidden', EXPIRED, { code: 'link_expired' });
       // Only a stolen signing key makes such a link: this server never signs one.
       if (grant.expires * 1000 > nowMs + (LINK_SECONDS[method] + CLOCK_SLACK_SECONDS) * 1000) {
         throw new StorageError('forbidden', TAMPERED);

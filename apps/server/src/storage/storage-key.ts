@@ -14,7 +14,8 @@ import { storageKeyFrom, type StorageKey } from './encryption.js';
 
 const KEY_BYTES = 32;
 
-const isCode = (error: unknown, code: string): boolean => error instanceof Error && 'code' in error && error.code === code;
+const isCode = (error: unknown, code: string): boolean =>
+  error instanceof Error && 'code' in error && error.code === code;
 
 /** The real path of `target`, or of its nearest existing parent with the rest appended. */
 async function realish(target: string): Promise<string> {
@@ -43,7 +44,9 @@ function parseKeyFile(text: string, file: string): Buffer {
   const trimmed = text.trim();
   const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : Buffer.alloc(0);
   if (key.length !== KEY_BYTES) {
-    throw new Error(`The storage key file ${file} does not hold a storage key (32 random bytes in base64 on one line).`);
+    throw new Error(
+      `The storage key file ${file} does not hold a storage key (32 random bytes in base64 on one line).`,
+    );
   }
   return key;
 }
@@ -92,13 +95,16 @@ async function readKey(
   const { mode } = await fs.stat(source.path);
   // Refused like an open data directory: a key others can read protects nothing.
   if ((mode & 0o077) !== 0) {
-    throw new Error(`The storage key file ${source.path} can be read or changed by other users. Make it private, then start again: chmod 600 ${source.path}`);
+    throw new Error(
+      `The storage key file ${source.path} can be read or changed by other users. Make it private, then start again: chmod 600 ${source.path}`,
+    );
   }
   return parseKeyFile(text, source.path);
 }
 
 /** Where the key was looked for, in words. */
-const describeSource = (source: StorageKeySource) => (source.kind === 'value' ? 'STORAGE_KEY' : `the key file ${source.path}`);
+const describeSource = (source: StorageKeySource) =>
+  source.kind === 'value' ? 'STORAGE_KEY' : `the key file ${source.path}`;
 
 /**
  * The master key for the local store, checked against the fingerprint the database recorded the
@@ -110,9 +116,14 @@ export async function loadStorageKey(
   deps: { db: Db; dataDir: string; log: FastifyBaseLogger },
 ): Promise<StorageKey> {
   const { db } = deps;
-  const recorded = async () => (await db.selectFrom('storage_key').select('fingerprint').executeTakeFirst())?.fingerprint;
+  const recorded = async () =>
+    (await db.selectFrom('storage_key').select('fingerprint').executeTakeFirst())?.fingerprint;
   const before = await recorded();
-  const master = await readKey(source, { dataDir: deps.dataDir, mayCreate: before === undefined, log: deps.log });
+  const master = await readKey(source, {
+    dataDir: deps.dataDir,
+    mayCreate: before === undefined,
+    log: deps.log,
+  });
   if (!master) {
     if (source.kind === 'file' && !source.createIfMissing && before === undefined) {
       throw new Error(`STORAGE_KEY_FILE names ${source.path}, which does not exist.`);

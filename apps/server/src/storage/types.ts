@@ -173,7 +173,10 @@ export interface ObjectStore {
    * fails ends the stream with `damaged`). With `version`, a different version (the object was
    * overwritten) fails with `conflict` before any byte is read.
    */
-  open(key: string, options?: { version?: string | null }): Promise<{ size: number; stream: Readable; version?: string }>;
+  open(
+    key: string,
+    options?: { version?: string | null },
+  ): Promise<{ size: number; stream: Readable; version?: string }>;
   /**
    * Every object in the store whose key is a document key, client by client: what the sweeper
    * compares with the index, and what is indexed once when the index is new. No types are read, and

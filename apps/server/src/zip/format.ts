@@ -81,7 +81,12 @@ function zip64Extra(values: number[]): Buffer {
  * in the header and no descriptor follows; without, they follow the data in a data descriptor. A
  * ZIP64 entry carries a ZIP64 extra field with its sizes (0 when a descriptor will say them).
  */
-export function localHeader(name: Buffer, mtime: Date, zip64: boolean, known?: { crc: number; size: number }): Buffer {
+export function localHeader(
+  name: Buffer,
+  mtime: Date,
+  zip64: boolean,
+  known?: { crc: number; size: number },
+): Buffer {
   const { time, date } = dosDateTime(mtime);
   const size = known?.size ?? 0;
   const extra = Buffer.concat([zip64 ? zip64Extra([size, size]) : Buffer.alloc(0), timestampExtra(mtime)]);

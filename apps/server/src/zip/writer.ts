@@ -132,7 +132,10 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
   for await (const entry of entries) {
     if (!isSafeEntryName(entry.name))
       throw new ZipError(`Unsafe ZIP entry name: ${JSON.stringify(entry.name)}`);
-    const known = entry.crc32 !== undefined && entry.size !== undefined ? { crc: entry.crc32, size: entry.size } : undefined;
+    const known =
+      entry.crc32 !== undefined && entry.size !== undefined
+        ? { crc: entry.crc32, size: entry.size }
+        : undefined;
     const source = await openSource(entry, known, options);
     if (!source) continue;
     // The consumer may go away at any yield, also while this entry's header is out and its source
@@ -141,7 +144,15 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
       const name = Buffer.from(entry.name, 'utf8');
       const zip64 = force || entry.size === undefined || entry.size >= MAX32;
       const header = localHeader(name, entry.mtime, zip64, known);
-      const record: EntryRecord = { name, mtime: entry.mtime, crc: known?.crc ?? 0, size: 0, offset, zip64, descriptor: !known };
+      const record: EntryRecord = {
+        name,
+        mtime: entry.mtime,
+        crc: known?.crc ?? 0,
+        size: 0,
+        offset,
+        zip64,
+        descriptor: !known,
+      };
       yield header;
       offset += header.length;
 
@@ -152,16 +163,19 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
           for await (const chunk of source) {
             const bytes = toBuffer(chunk);
             record.size += bytes.length;
-            if (record.size > known.size) throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
+            if (record.size > known.size)
+              throw new ZipError(`"${entry.name}" is longer than its recorded ${known.size} bytes.`);
             yield bytes;
           }
         } catch (error) {
           if (error instanceof ZipError || !options.onEntryError?.(error, entry)) throw error;
-          for (let left = known.size - record.size; left > 0; left -= ZEROS.length) yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
+          for (let left = known.size - record.size; left > 0; left -= ZEROS.length)
+            yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
           offset += known.size;
           continue;
         }
-        if (record.size !== known.size) throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
+        if (record.size !== known.size)
+          throw new ZipError(`"${entry.name}" is shorter than its recorded ${known.size} bytes.`);
         offset += record.size;
         written.push(record);
         continue;

@@ -26,7 +26,8 @@ const open = async () => (journal ??= (await journals.open('bench@example.org'))
 /** A PDF-looking file of random bytes (random: the server's never-twice check must not skip any). */
 function randomPdf(name: string, bytes: number): File {
   const data = new Uint8Array(bytes);
-  for (let at = 0; at < bytes; at += 65_536) crypto.getRandomValues(data.subarray(at, Math.min(bytes, at + 65_536)));
+  for (let at = 0; at < bytes; at += 65_536)
+    crypto.getRandomValues(data.subarray(at, Math.min(bytes, at + 65_536)));
   data.set(new TextEncoder().encode('%PDF-1.7\n'));
   return new File([data], name, { type: 'application/pdf' });
 }
@@ -65,7 +66,11 @@ async function persist(megabytes: number, runs: number) {
     keep.push(performance.now() - start);
     await kept.remove(entry.id);
     start = performance.now();
-    await crypto.subtle.encrypt({ name: 'AES-GCM', iv: crypto.getRandomValues(new Uint8Array(12)) }, key, bytes);
+    await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: crypto.getRandomValues(new Uint8Array(12)) },
+      key,
+      bytes,
+    );
     encryptOnly.push(performance.now() - start);
   }
   return { save, read, keep, encryptOnly };
@@ -73,7 +78,9 @@ async function persist(megabytes: number, runs: number) {
 
 /** Uploads `count` files of `megabytes` each, one after another; with `kept`, each is kept first and forgotten after, as the queue does. */
 async function upload(clientId: string, docType: string, count: number, megabytes: number, kept: boolean) {
-  const files = Array.from({ length: count }, (_, i) => randomPdf(`bench-${kept ? 'kept' : 'plain'}-${++serial}-${i}.pdf`, megabytes * 1_048_576));
+  const files = Array.from({ length: count }, (_, i) =>
+    randomPdf(`bench-${kept ? 'kept' : 'plain'}-${++serial}-${i}.pdf`, megabytes * 1_048_576),
+  );
   const target = { clientId, docType };
   const journalNow = kept ? await open() : null;
   const start = performance.now();
@@ -93,7 +100,9 @@ async function upload(clientId: string, docType: string, count: number, megabyte
  * browser app does. Timed from the add to the end of the batch.
  */
 async function queue(clientId: string, docType: string, count: number, megabytes: number, kept: boolean) {
-  const files = Array.from({ length: count }, (_, i) => randomPdf(`queue-${kept ? 'kept' : 'plain'}-${++serial}-${i}.pdf`, megabytes * 1_048_576));
+  const files = Array.from({ length: count }, (_, i) =>
+    randomPdf(`queue-${kept ? 'kept' : 'plain'}-${++serial}-${i}.pdf`, megabytes * 1_048_576),
+  );
   const alerts: string[] = [];
   const flow = createUploadFlow({
     api,

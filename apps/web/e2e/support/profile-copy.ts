@@ -57,7 +57,8 @@ export function attackProfile(page: Page, secrets: string[]): Promise<ProfileAtt
     // Every CryptoKey, byte string and text anywhere in what was read; sealed values with the record holding them.
     const cryptoKeys: CryptoKey[] = [];
     type Bytes = Uint8Array<ArrayBuffer>;
-    const copy = (view: ArrayBufferView): Bytes => new Uint8Array(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+    const copy = (view: ArrayBufferView): Bytes =>
+      new Uint8Array(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
     const bytes: Bytes[] = [];
     const texts: string[] = [];
     const sealed: { iv: Bytes; data: Bytes; record: Record<string, unknown> }[] = [];
@@ -82,7 +83,8 @@ export function attackProfile(page: Page, secrets: string[]): Promise<ProfileAtt
 
     const decoded = (text: string): Bytes[] => {
       const out = [encoder.encode(text)];
-      if (/^[0-9a-f]+$/i.test(text) && text.length % 2 === 0) out.push(Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16)));
+      if (/^[0-9a-f]+$/i.test(text) && text.length % 2 === 0)
+        out.push(Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16)));
       try {
         out.push(Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)));
       } catch {
@@ -96,12 +98,18 @@ export function attackProfile(page: Page, secrets: string[]): Promise<ProfileAtt
       if ([16, 24, 32].includes(material.length)) rawKeys.push(material);
       rawKeys.push(new Uint8Array(await crypto.subtle.digest('SHA-256', material)));
       // A key kept inside a slightly longer value (with a nonce, a tag, a prefix).
-      if (material.length > 32 && material.length <= 128) for (let at = 0; at + 32 <= material.length; at++) rawKeys.push(material.slice(at, at + 32));
+      if (material.length > 32 && material.length <= 128)
+        for (let at = 0; at + 32 <= material.length; at++) rawKeys.push(material.slice(at, at + 32));
     }
     const imported = await Promise.all(
-      rawKeys.map((raw) => crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']).catch(() => null)),
+      rawKeys.map((raw) =>
+        crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['decrypt']).catch(() => null),
+      ),
     );
-    const keys = [...cryptoKeys.filter((k) => k.usages.includes('decrypt')), ...imported.filter((k) => k !== null)];
+    const keys = [
+      ...cryptoKeys.filter((k) => k.usages.includes('decrypt')),
+      ...imported.filter((k) => k !== null),
+    ];
 
     const opened: string[] = [];
     for (const { iv, data, record } of sealed) {
@@ -128,7 +136,10 @@ export function attackProfile(page: Page, secrets: string[]): Promise<ProfileAtt
           for (const target of targets) {
             const params: AesGcmParams = { name: 'AES-GCM', iv, ...(label && { additionalData: label }) };
             const plain = await crypto.subtle.decrypt(params, key, target).catch(() => null);
-            if (plain) opened.push(`record ${id} with key ${index}${cryptoKeys.includes(key) ? ' (a stored CryptoKey)' : ''}`);
+            if (plain)
+              opened.push(
+                `record ${id} with key ${index}${cryptoKeys.includes(key) ? ' (a stored CryptoKey)' : ''}`,
+              );
           }
         }
       }

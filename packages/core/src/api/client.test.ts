@@ -53,7 +53,10 @@ describe('createApiClient', () => {
     const { fetch, sent } = scriptedFetch((r) =>
       r.method === 'GET' ? Response.json({ items: [] }) : Response.json({ ok: true, emailSent: true }),
     );
-    const api = createApiClient({ fetch, getCookie: (name) => (name === 'csrf_token' ? 'tok123' : undefined) });
+    const api = createApiClient({
+      fetch,
+      getCookie: (name) => (name === 'csrf_token' ? 'tok123' : undefined),
+    });
 
     await api.loginInit({ body: { email: 'vera@example.org', pin: 'pin' } });
     await api.listClients();
@@ -92,12 +95,16 @@ describe('createApiClient', () => {
   });
 
   it('reads the server settings with GET /config, keeping only what the contract names', async () => {
-    const { fetch, sent } = scriptedFetch(() => Response.json({ maxUploadBytes: 26_214_400, secret: 'never' }));
+    const { fetch, sent } = scriptedFetch(() =>
+      Response.json({ maxUploadBytes: 26_214_400, secret: 'never' }),
+    );
     const settings = await createApiClient({ fetch }).config();
     expect(sent[0]).toMatchObject({ url: '/api/config', method: 'GET' });
     expect(settings).toEqual({ maxUploadBytes: 26_214_400 });
     const broken = scriptedFetch(() => Response.json({ maxUploadBytes: -1 }));
-    await expect(createApiClient({ fetch: broken.fetch }).config()).rejects.toMatchObject({ kind: 'response' });
+    await expect(createApiClient({ fetch: broken.fetch }).config()).rejects.toMatchObject({
+      kind: 'response',
+    });
   });
 
   it('fetches the CSRF cookie with GET /me first when the page has none yet', async () => {
@@ -116,30 +123,55 @@ describe('createApiClient', () => {
   });
 
   it("raises ApiError with the server's error field", async () => {
-    const { fetch } = scriptedFetch(() => Response.json({ error: 'Email or Password PIN is incorrect.' }, { status: 401 }));
+    const { fetch } = scriptedFetch(() =>
+      Response.json({ error: 'Email or Password PIN is incorrect.' }, { status: 401 }),
+    );
     const api = createApiClient({ fetch });
-    const error = await api.loginInit({ body: { email: 'a@example.org', pin: 'x' } }).catch((e: unknown) => e);
+    const error = await api
+      .loginInit({ body: { email: 'a@example.org', pin: 'x' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind: 'http', status: 401, message: 'Email or Password PIN is incorrect.' });
+    expect(error).toMatchObject({
+      kind: 'http',
+      status: 401,
+      message: 'Email or Password PIN is incorrect.',
+    });
   });
 
   it('falls back to the status text when the body has no error field', async () => {
-    const { fetch } = scriptedFetch(() => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
-    await expect(createApiClient({ fetch }).listClients()).rejects.toMatchObject({ status: 502, message: 'Bad Gateway' });
+    const { fetch } = scriptedFetch(
+      () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    );
+    await expect(createApiClient({ fetch }).listClients()).rejects.toMatchObject({
+      status: 502,
+      message: 'Bad Gateway',
+    });
   });
 
   it('reports a network failure and a response that breaks the contract', async () => {
     const offline = createApiClient({
       fetch: () => Promise.reject(new TypeError('Failed to fetch')),
     });
-    await expect(offline.listClients()).rejects.toMatchObject({ kind: 'network', status: 0, message: 'Failed to fetch' });
+    await expect(offline.listClients()).rejects.toMatchObject({
+      kind: 'network',
+      status: 0,
+      message: 'Failed to fetch',
+    });
     const { fetch } = scriptedFetch(() => Response.json({ item: [] }));
-    await expect(createApiClient({ fetch }).listClients()).rejects.toMatchObject({ kind: 'response', status: 200 });
+    await expect(createApiClient({ fetch }).listClients()).rejects.toMatchObject({
+      kind: 'response',
+      status: 200,
+    });
   });
 
   it('returns the raw Response for the ZIP download', async () => {
-    const { fetch, sent } = scriptedFetch(() => new Response(new Uint8Array([80, 75, 3, 4]), { headers: { 'content-type': 'application/zip' } }));
-    const response = await createApiClient({ fetch }).downloadAll({ params: { id: 'abcDEF12345' }, query: { include: 'W-2,1099-B' } });
+    const { fetch, sent } = scriptedFetch(
+      () => new Response(new Uint8Array([80, 75, 3, 4]), { headers: { 'content-type': 'application/zip' } }),
+    );
+    const response = await createApiClient({ fetch }).downloadAll({
+      params: { id: 'abcDEF12345' },
+      query: { include: 'W-2,1099-B' },
+    });
     expect(sent[0]!.url).toBe('/api/clients/abcDEF12345/docs/download-all?include=W-2%2C1099-B');
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]));
   });
@@ -150,7 +182,9 @@ describe('createApiClient', () => {
     expectTypeOf(api.renameDoc).returns.resolves.toHaveProperty('newKey');
     expectTypeOf(api.downloadAll).returns.resolves.toEqualTypeOf<Response>();
     expectTypeOf(api.loginInit).parameter(0).toEqualTypeOf<{ body: { email: string; pin: string } }>();
-    expectTypeOf(api.listUsers).parameter(0).toEqualTypeOf<{ query?: { status?: 'pending' | 'all' } } | undefined>();
+    expectTypeOf(api.listUsers)
+      .parameter(0)
+      .toEqualTypeOf<{ query?: { status?: 'pending' | 'all' } } | undefined>();
     expect(typeof api.audit).toBe('function');
   });
 });
@@ -158,9 +192,19 @@ describe('createApiClient', () => {
 describe('uploadToPresignedUrl', () => {
   it('PUTs the file with the upload content type and no cookies', async () => {
     const { fetch, sent } = scriptedFetch(() => new Response(null, { status: 200 }));
-    await uploadToPresignedUrl('https://store.example/put?sig=1', new File(['%PDF'], 'scan.PDF', { type: '' }), { fetch });
-    await uploadToPresignedUrl('https://store.example/put?sig=2', new File(['x'], 'photo', { type: '' }), { fetch });
-    await uploadToPresignedUrl('https://store.example/put?sig=3', new File(['x'], 'a.png', { type: 'image/png' }), { fetch });
+    await uploadToPresignedUrl(
+      'https://store.example/put?sig=1',
+      new File(['%PDF'], 'scan.PDF', { type: '' }),
+      { fetch },
+    );
+    await uploadToPresignedUrl('https://store.example/put?sig=2', new File(['x'], 'photo', { type: '' }), {
+      fetch,
+    });
+    await uploadToPresignedUrl(
+      'https://store.example/put?sig=3',
+      new File(['x'], 'a.png', { type: 'image/png' }),
+      { fetch },
+    );
     expect(sent.map((s) => [s.method, s.headers['content-type'], s.credentials])).toEqual([
       ['PUT', 'application/pdf', 'omit'],
       ['PUT', 'image/jpeg', 'omit'],

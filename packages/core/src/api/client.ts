@@ -33,9 +33,10 @@ export interface CallOptions {
 }
 
 /** One client method: the arguments object may be left out when nothing in it is required. */
-export type EndpointMethod<E extends EndpointDef> = object extends EndpointArgs<E>
-  ? (args?: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>
-  : (args: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>;
+export type EndpointMethod<E extends EndpointDef> =
+  object extends EndpointArgs<E>
+    ? (args?: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>
+    : (args: EndpointArgs<E>, options?: CallOptions) => Promise<EndpointResult<E>>;
 
 /** The client: one method per call of the contract (docs/behaviour.md#api). */
 export type ApiClient = { [K in EndpointName]: EndpointMethod<Endpoints[K]> };

@@ -21,24 +21,74 @@ const def = <const T extends EndpointDef>(d: T): T => d;
 
 export const endpoints = {
   // Auth
-  register: def({ method: 'POST', path: '/auth/register', body: s.RegisterRequest, response: s.RegisterResponse }),
-  loginInit: def({ method: 'POST', path: '/auth/login-init', body: s.LoginInitRequest, response: s.EmailSentResponse }),
-  loginVerify: def({ method: 'POST', path: '/auth/login-verify', body: s.VerifyRequest, response: s.LoginVerifyResponse }),
-  loginResend: def({ method: 'POST', path: '/auth/login-resend', body: s.ResendRequest, response: s.EmailSentResponse }),
+  register: def({
+    method: 'POST',
+    path: '/auth/register',
+    body: s.RegisterRequest,
+    response: s.RegisterResponse,
+  }),
+  loginInit: def({
+    method: 'POST',
+    path: '/auth/login-init',
+    body: s.LoginInitRequest,
+    response: s.EmailSentResponse,
+  }),
+  loginVerify: def({
+    method: 'POST',
+    path: '/auth/login-verify',
+    body: s.VerifyRequest,
+    response: s.LoginVerifyResponse,
+  }),
+  loginResend: def({
+    method: 'POST',
+    path: '/auth/login-resend',
+    body: s.ResendRequest,
+    response: s.EmailSentResponse,
+  }),
   me: def({ method: 'GET', path: '/me', response: s.MeResponse }),
   journalKey: def({ method: 'GET', path: '/me/journal-key', response: s.JournalKeyResponse }),
   logout: def({ method: 'POST', path: '/auth/logout', response: s.Ok }),
-  forgotInit: def({ method: 'POST', path: '/auth/forgot-init', body: s.ForgotInitRequest, response: s.EmailSentResponse }),
+  forgotInit: def({
+    method: 'POST',
+    path: '/auth/forgot-init',
+    body: s.ForgotInitRequest,
+    response: s.EmailSentResponse,
+  }),
   forgotVerify: def({ method: 'POST', path: '/auth/forgot-verify', body: s.VerifyRequest, response: s.Ok }),
-  forgotResend: def({ method: 'POST', path: '/auth/forgot-resend', body: s.ResendRequest, response: s.EmailSentResponse }),
-  forgotReset: def({ method: 'POST', path: '/auth/forgot-reset', body: s.ForgotResetRequest, response: s.Ok }),
+  forgotResend: def({
+    method: 'POST',
+    path: '/auth/forgot-resend',
+    body: s.ResendRequest,
+    response: s.EmailSentResponse,
+  }),
+  forgotReset: def({
+    method: 'POST',
+    path: '/auth/forgot-reset',
+    body: s.ForgotResetRequest,
+    response: s.Ok,
+  }),
 
   // Clients and documents
   listClients: def({ method: 'GET', path: '/clients', response: s.ClientList }),
   listAllClients: def({ method: 'GET', path: '/admin/clients', response: s.ClientList }),
-  createClient: def({ method: 'POST', path: '/clients/new', body: s.NewClientRequest, response: s.NewClientResponse }),
-  docStatus: def({ method: 'GET', path: '/clients/:id/docs/status', params: s.ClientIdParams, response: s.DocStatusResponse }),
-  docTypes: def({ method: 'GET', path: '/clients/:id/docs/types', params: s.ClientIdParams, response: s.DocTypesResponse }),
+  createClient: def({
+    method: 'POST',
+    path: '/clients/new',
+    body: s.NewClientRequest,
+    response: s.NewClientResponse,
+  }),
+  docStatus: def({
+    method: 'GET',
+    path: '/clients/:id/docs/status',
+    params: s.ClientIdParams,
+    response: s.DocStatusResponse,
+  }),
+  docTypes: def({
+    method: 'GET',
+    path: '/clients/:id/docs/types',
+    params: s.ClientIdParams,
+    response: s.DocTypesResponse,
+  }),
   addDocType: def({
     method: 'POST',
     path: '/clients/:id/docs/types',
@@ -53,7 +103,12 @@ export const endpoints = {
     query: s.DocTypeQuery,
     response: s.Ok,
   }),
-  submitClient: def({ method: 'POST', path: '/clients/:id/submit', params: s.ClientIdParams, response: s.SubmitResponse }),
+  submitClient: def({
+    method: 'POST',
+    path: '/clients/:id/submit',
+    params: s.ClientIdParams,
+    response: s.SubmitResponse,
+  }),
   downloadAll: def({
     method: 'GET',
     path: '/clients/:id/docs/download-all',
@@ -81,14 +136,39 @@ export const endpoints = {
     query: s.DocTypeQuery,
     response: s.DocListResponse,
   }),
-  presignGet: def({ method: 'POST', path: '/docs/presign-get', body: s.PresignGetRequest, response: s.UrlResponse }),
-  presignView: def({ method: 'POST', path: '/docs/presign-view', body: s.PresignViewRequest, response: s.UrlResponse }),
-  deleteDocs: def({ method: 'POST', path: '/docs/delete', body: s.DeleteDocsRequest, response: s.DeleteDocsResponse }),
-  renameDoc: def({ method: 'POST', path: '/docs/rename', body: s.RenameDocRequest, response: s.RenameDocResponse }),
+  presignGet: def({
+    method: 'POST',
+    path: '/docs/presign-get',
+    body: s.PresignGetRequest,
+    response: s.UrlResponse,
+  }),
+  presignView: def({
+    method: 'POST',
+    path: '/docs/presign-view',
+    body: s.PresignViewRequest,
+    response: s.UrlResponse,
+  }),
+  deleteDocs: def({
+    method: 'POST',
+    path: '/docs/delete',
+    body: s.DeleteDocsRequest,
+    response: s.DeleteDocsResponse,
+  }),
+  renameDoc: def({
+    method: 'POST',
+    path: '/docs/rename',
+    body: s.RenameDocRequest,
+    response: s.RenameDocResponse,
+  }),
 
   // Admin
   listUsers: def({ method: 'GET', path: '/admin/users', query: s.UserListQuery, response: s.UserList }),
-  getUser: def({ method: 'GET', path: '/admin/users/:email', params: s.UserEmailParams, response: s.UserResponse }),
+  getUser: def({
+    method: 'GET',
+    path: '/admin/users/:email',
+    params: s.UserEmailParams,
+    response: s.UserResponse,
+  }),
   approveUser: def({
     method: 'POST',
     path: '/admin/users/:email/approve',
@@ -103,8 +183,18 @@ export const endpoints = {
     body: s.RoleRequest,
     response: s.UserChangeResponse,
   }),
-  deleteUser: def({ method: 'DELETE', path: '/admin/users/:email', params: s.UserEmailParams, response: s.Ok }),
-  deleteClient: def({ method: 'POST', path: '/admin/clients/delete', body: s.AdminDeleteClientRequest, response: s.Ok }),
+  deleteUser: def({
+    method: 'DELETE',
+    path: '/admin/users/:email',
+    params: s.UserEmailParams,
+    response: s.Ok,
+  }),
+  deleteClient: def({
+    method: 'POST',
+    path: '/admin/clients/delete',
+    body: s.AdminDeleteClientRequest,
+    response: s.Ok,
+  }),
   clientMeta: def({
     method: 'GET',
     path: '/admin/client-meta/:id',
@@ -120,9 +210,19 @@ export const endpoints = {
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
   overview: def({ method: 'GET', path: '/admin/overview', response: s.ProgrammeOverview }),
   seasonSummary: def({ method: 'GET', path: '/admin/season', response: s.SeasonSummary }),
-  closeSeason: def({ method: 'POST', path: '/admin/season/close', body: s.SeasonCloseRequest, response: s.SeasonSummary }),
+  closeSeason: def({
+    method: 'POST',
+    path: '/admin/season/close',
+    body: s.SeasonCloseRequest,
+    response: s.SeasonSummary,
+  }),
   getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),
-  setRetention: def({ method: 'POST', path: '/admin/retention', body: s.RetentionSettings, response: s.RetentionSettings }),
+  setRetention: def({
+    method: 'POST',
+    path: '/admin/retention',
+    body: s.RetentionSettings,
+    response: s.RetentionSettings,
+  }),
 
   // Officer
   orphanedClients: def({ method: 'GET', path: '/officer/orphaned-clients', response: s.ClientList }),

@@ -102,7 +102,9 @@ export class ApiError extends Error {
 
 /** True for an {@link ApiError} (also across bundle copies, where `instanceof` would fail). */
 export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError || (error instanceof Error && error.name === 'ApiError' && 'status' in error);
+  return (
+    error instanceof ApiError || (error instanceof Error && error.name === 'ApiError' && 'status' in error)
+  );
 }
 
 /** The text to show for any thrown value. */

@@ -79,12 +79,18 @@ export const Phone = z
   .string({ error: 'Phone is required.' })
   .trim()
   .max(30, { error: 'Phone must be at most 30 characters.' })
-  .refine((s) => /^\+?[\d\s().-]+$/.test(s) && (s.match(/\d/g)?.length ?? 0) >= 7 && (s.match(/\d/g)?.length ?? 0) <= 15, {
-    error: 'Enter a valid phone number (7 to 15 digits).',
-  });
+  .refine(
+    (s) =>
+      /^\+?[\d\s().-]+$/.test(s) && (s.match(/\d/g)?.length ?? 0) >= 7 && (s.match(/\d/g)?.length ?? 0) <= 15,
+    {
+      error: 'Enter a valid phone number (7 to 15 digits).',
+    },
+  );
 
 /** A random, URL-safe client id. */
-export const ClientId = z.string({ error: 'Client id is required.' }).refine(isClientId, { error: 'Unknown client id.' });
+export const ClientId = z
+  .string({ error: 'Client id is required.' })
+  .refine(isClientId, { error: 'Unknown client id.' });
 
 /** A category name as sent by clients (the server checks it exists). */
 export const DocTypeName = z

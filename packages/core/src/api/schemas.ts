@@ -61,7 +61,9 @@ export const Client = z.object({
 export type Client = z.infer<typeof Client>;
 
 /** SHA-256 of a file's bytes, as 64 lowercase hex digits. */
-export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'sha256 must be 64 lowercase hex digits.' });
+export const Sha256Hex = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, { error: 'sha256 must be 64 lowercase hex digits.' });
 
 /** Another file of the same client with exactly the same bytes. */
 export const DuplicateOf = z.object({ key: z.string(), filename: z.string(), docType: z.string() });
@@ -157,7 +159,10 @@ export type JournalKeyResponse = z.infer<typeof JournalKeyResponse>;
 export const ForgotInitRequest = z.object({ email: Email });
 export type ForgotInitRequest = z.input<typeof ForgotInitRequest>;
 
-export const ForgotResetRequest = z.object({ newPin1: NewPin, newPin2: z.string({ error: 'Confirm the new Password PIN.' }) });
+export const ForgotResetRequest = z.object({
+  newPin1: NewPin,
+  newPin2: z.string({ error: 'Confirm the new Password PIN.' }),
+});
 export type ForgotResetRequest = z.input<typeof ForgotResetRequest>;
 
 // ── Clients and documents ────────────────────────────────────────────────────────────────────
@@ -316,7 +321,10 @@ export type AdminDeleteClientRequest = z.input<typeof AdminDeleteClientRequest>;
  * `clientEmail` lets a page that only knows the client id (the Client Documents page) call
  * `POST /admin/clients/reassign`, whose body needs the client's email.
  */
-export const ClientMetaResponse = z.object({ createdBy: z.string().nullable(), clientEmail: z.string().optional() });
+export const ClientMetaResponse = z.object({
+  createdBy: z.string().nullable(),
+  clientEmail: z.string().optional(),
+});
 export type ClientMetaResponse = z.infer<typeof ClientMetaResponse>;
 
 export const AdminReassignRequest = z.object({
@@ -364,8 +372,12 @@ export const RetentionSettings = z.object({
   days: z
     .number({ error: 'days must be a number of days, or null for off.' })
     .int({ error: 'days must be a whole number.' })
-    .min(RETENTION_MIN_DAYS, { error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.` })
-    .max(RETENTION_MAX_DAYS, { error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.` })
+    .min(RETENTION_MIN_DAYS, {
+      error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
+    })
+    .max(RETENTION_MAX_DAYS, {
+      error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
+    })
     .nullable(),
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
@@ -383,7 +395,9 @@ export const SeasonSummary = z.object({
 });
 export type SeasonSummary = z.infer<typeof SeasonSummary>;
 /** The typed confirmation: exactly {@link seasonClosePhrase} of the year. */
-export const SeasonCloseRequest = z.object({ confirm: z.string({ error: 'Type the confirmation phrase.' }).max(100) });
+export const SeasonCloseRequest = z.object({
+  confirm: z.string({ error: 'Type the confirmation phrase.' }).max(100),
+});
 export type SeasonCloseRequest = z.input<typeof SeasonCloseRequest>;
 
 /**

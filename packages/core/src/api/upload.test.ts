@@ -29,12 +29,22 @@ function scripted(options: { headers?: Record<string, string>; putStatus?: numbe
   const steps: string[] = [];
   const presigns: PresignRequest[] = [];
   const completes: CompleteUploadRequest[] = [];
-  const puts: { url: string; contentType: string; headers: Readonly<Record<string, string>> | undefined }[] = [];
+  const puts: { url: string; contentType: string; headers: Readonly<Record<string, string>> | undefined }[] =
+    [];
   const api = {
-    async presignUpload({ body }: { params: { id: string }; body: PresignRequest }): Promise<PresignResponse> {
+    async presignUpload({
+      body,
+    }: {
+      params: { id: string };
+      body: PresignRequest;
+    }): Promise<PresignResponse> {
       steps.push('presign');
       presigns.push(body);
-      const answer = { url: 'https://store.example/put?sig=1', key: KEY, expiresAt: '2025-01-15T12:15:00.000Z' };
+      const answer = {
+        url: 'https://store.example/put?sig=1',
+        key: KEY,
+        expiresAt: '2025-01-15T12:15:00.000Z',
+      };
       return options.headers ? { ...answer, headers: options.headers } : answer;
     },
     async completeUpload({ body }: { body: CompleteUploadRequest }) {
@@ -56,7 +66,12 @@ function scripted(options: { headers?: Record<string, string>; putStatus?: numbe
 describe('uploadDocument', () => {
   it('announces the exact size and the SHA-256 of the bytes in the presign', async () => {
     const server = scripted();
-    await uploadDocument(server.api, server.putFile, TARGET, createTestFile('w2.pdf', 'abc', 'application/pdf'));
+    await uploadDocument(
+      server.api,
+      server.putFile,
+      TARGET,
+      createTestFile('w2.pdf', 'abc', 'application/pdf'),
+    );
     expect(server.presigns).toEqual([
       { docType: 'W-2', filename: 'w2.pdf', contentType: 'application/pdf', size: 3, sha256: ABC_SHA256 },
     ]);
@@ -65,7 +80,12 @@ describe('uploadDocument', () => {
   it('hashes the bytes, not the name: an empty file and a binary one', async () => {
     const server = scripted();
     await uploadDocument(server.api, server.putFile, TARGET, createTestFile('empty.pdf', new Uint8Array(0)));
-    await uploadDocument(server.api, server.putFile, TARGET, createTestFile('ff.pdf', new Uint8Array(1000).fill(255)));
+    await uploadDocument(
+      server.api,
+      server.putFile,
+      TARGET,
+      createTestFile('ff.pdf', new Uint8Array(1000).fill(255)),
+    );
     expect(server.presigns.map(({ size, sha256 }) => ({ size, sha256 }))).toEqual([
       { size: 0, sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' },
       { size: 1000, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
@@ -85,12 +105,20 @@ describe('uploadDocument', () => {
         'Proxy-Authorization': 'Basic x',
       },
     });
-    await uploadDocument(server.api, server.putFile, TARGET, createTestFile('w2.pdf', 'abc', 'application/pdf'));
+    await uploadDocument(
+      server.api,
+      server.putFile,
+      TARGET,
+      createTestFile('w2.pdf', 'abc', 'application/pdf'),
+    );
     expect(server.puts).toEqual([
       {
         url: 'https://store.example/put?sig=1',
         contentType: 'application/pdf',
-        headers: { 'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=', 'if-none-match': '*' },
+        headers: {
+          'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+          'if-none-match': '*',
+        },
       },
     ]);
   });
@@ -102,13 +130,25 @@ describe('uploadDocument', () => {
       return new Response(null, { status: 200 });
     };
     const server = scripted({ headers: { 'x-amz-checksum-sha256': 'abc=', 'if-none-match': '*' } });
-    await uploadDocument(server.api, createFetchPutFile(fetch), TARGET, createTestFile('w2.pdf', 'abc', 'application/pdf'));
-    expect(sent).toEqual([{ 'content-type': 'application/pdf', 'if-none-match': '*', 'x-amz-checksum-sha256': 'abc=' }]);
+    await uploadDocument(
+      server.api,
+      createFetchPutFile(fetch),
+      TARGET,
+      createTestFile('w2.pdf', 'abc', 'application/pdf'),
+    );
+    expect(sent).toEqual([
+      { 'content-type': 'application/pdf', 'if-none-match': '*', 'x-amz-checksum-sha256': 'abc=' },
+    ]);
   });
 
   it('completes the upload with its key after the PUT, and returns the key', async () => {
     const server = scripted();
-    const key = await uploadDocument(server.api, server.putFile, TARGET, createTestFile('w2.pdf', 'abc', 'application/pdf'));
+    const key = await uploadDocument(
+      server.api,
+      server.putFile,
+      TARGET,
+      createTestFile('w2.pdf', 'abc', 'application/pdf'),
+    );
     expect(key).toBe(KEY);
     expect(server.steps).toEqual(['presign', 'put', 'complete']);
     expect(server.completes).toEqual([{ key: KEY }]);
@@ -116,15 +156,27 @@ describe('uploadDocument', () => {
 
   it('skips complete when the PUT answers that the server stored the document, and only then', async () => {
     const server = scripted();
-    const storedBy = (body: string): PutFile => async (url, file, contentType, onProgress, headers) => {
-      await server.putFile(url, file, contentType, onProgress, headers);
-      return { status: 200, ok: true, body };
-    };
+    const storedBy =
+      (body: string): PutFile =>
+      async (url, file, contentType, onProgress, headers) => {
+        await server.putFile(url, file, contentType, onProgress, headers);
+        return { status: 200, ok: true, body };
+      };
     const file = () => createTestFile('w2.pdf', 'abc', 'application/pdf');
-    await uploadDocument(server.api, storedBy(JSON.stringify({ key: KEY, size: 3, stored: true })), TARGET, file());
+    await uploadDocument(
+      server.api,
+      storedBy(JSON.stringify({ key: KEY, size: 3, stored: true })),
+      TARGET,
+      file(),
+    );
     expect(server.steps).toEqual(['presign', 'put']);
     // Another key, no `stored`, or not JSON: the server is asked.
-    await uploadDocument(server.api, storedBy(JSON.stringify({ key: 'other/W-2/1_x.pdf', stored: true })), TARGET, file());
+    await uploadDocument(
+      server.api,
+      storedBy(JSON.stringify({ key: 'other/W-2/1_x.pdf', stored: true })),
+      TARGET,
+      file(),
+    );
     await uploadDocument(server.api, storedBy(JSON.stringify({ key: KEY, size: 3 })), TARGET, file());
     await uploadDocument(server.api, storedBy('<ETag>"abc"</ETag>'), TARGET, file());
     expect(server.completes).toHaveLength(3);
@@ -142,15 +194,22 @@ describe('uploadDocument', () => {
     const error = 'This file is not a PDF or an image it claims to be.';
     const fetch: FetchLike = async (url) => {
       if (url.endsWith('/docs/presign/client0001')) {
-        return Response.json({ url: 'https://store.example/put?sig=1', key: KEY, expiresAt: '2025-01-15T12:15:00.000Z' });
+        return Response.json({
+          url: 'https://store.example/put?sig=1',
+          key: KEY,
+          expiresAt: '2025-01-15T12:15:00.000Z',
+        });
       }
       if (url.endsWith('/docs/complete')) return Response.json({ error }, { status: 415 });
       return new Response(null, { status: 200 });
     };
     const api = createApiClient({ baseUrl: 'https://vita.example/api', fetch });
-    const failure = await uploadDocument(api, createFetchPutFile(fetch), TARGET, createTestFile('w2.pdf', 'abc')).catch(
-      (e: unknown) => e,
-    );
+    const failure = await uploadDocument(
+      api,
+      createFetchPutFile(fetch),
+      TARGET,
+      createTestFile('w2.pdf', 'abc'),
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toMatchObject({ kind: 'http', status: 415, message: error });
   });

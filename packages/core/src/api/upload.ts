@@ -51,7 +51,8 @@ export function createFetchPutFile(fetch: FetchLike): PutFile {
 }
 
 /** The transport for {@link uploadToPresignedUrl}: a `fetch`, or a full `PutFile`. */
-export type UploadTransport = { putFile: PutFile; fetch?: undefined } | { fetch: FetchLike; putFile?: undefined };
+export type UploadTransport =
+  { putFile: PutFile; fetch?: undefined } | { fetch: FetchLike; putFile?: undefined };
 
 /**
  * Header names a page's script may not set (the Fetch standard's forbidden request headers; browsers
@@ -113,11 +114,17 @@ export async function uploadToPresignedUrl(
     const contentType = uploadContentType(file.name, file.type);
     result = await putFile(url, file, contentType, options.onProgress, signedHeaders(options.headers));
   } catch (cause) {
-    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', { cause, origin: 'storage' });
+    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Upload failed', {
+      cause,
+      origin: 'storage',
+    });
   }
   if (!result.ok) {
     const code = storedErrorCode(result.body);
-    throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body), { origin: 'storage', ...(code && { code }) });
+    throw new ApiError('http', result.status, uploadFailedMessage(result.status, result.body), {
+      origin: 'storage',
+      ...(code && { code }),
+    });
   }
   return result;
 }
@@ -142,7 +149,14 @@ function storedByPut(result: PutFileResult, key: string): boolean {
   if (!result.body.startsWith('{')) return false;
   try {
     const answer: unknown = JSON.parse(result.body);
-    return typeof answer === 'object' && answer !== null && 'stored' in answer && answer.stored === true && 'key' in answer && answer.key === key;
+    return (
+      typeof answer === 'object' &&
+      answer !== null &&
+      'stored' in answer &&
+      answer.stored === true &&
+      'key' in answer &&
+      answer.key === key
+    );
   } catch {
     return false;
   }
@@ -162,7 +176,10 @@ interface Fingerprint {
 
 async function digestOf(bytes: ArrayBuffer): Promise<Fingerprint> {
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-  return { size: bytes.byteLength, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('') };
+  return {
+    size: bytes.byteLength,
+    sha256: Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join(''),
+  };
 }
 
 /**
@@ -172,7 +189,8 @@ async function digestOf(bytes: ArrayBuffer): Promise<Fingerprint> {
 const fingerprints = new WeakMap<Blob, Promise<Fingerprint>>();
 
 /** The file as a Blob when it is one (hosts without Blob, or with file-backed `FileLike`s, give null). */
-const asBlob = (file: FileLike): Blob | null => (typeof Blob !== 'undefined' && file instanceof Blob ? file : null);
+const asBlob = (file: FileLike): Blob | null =>
+  typeof Blob !== 'undefined' && file instanceof Blob ? file : null;
 
 /**
  * Fingerprints `file` from `bytes` (its contents, read by the caller for another purpose) so the

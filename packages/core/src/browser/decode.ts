@@ -19,7 +19,8 @@ const PROBES = {
   webp: 'UklGRvIAAABXRUJQVlA4WAoAAAAIAAAAAQAAAAAAVlA4TBEAAAAvAQAAAAdQwAIWsP+BiOh/AABFWElGugAAAEV4aWYAAElJKgAIAAAABgASAQMAAQAAAAYAAAAaAQUAAQAAAFYAAAAbAQUAAQAAAF4AAAAoAQMAAQAAAAIAAAATAgMAAQAAAAEAAABphwQAAQAAAGYAAAAAAAAAOGMAAOgDAAA4YwAA6AMAAAYAAJAHAAQAAAAwMjEwAZEHAAQAAAABAgMAAKAHAAQAAAAwMTAwAaADAAEAAAD//wAAAqAEAAEAAAACAAAAA6AEAAEAAAABAAAAAAAAAA==',
 } as const;
 
-const probeBytes = (format: keyof typeof PROBES) => Uint8Array.from(atob(PROBES[format]), (c) => c.charCodeAt(0));
+const probeBytes = (format: keyof typeof PROBES) =>
+  Uint8Array.from(atob(PROBES[format]), (c) => c.charCodeAt(0));
 
 const honours = new Map<string, Promise<boolean>>();
 
@@ -68,15 +69,29 @@ function imageDecoderFramesUpright(): Promise<boolean> {
  * an n/8 of the stored size itself: callers check the result), upright. Null where there is no
  * `ImageDecoder`, or where `orientation` is not upright and its frames do not come upright.
  */
-export async function decodeJpegScaled(blob: Blob, longSide: number, orientation: number): Promise<Decoded | null> {
+export async function decodeJpegScaled(
+  blob: Blob,
+  longSide: number,
+  orientation: number,
+): Promise<Decoded | null> {
   if (typeof ImageDecoder === 'undefined' || !(await ImageDecoder.isTypeSupported('image/jpeg'))) return null;
   if (orientation !== 1 && !(await imageDecoderFramesUpright())) return null;
   // A square box: the image fits inside it by its long side, whichever way the photo is stored.
   const side = Math.max(1, Math.round(longSide));
-  const decoder = new ImageDecoder({ data: blob.stream(), type: 'image/jpeg', desiredWidth: side, desiredHeight: side });
+  const decoder = new ImageDecoder({
+    data: blob.stream(),
+    type: 'image/jpeg',
+    desiredWidth: side,
+    desiredHeight: side,
+  });
   try {
     const { image } = await decoder.decode();
-    return { source: image, width: image.displayWidth, height: image.displayHeight, close: () => image.close() };
+    return {
+      source: image,
+      width: image.displayWidth,
+      height: image.displayHeight,
+      close: () => image.close(),
+    };
   } finally {
     decoder.close();
   }

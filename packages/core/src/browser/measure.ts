@@ -30,7 +30,8 @@ export async function measureImage(request: Blobbed<MeasureRequest>): Promise<Im
     original ??= { width: decoded.width, height: decoded.height };
     let copy = copySize(original.width, original.height, maxSide);
     // The header gives the size as stored; the decoder may have turned the picture upright.
-    if (decoded.width > decoded.height !== copy.width > copy.height) copy = { width: copy.height, height: copy.width };
+    if (decoded.width > decoded.height !== copy.width > copy.height)
+      copy = { width: copy.height, height: copy.width };
     const canvas = new OffscreenCanvas(copy.width, copy.height);
     const context = canvas.getContext('2d', { willReadFrequently: true });
     if (!context) throw new Error('OffscreenCanvas 2D is not available');

@@ -30,20 +30,31 @@ export type WorkerRequest = { [K in WorkerJob]: { id: number; job: K; request: J
 
 /** The worker's answer to one request. */
 export type WorkerResponse =
-  | { id: number; ok: true; result: JobResult<WorkerJob> }
-  | { id: number; ok: false; error: string };
+  { id: number; ok: true; result: JobResult<WorkerJob> } | { id: number; ok: false; error: string };
 
 /** The canvas transform that draws a stored image upright, for a canvas of the upright size w×h. */
-function orientationTransform(orientation: number, w: number, h: number): [number, number, number, number, number, number] {
+function orientationTransform(
+  orientation: number,
+  w: number,
+  h: number,
+): [number, number, number, number, number, number] {
   switch (orientation) {
-    case 2: return [-1, 0, 0, 1, w, 0];
-    case 3: return [-1, 0, 0, -1, w, h];
-    case 4: return [1, 0, 0, -1, 0, h];
-    case 5: return [0, 1, 1, 0, 0, 0];
-    case 6: return [0, 1, -1, 0, w, 0];
-    case 7: return [0, -1, -1, 0, w, h];
-    case 8: return [0, -1, 1, 0, 0, h];
-    default: return [1, 0, 0, 1, 0, 0];
+    case 2:
+      return [-1, 0, 0, 1, w, 0];
+    case 3:
+      return [-1, 0, 0, -1, w, h];
+    case 4:
+      return [1, 0, 0, -1, 0, h];
+    case 5:
+      return [0, 1, 1, 0, 0, 0];
+    case 6:
+      return [0, 1, -1, 0, w, 0];
+    case 7:
+      return [0, -1, -1, 0, w, h];
+    case 8:
+      return [0, -1, 1, 0, 0, h];
+    default:
+      return [1, 0, 0, 1, 0, 0];
   }
 }
 
@@ -59,12 +70,16 @@ function turnTransform(turn: number, w: number, h: number): [number, number, num
  * where the browser can; anything else, or a decoded size that came out too small, by
  * `createImageBitmap`.
  */
-async function decodeForJpeg(request: Omit<RasterRequest, 'file'> & { blob: Blob }): Promise<Decoded & { manual: boolean }> {
+async function decodeForJpeg(
+  request: Omit<RasterRequest, 'file'> & { blob: Blob },
+): Promise<Decoded & { manual: boolean }> {
   const { width, height, maxSide, orientation } = request;
   const longest = Math.max(width ?? 0, height ?? 0);
   const eighths = longest ? Math.ceil((8 * maxSide) / longest) : 8;
   if (request.format === 'jpeg' && width && height && eighths < 8) {
-    const scaled = await decodeJpegScaled(request.blob, (longest * eighths) / 8, orientation).catch(() => null);
+    const scaled = await decodeJpegScaled(request.blob, (longest * eighths) / 8, orientation).catch(
+      () => null,
+    );
     if (scaled && Math.max(scaled.width, scaled.height) >= maxSide) return { ...scaled, manual: false };
     scaled?.close();
   }
@@ -74,7 +89,9 @@ async function decodeForJpeg(request: Omit<RasterRequest, 'file'> & { blob: Blob
 }
 
 /** Decodes, orients, turns, scales and encodes one image. */
-export async function rasterToJpeg(request: Omit<RasterRequest, 'file'> & { blob: Blob }): Promise<RasterResult> {
+export async function rasterToJpeg(
+  request: Omit<RasterRequest, 'file'> & { blob: Blob },
+): Promise<RasterResult> {
   const { format } = request;
   const decoded = await decodeForJpeg(request);
   try {
@@ -110,7 +127,9 @@ export async function rasterToJpeg(request: Omit<RasterRequest, 'file'> & { blob
 }
 
 /** Does one request; a JPEG's bytes are transferred back, not copied. */
-export async function runJob(message: WorkerRequest): Promise<{ result: JobResult<WorkerJob>; transfer: Transferable[] }> {
+export async function runJob(
+  message: WorkerRequest,
+): Promise<{ result: JobResult<WorkerJob>; transfer: Transferable[] }> {
   switch (message.job) {
     case 'jpeg': {
       const result = await rasterToJpeg(message.request);
@@ -135,7 +154,8 @@ if (typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope !==
     const { id } = event.data;
     runJob(event.data).then(
       ({ result, transfer }) => scope.postMessage({ id, ok: true, result }, transfer),
-      (error: unknown) => scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        scope.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) }),
     );
   };
 }

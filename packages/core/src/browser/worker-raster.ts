@@ -38,7 +38,8 @@ interface PoolWorker {
 /** Creates the browser raster port (needs `Worker`, `createImageBitmap` and `OffscreenCanvas`). */
 export function createWorkerRaster(options: WorkerRasterOptions = {}): WorkerRaster {
   const createWorker =
-    options.createWorker ?? (() => new Worker(new URL('./raster-worker.js', import.meta.url), { type: 'module' }));
+    options.createWorker ??
+    (() => new Worker(new URL('./raster-worker.js', import.meta.url), { type: 'module' }));
   const size = Math.max(1, Math.floor(options.workers ?? 2));
   const pool: PoolWorker[] = [];
   let nextId = 1;
@@ -53,7 +54,8 @@ export function createWorkerRaster(options: WorkerRasterOptions = {}): WorkerRas
     entry.worker.onerror = (event) => {
       // A worker that fails to load fails its requests; later requests start a fresh one.
       event.preventDefault();
-      for (const waiting of entry.waiting.values()) waiting.reject(new Error(event.message || 'The image worker failed'));
+      for (const waiting of entry.waiting.values())
+        waiting.reject(new Error(event.message || 'The image worker failed'));
       entry.waiting.clear();
       entry.worker.terminate();
       const index = pool.indexOf(entry);
@@ -65,16 +67,25 @@ export function createWorkerRaster(options: WorkerRasterOptions = {}): WorkerRas
 
   /** The idlest worker, or a new one while the pool is not full and all are busy. */
   function pick(): PoolWorker {
-    const idlest = pool.reduce<PoolWorker | undefined>((best, entry) => (!best || entry.waiting.size < best.waiting.size ? entry : best), undefined);
+    const idlest = pool.reduce<PoolWorker | undefined>(
+      (best, entry) => (!best || entry.waiting.size < best.waiting.size ? entry : best),
+      undefined,
+    );
     if (!idlest || (idlest.waiting.size > 0 && pool.length < size)) return start();
     return idlest;
   }
 
-  async function run<K extends WorkerJob>(job: K, file: FileLike, request: Omit<JobRequest<K>, 'blob'>): Promise<JobResult<K>> {
+  async function run<K extends WorkerJob>(
+    job: K,
+    file: FileLike,
+    request: Omit<JobRequest<K>, 'blob'>,
+  ): Promise<JobResult<K>> {
     const blob = await asBlob(file);
     const id = nextId++;
     const entry = pick();
-    const answer = new Promise<WorkerResponse>((resolve, reject) => entry.waiting.set(id, { resolve, reject }));
+    const answer = new Promise<WorkerResponse>((resolve, reject) =>
+      entry.waiting.set(id, { resolve, reject }),
+    );
     entry.worker.postMessage({ id, job, request: { ...request, blob } });
     const response = await answer;
     if (!response.ok) throw new Error(response.error);
@@ -88,7 +99,8 @@ export function createWorkerRaster(options: WorkerRasterOptions = {}): WorkerRas
     dispose() {
       for (const entry of pool.splice(0)) {
         entry.worker.terminate();
-        for (const waiting of entry.waiting.values()) waiting.reject(new Error('The image worker was disposed'));
+        for (const waiting of entry.waiting.values())
+          waiting.reject(new Error('The image worker was disposed'));
       }
     },
   };

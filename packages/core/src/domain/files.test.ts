@@ -75,7 +75,11 @@ describe('storage keys', () => {
 
   it('orders by the numeric prefix', () => {
     const keys = ['c/t/20_b.pdf', 'c/t/3_a.pdf', 'c/t/100_c.pdf'];
-    expect([...keys].sort((a, b) => keyOrder(a) - keyOrder(b))).toEqual(['c/t/3_a.pdf', 'c/t/20_b.pdf', 'c/t/100_c.pdf']);
+    expect([...keys].sort((a, b) => keyOrder(a) - keyOrder(b))).toEqual([
+      'c/t/3_a.pdf',
+      'c/t/20_b.pdf',
+      'c/t/100_c.pdf',
+    ]);
   });
 });
 
@@ -125,10 +129,16 @@ describe('document extensions', () => {
 describe('camera capture names', () => {
   it('names a capture after its category and the next number', () => {
     expect(captureFileName('Banking Info', [])).toBe('Banking Info 1.pdf');
-    expect(captureFileName('Banking Info', ['Banking Info 1.pdf', 'statement.pdf'])).toBe('Banking Info 2.pdf');
+    expect(captureFileName('Banking Info', ['Banking Info 1.pdf', 'statement.pdf'])).toBe(
+      'Banking Info 2.pdf',
+    );
     // Uploaded and queued names count alike, whatever their case and extension.
-    expect(captureFileName('Banking Info', ['Banking Info 1.pdf', 'banking info 2.PDF', 'Banking Info 3.jpg'])).toBe('Banking Info 4.pdf');
-    expect(captureFileName('Banking Info', new Set(['Banking Info 2.pdf']), '.jpg')).toBe('Banking Info 3.jpg');
+    expect(
+      captureFileName('Banking Info', ['Banking Info 1.pdf', 'banking info 2.PDF', 'Banking Info 3.jpg']),
+    ).toBe('Banking Info 4.pdf');
+    expect(captureFileName('Banking Info', new Set(['Banking Info 2.pdf']), '.jpg')).toBe(
+      'Banking Info 3.jpg',
+    );
   });
 
   it('continues after the highest number, so numbers follow the order photos were taken', () => {
@@ -136,7 +146,14 @@ describe('camera capture names', () => {
   });
 
   it('counts only names of this category', () => {
-    expect(captureFileName('Banking', ['Banking Info 5.pdf', 'Banking 1 copy.pdf', 'Banking1.pdf', 'Banking 2 .pdf'])).toBe('Banking 1.pdf');
+    expect(
+      captureFileName('Banking', [
+        'Banking Info 5.pdf',
+        'Banking 1 copy.pdf',
+        'Banking1.pdf',
+        'Banking 2 .pdf',
+      ]),
+    ).toBe('Banking 1.pdf');
     expect(captureFileName('W-2 (Acme)', ['W-2 1.pdf'])).toBe('W-2 (Acme) 1.pdf');
   });
 
@@ -144,7 +161,9 @@ describe('camera capture names', () => {
     expect(captureFileName('Michigan/Locality Intake', [])).toBe('Michigan-Locality Intake 1.pdf');
     expect(captureFileName('a\\b:c*d?e"f<g>h|i', [])).toBe('a-b-c-d-e-f-g-h-i 1.pdf');
     expect(captureFileName('Tab\there\u0000nul\u007fdel\u0085', [])).toBe('Tab-here-nul-del- 1.pdf');
-    expect(captureFileName('Michigan/Locality Intake', ['Michigan-Locality Intake 1.pdf'])).toBe('Michigan-Locality Intake 2.pdf');
+    expect(captureFileName('Michigan/Locality Intake', ['Michigan-Locality Intake 1.pdf'])).toBe(
+      'Michigan-Locality Intake 2.pdf',
+    );
   });
 
   it('folds white space, drops leading dots and never names a file after nothing', () => {
@@ -170,13 +189,21 @@ describe('camera capture names', () => {
   it('always gives a name the server keeps as it is, shared by no other file, numbered after the others (property)', () => {
     const label = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 120 }),
-      fc.constantFrom('Banking Info', 'Michigan/Locality Intake', 'License/Other Identification', '13614-C', 'W-2 (Acme & Co.)'),
+      fc.constantFrom(
+        'Banking Info',
+        'Michigan/Locality Intake',
+        'License/Other Identification',
+        '13614-C',
+        'W-2 (Acme & Co.)',
+      ),
     );
     const names = (category: string) =>
       fc.array(
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 40 }),
-          fc.tuple(fc.nat({ max: 1000 }), fc.constantFrom('.pdf', '.PDF', '.jpg', '')).map(([n, ext]) => `${category} ${n}${ext}`),
+          fc
+            .tuple(fc.nat({ max: 1000 }), fc.constantFrom('.pdf', '.PDF', '.jpg', ''))
+            .map(([n, ext]) => `${category} ${n}${ext}`),
         ),
         { maxLength: 8 },
       );
@@ -204,7 +231,9 @@ describe('refusing a file before uploading it', () => {
   it('refuses a file over the server limit, naming the limit in MB', () => {
     expect(refusalBeforeUpload({ size: limit + 1 }, limit)).toBe('This file is larger than the 25 MB limit.');
     expect(refusalBeforeUpload({ size: 26 * 1024 * 1024 }, limit)).toBe(fileTooLargeMessage(limit));
-    expect(refusalBeforeUpload({ size: 2 * 1024 * 1024 }, 1536 * 1024)).toBe('This file is larger than the 1.5 MB limit.');
+    expect(refusalBeforeUpload({ size: 2 * 1024 * 1024 }, 1536 * 1024)).toBe(
+      'This file is larger than the 1.5 MB limit.',
+    );
     expect(refusalBeforeUpload({ size: limit }, limit)).toBeNull();
     expect(refusalBeforeUpload({ size: 0 }, limit)).toBeNull();
   });

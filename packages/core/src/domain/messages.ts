@@ -35,7 +35,8 @@ export const messages = {
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
   waitingForConnection: 'Waiting for connection…',
-  notKeptOnDevice: 'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
+  notKeptOnDevice:
+    'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
 } as const;
 

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { encodeBmp } from '../../test/images.js';
 import { decodeBmp } from './bmp.js';
 
-function bmp32(width: number, height: number, pixel: (x: number, y: number) => [number, number, number, number]) {
+function bmp32(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number, number],
+) {
   const out = new Uint8Array(54 + width * height * 4);
   const view = new DataView(out.buffer);
   out.set([0x42, 0x4d]);
@@ -30,7 +34,10 @@ describe('decodeBmp', () => {
     const rgb = new Uint8Array(width * height * 3).map((_, i) => (i * 37) % 256);
     const image = decodeBmp(encodeBmp(rgb, width, height));
     expect([image.width, image.height]).toEqual([width, height]);
-    const back = await sharp(image.data, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer();
+    const back = await sharp(image.data, { raw: { width, height, channels: 4 } })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     expect(new Uint8Array(back)).toEqual(rgb);
   });
 

@@ -55,7 +55,10 @@ export function decodeBmp(bytes: Uint8Array): RgbaImage {
     const src = dataOffset + (topDown ? row : height - 1 - row) * stride;
     for (let x = 0; x < width; x++) {
       const out = (row * width + x) * 4;
-      let r: number, g: number, b: number, a = 255;
+      let r: number,
+        g: number,
+        b: number,
+        a = 255;
       if (bpp <= 8) {
         const bit = x * bpp;
         // Past the end of a truncated file reads as 0, as the palette lookup does.

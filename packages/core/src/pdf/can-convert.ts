@@ -14,7 +14,10 @@ import type { ImageCheckPort } from './raster.js';
  * trying to decode it (in the worker, in browsers). False for anything else, and for a file that
  * cannot be read. Never rejects.
  */
-export async function canConvertImage(file: FileLike, ports: { raster: Pick<ImageCheckPort, 'canDecode'> }): Promise<boolean> {
+export async function canConvertImage(
+  file: FileLike,
+  ports: { raster: Pick<ImageCheckPort, 'canDecode'> },
+): Promise<boolean> {
   if (!isConvertibleImage(file) && !isHeicFile(file)) return false;
   try {
     const { info } = await readImageSource(file);

@@ -1,7 +1,15 @@
 import { fileExtension } from '../domain/files.js';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.bmp']);
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/webp', 'image/bmp', 'image/x-ms-bmp']);
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'image/pjpeg',
+  'image/webp',
+  'image/bmp',
+  'image/x-ms-bmp',
+]);
 const NEVER_EXTENSIONS = new Set(['.heic', '.heif']);
 
 /**
@@ -21,7 +29,9 @@ const HEIF_TYPES = new Set(['image/heic', 'image/heif', 'image/heic-sequence', '
 
 /** A HEIC or HEIF photo by its name or type (the bytes are checked by `canConvertImage`). */
 export function isHeicFile(file: { name: string; type: string }): boolean {
-  return HEIF_EXTENSIONS.has(fileExtension(file.name).toLowerCase()) || HEIF_TYPES.has(file.type.toLowerCase());
+  return (
+    HEIF_EXTENSIONS.has(fileExtension(file.name).toLowerCase()) || HEIF_TYPES.has(file.type.toLowerCase())
+  );
 }
 
 /** A photo as the queue treats it: one that converts by name and type, or a HEIC/HEIF one. */

@@ -15,7 +15,8 @@ export interface ImageInfo {
   orientation: number;
 }
 
-const ascii = (b: Uint8Array, at: number, length: number) => String.fromCharCode(...b.subarray(at, at + length));
+const ascii = (b: Uint8Array, at: number, length: number) =>
+  String.fromCharCode(...b.subarray(at, at + length));
 
 /** The format by magic bytes. */
 export function sniffFormat(b: Uint8Array): ImageFormat {
@@ -23,7 +24,8 @@ export function sniffFormat(b: Uint8Array): ImageFormat {
   if (b[0] === 0x89 && ascii(b, 1, 3) === 'PNG') return 'png';
   if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return 'webp';
   if (ascii(b, 0, 2) === 'BM') return 'bmp';
-  if (ascii(b, 4, 4) === 'ftyp' && /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(ascii(b, 8, 4))) return 'heif';
+  if (ascii(b, 4, 4) === 'ftyp' && /^(heic|heix|hevc|hevx|heim|heis|mif1|msf1|avif)$/.test(ascii(b, 8, 4)))
+    return 'heif';
   return 'unknown';
 }
 
@@ -67,7 +69,8 @@ function jpegInfo(b: Uint8Array): ImageInfo {
     if (marker === 0xda || marker === 0xd9) return info; // image data follows: no more headers
     const length = view.getUint16(at + 2);
     const body = b.subarray(at + 4, at + 2 + length);
-    if (marker === 0xe1 && ascii(body, 0, 6) === 'Exif\0\0') info.orientation = exifOrientation(body.subarray(6));
+    if (marker === 0xe1 && ascii(body, 0, 6) === 'Exif\0\0')
+      info.orientation = exifOrientation(body.subarray(6));
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isFrame && body.length >= 5) {
       // Big-endian, bytes 1–2 and 3–4 of the frame header (`body` starts at `at + 4`).
@@ -81,7 +84,7 @@ function jpegInfo(b: Uint8Array): ImageInfo {
 
 function pngOrientation(b: Uint8Array): number {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  for (let at = 8; at + 8 <= b.length; ) {
+  for (let at = 8; at + 8 <= b.length;) {
     const length = view.getUint32(at);
     const type = ascii(b, at + 4, 4);
     if (type === 'eXIf') return exifOrientation(b.subarray(at + 8, at + 8 + length));
@@ -93,7 +96,7 @@ function pngOrientation(b: Uint8Array): number {
 
 function webpOrientation(b: Uint8Array): number {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  for (let at = 12; at + 8 <= b.length; ) {
+  for (let at = 12; at + 8 <= b.length;) {
     const type = ascii(b, at, 4);
     const length = view.getUint32(at + 4, true);
     if (type === 'EXIF') {
@@ -111,7 +114,8 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo {
   try {
     const format = sniffFormat(bytes);
     if (format === 'jpeg') return jpegInfo(bytes);
-    const orientation = format === 'png' ? pngOrientation(bytes) : format === 'webp' ? webpOrientation(bytes) : 1;
+    const orientation =
+      format === 'png' ? pngOrientation(bytes) : format === 'webp' ? webpOrientation(bytes) : 1;
     return { format, width: null, height: null, orientation };
   } catch {
     return { format: sniffFormat(bytes), width: null, height: null, orientation: 1 };

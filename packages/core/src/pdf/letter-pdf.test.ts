@@ -22,20 +22,55 @@ function countingRaster(): RasterPort & { calls: number } {
   return raster;
 }
 
-async function convert(file: FileLike, raster: RasterPort = createSharpRaster(), rotate?: 0 | 90 | 180 | 270) {
+async function convert(
+  file: FileLike,
+  raster: RasterPort = createSharpRaster(),
+  rotate?: 0 | 90 | 180 | 270,
+) {
   const logger = createRecordingLogger();
   const result = await imageToLetterPdf(file, { raster, logger }, { rotate });
   return { result, bytes: new Uint8Array(await result.arrayBuffer()), warnings: logger.warnings };
 }
 
-const photoFile = async (format: PhotoFormat, width: number, height: number, orientation = 1, name = 'photo') =>
-  createTestFile(`${name}.${EXTENSION[format]}`, await makePhoto(format, width, height, orientation), MIME[format]);
+const photoFile = async (
+  format: PhotoFormat,
+  width: number,
+  height: number,
+  orientation = 1,
+  name = 'photo',
+) =>
+  createTestFile(
+    `${name}.${EXTENSION[format]}`,
+    await makePhoto(format, width, height, orientation),
+    MIME[format],
+  );
 
 describe('letterLayout', () => {
   it('portrait Letter for tall and square images, landscape when wider than tall, 36 pt margins', () => {
-    expect(letterLayout(1000, 2000)).toEqual({ pageWidth: 612, pageHeight: 792, x: 126, y: 36, width: 360, height: 720 });
-    expect(letterLayout(500, 500)).toMatchObject({ pageWidth: 612, pageHeight: 792, x: 36, width: 540, height: 540, y: 126 });
-    expect(letterLayout(2000, 1000)).toEqual({ pageWidth: 792, pageHeight: 612, x: 36, y: 126, width: 720, height: 360 });
+    expect(letterLayout(1000, 2000)).toEqual({
+      pageWidth: 612,
+      pageHeight: 792,
+      x: 126,
+      y: 36,
+      width: 360,
+      height: 720,
+    });
+    expect(letterLayout(500, 500)).toMatchObject({
+      pageWidth: 612,
+      pageHeight: 792,
+      x: 36,
+      width: 540,
+      height: 540,
+      y: 126,
+    });
+    expect(letterLayout(2000, 1000)).toEqual({
+      pageWidth: 792,
+      pageHeight: 612,
+      x: 36,
+      y: 126,
+      width: 720,
+      height: 360,
+    });
   });
 
   it('fits small images up to the margins too', () => {
@@ -66,14 +101,21 @@ describe('imageToLetterPdf (Node raster)', () => {
     }
   });
 
-  it.each([90, 180, 270] as const)('turns the page %i° clockwise after the EXIF orientation', async (rotate) => {
-    // A landscape photo turned a quarter becomes a portrait page, and the other way round.
-    await expectLetterPdf((await convert(await photoFile('png', 1200, 800), undefined, rotate)).bytes, { width: 1200, height: 800 }, rotate);
-    for (const orientation of [3, 6, 7]) {
-      const { bytes } = await convert(await photoFile('jpeg', 900, 1300, orientation), undefined, rotate);
-      await expectLetterPdf(bytes, { width: 900, height: 1300 }, rotate);
-    }
-  });
+  it.each([90, 180, 270] as const)(
+    'turns the page %i° clockwise after the EXIF orientation',
+    async (rotate) => {
+      // A landscape photo turned a quarter becomes a portrait page, and the other way round.
+      await expectLetterPdf(
+        (await convert(await photoFile('png', 1200, 800), undefined, rotate)).bytes,
+        { width: 1200, height: 800 },
+        rotate,
+      );
+      for (const orientation of [3, 6, 7]) {
+        const { bytes } = await convert(await photoFile('jpeg', 900, 1300, orientation), undefined, rotate);
+        await expectLetterPdf(bytes, { width: 900, height: 1300 }, rotate);
+      }
+    },
+  );
 
   it('re-encodes a small upright JPEG when it is turned', async () => {
     const raster = countingRaster();
@@ -85,7 +127,11 @@ describe('imageToLetterPdf (Node raster)', () => {
   it('a turn that is not a quarter logs a warning and keeps the original', async () => {
     const file = await photoFile('png', 300, 200);
     const logger = createRecordingLogger();
-    const result = await imageToLetterPdf(file, { raster: createSharpRaster(), logger }, { rotate: 45 as 90 });
+    const result = await imageToLetterPdf(
+      file,
+      { raster: createSharpRaster(), logger },
+      { rotate: 45 as 90 },
+    );
     expect(result).toBe(file);
     expect(logger.warnings).toHaveLength(1);
   });
@@ -146,12 +192,18 @@ describe('imageToLetterPdf (Node raster)', () => {
   });
 
   it('converts by type when the name has no image extension', async () => {
-    const { result } = await convert(createTestFile('camera-upload', await makePhoto('png', 200, 300), 'image/png'));
+    const { result } = await convert(
+      createTestFile('camera-upload', await makePhoto('png', 200, 300), 'image/png'),
+    );
     expect(result.name).toBe('camera-upload.pdf');
   });
 
   it('on failure logs a warning and returns the original file', async () => {
-    const broken = createTestFile('broken.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'image/png');
+    const broken = createTestFile(
+      'broken.png',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+      'image/png',
+    );
     const { result, warnings } = await convert(broken);
     expect(result).toBe(broken);
     expect(warnings).toHaveLength(1);

@@ -37,7 +37,10 @@ export function letterLayout(imageWidth: number, imageHeight: number): LetterLay
   const landscape = imageWidth > imageHeight;
   const pageWidth = landscape ? LETTER_SIZE.height : LETTER_SIZE.width;
   const pageHeight = landscape ? LETTER_SIZE.width : LETTER_SIZE.height;
-  const scale = Math.min((pageWidth - 2 * PDF_MARGIN) / imageWidth, (pageHeight - 2 * PDF_MARGIN) / imageHeight);
+  const scale = Math.min(
+    (pageWidth - 2 * PDF_MARGIN) / imageWidth,
+    (pageHeight - 2 * PDF_MARGIN) / imageHeight,
+  );
   const width = imageWidth * scale;
   const height = imageHeight * scale;
   return { pageWidth, pageHeight, x: (pageWidth - width) / 2, y: (pageHeight - height) / 2, width, height };
@@ -80,7 +83,8 @@ const TURNS: readonly number[] = [0, 90, 180, 270];
 /** The turn, checked: callers from plain JavaScript could pass anything. */
 export function quarterTurn(rotate: QuarterTurn | undefined): QuarterTurn {
   if (rotate === undefined) return 0;
-  if (!TURNS.includes(rotate)) throw new RangeError(`rotate must be 0, 90, 180 or 270, not ${String(rotate)}`);
+  if (!TURNS.includes(rotate))
+    throw new RangeError(`rotate must be 0, 90, 180 or 270, not ${String(rotate)}`);
   return rotate;
 }
 
@@ -161,7 +165,8 @@ export async function imageToLetterPdf(
     const rotate = quarterTurn(options.rotate);
     const source = await readImageSource(file);
     // By its bytes: a HEIC photo named .jpg is still HEIC.
-    if (source.info.format === 'heif' && !(await ports.raster.canDecode?.({ file, format: 'heif' }))) return file;
+    if (source.info.format === 'heif' && !(await ports.raster.canDecode?.({ file, format: 'heif' })))
+      return file;
     const doc = await PDFDocument.create();
     drawLetterPage(doc, await embedPageImage(doc, file, source, ports.raster, rotate));
     doc.setTitle(file.name);

@@ -42,7 +42,11 @@ export function createSharpRaster(): RasterPort & ImageCheckPort {
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: Math.round(quality * 100) })
         .toBuffer({ resolveWithObject: true });
-      return { bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
+      return {
+        bytes: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        width: info.width,
+        height: info.height,
+      };
     },
 
     async measure({ file, format, maxSide }) {

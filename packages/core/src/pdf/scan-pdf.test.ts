@@ -14,7 +14,11 @@ import type { ScanPage } from './scan-page.js';
 const raster = createSharpRaster();
 
 const photoFile = async (name: string, format: PhotoFormat, width: number, height: number, orientation = 1) =>
-  createTestFile(`${name}.${EXTENSION[format]}`, await makePhoto(format, width, height, orientation), MIME[format]);
+  createTestFile(
+    `${name}.${EXTENSION[format]}`,
+    await makePhoto(format, width, height, orientation),
+    MIME[format],
+  );
 
 async function scan(pages: ScanPage[], port: Pick<RasterPort, 'toJpeg'> = raster) {
   const pdf = await imagesToLetterPdf(pages, { raster: port });
@@ -70,8 +74,13 @@ describe('imagesToLetterPdf (Node raster)', () => {
     const original = await makePhoto('jpeg', 1700, 1200);
     const file = createTestFile('receipt.jpg', original, 'image/jpeg');
     let calls = 0;
-    const counting = { toJpeg: (request: Parameters<RasterPort['toJpeg']>[0]) => (calls++, raster.toJpeg(request)) };
-    const { pages } = await scan([{ file }, { file, rotate: 90 }, { file: await photoFile('big', 'jpeg', 2000, 1500) }], counting);
+    const counting = {
+      toJpeg: (request: Parameters<RasterPort['toJpeg']>[0]) => (calls++, raster.toJpeg(request)),
+    };
+    const { pages } = await scan(
+      [{ file }, { file, rotate: 90 }, { file: await photoFile('big', 'jpeg', 2000, 1500) }],
+      counting,
+    );
     expect(Buffer.from(pages[0]!.jpeg).equals(Buffer.from(original))).toBe(true);
     expect(calls).toBe(2);
   });
@@ -93,10 +102,15 @@ describe('imagesToLetterPdf (Node raster)', () => {
 
   it('rejects with the first page that could not be converted', async () => {
     const good = await photoFile('good', 'png', 300, 200);
-    const broken = createTestFile('broken.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'image/png');
-    const error = await imagesToLetterPdf([{ file: good }, { file: broken }, { file: good }, { file: broken }], { raster }).catch(
-      (e: unknown) => e,
+    const broken = createTestFile(
+      'broken.png',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+      'image/png',
     );
+    const error = await imagesToLetterPdf(
+      [{ file: good }, { file: broken }, { file: good }, { file: broken }],
+      { raster },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ScanPageError);
     expect(error).toMatchObject({ page: 2, file: broken });
     expect((error as Error).message).toMatch(/^Page 2 \(broken\.png\) could not be converted: /);
@@ -111,7 +125,9 @@ describe('imagesToLetterPdf (Node raster)', () => {
     const photo = await photoFile('page-3', 'jpeg', 900, 1200);
     const pdf = await imagesToLetterPdf([{ file: scannedFile, rotate: 90 }, { file: photo }], { raster });
     const doc = await PDFDocument.load(new Uint8Array(await pdf.arrayBuffer()));
-    expect(doc.getPages().map((p) => [p.getRotation().angle, Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([
+    expect(
+      doc.getPages().map((p) => [p.getRotation().angle, Math.round(p.getWidth()), Math.round(p.getHeight())]),
+    ).toEqual([
       [90, 612, 792],
       [90, 612, 792],
       [0, 612, 792],

@@ -60,7 +60,8 @@ export async function imagesToLetterPdf(
 ): Promise<File> {
   const first = pages[0];
   if (!first) throw new RangeError('A scan needs at least one page');
-  if (pages.length > MAX_SCAN_PAGES) throw new RangeError(`A scan has at most ${MAX_SCAN_PAGES} pages, not ${pages.length}`);
+  if (pages.length > MAX_SCAN_PAGES)
+    throw new RangeError(`A scan has at most ${MAX_SCAN_PAGES} pages, not ${pages.length}`);
   const turns = pages.map((page) => quarterTurn(page.rotate));
   const doc = await PDFDocument.create();
 
@@ -74,7 +75,8 @@ export async function imagesToLetterPdf(
         if (new TextDecoder().decode(source.head.subarray(0, PDF_MAGIC.length)) !== PDF_MAGIC) {
           return embedPageImage(doc, page.file, source, ports.raster, turn);
         }
-        const bytes = source.head.length === page.file.size ? source.head : new Uint8Array(await page.file.arrayBuffer());
+        const bytes =
+          source.head.length === page.file.size ? source.head : new Uint8Array(await page.file.arrayBuffer());
         return copyPdfPages(doc, bytes, turn);
       })
       .catch((cause: unknown) => {

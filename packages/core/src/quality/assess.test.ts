@@ -42,11 +42,22 @@ describe('qualityWarnings', () => {
   });
 
   it('only the one to fix first about the picture: dark, then blank, then blurry, then washed out; small on top', () => {
-    const everything = { ...GOOD, paperLevel: 90, detail: 0.004, sharpness: 3, inkLevel: 200, width: 800, height: 600 };
+    const everything = {
+      ...GOOD,
+      paperLevel: 90,
+      detail: 0.004,
+      sharpness: 3,
+      inkLevel: 200,
+      width: 800,
+      height: 600,
+    };
     expect(qualityWarnings(everything)).toEqual(['tooDark', 'tooSmall']);
     expect(qualityWarnings({ ...everything, paperLevel: 250 })).toEqual(['blank', 'tooSmall']);
     expect(qualityWarnings({ ...everything, paperLevel: 250, detail: 0.3 })).toEqual(['blurry', 'tooSmall']);
-    expect(qualityWarnings({ ...everything, paperLevel: 250, detail: 0.3, sharpness: 8 })).toEqual(['washedOut', 'tooSmall']);
+    expect(qualityWarnings({ ...everything, paperLevel: 250, detail: 0.3, sharpness: 8 })).toEqual([
+      'washedOut',
+      'tooSmall',
+    ]);
   });
 
   it('each warning has its text in core messages', () => {
@@ -55,7 +66,9 @@ describe('qualityWarnings', () => {
     expect(qualityWarningMessage('blurry')).toBe('This photo looks blurry.');
     expect(qualityWarningMessage('blank')).toBe('This page looks blank.');
     expect(qualityWarningMessage('tooSmall')).toBe('This photo is too small to read.');
-    expect(messages.heicUploadedAsIs).toBe('This HEIC photo is uploaded as is; this browser cannot convert it.');
+    expect(messages.heicUploadedAsIs).toBe(
+      'This HEIC photo is uploaded as is; this browser cannot convert it.',
+    );
   });
 });
 
@@ -85,7 +98,10 @@ describe('assessImage (Node port)', () => {
   it('reads PNG with alpha, 16-bit PNG, WebP and BMP the same way as JPEG', async () => {
     const page = await samplePhoto('ok', 1600, 1200);
     const reference = (await check(page)).metrics;
-    const { data, info } = await sharp(page).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(page)
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const variants = [
       ['page.png', await sharp(page).ensureAlpha().png().toBuffer(), 'image/png'],
       ['page16.png', await sharp(page).toColourspace('rgb16').png().toBuffer(), 'image/png'],
@@ -101,16 +117,22 @@ describe('assessImage (Node port)', () => {
   });
 
   it('rejects what it cannot decode', async () => {
-    await expect(check(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'broken.png', 'image/png')).rejects.toThrow();
+    await expect(
+      check(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), 'broken.png', 'image/png'),
+    ).rejects.toThrow();
     await expect(check(fakeHeic(), 'IMG_0001.HEIC', 'image/heic')).rejects.toThrow();
   });
 });
 
 describe('canConvertImage (Node port)', () => {
   it('yes for png, jpg, webp and bmp bytes; no for anything else', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     expect(await canConvertImage(createTestFile('a.png', png, 'image/png'), { raster })).toBe(true);
-    expect(await canConvertImage(createTestFile('a.pdf', '%PDF-1.7', 'application/pdf'), { raster })).toBe(false);
+    expect(await canConvertImage(createTestFile('a.pdf', '%PDF-1.7', 'application/pdf'), { raster })).toBe(
+      false,
+    );
     expect(await canConvertImage(createTestFile('a.png', 'not a png', 'image/png'), { raster })).toBe(false);
   });
 
@@ -118,7 +140,9 @@ describe('canConvertImage (Node port)', () => {
     const heic = createTestFile('IMG_0001.HEIC', fakeHeic(), 'image/heic');
     expect(isHeicFile(heic)).toBe(true);
     expect(await canConvertImage(heic, { raster })).toBe(false);
-    const avif = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ccc' } }).avif().toBuffer();
+    const avif = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ccc' } })
+      .avif()
+      .toBuffer();
     const named = createTestFile('IMG_0002.heif', avif, 'image/heif');
     expect(await canConvertImage(named, { raster })).toBe(Boolean(sharp.format.heif?.input.buffer));
   });

@@ -67,7 +67,10 @@ export function qualityWarnings(metrics: ImageMetrics): QualityWarning[] {
  * Checks a photo of a page. Rejects when the image cannot be decoded (not an image, or HEIC where the
  * platform cannot read it — see `canConvertImage`).
  */
-export async function assessImage(file: FileLike, ports: { raster: Pick<ImageCheckPort, 'measure'> }): Promise<ImageAssessment> {
+export async function assessImage(
+  file: FileLike,
+  ports: { raster: Pick<ImageCheckPort, 'measure'> },
+): Promise<ImageAssessment> {
   const { info } = await readImageSource(file);
   const metrics = await ports.raster.measure({
     file,

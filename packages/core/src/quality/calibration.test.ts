@@ -31,6 +31,8 @@ it('the warnings meet their goals on the calibration set (confusion matrix print
   );
   for (const { label, right, total } of scores) {
     expect(total, label).toBeGreaterThanOrEqual(8);
-    expect(right / total, `${label}: ${right} of ${total}`).toBeGreaterThanOrEqual(label === 'ok' ? 0.95 : 0.9);
+    expect(right / total, `${label}: ${right} of ${total}`).toBeGreaterThanOrEqual(
+      label === 'ok' ? 0.95 : 0.9,
+    );
   }
 }, 120_000);

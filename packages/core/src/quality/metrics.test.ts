@@ -13,7 +13,7 @@ function fill(value: number, width = W, height = H): Uint8Array {
 function textLike(ink = 30, paper = 240, seed = 7): Uint8Array {
   const gray = fill(paper);
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const dot = (x: number, y: number) => {
     if (x >= 0 && y >= 0 && x < W && y < H) gray[Math.round(y) * W + Math.round(x)] = ink;
   };
@@ -22,8 +22,10 @@ function textLike(ink = 30, paper = 240, seed = 7): Uint8Array {
       if (random() < 0.15) continue; // a space between words
       const kind = Math.floor(random() * 3);
       for (let t = 0; t <= 1; t += 0.1) {
-        if (kind === 0) dot(x + 1, base - 6 * t); // a stem
-        else if (kind === 1) dot(x + 3 * t, base - 5 * t); // a diagonal
+        if (kind === 0)
+          dot(x + 1, base - 6 * t); // a stem
+        else if (kind === 1)
+          dot(x + 3 * t, base - 5 * t); // a diagonal
         else dot(x + 1.5 + 1.5 * Math.cos(t * 2 * Math.PI), base - 2.5 + 2.5 * Math.sin(t * 2 * Math.PI)); // a bowl
       }
     }
@@ -120,7 +122,9 @@ describe('grayFromPixels', () => {
     expect([...grayFromPixels(new Uint8Array([0, 128, 255]), 1)]).toEqual([0, 128, 255]);
     expect([...grayFromPixels(new Uint8Array([0, 255, 0, 0]), 2)]).toEqual([0, 255]);
     expect([...grayFromPixels(new Uint8Array([255, 0, 0, 0, 255, 0, 0, 0, 255]), 3)]).toEqual([77, 149, 29]);
-    expect([...grayFromPixels(new Uint8ClampedArray([10, 10, 10, 255, 10, 10, 10, 0, 0, 0, 0, 128]), 4)]).toEqual([10, 255, 127]);
+    expect([
+      ...grayFromPixels(new Uint8ClampedArray([10, 10, 10, 255, 10, 10, 10, 0, 0, 0, 0, 128]), 4),
+    ]).toEqual([10, 255, 127]);
     expect(() => grayFromPixels(new Uint8Array(4), 5)).toThrow(RangeError);
   });
 });
@@ -137,7 +141,7 @@ describe('the copy the ports hand over and its shrinking', () => {
 
   it('shrinks it to 512 px, each new pixel the mean of what it covers', () => {
     const checks = (width: number, height: number) =>
-      new Uint8Array(width * height).map((_, i) => ((i % width) + Math.floor(i / width)) % 2 ? 200 : 100);
+      new Uint8Array(width * height).map((_, i) => (((i % width) + Math.floor(i / width)) % 2 ? 200 : 100));
     const shrunk = shrinkGray(checks(1024, 768), 1024, 768);
     expect([shrunk.width, shrunk.height]).toEqual([512, 384]);
     expect(new Set(shrunk.gray)).toEqual(new Set([150]));
@@ -150,6 +154,8 @@ describe('the copy the ports hand over and its shrinking', () => {
 
   it('measurePixels is grey, shrink and measure in one', () => {
     const rgba = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) => (i % 4 === 3 ? 255 : 180));
-    expect(measurePixels(rgba, 4, 1008, 756)).toEqual(measureGray(new Uint8Array(512 * 384).fill(180), 512, 384));
+    expect(measurePixels(rgba, 4, 1008, 756)).toEqual(
+      measureGray(new Uint8Array(512 * 384).fill(180), 512, 384),
+    );
   });
 });

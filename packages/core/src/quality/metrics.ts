@@ -54,7 +54,8 @@ function percentile(histogram: Uint32Array, count: number, fraction: number): nu
 
 /** Measures a grey image, `width`×`height` bytes, top row first. */
 export function measureGray(gray: Uint8Array, width: number, height: number): GrayMetrics {
-  if (width < 3 || height < 3 || gray.length < width * height) throw new RangeError(`need at least 3×3 grey pixels, got ${width}×${height}`);
+  if (width < 3 || height < 3 || gray.length < width * height)
+    throw new RangeError(`need at least 3×3 grey pixels, got ${width}×${height}`);
   const count = width * height;
   const histogram = new Uint32Array(256);
   let sum = 0;
@@ -133,7 +134,8 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
  * grey + alpha, RGB or RGBA. Transparent pixels count as white paper.
  */
 export function grayFromPixels(data: Uint8Array | Uint8ClampedArray, channels: number): Uint8Array {
-  if (!Number.isInteger(channels) || channels < 1 || channels > 4) throw new RangeError(`1 to 4 channels, not ${channels}`);
+  if (!Number.isInteger(channels) || channels < 1 || channels > 4)
+    throw new RangeError(`1 to 4 channels, not ${channels}`);
   const count = Math.floor(data.length / channels);
   if (channels === 1) return Uint8Array.from(data.subarray(0, count));
   const gray = new Uint8Array(count);
@@ -174,7 +176,8 @@ export function shrinkGray(
     const row = y * width;
     for (let x = 0, at = 0; x < target.width; x++) {
       let sum = 0;
-      for (let k = 0; k < across.taps; k++, at++) sum += (gray[row + (across.index[at] ?? 0)] ?? 0) * (across.weight[at] ?? 0);
+      for (let k = 0; k < across.taps; k++, at++)
+        sum += (gray[row + (across.index[at] ?? 0)] ?? 0) * (across.weight[at] ?? 0);
       rows[y * target.width + x] = sum;
     }
   }
@@ -183,7 +186,8 @@ export function shrinkGray(
     const first = y * down.taps;
     for (let x = 0; x < target.width; x++) {
       let sum = 0;
-      for (let k = 0; k < down.taps; k++) sum += (rows[(down.index[first + k] ?? 0) * target.width + x] ?? 0) * (down.weight[first + k] ?? 0);
+      for (let k = 0; k < down.taps; k++)
+        sum += (rows[(down.index[first + k] ?? 0) * target.width + x] ?? 0) * (down.weight[first + k] ?? 0);
       out[y * target.width + x] = Math.round(sum);
     }
   }
@@ -211,7 +215,11 @@ function areaWeights(from: number, to: number): { taps: number; index: Int32Arra
 }
 
 /** The size of a `width`×`height` image with its longest side at most `side`, never enlarged. */
-function sampleSize(width: number, height: number, side = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
+function sampleSize(
+  width: number,
+  height: number,
+  side = QUALITY_SAMPLE_SIDE,
+): { width: number; height: number } {
   const scale = Math.min(1, side / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
@@ -222,7 +230,11 @@ function sampleSize(width: number, height: number, side = QUALITY_SAMPLE_SIDE): 
  * sharp's shrink-on-load and a browser's `ImageDecoder` give the same pixels. {@link shrinkGray} then
  * takes it to the sample size, the same way in both ports.
  */
-export function copySize(width: number, height: number, maxSide = QUALITY_SAMPLE_SIDE): { width: number; height: number } {
+export function copySize(
+  width: number,
+  height: number,
+  maxSide = QUALITY_SAMPLE_SIDE,
+): { width: number; height: number } {
   let divisor = 1;
   while (divisor < 8 && Math.ceil(Math.max(width, height) / divisor) > 2 * maxSide) divisor *= 2;
   return { width: Math.ceil(width / divisor), height: Math.ceil(height / divisor) };

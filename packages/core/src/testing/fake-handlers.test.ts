@@ -19,12 +19,30 @@ describe('fake server: verified uploads', () => {
     const { api, ada, list } = setup();
     const presigned = await api.presignUpload({
       params: { id: ada },
-      body: { docType: 'W-2', filename: 'w2.pdf', contentType: 'application/pdf', size: 3, sha256: ABC_SHA256 },
+      body: {
+        docType: 'W-2',
+        filename: 'w2.pdf',
+        contentType: 'application/pdf',
+        size: 3,
+        sha256: ABC_SHA256,
+      },
     });
-    expect(presigned.headers).toEqual({ 'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=' });
+    expect(presigned.headers).toEqual({
+      'x-amz-checksum-sha256': 'ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=',
+    });
     // Without the signed header the store refuses the PUT, as S3 does.
-    expect(await api.putFile(presigned.url, createTestFile('w2.pdf', 'abc'), 'application/pdf')).toMatchObject({ status: 403 });
-    expect(await api.putFile(presigned.url, createTestFile('w2.pdf', 'abc'), 'application/pdf', undefined, presigned.headers)).toMatchObject({
+    expect(
+      await api.putFile(presigned.url, createTestFile('w2.pdf', 'abc'), 'application/pdf'),
+    ).toMatchObject({ status: 403 });
+    expect(
+      await api.putFile(
+        presigned.url,
+        createTestFile('w2.pdf', 'abc'),
+        'application/pdf',
+        undefined,
+        presigned.headers,
+      ),
+    ).toMatchObject({
       ok: true,
     });
 
@@ -47,7 +65,12 @@ describe('fake server: verified uploads', () => {
 
   it('uploadDocument goes through presign, PUT and complete', async () => {
     const { api, ada, list } = setup();
-    const key = await uploadDocument(api, api.putFile, { clientId: ada, docType: 'W-2' }, createTestFile('w2.pdf', 'abc'));
+    const key = await uploadDocument(
+      api,
+      api.putFile,
+      { clientId: ada, docType: 'W-2' },
+      createTestFile('w2.pdf', 'abc'),
+    );
     expect(api.callNames()).toEqual(['presignUpload', 'completeUpload']);
     expect(await list(ada, 'W-2')).toEqual([expect.objectContaining({ key, sha256: ABC_SHA256 })]);
   });
@@ -73,7 +96,11 @@ describe('fake server: duplicates', () => {
       ['again.pdf', { key: statement.key, filename: 'statement.pdf', docType: 'Banking Info' }],
     ]);
     // The earliest file itself points at the earliest of the others.
-    expect((await list(ada, 'Banking Info'))[0]?.duplicateOf).toEqual({ key: form.key, filename: 'form.pdf', docType: '13614-C' });
+    expect((await list(ada, 'Banking Info'))[0]?.duplicateOf).toEqual({
+      key: form.key,
+      filename: 'form.pdf',
+      docType: '13614-C',
+    });
     expect((await list(ben, 'W-2'))[0]?.duplicateOf).toBeUndefined();
   });
 
@@ -94,8 +121,14 @@ describe('fake server: upload limit', () => {
     api.world.maxUploadBytes = 1024 * 1024;
     expect(await api.config()).toEqual({ maxUploadBytes: 1024 * 1024 });
     const presign = (size: number) =>
-      api.presignUpload({ params: { id: ada }, body: { docType: 'W-2', filename: 'big.pdf', contentType: 'application/pdf', size } });
-    await expect(presign(1024 * 1024 + 1)).rejects.toMatchObject({ status: 413, message: 'This file is larger than the 1 MB limit.' });
+      api.presignUpload({
+        params: { id: ada },
+        body: { docType: 'W-2', filename: 'big.pdf', contentType: 'application/pdf', size },
+      });
+    await expect(presign(1024 * 1024 + 1)).rejects.toMatchObject({
+      status: 413,
+      message: 'This file is larger than the 1 MB limit.',
+    });
     await expect(presign(1024 * 1024)).resolves.toMatchObject({ key: expect.stringContaining('big.pdf') });
   });
 });

@@ -53,7 +53,11 @@ export function createTestAuditEntry(id: number, patch: Partial<AuditEntry> = {}
 }
 
 /** A promise the test settles by hand, to look at a flow's state while a call is running. */
-export function createDeferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+export function createDeferred<T>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<T>((res, rej) => {

@@ -4,7 +4,12 @@
  */
 export { createManualClock } from './clock.js';
 export type { ManualClock } from './clock.js';
-export { createMemoryStorage, createRecordingDialogs, createRecordingLogger, createManualConnectivity } from './ports.js';
+export {
+  createMemoryStorage,
+  createRecordingDialogs,
+  createRecordingLogger,
+  createManualConnectivity,
+} from './ports.js';
 export type { MemoryStorage, RecordingDialogs, RecordingLogger, ManualConnectivity } from './ports.js';
 export { createMemoryJournals } from './journal.js';
 export type { MemoryJournals } from './journal.js';
@@ -14,4 +19,10 @@ export { createCookieJarFetch } from './cookie-jar.js';
 export type { CookieJarFetch, CookieJarFetchOptions } from './cookie-jar.js';
 export { createFakeApi } from './fake-api.js';
 export type { FakeApi, FakeCall, FakeWorld } from './fake-api.js';
-export { recordStatuses, createTestFile, createTestUser, createTestAuditEntry, createDeferred } from './flow-helpers.js';
+export {
+  recordStatuses,
+  createTestFile,
+  createTestUser,
+  createTestAuditEntry,
+  createDeferred,
+} from './flow-helpers.js';

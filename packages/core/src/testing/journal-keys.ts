@@ -16,8 +16,12 @@ export interface FakeJournalKeys {
   keyOf(email: string): JournalKeyResponse;
 }
 
-const randomHex = (bytes: number) => Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
-const randomBase64 = (bytes: number) => btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(bytes))));
+const randomHex = (bytes: number) =>
+  Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+const randomBase64 = (bytes: number) =>
+  btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(bytes))));
 
 /** Creates {@link FakeJournalKeys}; a new key expires `lifetimeMs` (12 hours) after `now`. */
 export function createFakeJournalKeys(options: { now: () => number; lifetimeMs?: number }): FakeJournalKeys {
@@ -27,7 +31,12 @@ export function createFakeJournalKeys(options: { now: () => number; lifetimeMs?:
   const keyOf = (email: string): JournalKeyResponse => {
     const found = keys.get(email);
     if (found) return found;
-    const made = { keyId: randomHex(16), key: randomBase64(32), expiresAt: new Date(options.now() + lifetime).toISOString(), email };
+    const made = {
+      keyId: randomHex(16),
+      key: randomBase64(32),
+      expiresAt: new Date(options.now() + lifetime).toISOString(),
+      email,
+    };
     keys.set(email, made);
     return made;
   };

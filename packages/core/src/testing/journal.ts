@@ -32,7 +32,8 @@ export function createMemoryJournals(
           untold.set(record.owner, (untold.get(record.owner) ?? 0) + 1);
           kept.delete(id);
         } else if (now() - record.savedAt > lifetime) kept.delete(id);
-        else if (record.bytes) files.push({ entry: record.entry, file: record.file, savedAt: record.savedAt });
+        else if (record.bytes)
+          files.push({ entry: record.entry, file: record.file, savedAt: record.savedAt });
         else lost.push(record.entry);
       }
       const deletedForOthers = untold.get(owner) ?? 0;

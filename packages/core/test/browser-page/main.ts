@@ -23,7 +23,8 @@ async function fixture(name: string, type: string): Promise<File> {
 
 function toBase64(bytes: Uint8Array): string {
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
@@ -46,7 +47,9 @@ async function convert(name: string, type: string, rotate?: QuarterTurn) {
 
 /** Builds one PDF of several fixtures (name, type, turn). */
 async function scan(pages: [name: string, type: string, rotate: QuarterTurn][]) {
-  const files = await Promise.all(pages.map(async ([name, type, rotate]) => ({ file: await fixture(name, type), rotate })));
+  const files = await Promise.all(
+    pages.map(async ([name, type, rotate]) => ({ file: await fixture(name, type), rotate })),
+  );
   const pdf = await imagesToLetterPdf(files, { raster });
   return { name: pdf.name, base64: toBase64(new Uint8Array(await pdf.arrayBuffer())) };
 }
@@ -86,9 +89,13 @@ async function floor(file: File, quality: ImageSmoothingQuality): Promise<void> 
 }
 
 /** Longest gap between main-thread ticks and long tasks while `run` goes on. */
-async function watchMainThread<T>(run: () => Promise<T>): Promise<{ result: T; ms: number; maxGap: number; longTasks: number[] }> {
+async function watchMainThread<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; ms: number; maxGap: number; longTasks: number[] }> {
   const longTasks: number[] = [];
-  const observer = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => e.duration)));
+  const observer = new PerformanceObserver((list) =>
+    longTasks.push(...list.getEntries().map((e) => e.duration)),
+  );
   observer.observe({ type: 'longtask', buffered: false });
   let maxGap = 0;
   let last = 0;
@@ -128,7 +135,9 @@ async function benchCapture(photo: string, pages: string[], runs: number) {
   const metricsOnly: number[] = [];
   const decodeFloor: number[] = [];
   // A 12 MP photo's copy as the worker reads it off the canvas: 1008×756 RGBA.
-  const copy = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 2654435761) >>> 24));
+  const copy = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) =>
+    i % 4 === 3 ? 255 : (i * 2654435761) >>> 24,
+  );
   for (let i = 0; i < runs; i++) {
     await idle();
     let start = performance.now();
@@ -144,7 +153,12 @@ async function benchCapture(photo: string, pages: string[], runs: number) {
     // The floor: the JPEG decoder's own 1/8 decode, nothing else.
     await idle();
     start = performance.now();
-    const decoder = new ImageDecoder({ data: file.stream(), type: 'image/jpeg', desiredWidth: 512, desiredHeight: 512 });
+    const decoder = new ImageDecoder({
+      data: file.stream(),
+      type: 'image/jpeg',
+      desiredWidth: 512,
+      desiredHeight: 512,
+    });
     (await decoder.decode()).image.close();
     decoder.close();
     decodeFloor.push(performance.now() - start);
@@ -152,7 +166,12 @@ async function benchCapture(photo: string, pages: string[], runs: number) {
   const scans: { ms: number; maxGap: number; longTasks: number[] }[] = [];
   for (let i = 0; i < Math.max(1, Math.round(runs / 2)); i++) {
     await idle();
-    const { ms, maxGap, longTasks } = await watchMainThread(() => imagesToLetterPdf(scanFiles.map((page) => ({ file: page })), { raster }));
+    const { ms, maxGap, longTasks } = await watchMainThread(() =>
+      imagesToLetterPdf(
+        scanFiles.map((page) => ({ file: page })),
+        { raster },
+      ),
+    );
     scans.push({ ms, maxGap, longTasks });
   }
   return { assess, sameWorkHere, metricsOnly, decodeFloor, scans };

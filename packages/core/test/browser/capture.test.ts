@@ -37,15 +37,12 @@ describe('capture in Chromium (worker port)', () => {
     harness.fixtures.set('wide.jpg', await makePhoto('jpeg', 2000, 1500, 6));
     harness.fixtures.set('tall.png', await makePhoto('png', 900, 1400));
     harness.fixtures.set('small.jpg', await makePhoto('jpeg', 1200, 800));
-    const result = await harness.page.evaluate(
-      (pages) => (window as unknown as Page).vita.scan(pages),
-      [
-        ['wide.jpg', 'image/jpeg', 90],
-        ['tall.png', 'image/png', 0],
-        ['small.jpg', 'image/jpeg', 270],
-        ['small.jpg', 'image/jpeg', 0],
-      ] as [string, string, Turn][],
-    );
+    const result = await harness.page.evaluate((pages) => (window as unknown as Page).vita.scan(pages), [
+      ['wide.jpg', 'image/jpeg', 90],
+      ['tall.png', 'image/png', 0],
+      ['small.jpg', 'image/jpeg', 270],
+      ['small.jpg', 'image/jpeg', 0],
+    ] as [string, string, Turn][]);
     expect(result.name).toBe('wide.pdf');
     const pages = await inspectPdfPages(bytesOf(result.base64));
     expect(pages).toHaveLength(4);
@@ -59,7 +56,9 @@ describe('capture in Chromium (worker port)', () => {
 
   it('turns a single photo too, after its EXIF orientation (WebP, whose orientation Chromium ignores)', async () => {
     harness.fixtures.set('sideways.webp', await makePhoto('webp', 1800, 1200, 8));
-    const result = await harness.page.evaluate(() => (window as unknown as Page).vita.convert('sideways.webp', 'image/webp', 180));
+    const result = await harness.page.evaluate(() =>
+      (window as unknown as Page).vita.convert('sideways.webp', 'image/webp', 180),
+    );
     await expectLetterPdf(bytesOf(result.base64), { width: 1800, height: 1200 }, 180);
   });
 
@@ -78,7 +77,10 @@ describe('capture in Chromium (worker port)', () => {
     const png = new Uint8Array(await sharp(photos[0][1]).resize(1800).png().toBuffer());
     for (const [name, bytes, type] of [...photos, ['ok.png', png, 'image/png'] as const]) {
       harness.fixtures.set(name, bytes);
-      const browser = await harness.page.evaluate(([n, t]) => (window as unknown as Page).vita.assess(n, t), [name, type] as const);
+      const browser = await harness.page.evaluate(([n, t]) => (window as unknown as Page).vita.assess(n, t), [
+        name,
+        type,
+      ] as const);
       const node = await assessImage(createTestFile(name, bytes, type), { raster });
       expect([name, browser.warnings]).toEqual([name, node.warnings]);
       expect(browser.metrics.width).toBe(node.metrics.width);
@@ -95,7 +97,10 @@ describe('capture in Chromium (worker port)', () => {
     harness.fixtures.set('IMG_0001.HEIC', fakeHeic());
     harness.fixtures.set('page.png', await makePhoto('png', 40, 30));
     const canConvert = (name: string, type: string) =>
-      harness.page.evaluate(([n, t]) => (window as unknown as Page).vita.canConvert(n, t), [name, type] as const);
+      harness.page.evaluate(([n, t]) => (window as unknown as Page).vita.canConvert(n, t), [
+        name,
+        type,
+      ] as const);
     expect(await canConvert('IMG_0001.HEIC', 'image/heic')).toBe(false);
     expect(await canConvert('page.png', 'image/png')).toBe(true);
   });

@@ -23,10 +23,18 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function convert(name: string, bytes: Uint8Array, type: string): Promise<Converted & { bytes: Uint8Array }> {
+async function convert(
+  name: string,
+  bytes: Uint8Array,
+  type: string,
+): Promise<Converted & { bytes: Uint8Array }> {
   harness.fixtures.set(name, bytes);
   const result = await harness.page.evaluate(
-    ([n, t]) => (window as unknown as { vita: { convert(n: string, t: string): Promise<Converted> } }).vita.convert(n, t),
+    ([n, t]) =>
+      (window as unknown as { vita: { convert(n: string, t: string): Promise<Converted> } }).vita.convert(
+        n,
+        t,
+      ),
     [name, type] as const,
   );
   return { ...result, bytes: new Uint8Array(Buffer.from(result.base64, 'base64')) };

@@ -63,9 +63,11 @@ export async function startBrowserHarness(): Promise<BrowserHarness> {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 20_000 }).catch(() => {
-      throw new Error(`The test page did not start: ${errors.join('; ') || 'no error reported'}`);
-    });
+    await page
+      .waitForFunction(() => document.title === 'ready', undefined, { timeout: 20_000 })
+      .catch(() => {
+        throw new Error(`The test page did not start: ${errors.join('; ') || 'no error reported'}`);
+      });
     const opened = browser;
     return {
       page,

@@ -5,8 +5,15 @@ import { auditCsv } from './audit-csv';
 describe('audit CSV', () => {
   it('writes CSV a spreadsheet opens as text: quoted where needed, formulas escaped', async () => {
     const csv = await auditCsv([
-      createTestAuditEntry(2, { action: 'client.delete', detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>' }),
-      createTestAuditEntry(1, { actor: null, keys: ['c1/Banking%20Info/1_a,b.pdf'], detail: '+1 555, "home"' }),
+      createTestAuditEntry(2, {
+        action: 'client.delete',
+        detail: '=HYPERLINK("http://evil","Dora") <dora@example.org>',
+      }),
+      createTestAuditEntry(1, {
+        actor: null,
+        keys: ['c1/Banking%20Info/1_a,b.pdf'],
+        detail: '+1 555, "home"',
+      }),
     ]);
     expect(csv.split('\r\n')).toEqual([
       'Time,Who,Action,Action code,Client,Files,IP,Detail',

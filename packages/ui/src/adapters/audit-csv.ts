@@ -9,7 +9,16 @@ import type { AuditEntry } from '@vita-docs/core';
 export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> {
   const { stringify } = await import('csv-stringify/browser/esm/sync');
   return stringify(
-    entries.map((e) => [e.at, e.actor ?? '', auditActionLabel(e.action), e.action, e.clientId ?? '', e.keys.join(' | '), e.ip ?? '', e.detail ?? '']),
+    entries.map((e) => [
+      e.at,
+      e.actor ?? '',
+      auditActionLabel(e.action),
+      e.action,
+      e.clientId ?? '',
+      e.keys.join(' | '),
+      e.ip ?? '',
+      e.detail ?? '',
+    ]),
     {
       header: true,
       columns: ['Time', 'Who', 'Action', 'Action code', 'Client', 'Files', 'IP', 'Detail'],

@@ -12,7 +12,15 @@
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
 import { fetchJournalKey, holdJournalKey } from '@vita-docs/core';
-import type { FileLike, HeldJournalKey, JournalEntry, JournalKey, KeptFile, UploadJournal, UploadJournals } from '@vita-docs/core';
+import type {
+  FileLike,
+  HeldJournalKey,
+  JournalEntry,
+  JournalKey,
+  KeptFile,
+  UploadJournal,
+  UploadJournals,
+} from '@vita-docs/core';
 import { UPLOAD_JOURNAL_DB } from './upload-journal';
 import type { IndexedDbJournalsOptions } from './upload-journal';
 
@@ -72,7 +80,8 @@ const DELETED_KEY = 'vita-docs.deletedUploads.';
 const encoder = new TextEncoder();
 
 /** What each tag binds: the key's id, the record's id and which part it is, so records cannot be swapped. */
-const label = (keyId: string, id: string, part: 'entry' | 'bytes') => encoder.encode(`${keyId}/${id}/${part}`);
+const label = (keyId: string, id: string, part: 'entry' | 'bytes') =>
+  encoder.encode(`${keyId}/${id}/${part}`);
 
 /** Piece `index`'s nonce: the record's, with the index XORed into its last four bytes. */
 function pieceIv(iv: Uint8Array<ArrayBuffer>, index: number): Uint8Array<ArrayBuffer> {
@@ -92,16 +101,31 @@ function pieceAad(aad: Uint8Array<ArrayBuffer>, index: number, count: number): U
   return bound;
 }
 
-async function seal(crypto: Crypto, key: CryptoKey, plain: BufferSource, aad: Uint8Array<ArrayBuffer>): Promise<Sealed> {
+async function seal(
+  crypto: Crypto,
+  key: CryptoKey,
+  plain: BufferSource,
+  aad: Uint8Array<ArrayBuffer>,
+): Promise<Sealed> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   return { iv, data: await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, plain) };
 }
 
-async function unsealEntry(crypto: Crypto, key: CryptoKey, sealed: Sealed, aad: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> {
+async function unsealEntry(
+  crypto: Crypto,
+  key: CryptoKey,
+  sealed: Sealed,
+  aad: Uint8Array<ArrayBuffer>,
+): Promise<ArrayBuffer> {
   return crypto.subtle.decrypt({ name: 'AES-GCM', iv: sealed.iv, additionalData: aad }, key, sealed.data);
 }
 
-async function unsealPieces(crypto: Crypto, key: CryptoKey, sealed: SealedBlob, aad: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> {
+async function unsealPieces(
+  crypto: Crypto,
+  key: CryptoKey,
+  sealed: SealedBlob,
+  aad: Uint8Array<ArrayBuffer>,
+): Promise<ArrayBuffer> {
   const data = await sealed.data.arrayBuffer();
   const { pieceBytes } = sealed;
   const count = Math.max(1, Math.ceil(data.byteLength / (pieceBytes + TAG_BYTES)));
@@ -110,7 +134,11 @@ async function unsealPieces(crypto: Crypto, key: CryptoKey, sealed: SealedBlob, 
     Array.from({ length: count }, async (_, index) => {
       const from = index * (pieceBytes + TAG_BYTES);
       const piece = new Uint8Array(data, from, Math.min(pieceBytes + TAG_BYTES, data.byteLength - from));
-      const params = { name: 'AES-GCM', iv: pieceIv(sealed.iv, index), additionalData: pieceAad(aad, index, count) };
+      const params = {
+        name: 'AES-GCM',
+        iv: pieceIv(sealed.iv, index),
+        additionalData: pieceAad(aad, index, count),
+      };
       plain.set(new Uint8Array(await crypto.subtle.decrypt(params, key, piece)), index * pieceBytes);
     }),
   );
@@ -126,7 +154,12 @@ async function unsealPieces(crypto: Crypto, key: CryptoKey, sealed: SealedBlob, 
  * pieces under way reuse the memory of those before them, where all at once needs it all afresh).
  * `plain` is read until this settles.
  */
-async function sealPieces(crypto: Crypto, key: CryptoKey, plain: ArrayBuffer, aad: Uint8Array<ArrayBuffer>): Promise<SealedBlob> {
+async function sealPieces(
+  crypto: Crypto,
+  key: CryptoKey,
+  plain: ArrayBuffer,
+  aad: Uint8Array<ArrayBuffer>,
+): Promise<SealedBlob> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const count = Math.max(1, Math.ceil(plain.byteLength / PIECE_BYTES));
   const sealing: Promise<ArrayBuffer>[] = [];
@@ -172,35 +205,51 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   /** The open journal's key (one person's journal is open at a time). */
   let held: HeldJournalKey | null = null;
   /** Renews the key when it expires, on the page's own timers. */
-  const clock = { now, setTimeout: (renew: () => void, ms: number) => setTimeout(renew, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as number) };
+  const clock = {
+    now,
+    setTimeout: (renew: () => void, ms: number) => setTimeout(renew, ms),
+    clearTimeout: (handle: unknown) => clearTimeout(handle as number),
+  };
 
   const database = () =>
-    (connection ??= import('idb').then(({ openDB }) =>
-      openDB<JournalSchema>(name, DB_VERSION, {
-        upgrade(db, oldVersion) {
-          if (oldVersion >= 2) return;
-          for (const store of Array.from(db.objectStoreNames)) db.deleteObjectStore(store);
-          db.createObjectStore('entries', { keyPath: 'id' });
-          db.createObjectStore('bytes', { keyPath: 'id' });
-        },
-        // Another tab deletes the database at sign-out: let it, and reopen on the next use.
-        blocking() {
-          void connection?.then((db) => db.close());
-          connection = null;
-        },
-      }),
-    ).catch((error: unknown) => {
-      connection = null; // tried again on the next use
-      throw error;
-    }));
+    (connection ??= import('idb')
+      .then(({ openDB }) =>
+        openDB<JournalSchema>(name, DB_VERSION, {
+          upgrade(db, oldVersion) {
+            if (oldVersion >= 2) return;
+            for (const store of Array.from(db.objectStoreNames)) db.deleteObjectStore(store);
+            db.createObjectStore('entries', { keyPath: 'id' });
+            db.createObjectStore('bytes', { keyPath: 'id' });
+          },
+          // Another tab deletes the database at sign-out: let it, and reopen on the next use.
+          blocking() {
+            void connection?.then((db) => db.close());
+            connection = null;
+          },
+        }),
+      )
+      .catch((error: unknown) => {
+        connection = null; // tried again on the next use
+        throw error;
+      }));
 
   const openEntry = async (key: JournalKey, record: EntryRecord): Promise<JournalEntry> =>
     // Sealed by this code under this key: the tag vouches for the shape.
-    JSON.parse(new TextDecoder().decode(await unsealEntry(crypto, key.key, record.entry, label(key.id, record.id, 'entry')))) as JournalEntry;
+    JSON.parse(
+      new TextDecoder().decode(
+        await unsealEntry(crypto, key.key, record.entry, label(key.id, record.id, 'entry')),
+      ),
+    ) as JournalEntry;
 
-  const openBytes = async (db: IDBPDatabase<JournalSchema>, key: JournalKey, id: string): Promise<ArrayBuffer | null> => {
+  const openBytes = async (
+    db: IDBPDatabase<JournalSchema>,
+    key: JournalKey,
+    id: string,
+  ): Promise<ArrayBuffer | null> => {
     const stored = await db.get('bytes', id);
-    return stored ? unsealPieces(crypto, key.key, stored.bytes, label(key.id, id, 'bytes')).catch(() => null) : null;
+    return stored
+      ? unsealPieces(crypto, key.key, stored.bytes, label(key.id, id, 'bytes')).catch(() => null)
+      : null;
   };
 
   /** What the journal holds under `key`: its files, entries without bytes, and the records to delete (counted by key). */
@@ -224,7 +273,12 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
         continue;
       }
       const bytes = await openBytes(db, key, record.id);
-      if (bytes) files.push({ entry, file: new File([bytes], entry.name, { type: entry.type }), savedAt: record.savedAt });
+      if (bytes)
+        files.push({
+          entry,
+          file: new File([bytes], entry.name, { type: entry.type }),
+          savedAt: record.savedAt,
+        });
       else lost.push(entry);
     }
     files.sort((a, b) => a.savedAt - b.savedAt);
@@ -234,7 +288,9 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   async function deleteRecords(db: IDBPDatabase<JournalSchema>, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
     const tx = db.transaction(['entries', 'bytes'], 'readwrite');
-    await Promise.all(ids.flatMap((id) => [tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]));
+    await Promise.all(
+      ids.flatMap((id) => [tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]),
+    );
     await tx.done;
   }
 
@@ -245,7 +301,8 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   };
   /** Notes the files deleted for their owners' keys; answers (and forgets) the note for `mine`. */
   function tellOthers(others: ReadonlyMap<string, number>, mine: string): number {
-    for (const [other, count] of others) storage.setItem(DELETED_KEY + other, `${note(other) + count}@${now()}`);
+    for (const [other, count] of others)
+      storage.setItem(DELETED_KEY + other, `${note(other) + count}@${now()}`);
     const told = note(mine);
     storage.removeItem(DELETED_KEY + mine);
     return told;
@@ -261,26 +318,56 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       if (record.keyId !== from.id || mine !== epoch) continue;
       const entry = await openEntry(from, record).catch(() => null);
       const bytes = entry && (await openBytes(db, from, record.id));
-      const moved = entry && { ...record, keyId: to.id, entry: await seal(crypto, to.key, encoder.encode(JSON.stringify(entry)), label(to.id, record.id, 'entry')) };
+      const moved = entry && {
+        ...record,
+        keyId: to.id,
+        entry: await seal(
+          crypto,
+          to.key,
+          encoder.encode(JSON.stringify(entry)),
+          label(to.id, record.id, 'entry'),
+        ),
+      };
       const movedBytes = bytes && (await sealPieces(crypto, to.key, bytes, label(to.id, record.id, 'bytes')));
       const tx = db.transaction(['entries', 'bytes'], 'readwrite');
       const still = await tx.objectStore('entries').get(record.id);
       if (still?.keyId === from.id) {
         await (moved ? tx.objectStore('entries').put(moved) : tx.objectStore('entries').delete(record.id));
-        await (movedBytes ? tx.objectStore('bytes').put({ id: record.id, bytes: movedBytes }) : tx.objectStore('bytes').delete(record.id));
+        await (movedBytes
+          ? tx.objectStore('bytes').put({ id: record.id, bytes: movedBytes })
+          : tx.objectStore('bytes').delete(record.id));
       }
       await tx.done;
     }
   }
 
   /** Keeps one file under `key`: entry and bytes together, or the entry alone when the bytes cannot be kept. */
-  async function keep(key: JournalKey, entry: JournalEntry, file: FileLike, read: ArrayBuffer | undefined, writable: () => Promise<IDBPDatabase<JournalSchema>>) {
-    const sealedEntry = await seal(crypto, key.key, encoder.encode(JSON.stringify(entry)), label(key.id, entry.id, 'entry'));
+  async function keep(
+    key: JournalKey,
+    entry: JournalEntry,
+    file: FileLike,
+    read: ArrayBuffer | undefined,
+    writable: () => Promise<IDBPDatabase<JournalSchema>>,
+  ) {
+    const sealedEntry = await seal(
+      crypto,
+      key.key,
+      encoder.encode(JSON.stringify(entry)),
+      label(key.id, entry.id, 'entry'),
+    );
     const record: EntryRecord = { id: entry.id, keyId: key.id, savedAt: now(), entry: sealedEntry };
     try {
-      const sealedBytes = await sealPieces(crypto, key.key, read ?? (await file.arrayBuffer()), label(key.id, entry.id, 'bytes'));
+      const sealedBytes = await sealPieces(
+        crypto,
+        key.key,
+        read ?? (await file.arrayBuffer()),
+        label(key.id, entry.id, 'bytes'),
+      );
       const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
-      await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes })]);
+      await Promise.all([
+        tx.objectStore('entries').put(record),
+        tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes }),
+      ]);
       await tx.done;
     } catch (error) {
       // The bytes did not fit (or could not be read): keep the entry alone, so the file is named
@@ -321,7 +408,14 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       const db = await database();
       const mine = ++epoch;
       held?.stop();
-      held = holdJournalKey({ source: journalKey, subtle: crypto.subtle, owner: person, first: key, clock, rekey: (from, to) => reseal(from, to, mine) });
+      held = holdJournalKey({
+        source: journalKey,
+        subtle: crypto.subtle,
+        owner: person,
+        first: key,
+        clock,
+        rekey: (from, to) => reseal(from, to, mine),
+      });
       const { files, lost, drop, others } = await readKept(db, key);
       await deleteRecords(db, drop);
       return { journal: journalFor(held, mine), files, lost, deletedForOthers: tellOthers(others, key.id) };

@@ -19,7 +19,13 @@ let server = createFakeJournalKeys({ now: () => now });
 /** Every journals object a test made: each holds its open journal's key (and renews it) until destroyed. */
 let made: UploadJournals[] = [];
 const journals = (crypto: Crypto = globalThis.crypto) => {
-  const j = createIndexedDbJournals({ crypto, journalKey: server.source, storage, now: () => now, lifetimeMs: 12 * HOUR });
+  const j = createIndexedDbJournals({
+    crypto,
+    journalKey: server.source,
+    storage,
+    now: () => now,
+    lifetimeMs: 12 * HOUR,
+  });
   made.push(j);
   return j;
 };
@@ -45,11 +51,17 @@ const randomBytes = (length: number) => {
 };
 /** Byte-for-byte equality, fast on megabytes (vitest's deep equality walks them element by element). */
 const sameBytes = (a: ArrayBuffer | Uint8Array, b: ArrayBuffer | Uint8Array) =>
-  Buffer.from(a instanceof Uint8Array ? a : new Uint8Array(a)).equals(Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)));
-const text = async (file: { arrayBuffer(): Promise<ArrayBuffer> }) => new TextDecoder().decode(await file.arrayBuffer());
+  Buffer.from(a instanceof Uint8Array ? a : new Uint8Array(a)).equals(
+    Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)),
+  );
+const text = async (file: { arrayBuffer(): Promise<ArrayBuffer> }) =>
+  new TextDecoder().decode(await file.arrayBuffer());
 /** The server's raw key for `email`, as a WebCrypto key a test may use. */
 const serverKey = (email: string) =>
-  crypto.subtle.importKey('raw', Buffer.from(server.keyOf(email).key, 'base64'), 'AES-GCM', false, ['encrypt', 'decrypt']);
+  crypto.subtle.importKey('raw', Buffer.from(server.keyOf(email).key, 'base64'), 'AES-GCM', false, [
+    'encrypt',
+    'decrypt',
+  ]);
 
 /** Runs `read` on the journal's database as anyone could open it, and closes it whatever happens (an open one blocks its deletion). */
 async function withDb<T>(read: (db: IDBPDatabase) => Promise<T>): Promise<T> {
@@ -78,8 +90,10 @@ async function rawRecords(): Promise<string> {
   const decode = async (value: unknown): Promise<string> => {
     if (value instanceof Blob) return Buffer.from(await value.arrayBuffer()).toString('latin1');
     if (value instanceof ArrayBuffer) return Buffer.from(value).toString('latin1');
-    if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
-    if (value && typeof value === 'object') return (await Promise.all(Object.values(value).map(decode))).join('|');
+    if (ArrayBuffer.isView(value))
+      return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+    if (value && typeof value === 'object')
+      return (await Promise.all(Object.values(value).map(decode))).join('|');
     return String(value);
   };
   return (await Promise.all(found.map(decode))).join('\n');
@@ -116,26 +130,45 @@ describe('IndexedDB upload journal', () => {
     const { journal } = await open('vera@example.org');
     await journal.save(entry('a', 'dora-ssn-card.pdf'), pdf('dora-ssn-card.pdf'));
     const raw = await rawRecords();
-    for (const secret of ['%PDF', '123-45-6789', 'dora-ssn-card', 'Dora Client', 'Banking', 'vera@example.org']) {
+    for (const secret of [
+      '%PDF',
+      '123-45-6789',
+      'dora-ssn-card',
+      'Dora Client',
+      'Banking',
+      'vera@example.org',
+    ]) {
       expect(raw).not.toContain(secret);
     }
     // The key the server handed out is in no store and in no form, nor in the page's storage.
     const { key, keyId } = server.keyOf('vera@example.org');
     const rawKey = Buffer.from(key, 'base64');
-    for (const form of [rawKey.toString('latin1'), key, rawKey.toString('hex')]) expect(raw).not.toContain(form);
+    for (const form of [rawKey.toString('latin1'), key, rawKey.toString('hex')])
+      expect(raw).not.toContain(form);
     expect(JSON.stringify([...storage.entries])).not.toContain(key);
-    const [stores, record] = await withDb(async (db) => [
-      Array.from(db.objectStoreNames).sort(),
-      (await db.get('entries', 'a')) as { keyId: string; entry: { iv: Uint8Array; data: ArrayBuffer } },
-    ] as const);
+    const [stores, record] = await withDb(
+      async (db) =>
+        [
+          Array.from(db.objectStoreNames).sort(),
+          (await db.get('entries', 'a')) as { keyId: string; entry: { iv: Uint8Array; data: ArrayBuffer } },
+        ] as const,
+    );
     expect(stores).toEqual(['bytes', 'entries']);
     // Each record names its key and holds ciphertext, which the server's key (and only it) opens.
     expect(Object.keys(record).sort()).toEqual(['entry', 'id', 'keyId', 'savedAt']);
     expect(record.keyId).toBe(keyId);
-    const params = { name: 'AES-GCM', iv: record.entry.iv as Uint8Array<ArrayBuffer>, additionalData: new TextEncoder().encode(`${keyId}/a/entry`) };
-    expect(JSON.parse(new TextDecoder().decode(await crypto.subtle.decrypt(params, await serverKey('vera@example.org'), record.entry.data)))).toEqual(
-      entry('a', 'dora-ssn-card.pdf'),
-    );
+    const params = {
+      name: 'AES-GCM',
+      iv: record.entry.iv as Uint8Array<ArrayBuffer>,
+      additionalData: new TextEncoder().encode(`${keyId}/a/entry`),
+    };
+    expect(
+      JSON.parse(
+        new TextDecoder().decode(
+          await crypto.subtle.decrypt(params, await serverKey('vera@example.org'), record.entry.data),
+        ),
+      ),
+    ).toEqual(entry('a', 'dora-ssn-card.pdf'));
   });
 
   it('opens nothing without a live session, and leaves what is kept for when there is one', async () => {
@@ -172,15 +205,24 @@ describe('IndexedDB upload journal', () => {
         db.createObjectStore('keys');
       },
     });
-    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+      'encrypt',
+      'decrypt',
+    ]);
     const iv = crypto.getRandomValues(new Uint8Array(12));
-    const data = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(JSON.stringify(entry('a', 'a.pdf'))));
+    const data = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv },
+      key,
+      new TextEncoder().encode(JSON.stringify(entry('a', 'a.pdf'))),
+    );
     await old.put('keys', key, 'device');
     await old.put('entries', { id: 'a', owner: 'f'.repeat(64), savedAt: now, entry: { iv, data } });
     old.close();
     const opened = await open('vera@example.org');
     expect(opened.files).toEqual([]);
-    const [stores, entries] = await withDb(async (db) => [Array.from(db.objectStoreNames).sort(), await db.getAll('entries')] as const);
+    const [stores, entries] = await withDb(
+      async (db) => [Array.from(db.objectStoreNames).sort(), await db.getAll('entries')] as const,
+    );
     expect(stores).toEqual(['bytes', 'entries']);
     expect(entries).toEqual([]);
   });
@@ -196,7 +238,10 @@ describe('IndexedDB upload journal', () => {
     expect(opened.files.map((f) => f.entry.id)).toEqual(['a']);
     server.destroy('vera@example.org');
     now += 26;
-    await vi.waitFor(async () => expect(await rawKeyIds()).toEqual([server.keyOf('vera@example.org').keyId]), { timeout: 5_000 });
+    await vi.waitFor(
+      async () => expect(await rawKeyIds()).toEqual([server.keyOf('vera@example.org').keyId]),
+      { timeout: 5_000 },
+    );
     expect(server.keyOf('vera@example.org').keyId).not.toBe(old.keyId);
     // A save after it is sealed under the new key too; both open with it.
     await opened.journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
@@ -214,7 +259,10 @@ describe('IndexedDB upload journal', () => {
     await expect(journal.save(entry('b', 'b.pdf'), pdf('b.pdf'))).rejects.toThrow('Please sign in.');
     server.signIn('vera@example.org');
     await journal.save(entry('c', 'c.pdf'), pdf('c.pdf'));
-    expect(await rawKeyIds()).toEqual([server.keyOf('vera@example.org').keyId, server.keyOf('vera@example.org').keyId]);
+    expect(await rawKeyIds()).toEqual([
+      server.keyOf('vera@example.org').keyId,
+      server.keyOf('vera@example.org').keyId,
+    ]);
     expect((await open('vera@example.org')).files.map((f) => f.entry.id)).toEqual(['a', 'c']);
   });
 
@@ -223,7 +271,13 @@ describe('IndexedDB upload journal', () => {
     const file = pdf('a.pdf');
     // The bytes the caller read already are the ones kept.
     await journal.save(entry('a', 'a.pdf'), file, await file.arrayBuffer());
-    const record = await withDb(async (db) => (await db.get('bytes', 'a')) as { id: string; bytes: { iv: Uint8Array; data: unknown; pieceBytes: number } });
+    const record = await withDb(
+      async (db) =>
+        (await db.get('bytes', 'a')) as {
+          id: string;
+          bytes: { iv: Uint8Array; data: unknown; pieceBytes: number };
+        },
+    );
     expect(record.bytes.data).toBeInstanceOf(Blob);
     expect(record.bytes.pieceBytes).toBe(512 * 1024);
 
@@ -243,7 +297,13 @@ describe('IndexedDB upload journal', () => {
       additionalData.set(label);
       new DataView(additionalData.buffer).setUint32(label.length, index);
       new DataView(additionalData.buffer).setUint32(label.length + 4, count);
-      pieces.push(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData }, key, bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes)));
+      pieces.push(
+        await crypto.subtle.encrypt(
+          { name: 'AES-GCM', iv: nonce, additionalData },
+          key,
+          bytes.subarray(index * pieceBytes, (index + 1) * pieceBytes),
+        ),
+      );
     }
     await withDb((db) => db.put('bytes', { id: 'a', bytes: { iv, data: new Blob(pieces), pieceBytes } }));
     const opened = await open('vera@example.org');
@@ -257,7 +317,10 @@ describe('IndexedDB upload journal', () => {
     const { journal } = await open('vera@example.org');
     await journal.save(entry('big', 'big.pdf'), big);
     const db = await openDB(UPLOAD_JOURNAL_DB);
-    const record = (await db.get('bytes', 'big')) as { id: string; bytes: { iv: Uint8Array; data: Blob; pieceBytes: number } };
+    const record = (await db.get('bytes', 'big')) as {
+      id: string;
+      bytes: { iv: Uint8Array; data: Blob; pieceBytes: number };
+    };
     db.close();
     expect(record.bytes.pieceBytes).toBe(512 * 1024);
     expect(record.bytes.data.size).toBe(1_200_005 + 3 * 16); // three pieces, a tag each
@@ -267,7 +330,11 @@ describe('IndexedDB upload journal', () => {
 
     const sealed = new Uint8Array(await record.bytes.data.arrayBuffer());
     const piece = 512 * 1024 + 16;
-    const [first, second, last] = [sealed.slice(0, piece), sealed.slice(piece, 2 * piece), sealed.slice(2 * piece)];
+    const [first, second, last] = [
+      sealed.slice(0, piece),
+      sealed.slice(piece, 2 * piece),
+      sealed.slice(2 * piece),
+    ];
     const tampered = {
       swapped: new Blob([second, first, last]),
       dropped: new Blob([first, second]),
@@ -279,7 +346,10 @@ describe('IndexedDB upload journal', () => {
       write.close();
       const reopened = await open('vera@example.org');
       expect(reopened.files, how).toEqual([]);
-      expect(reopened.lost.map((e) => e.id), how).toEqual(['big']);
+      expect(
+        reopened.lost.map((e) => e.id),
+        how,
+      ).toEqual(['big']);
     }
   });
 
@@ -290,7 +360,11 @@ describe('IndexedDB upload journal', () => {
     const kept = sizes.map((size) => randomBytes(size));
     for (const [index, bytes] of kept.entries()) {
       now += 1;
-      await journal.save(entry(`s${index}`, `s${index}.pdf`), new File([bytes], `s${index}.pdf`), bytes.slice().buffer);
+      await journal.save(
+        entry(`s${index}`, `s${index}.pdf`),
+        new File([bytes], `s${index}.pdf`),
+        bytes.slice().buffer,
+      );
     }
     const db = await openDB(UPLOAD_JOURNAL_DB);
     const stored = (await db.getAll('bytes')) as { id: string; bytes: { data: Blob } }[];
@@ -306,7 +380,8 @@ describe('IndexedDB upload journal', () => {
     const opened = await open('vera@example.org');
     expect(opened.lost).toEqual([]);
     expect(opened.files.map((f) => f.entry.id)).toEqual(['s0', 's1', 's2', 's3', 's4']);
-    for (const [index, file] of opened.files.entries()) expect(sameBytes(await file.file.arrayBuffer(), kept[index]!), `s${index}`).toBe(true);
+    for (const [index, file] of opened.files.entries())
+      expect(sameBytes(await file.file.arrayBuffer(), kept[index]!), `s${index}`).toBe(true);
   });
 
   it('a piece that cannot be sealed fails the save with its own error; the file is then known by name only', async () => {
@@ -319,7 +394,9 @@ describe('IndexedDB upload journal', () => {
         get(target, name) {
           if (name !== 'encrypt') {
             const value = Reflect.get(target, name, target) as unknown;
-            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+            return typeof value === 'function'
+              ? (value as (...args: unknown[]) => unknown).bind(target)
+              : value;
           }
           return (algorithm: AesGcmParams, key: CryptoKey, data: BufferSource) =>
             // The sixth piece: after the first four, when more are started as earlier ones are taken.
@@ -331,9 +408,9 @@ describe('IndexedDB upload journal', () => {
     } as unknown as Crypto;
     const { journal } = await open('vera@example.org', journals(failing));
     const bytes = randomBytes(8 * piece);
-    await expect(journal.save(entry('big', 'big.pdf'), new File([bytes], 'big.pdf'), bytes.buffer)).rejects.toThrow(
-      'the sixth piece could not be sealed',
-    );
+    await expect(
+      journal.save(entry('big', 'big.pdf'), new File([bytes], 'big.pdf'), bytes.buffer),
+    ).rejects.toThrow('the sixth piece could not be sealed');
     const opened = await open('vera@example.org');
     expect(opened.files).toEqual([]);
     expect(opened.lost.map((e) => e.id)).toEqual(['big']);
@@ -353,7 +430,10 @@ describe('IndexedDB upload journal', () => {
     // Another id; b's entry sealed where its bytes go (parts swapped); c's record given to wes's key.
     await db.put('entries', { ...a, id: 'z' });
     await db.put('bytes', { ...aBytes, id: 'z' });
-    await db.put('bytes', { id: 'b', bytes: { ...b.entry, data: new Blob([b.entry.data]), pieceBytes: 512 * 1024 } });
+    await db.put('bytes', {
+      id: 'b',
+      bytes: { ...b.entry, data: new Blob([b.entry.data]), pieceBytes: 512 * 1024 },
+    });
     await db.put('entries', { ...c, keyId: wesKey });
     db.close();
     const vera = await open('vera@example.org');
@@ -426,7 +506,10 @@ describe('IndexedDB upload journal', () => {
 
   it('a file whose bytes could not be kept is still known by name: lost, to be chosen again', async () => {
     const { journal } = await open('vera@example.org');
-    const unreadable = { ...pdf('big.pdf'), arrayBuffer: () => Promise.reject(new Error('QuotaExceededError')) };
+    const unreadable = {
+      ...pdf('big.pdf'),
+      arrayBuffer: () => Promise.reject(new Error('QuotaExceededError')),
+    };
     await expect(journal.save(entry('big', 'big.pdf'), unreadable)).rejects.toThrow('QuotaExceededError');
     const opened = await open('vera@example.org');
     expect(opened.files).toEqual([]);

@@ -45,7 +45,8 @@ export function createIndexedDbJournals(options: IndexedDbJournalsOptions): Uplo
         await new Promise<void>((resolve, reject) => {
           const request = indexedDB.deleteDatabase(options.name ?? UPLOAD_JOURNAL_DB);
           request.onsuccess = () => resolve();
-          request.onerror = () => reject(request.error ?? new Error('The kept uploads could not be deleted.'));
+          request.onerror = () =>
+            reject(request.error ?? new Error('The kept uploads could not be deleted.'));
         });
       }
     },

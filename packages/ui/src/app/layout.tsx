@@ -60,7 +60,8 @@ function useReturnAfterExpiry(): void {
   const navigate = useNavigate();
   const expired = session.status === 'signedOut' && session.expired === true;
   useEffect(() => {
-    if (expired && !SIGNED_OUT_PATHS.has(pathname)) void navigate(loginFor(`${pathname}${search}`), { replace: true });
+    if (expired && !SIGNED_OUT_PATHS.has(pathname))
+      void navigate(loginFor(`${pathname}${search}`), { replace: true });
   }, [expired, pathname, search, navigate]);
 }
 

@@ -6,7 +6,16 @@ import { RegisterScreen } from '../screens/auth/register';
 import { RegisterPendingScreen } from '../screens/auth/register-pending';
 import { CategoryRoute, ClientDocsRoute, ClientListRoute, NewClientRoute } from './document-routes';
 import { RootLayout } from './layout';
-import { AdminAuditRoute, AdminSeasonRoute, AdminSettingsRoute, AdminUserRoute, ForgotResetRoute, ForgotRoute, ForgotVerifyRoute, HomeRoute } from './lazy-screens';
+import {
+  AdminAuditRoute,
+  AdminSeasonRoute,
+  AdminSettingsRoute,
+  AdminUserRoute,
+  ForgotResetRoute,
+  ForgotRoute,
+  ForgotVerifyRoute,
+  HomeRoute,
+} from './lazy-screens';
 import { RequireSession } from './require-session';
 
 /**

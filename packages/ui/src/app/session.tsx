@@ -18,7 +18,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const services = useServices();
   const { api, platform } = services;
   const session = useFlowInstance(() => createSessionFlow({ api, platform }));
-  const [watched] = useState(() => ({ ...services, api: watchSession(api, () => void session.send({ type: 'expired' })) }));
+  const [watched] = useState(() => ({
+    ...services,
+    api: watchSession(api, () => void session.send({ type: 'expired' })),
+  }));
   useEffect(() => {
     void session.send({ type: 'check' });
   }, [session]);

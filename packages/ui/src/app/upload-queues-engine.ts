@@ -4,7 +4,16 @@
  * before any screen that queues files; see {@link createUploadQueues}.
  */
 import { ApiError, createUploadFlow, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
-import type { ApiClient, KeptFile, OpenedJournal, SessionFlow, Store, UploadFlow, UploadJournal, UploadTarget } from '@vita-docs/core';
+import type {
+  ApiClient,
+  KeptFile,
+  OpenedJournal,
+  SessionFlow,
+  Store,
+  UploadFlow,
+  UploadJournal,
+  UploadTarget,
+} from '@vita-docs/core';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import type { AppServices } from './services';
 import { NO_OFFER } from './upload-queues';
@@ -17,7 +26,11 @@ export interface SharedParts {
   offer: Store<KeptOffer>;
 }
 
-const IDLE_SCREEN: QueueScreen = { refresh: () => undefined, uploadedNames: () => [], clientName: () => undefined };
+const IDLE_SCREEN: QueueScreen = {
+  refresh: () => undefined,
+  uploadedNames: () => [],
+  clientName: () => undefined,
+};
 
 const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
 
@@ -32,7 +45,8 @@ function apiFor(
   owner: string | null,
 ): Pick<ApiClient, 'presignUpload' | 'completeUpload'> {
   const check = () => {
-    if (owner === null || signedIn() !== owner) throw new ApiError('network', 0, messages.waitingForConnection);
+    if (owner === null || signedIn() !== owner)
+      throw new ApiError('network', 0, messages.waitingForConnection);
   };
   return {
     presignUpload: (args) => (check(), api.presignUpload(args)),
@@ -57,7 +71,16 @@ function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, strin
     for (const item of flow.getState().queue) {
       if (item.progress.status === 'done') continue;
       const { id, file, progress, saved } = item;
-      items.push({ id, target, clientName: clientNames.get(key(target)), name: file.name, size: file.size, progress, saved, flow });
+      items.push({
+        id,
+        target,
+        clientName: clientNames.get(key(target)),
+        name: file.name,
+        size: file.size,
+        progress,
+        saved,
+        flow,
+      });
     }
   }
   return items;
@@ -87,7 +110,9 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
       const done = s.finished + finished.length;
       const doneBytes = s.finishedBytes + finished.reduce((sum, f) => sum + f.size, 0);
       // All done and nothing left: the next batch counts from one again.
-      return items.length === 0 ? { items, finished: 0, finishedBytes: 0 } : { items, finished: done, finishedBytes: doneBytes };
+      return items.length === 0
+        ? { items, finished: 0, finishedBytes: 0 }
+        : { items, finished: done, finishedBytes: doneBytes };
     });
   }
 
@@ -126,7 +151,9 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
     });
     const stop = flow.subscribe((state, previous) => {
       const finished = state.queue.filter(
-        (item) => item.progress.status === 'done' && previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
+        (item) =>
+          item.progress.status === 'done' &&
+          previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
       );
       summarise(finished.map((item) => item.file));
     });
@@ -154,7 +181,8 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
 /** Queues the offered kept files again, each in its category's queue, and uploads them. */
 function resumeKept(files: readonly KeptFile[], queues: ReturnType<typeof createQueueSet>): void {
   const byTarget = new Map<string, KeptFile[]>();
-  for (const kept of files) byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
+  for (const kept of files)
+    byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
   for (const group of byTarget.values()) {
     const [first] = group;
     if (!first) continue;
@@ -199,11 +227,17 @@ function queuesApi({ services, session, shared, set, journal, clear }: QueuesApi
       const { files, lost } = offer.getState();
       offer.setState((s) => ({ ...s, files: [], lost: [] }));
       const kept = journal();
-      await Promise.all([...files.map((file) => file.entry), ...lost].map((entry) => kept.remove(entry.id).catch(() => undefined)));
+      await Promise.all(
+        [...files.map((file) => file.entry), ...lost].map((entry) =>
+          kept.remove(entry.id).catch(() => undefined),
+        ),
+      );
     },
     chooseAgain(entry, file) {
       offer.setState((s) => ({ ...s, lost: s.lost.filter((e) => e.id !== entry.id) }));
-      void journal().remove(entry.id).catch(() => undefined);
+      void journal()
+        .remove(entry.id)
+        .catch(() => undefined);
       void set.entryFor(entry.target).flow.send({ type: 'add', files: [file] });
     },
     dismissDeleted() {

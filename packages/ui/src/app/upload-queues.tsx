@@ -1,5 +1,14 @@
 import { createStore, logoutWithWaitingConfirm } from '@vita-docs/core';
-import type { FileLike, FileProgress, JournalEntry, KeptFile, SessionFlow, Store, UploadFlow, UploadTarget } from '@vita-docs/core';
+import type {
+  FileLike,
+  FileProgress,
+  JournalEntry,
+  KeptFile,
+  SessionFlow,
+  Store,
+  UploadFlow,
+  UploadTarget,
+} from '@vita-docs/core';
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { preloadUploadParts } from '../components/lazy-parts';
@@ -77,7 +86,6 @@ export interface UploadQueues {
 
 const UploadQueuesContext = createContext<UploadQueues | null>(null);
 
-
 type Engine = ReturnType<typeof EngineCode.createUploadQueues>;
 
 /**
@@ -94,7 +102,8 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   const started = (): Engine => {
     if (!engine) {
       const code = loadedUploadQueues();
-      if (!code) throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
+      if (!code)
+        throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
       engine = code.createUploadQueues(services, session, { photos, summary, offer });
       if (owner) engine.openFor(owner);
     }
@@ -148,7 +157,13 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
  * Provides {@link UploadQueues} for the signed-in person; `SessionProvider` renders it with its session
  * flow (given, not read from the session's context: this module and `session.tsx` import one way only).
  */
-export function UploadQueuesProvider({ session: sessionFlow, children }: { session: SessionFlow; children: ReactNode }) {
+export function UploadQueuesProvider({
+  session: sessionFlow,
+  children,
+}: {
+  session: SessionFlow;
+  children: ReactNode;
+}) {
   const services = useServices();
   const session = useFlow(sessionFlow);
   const [holder] = useState(() => createQueuesFacade(services, sessionFlow));

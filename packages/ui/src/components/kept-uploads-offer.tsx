@@ -1,8 +1,4 @@
-import {
-  filesDeletedForOtherMessage,
-  filesLostMessage,
-  filesWaitingMessage,
-} from '@vita-docs/core';
+import { filesDeletedForOtherMessage, filesLostMessage, filesWaitingMessage } from '@vita-docs/core';
 import { useUploadQueues } from '../app/upload-queues';
 import { useSession } from '../app/session';
 import { useFlow } from '../hooks/use-flow';
@@ -18,7 +14,8 @@ export function KeptUploadsOffer() {
   const session = useSession();
   const queues = useUploadQueues();
   const { files, lost, deletedForOthers } = useFlow(queues.offer);
-  if (session.status !== 'signedIn' || (files.length === 0 && lost.length === 0 && deletedForOthers === 0)) return null;
+  if (session.status !== 'signedIn' || (files.length === 0 && lost.length === 0 && deletedForOthers === 0))
+    return null;
   return (
     <section className="kept-offer" aria-label="Files waiting to upload">
       {files.length > 0 && (
@@ -27,7 +24,10 @@ export function KeptUploadsOffer() {
           <ul className="kept-offer__list">
             {files.map(({ entry }) => (
               <li key={entry.id}>
-                {entry.name} <span className="hint">({entry.clientName ?? 'Client'} · {entry.target.docType})</span>
+                {entry.name}{' '}
+                <span className="hint">
+                  ({entry.clientName ?? 'Client'} · {entry.target.docType})
+                </span>
               </li>
             ))}
           </ul>
@@ -48,7 +48,10 @@ export function KeptUploadsOffer() {
             {lost.map((entry) => (
               <li key={entry.id} className="kept-offer__lost">
                 <span>
-                  {entry.name} <span className="hint">({entry.clientName ?? 'Client'} · {entry.target.docType})</span>
+                  {entry.name}{' '}
+                  <span className="hint">
+                    ({entry.clientName ?? 'Client'} · {entry.target.docType})
+                  </span>
                 </span>
                 <FilePicker
                   label="Choose file again"

@@ -10,7 +10,8 @@ import { loadUploadQueues } from '../app/upload-queues-loader';
  */
 const loadTray = () => import('./upload-tray');
 // The offer queues the files it resumes: the upload queues' code comes with it.
-const loadOffer = () => Promise.all([import('./kept-uploads-offer'), loadUploadQueues()]).then(([offer]) => offer);
+const loadOffer = () =>
+  Promise.all([import('./kept-uploads-offer'), loadUploadQueues()]).then(([offer]) => offer);
 
 const Tray = lazy(() => loadTray().then((m) => ({ default: m.UploadTray })));
 const Offer = lazy(() => loadOffer().then((m) => ({ default: m.KeptUploadsOffer })));

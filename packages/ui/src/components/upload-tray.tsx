@@ -11,10 +11,12 @@ function overview({ items, finished, finishedBytes }: QueuesSummary): { label: s
   const uploading = items.some((item) => item.progress.status === 'uploading');
   const total = finishedBytes + items.reduce((sum, item) => sum + item.size, 0);
   const sent =
-    finishedBytes + items.reduce((sum, item) => sum + (item.progress.status === 'uploading' ? item.progress.loaded : 0), 0);
+    finishedBytes +
+    items.reduce((sum, item) => sum + (item.progress.status === 'uploading' ? item.progress.loaded : 0), 0);
   const done = total > 0 ? sent / total : 0;
   if (uploading) return { label: uploadingTrayLabel(finished + 1, finished + items.length), done };
-  if (items.some((item) => item.progress.status === 'waiting')) return { label: messages.waitingForConnection, done };
+  if (items.some((item) => item.progress.status === 'waiting'))
+    return { label: messages.waitingForConnection, done };
   return { label: waitingTrayLabel(items.length), done };
 }
 
@@ -40,7 +42,12 @@ export function UploadTray() {
         onClick={() => setOpen((was) => !was)}
       >
         <span className="upload-tray__label">{label}</span>
-        <progress className="upload-tray__progress" aria-label="Overall upload progress" max={1} value={done} />
+        <progress
+          className="upload-tray__progress"
+          aria-label="Overall upload progress"
+          max={1}
+          value={done}
+        />
       </button>
       {open && (
         <section id={listId} className="upload-tray__panel" aria-label="Uploads">

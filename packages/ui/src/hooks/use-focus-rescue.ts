@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Where the focused element sat: its list item's list and position, and the section around it. */
 interface Place {
@@ -46,7 +47,8 @@ export function useFocusRescue(): void {
     // Focus inside a dialog is not remembered: when the dialog closes, its opener's place counts.
     const remember = (event: FocusEvent) => {
       const { target } = event;
-      if (target instanceof Element && target !== document.body && !target.closest('dialog')) last = placeOf(target);
+      if (target instanceof Element && target !== document.body && !target.closest('dialog'))
+        last = placeOf(target);
     };
     const rescue = () => {
       const active = document.activeElement;

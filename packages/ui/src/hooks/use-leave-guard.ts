@@ -41,7 +41,15 @@ export function useLeaveGuard(active: boolean, ask: (to: LeaveTarget) => void): 
   useEffect(() => {
     if (!active) return;
     const click = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (
+        event.defaultPrevented ||
+        event.button !== 0 ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.shiftKey ||
+        event.altKey
+      )
+        return;
       const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
       if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute('download')) return;
       const url = new URL(link.href);

@@ -1,4 +1,11 @@
-import { AUDIT_ACTIONS, auditActionLabel, createAuditExportFlow, createAuditLogFlow, NO_FILTERS, parseDocKey } from '@vita-docs/core';
+import {
+  AUDIT_ACTIONS,
+  auditActionLabel,
+  createAuditExportFlow,
+  createAuditLogFlow,
+  NO_FILTERS,
+  parseDocKey,
+} from '@vita-docs/core';
 import type { AuditAction, AuditEntry, AuditFilters, AuditLogFlow } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -87,8 +94,19 @@ function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilte
   };
   return (
     <form className="audit-filters panel" aria-label="Filter the audit log" onSubmit={submit}>
-      <Field label="User email" name="actor" type="email" value={filters.actor} onChange={(e) => set({ actor: e.currentTarget.value })} />
-      <Field label="Client ID" name="clientId" value={filters.clientId} onChange={(e) => set({ clientId: e.currentTarget.value })} />
+      <Field
+        label="User email"
+        name="actor"
+        type="email"
+        value={filters.actor}
+        onChange={(e) => set({ actor: e.currentTarget.value })}
+      />
+      <Field
+        label="Client ID"
+        name="clientId"
+        value={filters.clientId}
+        onChange={(e) => set({ clientId: e.currentTarget.value })}
+      />
       <div className="field">
         <label className="field__label" htmlFor={`${id}-action`}>
           Action
@@ -107,8 +125,20 @@ function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilte
           ))}
         </select>
       </div>
-      <Field label="From" name="from" type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
-      <Field label="To" name="to" type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+      <Field
+        label="From"
+        name="from"
+        type="date"
+        value={filters.from}
+        onChange={(e) => set({ from: e.currentTarget.value })}
+      />
+      <Field
+        label="To"
+        name="to"
+        type="date"
+        value={filters.to}
+        onChange={(e) => set({ to: e.currentTarget.value })}
+      />
       <div className="actions actions--tight audit-filters__buttons">
         <button type="submit" className="button button--primary">
           Apply

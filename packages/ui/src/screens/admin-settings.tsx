@@ -1,4 +1,9 @@
-import { createRetentionFlow, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, RETENTION_NOTICE_DAYS } from '@vita-docs/core';
+import {
+  createRetentionFlow,
+  RETENTION_MAX_DAYS,
+  RETENTION_MIN_DAYS,
+  RETENTION_NOTICE_DAYS,
+} from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';

@@ -22,7 +22,10 @@ export function registerIpc(deps: IpcDeps): void {
 }
 
 async function chooseFolder(): Promise<string | null> {
-  const options: OpenDialogOptions = { title: 'Scanner folder', properties: ['openDirectory', 'createDirectory'] };
+  const options: OpenDialogOptions = {
+    title: 'Scanner folder',
+    properties: ['openDirectory', 'createDirectory'],
+  };
   const window = BrowserWindow.getFocusedWindow();
   const result = await (window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options));
   return result.canceled ? null : (result.filePaths[0] ?? null);

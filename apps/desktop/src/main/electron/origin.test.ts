@@ -45,4 +45,3 @@ describe('isAllowedExternal', () => {
     expect(isAllowedExternal('not a url', allowed)).toBe(false);
   });
 });
-

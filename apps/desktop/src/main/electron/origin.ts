@@ -18,7 +18,12 @@ export function isAppUrl(url: string, origin: string): boolean {
   try {
     const candidate = new URL(url);
     const own = new URL(origin);
-    return candidate.protocol === own.protocol && candidate.host === own.host && !candidate.username && !candidate.password;
+    return (
+      candidate.protocol === own.protocol &&
+      candidate.host === own.host &&
+      !candidate.username &&
+      !candidate.password
+    );
   } catch {
     return false;
   }
@@ -31,7 +36,12 @@ export function isAppUrl(url: string, origin: string): boolean {
 export function isAllowedExternal(url: string, allowed: readonly string[]): boolean {
   try {
     const candidate = new URL(url);
-    return candidate.protocol === 'https:' && !candidate.username && !candidate.password && allowed.includes(candidate.origin);
+    return (
+      candidate.protocol === 'https:' &&
+      !candidate.username &&
+      !candidate.password &&
+      allowed.includes(candidate.origin)
+    );
   } catch {
     return false;
   }

@@ -28,7 +28,7 @@ const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https: http:",
-  "frame-src blob: https: http:",
+  'frame-src blob: https: http:',
   "object-src 'none'",
   "connect-src 'self'",
   "base-uri 'none'",

@@ -11,7 +11,11 @@ export type AfterUpload = 'move' | 'delete';
  * is taken) or deletes it. Returns where the file went, or null when deleted or already gone.
  * Windows briefly locks files that antivirus or the indexer are reading, hence the retries.
  */
-export async function finishScanFile(folder: string, relPath: string, mode: AfterUpload): Promise<string | null> {
+export async function finishScanFile(
+  folder: string,
+  relPath: string,
+  mode: AfterUpload,
+): Promise<string | null> {
   const source = join(folder, ...relPath.split('/'));
   if (mode === 'delete') {
     await withRetries(() => rm(source, { force: true }));

@@ -25,7 +25,10 @@ async function start(options: Parameters<typeof startRecorded>[0] = { folder }):
   return recorded;
 }
 
-async function restart(previous: RecordedInbox, options: Parameters<typeof startRecorded>[0] = { folder }): Promise<RecordedInbox> {
+async function restart(
+  previous: RecordedInbox,
+  options: Parameters<typeof startRecorded>[0] = { folder },
+): Promise<RecordedInbox> {
   await previous.inbox.close();
   open.splice(open.indexOf(previous), 1);
   return start(options);
@@ -123,7 +126,7 @@ describe('scanner inbox', () => {
   it('never offers a link: x.pdf pointing at a file outside the folder stays unread', async () => {
     const outside = await tempFolder();
     try {
-      await writeFile(join(outside, 'secret.pdf'), '%PDF-1.7 someone else\'s file');
+      await writeFile(join(outside, 'secret.pdf'), "%PDF-1.7 someone else's file");
       const recorded = await start();
       await symlink(join(outside, 'secret.pdf'), join(folder, 'x.pdf'));
       await putFile(folder, 'sentinel.pdf');
@@ -153,7 +156,11 @@ describe('scanner inbox', () => {
     expect(copy.duplicateOf).toEqual({ id: first.id, name: 'w2.pdf', uploaded: false });
 
     await recorded.inbox.markUploaded(first.id);
-    expect(recorded.inbox.get(copy.id)?.duplicateOf).toEqual({ id: first.id, name: 'w2.pdf', uploaded: true });
+    expect(recorded.inbox.get(copy.id)?.duplicateOf).toEqual({
+      id: first.id,
+      name: 'w2.pdf',
+      uploaded: true,
+    });
 
     await putFile(folder, 'sub/again.pdf', 'same bytes');
     const again = await recorded.added('sub/again.pdf');
@@ -174,7 +181,9 @@ describe('scanner inbox', () => {
     await putFile(folder, 'sentinel.pdf');
     await recorded.added('sentinel.pdf');
     expect(recorded.inbox.list().map((s) => s.relPath)).toEqual(['pending.pdf', 'sentinel.pdf']);
-    expect(recorded.events.some((e) => e.type === 'added' && e.scan.relPath.startsWith('uploaded/'))).toBe(false);
+    expect(recorded.events.some((e) => e.type === 'added' && e.scan.relPath.startsWith('uploaded/'))).toBe(
+      false,
+    );
   });
 
   it('moves a confirmed upload into uploaded/, keeping its sub-folder and a free name', async () => {
@@ -232,7 +241,17 @@ describe('scanner inbox', () => {
     const bytes = await readFile(path);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const { mtimeMs, size } = await stat(path);
-    const entry = { id: 'x1', relPath: 'scan.pdf', size, mtimeMs, sha256, firstSeenAt: 1, status: 'uploaded', uploadedAt: 2, fileDone: false };
+    const entry = {
+      id: 'x1',
+      relPath: 'scan.pdf',
+      size,
+      mtimeMs,
+      sha256,
+      firstSeenAt: 1,
+      status: 'uploaded',
+      uploadedAt: 2,
+      fileDone: false,
+    };
     await writeFile(join(folder, '.vita-inbox.json'), JSON.stringify({ version: 1, entries: [entry] }));
 
     const recorded = await start();
@@ -249,7 +268,9 @@ describe('scanner inbox', () => {
     const path = await putFile(folder, 'scan.pdf');
     const scan = await recorded.added('scan.pdf');
     await removeFolder(path);
-    await recorded.next((e): e is Extract<typeof e, { type: 'removed' }> => e.type === 'removed' && e.id === scan.id);
+    await recorded.next(
+      (e): e is Extract<typeof e, { type: 'removed' }> => e.type === 'removed' && e.id === scan.id,
+    );
     expect(recorded.inbox.list()).toEqual([]);
     await expect(recorded.inbox.markUploaded(scan.id)).rejects.toThrow('no longer in the inbox');
   });
@@ -263,7 +284,10 @@ describe('scanner inbox', () => {
     // A process that has exited cannot hold the folder.
     const gone = spawn(process.execPath, ['-e', '']);
     const deadPid = await new Promise<number>((resolve) => gone.on('exit', () => resolve(gone.pid ?? 0)));
-    await writeFile(join(folder, '.vita-inbox.lock'), JSON.stringify({ pid: deadPid, host: hostname(), startedAt: Date.now() }));
+    await writeFile(
+      join(folder, '.vita-inbox.lock'),
+      JSON.stringify({ pid: deadPid, host: hostname(), startedAt: Date.now() }),
+    );
     const second = await start();
     await putFile(folder, 'scan.pdf');
     await second.added('scan.pdf');

@@ -56,7 +56,10 @@ export interface Ledger {
  * as `…corrupt-<time>` for a person to look at, and the inbox starts empty rather than refusing to run:
  * the scans are still in the folder and will be offered again.
  */
-export async function loadLedger(path: string, onWarning: (message: string) => void = () => {}): Promise<Ledger> {
+export async function loadLedger(
+  path: string,
+  onWarning: (message: string) => void = () => {},
+): Promise<Ledger> {
   const entries = new Map<string, LedgerEntry>();
   let text: string | null = null;
   try {

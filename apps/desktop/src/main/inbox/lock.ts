@@ -76,7 +76,9 @@ export async function lockFolder(path: string): Promise<FolderLock> {
     // A lock from before the last boot is stale even if its pid was reused since.
     const sinceBoot = owner !== null && owner.startedAt >= Date.now() - uptime() * 1000;
     if (owner && sinceBoot && isAlive(owner.pid)) {
-      throw new FolderLockedError(`Another intake (process ${owner.pid}) is already watching this scanner folder.`);
+      throw new FolderLockedError(
+        `Another intake (process ${owner.pid}) is already watching this scanner folder.`,
+      );
     }
     // Stale (its process is gone) or unreadable (a crash while writing it): take it over.
     await rm(path, { force: true });

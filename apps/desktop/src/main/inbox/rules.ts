@@ -5,7 +5,6 @@
 import type { Stats } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 
-
 /** Extensions (lower case, with the dot) of the types the server accepts (PDF and the image types). */
 const SUPPORTED_SCAN_EXTENSIONS: readonly string[] = [
   '.pdf',

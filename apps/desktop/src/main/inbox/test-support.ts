@@ -31,7 +31,10 @@ export async function startRecorded(options: InboxOptions): Promise<RecordedInbo
   });
   await inbox.start();
 
-  const next = <E extends InboxEvent>(match: (event: InboxEvent) => event is E, timeoutMs = 30_000): Promise<E> =>
+  const next = <E extends InboxEvent>(
+    match: (event: InboxEvent) => event is E,
+    timeoutMs = 30_000,
+  ): Promise<E> =>
     new Promise<E>((resolve, reject) => {
       const check = (): boolean => {
         const found = events.find(match);
@@ -42,7 +45,11 @@ export async function startRecorded(options: InboxOptions): Promise<RecordedInbo
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`No matching inbox event within ${timeoutMs} ms; saw ${JSON.stringify(events.map(brief))}`));
+        reject(
+          new Error(
+            `No matching inbox event within ${timeoutMs} ms; saw ${JSON.stringify(events.map(brief))}`,
+          ),
+        );
       }, timeoutMs);
       const cleanup = (): void => {
         clearTimeout(timer);

@@ -85,7 +85,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await writeSettings(cluster, { socketDir, port, durable }, owner);
     await stopOrphan(binaries, cluster, owner, log);
     const logStart = await prepareLog(logFile, owner);
-    const result = await run(binaries.pgCtl, ['start', '-w', '-t', '60', '-s', '-D', cluster, '-l', logFile], owner);
+    const result = await run(
+      binaries.pgCtl,
+      ['start', '-w', '-t', '60', '-s', '-D', cluster, '-l', logFile],
+      owner,
+    );
     if (result.code !== 0) {
       throw new Error(
         `The embedded PostgreSQL did not start (${result.stderr.trim() || `pg_ctl exited with ${result.code}`}). ` +
@@ -106,7 +110,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       connection,
       connectionString(database = DATABASE) {
         const base = `postgresql://${USER}:${encodeURIComponent(password)}@localhost:${port}/${database}`;
-        return socketDir ? `${base}?host=${encodeURIComponent(socketDir)}` : base.replace('localhost', '127.0.0.1');
+        return socketDir
+          ? `${base}?host=${encodeURIComponent(socketDir)}`
+          : base.replace('localhost', '127.0.0.1');
       },
       async stop() {
         follower.stop();
@@ -143,16 +149,31 @@ async function initialise(
     await fs.writeFile(pwFile, `${password}\n`, { mode: 0o600 });
     await chownTo(pwDir, owner);
     await chownTo(pwFile, owner);
-    const args = ['-D', staging, '-U', USER, `--pwfile=${pwFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-locale'];
+    const args = [
+      '-D',
+      staging,
+      '-U',
+      USER,
+      `--pwfile=${pwFile}`,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-locale',
+    ];
     if (!durable) args.push('--no-sync');
     const result = await run(binaries.initdb, args, owner);
     if (result.code !== 0) {
-      throw new Error(`Creating the embedded PostgreSQL database failed:\n${(result.stderr || result.stdout).trim()}`);
+      throw new Error(
+        `Creating the embedded PostgreSQL database failed:\n${(result.stderr || result.stdout).trim()}`,
+      );
     }
   } finally {
     await fs.rm(pwDir, { recursive: true, force: true });
   }
-  await fs.appendFile(path.join(staging, 'postgresql.conf'), "\n# Written by VITA Documents at every start.\ninclude_if_exists = 'vita.conf'\n");
+  await fs.appendFile(
+    path.join(staging, 'postgresql.conf'),
+    "\n# Written by VITA Documents at every start.\ninclude_if_exists = 'vita.conf'\n",
+  );
   const tmpPassword = `${passwordFile}.tmp`;
   await fs.writeFile(tmpPassword, `${password}\n`, { mode: 0o600 });
   await fs.rename(tmpPassword, passwordFile);
@@ -162,7 +183,10 @@ async function initialise(
 /** The socket lives in the cluster folder (owner-only), or in a private temp folder if that path is too long. */
 async function socketDirectory(cluster: string, owner: RunAs): Promise<string> {
   if (Buffer.byteLength(path.join(cluster, '.s.PGSQL.5432')) <= MAX_SOCKET_PATH) return cluster;
-  const dir = path.join(os.tmpdir(), `vita-pg-${createHash('sha256').update(cluster).digest('hex').slice(0, 16)}`);
+  const dir = path.join(
+    os.tmpdir(),
+    `vita-pg-${createHash('sha256').update(cluster).digest('hex').slice(0, 16)}`,
+  );
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   await chownTo(dir, owner);
   return dir;
@@ -210,7 +234,12 @@ async function writeSettings(
  * here is nobody's: stop it (fast, then immediate) before starting. A stale pid file whose pid now
  * belongs to another program is removed, or PostgreSQL would refuse to start.
  */
-async function stopOrphan(binaries: PostgresBinaries, cluster: string, owner: RunAs, log: Log): Promise<void> {
+async function stopOrphan(
+  binaries: PostgresBinaries,
+  cluster: string,
+  owner: RunAs,
+  log: Log,
+): Promise<void> {
   const pidFile = path.join(cluster, 'postmaster.pid');
   const pid = Number.parseInt((await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
   if (!Number.isInteger(pid) || !isAlive(pid)) return;
@@ -219,18 +248,37 @@ async function stopOrphan(binaries: PostgresBinaries, cluster: string, owner: Ru
     await fs.rm(pidFile, { force: true });
     return;
   }
-  log.warn(`PostgreSQL (pid ${pid}) was left running by a server that ended without stopping it; stopping it first.`);
+  log.warn(
+    `PostgreSQL (pid ${pid}) was left running by a server that ended without stopping it; stopping it first.`,
+  );
   for (const mode of ['fast', 'immediate']) {
-    const result = await run(binaries.pgCtl, ['stop', '-m', mode, '-w', '-t', '30', '-s', '-D', cluster], owner);
+    const result = await run(
+      binaries.pgCtl,
+      ['stop', '-m', mode, '-w', '-t', '30', '-s', '-D', cluster],
+      owner,
+    );
     if (result.code === 0 || !isAlive(pid)) return;
   }
-  throw new Error(`PostgreSQL (pid ${pid}) left running by an earlier server did not stop. Stop it, then start again.`);
+  throw new Error(
+    `PostgreSQL (pid ${pid}) left running by an earlier server did not stop. Stop it, then start again.`,
+  );
 }
 
-async function stopCluster(binaries: PostgresBinaries, cluster: string, owner: RunAs, log: Log): Promise<void> {
-  const result = await run(binaries.pgCtl, ['stop', '-m', 'fast', '-w', '-t', '60', '-s', '-D', cluster], owner);
+async function stopCluster(
+  binaries: PostgresBinaries,
+  cluster: string,
+  owner: RunAs,
+  log: Log,
+): Promise<void> {
+  const result = await run(
+    binaries.pgCtl,
+    ['stop', '-m', 'fast', '-w', '-t', '60', '-s', '-D', cluster],
+    owner,
+  );
   if (result.code !== 0) {
-    log.warn(`Stopping the embedded PostgreSQL: ${result.stderr.trim() || `pg_ctl exited with ${result.code}`}`);
+    log.warn(
+      `Stopping the embedded PostgreSQL: ${result.stderr.trim() || `pg_ctl exited with ${result.code}`}`,
+    );
   }
 }
 
@@ -279,7 +327,8 @@ function followLog(logFile: string, from: number, log: Log): { stop(): void } {
           const lines = (partial + buffer.toString('utf8', 0, bytesRead)).split('\n');
           partial = lines.pop() ?? '';
           for (const line of lines) {
-            if (/\b(FATAL|PANIC):/.test(line)) log.error({ postgres: line }, 'PostgreSQL reported a fatal error');
+            if (/\b(FATAL|PANIC):/.test(line))
+              log.error({ postgres: line }, 'PostgreSQL reported a fatal error');
           }
         } finally {
           await handle.close();
@@ -319,7 +368,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -57,7 +57,12 @@ export async function tail(file: string, lines = 20): Promise<string> {
       const length = Math.min(size, 16 * 1024);
       const buffer = Buffer.alloc(length);
       await handle.read(buffer, 0, length, size - length);
-      return buffer.toString('utf8').split('\n').slice(-lines - 1).join('\n').trim();
+      return buffer
+        .toString('utf8')
+        .split('\n')
+        .slice(-lines - 1)
+        .join('\n')
+        .trim();
     } finally {
       await handle.close();
     }

@@ -111,7 +111,8 @@ describe('pending approvals', () => {
     api.approveUser.mockImplementationOnce(
       () =>
         new Promise(
-          (resolve) => (release = () => resolve({ ok: true, user: createTestUser({ email: 'paul@example.org' }) })),
+          (resolve) =>
+            (release = () => resolve({ ok: true, user: createTestUser({ email: 'paul@example.org' }) })),
         ),
     );
     const approving = flow.send({ type: 'approve', email: 'paul@example.org' });

@@ -27,7 +27,12 @@ function setup(initial: User | Error) {
   return { api, platform, flow };
 }
 
-const pia = createTestUser({ email: 'pia@example.org', firstName: 'Pia', lastName: 'Pending', approved: false });
+const pia = createTestUser({
+  email: 'pia@example.org',
+  firstName: 'Pia',
+  lastName: 'Pending',
+  approved: false,
+});
 
 describe('admin user page', () => {
   it('loads the account by its email', async () => {

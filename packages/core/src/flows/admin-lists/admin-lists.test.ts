@@ -21,7 +21,11 @@ describe('All Users: optimistic delete', () => {
     const flow = createUserListFlow({ api, platform });
     await flow.send({ type: 'reload' });
     expect(api.calls[0]?.args).toEqual({ query: { status: 'all' } });
-    expect(emails(flow.getState().items)).toEqual(['admin@example.org', 'vera@example.org', 'paul@example.org']);
+    expect(emails(flow.getState().items)).toEqual([
+      'admin@example.org',
+      'vera@example.org',
+      'paul@example.org',
+    ]);
   });
 
   it('removes the user from the list at once, before the server answers', async () => {

@@ -32,7 +32,9 @@ export function createClientListFlow({
   return createOptimisticList<Client>({
     load: async () => (await api.listAllClients()).items,
     remove: (client) =>
-      api.deleteClient({ body: { createdBy: client.createdBy, clientEmail: client.email, clientId: client.clientId } }),
+      api.deleteClient({
+        body: { createdBy: client.createdBy, clientEmail: client.email, clientId: client.clientId },
+      }),
     idOf: (client) => client.clientId,
     platform,
   });

@@ -27,7 +27,12 @@ export interface OptimisticListOptions<T> {
 export type OptimisticListFlow<T> = Flow<OptimisticListState<T>, OptimisticListEvent>;
 
 /** Creates a list flow with optimistic delete. It starts in `loading`: send `reload` to load. */
-export function createOptimisticList<T>({ load, remove, idOf, platform }: OptimisticListOptions<T>): OptimisticListFlow<T> {
+export function createOptimisticList<T>({
+  load,
+  remove,
+  idOf,
+  platform,
+}: OptimisticListOptions<T>): OptimisticListFlow<T> {
   const store = createStore<OptimisticListState<T>>({ status: 'loading', items: [], error: null });
   let loads = 0;
 

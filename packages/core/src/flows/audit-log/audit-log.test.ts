@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createRecordingDialogs, createTestAuditEntry } from '../../testing/index.js';
 import type { ApiClient } from '../../api/client.js';
 import type { AuditEntry, AuditQuery } from '../../api/schemas.js';
-import { allAuditEntries, auditQuery, createAuditExportFlow, createAuditLogFlow, NO_FILTERS } from './audit-log.js';
+import {
+  allAuditEntries,
+  auditQuery,
+  createAuditExportFlow,
+  createAuditLogFlow,
+  NO_FILTERS,
+} from './audit-log.js';
 
 /** A server of `count` entries (ids count…1) paging as the real one: newest first, `before` exclusive. */
 function fakeAudit(count: number) {
@@ -24,7 +30,13 @@ function fakeAudit(count: number) {
 
 describe('audit screen', () => {
   it('asks for whole local days: from its midnight, to the midnight after the last day', () => {
-    const query = auditQuery({ ...NO_FILTERS, actor: ' Vera@Example.org ', from: '2026-11-01', to: '2026-11-02', action: 'doc.view' });
+    const query = auditQuery({
+      ...NO_FILTERS,
+      actor: ' Vera@Example.org ',
+      from: '2026-11-01',
+      to: '2026-11-02',
+      action: 'doc.view',
+    });
     expect(query).toEqual({
       actor: 'Vera@Example.org',
       action: 'doc.view',
@@ -41,7 +53,9 @@ describe('audit screen', () => {
     await flow.send({ type: 'more' });
     await flow.send({ type: 'more' });
     const state = flow.getState();
-    expect(state.status === 'ready' && state.items.map((e) => e.id)).toEqual(Array.from({ length: 120 }, (_, i) => 120 - i));
+    expect(state.status === 'ready' && state.items.map((e) => e.id)).toEqual(
+      Array.from({ length: 120 }, (_, i) => 120 - i),
+    );
     expect(state.status === 'ready' && state.next).toBeNull();
     expect(queries.map((q) => q.before)).toEqual([undefined, 71, 21]);
   });
@@ -70,9 +84,13 @@ describe('audit screen', () => {
     expect(queries).toEqual([{ actor: 'vera@example.org', limit: 1000 }]);
     expect(flow.getState().status).toBe('idle');
 
-    const failing = createAuditExportFlow({ api, platform, clock, toCsv: async () => Promise.reject(new Error('No space left')) });
+    const failing = createAuditExportFlow({
+      api,
+      platform,
+      clock,
+      toCsv: async () => Promise.reject(new Error('No space left')),
+    });
     await failing.send({ type: 'export', filters: NO_FILTERS });
     expect(platform.alerts).toEqual(['No space left']);
   });
-
 });

@@ -54,7 +54,10 @@ function localMidnight(day: string, days = 0): string {
  * The API query of the filters: `to` includes its whole day.
  * @internal Exported for its unit test.
  */
-export function auditQuery(filters: AuditFilters, extra: Pick<AuditQuery, 'before' | 'limit'> = {}): AuditQuery {
+export function auditQuery(
+  filters: AuditFilters,
+  extra: Pick<AuditQuery, 'before' | 'limit'> = {},
+): AuditQuery {
   return {
     ...(filters.actor.trim() ? { actor: filters.actor.trim() } : {}),
     ...(filters.clientId.trim() ? { clientId: filters.clientId.trim() } : {}),
@@ -97,7 +100,12 @@ export function createAuditLogFlow({ api }: { api: Pick<ApiClient, 'audit'> }): 
     try {
       const page = await api.audit({ query: auditQuery(state.filters, { limit: PAGE, before: state.next }) });
       if (mine === generation) {
-        store.setState({ ...state, items: [...state.items, ...page.items], next: page.next, loadingMore: false });
+        store.setState({
+          ...state,
+          items: [...state.items, ...page.items],
+          next: page.next,
+          loadingMore: false,
+        });
       }
     } catch (error) {
       if (mine === generation) store.setState({ ...state, loadingMore: false, error: errorMessage(error) });
@@ -122,7 +130,10 @@ export function createAuditLogFlow({ api }: { api: Pick<ApiClient, 'audit'> }): 
  * Every entry the filters select, newest first, fetched page by page.
  * @internal Exported for its unit test.
  */
-export async function allAuditEntries(api: Pick<ApiClient, 'audit'>, filters: AuditFilters): Promise<AuditEntry[]> {
+export async function allAuditEntries(
+  api: Pick<ApiClient, 'audit'>,
+  filters: AuditFilters,
+): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   let before: number | undefined;
   for (;;) {
@@ -154,7 +165,12 @@ export interface AuditExportFlowOptions {
 }
 
 /** Creates the audit screen's Export CSV flow; a failure is alerted. */
-export function createAuditExportFlow({ api, platform, clock, toCsv }: AuditExportFlowOptions): AuditExportFlow {
+export function createAuditExportFlow({
+  api,
+  platform,
+  clock,
+  toCsv,
+}: AuditExportFlowOptions): AuditExportFlow {
   const store = createStore<AuditExportState>({ status: 'idle' });
   return {
     getState: store.getState,

@@ -81,7 +81,9 @@ describe('Client Documents page', () => {
 
   it('a client of someone else: the load error is alerted and nothing is shown', async () => {
     const { flow, api, platform } = setup();
-    api.docStatus.mockRejectedValueOnce(new ApiError('http', 403, 'This client belongs to another volunteer.'));
+    api.docStatus.mockRejectedValueOnce(
+      new ApiError('http', 403, 'This client belongs to another volunteer.'),
+    );
     await flow.send({ type: 'refresh' });
     expect(flow.getState()).toMatchObject({ status: 'error', categories: [], client: null });
     expect(platform.alerts).toEqual(['This client belongs to another volunteer.']);

@@ -83,7 +83,9 @@ describe('Download All', () => {
 
   it('a failure is alerted and the choice stays open', async () => {
     const { flow, api, platform, saved } = setup();
-    api.downloadAll.mockRejectedValueOnce(new ApiError('http', 403, 'This client belongs to another volunteer.'));
+    api.downloadAll.mockRejectedValueOnce(
+      new ApiError('http', 403, 'This client belongs to another volunteer.'),
+    );
     await flow.send({ type: 'open', choices: CHOICES });
     await flow.send({ type: 'download' });
     expect(platform.alerts).toEqual(['This client belongs to another volunteer.']);

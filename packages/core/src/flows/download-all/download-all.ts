@@ -107,7 +107,9 @@ export function createDownloadAllFlow({ api, platform, clientId }: DownloadAllFl
     abort = controller;
     store.setState({ status: 'downloading', choices, selected, received: 0, expected: null });
     try {
-      const response = await api.downloadAll(downloadArgs(clientId, choices, selected), { signal: controller.signal });
+      const response = await api.downloadAll(downloadArgs(clientId, choices, selected), {
+        signal: controller.signal,
+      });
       const expected = expectedZipBytes(response.headers);
       let shown = 0;
       const blob = await readAll(response, (received) => {

@@ -45,7 +45,9 @@ export type FileListFlow = Flow<FileListState, FileListEvent>;
 
 /** Ascending by the numeric prefix of the key's file name; ties keep a stable order. */
 export function sortByKeyOrder(items: readonly DocItem[]): DocItem[] {
-  return [...items].sort((a, b) => keyOrder(a.key) - keyOrder(b.key) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...items].sort(
+    (a, b) => keyOrder(a.key) - keyOrder(b.key) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
 }
 
 /** True when every file is selected (the header button then reads Clear Selection). */
@@ -62,9 +64,13 @@ export function createFileListFlow({ api, platform, target }: FileListFlowOption
     const load = ++loads;
     store.setState((s) => ({ ...s, status: 'loading', selected: [], error: null }));
     try {
-      const { items } = await api.listDocs({ params: { id: target.clientId }, query: { docType: target.docType } });
+      const { items } = await api.listDocs({
+        params: { id: target.clientId },
+        query: { docType: target.docType },
+      });
       // A slower, older load must not overwrite a newer one.
-      if (load === loads) store.setState({ status: 'ready', items: sortByKeyOrder(items), selected: [], error: null });
+      if (load === loads)
+        store.setState({ status: 'ready', items: sortByKeyOrder(items), selected: [], error: null });
     } catch (error) {
       if (load !== loads) return;
       const message = errorMessage(error);
@@ -107,7 +113,8 @@ export function createFileListFlow({ api, platform, target }: FileListFlowOption
         case 'clearSelection':
           return select(() => []);
         case 'deleteSelected':
-          if (state.status === 'ready') await remove(state.selected, deleteSelectedConfirm(state.selected.length));
+          if (state.status === 'ready')
+            await remove(state.selected, deleteSelectedConfirm(state.selected.length));
           return;
         case 'deleteFile':
           if (state.status === 'ready') await remove([event.key], messages.deleteFileConfirm);
@@ -115,7 +122,9 @@ export function createFileListFlow({ api, platform, target }: FileListFlowOption
         case 'renamed':
           return store.setState((s) => ({
             ...s,
-            items: s.items.map((i) => (i.key === event.oldKey ? { ...i, key: event.newKey, filename: event.filename } : i)),
+            items: s.items.map((i) =>
+              i.key === event.oldKey ? { ...i, key: event.newKey, filename: event.filename } : i,
+            ),
             selected: s.selected.map((k) => (k === event.oldKey ? event.newKey : k)),
           }));
       }

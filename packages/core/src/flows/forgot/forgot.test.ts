@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../domain/messages.js';
-import { createFakeApi, createMemoryStorage, createRecordingDialogs, recordStatuses } from '../../testing/index.js';
+import {
+  createFakeApi,
+  createMemoryStorage,
+  createRecordingDialogs,
+  recordStatuses,
+} from '../../testing/index.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 import { createForgotFlow } from './forgot.js';
 

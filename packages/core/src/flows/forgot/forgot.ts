@@ -40,7 +40,9 @@ export type ForgotFlow = Flow<ForgotState, ForgotEvent>;
 export function createForgotFlow({ api, storage, platform, step = 'email' }: ForgotFlowOptions): ForgotFlow {
   const email = storage.getItem(STORAGE_KEYS.forgotEmail) ?? '';
   const store = createStore<ForgotState>(
-    step !== 'email' && email ? { status: step, email, error: null } : { status: 'email', email, error: null },
+    step !== 'email' && email
+      ? { status: step, email, error: null }
+      : { status: 'email', email, error: null },
   );
 
   async function fail(next: ForgotState & { error: string | null }): Promise<void> {
@@ -53,7 +55,8 @@ export function createForgotFlow({ api, storage, platform, step = 'email' }: For
     store.setState({ status: 'sendingCode', email });
     try {
       const { emailSent } = await api.forgotInit({ body: { email } });
-      if (emailSent === false) return await fail({ status: 'email', email, error: messages.forgotEmailNotSent });
+      if (emailSent === false)
+        return await fail({ status: 'email', email, error: messages.forgotEmailNotSent });
       storage.setItem(STORAGE_KEYS.forgotEmail, email);
       store.setState({ status: 'code', email, error: null });
     } catch (error) {

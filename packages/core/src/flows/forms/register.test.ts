@@ -30,7 +30,9 @@ describe('register', () => {
   });
 
   it('shows the server’s reason in an alert and lets the person try again', async () => {
-    const api = { register: vi.fn(async () => Promise.reject(new ApiError('http', 400, 'Email is not valid.'))) };
+    const api = {
+      register: vi.fn(async () => Promise.reject(new ApiError('http', 400, 'Email is not valid.'))),
+    };
     const platform = createRecordingDialogs();
     const flow = createRegisterFlow({ api, platform });
     await flow.send(form);

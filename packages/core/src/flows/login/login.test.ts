@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../domain/messages.js';
-import { createFakeApi, createMemoryStorage, createRecordingDialogs, recordStatuses } from '../../testing/index.js';
+import {
+  createFakeApi,
+  createMemoryStorage,
+  createRecordingDialogs,
+  recordStatuses,
+} from '../../testing/index.js';
 import { STORAGE_KEYS } from '../storage-keys.js';
 import { createLoginFlow } from './login.js';
 
@@ -42,7 +47,10 @@ describe('login flow', () => {
   it("alerts the server's error for wrong credentials", async () => {
     const { platform, flow } = setup();
     await flow.send({ type: 'submitCredentials', email: 'vera@example.org', pin: 'wrong' });
-    expect(flow.getState()).toMatchObject({ status: 'credentials', error: 'Email or Password PIN is incorrect.' });
+    expect(flow.getState()).toMatchObject({
+      status: 'credentials',
+      error: 'Email or Password PIN is incorrect.',
+    });
     expect(platform.alerts).toEqual(['Email or Password PIN is incorrect.']);
   });
 

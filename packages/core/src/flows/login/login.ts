@@ -37,7 +37,12 @@ export interface LoginFlowOptions {
 export type LoginFlow = Flow<LoginState, LoginEvent>;
 
 /** Creates the sign-in flow. */
-export function createLoginFlow({ api, storage, platform, step = 'credentials' }: LoginFlowOptions): LoginFlow {
+export function createLoginFlow({
+  api,
+  storage,
+  platform,
+  step = 'credentials',
+}: LoginFlowOptions): LoginFlow {
   const kept = storage.getItem(STORAGE_KEYS.loginEmail) ?? '';
   const store = createStore<LoginState>(
     step === 'code' && kept
@@ -55,7 +60,8 @@ export function createLoginFlow({ api, storage, platform, step = 'credentials' }
     store.setState({ status: 'sendingCode', email: trimmed });
     try {
       const { emailSent } = await api.loginInit({ body: { email: trimmed, pin } });
-      if (!emailSent) return await fail({ status: 'credentials', email: trimmed, error: messages.loginEmailNotSent });
+      if (!emailSent)
+        return await fail({ status: 'credentials', email: trimmed, error: messages.loginEmailNotSent });
       storage.setItem(STORAGE_KEYS.loginEmail, trimmed);
       store.setState({ status: 'code', email: trimmed, error: null });
     } catch (error) {

@@ -18,7 +18,10 @@ describe('reassign client', () => {
     const { api, client, platform, flow } = setup();
     await flow.send({ type: 'open' });
     const state = flow.getState();
-    expect(state).toMatchObject({ status: 'choosing', owner: { kind: 'volunteer', email: 'gone@example.org' } });
+    expect(state).toMatchObject({
+      status: 'choosing',
+      owner: { kind: 'volunteer', email: 'gone@example.org' },
+    });
     expect(canConfirmReassign(state)).toBe(false);
 
     await flow.send({ type: 'confirm' }); // disabled until a volunteer is chosen
@@ -36,7 +39,10 @@ describe('reassign client', () => {
         clientId: client.clientId,
       },
     });
-    expect(flow.getState()).toEqual({ status: 'closed', owner: { kind: 'volunteer', email: 'nina@example.org' } });
+    expect(flow.getState()).toEqual({
+      status: 'closed',
+      owner: { kind: 'volunteer', email: 'nina@example.org' },
+    });
     expect(platform.alerts).toEqual([messages.clientReassigned]);
     expect(api.world.clients.get(client.clientId)?.createdBy).toBe('nina@example.org');
   });

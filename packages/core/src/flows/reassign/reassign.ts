@@ -63,7 +63,11 @@ export function createReassignFlow({ api, platform, clientId }: ReassignFlowOpti
     store.setState({ status: 'choosing', owner, volunteers, selected: null });
   }
 
-  async function confirm(owner: ClientOwner, volunteers: readonly Volunteer[], selected: string): Promise<void> {
+  async function confirm(
+    owner: ClientOwner,
+    volunteers: readonly Volunteer[],
+    selected: string,
+  ): Promise<void> {
     store.setState({ status: 'saving', owner, volunteers, selected });
     try {
       if (owner.kind === 'orphan') {

@@ -32,7 +32,10 @@ describe('rename', () => {
     expect(api.calls.at(-1)?.args).toEqual({ body: { key: doc.key, filename: 'W-2 2024.PDF' } });
     expect(flow.getState()).toEqual({ status: 'closed' });
     const [renamed, untouched] = list.getState().items;
-    expect(renamed).toMatchObject({ filename: 'W-2 2024.PDF', key: expect.stringMatching(/\/5_W-2 2024\.PDF$/) });
+    expect(renamed).toMatchObject({
+      filename: 'W-2 2024.PDF',
+      key: expect.stringMatching(/\/5_W-2 2024\.PDF$/),
+    });
     expect(untouched?.key).toBe(other.key);
     expect(list.getState().selected).toEqual([renamed!.key]);
     expect(api.callNames().filter((n) => n === 'listDocs')).toHaveLength(1);

@@ -26,10 +26,7 @@ export type RenameState =
 
 /** What the user does. */
 export type RenameEvent =
-  | { type: 'open'; item: DocItem }
-  | { type: 'change'; value: string }
-  | { type: 'save' }
-  | { type: 'cancel' };
+  { type: 'open'; item: DocItem } | { type: 'change'; value: string } | { type: 'save' } | { type: 'cancel' };
 
 /** The ports of {@link createRenameFlow}. */
 export interface RenameFlowOptions {

@@ -7,9 +7,7 @@ import type { Flow } from '../../store.js';
 
 /** The button's state; while `coolingDown` it is disabled and shows `label` (`Resend in Ns`). */
 export type ResendState =
-  | { status: 'ready' }
-  | { status: 'sending' }
-  | { status: 'coolingDown'; secondsLeft: number; label: string };
+  { status: 'ready' } | { status: 'sending' } | { status: 'coolingDown'; secondsLeft: number; label: string };
 
 /** Pressing the button. */
 export type ResendEvent = { type: 'resend' };

@@ -41,7 +41,11 @@ describe('retake', () => {
   it('uploads the replacement, then deletes the old file, then refreshes', async () => {
     const { api, old, flow, events, stored } = setup();
     const path = recordStatuses(flow);
-    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+    await flow.send({
+      type: 'retake',
+      key: old.key,
+      file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg'),
+    });
 
     expect(stored()).toEqual(['photo.pdf']);
     expect(api.callNames()).toEqual(['presignUpload', 'completeUpload', 'deleteDocs']);
@@ -53,7 +57,11 @@ describe('retake', () => {
   it('a failed upload keeps the old file and alerts with the Retake prefix', async () => {
     const { api, old, flow, platform, stored, events } = setup();
     api.failUpload('photo.pdf', 500, 'disk full');
-    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+    await flow.send({
+      type: 'retake',
+      key: old.key,
+      file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg'),
+    });
 
     expect(stored()).toEqual(['blurry.pdf']);
     expect(api.callNames()).not.toContain('deleteDocs');
@@ -64,19 +72,32 @@ describe('retake', () => {
 
   it('a refused complete keeps the old file and alerts the server’s message with the Retake prefix', async () => {
     const { api, old, flow, platform, events } = setup();
-    api.failNext('completeUpload', new ApiError('http', 400, 'The file arrived damaged. Please upload it again.'));
-    await flow.send({ type: 'retake', key: old.key, file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg') });
+    api.failNext(
+      'completeUpload',
+      new ApiError('http', 400, 'The file arrived damaged. Please upload it again.'),
+    );
+    await flow.send({
+      type: 'retake',
+      key: old.key,
+      file: createTestFile('photo.jpg', 'jpeg', 'image/jpeg'),
+    });
 
     expect(api.callNames()).not.toContain('deleteDocs');
     expect(api.world.docs.has(old.key)).toBe(true);
-    expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}The file arrived damaged. Please upload it again.`]);
+    expect(platform.alerts).toEqual([
+      `${messages.retakeFailedPrefix}The file arrived damaged. Please upload it again.`,
+    ]);
     expect(events).toEqual(['put']);
   });
 
   it('a failed delete after the upload still refreshes, so the new file shows', async () => {
     const { api, old, flow, platform, events } = setup();
     api.failNext('deleteDocs');
-    await flow.send({ type: 'retake', key: old.key, file: createTestFile('new.pdf', '%PDF', 'application/pdf') });
+    await flow.send({
+      type: 'retake',
+      key: old.key,
+      file: createTestFile('new.pdf', '%PDF', 'application/pdf'),
+    });
     expect(platform.alerts).toEqual([`${messages.retakeFailedPrefix}Server error`]);
     expect(events).toEqual(['put', 'delete', 'refresh']);
   });

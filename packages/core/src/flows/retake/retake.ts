@@ -55,7 +55,8 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
         target,
         file,
         (loaded, total) => {
-          if (store.getState().status === 'uploading') store.setState({ status: 'uploading', key, loaded, total });
+          if (store.getState().status === 'uploading')
+            store.setState({ status: 'uploading', key, loaded, total });
         },
         { replaces: key },
       );
@@ -87,7 +88,8 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
     subscribe: store.subscribe,
     async send(event) {
       const { status } = store.getState();
-      if (event.type === 'retake' && (status === 'idle' || status === 'failed')) await retake(event.key, event.file);
+      if (event.type === 'retake' && (status === 'idle' || status === 'failed'))
+        await retake(event.key, event.file);
     },
   };
 }

@@ -13,7 +13,13 @@ async function setup(days: number | null = null) {
 describe('Settings: the retention rule', () => {
   it('shows the rule off with 180 days offered when none is set', async () => {
     const { flow } = await setup();
-    expect(flow.getState()).toEqual({ status: 'ready', on: false, days: '180', saving: false, outcome: null });
+    expect(flow.getState()).toEqual({
+      status: 'ready',
+      on: false,
+      days: '180',
+      saving: false,
+      outcome: null,
+    });
   });
 
   it('shows a rule that is set, with its days', async () => {
@@ -29,7 +35,13 @@ describe('Settings: the retention rule', () => {
     expect(flow.getState()).toMatchObject({ saving: true, outcome: null });
     await saving;
     expect(api.world.retentionDays).toBe(90);
-    expect(flow.getState()).toEqual({ status: 'ready', on: true, days: '90', saving: false, outcome: { saved: true } });
+    expect(flow.getState()).toEqual({
+      status: 'ready',
+      on: true,
+      days: '90',
+      saving: false,
+      outcome: { saved: true },
+    });
   });
 
   it('switching it off saves null and keeps the days on offer', async () => {

@@ -41,7 +41,10 @@ export interface RetentionFlowOptions {
 }
 
 /** The form of a rule: on with its days, or off with the days offered. */
-const formOf = (days: number | null, offered: string) => ({ on: days !== null, days: String(days ?? offered) });
+const formOf = (days: number | null, offered: string) => ({
+  on: days !== null,
+  days: String(days ?? offered),
+});
 
 /** Creates the retention form's flow. It starts in `loading`: send `load`. */
 export function createRetentionFlow({ api }: RetentionFlowOptions): RetentionFlow {
@@ -52,7 +55,12 @@ export function createRetentionFlow({ api }: RetentionFlowOptions): RetentionFlo
   async function load(): Promise<void> {
     try {
       const { days } = await api.getRetention();
-      store.setState({ status: 'ready', ...formOf(days, String(OFFERED_DAYS)), saving: false, outcome: null });
+      store.setState({
+        status: 'ready',
+        ...formOf(days, String(OFFERED_DAYS)),
+        saving: false,
+        outcome: null,
+      });
     } catch (error) {
       store.setState({ status: 'error', error: errorMessage(error) });
     }

@@ -65,7 +65,11 @@ describe('Scan pages', () => {
     await flow.send({ type: 'open' });
     await flow.send({
       type: 'add',
-      files: [photo('a.jpg'), createTestFile('IMG_1.heic', 'x', 'image/heic'), createTestFile('notes.docx', 'x')],
+      files: [
+        photo('a.jpg'),
+        createTestFile('IMG_1.heic', 'x', 'image/heic'),
+        createTestFile('notes.docx', 'x'),
+      ],
     });
     expect(names()).toEqual(['a.jpg']);
     expect(flow.getState().error).toBe(

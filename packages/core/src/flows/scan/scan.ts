@@ -5,7 +5,12 @@
  */
 import { errorMessage } from '../../api/errors.js';
 import { scanFileName } from '../../domain/format.js';
-import { messages, scanDiscardConfirm, scanFailedMessage, scanPagesRefusedMessage } from '../../domain/messages.js';
+import {
+  messages,
+  scanDiscardConfirm,
+  scanFailedMessage,
+  scanPagesRefusedMessage,
+} from '../../domain/messages.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import { turnBy } from '../../pdf/raster.js';
 import { MAX_SCAN_PAGES } from '../../pdf/scan-page.js';
@@ -87,6 +92,22 @@ function takePhotos(
   return { taken, error: problems.length ? problems.join('\n') : undefined };
 }
 
+/** Runs the quality check on new pages: each page's warnings show as its own check finishes. */
+async function inspectPages(
+  added: readonly ScanPageItem[],
+  inspect: NonNullable<ScanFlowOptions['inspect']>,
+  update: (id: string, patch: Partial<ScanPageItem>) => void,
+): Promise<void> {
+  await Promise.all(
+    added.map((page) =>
+      inspect(page.file).then(
+        (warnings) => warnings.length && update(page.id, { warnings }),
+        () => undefined,
+      ),
+    ),
+  );
+}
+
 /** Creates the Scan pages flow. */
 export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const { build, canUse, inspect, platform, clock, onScanned } = options;
@@ -94,7 +115,8 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   let nextId = 1;
 
   const pages = () => store.getState().pages;
-  const setPages = (next: readonly ScanPageItem[]) => store.setState((s) => ({ ...s, pages: next, error: undefined }));
+  const setPages = (next: readonly ScanPageItem[]) =>
+    store.setState((s) => ({ ...s, pages: next, error: undefined }));
   const update = (id: string, patch: Partial<ScanPageItem>) =>
     store.setState((s) => ({ ...s, pages: s.pages.map((p) => (p.id === id ? { ...p, ...patch } : p)) }));
 
@@ -102,17 +124,14 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
     if (store.getState().status !== 'editing') return;
     const { taken, error } = takePhotos(checked, MAX_SCAN_PAGES - pages().length);
-    const added = taken.map((file): ScanPageItem => ({ id: `page-${nextId++}`, file, rotate: 0, warnings: [] }));
+    const added = taken.map((file): ScanPageItem => ({
+      id: `page-${nextId++}`,
+      file,
+      rotate: 0,
+      warnings: [],
+    }));
     store.setState((s) => ({ ...s, pages: [...s.pages, ...added], error }));
-    if (!inspect) return;
-    await Promise.all(
-      added.map((page) =>
-        inspect(page.file).then(
-          (warnings) => warnings.length && update(page.id, { warnings }),
-          () => undefined,
-        ),
-      ),
-    );
+    if (inspect) await inspectPages(added, inspect, update);
   }
 
   async function done(): Promise<void> {

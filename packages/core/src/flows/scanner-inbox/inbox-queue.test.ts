@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeApi, createMemoryStorage, createRecordingDialogs, createTestFile } from '../../testing/index.js';
+import {
+  createFakeApi,
+  createMemoryStorage,
+  createRecordingDialogs,
+  createTestFile,
+} from '../../testing/index.js';
 import type { FileLike } from '../../ports.js';
 import { createUploadFlow } from '../upload/upload.js';
 import type { InboxScanView, ScannerInboxSnapshot } from './inbox-snapshot.js';
@@ -31,7 +36,9 @@ function createFakeInbox(names: string[], extra: Record<string, Partial<InboxSca
     const next = change(scan);
     snapshot = {
       ...snapshot,
-      scans: next ? snapshot.scans.map((s) => (s.id === id ? next : s)) : snapshot.scans.filter((s) => s.id !== id),
+      scans: next
+        ? snapshot.scans.map((s) => (s.id === id ? next : s))
+        : snapshot.scans.filter((s) => s.id !== id),
     };
     for (const listener of listeners) listener(snapshot);
   };
@@ -78,7 +85,7 @@ async function setup(
   const upload = createUploadFlow({
     api,
     putFile: api.putFile,
-    convert: (async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF', 'application/pdf')),
+    convert: async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF', 'application/pdf'),
     storage: createMemoryStorage(),
     platform: createRecordingDialogs(),
     target,
@@ -125,7 +132,12 @@ describe('scanner inbox → upload queue', () => {
     await queue.settled();
     expect(stored()).toEqual(['w2.pdf', 'id.pdf']);
     const key = attemptTarget(target);
-    expect(marks).toEqual([`uploading scan-1 ${key}`, 'uploaded scan-1', `uploading scan-2 ${key}`, 'uploaded scan-2']);
+    expect(marks).toEqual([
+      `uploading scan-1 ${key}`,
+      'uploaded scan-1',
+      `uploading scan-2 ${key}`,
+      'uploaded scan-2',
+    ]);
     expect(snapshot().scans).toEqual([]);
     expect(queue.getState().scans).toEqual([]);
     expect(queue.getState().queued).toEqual({});
@@ -143,7 +155,11 @@ describe('scanner inbox → upload queue', () => {
       'failed scan-2 Upload failed: 403 SignatureDoesNotMatch',
     ]);
     expect(snapshot().scans).toEqual([
-      expect.objectContaining({ id: 'scan-2', status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch' }),
+      expect.objectContaining({
+        id: 'scan-2',
+        status: 'failed',
+        error: 'Upload failed: 403 SignatureDoesNotMatch',
+      }),
     ]);
     // Still linked to its failed queue item; Retry goes through the same link.
     expect(Object.keys(queue.getState().queued)).toEqual(['scan-2']);
@@ -197,11 +213,18 @@ describe('scanner inbox → upload queue', () => {
   });
 
   it('combines chosen scans into one queued PDF; each scan leaves the inbox only when it is uploaded', async () => {
-    const { queue, upload, marks, stored, snapshot, target, api } = await setup(['p1.jpg', 'p2.pdf', 'p3.jpg', 'other.pdf']);
+    const { queue, upload, marks, stored, snapshot, target, api } = await setup([
+      'p1.jpg',
+      'p2.pdf',
+      'p3.jpg',
+      'other.pdf',
+    ]);
     await queue.send({ type: 'combine', ids: ['scan-3', 'scan-1', 'scan-2'] });
     expect(queueNames(upload)).toEqual(['Scan 2026-02-03 14-05.pdf']);
     // The pages in the order chosen.
-    expect(await new Response(await upload.getState().queue[0]!.file.arrayBuffer()).text()).toBe('p3.jpg+p1.jpg+p2.pdf');
+    expect(await new Response(await upload.getState().queue[0]!.file.arrayBuffer()).text()).toBe(
+      'p3.jpg+p1.jpg+p2.pdf',
+    );
     const item = upload.getState().queue[0]!.id;
     expect(queue.getState().queued).toEqual({ 'scan-1': item, 'scan-2': item, 'scan-3': item });
 
@@ -220,7 +243,11 @@ describe('scanner inbox → upload queue', () => {
     expect(stored()).toEqual(['Scan 2026-02-03 14-05.pdf']);
     expect(snapshot().scans.map((s) => s.id)).toEqual(['scan-4']);
     const key = attemptTarget(target);
-    expect(marks.filter((m) => m.startsWith('uploaded')).sort()).toEqual(['uploaded scan-1', 'uploaded scan-2', 'uploaded scan-3']);
+    expect(marks.filter((m) => m.startsWith('uploaded')).sort()).toEqual([
+      'uploaded scan-1',
+      'uploaded scan-2',
+      'uploaded scan-3',
+    ]);
     expect(marks.filter((m) => m.startsWith('uploading'))).toHaveLength(6);
     expect(marks).toContain(`uploading scan-2 ${key}`);
   });
@@ -231,7 +258,10 @@ describe('scanner inbox → upload queue', () => {
     });
     await broken.queue.send({ type: 'combine', ids: ['scan-1', 'scan-2'] });
     expect(queueNames(broken.upload)).toEqual([]);
-    expect(broken.queue.getState()).toMatchObject({ problem: 'Page 2 (b.jpg) could not be converted: bad JPEG', adding: false });
+    expect(broken.queue.getState()).toMatchObject({
+      problem: 'Page 2 (b.jpg) could not be converted: bad JPEG',
+      adding: false,
+    });
 
     const missing = await setup(['a.jpg', 'gone.jpg']);
     missing.unreadable.add('scan-2');

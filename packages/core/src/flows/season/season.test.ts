@@ -48,7 +48,10 @@ describe('season close', () => {
     expect(flow.getState()).toMatchObject({ downloading: null });
 
     const failing = createSeasonFlow({
-      api: { ...api, downloadAll: async () => Promise.reject(new ApiError('http', 404, 'Client not found.')) },
+      api: {
+        ...api,
+        downloadAll: async () => Promise.reject(new ApiError('http', 404, 'Client not found.')),
+      },
       platform,
     });
     await failing.send({ type: 'load' });
@@ -82,13 +85,20 @@ describe('season close', () => {
     await flow.send({ type: 'type', text: 'CLOSE SEASON 2026' });
     api.failNext('closeSeason', new ApiError('http', 400, 'Type CLOSE SEASON 2026 to confirm.'));
     await flow.send({ type: 'close' });
-    expect(flow.getState()).toMatchObject({ closing: false, error: 'Type CLOSE SEASON 2026 to confirm.', summary: { closedAt: null } });
+    expect(flow.getState()).toMatchObject({
+      closing: false,
+      error: 'Type CLOSE SEASON 2026 to confirm.',
+      summary: { closedAt: null },
+    });
   });
 
   it('a summary that cannot be loaded leaves only the error', async () => {
     const api = createFakeApi();
     api.failNext('seasonSummary', new ApiError('http', 403, 'Admins only.'));
-    const flow = createSeasonFlow({ api, platform: { ...createRecordingDialogs(), saveFile: async () => undefined } });
+    const flow = createSeasonFlow({
+      api,
+      platform: { ...createRecordingDialogs(), saveFile: async () => undefined },
+    });
     await flow.send({ type: 'load' });
     expect(flow.getState()).toEqual({ status: 'error', error: 'Admins only.' });
   });

@@ -54,12 +54,21 @@ export function canCloseSeason(state: SeasonState): boolean {
 /** Creates the season close flow. It starts in `loading`: send `load`. */
 export function createSeasonFlow({ api, platform }: SeasonFlowOptions): SeasonFlow {
   const store = createStore<SeasonState>({ status: 'loading' });
-  const update = (patch: Partial<Ready>) => store.setState((s) => (s.status === 'ready' ? { ...s, ...patch } : s));
+  const update = (patch: Partial<Ready>) =>
+    store.setState((s) => (s.status === 'ready' ? { ...s, ...patch } : s));
 
   async function load(): Promise<void> {
     try {
       const [summary, { items }] = await Promise.all([api.seasonSummary(), api.listAllClients()]);
-      store.setState({ status: 'ready', summary, clients: items, typed: '', closing: false, downloading: null, error: null });
+      store.setState({
+        status: 'ready',
+        summary,
+        clients: items,
+        typed: '',
+        closing: false,
+        downloading: null,
+        error: null,
+      });
     } catch (error) {
       store.setState({ status: 'error', error: errorMessage(error) });
     }

@@ -15,7 +15,10 @@ describe('session', () => {
   });
 
   it('treats any failure of GET /me as signed out', async () => {
-    const api = { me: vi.fn(async () => Promise.reject(new ApiError('http', 401, 'Please sign in.'))), logout: vi.fn() };
+    const api = {
+      me: vi.fn(async () => Promise.reject(new ApiError('http', 401, 'Please sign in.'))),
+      logout: vi.fn(),
+    };
     const flow = createSessionFlow({ api, platform: createRecordingDialogs() });
     await flow.send({ type: 'check' });
     expect(flow.getState()).toEqual({ status: 'signedOut' });

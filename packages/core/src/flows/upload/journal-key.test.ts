@@ -19,7 +19,9 @@ describe('journal keys', () => {
     server.signIn('wes@example.org');
     await expect(fetchJournalKey(server.source, subtle, 'vera@example.org')).rejects.toThrow(NOT_THE_OWNER);
     server.signOut();
-    await expect(fetchJournalKey(server.source, subtle, 'vera@example.org')).rejects.toThrow('Please sign in.');
+    await expect(fetchJournalKey(server.source, subtle, 'vera@example.org')).rejects.toThrow(
+      'Please sign in.',
+    );
   });
 
   it('renews an expired key before use, moving what the old one sealed; without a session it refuses', async () => {

@@ -29,7 +29,11 @@ export const NOT_THE_OWNER = 'The signed-in session is not the person these file
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** `owner`'s key, asked of the server now. */
-export async function fetchJournalKey(source: JournalKeySource, subtle: Subtle, owner: string): Promise<JournalKey> {
+export async function fetchJournalKey(
+  source: JournalKeySource,
+  subtle: Subtle,
+  owner: string,
+): Promise<JournalKey> {
   const answer = await source();
   if (!sameEmail(answer.email, owner)) throw new Error(NOT_THE_OWNER);
   const raw = Uint8Array.from(atob(answer.key), (c) => c.charCodeAt(0));
@@ -85,7 +89,10 @@ export function holdJournalKey(options: {
   const schedule = (delay: number) => {
     clock.clearTimeout(timer);
     if (stopped) return;
-    timer = clock.setTimeout(() => void renew().catch(() => undefined), Math.min(MAX_DELAY_MS, Math.max(0, delay)));
+    timer = clock.setTimeout(
+      () => void renew().catch(() => undefined),
+      Math.min(MAX_DELAY_MS, Math.max(0, delay)),
+    );
   };
 
   const swap = async (): Promise<JournalKey> => {

@@ -32,7 +32,8 @@ async function setup(extra: Pick<UploadFlowOptions, 'retry'> = {}) {
   const flow = createUploadFlow({
     api,
     putFile: api.putFile,
-    convert: async (file) => createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF-1.7', 'application/pdf'),
+    convert: async (file) =>
+      createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF-1.7', 'application/pdf'),
     storage: createMemoryStorage(),
     platform,
     target,
@@ -67,7 +68,9 @@ describe('upload queue: kept files', () => {
     await ready;
     expect(statuses()).toEqual(['queued', 'queued']);
     expect(flow.getState().queue.map((q) => q.saved)).toEqual([true, true]);
-    expect([...journals.kept.values()].map((k) => [k.entry.name, k.entry.target, k.entry.clientName])).toEqual([
+    expect(
+      [...journals.kept.values()].map((k) => [k.entry.name, k.entry.target, k.entry.clientName]),
+    ).toEqual([
       ['a.pdf', target, 'Ada Client'],
       ['photo.pdf', target, 'Ada Client'],
     ]);
@@ -171,7 +174,9 @@ describe('upload queue: kept files', () => {
 
     await flow.send({ type: 'restore', files: kept });
     await flow.send({ type: 'restore', files: kept }); // twice changes nothing
-    expect(flow.getState().queue.map((q) => [q.id, q.progress.status, q.saved])).toEqual([['old-1', 'queued', true]]);
+    expect(flow.getState().queue.map((q) => [q.id, q.progress.status, q.saved])).toEqual([
+      ['old-1', 'queued', true],
+    ]);
     await flow.send({ type: 'upload' });
     expect(stored()).toEqual(['kept.pdf']);
     expect(journals.kept.size).toBe(0);
@@ -236,7 +241,9 @@ describe('upload queue: server errors', () => {
     });
     clock.advance(0);
     // The PUT failed this time: the next pause is 3 s.
-    await until(() => expect(flow.getState().queue[0]?.progress).toMatchObject({ error: 'Upload failed: 503 busy' }));
+    await until(() =>
+      expect(flow.getState().queue[0]?.progress).toMatchObject({ error: 'Upload failed: 503 busy' }),
+    );
     expect(flow.getState().queue[0]?.progress).toMatchObject({
       error: 'Upload failed: 503 busy',
       httpStatus: 503,
@@ -263,11 +270,23 @@ describe('upload queue: server errors', () => {
     expect(flow.getState().queue.map((q) => [q.file.name, q.progress])).toEqual([
       [
         'fake.pdf',
-        { status: 'failed', error: 'Upload failed: 415 This file is not really a PDF.', retryable: false, kind: 'http', httpStatus: 415 },
+        {
+          status: 'failed',
+          error: 'Upload failed: 415 This file is not really a PDF.',
+          retryable: false,
+          kind: 'http',
+          httpStatus: 415,
+        },
       ],
       [
         'theirs.pdf',
-        { status: 'failed', error: 'This client belongs to another volunteer.', retryable: false, kind: 'http', httpStatus: 403 },
+        {
+          status: 'failed',
+          error: 'This client belongs to another volunteer.',
+          retryable: false,
+          kind: 'http',
+          httpStatus: 403,
+        },
       ],
     ]);
     expect(clock.pendingTimers()).toBe(0);
@@ -291,14 +310,19 @@ describe('upload queue: server errors', () => {
   it('a retry policy given as an option decides what goes again by itself, and when', async () => {
     const conflictsPass = {
       shouldRetry: (error: unknown) =>
-        error instanceof ApiError && error.status === 409 ? ('auto' as const) : defaultRetryPolicy.shouldRetry(error),
+        error instanceof ApiError && error.status === 409
+          ? ('auto' as const)
+          : defaultRetryPolicy.shouldRetry(error),
       delayMs: () => 1_000,
     };
     const { api, flow, clock, stored, settle } = await setup({ retry: conflictsPass });
     await flow.send({ type: 'add', files: [pdf('a.pdf')] });
     api.failNext('presignUpload', new ApiError('http', 409, 'Busy elsewhere'));
     await flow.send({ type: 'upload' });
-    expect(flow.getState().queue[0]?.progress).toMatchObject({ status: 'failed', retryAt: clock.now() + 1_000 });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({
+      status: 'failed',
+      retryAt: clock.now() + 1_000,
+    });
     clock.advance(999);
     await settle();
     expect(stored()).toEqual([]);

@@ -103,5 +103,8 @@ export function canRetryNow(progress: FileProgress): boolean {
 export function canChangeFile(queueStatus: UploadState['status'], progress: FileProgress): boolean {
   const sending = queueStatus === 'uploading' || queueStatus === 'refreshing';
   const { status } = progress;
-  return !sending && (status === 'queued' || status === 'failed' || status === 'waiting' || status === 'converting');
+  return (
+    !sending &&
+    (status === 'queued' || status === 'failed' || status === 'waiting' || status === 'converting')
+  );
 }

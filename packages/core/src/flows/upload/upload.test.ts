@@ -59,7 +59,10 @@ describe('upload queue', () => {
 
     await flow.send({
       type: 'add',
-      files: [createTestFile('w2.jpg', 'jpeg', 'image/jpeg'), createTestFile('scan.pdf', '%PDF', 'application/pdf')],
+      files: [
+        createTestFile('w2.jpg', 'jpeg', 'image/jpeg'),
+        createTestFile('scan.pdf', '%PDF', 'application/pdf'),
+      ],
     });
 
     expect(converted).toEqual(['w2.jpg']);
@@ -101,7 +104,10 @@ describe('upload queue', () => {
     const { flow } = setup({ convert: async (file) => file });
     await flow.send({
       type: 'add',
-      files: [createTestFile('IMG_1.HEIC', 'heic', 'image/heic'), createTestFile('w2.jpg', 'jpeg', 'image/jpeg')],
+      files: [
+        createTestFile('IMG_1.HEIC', 'heic', 'image/heic'),
+        createTestFile('w2.jpg', 'jpeg', 'image/jpeg'),
+      ],
     });
     const [heic, jpeg] = flow.getState().queue;
     expect(heic?.file.name).toBe('IMG_1.HEIC');
@@ -171,7 +177,10 @@ describe('upload queue', () => {
     const { flow, converted } = setup();
     await flow.send({
       type: 'add',
-      files: [createTestFile('side.jpg', 'jpeg', 'image/jpeg'), createTestFile('scan.pdf', '%PDF', 'application/pdf')],
+      files: [
+        createTestFile('side.jpg', 'jpeg', 'image/jpeg'),
+        createTestFile('scan.pdf', '%PDF', 'application/pdf'),
+      ],
     });
     const [photo, pdf] = flow.getState().queue;
     await flow.send({ type: 'rotate', id: photo?.id ?? '', by: 90 });
@@ -191,7 +200,9 @@ describe('upload queue', () => {
     const { flow } = setup({
       convert: (file, { rotate = 0 } = {}) =>
         new Promise((resolve) =>
-          results.push(() => resolve(createTestFile(`${file.name}-${rotate}.pdf`, '%PDF', 'application/pdf'))),
+          results.push(() =>
+            resolve(createTestFile(`${file.name}-${rotate}.pdf`, '%PDF', 'application/pdf')),
+          ),
         ),
     });
     void flow.send({ type: 'add', files: [createTestFile('p.jpg', 'jpeg', 'image/jpeg')] });
@@ -208,25 +219,37 @@ describe('upload queue', () => {
 
   it('Retake replaces a queued file in its place and under its name, checked and converted afresh', async () => {
     const { flow, converted } = setup({
-      extra: { inspect: async (file) => ((await new Response(await file.arrayBuffer()).text()) === 'jpeg' ? ['blurry'] : []) },
+      extra: {
+        inspect: async (file) =>
+          (await new Response(await file.arrayBuffer()).text()) === 'jpeg' ? ['blurry'] : [],
+      },
     });
     await flow.send({
       type: 'add',
-      files: [createTestFile('first.pdf', '%PDF', 'application/pdf'), createTestFile('blurred.jpg', 'jpeg', 'image/jpeg')],
+      files: [
+        createTestFile('first.pdf', '%PDF', 'application/pdf'),
+        createTestFile('blurred.jpg', 'jpeg', 'image/jpeg'),
+      ],
     });
     const blurred = flow.getState().queue[1];
     await flow.send({ type: 'rotate', id: blurred?.id ?? '', by: 90 });
     await new Promise((resolve) => setTimeout(resolve, 0)); // the check runs beside the conversion
     expect(flow.getState().queue[1]?.warnings).toEqual(['blurry']);
 
-    await flow.send({ type: 'replace', id: blurred?.id ?? '', file: createTestFile('image.JPG', 'sharp', 'image/jpeg') });
+    await flow.send({
+      type: 'replace',
+      id: blurred?.id ?? '',
+      file: createTestFile('image.JPG', 'sharp', 'image/jpeg'),
+    });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(converted.at(-1)).toBe('blurred.jpg');
     expect(flow.getState().queue.map((q) => [q.id, q.file.name, q.rotate, q.warnings])).toEqual([
       [flow.getState().queue[0]?.id, 'first.pdf', null, []],
       [blurred?.id, 'blurred.pdf', 0, []],
     ]);
-    expect(await flow.getState().queue[1]?.original.arrayBuffer()).toEqual(new TextEncoder().encode('sharp').buffer);
+    expect(await flow.getState().queue[1]?.original.arrayBuffer()).toEqual(
+      new TextEncoder().encode('sharp').buffer,
+    );
   });
 
   it('uploads one by one with progress, then clears the queue and refreshes the list', async () => {
@@ -234,7 +257,10 @@ describe('upload queue', () => {
     await flow.send({ type: 'setConvertToPdf', enabled: false });
     await flow.send({
       type: 'add',
-      files: [createTestFile('one.pdf', '1111', 'application/pdf'), createTestFile('two.pdf', '22', 'application/pdf')],
+      files: [
+        createTestFile('one.pdf', '1111', 'application/pdf'),
+        createTestFile('two.pdf', '22', 'application/pdf'),
+      ],
     });
     const path = recordStatuses(flow);
 
@@ -271,7 +297,9 @@ describe('upload queue', () => {
       files: [createTestFile('photo.jpg', 'x', 'image/jpeg'), createTestFile('notes.txt', 'x', '')],
     });
     await flow.send({ type: 'upload' });
-    const bodies = api.calls.filter((c) => c.name === 'presignUpload').map((c) => (c.args as { body: unknown }).body);
+    const bodies = api.calls
+      .filter((c) => c.name === 'presignUpload')
+      .map((c) => (c.args as { body: unknown }).body);
     const sha256 = expect.stringMatching(/^[0-9a-f]{64}$/);
     expect(bodies).toEqual([
       { docType: W2, filename: 'photo.pdf', contentType: 'application/pdf', size: 8, sha256 },
@@ -281,7 +309,10 @@ describe('upload queue', () => {
 
   it('completes each upload; a refused complete keeps the file queued with the server’s message', async () => {
     const { api, flow, platform } = setup();
-    await flow.send({ type: 'add', files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')) });
+    await flow.send({
+      type: 'add',
+      files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')),
+    });
     api.failNext('completeUpload', new ApiError('http', 415, 'This file is not really a PDF.'));
     await flow.send({ type: 'upload' });
     expect(api.callNames().filter((n) => n !== 'listDocs')).toEqual([
@@ -293,7 +324,13 @@ describe('upload queue', () => {
     expect(flow.getState().queue).toEqual([
       // A type the server refuses stays refused: no Retry for it.
       expect.objectContaining({
-        progress: { status: 'failed', error: 'This file is not really a PDF.', retryable: false, kind: 'http', httpStatus: 415 },
+        progress: {
+          status: 'failed',
+          error: 'This file is not really a PDF.',
+          retryable: false,
+          kind: 'http',
+          httpStatus: 415,
+        },
       }),
     ]);
     expect(names(flow.getState().queue)).toEqual(['a.pdf']);
@@ -315,7 +352,13 @@ describe('upload queue', () => {
     expect(flow.getState().queue).toEqual([
       // The store's 403 is a stale signature: a retry gets a new URL.
       expect.objectContaining({
-        progress: { status: 'failed', error: 'Upload failed: 403 SignatureDoesNotMatch', retryable: true, kind: 'http', httpStatus: 403 },
+        progress: {
+          status: 'failed',
+          error: 'Upload failed: 403 SignatureDoesNotMatch',
+          retryable: true,
+          kind: 'http',
+          httpStatus: 403,
+        },
       }),
     ]);
     expect(platform.alerts).toEqual(['Upload failed: 403 SignatureDoesNotMatch']);
@@ -332,13 +375,21 @@ describe('upload queue', () => {
     await flow.send({ type: 'add', files: [createTestFile('a.pdf', 'a', 'application/pdf')] });
     api.failNext('presignUpload');
     await flow.send({ type: 'upload' });
-    expect(flow.getState().queue[0]?.progress).toMatchObject({ status: 'failed', error: 'Server error', retryable: true, kind: 'http' });
+    expect(flow.getState().queue[0]?.progress).toMatchObject({
+      status: 'failed',
+      error: 'Server error',
+      retryable: true,
+      kind: 'http',
+    });
     expect(platform.alerts).toEqual(['Server error']);
   });
 
   it('several failures are reported in one alert, each with its file name', async () => {
     const { api, flow, platform } = setup();
-    await flow.send({ type: 'add', files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')) });
+    await flow.send({
+      type: 'add',
+      files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')),
+    });
     api.failUpload('a.pdf', 500, 'boom');
     api.failUpload('b.pdf', 413, 'too big');
     await flow.send({ type: 'upload' });
@@ -350,7 +401,9 @@ describe('upload queue', () => {
     let finish!: () => void;
     const { flow, stored } = setup({
       convert: () =>
-        new Promise((resolve) => (finish = () => resolve(createTestFile('slow.pdf', '%PDF', 'application/pdf')))),
+        new Promise(
+          (resolve) => (finish = () => resolve(createTestFile('slow.pdf', '%PDF', 'application/pdf'))),
+        ),
     });
     void flow.send({ type: 'add', files: [createTestFile('slow.jpg', 'x', 'image/jpeg')] });
     const uploading = flow.send({ type: 'upload' });
@@ -363,7 +416,10 @@ describe('upload queue', () => {
 
   it('a removed file is not uploaded', async () => {
     const { flow, stored } = setup();
-    await flow.send({ type: 'add', files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')) });
+    await flow.send({
+      type: 'add',
+      files: ['a.pdf', 'b.pdf'].map((n) => createTestFile(n, n, 'application/pdf')),
+    });
     await flow.send({ type: 'remove', id: flow.getState().queue[0]!.id });
     await flow.send({ type: 'upload' });
     expect(stored()).toEqual(['b.pdf']);
@@ -387,7 +443,8 @@ describe('upload queue', () => {
 
   it('refuses a file over the server limit at once, without a request and without Retry', async () => {
     const { api, flow } = setup({
-      convert: async (file) => (file.name === 'huge-photo.jpg' ? createTestFile('huge-photo.pdf', '%PDF', 'application/pdf') : file),
+      convert: async (file) =>
+        file.name === 'huge-photo.jpg' ? createTestFile('huge-photo.pdf', '%PDF', 'application/pdf') : file,
       extra: { maxUploadBytes: () => 10 },
     });
     await flow.send({
@@ -400,9 +457,27 @@ describe('upload queue', () => {
       ],
     });
     expect(flow.getState().queue.map((q) => [q.file.name, q.progress])).toEqual([
-      ['big.pdf', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false, kind: 'other', httpStatus: 413 }],
+      [
+        'big.pdf',
+        {
+          status: 'failed',
+          error: 'This file is larger than the 10 B limit.',
+          retryable: false,
+          kind: 'other',
+          httpStatus: 413,
+        },
+      ],
       ['huge-photo.pdf', { status: 'queued' }],
-      ['also-big.jpg', { status: 'failed', error: 'This file is larger than the 10 B limit.', retryable: false, kind: 'other', httpStatus: 413 }],
+      [
+        'also-big.jpg',
+        {
+          status: 'failed',
+          error: 'This file is larger than the 10 B limit.',
+          retryable: false,
+          kind: 'other',
+          httpStatus: 413,
+        },
+      ],
     ]);
     const big = flow.getState().queue[0]!.id;
     await flow.send({ type: 'retry', id: big });

@@ -16,7 +16,8 @@ export interface PhotoTools {
  */
 export function createLazyConverter(logger: Logger): PhotoTools {
   let loaded: Promise<PhotoTools> | null = null;
-  const tools = () => (loaded ??= import('./browser-converter').then((m) => m.createBrowserConverter(logger)));
+  const tools = () =>
+    (loaded ??= import('./browser-converter').then((m) => m.createBrowserConverter(logger)));
   const unavailable = (error: unknown) => {
     // A chunk that failed to load (offline) must not stick: the next use tries again.
     loaded = null;

@@ -30,7 +30,12 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
       onClose={() => void flow.send({ type: 'cancel' })}
       actions={
         <>
-          <button type="button" className="button" disabled={building} onClick={() => void flow.send({ type: 'cancel' })}>
+          <button
+            type="button"
+            className="button"
+            disabled={building}
+            onClick={() => void flow.send({ type: 'cancel' })}
+          >
             Cancel
           </button>
           <button
@@ -64,7 +69,14 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
         {count > 0 && (
           <ol className="scan-pages" aria-label="Pages">
             {state.pages.map((page, index) => (
-              <ScanPageRow key={page.id} page={page} number={index + 1} last={index === count - 1} flow={flow} disabled={building} />
+              <ScanPageRow
+                key={page.id}
+                page={page}
+                number={index + 1}
+                last={index === count - 1}
+                flow={flow}
+                disabled={building}
+              />
             ))}
           </ol>
         )}
@@ -102,10 +114,20 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
         ))}
       </div>
       <div className="scan-page__actions">
-        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'rotate', id: page.id, by: -90 })}>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={disabled}
+          onClick={() => send({ type: 'rotate', id: page.id, by: -90 })}
+        >
           Rotate left
         </button>
-        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'rotate', id: page.id, by: 90 })}>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={disabled}
+          onClick={() => send({ type: 'rotate', id: page.id, by: 90 })}
+        >
           Rotate right
         </button>
         <button
@@ -124,7 +146,12 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
         >
           Move down
         </button>
-        <button type="button" className="button button--small" disabled={disabled} onClick={() => send({ type: 'remove', id: page.id })}>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={disabled}
+          onClick={() => send({ type: 'remove', id: page.id })}
+        >
           Remove
         </button>
       </div>

@@ -1,4 +1,11 @@
-import { createFileListFlow, createFileViewerFlow, createRenameFlow, createRetakeFlow, createUploadFlow, duplicateNote } from '@vita-docs/core';
+import {
+  createFileListFlow,
+  createFileViewerFlow,
+  createRenameFlow,
+  createRetakeFlow,
+  createUploadFlow,
+  duplicateNote,
+} from '@vita-docs/core';
 import type { FileLike } from '@vita-docs/core';
 import {
   createFakeApi,

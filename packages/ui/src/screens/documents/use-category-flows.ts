@@ -1,4 +1,11 @@
-import { createFileListFlow, createFileViewerFlow, createRenameFlow, createRetakeFlow, createScanFlow, scanFileName } from '@vita-docs/core';
+import {
+  createFileListFlow,
+  createFileViewerFlow,
+  createRenameFlow,
+  createRetakeFlow,
+  createScanFlow,
+  scanFileName,
+} from '@vita-docs/core';
 import type { FileLike, UploadTarget } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../../app/services';
@@ -47,7 +54,15 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
     }),
   );
   const retake = useFlowInstance(() =>
-    createRetakeFlow({ api, putFile: platform.putFile, convert: photos.convert, storage: localStorage, platform, target, refresh }),
+    createRetakeFlow({
+      api,
+      putFile: platform.putFile,
+      convert: photos.convert,
+      storage: localStorage,
+      platform,
+      target,
+      refresh,
+    }),
   );
   const rename = useFlowInstance(() =>
     createRenameFlow({ api, platform, onRenamed: (change) => list.send({ type: 'renamed', ...change }) }),
@@ -66,4 +81,7 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
 }
 
 /** What the Uploaded list drives. */
-export type CategoryFlows = Pick<ReturnType<typeof useCategoryFlows>, 'list' | 'upload' | 'retake' | 'rename' | 'viewer'>;
+export type CategoryFlows = Pick<
+  ReturnType<typeof useCategoryFlows>,
+  'list' | 'upload' | 'retake' | 'rename' | 'viewer'
+>;

@@ -1,4 +1,13 @@
-import { canApproveUsers, canManageAllClients, canManageAllUsers, canReassignClients, createApprovalsFlow, createClientListFlow, createOptimisticList, createUserListFlow } from '@vita-docs/core';
+import {
+  canApproveUsers,
+  canManageAllClients,
+  canManageAllUsers,
+  canReassignClients,
+  createApprovalsFlow,
+  createClientListFlow,
+  createOptimisticList,
+  createUserListFlow,
+} from '@vita-docs/core';
 import type { Client, User } from '@vita-docs/core';
 import { useCallback, useEffect, useState } from 'react';
 import { useServices } from '../../app/services';

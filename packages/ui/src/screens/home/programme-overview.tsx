@@ -19,11 +19,24 @@ function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now:
       ? 'Documents uploaded per day, last 30 days: none.'
       : `Documents uploaded per day, last 30 days: ${total} in all, most on ${busiest.day} (${busiest.count}).`;
   return (
-    <svg className="overview__chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} preserveAspectRatio="none">
+    <svg
+      className="overview__chart"
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={label}
+      preserveAspectRatio="none"
+    >
       {days.map((d, i) => {
         const h = (d.count / most) * (height - 2);
         return (
-          <rect key={d.day} x={i * bar + 1} y={height - h} width={bar - 2} height={h} className="overview__bar">
+          <rect
+            key={d.day}
+            x={i * bar + 1}
+            y={height - h}
+            width={bar - 2}
+            height={h}
+            className="overview__bar"
+          >
             <title>{`${d.day}: ${d.count}`}</title>
           </rect>
         );
