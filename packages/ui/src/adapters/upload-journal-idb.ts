@@ -18,6 +18,7 @@ import type {
   JournalEntry,
   JournalKey,
   KeptFile,
+  KeyValueStorage,
   UploadJournal,
   UploadJournals,
 } from '@vita-docs/core';
@@ -31,14 +32,13 @@ interface Sealed {
 
 /**
  * A file's sealed bytes, held as a Blob: IndexedDB stores a Blob as a file of its own, several times
- * cheaper than structured-cloning an ArrayBuffer of the same size (Chromium: 2 MB in 3.7 + 3.3 ms
- * against 7.2 ms, 10 MB in 10 against 35 ms).
+ * cheaper than structured-cloning an ArrayBuffer of the same size (docs/architecture.md, "Kept
+ * uploads", has the figures).
  *
  * Sealed in pieces of `pieceBytes`, each with its own tag (piece `i` under `iv` with `i` XORed into
  * its last four bytes, and its index and the number of pieces bound into the tag, so pieces cannot be
- * reordered, dropped or added), so no piece needs the whole file's memory at once: one 10 MB
- * encryption takes 120–170 ms in Chromium on the 2-core test machine, the pieces' far less (see
- * `sealPieces`).
+ * reordered, dropped or added), so no piece needs the whole file's memory at once and one large
+ * encryption never holds the page's thread.
  */
 interface SealedBlob {
   iv: Uint8Array<ArrayBuffer>;
@@ -47,12 +47,11 @@ interface SealedBlob {
 }
 
 /**
- * Plaintext bytes per sealed piece of a file. Chromium, the 2-core test machine, a 10 MB file sealed
- * and written: 512 KiB pieces 75–85 ms, 256 KiB 105–130 ms (more pieces, more work per byte),
- * 768 KiB 110–135 ms and 960 KiB 185–215 ms (memory the browser maps afresh for each piece).
+ * Plaintext bytes per sealed piece of a file: smaller pieces cost more work per byte, larger ones
+ * memory the browser maps afresh for each piece (measured: docs/architecture.md, "Kept uploads").
  */
 const PIECE_BYTES = 512 * 1024;
-/** Pieces being sealed at once while a file is kept: 3–4 measured best (2: 75–110 ms, 8: 80–130 ms). */
+/** Pieces being sealed at once while a file is kept: the best of the counts measured (same section). */
 const PIECES_AHEAD = 4;
 /** AES-GCM's tag, at the end of each sealed piece. */
 const TAG_BYTES = 16;
@@ -148,10 +147,8 @@ async function unsealPieces(
 /**
  * A file's bytes sealed in pieces (see {@link SealedBlob}) and collected into the Blob as they are
  * sealed, with at most {@link PIECES_AHEAD} being sealed at once; IndexedDB writes the Blob once it
- * is whole. Sealing every piece first and then building the Blob from all of them took 90–150 ms
- * for a 10 MB file (240–270 ms on a busier run) against 75–85 ms this way (Chromium, the 2-core
- * test machine, where the first use of memory costs ~5 ms per MB: our reading is that the few
- * pieces under way reuse the memory of those before them, where all at once needs it all afresh).
+ * is whole. Faster than sealing every piece first and building the Blob from all of them: the few
+ * pieces under way reuse the memory of those before them, where all at once needs it all afresh.
  * `plain` is read until this settles.
  */
 async function sealPieces(
@@ -195,24 +192,13 @@ async function sealPieces(
   }
 }
 
-/** The IndexedDB journals (see `createIndexedDbJournals`, which loads this module on first use). */
-export function openIndexedDbJournals(options: IndexedDbJournalsOptions): UploadJournals {
-  const { crypto, storage, now, lifetimeMs, journalKey } = options;
-  const name = options.name ?? UPLOAD_JOURNAL_DB;
-  let connection: Promise<IDBPDatabase<JournalSchema>> | null = null;
-  /** Counts opens and `destroy`s: a journal opened before one refuses to write (a save racing a sign-out). */
-  let epoch = 0;
-  /** The open journal's key (one person's journal is open at a time). */
-  let held: HeldJournalKey | null = null;
-  /** Renews the key when it expires, on the page's own timers. */
-  const clock = {
-    now,
-    setTimeout: (renew: () => void, ms: number) => setTimeout(renew, ms),
-    clearTimeout: (handle: unknown) => clearTimeout(handle as number),
-  };
+type Database = IDBPDatabase<JournalSchema>;
 
-  const database = () =>
-    (connection ??= import('idb')
+/** The database, opened on first use and again after another tab deleted it (sign-out there). */
+function lazyDatabase(name: string) {
+  let connection: Promise<Database> | null = null;
+  const open = () =>
+    import('idb')
       .then(({ openDB }) =>
         openDB<JournalSchema>(name, DB_VERSION, {
           upgrade(db, oldVersion) {
@@ -231,157 +217,194 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       .catch((error: unknown) => {
         connection = null; // tried again on the next use
         throw error;
-      }));
-
-  const openEntry = async (key: JournalKey, record: EntryRecord): Promise<JournalEntry> =>
-    // Sealed by this code under this key: the tag vouches for the shape.
-    JSON.parse(
-      new TextDecoder().decode(
-        await unsealEntry(crypto, key.key, record.entry, label(key.id, record.id, 'entry')),
-      ),
-    ) as JournalEntry;
-
-  const openBytes = async (
-    db: IDBPDatabase<JournalSchema>,
-    key: JournalKey,
-    id: string,
-  ): Promise<ArrayBuffer | null> => {
-    const stored = await db.get('bytes', id);
-    return stored
-      ? unsealPieces(crypto, key.key, stored.bytes, label(key.id, id, 'bytes')).catch(() => null)
-      : null;
+      });
+  return {
+    get: (): Promise<Database> => (connection ??= open()),
+    async close(): Promise<void> {
+      const opened = connection;
+      connection = null;
+      if (opened) (await opened.catch(() => null))?.close();
+    },
   };
+}
 
-  /** What the journal holds under `key`: its files, entries without bytes, and the records to delete (counted by key). */
-  async function readKept(db: IDBPDatabase<JournalSchema>, key: JournalKey) {
-    const files: KeptFile[] = [];
-    const lost: JournalEntry[] = [];
-    const drop: string[] = [];
-    const others = new Map<string, number>();
-    for (const record of await db.getAll('entries')) {
-      const fresh = now() - record.savedAt <= lifetimeMs;
-      if (record.keyId !== key.id) {
-        // Sealed under a key this session does not have (someone else's, or one the server destroyed):
-        // it can never be read here. Counted, to tell its owner, only if it had not expired anyway.
-        if (fresh) others.set(record.keyId, (others.get(record.keyId) ?? 0) + 1);
-        drop.push(record.id);
-        continue;
-      }
-      const entry = fresh ? await openEntry(key, record).catch(() => null) : null;
-      if (!entry) {
-        drop.push(record.id);
-        continue;
-      }
-      const bytes = await openBytes(db, key, record.id);
-      if (bytes)
-        files.push({
-          entry,
-          file: new File([bytes], entry.name, { type: entry.type }),
-          savedAt: record.savedAt,
-        });
-      else lost.push(entry);
+const openEntry = async (crypto: Crypto, key: JournalKey, record: EntryRecord): Promise<JournalEntry> =>
+  // Sealed by this code under this key: the tag vouches for the shape.
+  JSON.parse(
+    new TextDecoder().decode(
+      await unsealEntry(crypto, key.key, record.entry, label(key.id, record.id, 'entry')),
+    ),
+  ) as JournalEntry;
+
+async function openBytes(
+  crypto: Crypto,
+  db: Database,
+  key: JournalKey,
+  id: string,
+): Promise<ArrayBuffer | null> {
+  const stored = await db.get('bytes', id);
+  return stored
+    ? unsealPieces(crypto, key.key, stored.bytes, label(key.id, id, 'bytes')).catch(() => null)
+    : null;
+}
+
+const sealEntry = (crypto: Crypto, key: JournalKey, entry: JournalEntry) =>
+  seal(crypto, key.key, encoder.encode(JSON.stringify(entry)), label(key.id, entry.id, 'entry'));
+
+/** Which of the journal's records are fresh: saved no longer ago than the journal's lifetime. */
+interface Freshness {
+  now: () => number;
+  lifetimeMs: number;
+}
+
+/** What the journal holds under `key`: its files, entries without bytes, and the records to delete (counted by key). */
+async function readKept(crypto: Crypto, db: Database, key: JournalKey, { now, lifetimeMs }: Freshness) {
+  const files: KeptFile[] = [];
+  const lost: JournalEntry[] = [];
+  const drop: string[] = [];
+  const others = new Map<string, number>();
+  for (const record of await db.getAll('entries')) {
+    const fresh = now() - record.savedAt <= lifetimeMs;
+    if (record.keyId !== key.id) {
+      // Sealed under a key this session does not have (someone else's, or one the server destroyed):
+      // it can never be read here. Counted, to tell its owner, only if it had not expired anyway.
+      if (fresh) others.set(record.keyId, (others.get(record.keyId) ?? 0) + 1);
+      drop.push(record.id);
+      continue;
     }
-    files.sort((a, b) => a.savedAt - b.savedAt);
-    return { files, lost, drop, others };
+    const entry = fresh ? await openEntry(crypto, key, record).catch(() => null) : null;
+    if (!entry) {
+      drop.push(record.id);
+      continue;
+    }
+    const bytes = await openBytes(crypto, db, key, record.id);
+    if (bytes)
+      files.push({
+        entry,
+        file: new File([bytes], entry.name, { type: entry.type }),
+        savedAt: record.savedAt,
+      });
+    else lost.push(entry);
   }
+  files.sort((a, b) => a.savedAt - b.savedAt);
+  return { files, lost, drop, others };
+}
 
-  async function deleteRecords(db: IDBPDatabase<JournalSchema>, ids: readonly string[]): Promise<void> {
-    if (!ids.length) return;
-    const tx = db.transaction(['entries', 'bytes'], 'readwrite');
-    await Promise.all(
-      ids.flatMap((id) => [tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]),
-    );
-    await tx.done;
-  }
+async function deleteRecords(db: Database, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const tx = db.transaction(['entries', 'bytes'], 'readwrite');
+  await Promise.all(
+    ids.flatMap((id) => [tx.objectStore('entries').delete(id), tx.objectStore('bytes').delete(id)]),
+  );
+  await tx.done;
+}
 
-  /** How many of a key's files another person's sign-in deleted; the notes last no longer than the files did. */
+/**
+ * Notes, per journal key, how many of its files another person's sign-in deleted, so the owner is
+ * told at their next open; the notes last no longer than the files did.
+ */
+function deletedNotes(storage: KeyValueStorage, { now, lifetimeMs }: Freshness) {
   const note = (keyId: string): number => {
     const [count = 0, at = 0] = (storage.getItem(DELETED_KEY + keyId) ?? '').split('@').map(Number);
     return now() - at <= lifetimeMs ? count : 0;
   };
   /** Notes the files deleted for their owners' keys; answers (and forgets) the note for `mine`. */
-  function tellOthers(others: ReadonlyMap<string, number>, mine: string): number {
+  return (others: ReadonlyMap<string, number>, mine: string): number => {
     for (const [other, count] of others)
       storage.setItem(DELETED_KEY + other, `${note(other) + count}@${now()}`);
     const told = note(mine);
     storage.removeItem(DELETED_KEY + mine);
     return told;
-  }
+  };
+}
 
-  /**
-   * Moves every record `from` sealed under `to` (the server replaced the key while this page held
-   * both), one file at a time; a record removed or written again meanwhile is left as it is now.
-   */
-  async function reseal(from: JournalKey, to: JournalKey, mine: number): Promise<void> {
-    const db = await database();
-    for (const record of await db.getAll('entries')) {
-      if (record.keyId !== from.id || mine !== epoch) continue;
-      const entry = await openEntry(from, record).catch(() => null);
-      const bytes = entry && (await openBytes(db, from, record.id));
-      const moved = entry && {
-        ...record,
-        keyId: to.id,
-        entry: await seal(
-          crypto,
-          to.key,
-          encoder.encode(JSON.stringify(entry)),
-          label(to.id, record.id, 'entry'),
-        ),
-      };
-      const movedBytes = bytes && (await sealPieces(crypto, to.key, bytes, label(to.id, record.id, 'bytes')));
-      const tx = db.transaction(['entries', 'bytes'], 'readwrite');
-      const still = await tx.objectStore('entries').get(record.id);
-      if (still?.keyId === from.id) {
-        await (moved ? tx.objectStore('entries').put(moved) : tx.objectStore('entries').delete(record.id));
-        await (movedBytes
-          ? tx.objectStore('bytes').put({ id: record.id, bytes: movedBytes })
-          : tx.objectStore('bytes').delete(record.id));
-      }
-      await tx.done;
+/**
+ * Moves every record `from` sealed under `to` (the server replaced the key while this page held
+ * both), one file at a time, while `current()` (the journal was not closed meanwhile); a record
+ * removed or written again meanwhile is left as it is now.
+ */
+async function reseal(
+  crypto: Crypto,
+  db: Database,
+  from: JournalKey,
+  to: JournalKey,
+  current: () => boolean,
+) {
+  for (const record of await db.getAll('entries')) {
+    if (record.keyId !== from.id || !current()) continue;
+    const entry = await openEntry(crypto, from, record).catch(() => null);
+    const bytes = entry && (await openBytes(crypto, db, from, record.id));
+    const moved = entry && { ...record, keyId: to.id, entry: await sealEntry(crypto, to, entry) };
+    const movedBytes = bytes && (await sealPieces(crypto, to.key, bytes, label(to.id, record.id, 'bytes')));
+    const tx = db.transaction(['entries', 'bytes'], 'readwrite');
+    const still = await tx.objectStore('entries').get(record.id);
+    if (still?.keyId === from.id) {
+      await (moved ? tx.objectStore('entries').put(moved) : tx.objectStore('entries').delete(record.id));
+      await (movedBytes
+        ? tx.objectStore('bytes').put({ id: record.id, bytes: movedBytes })
+        : tx.objectStore('bytes').delete(record.id));
     }
+    await tx.done;
   }
+}
 
-  /** Keeps one file under `key`: entry and bytes together, or the entry alone when the bytes cannot be kept. */
-  async function keep(
-    key: JournalKey,
-    entry: JournalEntry,
-    file: FileLike,
-    read: ArrayBuffer | undefined,
-    writable: () => Promise<IDBPDatabase<JournalSchema>>,
-  ) {
-    const sealedEntry = await seal(
-      crypto,
-      key.key,
-      encoder.encode(JSON.stringify(entry)),
-      label(key.id, entry.id, 'entry'),
-    );
-    const record: EntryRecord = { id: entry.id, keyId: key.id, savedAt: now(), entry: sealedEntry };
-    try {
-      const sealedBytes = await sealPieces(
-        crypto,
-        key.key,
-        read ?? (await file.arrayBuffer()),
-        label(key.id, entry.id, 'bytes'),
-      );
-      const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
-      await Promise.all([
-        tx.objectStore('entries').put(record),
-        tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes }),
-      ]);
-      await tx.done;
-    } catch (error) {
-      // The bytes did not fit (or could not be read): keep the entry alone, so the file is named
-      // after a reload and can be chosen again.
-      const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
-      await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').delete(entry.id)]);
-      await tx.done;
-      throw error;
-    }
+/** One file to keep: its entry, the file, and the bytes the upload flow already read, if it did. */
+interface Keeping {
+  entry: JournalEntry;
+  file: FileLike;
+  read: ArrayBuffer | undefined;
+  savedAt: number;
+}
+
+/** Keeps one file under `key`: entry and bytes together, or the entry alone when the bytes cannot be kept. */
+async function keep(crypto: Crypto, key: JournalKey, kept: Keeping, writable: () => Promise<Database>) {
+  const { entry, file, read, savedAt } = kept;
+  const record: EntryRecord = {
+    id: entry.id,
+    keyId: key.id,
+    savedAt,
+    entry: await sealEntry(crypto, key, entry),
+  };
+  try {
+    const bytes = read ?? (await file.arrayBuffer());
+    const sealedBytes = await sealPieces(crypto, key.key, bytes, label(key.id, entry.id, 'bytes'));
+    const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('entries').put(record),
+      tx.objectStore('bytes').put({ id: entry.id, bytes: sealedBytes }),
+    ]);
+    await tx.done;
+  } catch (error) {
+    // The bytes did not fit (or could not be read): keep the entry alone, so the file is named
+    // after a reload and can be chosen again.
+    const tx = (await writable()).transaction(['entries', 'bytes'], 'readwrite');
+    await Promise.all([tx.objectStore('entries').put(record), tx.objectStore('bytes').delete(entry.id)]);
+    await tx.done;
+    throw error;
   }
+}
+
+/** The page's own timers, on which a held journal key is renewed when it expires. */
+const clockOf = (now: () => number) => ({
+  now,
+  setTimeout: (renew: () => void, ms: number) => setTimeout(renew, ms),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as number),
+});
+
+/** The IndexedDB journals (see `createIndexedDbJournals`, which loads this module on first use). */
+export function openIndexedDbJournals(options: IndexedDbJournalsOptions): UploadJournals {
+  const { crypto, storage, now, lifetimeMs, journalKey } = options;
+  const name = options.name ?? UPLOAD_JOURNAL_DB;
+  const database = lazyDatabase(name);
+  const tellOthers = deletedNotes(storage, { now, lifetimeMs });
+  /** Counts opens and `destroy`s: a journal opened before one refuses to write (a save racing a sign-out). */
+  let epoch = 0;
+  /** The open journal's key (one person's journal is open at a time). */
+  let held: HeldJournalKey | null = null;
 
   function journalFor(keys: HeldJournalKey, mine: number): UploadJournal {
     const writable = async () => {
-      const db = mine === epoch ? await database() : null;
+      const db = mine === epoch ? await database.get() : null;
       if (!db || mine !== epoch) throw new Error('This device no longer keeps files for this sign-in.');
       return db;
     };
@@ -389,14 +412,14 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       async save(entry, file, read) {
         let key = await keys.current();
         for (;;) {
-          await keep(key, entry, file, read, writable);
+          await keep(crypto, key, { entry, file, read, savedAt: now() }, writable);
           if (keys.latest().id === key.id) return;
           key = keys.latest(); // renewed while this was written: written again under the new key
         }
       },
       async remove(id) {
         if (mine !== epoch) return; // everything is gone already
-        await deleteRecords(await database(), [id]);
+        await deleteRecords(await database.get(), [id]);
       },
     };
   }
@@ -405,7 +428,7 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
     async open(person) {
       // Without a live session there is no key, and nothing opens.
       const key = await fetchJournalKey(journalKey, crypto.subtle, person);
-      const db = await database();
+      const db = await database.get();
       const mine = ++epoch;
       held?.stop();
       held = holdJournalKey({
@@ -413,10 +436,10 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
         subtle: crypto.subtle,
         owner: person,
         first: key,
-        clock,
-        rekey: (from, to) => reseal(from, to, mine),
+        clock: clockOf(now),
+        rekey: async (from, to) => reseal(crypto, await database.get(), from, to, () => mine === epoch),
       });
-      const { files, lost, drop, others } = await readKept(db, key);
+      const { files, lost, drop, others } = await readKept(crypto, db, key, { now, lifetimeMs });
       await deleteRecords(db, drop);
       return { journal: journalFor(held, mine), files, lost, deletedForOthers: tellOthers(others, key.id) };
     },
@@ -425,9 +448,7 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       epoch += 1;
       held?.stop();
       held = null;
-      const open = connection;
-      connection = null;
-      if (open) (await open.catch(() => null))?.close();
+      await database.close();
       // Another tab holding it open closes it on `versionchange` (`blocking` above); then this completes.
       const { deleteDB } = await import('idb');
       await deleteDB(name);
