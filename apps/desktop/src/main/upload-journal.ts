@@ -112,175 +112,210 @@ const clockOf = (now: () => number) => ({
   clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
 });
 
-/** The desk's journals in `dir`: one person's at a time. */
-export function createFileJournals(options: FileJournalsOptions): UploadJournals {
-  const { dir, lifetimeMs, journalKey } = options;
-  const now = options.now ?? Date.now;
-  /** Bumped by `open` and `destroy`: a journal of an earlier person stops writing. */
-  let epoch = 0;
-  /** The open journal's key. */
-  let held: HeldJournalKey | null = null;
-
+/** The files of `dir`: each item's two parts, and the notes. */
+function journalFolder(dir: string) {
   const paths = (item: string) => ({ bin: join(dir, `${item}.bin`), json: join(dir, `${item}.json`) });
-  const drop = async (item: string) => {
-    const { bin, json } = paths(item);
-    // The entry first: bytes without an entry are never offered, and are cleared at the next open.
-    await rm(json, { force: true });
-    await rm(bin, { force: true });
-  };
-  const readStored = async (item: string): Promise<Stored | null> => {
+  const readJson = async <T>(path: string, schema: z.ZodType<T>): Promise<T | null> => {
     try {
-      const parsed = StoredSchema.safeParse(JSON.parse(await readFile(paths(item).json, 'utf8')));
+      const parsed = schema.safeParse(JSON.parse(await readFile(path, 'utf8')));
       return parsed.success ? parsed.data : null;
     } catch {
       return null;
     }
   };
-  const openEntry = async (key: JournalKey, item: string, stored: Stored): Promise<JournalEntry> =>
-    EntrySchema.parse(
-      JSON.parse(
-        new TextDecoder().decode(await unseal(key, item, 'entry', Buffer.from(stored.entry, 'base64'))),
-      ),
-    );
-
-  const readNotes = async (): Promise<Notes> => {
-    try {
-      const parsed = NotesSchema.safeParse(JSON.parse(await readFile(join(dir, NOTES_FILE), 'utf8')));
-      return parsed.success ? parsed.data : {};
-    } catch {
-      return {};
-    }
-  };
-  /** Notes the files deleted for their owners' keys (dropping notes past the lifetime); answers and forgets `mine`'s. */
-  async function tellOthers(others: ReadonlyMap<string, number>, mine: string): Promise<number> {
-    const before = await readNotes();
-    const notes = Object.fromEntries(
-      Object.entries(before).filter(([, note]) => now() - note.at <= lifetimeMs),
-    );
-    for (const [other, count] of others)
-      notes[other] = { count: (notes[other]?.count ?? 0) + count, at: now() };
-    const told = notes[mine]?.count ?? 0;
-    delete notes[mine];
-    if (JSON.stringify(notes) !== JSON.stringify(before))
-      await writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes));
-    return told;
-  }
-
-  /** The items in `dir`; folders (an earlier version kept each person's files in the clear in one) are deleted. */
-  async function items(): Promise<string[]> {
-    const found = new Set<string>();
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) await rm(join(dir, entry.name), { recursive: true, force: true });
-      const item = ITEM.exec(entry.name)?.[1];
-      if (item && entry.isFile()) found.add(item);
-    }
-    return [...found];
-  }
-
-  /** A kept file whose bytes are read, and opened with the key held then, when the upload needs them. */
-  const keptFile = (item: string, entry: JournalEntry, keys: HeldJournalKey): FileLike => ({
-    name: entry.name,
-    type: entry.type,
-    size: entry.size,
-    arrayBuffer: async () => unseal(keys.latest(), item, 'bytes', await readFile(paths(item).bin)),
-  });
-
-  /** What `dir` holds under `key`: its files, entries without bytes; anything else is deleted (counted by key). */
-  async function readKept(key: JournalKey, keys: HeldJournalKey) {
-    const files: KeptFile[] = [];
-    const lost: JournalEntry[] = [];
-    const others = new Map<string, number>();
-    for (const item of await items()) {
-      const stored = await readStored(item);
-      const fresh = stored !== null && now() - stored.savedAt <= lifetimeMs;
-      if (stored && stored.keyId !== key.id) {
-        // Sealed under a key this session does not have (someone else's, or one the server destroyed).
-        if (fresh) others.set(stored.keyId, (others.get(stored.keyId) ?? 0) + 1);
-      }
-      const entry =
-        stored?.keyId === key.id && fresh ? await openEntry(key, item, stored).catch(() => null) : null;
-      if (!stored || !entry) {
-        await drop(item);
-        continue;
-      }
-      const size = await stat(paths(item).bin).then(
-        (s) => s.size,
-        () => -1,
-      );
-      if (size === entry.size + NONCE_BYTES + TAG_BYTES)
-        files.push({ entry, file: keptFile(item, entry, keys), savedAt: stored.savedAt });
-      else lost.push(entry);
-    }
-    files.sort((a, b) => a.savedAt - b.savedAt);
-    return { files, lost, others };
-  }
-
-  /** Keeps one file under `key`: its bytes, then its entry (alone when the bytes cannot be kept). */
-  async function keep(key: JournalKey, entry: JournalEntry, file: FileLike, opened: number): Promise<void> {
-    const item = hash(entry.id);
-    const { bin, json } = paths(item);
-    const sealedEntry = await seal(key, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
-    const record = JSON.stringify({
-      keyId: key.id,
-      savedAt: now(),
-      entry: Buffer.from(sealedEntry).toString('base64'),
-    });
-    try {
-      await writeDurably(bin, await seal(key, item, 'bytes', new Uint8Array(await file.arrayBuffer())));
-    } catch (error) {
-      // The name is kept even when the bytes are not (a full disk): the person can choose it again.
-      await rm(bin, { force: true }).catch(() => undefined);
-      await writeDurably(json, record).catch(() => undefined);
-      throw error;
-    }
-    if (opened !== epoch) {
+  return {
+    paths,
+    async drop(item: string) {
+      const { bin, json } = paths(item);
+      // The entry first: bytes without an entry are never offered, and are cleared at the next open.
+      await rm(json, { force: true });
       await rm(bin, { force: true });
-      return;
-    }
-    await writeDurably(json, record);
-  }
-
-  /**
-   * Moves every file `from` sealed under `to` (the server replaced the key while the desk held both),
-   * one at a time; a file removed or written again meanwhile is left as it is now.
-   */
-  async function reseal(from: JournalKey, to: JournalKey, opened: number): Promise<void> {
-    for (const item of await items()) {
-      const stored = await readStored(item);
-      if (opened !== epoch || stored?.keyId !== from.id) continue;
-      const entry = await openEntry(from, item, stored).catch(() => null);
-      const bytes =
-        entry &&
-        (await readFile(paths(item).bin)
-          .then((data) => unseal(from, item, 'bytes', data))
-          .catch(() => null));
-      if (!entry) {
-        await drop(item);
-        continue;
+    },
+    readStored: (item: string): Promise<Stored | null> => readJson(paths(item).json, StoredSchema),
+    readNotes: async (): Promise<Notes> => (await readJson(join(dir, NOTES_FILE), NotesSchema)) ?? {},
+    writeNotes: (notes: Notes) => writeDurably(join(dir, NOTES_FILE), JSON.stringify(notes)),
+    /** The items in `dir`; folders (an earlier version kept each person's files in the clear in one) are deleted. */
+    async items(): Promise<string[]> {
+      const found = new Set<string>();
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) await rm(join(dir, entry.name), { recursive: true, force: true });
+        const item = ITEM.exec(entry.name)?.[1];
+        if (item && entry.isFile()) found.add(item);
       }
-      if (bytes) await writeDurably(paths(item).bin, await seal(to, item, 'bytes', new Uint8Array(bytes)));
-      const sealedEntry = await seal(to, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)));
-      if ((await readStored(item))?.keyId !== from.id) continue;
-      await writeDurably(
-        paths(item).json,
-        JSON.stringify({ ...stored, keyId: to.id, entry: Buffer.from(sealedEntry).toString('base64') }),
-      );
-      if (!bytes) await rm(paths(item).bin, { force: true });
+      return [...found];
+    },
+    /** Everything but the notes, which outlive a sign-out to tell the files' owners. */
+    async clear() {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (name !== NOTES_FILE) await rm(join(dir, name), { recursive: true, force: true });
+      }
+    },
+  };
+}
+type Folder = ReturnType<typeof journalFolder>;
+
+/** Which kept files are fresh: kept no longer ago than the journal's lifetime. */
+interface Freshness {
+  now: () => number;
+  lifetimeMs: number;
+}
+
+const openEntry = async (key: JournalKey, item: string, stored: Stored): Promise<JournalEntry> =>
+  EntrySchema.parse(
+    JSON.parse(
+      new TextDecoder().decode(await unseal(key, item, 'entry', Buffer.from(stored.entry, 'base64'))),
+    ),
+  );
+
+const sealEntry = async (key: JournalKey, item: string, entry: JournalEntry) =>
+  Buffer.from(await seal(key, item, 'entry', new TextEncoder().encode(JSON.stringify(entry)))).toString(
+    'base64',
+  );
+
+/** Notes the files deleted for their owners' keys (dropping notes past the lifetime); answers and forgets `mine`'s. */
+async function tellOthers(
+  folder: Folder,
+  { now, lifetimeMs }: Freshness,
+  others: ReadonlyMap<string, number>,
+  mine: string,
+) {
+  const before = await folder.readNotes();
+  const notes = Object.fromEntries(
+    Object.entries(before).filter(([, note]) => now() - note.at <= lifetimeMs),
+  );
+  for (const [other, count] of others)
+    notes[other] = { count: (notes[other]?.count ?? 0) + count, at: now() };
+  const told = notes[mine]?.count ?? 0;
+  delete notes[mine];
+  if (JSON.stringify(notes) !== JSON.stringify(before)) await folder.writeNotes(notes);
+  return told;
+}
+
+/** A kept file whose bytes are read, and opened with the key held then, when the upload needs them. */
+const keptFile = (folder: Folder, item: string, entry: JournalEntry, keys: HeldJournalKey): FileLike => ({
+  name: entry.name,
+  type: entry.type,
+  size: entry.size,
+  arrayBuffer: async () => unseal(keys.latest(), item, 'bytes', await readFile(folder.paths(item).bin)),
+});
+
+/** What `dir` holds under `key`: its files, entries without bytes; anything else is deleted (counted by key). */
+async function readKept(
+  folder: Folder,
+  keys: HeldJournalKey,
+  key: JournalKey,
+  { now, lifetimeMs }: Freshness,
+) {
+  const files: KeptFile[] = [];
+  const lost: JournalEntry[] = [];
+  const others = new Map<string, number>();
+  for (const item of await folder.items()) {
+    const stored = await folder.readStored(item);
+    const fresh = stored !== null && now() - stored.savedAt <= lifetimeMs;
+    if (stored && stored.keyId !== key.id) {
+      // Sealed under a key this session does not have (someone else's, or one the server destroyed).
+      if (fresh) others.set(stored.keyId, (others.get(stored.keyId) ?? 0) + 1);
     }
+    const entry =
+      stored?.keyId === key.id && fresh ? await openEntry(key, item, stored).catch(() => null) : null;
+    if (!stored || !entry) {
+      await folder.drop(item);
+      continue;
+    }
+    const size = await stat(folder.paths(item).bin).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (size === entry.size + NONCE_BYTES + TAG_BYTES)
+      files.push({ entry, file: keptFile(folder, item, entry, keys), savedAt: stored.savedAt });
+    else lost.push(entry);
   }
+  files.sort((a, b) => a.savedAt - b.savedAt);
+  return { files, lost, others };
+}
+
+/**
+ * Keeps one file under `key`: its bytes, then its entry (alone when the bytes cannot be kept); the
+ * entry only while `current()` (no sign-out or other person's sign-in meanwhile).
+ */
+async function keep(
+  folder: Folder,
+  key: JournalKey,
+  kept: { entry: JournalEntry; file: FileLike; savedAt: number },
+  current: () => boolean,
+) {
+  const item = hash(kept.entry.id);
+  const { bin, json } = folder.paths(item);
+  const record = JSON.stringify({
+    keyId: key.id,
+    savedAt: kept.savedAt,
+    entry: await sealEntry(key, item, kept.entry),
+  });
+  try {
+    await writeDurably(bin, await seal(key, item, 'bytes', new Uint8Array(await kept.file.arrayBuffer())));
+  } catch (error) {
+    // The name is kept even when the bytes are not (a full disk): the person can choose it again.
+    await rm(bin, { force: true }).catch(() => undefined);
+    await writeDurably(json, record).catch(() => undefined);
+    throw error;
+  }
+  if (!current()) {
+    await rm(bin, { force: true });
+    return;
+  }
+  await writeDurably(json, record);
+}
+
+/**
+ * Moves every file `from` sealed under `to` (the server replaced the key while the desk held both),
+ * one at a time while `current()`; a file removed or written again meanwhile is left as it is now.
+ */
+async function reseal(folder: Folder, from: JournalKey, to: JournalKey, current: () => boolean) {
+  for (const item of await folder.items()) {
+    const stored = await folder.readStored(item);
+    if (!current() || stored?.keyId !== from.id) continue;
+    const { bin, json } = folder.paths(item);
+    const entry = await openEntry(from, item, stored).catch(() => null);
+    const bytes =
+      entry &&
+      (await readFile(bin)
+        .then((data) => unseal(from, item, 'bytes', data))
+        .catch(() => null));
+    if (!entry) {
+      await folder.drop(item);
+      continue;
+    }
+    if (bytes) await writeDurably(bin, await seal(to, item, 'bytes', new Uint8Array(bytes)));
+    const sealedEntry = await sealEntry(to, item, entry);
+    if ((await folder.readStored(item))?.keyId !== from.id) continue;
+    await writeDurably(json, JSON.stringify({ ...stored, keyId: to.id, entry: sealedEntry }));
+    if (!bytes) await rm(bin, { force: true });
+  }
+}
+
+/** The desk's journals in `dir`: one person's at a time. */
+export function createFileJournals(options: FileJournalsOptions): UploadJournals {
+  const { dir, lifetimeMs, journalKey } = options;
+  const now = options.now ?? Date.now;
+  const folder = journalFolder(dir);
+  /** Bumped by `open` and `destroy`: a journal of an earlier person stops writing. */
+  let epoch = 0;
+  /** The open journal's key. */
+  let held: HeldJournalKey | null = null;
 
   function journalFor(keys: HeldJournalKey, opened: number): UploadJournal {
+    const current = () => opened === epoch;
     return {
       async save(entry, file) {
-        if (opened !== epoch) return; // signed out or someone else signed in meanwhile: keep nothing
+        if (!current()) return; // signed out or someone else signed in meanwhile: keep nothing
         let key = await keys.current();
         for (;;) {
-          await keep(key, entry, file, opened);
-          if (opened !== epoch || keys.latest().id === key.id) return;
+          await keep(folder, key, { entry, file, savedAt: now() }, current);
+          if (!current() || keys.latest().id === key.id) return;
           key = keys.latest(); // renewed while this was written: written again under the new key
         }
       },
-      remove: (id) => drop(hash(id)),
+      remove: (id) => folder.drop(hash(id)),
     };
   }
 
@@ -296,25 +331,19 @@ export function createFileJournals(options: FileJournalsOptions): UploadJournals
         owner,
         first: key,
         clock: clockOf(now),
-        rekey: (from, to) => reseal(from, to, opened),
+        rekey: (from, to) => reseal(folder, from, to, () => opened === epoch),
       });
       held = keys;
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      const { files, lost, others } = await readKept(key, keys);
-      return {
-        journal: journalFor(keys, opened),
-        files,
-        lost,
-        deletedForOthers: await tellOthers(others, key.id),
-      } satisfies OpenedJournal;
+      const { files, lost, others } = await readKept(folder, keys, key, { now, lifetimeMs });
+      const deletedForOthers = await tellOthers(folder, { now, lifetimeMs }, others, key.id);
+      return { journal: journalFor(keys, opened), files, lost, deletedForOthers } satisfies OpenedJournal;
     },
     async destroy() {
       epoch += 1;
       held?.stop();
       held = null;
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        if (name !== NOTES_FILE) await rm(join(dir, name), { recursive: true, force: true });
-      }
+      await folder.clear();
     },
   };
 }
