@@ -44,8 +44,62 @@ function toInboxScan(scan: Scan): InboxScan {
   return view;
 }
 
+/** Starts an inbox on `folder`, its events told to `onEvent`; a folder that cannot be watched answers why. */
+async function startInbox(
+  folder: string,
+  afterUpload: AfterUpload,
+  options: InboxHostOptions,
+  onEvent: (error?: string) => void,
+): Promise<{ inbox: Inbox; unsubscribe: () => void } | { error: string }> {
+  const inbox = createInbox(
+    options.stableMs === undefined
+      ? { folder, afterUpload }
+      : { folder, afterUpload, stableMs: options.stableMs },
+  );
+  const unsubscribe = inbox.subscribe((event) => onEvent(event.type === 'error' ? event.message : undefined));
+  try {
+    await inbox.start();
+    return { inbox, unsubscribe };
+  } catch (error) {
+    unsubscribe();
+    await inbox.close();
+    return { error: `Cannot watch ${folder}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** What the renderer and main's helpers do with one scan of the running inbox. */
+function scanAccess(
+  current: () => Inbox,
+): Pick<InboxHost, 'read' | 'pathOf' | 'markUploading' | 'markUploaded' | 'markFailed'> {
+  const scan = (id: string): Scan => {
+    const found = current().get(id);
+    if (!found) throw new Error('This scan is no longer in the inbox.');
+    return found;
+  };
+  return {
+    async read(id) {
+      const { name, path } = scan(id);
+      const bytes = await readFile(path);
+      return {
+        name,
+        type: scanContentType(name),
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      };
+    },
+    pathOf: (id) => scan(id).path,
+    async markUploading(id, target) {
+      await current().markUploading(id, target);
+    },
+    async markUploaded(id) {
+      await current().markUploaded(id);
+    },
+    async markFailed(id, error) {
+      await current().markFailed(id, error);
+    },
+  };
+}
+
 /** Creates the host; nothing is watched until {@link InboxHost.configure}. */
-// eslint-disable-next-line max-lines-per-function -- under 80 lines before the code was formatted to 110 columns; to be split
 export function createInboxHost(options: InboxHostOptions): InboxHost {
   let inbox: Inbox | null = null;
   let folder: string | null = null;
@@ -61,74 +115,42 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
   };
   const publish = (): void => options.onState(state());
 
-  const current = (): Inbox => {
-    if (!inbox) throw new Error('No scanner folder is set.');
-    return inbox;
-  };
-
   const stop = async (): Promise<void> => {
     unsubscribe();
+    unsubscribe = () => {};
     await inbox?.close();
     inbox = null;
   };
 
-  return {
-    configure(nextFolder, afterUpload) {
-      switching = switching.then(async () => {
-        if (inbox && nextFolder === folder) {
-          inbox.setAfterUpload(afterUpload);
-          return;
-        }
-        await stop();
-        folder = nextFolder;
-        lastError = undefined;
-        if (nextFolder !== null) {
-          const created = createInbox(
-            options.stableMs === undefined
-              ? { folder: nextFolder, afterUpload }
-              : { folder: nextFolder, afterUpload, stableMs: options.stableMs },
-          );
-          unsubscribe = created.subscribe((event) => {
-            if (event.type === 'error') lastError = event.message;
-            publish();
-          });
-          inbox = created;
-          try {
-            await created.start();
-          } catch (error) {
-            lastError = `Cannot watch ${nextFolder}: ${error instanceof Error ? error.message : String(error)}`;
-            await stop();
-          }
-        }
+  const reconfigure = async (nextFolder: string | null, afterUpload: AfterUpload) => {
+    if (inbox && nextFolder === folder) {
+      inbox.setAfterUpload(afterUpload);
+      return;
+    }
+    await stop();
+    folder = nextFolder;
+    lastError = undefined;
+    if (nextFolder !== null) {
+      const started = await startInbox(nextFolder, afterUpload, options, (error) => {
+        if (error !== undefined) lastError = error;
         publish();
       });
+      if ('error' in started) lastError = started.error;
+      else ({ inbox, unsubscribe } = started);
+    }
+    publish();
+  };
+
+  return {
+    configure(nextFolder, afterUpload) {
+      switching = switching.then(() => reconfigure(nextFolder, afterUpload));
       return switching;
     },
     state,
-    async read(id) {
-      const scan = current().get(id);
-      if (!scan) throw new Error('This scan is no longer in the inbox.');
-      const bytes = await readFile(scan.path);
-      return {
-        name: scan.name,
-        type: scanContentType(scan.name),
-        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      };
-    },
-    pathOf(id) {
-      const scan = current().get(id);
-      if (!scan) throw new Error('This scan is no longer in the inbox.');
-      return scan.path;
-    },
-    async markUploading(id, target) {
-      await current().markUploading(id, target);
-    },
-    async markUploaded(id) {
-      await current().markUploaded(id);
-    },
-    async markFailed(id, error) {
-      await current().markFailed(id, error);
-    },
+    ...scanAccess(() => {
+      if (!inbox) throw new Error('No scanner folder is set.');
+      return inbox;
+    }),
     async close() {
       await switching;
       await stop();
