@@ -96,17 +96,45 @@ interface SettingsFormProps extends Pick<SetupScreenProps, 'bridge' | 'current' 
   cancel: ReactNode;
 }
 
-/** The form, for whoever may change the settings; main checks again on save. */
-// eslint-disable-next-line max-lines-per-function -- under 80 lines before the code was formatted to 110 columns; to be split
-function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFormProps) {
-  const [folder, setFolder] = useState(current.watchedFolder ?? '');
+/** The scanner folder, chosen through the system's folder picker (typing a path is not offered). */
+function FolderField({ folder, onBrowse }: { folder: string; onBrowse: () => void }) {
+  return (
+    <>
+      <label htmlFor="folder">Scanner folder</label>
+      <div className="row">
+        <input id="folder" readOnly required value={folder} />
+        <button type="button" onClick={onBrowse}>
+          Browse…
+        </button>
+      </div>
+    </>
+  );
+}
+
+function AfterUploadChoice({ current }: { current: DesktopSettings['afterUpload'] }) {
+  return (
+    <fieldset>
+      <legend>After a scan is uploaded</legend>
+      <label>
+        <input type="radio" name="afterUpload" value="move" defaultChecked={current === 'move'} /> Move it to
+        the “uploaded” folder
+      </label>
+      <label>
+        <input type="radio" name="afterUpload" value="delete" defaultChecked={current === 'delete'} /> Delete
+        it
+      </label>
+    </fieldset>
+  );
+}
+
+/** Saves the form through main, which checks again who may; answers why when it refuses. */
+function useSaveSettings(
+  bridge: DesktopBridge,
+  folder: string,
+  onSaved: (settings: DesktopSettings) => void,
+) {
   const [message, setMessage] = useState('');
   const [saving, setSaving] = useState(false);
-
-  const browse = async () => {
-    const chosen = await bridge.chooseFolder();
-    if (chosen) setFolder(chosen);
-  };
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -126,6 +154,17 @@ function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFor
       setSaving(false);
     }
   };
+  return { save, message, saving };
+}
+
+/** The form, for whoever may change the settings; main checks again on save. */
+function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFormProps) {
+  const [folder, setFolder] = useState(current.watchedFolder ?? '');
+  const { save, message, saving } = useSaveSettings(bridge, folder, onSaved);
+  const browse = async () => {
+    const chosen = await bridge.chooseFolder();
+    if (chosen) setFolder(chosen);
+  };
 
   return (
     <main className="setup">
@@ -140,34 +179,8 @@ function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFor
           placeholder="https://vita.example.org"
           defaultValue={current.serverUrl ?? ''}
         />
-        <label htmlFor="folder">Scanner folder</label>
-        <div className="row">
-          <input id="folder" readOnly required value={folder} />
-          <button type="button" onClick={() => void browse()}>
-            Browse…
-          </button>
-        </div>
-        <fieldset>
-          <legend>After a scan is uploaded</legend>
-          <label>
-            <input
-              type="radio"
-              name="afterUpload"
-              value="move"
-              defaultChecked={current.afterUpload === 'move'}
-            />{' '}
-            Move it to the “uploaded” folder
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="afterUpload"
-              value="delete"
-              defaultChecked={current.afterUpload === 'delete'}
-            />{' '}
-            Delete it
-          </label>
-        </fieldset>
+        <FolderField folder={folder} onBrowse={() => void browse()} />
+        <AfterUploadChoice current={current.afterUpload} />
         <p role="alert" className="error">
           {message}
         </p>
