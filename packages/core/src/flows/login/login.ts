@@ -36,7 +36,24 @@ export interface LoginFlowOptions {
 /** The sign-in flow. */
 export type LoginFlow = Flow<LoginState, LoginEvent>;
 
-/** Creates the sign-in flow. */
+/**
+ * Creates the sign-in flow. Every flow is a store: `send` events, `getState`, `subscribe`; screens
+ * render the state and send what the person does.
+ *
+ * @example
+ * ```ts
+ * import { createApiClient, createLoginFlow } from '@vita-docs/core';
+ *
+ * const login = createLoginFlow({ api: createApiClient({}), storage: sessionStorage, platform: window });
+ * login.subscribe((state) => {
+ *   if (state.status === 'code') showCodeForm(state.email, state.error);
+ *   if (state.status === 'signedIn') goTo('/dashboard');
+ * });
+ * login.send({ type: 'submitCredentials', email: 'vera@example.org', pin: '1234' });
+ * // …after the person types the code from the email:
+ * login.send({ type: 'submitCode', code: '123456' });
+ * ```
+ */
 export function createLoginFlow({
   api,
   storage,

@@ -78,7 +78,29 @@ export interface UploadFlow extends Flow<UploadState, UploadEvent> {
   dispose(): void;
 }
 
-/** Creates the upload queue flow. */
+/**
+ * Creates the upload queue flow for one category of one client.
+ *
+ * @example Queue two files and upload them (the kiosk's headless intake does this in Node):
+ * ```ts
+ * import { createApiClient, createFetchPutFile, createImageConverter, createUploadFlow } from '@vita-docs/core';
+ * import { createSharpRaster } from '@vita-docs/core/node';
+ *
+ * const api = createApiClient({ baseUrl: 'https://vita.example.org/api', fetch: signedInFetch });
+ * const flow = createUploadFlow({
+ *   api,
+ *   putFile: createFetchPutFile(fetch),
+ *   convert: createImageConverter({ raster: createSharpRaster() }),
+ *   storage: preferences, // any KeyValueStorage: getItem, setItem, removeItem
+ *   platform: { alert: console.log },
+ *   target: { clientId, docType: 'W-2' },
+ *   refresh: () => undefined,
+ * });
+ * await flow.addFiles([w2Photo, w2Pdf]).ready; // photos become Letter PDFs first
+ * flow.send({ type: 'upload' });
+ * flow.subscribe((state) => console.log(state.queue.map((item) => item.progress.status)));
+ * ```
+ */
 export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
   const { storage, target, uploadedNames, maxUploadBytes, journal, connectivity, clock } = options;
   let counter = 1;
