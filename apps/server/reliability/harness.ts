@@ -288,7 +288,7 @@ export function openBrowser(url: string, email = ''): Browser {
 }
 
 /** Signs `email` in through PIN + emailed code on a new browser. */
-async function signIn(url: string, email: string, pin: string): Promise<Browser> {
+export async function signIn(url: string, email: string, pin: string): Promise<Browser> {
   const browser = openBrowser(url, email);
   const before = await outboxLength(url);
   await browser.api.loginInit({ body: { email, pin } });
