@@ -170,7 +170,7 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     TRUST_PROXY: '127.0.0.1',
   };
-  const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i] as number, env });
+  const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i], env });
   const processes: ServerProcess[] = [];
   // One after the other the first time: the first one creates the schema and the admin.
   for (let i = 0; i < count; i += 1) processes.push(await start(i));

@@ -38,7 +38,7 @@ describe('reliability, short form', () => {
 
   // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
   it.skipIf(!nginx)(
-    'behind nginx, spreads work over processes, honours changes everywhere, shares limits, loses nothing to a killed process and fails no request in a rolling restart',
+    'behind nginx, spreads work over processes, honours changes everywhere, shares limits and fails no request in a rolling restart',
     async () => {
       await expectNothingBroke(severalProcesses);
     },

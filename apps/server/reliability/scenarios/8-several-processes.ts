@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import pg from 'pg';
 import { findNginx, startCluster, startNginx, type Cluster } from '../balancer.js';
 import {
-  ADMIN,
   VOLUNTEER_PIN,
   createRecorder,
   download,
@@ -216,9 +215,7 @@ async function limitsShared(url: string, outbox: string): Promise<Finding> {
   const result = finding();
   const browser = openBrowser(url);
   const email = 'volunteer0@reliability.test';
-  const before = await fetch(`${url}/api/dev/outbox`).then(
-    async (r) => ((await r.json()) as unknown[]).length,
-  );
+  const before = await outboxLength(outbox);
   await browser.api.loginInit({ body: { email, pin: VOLUNTEER_PIN } });
   const code = await latestCode(outbox, email, before);
   const wrong = code === '000000' ? '111111' : '000000';
