@@ -100,7 +100,6 @@ describe('backup and restore', () => {
     const restoredDir = await freshDataDir('restored');
     const restored = await command('restore', folder, restoredDir);
     expect(restored.stdout).toMatch(/Restored \d+ documents/);
-    console.log('BACKUP', taken.stdout, 'RESTORE', restored.stdout);
     const again = await startServer({ dataDir: restoredDir });
     try {
       // Sessions were not restored: the old cookie is refused, everyone signs in again.
