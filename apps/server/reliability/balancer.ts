@@ -39,11 +39,7 @@ async function documentedConfig(): Promise<string> {
 }
 
 /** The documented configuration with this run's upstream ports, listening port and log file. */
-export async function nginxSite(
-  ports: readonly number[],
-  listen: number,
-  accessLog: string,
-): Promise<string> {
+async function nginxSite(ports: readonly number[], listen: number, accessLog: string): Promise<string> {
   const block = await documentedConfig();
   const servers = /^( *)server 127\.0\.0\.1:\d+ (.*);$/m.exec(block);
   if (!servers) throw new Error('the nginx block names no upstream server');
@@ -55,7 +51,7 @@ export async function nginxSite(
     .replace(/access_log \S+ /, `access_log ${accessLog} `);
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
       const address = probe.address();
