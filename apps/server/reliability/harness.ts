@@ -248,7 +248,7 @@ export async function latestCode(url: string, email: string, after = 0): Promise
   throw new Error(`no code was mailed to ${email}`);
 }
 
-async function outboxLength(url: string): Promise<number> {
+export async function outboxLength(url: string): Promise<number> {
   const res = await fetch(`${url}/api/dev/outbox`);
   return ((await res.json()) as unknown[]).length;
 }
@@ -287,12 +287,15 @@ export function openBrowser(url: string, email = ''): Browser {
   };
 }
 
-/** Signs `email` in through PIN + emailed code on a new browser. */
-async function signIn(url: string, email: string, pin: string): Promise<Browser> {
+/**
+ * Signs `email` in through PIN + emailed code on a new browser. The mail is read at `outbox` (a
+ * server process itself: the outbox answers no request relayed by a proxy).
+ */
+export async function signIn(url: string, email: string, pin: string, outbox = url): Promise<Browser> {
   const browser = openBrowser(url, email);
-  const before = await outboxLength(url);
+  const before = await outboxLength(outbox);
   await browser.api.loginInit({ body: { email, pin } });
-  await browser.api.loginVerify({ body: { email, code: await latestCode(url, email, before) } });
+  await browser.api.loginVerify({ body: { email, code: await latestCode(outbox, email, before) } });
   return browser;
 }
 
@@ -300,8 +303,9 @@ async function signIn(url: string, email: string, pin: string): Promise<Browser>
 export async function setUpProgramme(
   url: string,
   count: number,
+  outbox = url,
 ): Promise<{ admin: Browser; volunteers: Browser[] }> {
-  const admin = await signIn(url, ADMIN.email, ADMIN.pin);
+  const admin = await signIn(url, ADMIN.email, ADMIN.pin, outbox);
   const volunteers: Browser[] = [];
   for (let i = 0; i < count; i += 1) {
     const email = `volunteer${i}@reliability.test`;
@@ -309,7 +313,7 @@ export async function setUpProgramme(
       body: { firstName: 'Vol', lastName: `Number ${i}`, email, pin: VOLUNTEER_PIN },
     });
     await admin.api.approveUser({ params: { email }, body: { approved: true } });
-    volunteers.push(await signIn(url, email, VOLUNTEER_PIN));
+    volunteers.push(await signIn(url, email, VOLUNTEER_PIN, outbox));
   }
   return { admin, volunteers };
 }

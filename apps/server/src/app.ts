@@ -60,6 +60,12 @@ export { loadConfig, ConfigError } from './env.js';
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 const SWEEP_GRACE_MS = 60 * 60_000;
 
+/**
+ * How long a stop waits for requests in flight (a ZIP being streamed, an upload being verified) before
+ * it cuts their connections (docs/scaling.md: a rolling restart loses nothing within it).
+ */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
 /** JSON bodies are small; files never pass through JSON routes (they go to presigned URLs). */
 const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -82,7 +88,11 @@ export interface BuildOptions {
 export interface Server {
   app: FastifyInstance;
   services: Services;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers every request already accepted (streams included) for up to
+   * `deadlineMs`, then cuts what is left, stops the background work and closes the database.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
@@ -135,6 +145,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // Slow requests: see `installBodyDeadlines` (Fastify's own option is only set after the server is made).
     requestTimeout: 0,
     http: { ...HTTP_SERVER_OPTIONS, ...deadlineServerOptions(deadlines) },
+    // A request on a connection accepted before the stop is answered, not refused: the balancer
+    // cannot send it elsewhere once sent (see `gracefully`).
+    return503OnClosing: false,
     frameworkErrors: (error, _request, reply) => {
       const message =
         error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid.' : 'The request is not valid.';
@@ -346,6 +359,30 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   };
 }
 
+/**
+ * A stop that loses no request: the listening socket closes first (a balancer's next connection goes
+ * to another process), every answer given while stopping closes its connection (so a kept-alive one
+ * carries no further request here), and connections still busy at the deadline are cut.
+ */
+function gracefully(app: FastifyInstance): (deadlineMs: number) => Promise<void> {
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
+  return async (deadlineMs) => {
+    const cut = setTimeout(() => app.server.closeAllConnections(), deadlineMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+    }
+  };
+}
+
 /** Opens the services, installs HTTP, starts the background work, and last the session-change listener. */
 async function assemble(
   app: FastifyInstance,
@@ -357,6 +394,7 @@ async function assemble(
 ): Promise<Server> {
   const { services, local, closeStore } = await openServices(app, config, connection, options);
   await installHttp(app, services, local, deadlines);
+  const closing = gracefully(app);
   const background = startBackgroundWork(services, local);
   // Last, when nothing can fail any more: until it listens, no session lookup is kept.
   const listener = listenForAuthChanges(connection, services.sessions, (err) =>
@@ -368,9 +406,9 @@ async function assemble(
   return {
     app,
     services,
-    async close() {
+    async close(deadlineMs = SHUTDOWN_DEADLINE_MS) {
       background.stop();
-      await app.close();
+      await closing(deadlineMs);
       await background.finished();
       services.mailer.close();
       closeStore();

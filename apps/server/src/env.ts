@@ -202,3 +202,11 @@ function defaultStorageKeyFile(xdgConfigHome: string | undefined, home: string |
   const config = xdgConfigHome ?? path.join(home ?? os.homedir(), '.config');
   return path.join(path.resolve(config), 'vita-docs', 'storage.key');
 }
+
+/**
+ * The folder a command was typed in: npm and pnpm run a script in its package's folder and say where
+ * they were started in INIT_CWD (`npm run backup -- <folder>` takes a folder relative to it).
+ */
+export function invocationDir(): string {
+  return process.env.INIT_CWD ?? process.cwd();
+}

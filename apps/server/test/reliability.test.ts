@@ -8,8 +8,11 @@ import { scenario as crashDuringUploads } from '../reliability/scenarios/2-crash
 import { scenario as crashDuringDeletes } from '../reliability/scenarios/3-crash-during-zip-and-deletes.js';
 import { scenario as diskFull } from '../reliability/scenarios/4-disk-full.js';
 import { scenario as databaseOutage } from '../reliability/scenarios/5-database-outage.js';
+import { scenario as severalProcesses } from '../reliability/scenarios/8-several-processes.js';
+import { findNginx } from '../reliability/balancer.js';
 
 const quiet = { short: true, log: () => undefined };
+const nginx = await findNginx();
 
 async function expectNothingBroke(scenario: Scenario) {
   const row = await scenario.run(quiet);
@@ -32,4 +35,13 @@ describe('reliability, short form', () => {
   it('answers 503 quickly while its database is away, and works again without a restart', async () => {
     await expectNothingBroke(databaseOutage);
   }, 120_000);
+
+  // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
+  it.skipIf(!nginx)(
+    'behind nginx, spreads work over processes, honours changes everywhere, shares limits and fails no request in a rolling restart',
+    async () => {
+      await expectNothingBroke(severalProcesses);
+    },
+    240_000,
+  );
 });

@@ -1,0 +1,189 @@
+/**
+ * Several `node dist/main.js` processes behind nginx, as docs/scaling.md describes: one PostgreSQL
+ * they share (an embedded cluster of its own, through DATABASE_URL), one S3 (s3rver), and nginx run
+ * with the configuration read from docs/scaling.md (its ports and log path put in).
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded/cluster.js';
+import { startS3rver } from '../test/s3rver.js';
+import { freshDataDir, serverDir, sleep, startServer, type ServerProcess } from './harness.js';
+
+const NGINX_CANDIDATES = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'];
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** The nginx binary, or undefined when it is not installed. */
+export async function findNginx(): Promise<string | undefined> {
+  for (const candidate of NGINX_CANDIDATES) {
+    if (
+      await fs.access(candidate, fs.constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
+  }
+  return undefined;
+}
+
+/** The `nginx` block of docs/scaling.md: the configuration an admin copies. */
+async function documentedConfig(): Promise<string> {
+  const doc = await fs.readFile(path.resolve(serverDir, '../../docs/scaling.md'), 'utf8');
+  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error('docs/scaling.md has no nginx block');
+  return block;
+}
+
+/** The documented configuration with this run's upstream ports, listening port and log file. */
+async function nginxSite(ports: readonly number[], listen: number, accessLog: string): Promise<string> {
+  const block = await documentedConfig();
+  const servers = /^( *)server 127\.0\.0\.1:\d+ (.*);$/m.exec(block);
+  if (!servers) throw new Error('the nginx block names no upstream server');
+  const [, indent, options] = servers;
+  const upstream = ports.map((port) => `${indent}server 127.0.0.1:${port} ${options};`).join('\n');
+  return block
+    .replace(/^( *server 127\.0\.0\.1:\d+ .*;\n)+/m, `${upstream}\n`)
+    .replace(/listen 80;/, `listen 127.0.0.1:${listen};`)
+    .replace(/access_log \S+ /, `access_log ${accessLog} `);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** A running nginx with the documented site in front of `ports`. */
+export interface Nginx {
+  readonly url: string;
+  /** How many requests each upstream address answered so far (from the access log). */
+  answeredBy(): Promise<Map<string, number>>;
+  /** Resolves once the process on `port` answers requests through nginx again (after a restart). */
+  inUse(port: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startNginx(binary: string, ports: readonly number[]): Promise<Nginx> {
+  const dir = await freshDataDir('nginx');
+  // nginx's workers (user nobody when started as root) write their temp files here.
+  await fs.chmod(dir, 0o755);
+  const listen = await freePort();
+  const accessLog = path.join(dir, 'access.log');
+  await fs.writeFile(path.join(dir, 'vita-docs.conf'), await nginxSite(ports, listen, accessLog));
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((name) => `${name}_temp_path ${path.join(dir, `${name}_temp`)};`)
+    .join(' ');
+  const main = `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http { ${temp} include ${dir}/vita-docs.conf; }
+`;
+  await fs.writeFile(path.join(dir, 'nginx.conf'), main);
+  await promisify(execFile)(binary, ['-t', '-q', '-p', dir, '-c', `${dir}/nginx.conf`]);
+  const child: ChildProcess = spawn(binary, ['-p', dir, '-c', `${dir}/nginx.conf`], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${listen}`;
+  for (let waited = 0; ; waited += 25) {
+    if (
+      await fetch(`${url}/api/me`).then(
+        (res) => res.body?.cancel().then(() => true),
+        () => false,
+      )
+    )
+      break;
+    if (waited > 10_000 || child.exitCode !== null)
+      throw new Error(
+        `nginx did not start: ${await fs.readFile(`${dir}/error.log`, 'utf8').catch(() => '')}`,
+      );
+    await sleep(25);
+  }
+  const answeredBy = async () => {
+    const counts = new Map<string, number>();
+    const lines = (await fs.readFile(accessLog, 'utf8').catch(() => '')).split('\n');
+    for (const line of lines) {
+      // A retried request names every address it tried; the last one answered.
+      const upstream = / \d{3} (\S+(?:, \S+)*) [\d.]+$/.exec(line)?.[1]?.split(', ').at(-1);
+      if (upstream && upstream !== '-') counts.set(upstream, (counts.get(upstream) ?? 0) + 1);
+    }
+    return counts;
+  };
+  return {
+    url,
+    answeredBy,
+    async inUse(port) {
+      const address = `127.0.0.1:${port}`;
+      const before = (await answeredBy()).get(address) ?? 0;
+      for (let waited = 0; ((await answeredBy()).get(address) ?? 0) <= before; waited += 100) {
+        if (waited > 30_000) throw new Error(`nginx sent nothing to ${address} within 30 s of its restart`);
+        await sleep(100);
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The processes, their shared database and bucket, and the balancer. */
+export interface Cluster {
+  readonly nginx: Nginx;
+  readonly processes: ServerProcess[];
+  readonly ports: readonly number[];
+  /** The connection string of the shared database (for checks). */
+  readonly databaseUrl: string;
+  /** Starts process `i` again on its port and data directory (after a stop or a kill). */
+  restart(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startCluster(nginxBinary: string, count: number): Promise<Cluster> {
+  const database: EmbeddedPostgres = await startEmbeddedPostgres({
+    dataDir: await freshDataDir('scale-db'),
+    log: quiet,
+    durable: false,
+  });
+  const s3 = await startS3rver();
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
+  const dataDirs = await Promise.all(ports.map((_, i) => freshDataDir(`scale-${i}`)));
+  const nginx = await startNginx(nginxBinary, ports);
+  const databaseUrl = database.connectionString();
+  const env = {
+    ...s3.env,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: nginx.url,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TRUST_PROXY: '127.0.0.1',
+  };
+  const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i], env });
+  const processes: ServerProcess[] = [];
+  // One after the other the first time: the first one creates the schema and the admin.
+  for (let i = 0; i < count; i += 1) processes.push(await start(i));
+  return {
+    nginx,
+    processes,
+    ports,
+    databaseUrl,
+    async restart(i) {
+      processes[i] = await start(i);
+    },
+    async close() {
+      await Promise.all(processes.map((p) => p.stop()));
+      await nginx.stop();
+      await s3.close();
+      await database.stop();
+      await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+    },
+  };
+}
