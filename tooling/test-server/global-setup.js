@@ -17,7 +17,9 @@ const quietLog = { info: () => undefined, warn: () => undefined, error: () => un
 async function serverModule(file) {
   const url = pathToFileURL(path.join(serverDist, file)).href;
   return import(url).catch((error) => {
-    throw new Error(`apps/server/dist is missing or stale: run \`pnpm --filter @vita-docs/server build\` (${error})`);
+    throw new Error(
+      `apps/server/dist is missing or stale: run \`pnpm --filter @vita-docs/server build\` (${error})`,
+    );
   });
 }
 
