@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { templateCopy } from './database.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server');
 
@@ -78,7 +79,10 @@ async function stopOrphanedPostgres(dataDir) {
 export async function startTestServer(options = {}) {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'vita-server-')));
-  const env = options.env ?? {};
+  // Under global-setup.js each server gets its own copy of the run's migrated template database;
+  // otherwise (or when told a DATABASE_URL) it starts as in production, embedded cluster and all.
+  const database = options.env?.DATABASE_URL ? null : await templateCopy();
+  const env = { ...options.env, ...(database && { DATABASE_URL: database.url }) };
   const verbose = options.verbose ?? false;
   let current = launch({ port, dataDir, env, verbose });
   await current.ready;
@@ -124,7 +128,9 @@ export async function startTestServer(options = {}) {
     },
     async stop({ keepData = true } = {}) {
       await stopChild();
-      if (!keepData && !options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+      if (keepData) return;
+      await database?.drop();
+      if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
     async restart() {
       await stopChild();

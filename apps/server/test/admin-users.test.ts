@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
+import { mailsSent, PIN, register, seedPeople, signIn, startApp, type TestApp } from './harness.js';
 
 describe('approving and managing accounts', () => {
   let app: TestApp;
@@ -56,7 +56,7 @@ describe('approving and managing accounts', () => {
     expect(mail).toMatchObject({ subject: 'Your VITA Documents account is approved' });
     expect(mail!.text.split('\n')).toContain(`${app.url}/login`);
     expect((await people.admin.post(`${user(email)}/approve`, { approved: false })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await mailsSent(app, people.admin);
     expect(await mails()).toHaveLength(1);
   });
 

@@ -23,9 +23,9 @@ describe('database connections that end', () => {
       .connection()
       .execute(async (held) => {
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(held);
-        // Ended from another connection, as a database shutdown or restart ends every one.
-        await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(db);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Ended from another connection, as a database shutdown or restart ends every one; with a
+        // timeout, pg_terminate_backend returns once the backend has exited.
+        await sql`select pg_terminate_backend(${rows[0]?.pid}, 10000)`.execute(db);
         return sql`select 1`.execute(held);
       })
       .catch((error: unknown) => error);
@@ -62,10 +62,10 @@ describe('a running server whose database ends its connections', () => {
     try {
       expect((await app.agent().get('/api/me')).status).toBe(401);
       const database = new URL(app.databaseUrl).pathname.slice(1);
+      // Returns once every one of them has exited (the timeout makes it wait for that).
       await adminQuery(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`,
+        `SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '${database}'`,
       );
-      await new Promise((r) => setTimeout(r, 300));
       const res = await app.agent().prime();
       expect((await res.get('/api/me')).status).toBe(401);
     } finally {

@@ -116,8 +116,15 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     return dir;
   };
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1500));
+    // Each server stops its PostgreSQL on SIGTERM; any postmaster still alive after it exited is killed below.
+    const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    await Promise.all(
+      running.map((child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        return exited;
+      }),
+    );
     for (const dir of dirs) {
       const pid = await postmasterPid(dir);
       if (pid && alive(pid)) process.kill(pid, 'SIGQUIT');

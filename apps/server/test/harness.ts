@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readCsrfToken } from '@vita-docs/core';
 import { createCookieJarFetch, type CookieJarFetch } from '@vita-docs/core/testing';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { buildServer, loadConfig, type BuildOptions, type Config, type Server } from '../src/app.js';
 import { databaseUrl } from './database-url.js';
 
@@ -277,6 +277,24 @@ export async function register(app: TestApp, email: string, first = 'Test', last
   const agent = await app.agent().prime();
   const res = await agent.post('/api/auth/register', { firstName: first, lastName: last, email, pin: PIN });
   if (res.status !== 200) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+let markers = 0;
+
+/**
+ * Resolves once the mails the server began sending before the call are in the outbox: it approves a
+ * fresh account, whose mail goes out the same background way after them, and waits for that mail.
+ * A test shows that something sent *no* mail this way, instead of waiting a fixed time.
+ */
+export async function mailsSent(app: TestApp, approver: Agent): Promise<void> {
+  markers += 1;
+  const email = `sent-marker-${markers}@example.org`;
+  await register(app, email);
+  const approved = await approver.post(`/api/admin/users/${encodeURIComponent(email)}/approve`, {
+    approved: true,
+  });
+  if (approved.status !== 200) throw new Error(`approve ${email}: ${approved.status}`);
+  await vi.waitFor(async () => expect((await app.outbox()).some((m) => m.to === email)).toBe(true));
 }
 
 /** A fresh server with an admin, an officer, two volunteers and a pending account, all signed in where possible. */

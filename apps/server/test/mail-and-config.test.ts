@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClient, refusalBeforeUpload } from '@vita-docs/core';
 import { loadConfig } from '../src/env.js';
 import { createClient } from './docs-helpers.js';
-import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
+import { mailsSent, PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
 import { startSmtpCapture } from './smtp.js';
 
 describe('configuration', () => {
@@ -132,7 +132,7 @@ describe('what clients learn of the configuration', () => {
     expect(mail!.text.split('\n')).toContain('https://vita.example.edu/login');
     // Approving an approved account again sends nothing more.
     expect((await approve()).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await mailsSent(app, people.officer);
     expect(await approvals()).toHaveLength(1);
   });
 });

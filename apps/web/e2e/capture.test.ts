@@ -6,14 +6,14 @@ import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib'
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
 import type { Fixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
+import { startWithClient } from './support/seed.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Scanner');
@@ -75,12 +75,7 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
   let clientId = '';
 
   beforeAll(async () => {
-    app = await startApp();
-    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
-    const api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    clientId = (await api.createClient('Dora', 'Client')).clientId;
-    await api.dispose();
+    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
     vis = await app.visit(PHONE);
     page = vis.page;
     await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/13614-C`);

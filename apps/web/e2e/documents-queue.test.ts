@@ -4,8 +4,7 @@
 import { deleteCategoryConfirm, messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import {
@@ -21,6 +20,7 @@ import {
 } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { startWithClient } from './support/seed.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Queue');
@@ -32,12 +32,7 @@ describe("a volunteer's full day, part 2", () => {
   let clientId = '';
 
   beforeAll(async () => {
-    app = await startApp();
-    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
-    const api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    clientId = (await api.createClient('Ada', 'Client')).clientId;
-    await api.dispose();
+    ({ app, clientId } = await startWithClient(admin, vera, 'Ada'));
     vis = await app.visit(DESKTOP);
     page = vis.page;
     await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);

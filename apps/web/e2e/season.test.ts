@@ -3,13 +3,13 @@
 // volunteer cannot sign in and is told why.
 import { seasonClosePhrase, zipFileName } from '@vita-docs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
+import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { listDocs, pdfFixture, uploadViaApi } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
+import { startWithClient } from './support/seed.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Season');
@@ -20,13 +20,9 @@ describe('closing the season', () => {
   let clientId = '';
 
   beforeAll(async () => {
-    app = await startApp();
-    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
-    const api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    clientId = (await api.createClient('Dora', 'Client')).clientId;
-    await uploadViaApi(api, app.server.url, clientId, 'Banking Info', await pdfFixture('statement.pdf'));
-    await api.dispose();
+    ({ app, clientId } = await startWithClient(admin, vera, 'Dora', async (api, id, started) => {
+      await uploadViaApi(api, started.server.url, id, 'Banking Info', await pdfFixture('statement.pdf'));
+    }));
   });
   afterAll(async () => {
     await app?.stop();

@@ -5,13 +5,13 @@
 import { messages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
+import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
 import { categoryScreen, expectFiles, pdfFixture, photoFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, submitCredentials } from './support/journeys.js';
+import { startWithClient } from './support/seed.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Volunteer');
@@ -34,12 +34,7 @@ describe('a volunteer under time pressure', () => {
   let clientId = '';
 
   beforeAll(async () => {
-    app = await startApp();
-    await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
-    const api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    clientId = (await api.createClient('Dora', 'Client')).clientId;
-    await api.dispose();
+    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
     vis = await app.visit(PHONE);
     page = vis.page;
   });

@@ -1,0 +1,29 @@
+import { ApiSession, seedPeople } from './api.js';
+import type { Person } from './api.js';
+import { startApp } from './app.js';
+import type { TestApp } from './app.js';
+
+/**
+ * A fresh app whose admin approved `volunteer`, with one client of the volunteer's made over the
+ * API; `prepare` does more as the volunteer (an upload, say) before that session ends.
+ */
+export async function startWithClient(
+  admin: Person,
+  volunteer: Person,
+  clientFirstName: string,
+  prepare?: (api: ApiSession, clientId: string, app: TestApp) => Promise<void>,
+): Promise<{ app: TestApp; clientId: string }> {
+  const app = await startApp();
+  try {
+    await (await seedPeople(app.server, admin, [{ person: volunteer }])).dispose();
+    const api = await ApiSession.open(app.server);
+    await api.signIn(volunteer);
+    const { clientId } = await api.createClient(clientFirstName, 'Client');
+    await prepare?.(api, clientId, app);
+    await api.dispose();
+    return { app, clientId };
+  } catch (error) {
+    await app.stop();
+    throw error;
+  }
+}
