@@ -13,6 +13,9 @@ const WRITES = /^\s*(update|delete|insert|with|truncate)\b/i;
 /** PostgreSQL refuses a cached plan whose columns changed (another server migrated `select *`). */
 const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 
+/** What `pg` says when a statement got no answer within `query_timeout`. */
+export const QUERY_TIMED_OUT = 'Query read timeout';
+
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans each one again: on this app's
  * one-row lookups that is most of the database's work (figures: docs/architecture.md, `src/db/`).
@@ -34,7 +37,12 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
   };
 
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // A statement that got no answer leaves the connection waiting for it: `pg` would queue the next
+    // one (a transaction's rollback) behind it for another timeout, and the pool would hand it out
+    // again. It fails at once from here, and is destroyed, not pooled, when released.
+    let stuck: Error | undefined;
     async function run<R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+      if (stuck) throw stuck;
       const name = nameFor(text);
       try {
         const result = await client.query<R & pg.QueryResultRow>({
@@ -47,6 +55,7 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
       } catch (err) {
         // The next use of this text gets a new name, so every connection prepares it afresh.
         if (name && err instanceof Error && err.message.includes(RESULT_TYPE_CHANGED)) names.delete(text);
+        if (err instanceof Error && err.message === QUERY_TIMED_OUT) stuck = err;
         throw err;
       }
     }
@@ -60,7 +69,7 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
       if (typeof textOrCursor !== 'string') throw new Error('Cursors are not configured.');
       return run<R>(textOrCursor, values);
     }
-    return { query, release: () => client.release() };
+    return { query, release: () => client.release(stuck) };
   };
 
   return {

@@ -14,10 +14,27 @@ export interface Mailer {
   close(): void;
 }
 
-/** Real delivery through an SMTP server (`SMTP_URL`); nodemailer loads only when one is configured. */
-export async function smtpMailer(url: string, from: string, log: FastifyBaseLogger): Promise<Mailer> {
+/**
+ * Real delivery through an SMTP server (`SMTP_URL`); nodemailer loads only when one is configured.
+ * A server that accepts the connection and then says nothing must not hold the sign-in that sends
+ * the code: each wait is bounded by `timeoutMs` (the socket's silence, once talking, by 2.5×), so a
+ * mail that cannot go answers `emailSent: false` within about 2 × `timeoutMs`. Timeouts set in the
+ * URL's query win.
+ */
+export async function smtpMailer(
+  url: string,
+  from: string,
+  log: FastifyBaseLogger,
+  timeoutMs: number,
+): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport(url);
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: Math.round(2.5 * timeoutMs),
+    dnsTimeout: timeoutMs,
+  });
   return {
     kind: 'smtp',
     async send(mail) {
