@@ -8,6 +8,7 @@ import { scenario as crashDuringUploads } from '../reliability/scenarios/2-crash
 import { scenario as crashDuringDeletes } from '../reliability/scenarios/3-crash-during-zip-and-deletes.js';
 import { scenario as diskFull } from '../reliability/scenarios/4-disk-full.js';
 import { scenario as databaseOutage } from '../reliability/scenarios/5-database-outage.js';
+import { scenario as hungDependencies } from '../reliability/scenarios/8-hung-dependencies.js';
 
 const quiet = { short: true, log: () => undefined };
 
@@ -32,4 +33,8 @@ describe('reliability, short form', () => {
   it('answers 503 quickly while its database is away, and works again without a restart', async () => {
     await expectNothingBroke(databaseOutage);
   }, 120_000);
+
+  it('answers 503 within 3 s while its database, S3 or SMTP stops answering, and recovers by itself', async () => {
+    await expectNothingBroke(hungDependencies);
+  }, 180_000);
 });

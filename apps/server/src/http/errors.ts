@@ -107,6 +107,8 @@ export function installErrorCodes(app: FastifyInstance): void {
 /** Every failure becomes `{ error, code }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError | ZodError | StorageError, request, reply) => {
+    // An error answer is JSON, whatever the route meant to send (a ZIP whose first file failed).
+    reply.removeHeader('content-type').removeHeader('content-disposition');
     if (err instanceof HttpError) {
       void reply.headers(err.headers).code(err.statusCode).send({ error: err.message, code: err.code });
       return;

@@ -28,13 +28,17 @@ export async function smtpMailer(
   timeoutMs: number,
 ): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({
-    url,
+  // nodemailer reads every option from the URL when it is given one, so the bounds go in its query.
+  const bounded = new URL(url);
+  const bounds = {
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: Math.round(2.5 * timeoutMs),
     dnsTimeout: timeoutMs,
-  });
+  };
+  for (const [name, value] of Object.entries(bounds))
+    if (!bounded.searchParams.has(name)) bounded.searchParams.set(name, String(value));
+  const transport = nodemailer.createTransport(bounded.href);
   return {
     kind: 'smtp',
     async send(mail) {

@@ -35,14 +35,14 @@ const DEFAULT_TIMEOUT_MS = 2_000;
  * forwards looks like this): the TCP connection, the answer's headers (an error, not the SDK's
  * default warning), and silence in the middle of a body. The last is generous: a ZIP or download
  * read by a slow client pauses its S3 stream while the client catches up. One retry, not the SDK's
- * two, keeps a failure within about 5 × `timeoutMs`.
+ * two, keeps a failure within about 10 × `timeoutMs` (a read makes two requests).
  */
 function hangBounds(timeoutMs: number) {
   return {
     maxAttempts: 2,
     requestHandler: {
       connectionTimeout: timeoutMs,
-      requestTimeout: Math.round(2.5 * timeoutMs),
+      requestTimeout: 2 * timeoutMs,
       throwOnRequestTimeout: true,
       socketTimeout: 15 * timeoutMs,
     },
