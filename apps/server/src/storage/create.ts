@@ -75,7 +75,7 @@ export async function createObjectStore(
       async before(key) {
         const row = await findDocument(db, key);
         if (!row) throw gone();
-        if (row.state === 'stored') {
+        if (row.state !== 'pending') {
           throw uploadLinkUsed();
         }
         return {
