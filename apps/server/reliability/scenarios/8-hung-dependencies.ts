@@ -48,16 +48,21 @@ async function timed(
   }
 }
 
-/** The postmaster of the cluster in `dbDir` and every process it started. */
-async function clusterPids(dbDir: string): Promise<number[]> {
-  const postmaster = Number(
-    (await fs.readFile(path.join(dbDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
-  );
+/**
+ * Stops the postmaster of the cluster in `dbDir` first (so it starts no more backends), then every
+ * process it started; returns them all.
+ */
+async function stopCluster(dbDir: string): Promise<number[]> {
+  const pidFile = await fs.readFile(path.join(dbDir, 'postgres', 'postmaster.pid'), 'utf8');
+  const postmaster = Number(pidFile.split('\n')[0]);
+  process.kill(postmaster, 'SIGSTOP');
   const children: number[] = [];
   for (const entry of await fs.readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const status = await fs.readFile(`/proc/${entry}/status`, 'utf8').catch(() => '');
-    if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) === postmaster) children.push(Number(entry));
+    if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== postmaster) continue;
+    process.kill(Number(entry), 'SIGSTOP');
+    children.push(Number(entry));
   }
   return [postmaster, ...children];
 }
@@ -105,10 +110,9 @@ async function hungDatabase(
     // More callers than the pool has connections: a pool that kept stuck ones would show.
     const workers = Array.from({ length: 12 }, (_, n) => worker(n));
     await sleep(1_000);
-    pids = await clusterPids(dbDir);
-    const stopped = pids.length;
     phase = 'hung';
-    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    pids = await stopCluster(dbDir);
+    const stopped = pids.length;
     const stoppedAt = Date.now() - began;
     log(`${pids.length} PostgreSQL processes stopped at ${stoppedAt} ms`);
     await sleep(short ? 5_000 : 12_000);

@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { hangAwareConnect } from './hang.js';
 import { migrationProvider } from './migrations.js';
 import { preparedStatementPool } from './prepared.js';
 import type { Database } from './schema.js';
@@ -15,6 +16,8 @@ const POOL_SIZE = 10;
  * setting covers which failure: docs/reliability.md#dependencies-that-stop-answering.
  */
 export const DEFAULT_DATABASE_TIMEOUT_MS = 2_000;
+/** How long a request may wait for a connection that is busy under load (the database answering). */
+const LOAD_WAIT_MS = 10_000;
 
 /**
  * The pool's settings for a database that stops answering rather than refusing (a hung disk, a
@@ -22,8 +25,9 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 2_000;
  */
 export function hangBounds(timeoutMs: number): pg.PoolConfig {
   return {
-    // Waiting for a connection, new or pooled: a stopped postmaster still completes the TCP handshake.
-    connectionTimeoutMillis: timeoutMs,
+    // A backstop only: how long a request waits for a connection is chosen by `hangAwareConnect`
+    // (a new one, or any once the database is suspect: `timeoutMs`; one busy under load: this).
+    connectionTimeoutMillis: LOAD_WAIT_MS,
     // Each statement's answer, measured by the client: the only bound when the server itself is stopped.
     query_timeout: timeoutMs,
     // The same bound kept by the server, so a statement the client gave up on does not run on.
@@ -60,8 +64,9 @@ export async function openDatabase(
   // out (held for an advisory lock, or between two queries) would emit 'error' to nobody and crash
   // the process; its next query fails instead (a 503), and the pool drops it when it is released.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  const watch = hangAwareConnect(pool, timeoutMs, LOAD_WAIT_MS);
   return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparedStatementPool(pool, afterChange) }),
+    dialect: new PostgresDialect({ pool: preparedStatementPool(pool, afterChange, watch) }),
   });
 }
 

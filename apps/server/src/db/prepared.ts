@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import type { hangAwareConnect } from './hang.js';
 
 /** Statement texts given a name; past this many, new texts run unnamed (a bound on backend memory). */
 const MAX_NAMED_STATEMENTS = 500;
@@ -23,7 +24,11 @@ export const QUERY_TIMED_OUT = 'Query read timeout';
  * and execute. The texts come from the query builder, so their number
  * is bounded by the code; the cap is a guard against a builder that inlines values.
  */
-export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string) => void): PostgresPool {
+export function preparedStatementPool(
+  pool: pg.Pool,
+  afterChange?: (text: string) => void,
+  watch?: ReturnType<typeof hangAwareConnect>,
+): PostgresPool {
   const names = new Map<string, string>();
   let counter = 0;
 
@@ -50,12 +55,16 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
           values: [...values],
           ...(name && { name }),
         });
+        watch?.answered();
         if (afterChange && WRITES.test(text)) afterChange(text);
         return result as PostgresQueryResult<R>;
       } catch (err) {
         // The next use of this text gets a new name, so every connection prepares it afresh.
         if (name && err instanceof Error && err.message.includes(RESULT_TYPE_CHANGED)) names.delete(text);
-        if (err instanceof Error && err.message === QUERY_TIMED_OUT) stuck = err;
+        if (err instanceof Error && err.message === QUERY_TIMED_OUT) {
+          stuck = err;
+          watch?.noAnswer();
+        }
         throw err;
       }
     }
@@ -73,7 +82,7 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
   };
 
   return {
-    connect: async () => wrap(await pool.connect()),
+    connect: async () => wrap(await (watch ? watch.connect() : pool.connect())),
     end: () => pool.end(),
   };
 }
