@@ -15,7 +15,7 @@ const POOL_SIZE = 10;
  * connection (a new one, or one of the pool's to come free) and for each statement's answer. Which
  * setting covers which failure: docs/reliability.md#dependencies-that-stop-answering.
  */
-export const DEFAULT_DATABASE_TIMEOUT_MS = 2_000;
+const DEFAULT_DATABASE_TIMEOUT_MS = 2_000;
 /** How long a request may wait for a connection that is busy under load (the database answering). */
 const LOAD_WAIT_MS = 10_000;
 
@@ -23,7 +23,7 @@ const LOAD_WAIT_MS = 10_000;
  * The pool's settings for a database that stops answering rather than refusing (a hung disk, a
  * partition, every process of the cluster stopped): each case has its own bound.
  */
-export function hangBounds(timeoutMs: number): pg.PoolConfig {
+function hangBounds(timeoutMs: number): pg.PoolConfig {
   return {
     // A backstop only: how long a request waits for a connection is chosen by `hangAwareConnect`
     // (a new one, or any once the database is suspect: `timeoutMs`; one busy under load: this).

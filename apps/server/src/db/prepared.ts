@@ -15,7 +15,7 @@ const WRITES = /^\s*(update|delete|insert|with|truncate)\b/i;
 const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 
 /** What `pg` says when a statement got no answer within `query_timeout`. */
-export const QUERY_TIMED_OUT = 'Query read timeout';
+const QUERY_TIMED_OUT = 'Query read timeout';
 
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans each one again: on this app's
