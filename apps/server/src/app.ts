@@ -202,6 +202,7 @@ async function openServices(
       ),
     // This process's own change to who may do what is heard at once (others' through the triggers).
     (statement) => CHANGES_AUTH.test(statement) && sessions.clear(),
+    config.dependencyTimeoutMs,
   );
   const secret = await loadSecret(db, config);
   // A missing or wrong storage key stops the start here, before anything is served.
@@ -220,7 +221,7 @@ async function openServices(
     throw err;
   });
   const mailer = config.smtpUrl
-    ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log)
+    ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log, config.dependencyTimeoutMs)
     : outboxMailer(db, app.log);
   const journalKeys = createJournalKeys(db, journalWrapKey(storageKey, secret));
   const services: Services = { config, db, secret, mailer, store, sessions, journalKeys, log: app.log };

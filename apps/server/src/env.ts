@@ -17,6 +17,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  DEPENDENCY_TIMEOUT_MS: positiveInt.max(60_000).default(2_000),
   PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
   SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   SESSION_IDLE_MINUTES: positiveInt.default(30),
@@ -102,6 +103,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * How long the database, S3 or SMTP may leave a request without an answer before it fails (503,
+   * or the mail not sent): docs/reliability.md#dependencies-that-stop-answering.
+   */
+  dependencyTimeoutMs: number;
   publicUrl: string | undefined;
   sessionSecret: string | undefined;
   sessionIdleMinutes: number;
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     sessionSecret: e.SESSION_SECRET,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,

@@ -13,6 +13,8 @@ const JSON_BODY_MS = 500;
 const UPLOAD_GRACE_MS = 1_000;
 /** Well above what the stalled upload sends, well below what the slow one does. */
 const UPLOAD_MIN_BYTES_PER_SECOND = 4_000;
+/** After the grace, so the stalled upload below meets the pace first; the burst below meets this. */
+const UPLOAD_IDLE_MS = 1_500;
 /** Long enough that nothing here meets it unless a deadline failed. */
 const NEVER_MS = 6_000;
 
@@ -92,6 +94,7 @@ describe('request deadlines', () => {
           bodyMs: JSON_BODY_MS,
           uploadGraceMs: UPLOAD_GRACE_MS,
           uploadMinBytesPerSecond: UPLOAD_MIN_BYTES_PER_SECOND,
+          uploadIdleMs: UPLOAD_IDLE_MS,
           checkEveryMs: 100,
         },
       },
@@ -217,6 +220,24 @@ describe('request deadlines', () => {
     expect(refused.ms).toBeGreaterThanOrEqual(UPLOAD_GRACE_MS);
     const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=Banking%20Info`);
     expect((listed.body.items as { filename: string }[]).map((item) => item.filename)).toEqual(['slow.pdf']);
+    // Slow and steady: longer in all than the idle deadline, never silent that long.
+    expect(stored.ms).toBeGreaterThan(UPLOAD_IDLE_MS);
+
+    // Most of the file at once, then silence: its average pace would hold the connection for 12 s;
+    // the idle deadline closes it.
+    const burst = pdfBytes(60_000);
+    const burstUrl = await presign('burst.pdf');
+    const idle = await trickle(
+      app.url,
+      putHead(burstUrl.pathname + burstUrl.search, burst.length),
+      [burst.subarray(0, 50_000)],
+      50,
+      NEVER_MS,
+    );
+    expect(idle.closed).toBe(true);
+    expect(idle.status).toBe(408);
+    expect(idle.ms).toBeGreaterThanOrEqual(UPLOAD_IDLE_MS);
+    expect(idle.ms).toBeLessThan(NEVER_MS);
 
     // The same path without a valid signature keeps the body deadline.
     const forged = await trickle(

@@ -9,6 +9,7 @@ import { scenario as crashDuringDeletes } from '../reliability/scenarios/3-crash
 import { scenario as diskFull } from '../reliability/scenarios/4-disk-full.js';
 import { scenario as databaseOutage } from '../reliability/scenarios/5-database-outage.js';
 import { scenario as severalProcesses } from '../reliability/scenarios/8-several-processes.js';
+import { scenario as hungDependencies } from '../reliability/scenarios/9-hung-dependencies.js';
 import { findNginx } from '../reliability/balancer.js';
 
 const quiet = { short: true, log: () => undefined };
@@ -44,4 +45,8 @@ describe('reliability, short form', () => {
     },
     240_000,
   );
+
+  it('answers 503 within 3 s while its database, S3 or SMTP stops answering, and recovers by itself', async () => {
+    await expectNothingBroke(hungDependencies);
+  }, 180_000);
 });

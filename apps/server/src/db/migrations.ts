@@ -240,6 +240,16 @@ const migrations: Record<string, Migration> = {
        WHEN (NOT NEW.approved OR NEW.suspended OR NEW.pin_hash IS DISTINCT FROM OLD.pin_hash)
        EXECUTE FUNCTION vita_journal_key_revoked()`,
   ),
+  '0018_document_claims': statements(
+    // A `claimed` row holds a key whose bytes are being written or removed by a rename
+    // (documents/rename.ts): only its holder touches those bytes, so two renames cannot undo each other.
+    `ALTER TABLE documents DROP CONSTRAINT documents_state_check`,
+    `ALTER TABLE documents ADD CONSTRAINT documents_state_check CHECK (state IN ('pending', 'stored', 'claimed'))`,
+    `ALTER TABLE documents DROP CONSTRAINT documents_check`,
+    `ALTER TABLE documents ADD CONSTRAINT documents_check
+       CHECK (state <> 'stored' OR (size IS NOT NULL AND sha256 IS NOT NULL AND crc32 IS NOT NULL AND stored_at IS NOT NULL))`,
+    `CREATE INDEX documents_claimed ON documents (expires_at) WHERE state = 'claimed'`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import type { hangAwareConnect } from './hang.js';
 
 /** Statement texts given a name; past this many, new texts run unnamed (a bound on backend memory). */
 const MAX_NAMED_STATEMENTS = 500;
@@ -13,6 +14,9 @@ const WRITES = /^\s*(update|delete|insert|with|truncate)\b/i;
 /** PostgreSQL refuses a cached plan whose columns changed (another server migrated `select *`). */
 const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
 
+/** What `pg` says when a statement got no answer within `query_timeout`. */
+const QUERY_TIMED_OUT = 'Query read timeout';
+
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans each one again: on this app's
  * one-row lookups that is most of the database's work (figures: docs/architecture.md, `src/db/`).
@@ -20,7 +24,11 @@ const RESULT_TYPE_CHANGED = 'cached plan must not change result type';
  * and execute. The texts come from the query builder, so their number
  * is bounded by the code; the cap is a guard against a builder that inlines values.
  */
-export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string) => void): PostgresPool {
+export function preparedStatementPool(
+  pool: pg.Pool,
+  afterChange?: (text: string) => void,
+  watch?: ReturnType<typeof hangAwareConnect>,
+): PostgresPool {
   const names = new Map<string, string>();
   let counter = 0;
 
@@ -34,7 +42,12 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
   };
 
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // A statement that got no answer leaves the connection waiting for it: `pg` would queue the next
+    // one (a transaction's rollback) behind it for another timeout, and the pool would hand it out
+    // again. It fails at once from here, and is destroyed, not pooled, when released.
+    let stuck: Error | undefined;
     async function run<R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+      if (stuck) throw stuck;
       const name = nameFor(text);
       try {
         const result = await client.query<R & pg.QueryResultRow>({
@@ -42,11 +55,16 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
           values: [...values],
           ...(name && { name }),
         });
+        watch?.answered();
         if (afterChange && WRITES.test(text)) afterChange(text);
         return result as PostgresQueryResult<R>;
       } catch (err) {
         // The next use of this text gets a new name, so every connection prepares it afresh.
         if (name && err instanceof Error && err.message.includes(RESULT_TYPE_CHANGED)) names.delete(text);
+        if (err instanceof Error && err.message === QUERY_TIMED_OUT) {
+          stuck = err;
+          watch?.noAnswer();
+        }
         throw err;
       }
     }
@@ -60,11 +78,11 @@ export function preparedStatementPool(pool: pg.Pool, afterChange?: (text: string
       if (typeof textOrCursor !== 'string') throw new Error('Cursors are not configured.');
       return run<R>(textOrCursor, values);
     }
-    return { query, release: () => client.release() };
+    return { query, release: () => client.release(stuck) };
   };
 
   return {
-    connect: async () => wrap(await pool.connect()),
+    connect: async () => wrap(await (watch ? watch.connect() : pool.connect())),
     end: () => pool.end(),
   };
 }

@@ -125,7 +125,8 @@ export interface DocumentsTable {
   /** The key's numeric prefix: files of a category are ordered by it. */
   ord: BigIntColumn;
   filename: string;
-  state: 'pending' | 'stored';
+  /** `claimed`: a key held by a rename while it writes or removes its bytes (documents/rename.ts). */
+  state: 'pending' | 'stored' | 'claimed';
   /** Declared at presign while pending; the type the magic bytes showed once stored. */
   content_type: string;
   max_bytes: BigIntColumn;

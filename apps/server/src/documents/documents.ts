@@ -300,15 +300,20 @@ export async function pendingDocuments(db: Db, clientId: string, limit: number):
     .execute();
 }
 
-/** Deletes rows (any state); returns the keys that had one. */
-export async function deleteDocumentRows(db: Db, keys: readonly string[]): Promise<string[]> {
+/**
+ * Deletes rows (any state; with `keepClaims`, not a rename's claims, whose bytes are the rename's to
+ * remove); returns the keys that had one.
+ */
+export async function deleteDocumentRows(
+  db: Db,
+  keys: readonly string[],
+  options: { keepClaims?: boolean } = {},
+): Promise<string[]> {
   if (keys.length === 0) return [];
   // One statement text whatever the number of keys (an `in (…)` list would prepare one per length).
-  const rows = await db
-    .deleteFrom('documents')
-    .where(sql<boolean>`key = any(${[...keys]}::text[])`)
-    .returning('key')
-    .execute();
+  let query = db.deleteFrom('documents').where(sql<boolean>`key = any(${[...keys]}::text[])`);
+  if (options.keepClaims) query = query.where(sql<boolean>`state <> 'claimed'`);
+  const rows = await query.returning('key').execute();
   return rows.map((r) => r.key);
 }
 

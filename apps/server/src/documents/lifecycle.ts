@@ -4,6 +4,7 @@
  * recording it), sweeping what no row accounts for, and indexing once the files stored before the
  * index existed.
  */
+import { dropStaleClaims } from './rename.js';
 import { parseDocKey } from '@vita-docs/core';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -210,6 +211,7 @@ export async function sweep(
         services.log.warn({ err, document: documentRef(row.key) }, 'could not settle an upload; will retry');
       }
     }
+    await dropStaleClaims(services, cutoff);
     let batch: { key: string; lastModified: Date }[] = [];
     const flush = async () => {
       const keys = batch.map((o) => o.key);

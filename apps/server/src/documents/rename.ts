@@ -1,12 +1,20 @@
 /**
  * Moving a stored document to a new name (its key holds the name): the rename route, and the fix at
- * start that gives every stored name its type's extension. Bytes copied, then the row moved, then the
- * old bytes removed: a stop at any point leaves the document listed with its bytes; an extra copy has
- * no row and is swept.
+ * start that gives every stored name its type's extension.
+ *
+ * Keys are names, so two requests can aim at the same key: two renames to one name, a rename back to
+ * the name a rename just left. The rows decide who owns a key, and only its owner writes or removes
+ * its bytes: the new name is claimed by a `claimed` row before its bytes are copied (of two renames
+ * to one name one gets the claim; the other touches nothing), the row moves in one transaction that
+ * also claims the old name, and the old bytes are removed under that claim before it is let go. A
+ * stop at any point leaves the document listed with its bytes; a claim left behind expires and the
+ * sweeper removes it with its bytes ({@link dropStaleClaims}).
  */
 import { buildDocKey, documentFileName, parseDocKey } from '@vita-docs/core';
+import type { Transaction } from 'kysely';
 import { audit } from '../audit.js';
-import { isUniqueViolation } from '../db/errors.js';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { documentRef } from '../storage/keys.js';
 import { StorageError } from '../storage/types.js';
 import { findDocument, moveDocumentRow } from './documents.js';
@@ -22,9 +30,52 @@ export interface MoveAudit {
   detail?: string;
 }
 
+/** How long a claim lasts if its holder stops (a crash): far longer than a copy takes. */
+const CLAIM_MS = 10 * 60_000;
+
+/** Claims `key` for a move; false when a row (a document, an upload, another move) has it. */
+async function claim(db: Db | Transaction<Database>, key: string): Promise<boolean> {
+  const parts = parseDocKey(key);
+  if (!parts) return false;
+  const inserted = await db
+    .insertInto('documents')
+    .values({
+      key,
+      client_id: parts.clientId,
+      doc_type: parts.docType,
+      ord: parts.order,
+      filename: parts.filename,
+      state: 'claimed',
+      content_type: 'application/octet-stream',
+      max_bytes: 0,
+      expires_at: new Date(Date.now() + CLAIM_MS),
+    })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Removes the bytes of a key this move holds, then lets the key go. */
+async function release(db: Db, store: LifecycleServices['store'], key: string): Promise<void> {
+  await store.delete([key]);
+  await db.deleteFrom('documents').where('key', '=', key).where('state', '=', 'claimed').execute();
+}
+
+/** Copies under a claim; bytes already at the claimed key belong to no row (a stop's leftover). */
+async function copyClaimed(store: LifecycleServices['store'], key: string, newKey: string): Promise<void> {
+  try {
+    await store.copy(key, newKey);
+  } catch (err) {
+    if (!(err instanceof StorageError && err.kind === 'conflict')) throw err;
+    await store.delete([newKey]);
+    await store.copy(key, newKey);
+  }
+}
+
 /**
  * Moves the stored document at `key` to `newKey` (named `filename`). The copy is made before any
- * database connection is taken: it takes as long as the file is large, and holding one of the pool's
+ * database connection is held: it takes as long as the file is large, and holding one of the pool's
  * few connections that long stalls everyone else's requests.
  */
 export async function moveDocument(
@@ -42,49 +93,56 @@ export async function moveDocument(
     ip: who.ip,
     detail: who.detail ?? null,
   });
+  if (!(await claim(db, newKey))) return 'taken';
   try {
-    await store.copy(key, newKey);
+    await copyClaimed(store, key, newKey);
   } catch (err) {
-    // The name's bytes are there already: another rename of this file to this name got there first,
-    // or, rarely, another file's.
-    if (err instanceof StorageError && err.kind === 'conflict') return 'taken';
+    await release(db, store, newKey);
+    // Renamed or deleted by another request before its bytes were read.
+    if (err instanceof StorageError && err.kind === 'not_found') return 'gone';
     throw err;
   }
-  // The row is moved only if the file is still there: another request may have renamed or deleted
-  // it while its bytes were copied. Its row is locked for the move, so of two renames one moves it.
-  const moved = await db
-    .transaction()
-    .execute(async (trx) => {
-      const locked = await trx
-        .selectFrom('documents')
-        .select('key')
-        .where('key', '=', key)
-        .where('state', '=', 'stored')
-        .forUpdate()
-        .executeTakeFirst();
-      if (!locked) return false;
-      await moveDocumentRow(trx, key, newKey, filename);
-      return true;
-    })
-    .catch((err: unknown) => {
-      // The copy stays either way: on a unique violation another file's row lists that key (its
-      // bytes); otherwise a commit whose answer was lost may list it. Unlisted, it is swept.
-      if (isUniqueViolation(err)) return 'taken' as const;
-      throw err;
-    });
-  if (moved === 'taken') return 'taken';
+  // The row moves only if the file is still there (another request may have renamed or deleted it
+  // meanwhile); its row is locked for the move, so of two renames one moves it.
+  const moved = await db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .selectFrom('documents')
+      .select('key')
+      .where('key', '=', key)
+      .where('state', '=', 'stored')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) return false;
+    await trx.deleteFrom('documents').where('key', '=', newKey).where('state', '=', 'claimed').execute();
+    await moveDocumentRow(trx, key, newKey, filename);
+    // The old name stays held until its bytes are gone: a rename back to it waits for that.
+    await claim(trx, key);
+    return true;
+  });
   if (!moved) {
-    // Renamed or deleted by another request while copying: the copy is ours to remove, unless that
-    // request renamed the file to this same name (its row lists the same bytes).
-    if (!(await findDocument(db, newKey))) await store.delete([newKey]);
+    await release(db, store, newKey);
     return 'gone';
   }
-  await store
-    .delete([key])
-    .catch((err: unknown) =>
-      services.log.warn({ err, document: documentRef(key) }, 'old bytes left for the sweeper'),
-    );
+  await release(db, store, key).catch((err: unknown) =>
+    services.log.warn({ err, document: documentRef(key) }, 'old bytes left for the sweeper'),
+  );
   return 'moved';
+}
+
+/**
+ * Claims whose holder stopped (a crash between two steps of a move): their bytes are removed while
+ * the claim still holds the key, then the claim. Returns how many went.
+ */
+export async function dropStaleClaims(services: LifecycleServices, before: Date): Promise<number> {
+  const { db, store } = services;
+  const stale = await db
+    .selectFrom('documents')
+    .select('key')
+    .where('state', '=', 'claimed')
+    .where('expires_at', '<', before)
+    .execute();
+  for (const { key } of stale) await release(db, store, key);
+  return stale.length;
 }
 
 const JOB = 'document-names-typed/v1';

@@ -1,7 +1,7 @@
 import { errorCodeForStatus, type ErrorCode } from '@vita-docs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable, isForeignKeyViolation } from '../db/errors.js';
+import { isDependencyUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 
 /** An error whose message is meant for the person using the app; `code` for programs (else its status's). */
@@ -107,6 +107,8 @@ export function installErrorCodes(app: FastifyInstance): void {
 /** Every failure becomes `{ error, code }` JSON with a fitting status; stack traces stay in the log. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError | ZodError | StorageError, request, reply) => {
+    // An error answer is JSON, whatever the route meant to send (a ZIP whose first file failed).
+    reply.removeHeader('content-type').removeHeader('content-disposition');
     if (err instanceof HttpError) {
       void reply.headers(err.headers).code(err.statusCode).send({ error: err.message, code: err.code });
       return;
@@ -140,11 +142,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       void reply.code(status).send({ error: frameworkMessage(err) });
       return;
     }
-    if (isDatabaseUnavailable(err)) {
+    if (isDependencyUnavailable(err)) {
       // One line, not a stack per request: while the database is away every request comes here.
       request.log.warn(
         { code: 'code' in err ? err.code : undefined, message: err.message },
-        'database unavailable',
+        'database or file store unavailable',
       );
       void reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
       return;

@@ -77,14 +77,16 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  * that is someone holding a connection and a parser open (slowloris). An upload to a signed URL,
  * once its signature checked ({@link allowSlowUpload}), may take as long as it keeps coming: after
  * `uploadGraceMs`, at least `uploadMinBytesPerSecond` on average since it started (a 25 MB file
- * at that pace takes about 7 hours; a phone on a poor connection sends 50 KB/s). Past either, the
- * answer is 408 and the connection closes.
+ * at that pace takes about 7 hours; a phone on a poor connection sends 50 KB/s), and never
+ * `uploadIdleMs` without a byte (an average cannot see an upload that went fast and then stopped:
+ * 20 MB in would buy hours of silence). Past any of them, the answer is 408 and the connection closes.
  */
 export interface RequestDeadlines {
   headersMs: number;
   bodyMs: number;
   uploadGraceMs: number;
   uploadMinBytesPerSecond: number;
+  uploadIdleMs: number;
   /** How often an upload's pace (and, by Node, the headers' deadline) is checked. */
   checkEveryMs: number;
 }
@@ -94,6 +96,7 @@ export const REQUEST_DEADLINES: RequestDeadlines = {
   bodyMs: 30_000,
   uploadGraceMs: 60_000,
   uploadMinBytesPerSecond: 1024,
+  uploadIdleMs: 30_000,
   checkEveryMs: 5_000,
 };
 
@@ -148,9 +151,15 @@ export function installBodyDeadlines(app: FastifyInstance, deadlines: RequestDea
     };
     watched.set(raw, () => {
       clearTimeout(timer);
+      let lastBytes = raw.socket.bytesRead;
+      let lastProgress = Date.now();
       timer = setInterval(() => {
-        const seconds = (Date.now() - started - deadlines.uploadGraceMs) / 1000;
-        if (seconds > 0 && raw.socket.bytesRead - bytesBefore < seconds * deadlines.uploadMinBytesPerSecond) {
+        const now = Date.now();
+        const bytes = raw.socket.bytesRead;
+        if (bytes !== lastBytes) [lastBytes, lastProgress] = [bytes, now];
+        const seconds = (now - started - deadlines.uploadGraceMs) / 1000;
+        const slow = seconds > 0 && bytes - bytesBefore < seconds * deadlines.uploadMinBytesPerSecond;
+        if (slow || now - lastProgress >= deadlines.uploadIdleMs) {
           clearInterval(timer);
           refuse();
         }

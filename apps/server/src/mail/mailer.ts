@@ -14,10 +14,31 @@ export interface Mailer {
   close(): void;
 }
 
-/** Real delivery through an SMTP server (`SMTP_URL`); nodemailer loads only when one is configured. */
-export async function smtpMailer(url: string, from: string, log: FastifyBaseLogger): Promise<Mailer> {
+/**
+ * Real delivery through an SMTP server (`SMTP_URL`); nodemailer loads only when one is configured.
+ * A server that accepts the connection and then says nothing must not hold the sign-in that sends
+ * the code: each wait is bounded by `timeoutMs` (the socket's silence, once talking, by 2.5×), so a
+ * mail that cannot go answers `emailSent: false` within about 2 × `timeoutMs`. Timeouts set in the
+ * URL's query win.
+ */
+export async function smtpMailer(
+  url: string,
+  from: string,
+  log: FastifyBaseLogger,
+  timeoutMs: number,
+): Promise<Mailer> {
   const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport(url);
+  // nodemailer reads every option from the URL when it is given one, so the bounds go in its query.
+  const bounded = new URL(url);
+  const bounds = {
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: Math.round(2.5 * timeoutMs),
+    dnsTimeout: timeoutMs,
+  };
+  for (const [name, value] of Object.entries(bounds))
+    if (!bounded.searchParams.has(name)) bounded.searchParams.set(name, String(value));
+  const transport = nodemailer.createTransport(bounded.href);
   return {
     kind: 'smtp',
     async send(mail) {

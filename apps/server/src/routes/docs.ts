@@ -136,7 +136,7 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'completeUpload', async ({ user, body }) => {
     const parts = await authorizeKey(db, user, body.key);
     const row = await findDocument(db, body.key);
-    if (!row || row.client_id !== parts.clientId)
+    if (!row || row.client_id !== parts.clientId || row.state === 'claimed')
       throw notFound('That upload was not started, or it was deleted.');
     if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
     const settled = await settle(services, row);
@@ -207,11 +207,12 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
       await audit(db, { actor: user.email, action: 'doc.delete', clientId, keys: own, ip: request.ip });
     }
     // Rows first: from here the files are not listed; if removing the bytes fails, the sweeper will.
-    await deleteDocumentRows(db, keys);
+    // A key a rename holds is the rename's: its bytes are not this request's to remove.
+    const deleted = await deleteDocumentRows(db, keys, { keepClaims: true });
     await store
-      .delete(keys)
+      .delete(deleted)
       .catch((err: unknown) =>
-        services.log.warn({ err, documents: keys.map(documentRef) }, 'bytes left for the sweeper'),
+        services.log.warn({ err, documents: deleted.map(documentRef) }, 'bytes left for the sweeper'),
       );
     return { ok: true as const, deleted: keys.length };
   });

@@ -7,6 +7,7 @@ import { listDocuments } from '../documents/documents.js';
 import { documentRef } from '../storage/keys.js';
 import { StorageError } from '../storage/types.js';
 import { settleArrived } from '../documents/lifecycle.js';
+import { isDependencyUnavailable } from '../db/errors.js';
 import { badRequest } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
@@ -89,6 +90,9 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     const document = (entry: ZipEntry) => documentRef(keyOf.get(entry.name) ?? '');
     const archive = createZipStream(entries(), {
       onOpenError: (err, entry) => {
+        // A store that does not answer has not lost the file: the download fails (cut off) rather
+        // than saying it is gone.
+        if (isDependencyUnavailable(err)) return false;
         // Deleted between listing and zipping (meant to go), bytes that no longer match the index, or
         // a file that fails its integrity check (reported, and logged by the store): either way the
         // rest of the archive is still worth having.

@@ -39,7 +39,7 @@ export async function createObjectStore(
   if (config.s3) {
     // The AWS SDK is slow to load: only servers that use S3 pay for it.
     const { createS3Store } = await import('./s3.js');
-    const s3 = createS3Store(config.s3);
+    const s3 = createS3Store({ ...config.s3, timeoutMs: config.dependencyTimeoutMs });
     return { store: s3, local: undefined, storageKey: null, close: () => s3.client.destroy() };
   }
   const encryption =
@@ -75,7 +75,7 @@ export async function createObjectStore(
       async before(key) {
         const row = await findDocument(db, key);
         if (!row) throw gone();
-        if (row.state === 'stored') {
+        if (row.state !== 'pending') {
           throw uploadLinkUsed();
         }
         return {

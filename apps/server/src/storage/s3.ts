@@ -23,6 +23,30 @@ import type { ObjectStore } from './types.js';
 export interface S3StoreOptions extends S3Config {
   /** Keys per list request (S3 caps it at 1000); small values let tests exercise paging. */
   listPageSize?: number;
+  /** The bound on each wait for S3 (`DEPENDENCY_TIMEOUT_MS`); see {@link hangBounds}. */
+  timeoutMs?: number;
+}
+
+/** Default for {@link S3StoreOptions.timeoutMs}. */
+const DEFAULT_TIMEOUT_MS = 2_000;
+
+/**
+ * The SDK's bounds for an S3 that stops answering (a proxy or load balancer that accepts and never
+ * forwards looks like this): the TCP connection, the answer's headers (an error, not the SDK's
+ * default warning), and silence in the middle of a body. The last is generous: a ZIP or download
+ * read by a slow client pauses its S3 stream while the client catches up. One retry, not the SDK's
+ * two, keeps a failure within about 10 × `timeoutMs` (a read makes two requests).
+ */
+function hangBounds(timeoutMs: number) {
+  return {
+    maxAttempts: 2,
+    requestHandler: {
+      connectionTimeout: timeoutMs,
+      requestTimeout: 2 * timeoutMs,
+      throwOnRequestTimeout: true,
+      socketTimeout: 15 * timeoutMs,
+    },
+  };
 }
 
 /** The S3 store, plus its client so the server can close it at shutdown. */
@@ -44,6 +68,7 @@ function connect(options: S3StoreOptions): S3Context {
     // browser does not send, and many S3-compatible servers reject the newer checksum headers.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    ...hangBounds(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   });
   const sse: S3Context['sse'] = options.sse
     ? {
