@@ -38,6 +38,17 @@ export const messages = {
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
+  // Passkeys (docs/behaviour.md#passkeys): the button and offer texts as issue 35 gives them.
+  passkeySignIn: 'Sign in with a passkey',
+  passkeyOffer: 'Sign in faster next time with a passkey',
+  passkeyCreate: 'Create a passkey',
+  passkeyNotNow: 'Not now',
+  passkeyRemove: 'Remove',
+  passkeyAdd: 'Add a passkey',
+  passkeyRequired: 'Your programme requires a passkey for admins and officers. Create one to continue.',
+  passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',
+  passkeyCreateFailed: 'The passkey was not created. You can try again, or keep signing in with your PIN.',
+  passkeysRemoved: 'Passkeys removed.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */
