@@ -38,6 +38,7 @@ export {
   logoutWithWaitingConfirm,
   uploadingTrayLabel,
   waitingTrayLabel,
+  removePasskeysConfirm,
   fileTooLargeMessage,
   makeOfficerQuestion,
 } from './domain/messages.js';
@@ -99,6 +100,8 @@ export type {
   ProgrammeOverview,
   OutboxMail,
   JournalKeyResponse,
+  Passkey,
+  PasskeyList,
 } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {

@@ -176,3 +176,8 @@ export function uploadingTrayLabel(current: number, total: number): string {
 export function waitingTrayLabel(count: number): string {
   return count === 1 ? '1 file waiting to upload' : `${count} files waiting to upload`;
 }
+
+/** The admin's question before removing all of someone's passkeys (a lost phone). */
+export function removePasskeysConfirm(name: string): string {
+  return `Remove all passkeys of ${name}? They sign in with their Password PIN and a code until they create a new one.`;
+}
