@@ -3,7 +3,7 @@
  * ceremonies driven by a software authenticator (test/soft-authenticator.ts) that can be told to
  * lie, and every refusal issue 35 lists. The Chromium journeys are in apps/web/e2e/passkeys.test.ts.
  */
-import { messages } from '@vita-docs/core';
+import { messages, passkeyMessages } from '@vita-docs/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PIN, seedPeople, signIn, startApp, type Agent, type TestApp } from './harness.js';
@@ -224,7 +224,7 @@ describe('passkeys', () => {
     const officer = await signIn(app, 'officer@example.org');
     const blocked = await officer.get('/api/clients');
     expect(blocked.status).toBe(403);
-    expect(blocked.body).toEqual({ error: messages.passkeyRequired, code: 'passkey_required' });
+    expect(blocked.body).toEqual({ error: passkeyMessages.required, code: 'passkey_required' });
     expect((await officer.get('/api/me/passkeys')).body.required).toBe(true);
     // A volunteer is not concerned.
     const volB = await signIn(app, 'volb@example.org');

@@ -2,7 +2,7 @@
 // WebAuthn: internal transport, resident keys, user verification on): the dashboard's offer after a
 // PIN + code sign-in, `Sign in with a passkey` as the whole sign-in, /account's list and Remove, Not
 // now, and the admin removing a user's passkeys.
-import { messages } from '@vita-docs/core';
+import { messages, passkeyMessages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
@@ -30,7 +30,7 @@ async function addVirtualAuthenticator(visitor: Visitor): Promise<void> {
   });
 }
 
-const offer = (page: Page) => page.getByRole('region', { name: messages.passkeyOffer });
+const offer = (page: Page) => page.getByRole('region', { name: passkeyMessages.offer });
 
 async function logout(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Logout' }).click();
@@ -60,7 +60,7 @@ describe('passkeys', () => {
     await seeHeading(page, 'Hello, Vera');
     await offer(page).waitFor();
     await checkScreen(page, 'dashboard-passkey-offer');
-    await offer(page).getByRole('button', { name: messages.passkeyCreate }).click();
+    await offer(page).getByRole('button', { name: passkeyMessages.create }).click();
     await offer(page).waitFor({ state: 'detached' });
     await logout(page);
 
@@ -86,7 +86,7 @@ describe('passkeys', () => {
       .getByText(/Created .* · Last used /)
       .waitFor();
     await checkScreen(page, 'account');
-    await page.getByRole('button', { name: messages.passkeyRemove }).click();
+    await page.getByRole('button', { name: passkeyMessages.remove }).click();
     await page.getByText('No passkeys yet.').waitFor();
     await page.getByRole('link', { name: 'Home' }).last().click();
     await atPath(page, '/home');
@@ -102,7 +102,7 @@ describe('passkeys', () => {
     const { page } = visitor;
     await addVirtualAuthenticator(visitor);
     await signInViaUi(page, app.server, vera);
-    await offer(page).getByRole('button', { name: messages.passkeyNotNow }).click();
+    await offer(page).getByRole('button', { name: passkeyMessages.notNow }).click();
     await offer(page).waitFor({ state: 'detached' });
     await page.reload();
     await seeHeading(page, 'Hello, Vera');
@@ -114,8 +114,8 @@ describe('passkeys', () => {
 
     // Added from /account instead: `Add a passkey`.
     await page.getByRole('link', { name: 'Account' }).click();
-    await page.getByRole('button', { name: messages.passkeyAdd }).click();
-    await page.getByRole('button', { name: messages.passkeyRemove }).waitFor();
+    await page.getByRole('button', { name: passkeyMessages.add }).click();
+    await page.getByRole('button', { name: passkeyMessages.remove }).waitFor();
   });
 
   it('an admin sees how many passkeys a user has and removes them all', async () => {

@@ -38,10 +38,10 @@ export {
   logoutWithWaitingConfirm,
   uploadingTrayLabel,
   waitingTrayLabel,
-  removePasskeysConfirm,
   fileTooLargeMessage,
   makeOfficerQuestion,
 } from './domain/messages.js';
+export { passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
 export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
 export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, messages } from '@vita-docs/core';
+import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, passkeyMessages } from '@vita-docs/core';
 import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { resolveSession, type UserRow } from '../auth/sessions.js';
 import type { Services } from '../services.js';
@@ -85,7 +85,7 @@ const WHILE_PASSKEY_DUE = new Set([
 function assertPasskeyNotDue(request: FastifyRequest): void {
   const path = request.url.split('?')[0] ?? '';
   if (WHILE_PASSKEY_DUE.has(`${request.method} ${path}`)) return;
-  throw new HttpError(403, messages.passkeyRequired, {}, 'passkey_required');
+  throw new HttpError(403, passkeyMessages.required, {}, 'passkey_required');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { canManageAllUsers, messages } from '@vita-docs/core';
+import { canManageAllUsers, messages, passkeyMessages } from '@vita-docs/core';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -121,7 +121,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       response: body.response as unknown as RegistrationResponseJSON,
       name: body.name || deviceName(request.headers['user-agent']),
     });
-    if (!made) throw badRequest(messages.passkeyCreateFailed);
+    if (!made) throw badRequest(passkeyMessages.createFailed);
     await audit(db, { actor: user.email, action: 'passkey.create', ip: request.ip, detail: made.name });
     // A session that owed a passkey starts afresh without the debt (the old one ends, so every
     // server process forgets it).

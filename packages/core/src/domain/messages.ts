@@ -38,17 +38,9 @@ export const messages = {
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
-  // Passkeys (docs/behaviour.md#passkeys): the button and offer texts as issue 35 gives them.
+  // Passkeys on the login screen (the rest, for screens loaded later, are in passkey-messages.ts).
   passkeySignIn: 'Sign in with a passkey',
-  passkeyOffer: 'Sign in faster next time with a passkey',
-  passkeyCreate: 'Create a passkey',
-  passkeyNotNow: 'Not now',
-  passkeyRemove: 'Remove',
-  passkeyAdd: 'Add a passkey',
-  passkeyRequired: 'Your programme requires a passkey for admins and officers. Create one to continue.',
   passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',
-  passkeyCreateFailed: 'The passkey was not created. You can try again, or keep signing in with your PIN.',
-  passkeysRemoved: 'Passkeys removed.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */
@@ -175,9 +167,4 @@ export function uploadingTrayLabel(current: number, total: number): string {
 /** The tray while files wait for something (Upload, a retry, the connection): `3 files waiting to upload`. */
 export function waitingTrayLabel(count: number): string {
   return count === 1 ? '1 file waiting to upload' : `${count} files waiting to upload`;
-}
-
-/** The admin's question before removing all of someone's passkeys (a lost phone). */
-export function removePasskeysConfirm(name: string): string {
-  return `Remove all passkeys of ${name}? They sign in with their Password PIN and a code until they create a new one.`;
 }

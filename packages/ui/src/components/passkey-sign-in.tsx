@@ -2,7 +2,7 @@ import { isApiError, messages } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
 import { useServices } from '../app/services';
-import { passkeysOffered, signInWithPasskey } from '../adapters/passkeys';
+import { passkeysOffered, signInWithPasskey } from '../adapters/passkey-sign-in';
 
 /** The browser's refusal when the person cancels or lets the prompt time out: nothing to say. */
 const cancelled = (error: unknown) =>

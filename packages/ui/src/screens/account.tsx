@@ -1,4 +1,4 @@
-import { isApiError, messages } from '@vita-docs/core';
+import { isApiError, messages, passkeyMessages } from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -44,7 +44,7 @@ export function useCreatePasskey() {
       return true;
     } catch (error) {
       if (!cancelled(error))
-        await platform.alert(isApiError(error) ? error.message : messages.passkeyCreateFailed);
+        await platform.alert(isApiError(error) ? error.message : passkeyMessages.createFailed);
       return false;
     }
   }, [api, platform]);
@@ -98,7 +98,7 @@ function Passkeys() {
     <Page title={TITLE}>
       {list?.required && (
         <p className="status status--error" role="alert">
-          {messages.passkeyRequired}
+          {passkeyMessages.required}
         </p>
       )}
       <section className="section" aria-labelledby={headingId}>
@@ -118,7 +118,7 @@ function Passkeys() {
                     Created {day(p.createdAt)} · Last used {day(p.lastUsedAt)}
                   </p>
                   <button className="button" type="button" disabled={busy} onClick={() => void remove(p.id)}>
-                    {messages.passkeyRemove}
+                    {passkeyMessages.remove}
                   </button>
                 </article>
               </li>
@@ -127,7 +127,7 @@ function Passkeys() {
         )}
         <div className="actions">
           <button className="button button--primary" type="button" disabled={busy} onClick={() => void add()}>
-            {messages.passkeyAdd}
+            {passkeyMessages.add}
           </button>
           {!list?.required && <Link to={paths.home}>Home</Link>}
         </div>

@@ -1,4 +1,4 @@
-import { isApiError, messages, removePasskeysConfirm } from '@vita-docs/core';
+import { isApiError, passkeyMessages, removePasskeysConfirm } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useServices } from '../app/services';
 
@@ -27,7 +27,7 @@ export function UserPasskeys({ email, name }: { email: string; name: string }) {
     setBusy(true);
     try {
       await api.removeUserPasskeys({ params: { email } });
-      await platform.alert(messages.passkeysRemoved);
+      await platform.alert(passkeyMessages.removed);
     } catch (e) {
       await platform.alert(isApiError(e) ? e.message : String(e));
     }

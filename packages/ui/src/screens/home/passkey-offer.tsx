@@ -1,4 +1,4 @@
-import { messages } from '@vita-docs/core';
+import { passkeyMessages } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Navigate } from 'react-router';
 import { hasPlatformAuthenticator } from '../../adapters/passkeys';
@@ -43,14 +43,14 @@ export function PasskeyOffer() {
   return (
     <section className="section passkey-offer" aria-labelledby={headingId}>
       <h2 className="section__title" id={headingId}>
-        {messages.passkeyOffer}
+        {passkeyMessages.offer}
       </h2>
       <div className="actions">
         <button className="button button--primary" type="button" onClick={() => void createNow()}>
-          {messages.passkeyCreate}
+          {passkeyMessages.create}
         </button>
         <button className="button" type="button" onClick={() => void notNow()}>
-          {messages.passkeyNotNow}
+          {passkeyMessages.notNow}
         </button>
       </div>
     </section>
