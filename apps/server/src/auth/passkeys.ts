@@ -10,7 +10,6 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { sql } from 'kysely';
@@ -203,7 +202,7 @@ export async function authenticate(
       id: stored.id,
       publicKey: new Uint8Array(stored.public_key),
       counter: Number(stored.counter),
-      transports: stored.transports as AuthenticatorTransport[],
+      transports: stored.transports,
     },
   }).catch(() => null);
   if (!verdict?.verified) return null;

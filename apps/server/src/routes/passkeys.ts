@@ -81,7 +81,6 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- one route per contract entry, each a few lines
 function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   const { db, config } = services;
 
