@@ -33,6 +33,7 @@ import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
+import { passkeyRoutes } from './routes/passkeys.js';
 import { clientRoutes } from './routes/clients.js';
 import { configRoutes } from './routes/config.js';
 import { devRoutes } from './routes/dev.js';
@@ -251,6 +252,7 @@ async function installHttp(
   installSecurity(app, services);
 
   authRoutes(app, services);
+  passkeyRoutes(app, services);
   adminUserRoutes(app, services);
   clientRoutes(app, services);
   docRoutes(app, services);

@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.email({ error: 'must be an email address' }).optional(),
   ADMIN_PIN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
   MAX_UPLOAD_MB: positiveInt.max(1024).default(25),
+  PASSKEYS_REQUIRED_FOR_STAFF: bool.default(false),
   STORAGE_KEY: z
     .string()
     .trim()
@@ -122,6 +123,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPin: string | undefined;
   maxUploadBytes: number;
+  /** The default of the admin's "require passkeys for admins and officers" (until an admin sets it). */
+  passkeysRequiredForStaff: boolean;
   /** The local store's master key (unused with S3). */
   storageKey: StorageKeySource;
   s3: S3Config | undefined;
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL?.trim().toLowerCase(),
     adminPin: e.ADMIN_PIN,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    passkeysRequiredForStaff: e.PASSKEYS_REQUIRED_FOR_STAFF,
     storageKey: e.STORAGE_KEY
       ? { kind: 'value', key: e.STORAGE_KEY }
       : e.STORAGE_KEY_FILE

@@ -24,6 +24,8 @@ const SIGNED_IN = (s: number): Row[1] => [401, 401, s, s, s, s];
 const OWNER_OR_ADMIN = (s: number): Row[1] => [401, 401, s, 403, 403, s];
 const OFFICER_OR_ADMIN = (s: number): Row[1] => [401, 401, 403, 403, s, s];
 const ADMIN_ONLY = (s: number): Row[1] => [401, 401, 403, 403, 403, s];
+/** A WebAuthn answer in shape only. */
+const ANSWER = { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30' } };
 const uniq = (n: number) => `m${n}x${Math.floor(Math.random() * 1e9)}`;
 
 const MATRIX: Record<EndpointName, Row> = {
@@ -153,6 +155,25 @@ const MATRIX: Record<EndpointName, Row> = {
     OFFICER_OR_ADMIN(404),
   ],
   config: [() => ['GET', '/api/config'], SIGNED_IN(200)],
+  // This server has no PUBLIC_URL, so no passkeys: their ceremonies answer 404 (passkeys.test.ts has them on).
+  passkeyStatus: [() => ['GET', '/api/auth/passkey/status'], PUBLIC(200)],
+  passkeyLoginOptions: [() => ['POST', '/api/auth/passkey/login-options'], PUBLIC(404)],
+  passkeyLoginVerify: [() => ['POST', '/api/auth/passkey/login-verify', { response: ANSWER }], PUBLIC(404)],
+  passkeyRegisterOptions: [() => ['POST', '/api/me/passkeys/register-options'], SIGNED_IN(404)],
+  passkeyRegisterVerify: [
+    () => ['POST', '/api/me/passkeys/register-verify', { response: ANSWER }],
+    SIGNED_IN(404),
+  ],
+  listPasskeys: [() => ['GET', '/api/me/passkeys'], SIGNED_IN(200)],
+  deletePasskey: [() => ['DELETE', '/api/me/passkeys/none'], SIGNED_IN(404)],
+  passkeyNotNow: [() => ['POST', '/api/me/passkeys/not-now'], SIGNED_IN(200)],
+  userPasskeys: [() => ['GET', '/api/admin/users/vola%40example.org/passkeys'], ADMIN_ONLY(200)],
+  removeUserPasskeys: [() => ['DELETE', '/api/admin/users/ghost%40example.org/passkeys'], ADMIN_ONLY(404)],
+  getPasskeyPolicy: [() => ['GET', '/api/admin/passkey-policy'], ADMIN_ONLY(200)],
+  setPasskeyPolicy: [
+    () => ['POST', '/api/admin/passkey-policy', { requireForStaff: false }],
+    ADMIN_ONLY(200),
+  ],
   devOutbox: [() => ['GET', '/api/dev/outbox'], PUBLIC(200)],
   // Last: it ends the sessions of the other columns.
   logout: [() => ['POST', '/api/auth/logout'], PUBLIC(200)],

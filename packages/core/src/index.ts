@@ -41,6 +41,7 @@ export {
   fileTooLargeMessage,
   makeOfficerQuestion,
 } from './domain/messages.js';
+export { passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
 export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
 export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';
@@ -99,6 +100,8 @@ export type {
   ProgrammeOverview,
   OutboxMail,
   JournalKeyResponse,
+  Passkey,
+  PasskeyList,
 } from './api/schemas.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {

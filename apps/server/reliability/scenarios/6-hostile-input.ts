@@ -786,8 +786,38 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     ),
     config: none,
     devOutbox: none,
+    passkeyStatus: none,
+    passkeyLoginOptions: none,
+    passkeyLoginVerify: body(opt({ response: webauthnAnswer }, ['response'])),
+    passkeyRegisterOptions: none,
+    passkeyRegisterVerify: body(
+      opt({ response: webauthnAnswer, name: fc.string({ maxLength: 80 }) }, ['response']),
+    ),
+    listPasskeys: none,
+    deletePasskey: fc
+      .string({ minLength: 1, maxLength: 40 })
+      .map((id): Parts => ({ params: { id }, query: [], body: undefined })),
+    passkeyNotNow: none,
+    userPasskeys: withEmail(),
+    removeUserPasskeys: withEmail(),
+    getPasskeyPolicy: none,
+    setPasskeyPolicy: body(opt({ requireForStaff: fc.boolean() }, ['requireForStaff'])),
   };
 }
+
+/** A browser's WebAuthn answer in shape (its bytes made up): the server's library must refuse it. */
+const webauthnAnswer: fc.Arbitrary<Val> = fc.record({
+  id: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+  rawId: fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
+  type: fc.constant('public-key'),
+  response: fc.record({
+    clientDataJSON: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/),
+    authenticatorData: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/),
+    signature: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/),
+    attestationObject: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/),
+  }),
+  clientExtensionResults: fc.constant({}),
+});
 
 /** The body's field names (a made-up one when it has none), for mutations aimed at one field. */
 const bodyKeys = (parts: Parts) => {

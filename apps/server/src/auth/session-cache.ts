@@ -30,6 +30,8 @@ export interface SessionFacts {
   user: UserRow;
   createdAt: number;
   lastSeenAt: number;
+  /** Signed in with PIN + code under the passkey rule and no passkey made since (never changes: a new passkey starts a new session). */
+  passkeyDue?: boolean;
 }
 
 /** The process's kept session lookups. */

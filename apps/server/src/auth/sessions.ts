@@ -16,7 +16,7 @@ export interface SessionPolicy {
 export async function createSession(
   db: Db,
   email: string,
-  meta: { ip: string | null; userAgent: string | null },
+  meta: { ip: string | null; userAgent: string | null; passkeyDue?: boolean },
 ): Promise<string> {
   const token = randomToken(32);
   await db
@@ -27,6 +27,7 @@ export async function createSession(
       last_seen_at: new Date(),
       ip: meta.ip,
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
+      passkey_due: meta.passkeyDue ?? false,
     })
     .execute();
   return token;
@@ -36,12 +37,14 @@ export async function createSession(
  * The approved user behind a session token, or null when the session is unknown, idle too long,
  * past its absolute lifetime, or its user lost approval. Refreshes the idle timer at most once a
  * minute to keep writes down. With a `cache`, a lookup kept there is used instead of the query.
+ * `found` is told whether the session still owes a passkey (the passkey rule, auth/passkey-policy.ts).
  */
 export async function resolveSession(
   db: Db,
   token: string,
   policy: SessionPolicy,
   cache?: SessionCache,
+  found?: { passkeyDue: boolean },
 ): Promise<UserRow | null> {
   const idHash = sha256(token);
   const now = Date.now();
@@ -53,14 +56,14 @@ export async function resolveSession(
       .selectFrom('sessions')
       .innerJoin('users', 'users.email', 'sessions.user_email')
       .selectAll('users')
-      .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at'])
+      .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at', 'sessions.passkey_due'])
       .where('sessions.id_hash', '=', idHash)
       .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
       .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
       .executeTakeFirst();
     if (!row) return null;
-    const { last_seen_at: lastSeen, session_created_at: created, ...user } = row;
-    facts = { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime() };
+    const { last_seen_at: lastSeen, session_created_at: created, passkey_due: passkeyDue, ...user } = row;
+    facts = { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime(), passkeyDue };
   } else if (
     now - facts.createdAt > policy.maxHours * 3_600_000 ||
     now - facts.lastSeenAt > policy.idleMinutes * 60_000
@@ -82,6 +85,7 @@ export async function resolveSession(
     facts.lastSeenAt = now; // a kept entry is this object: it holds the new time too
   }
   if (!kept) cache?.set(idHash, facts, now, generation);
+  if (found) found.passkeyDue = facts.passkeyDue === true;
   return facts.user;
 }
 

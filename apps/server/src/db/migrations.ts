@@ -250,6 +250,48 @@ const migrations: Record<string, Migration> = {
        CHECK (state <> 'stored' OR (size IS NOT NULL AND sha256 IS NOT NULL AND crc32 IS NOT NULL AND stored_at IS NOT NULL))`,
     `CREATE INDEX documents_claimed ON documents (expires_at) WHERE state = 'claimed'`,
   ),
+  '0020_passkeys': statements(
+    // Passkeys (auth/passkeys.ts). The user handle is random, never the email: authenticators keep it
+    // and may show or sync it, and it must not change when the email does.
+    `ALTER TABLE users ADD COLUMN webauthn_user_id text UNIQUE`,
+    // When the dashboard's passkey offer was last answered `Not now` (asked again after 30 days).
+    `ALTER TABLE users ADD COLUMN passkey_offer_declined_at timestamptz`,
+    `CREATE TABLE passkeys (
+       id text PRIMARY KEY,
+       user_email text NOT NULL REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       public_key bytea NOT NULL,
+       counter bigint NOT NULL DEFAULT 0,
+       transports jsonb NOT NULL DEFAULT '[]',
+       device_type text NOT NULL,
+       backed_up boolean NOT NULL,
+       name text NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       last_used_at timestamptz
+     )`,
+    `CREATE INDEX passkeys_user ON passkeys (user_email)`,
+    // One open challenge per browser (pre-session) and ceremony: asking again replaces it, using it
+    // deletes it, and it is worth nothing after expires_at.
+    `CREATE TABLE passkey_challenges (
+       requester text NOT NULL,
+       purpose text NOT NULL CHECK (purpose IN ('register', 'login')),
+       challenge text NOT NULL,
+       user_email text REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       expires_at timestamptz NOT NULL,
+       PRIMARY KEY (requester, purpose)
+     )`,
+  ),
+  '0021_passkey_policy': statements(
+    // The admin's "require passkeys for admins and officers"; no row: the PASSKEYS_REQUIRED default.
+    `CREATE TABLE passkey_policy (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       require_for_staff boolean NOT NULL,
+       updated_at timestamptz NOT NULL DEFAULT now(),
+       updated_by text
+     )`,
+    // A session signed in with PIN + code while the rule applied: it reaches only the passkey
+    // screens until it creates one.
+    `ALTER TABLE sessions ADD COLUMN passkey_due boolean NOT NULL DEFAULT false`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

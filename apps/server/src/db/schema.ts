@@ -17,6 +17,9 @@ export interface UsersTable {
   approved_by: string | null;
   /** Suspended by a season close until approved again (docs/behaviour.md#season-close). */
   suspended: Generated<boolean>;
+  /** The WebAuthn user handle (random, base64url), made at the first passkey. */
+  webauthn_user_id: string | null;
+  passkey_offer_declined_at: NullableTimestamp;
 }
 
 export interface SessionsTable {
@@ -26,6 +29,8 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   ip: string | null;
   user_agent: string | null;
+  /** Signed in with PIN + code under the passkey rule: only the passkey screens until one is made. */
+  passkey_due: Generated<boolean>;
 }
 
 export interface CodesTable {
@@ -183,6 +188,38 @@ export interface JournalKeysTable {
   created_at: CreatedAt;
 }
 
+/** A person's passkey (auth/passkeys.ts): the public key and what the authenticator reported. */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_email: string;
+  public_key: Buffer;
+  counter: ColumnType<string, number, number>;
+  transports: ColumnType<string[], string, string>;
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+}
+
+export interface PasskeyChallengesTable {
+  /** Hash of the pre-session (browser) the ceremony was started in. */
+  requester: string;
+  purpose: 'register' | 'login';
+  challenge: string;
+  /** Registration only: whose session asked. */
+  user_email: string | null;
+  expires_at: Timestamp;
+}
+
+export interface PasskeyPolicyTable {
+  id: Generated<boolean>;
+  require_for_staff: boolean;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  updated_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -201,4 +238,7 @@ export interface Database {
   retention: RetentionTable;
   season_close: SeasonCloseTable;
   journal_keys: JournalKeysTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  passkey_policy: PasskeyPolicyTable;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER, isStateChanging } from '@vita-docs/core';
+import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, passkeyMessages } from '@vita-docs/core';
 import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { resolveSession, type UserRow } from '../auth/sessions.js';
 import type { Services } from '../services.js';
@@ -73,6 +73,21 @@ export function clearSessionCookie(request: FastifyRequest): void {
   request.auth.dropSessionCookie = true;
 }
 
+/** What a session that owes a passkey may still reach: who it is, signing out, and making the passkey. */
+const WHILE_PASSKEY_DUE = new Set([
+  'GET /api/me',
+  'POST /api/auth/logout',
+  'GET /api/me/passkeys',
+  'POST /api/me/passkeys/register-options',
+  'POST /api/me/passkeys/register-verify',
+]);
+
+function assertPasskeyNotDue(request: FastifyRequest): void {
+  const path = request.url.split('?')[0] ?? '';
+  if (WHILE_PASSKEY_DUE.has(`${request.method} ${path}`)) return;
+  throw new HttpError(403, passkeyMessages.required, {}, 'passkey_required');
+}
+
 /**
  * Resolves the session on every API request, enforces the CSRF header on state-changing ones, and
  * keeps the `csrf_token` cookie in step with the (pre-)session it is bound to.
@@ -96,9 +111,11 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
 
     const token = cookies[named(SESSION_COOKIE, secure)];
     if (token && token.length <= 100) {
-      auth.user = await resolveSession(services.db, token, policy, services.sessions);
+      const found = { passkeyDue: false };
+      auth.user = await resolveSession(services.db, token, policy, services.sessions, found);
       if (auth.user) auth.sessionToken = token;
       else auth.dropSessionCookie = true;
+      if (auth.user && found.passkeyDue) assertPasskeyNotDue(request);
     }
     if (isStateChanging(request.method)) {
       const sent = request.headers[CSRF_HEADER];

@@ -79,8 +79,11 @@ export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
 }
 
 /** The texts of the code mails. */
-export function codeMail(to: string, purpose: 'login' | 'reset', code: string): Mail {
+export function codeMail(to: string, purpose: 'login' | 'reset', code: string, passkeys = 0): Mail {
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
+  // A reset does not remove passkeys: saying how many there are makes one added by a thief visible.
+  const passkeyLine =
+    purpose === 'reset' ? [`Your account has ${passkeys === 1 ? '1 passkey' : `${passkeys} passkeys`}.`] : [];
   return {
     to,
     // Never the code itself: subjects show on lock screens, in notifications and in mail logs.
@@ -90,6 +93,7 @@ export function codeMail(to: string, purpose: 'login' | 'reset', code: string): 
       '',
       'It expires in 10 minutes and works once.',
       'If you did not ask for it, you can ignore this email.',
+      ...passkeyLine,
     ].join('\n'),
   };
 }
@@ -138,6 +142,19 @@ export function approvedMail(to: string, firstName: string, signInUrl: string): 
       signInUrl,
       '',
       'Sign in with this email address and your Password PIN; we then email you a code to finish signing in.',
+    ].join('\n'),
+  };
+}
+
+/** Sent when an admin removes all of a person's passkeys (a lost phone). */
+export function passkeysRemovedMail(to: string, count: number): Mail {
+  return {
+    to,
+    subject: 'Your VITA Documents passkeys were removed',
+    text: [
+      `An admin removed ${count === 1 ? 'the passkey' : `all ${count} passkeys`} of your account. Sign in with your email, Password PIN and code; you can then create a new passkey.`,
+      '',
+      'If you did not ask for this, tell your site coordinator.',
     ].join('\n'),
   };
 }

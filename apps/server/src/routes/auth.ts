@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
 import {
@@ -15,7 +15,8 @@ import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { networkOf } from '../auth/network.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
-import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.js';
+import { countPasskeys, passkeyDue } from '../auth/passkey-policy.js';
+import { createSession, revokeSession, revokeUserSessions, type UserRow } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
 import type { Db } from '../db/database.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
@@ -29,7 +30,7 @@ import { findUser, toUser } from '../users/users.js';
 const RESET_COOKIE = 'vita_reset';
 const RESET_GRANT_MINUTES = 10;
 
-const TEXT = {
+export const TEXT = {
   badCredentials: 'Email or Password PIN is incorrect.',
   pending:
     'Your account is waiting for approval by an admin or officer. Please try again once it is approved.',
@@ -166,7 +167,8 @@ async function resend(
     if ((await codeAllowance(db, asked)) !== 'ok') return true;
     // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
     const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
-    return user ? mailer.send(codeMail(email, purpose, code)) : true;
+    const passkeys = purpose === 'reset' && user ? await countPasskeys(db, email) : 0;
+    return user ? mailer.send(codeMail(email, purpose, code, passkeys)) : true;
   };
 }
 
@@ -266,15 +268,9 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
     const user = await findUser(db, body.email);
     if (!user || !user.approved) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
-    // Rotate: whatever session this browser had is ended before the new one starts.
-    if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
-    const token = await createSession(db, user.email, {
-      ip: request.ip,
-      userAgent: request.headers['user-agent'] ?? null,
+    await startSession(services, request, reply, user, {
+      passkeyDue: await passkeyDue(db, services.config, user),
     });
-    setSessionCookie(services, request, reply, token);
-    rememberDevice(secret, request, reply, user.email, cookieSecure(services, request));
-    request.auth.user = user;
     return { ok: true as const, user: toUser(user) };
   });
 
@@ -294,6 +290,29 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
   });
 }
 
+/**
+ * Signs this browser in as `user` (after PIN + code, or a passkey): whatever session it had is ended
+ * before the new one starts, and the browser is remembered for the account's PIN throttle.
+ */
+export async function startSession(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  options: { passkeyDue: boolean },
+): Promise<void> {
+  const { db, secret } = services;
+  if (request.auth.sessionToken) await revokeSession(db, request.auth.sessionToken);
+  const token = await createSession(db, user.email, {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+    passkeyDue: options.passkeyDue,
+  });
+  setSessionCookie(services, request, reply, token);
+  rememberDevice(secret, request, reply, user.email, cookieSecure(services, request));
+  request.auth.user = user;
+}
+
 /** Forgot Password: a mailed code (and its resend) proves the mailbox; the grant cookie it gives sets a new PIN. */
 function forgotPinRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
@@ -306,7 +325,8 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
       // uses a code up and resends are then answered alike, so they cannot tell who has an account.
       if ((await codeAllowance(db, asked)) !== 'ok') return;
       const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
-      if (await findUser(db, body.email)) await mailer.send(codeMail(body.email, 'reset', code));
+      if (await findUser(db, body.email))
+        await mailer.send(codeMail(body.email, 'reset', code, await countPasskeys(db, body.email)));
     });
     return { ok: true as const, emailSent: true };
   });

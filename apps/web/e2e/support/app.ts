@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +34,28 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-export async function startApp(): Promise<TestApp> {
+/** How {@link startApp} sets the server up. */
+export interface AppOptions {
+  /**
+   * Serve the app at `http://localhost:<port>` with that as `PUBLIC_URL` (passkeys need a domain as
+   * relying party id, and a browser refuses an IP address for it; localhost is a secure context).
+   */
+  localhost?: boolean;
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error('apps/web/dist is missing: run `vite build` first (`pnpm test` does).');
   }
@@ -41,8 +63,10 @@ export async function startApp(): Promise<TestApp> {
   // would otherwise swap the hashed chunks under the open pages.
   const webCopy = await mkdtemp(path.join(os.tmpdir(), 'vita-web-'));
   await cp(webDist, webCopy, { recursive: true });
+  const port = options.localhost ? await freePort() : undefined;
+  const publicUrl = port ? `http://localhost:${port}` : undefined;
   const [server, browser] = await Promise.all([
-    startTestServer({ env: { WEB_DIST: webCopy } }),
+    startTestServer({ env: { WEB_DIST: webCopy, ...(publicUrl && { PUBLIC_URL: publicUrl }) }, port }),
     launchBrowser(),
   ]);
   const visitors: Visitor[] = [];
@@ -50,7 +74,7 @@ export async function startApp(): Promise<TestApp> {
     server,
     browser,
     async visit(viewport = PHONE) {
-      const { context, page } = await newPage(browser, server.url, viewport);
+      const { context, page } = await newPage(browser, publicUrl ?? server.url, viewport);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
       page.on('console', (message) => {

@@ -68,6 +68,58 @@ export const endpoints = {
     response: s.Ok,
   }),
 
+  // Passkeys (docs/behaviour.md#passkeys)
+  passkeyStatus: def({ method: 'GET', path: '/auth/passkey/status', response: s.PasskeyStatus }),
+  passkeyLoginOptions: def({
+    method: 'POST',
+    path: '/auth/passkey/login-options',
+    response: s.PasskeyOptionsResponse,
+  }),
+  passkeyLoginVerify: def({
+    method: 'POST',
+    path: '/auth/passkey/login-verify',
+    body: s.PasskeyLoginRequest,
+    response: s.LoginVerifyResponse,
+  }),
+  passkeyRegisterOptions: def({
+    method: 'POST',
+    path: '/me/passkeys/register-options',
+    response: s.PasskeyOptionsResponse,
+  }),
+  passkeyRegisterVerify: def({
+    method: 'POST',
+    path: '/me/passkeys/register-verify',
+    body: s.PasskeyRegisterRequest,
+    response: s.Passkey,
+  }),
+  listPasskeys: def({ method: 'GET', path: '/me/passkeys', response: s.PasskeyList }),
+  deletePasskey: def({
+    method: 'DELETE',
+    path: '/me/passkeys/:id',
+    params: s.PasskeyIdParams,
+    response: s.Ok,
+  }),
+  passkeyNotNow: def({ method: 'POST', path: '/me/passkeys/not-now', response: s.Ok }),
+  userPasskeys: def({
+    method: 'GET',
+    path: '/admin/users/:email/passkeys',
+    params: s.UserEmailParams,
+    response: s.PasskeyCount,
+  }),
+  removeUserPasskeys: def({
+    method: 'DELETE',
+    path: '/admin/users/:email/passkeys',
+    params: s.UserEmailParams,
+    response: s.Ok,
+  }),
+  getPasskeyPolicy: def({ method: 'GET', path: '/admin/passkey-policy', response: s.PasskeyPolicy }),
+  setPasskeyPolicy: def({
+    method: 'POST',
+    path: '/admin/passkey-policy',
+    body: s.PasskeyPolicy,
+    response: s.PasskeyPolicy,
+  }),
+
   // Clients and documents
   listClients: def({ method: 'GET', path: '/clients', response: s.ClientList }),
   listAllClients: def({ method: 'GET', path: '/admin/clients', response: s.ClientList }),

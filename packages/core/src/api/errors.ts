@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'not_signed_in',
   /** Signed in, but not allowed to do this. */
   'forbidden',
+  /** Signed in with PIN + code where the passkey rule applies: create a passkey first. */
+  'passkey_required',
   /** The CSRF token is missing or stale: reload and try again. */
   'bad_token',
   'not_found',

@@ -441,3 +441,65 @@ export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
 export const OutboxResponse = z.array(OutboxMail);
 export type OutboxResponse = z.infer<typeof OutboxResponse>;
+
+/**
+ * Passkeys (docs/behaviour.md#passkeys). The ceremony options and the browser's answers are
+ * WebAuthn's JSON forms (`@simplewebauthn`'s types); the contract checks only that they are objects
+ * and leaves their checking to the server's WebAuthn library.
+ */
+const WebAuthnJson = z.record(z.string(), z.unknown());
+const b64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'Not base64url.' });
+/** A browser's answer to a ceremony: the fields the server reads checked for shape, the rest kept as sent. */
+const WebAuthnAnswer = z.looseObject({
+  id: b64url.min(1).max(1_024),
+  rawId: b64url,
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: b64url, userHandle: b64url.optional() }),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** Whether this server offers passkeys at all (it needs `PUBLIC_URL`). */
+export const PasskeyStatus = z.object({ enabled: z.boolean() });
+export type PasskeyStatus = z.infer<typeof PasskeyStatus>;
+
+export const PasskeyOptionsResponse = z.object({ options: WebAuthnJson });
+export type PasskeyOptionsResponse = z.infer<typeof PasskeyOptionsResponse>;
+
+export const PasskeyRegisterRequest = z.object({
+  response: WebAuthnAnswer,
+  /** The name the person gives the passkey; without one, the browser's name for the device. */
+  name: z.string().trim().max(60).optional(),
+});
+export type PasskeyRegisterRequest = z.infer<typeof PasskeyRegisterRequest>;
+
+export const PasskeyLoginRequest = z.object({ response: WebAuthnAnswer });
+export type PasskeyLoginRequest = z.infer<typeof PasskeyLoginRequest>;
+
+export const Passkey = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof Passkey>;
+
+export const PasskeyList = z.object({
+  passkeys: z.array(Passkey),
+  /** The dashboard offers a passkey: none yet, and no `Not now` in the last 30 days. */
+  offer: z.boolean(),
+  /** A passkey must be created before anything else (the admin setting, for admins and officers). */
+  required: z.boolean(),
+});
+export type PasskeyList = z.infer<typeof PasskeyList>;
+
+export const PasskeyIdParams = z.object({ id: z.string().min(1).max(512) });
+export type PasskeyIdParams = z.infer<typeof PasskeyIdParams>;
+
+export const PasskeyCount = z.object({ count: z.number().int().nonnegative() });
+export type PasskeyCount = z.infer<typeof PasskeyCount>;
+
+export const PasskeyPolicy = z.object({ requireForStaff: z.boolean() });
+export type PasskeyPolicy = z.infer<typeof PasskeyPolicy>;

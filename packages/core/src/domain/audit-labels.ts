@@ -27,6 +27,10 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'user.unapprove': 'Withdrew an approval',
   'user.role': 'Changed a role',
   'user.delete': 'Deleted an account',
+  'passkey.create': 'Created a passkey',
+  'passkey.use': 'Signed in with a passkey',
+  'passkey.remove': 'Removed passkeys',
+  'passkey.policy': 'Changed the passkey rule',
 };
 
 /** The label of a recorded action; an action this version does not know shows as recorded. */

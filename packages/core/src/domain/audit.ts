@@ -24,6 +24,10 @@ export const AUDIT_ACTIONS = [
   'user.unapprove',
   'user.role',
   'user.delete',
+  'passkey.create',
+  'passkey.use',
+  'passkey.remove',
+  'passkey.policy',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -38,6 +38,9 @@ export const messages = {
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
+  // Passkeys on the login screen (the rest, for screens loaded later, are in passkey-messages.ts).
+  passkeySignIn: 'Sign in with a passkey',
+  passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */

@@ -34,3 +34,7 @@ export const ForgotVerifyRoute = lazy(async () => ({
 export const ForgotResetRoute = lazy(async () => ({
   default: (await import('../screens/auth/forgot')).ForgotResetScreen,
 }));
+
+export const AccountRoute = lazy(async () => ({
+  default: (await import('../screens/account')).AccountScreen,
+}));

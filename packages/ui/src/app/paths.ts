@@ -9,6 +9,7 @@ export const paths = {
   login: '/login',
   loginVerify: '/login/verify',
   home: '/home',
+  account: '/account',
   newClient: '/clients/new',
   clients: '/clients',
   forgot: '/forgot',

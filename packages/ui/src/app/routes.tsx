@@ -7,6 +7,7 @@ import { RegisterPendingScreen } from '../screens/auth/register-pending';
 import { CategoryRoute, ClientDocsRoute, ClientListRoute, NewClientRoute } from './document-routes';
 import { RootLayout } from './layout';
 import {
+  AccountRoute,
   AdminAuditRoute,
   AdminSeasonRoute,
   AdminSettingsRoute,
@@ -38,6 +39,7 @@ export function AppRoutes() {
         <Route path="forgot/verify" element={<ForgotVerifyRoute />} />
         <Route path="forgot/reset" element={<ForgotResetRoute />} />
         <Route path="home" element={<HomeRoute />} />
+        <Route path="account" element={<AccountRoute />} />
         <Route path="admin/users/:userEmail" element={<AdminUserRoute />} />
         <Route path="admin/audit" element={<AdminAuditRoute />} />
         <Route path="admin/settings" element={<AdminSettingsRoute />} />

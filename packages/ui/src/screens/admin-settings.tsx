@@ -10,12 +10,13 @@ import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';
+import { PasskeyPolicyForm } from './admin-passkey-policy';
 import { Loading, Page } from '../components/page';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 
 const TITLE = 'Settings';
 
-/** `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule; admins only. */
+/** `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule and the passkey rule; admins only. */
 export function AdminSettingsScreen() {
   return (
     <AdminOnly title={TITLE}>
@@ -103,6 +104,7 @@ function RetentionForm() {
           {outcome ? (outcome.saved ? 'Saved.' : outcome.error) : ''}
         </p>
       </form>
+      <PasskeyPolicyForm />
     </Page>
   );
 }

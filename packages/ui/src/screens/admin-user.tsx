@@ -7,6 +7,7 @@ import { useServices } from '../app/services';
 import { AdminOnly, PleaseSignIn } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 import { roleLabel } from '../components/tag';
+import { UserPasskeys } from './admin-user-passkeys';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 
 /** `/admin/users/{userEmail}`: admins only; others go to /home, signed-out people are asked to sign in. */
@@ -103,6 +104,7 @@ function UserCard({
         )}
         <BackLink />
       </div>
+      <UserPasskeys email={user.email} name={name} />
     </Page>
   );
 }

@@ -1,16 +1,18 @@
 import { createLoginFlow } from '@vita-docs/core';
 import type { FormEvent } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
+import { useSessionFlow } from '../../app/session';
+import { PasskeySignIn } from '../../components/passkey-sign-in';
 import { Field } from '../../components/field';
 import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
 /**
- * `/login` (docs/behaviour.md#login-screen): email and Password PIN; the email is kept for the
- * session → /login/verify.
+ * `/login` (docs/behaviour.md#login-screen): `Sign in with a passkey` (where offered), then email and
+ * Password PIN; the email is kept for the session → /login/verify.
  */
 export function LoginScreen() {
   const { api, platform, sessionStorage } = useServices();
@@ -18,6 +20,8 @@ export function LoginScreen() {
   const next = safeNext(search.get('next'));
   const flow = useFlowInstance(() => createLoginFlow({ api, platform, storage: sessionStorage }));
   const state = useFlow(flow);
+  const session = useSessionFlow();
+  const navigate = useNavigate();
   if (state.status === 'code') return <Navigate to={`${paths.loginVerify}${nextQuery(next)}`} />;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -28,6 +32,12 @@ export function LoginScreen() {
   const busy = state.status === 'sendingCode';
   return (
     <Page title="Login">
+      <PasskeySignIn
+        onSignedIn={(user) => {
+          void session.send({ type: 'signedIn', user });
+          void navigate(next ?? paths.home, { replace: true });
+        }}
+      />
       <form className="form" onSubmit={submit} aria-busy={busy}>
         <Field
           label="Email"

@@ -11,6 +11,7 @@ import { AllClients } from './all-clients';
 import { AllUsers } from './all-users';
 import { useDashboardFlows } from './dashboard-flows';
 import { OrphanedClients } from './orphaned-clients';
+import { PasskeyOffer } from './passkey-offer';
 import { PendingApprovals } from './pending-approvals';
 import { ProgrammeOverview } from './programme-overview';
 
@@ -43,6 +44,7 @@ export function Dashboard({ user }: { user: User }) {
       }
     >
       <DashboardToolbar isAdmin={user.isAdmin} onRefresh={refresh} onLogout={() => void logout()} />
+      <PasskeyOffer />
       {!firstLoadDone && <Loading />}
       {firstLoadDone && show.approvals && <PendingApprovals flow={approvals} actorIsAdmin={user.isAdmin} />}
       {firstLoadDone && show.orphans && (
@@ -106,6 +108,9 @@ function DashboardToolbar({
         )}
       </div>
       <div className="actions">
+        <Link className="button" to={paths.account}>
+          Account
+        </Link>
         <button type="button" className="button" onClick={onRefresh}>
           Refresh
         </button>

@@ -1,0 +1,193 @@
+import { canManageAllUsers, messages, passkeyMessages } from '@vita-docs/core';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { audit } from '../audit.js';
+import { sha256 } from '../auth/crypto.js';
+import { countPasskeys, requireForStaff, setRequireForStaff } from '../auth/passkey-policy.js';
+import {
+  authenticate,
+  authenticationOptions,
+  deviceName,
+  registerPasskey,
+  registrationOptions,
+  relyingParty,
+  type RelyingParty,
+} from '../auth/passkeys.js';
+import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
+import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import { actorOf, publicRoute, userRoute } from '../http/route.js';
+import { passkeysRemovedMail } from '../mail/mailer.js';
+import type { Services } from '../services.js';
+import { findUser, toUser } from '../users/users.js';
+import { startSession, TEXT } from './auth.js';
+
+/** Asked again 30 days after `Not now`. */
+const OFFER_AGAIN_DAYS = 30;
+
+/** Passkey sign-ins per address, like PIN tries (auth.ts `loginPerIp`): a success gives its slot back. */
+const LOGIN_LIMIT = { max: 100, window: 900 };
+
+/** The browser a ceremony belongs to, hashed as the code requests are (auth.ts `requesterOf`). */
+const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
+
+/** The relying party, or a 404 when this server has no `PUBLIC_URL` (passkeys are off). */
+function rpOrRefuse(services: Services): RelyingParty {
+  const rp = relyingParty(services.config);
+  if (!rp) throw notFound('Passkeys are not set up on this server.');
+  return rp;
+}
+
+/**
+ * Passkeys (docs/behaviour.md#passkeys): signing in with one ({@link passkeySignInRoutes}), a
+ * person's own ({@link ownPasskeyRoutes}) and the admin's ({@link adminPasskeyRoutes}).
+ */
+export function passkeyRoutes(app: FastifyInstance, services: Services): void {
+  if (!relyingParty(services.config))
+    services.log.warn('Passkeys are off: set PUBLIC_URL (the address people open) to offer them.');
+  passkeySignInRoutes(app, services);
+  ownPasskeyRoutes(app, services);
+  adminPasskeyRoutes(app, services);
+}
+
+function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'passkeyStatus', async () => ({ enabled: relyingParty(services.config) !== null }));
+
+  publicRoute(app, 'passkeyLoginOptions', async ({ request }) => {
+    const rp = rpOrRefuse(services);
+    const options = await authenticationOptions(db, rp, requesterOf(request));
+    return { options: options as unknown as Record<string, unknown> };
+  });
+
+  publicRoute(app, 'passkeyLoginVerify', async ({ body, request, reply }) => {
+    const rp = rpOrRefuse(services);
+    const slot = `passkeyPerIp:${request.ip}`;
+    if (!(await hitRateLimit(db, slot, LOGIN_LIMIT.max, LOGIN_LIMIT.window)))
+      throw tooManyRequests(TEXT.tooManyAttempts, LOGIN_LIMIT.window);
+    const response = body.response as unknown as AuthenticationResponseJSON;
+    const used = await authenticate(db, rp, requesterOf(request), response);
+    if (!used) throw badRequest(messages.passkeyFailed);
+    const user = await findUser(db, used.email);
+    if (!user) throw badRequest(messages.passkeyFailed);
+    await refundRateLimit(db, slot);
+    // As after a right PIN: a suspended or unapproved account is told why, and gets no session.
+    if (user.suspended) throw forbidden(TEXT.suspended);
+    if (!user.approved) throw forbidden(TEXT.pending);
+    await audit(db, { actor: user.email, action: 'passkey.use', ip: request.ip });
+    await startSession(services, request, reply, user, { passkeyDue: false });
+    return { ok: true as const, user: toUser(user) };
+  });
+}
+
+function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
+  const { db, config } = services;
+
+  userRoute(app, 'listPasskeys', async ({ user }) => {
+    const rows = await db
+      .selectFrom('passkeys')
+      .select(['id', 'name', 'created_at', 'last_used_at'])
+      .where('user_email', '=', user.email)
+      .orderBy('created_at', 'asc')
+      .execute();
+    const declined = user.passkey_offer_declined_at;
+    const askAgain = !declined || Date.now() - declined.getTime() > OFFER_AGAIN_DAYS * 86_400_000;
+    const staff = user.is_admin || user.role === 'officer';
+    const enabled = relyingParty(config) !== null;
+    return {
+      passkeys: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        createdAt: r.created_at.toISOString(),
+        lastUsedAt: r.last_used_at?.toISOString() ?? null,
+      })),
+      offer: enabled && rows.length === 0 && askAgain,
+      required: enabled && rows.length === 0 && staff && (await requireForStaff(db, config)),
+    };
+  });
+
+  userRoute(app, 'passkeyRegisterOptions', async ({ user, request }) => {
+    const options = await registrationOptions(db, rpOrRefuse(services), user, requesterOf(request));
+    return { options: options as unknown as Record<string, unknown> };
+  });
+
+  userRoute(app, 'passkeyRegisterVerify', async ({ user, body, request, reply }) => {
+    const rp = rpOrRefuse(services);
+    const made = await registerPasskey(db, rp, {
+      user,
+      requester: requesterOf(request),
+      response: body.response as unknown as RegistrationResponseJSON,
+      name: body.name || deviceName(request.headers['user-agent']),
+    });
+    if (!made) throw badRequest(passkeyMessages.createFailed);
+    await audit(db, { actor: user.email, action: 'passkey.create', ip: request.ip, detail: made.name });
+    // A session that owed a passkey starts afresh without the debt (the old one ends, so every
+    // server process forgets it).
+    await startSession(services, request, reply, user, { passkeyDue: false });
+    return { id: made.id, name: made.name, createdAt: made.createdAt.toISOString(), lastUsedAt: null };
+  });
+
+  userRoute(app, 'deletePasskey', async ({ user, params, request }) => {
+    const gone = await db
+      .deleteFrom('passkeys')
+      .where('id', '=', params.id)
+      .where('user_email', '=', user.email)
+      .returning('name')
+      .executeTakeFirst();
+    if (!gone) throw notFound('Passkey not found.');
+    await audit(db, { actor: user.email, action: 'passkey.remove', ip: request.ip, detail: gone.name });
+    return { ok: true as const };
+  });
+
+  userRoute(app, 'passkeyNotNow', async ({ user }) => {
+    await db
+      .updateTable('users')
+      .set({ passkey_offer_declined_at: sql<Date>`now()` })
+      .where('email', '=', user.email)
+      .execute();
+    return { ok: true as const };
+  });
+}
+
+function adminPasskeyRoutes(app: FastifyInstance, services: Services): void {
+  const { db, config, mailer } = services;
+
+  userRoute(app, 'userPasskeys', async ({ user, params }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    if (!(await findUser(db, params.email))) throw notFound(messages.userNotFound);
+    return { count: await countPasskeys(db, params.email) };
+  });
+
+  userRoute(app, 'removeUserPasskeys', async ({ user, params, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    if (!(await findUser(db, params.email))) throw notFound(messages.userNotFound);
+    const gone = await db.deleteFrom('passkeys').where('user_email', '=', params.email).execute();
+    const count = gone.reduce((n, r) => n + Number(r.numDeletedRows), 0);
+    await audit(db, {
+      actor: user.email,
+      action: 'passkey.remove',
+      ip: request.ip,
+      detail: `all ${count} passkeys of ${params.email}`,
+    });
+    if (count > 0) await mailer.send(passkeysRemovedMail(params.email, count));
+    return { ok: true as const };
+  });
+
+  userRoute(app, 'getPasskeyPolicy', async ({ user }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    return { requireForStaff: await requireForStaff(db, config) };
+  });
+
+  userRoute(app, 'setPasskeyPolicy', async ({ user, body, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    await setRequireForStaff(db, body.requireForStaff, user.email);
+    await audit(db, {
+      actor: user.email,
+      action: 'passkey.policy',
+      ip: request.ip,
+      detail: `passkeys required for admins and officers: ${body.requireForStaff ? 'on' : 'off'}`,
+    });
+    return { requireForStaff: await requireForStaff(db, config) };
+  });
+}

@@ -1,0 +1,134 @@
+// Passkey journeys (docs/behaviour.md#passkeys) in Chromium with its virtual authenticator (CDP
+// WebAuthn: internal transport, resident keys, user verification on): the dashboard's offer after a
+// PIN + code sign-in, `Sign in with a passkey` as the whole sign-in, /account's list and Remove, Not
+// now, and the admin removing a user's passkeys.
+import { messages, passkeyMessages } from '@vita-docs/core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, person } from './support/api.js';
+import { startApp } from './support/app.js';
+import type { TestApp, Visitor } from './support/app.js';
+import { checkScreen } from './support/screens.js';
+import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+
+const admin = person('Pia', 'Admin');
+const vera = person('Vera', 'Passkey');
+
+/** A platform authenticator in this browser profile, as a phone's fingerprint reader is. */
+async function addVirtualAuthenticator(visitor: Visitor): Promise<void> {
+  const cdp = await visitor.context.newCDPSession(visitor.page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+const offer = (page: Page) => page.getByRole('region', { name: passkeyMessages.offer });
+
+async function logout(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await atPath(page, '/');
+}
+
+describe('passkeys', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp({ localhost: true });
+    const api = await ApiSession.open(app.server);
+    await api.register(admin);
+    await api.signIn(admin);
+    await api.register(vera);
+    await api.approve(vera.email);
+    await api.dispose();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('PIN + code → Create a passkey → sign out → Sign in with a passkey: no PIN, no code', async () => {
+    const visitor = await app.visit();
+    const { page } = visitor;
+    await addVirtualAuthenticator(visitor);
+    await signInViaUi(page, app.server, vera);
+    await seeHeading(page, 'Hello, Vera');
+    await offer(page).waitFor();
+    await checkScreen(page, 'dashboard-passkey-offer');
+    await offer(page).getByRole('button', { name: passkeyMessages.create }).click();
+    await offer(page).waitFor({ state: 'detached' });
+    await logout(page);
+
+    await page.goto('/login');
+    const passkeyButton = page.getByRole('button', { name: messages.passkeySignIn });
+    // Above the email and PIN form.
+    const buttonBox = await passkeyButton.boundingBox();
+    const emailBox = await page.getByLabel('Email').boundingBox();
+    expect(buttonBox && emailBox && buttonBox.y < emailBox.y).toBe(true);
+    await checkScreen(page, 'login-with-passkey');
+    const mailsBefore = (await app.server.outbox()).length;
+    await passkeyButton.click();
+    await atPath(page, '/home');
+    await seeHeading(page, 'Hello, Vera');
+    expect((await app.server.outbox()).length).toBe(mailsBefore);
+
+    // /account lists it; Remove takes it away, and the passkey no longer signs in.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await atPath(page, '/account');
+    await seeHeading(page, 'Account');
+    await page
+      .getByRole('article')
+      .getByText(/Created .* · Last used /)
+      .waitFor();
+    await checkScreen(page, 'account');
+    await page.getByRole('button', { name: passkeyMessages.remove }).click();
+    await page.getByText('No passkeys yet.').waitFor();
+    await page.getByRole('link', { name: 'Home' }).last().click();
+    await atPath(page, '/home');
+    await logout(page);
+    await page.goto('/login');
+    await page.getByRole('button', { name: messages.passkeySignIn }).click();
+    expect((await visitor.dialogs.next()).message).toBe(messages.passkeyFailed);
+    await atPath(page, '/login');
+  });
+
+  it('Not now: the offer is not shown again (asked again after 30 days: the server test counts them)', async () => {
+    const visitor = await app.visit();
+    const { page } = visitor;
+    await addVirtualAuthenticator(visitor);
+    await signInViaUi(page, app.server, vera);
+    await offer(page).getByRole('button', { name: passkeyMessages.notNow }).click();
+    await offer(page).waitFor({ state: 'detached' });
+    await page.reload();
+    await seeHeading(page, 'Hello, Vera');
+    await page.getByRole('link', { name: 'Account' }).waitFor();
+    // The dashboard has loaded its sections (the offer loads beside them): still no offer.
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await offer(page).count()).toBe(0);
+
+    // Added from /account instead: `Add a passkey`.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('button', { name: passkeyMessages.add }).click();
+    await page.getByRole('button', { name: passkeyMessages.remove }).waitFor();
+  });
+
+  it('an admin sees how many passkeys a user has and removes them all', async () => {
+    const visitor = await app.visit();
+    const { page } = visitor;
+    await signInViaUi(page, app.server, admin);
+    await page.goto(`/admin/users/${encodeURIComponent(vera.email)}`);
+    const passkeys = page.getByRole('region', { name: 'Passkeys' });
+    await passkeys.getByText('1 passkey').waitFor();
+    await checkScreen(page, 'admin-user-passkeys');
+    await passkeys.getByRole('button', { name: 'Remove all passkeys' }).click();
+    await passkeys.getByText('No passkeys').waitFor();
+    const mail = (await app.server.outbox()).filter((m) => m.to === vera.email).at(-1);
+    expect(mail?.subject).toBe('Your VITA Documents passkeys were removed');
+  });
+});
