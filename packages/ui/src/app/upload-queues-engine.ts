@@ -24,6 +24,8 @@ export interface SharedParts {
   photos: PhotoTools;
   summary: Store<QueuesSummary>;
   offer: Store<KeptOffer>;
+  /** Tells the screens that a file of `target`'s queue was stored ({@link UploadQueues.onStored}). */
+  announceStored: (target: UploadTarget) => void;
 }
 
 const IDLE_SCREEN: QueueScreen = {
@@ -87,13 +89,16 @@ function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, strin
 }
 
 /** What a queue needs besides the services: whose API calls it makes and where it keeps its files. */
-interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary'> {
+interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary' | 'announceStored'> {
   api: () => Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
   journal: () => UploadJournal | undefined;
 }
 
 /** One upload queue per client and category, made when first asked for, and the tray's summary of them all. */
-function createQueueSet(services: AppServices, { photos, summary, api, journal }: QueueSetParts) {
+function createQueueSet(
+  services: AppServices,
+  { photos, summary, announceStored, api, journal }: QueueSetParts,
+) {
   const { platform, localStorage, clock, connectivity } = services;
   const entries = new Map<string, QueueEntry>();
   let limit: number | null = null;
@@ -156,6 +161,7 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
           previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
       );
       summarise(finished.map((item) => item.file));
+      if (finished.length > 0) announceStored(target);
     });
     const created = { flow, lent, target, stop };
     entries.set(key(target), created);
@@ -202,8 +208,15 @@ interface QueuesApiParts {
   clear: () => void;
 }
 
-/** The {@link UploadQueues} the screens use. */
-function queuesApi({ services, session, shared, set, journal, clear }: QueuesApiParts): UploadQueues {
+/** The {@link UploadQueues} the screens use (but `onStored`, whose listeners the facade in upload-queues.tsx holds from the start). */
+function queuesApi({
+  services,
+  session,
+  shared,
+  set,
+  journal,
+  clear,
+}: QueuesApiParts): Omit<UploadQueues, 'onStored'> {
   const { photos, summary, offer } = shared;
   return {
     photos,

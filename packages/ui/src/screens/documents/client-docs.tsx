@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
+import { useUploadQueues } from '../../app/upload-queues';
 import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
@@ -31,6 +32,15 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   useEffect(() => {
     void flow.send({ type: 'refresh' });
   }, [flow]);
+  // Uploads still going on from the category screens: each row turns Ready as its file lands.
+  const queues = useUploadQueues();
+  useEffect(
+    () =>
+      queues.onStored((target) => {
+        if (target.clientId === clientId) void flow.send({ type: 'stored', docType: target.docType });
+      }),
+    [queues, flow, clientId],
+  );
 
   const ready = state.status === 'ready';
   const { client } = state;

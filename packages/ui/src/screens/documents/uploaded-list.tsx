@@ -1,5 +1,5 @@
-import { allSelected, duplicateNote, formatBytes, messages } from '@vita-docs/core';
-import type { DocItem, RetakeState } from '@vita-docs/core';
+import { allSelected, duplicateNote, formatBytes, messages, qualityWarningMessage } from '@vita-docs/core';
+import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
@@ -96,7 +96,11 @@ interface FileRowProps {
 
 function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps) {
   const nameId = useId();
-  const retakeIdle = retake.status === 'idle' || retake.status === 'failed';
+  // A warned pick may be retaken again (another photo), and only this row's.
+  const retakeIdle =
+    retake.status === 'idle' ||
+    retake.status === 'failed' ||
+    (retake.status === 'warned' && retake.key === item.key);
   return (
     <li className="file-row" aria-labelledby={nameId}>
       <label className="checkbox file-row__select">
@@ -121,6 +125,9 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
       </div>
+      {retake.status === 'warned' && retake.key === item.key && (
+        <RetakeWarning retake={flows.retake} warnings={retake.warnings} filename={item.filename} />
+      )}
       <div className="file-row__actions">
         <button
           type="button"
@@ -142,7 +149,9 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
         <RetakeMenu
           filename={item.filename}
           disabled={busy || !retakeIdle}
-          onFile={(file) => void flows.retake.send({ type: 'retake', key: item.key, file })}
+          onFile={(file) =>
+            void flows.retake.send({ type: 'retake', key: item.key, filename: item.filename, file })
+          }
         />
         {/* Apart from the others (at the row's end), so a quick tap on View or Rename never lands here. */}
         <button
@@ -159,15 +168,62 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
   );
 }
 
+/**
+ * The retake's photo looks bad (docs/behaviour.md#retake): its warnings, Keep anyway (replace with it
+ * all the same) and Cancel (keep the old file); the row's Retake menu picks another photo.
+ */
+function RetakeWarning({
+  retake,
+  warnings,
+  filename,
+}: {
+  retake: CategoryFlows['retake'];
+  warnings: readonly QualityWarning[];
+  filename: string;
+}) {
+  return (
+    <div className="file-row__warning">
+      <ul className="queue__notes" role="status">
+        {warnings.map((warning) => (
+          <li key={warning} className="queue__warning">
+            {qualityWarningMessage(warning)}
+          </li>
+        ))}
+      </ul>
+      <div className="actions actions--tight">
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Keep anyway: replace ${filename}`}
+          onClick={() => void retake.send({ type: 'keep' })}
+        >
+          Keep anyway
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Cancel the retake of ${filename}`}
+          onClick={() => void retake.send({ type: 'cancel' })}
+        >
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** What a running retake of this file is doing. */
 function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string }) {
-  if (!('key' in state) || state.key !== fileKey || state.status === 'failed') return null;
+  if (!('key' in state) || state.key !== fileKey || state.status === 'failed' || state.status === 'warned')
+    return null;
   const label =
-    state.status === 'converting'
-      ? 'Converting the replacement…'
-      : state.status === 'uploading'
-        ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
-        : 'Replacing…';
+    state.status === 'checking'
+      ? 'Checking the photo…'
+      : state.status === 'converting'
+        ? 'Converting the replacement…'
+        : state.status === 'uploading'
+          ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
+          : 'Replacing…';
   return (
     <span className="status file-row__status" role="status">
       {label}

@@ -58,6 +58,7 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
       api,
       putFile: platform.putFile,
       convert: photos.convert,
+      inspect: photos.inspect,
       storage: localStorage,
       platform,
       target,
@@ -71,6 +72,16 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
   useEffect(() => {
     void list.send({ type: 'refresh' });
   }, [list]);
+  // Each file the queue stores shows in the list as it lands, not only when the whole queue is done.
+  useEffect(
+    () =>
+      queues.onStored((stored) => {
+        // A refresh clears a selection: a person choosing files to delete keeps their choice until the round ends.
+        const mine = stored.clientId === clientId && stored.docType === docType;
+        if (mine && list.getState().selected.length === 0) void list.send({ type: 'refresh' });
+      }),
+    [queues, list, clientId, docType],
+  );
   /** A desk scanner's one-file-per-page scans made into one PDF (the Scanner inbox's Combine). */
   const combine = (files: readonly FileLike[]) =>
     photos.buildScan(
