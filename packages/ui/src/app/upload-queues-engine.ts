@@ -173,6 +173,27 @@ function createQueueSet(
     summarise,
     /** The client's name a kept file brought, for its queue. */
     rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
+    /**
+     * After the same person signed in again: sends the files that failed only because the session
+     * had ended (`not_signed_in`), and those that waited meanwhile (the queues wait while nobody is
+     * signed in), one after the other in each queue.
+     */
+    resumeAfterSignIn(): void {
+      for (const { flow } of entries.values()) {
+        const ids = flow
+          .getState()
+          .queue.filter(
+            ({ progress }) =>
+              progress.status === 'waiting' ||
+              (progress.status === 'failed' && progress.code === 'not_signed_in'),
+          )
+          .map((item) => item.id);
+        void ids.reduce<Promise<unknown>>(
+          (previous, id) => previous.then(() => flow.send({ type: 'retry', id })),
+          Promise.resolve(),
+        );
+      }
+    },
     /** Drops every queue (their uploads and timers stop). */
     dropAll(): void {
       for (const entry of entries.values()) {
@@ -314,6 +335,20 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     journal: () => (uploadJournals ? journalOf(generation) : undefined),
   });
 
+  // The same person signing in again after their session ended: their queues pick up where they stopped.
+  let lastPerson = signedIn();
+  let signedOutSince = lastPerson === null;
+  const stopWatch = session.subscribe(() => {
+    const now = signedIn();
+    if (now === null) {
+      signedOutSince = true;
+      return;
+    }
+    if (signedOutSince && now === lastPerson) set.resumeAfterSignIn();
+    signedOutSince = false;
+    lastPerson = now;
+  });
+
   function clear(): void {
     generation += 1;
     // The next sign-in (the same person too) opens the journal afresh and is offered what it keeps.
@@ -348,7 +383,10 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     queues: queuesApi({ services, session, shared, set, journal: () => journalOf(generation), clear }),
     clear,
     openFor,
-    dispose: clear,
+    dispose: () => {
+      stopWatch();
+      clear();
+    },
     /** Whether a reload would lose a file: one not kept on the device and not uploaded yet. */
     wouldLose: () => summary.getState().items.some((item) => !item.saved),
   };

@@ -183,13 +183,16 @@ function RetakeWarning({
 }) {
   return (
     <div className="file-row__warning">
-      <ul className="queue__notes" role="status">
-        {warnings.map((warning) => (
-          <li key={warning} className="queue__warning">
-            {qualityWarningMessage(warning)}
-          </li>
-        ))}
-      </ul>
+      {/* Announced as it appears: the person chose the photo, then waits for what the check says. */}
+      <div role="status">
+        <ul className="queue__notes">
+          {warnings.map((warning) => (
+            <li key={warning} className="queue__warning">
+              {qualityWarningMessage(warning)}
+            </li>
+          ))}
+        </ul>
+      </div>
       <div className="actions actions--tight">
         <button
           type="button"
