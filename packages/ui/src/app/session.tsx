@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { createSessionFlow } from '@vita-docs/core';
 import type { SessionFlow, SessionState } from '@vita-docs/core';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import { clearFormDrafts } from './form-drafts';
 import { ServicesProvider, useServices } from './services';
-import { clearFormDrafts } from '../hooks/use-form-draft';
 import { watchSession } from './session-watch';
 import { UploadQueuesProvider } from './upload-queues';
 

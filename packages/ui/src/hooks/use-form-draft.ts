@@ -1,38 +1,14 @@
 /**
- * A form's typed values kept across a sign-in round trip (docs/behaviour.md#signing-in-again): the
- * session ends mid-form, the app goes to login and back, and the form is filled as it was. Kept in
- * the tab's sessionStorage (gone with the tab; never in a URL), for the person who typed them only,
- * and never a password field's value (a client PIN, a Password PIN): docs/security.md#form-drafts.
+ * A form's typed values kept across a sign-in round trip (docs/behaviour.md#session-check): the
+ * session ends mid-form, the app goes to login and back (within the page: no reload), and the form is
+ * filled as it was. Kept in the page's memory only — never in a URL, nor in any browser storage, where
+ * a client's name, email and phone would outlive the page on the device (docs/security.md) — for the
+ * person who typed them, and never a password field's value (a client PIN, a Password PIN).
  */
 import { useCallback, useEffect, useRef } from 'react';
-
-const PREFIX = 'vita-docs:draft:';
-
-interface Draft {
-  owner: string;
-  values: Record<string, string>;
-}
-
-/** The tab's sessionStorage, or null where there is none (or it refuses: a private mode's quota). */
-function storage(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Deletes every kept draft (on sign-out: the next person at this browser sees none of them). */
-export function clearFormDrafts(): void {
-  const store = storage();
-  if (!store) return;
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i += 1) {
-    const key = store.key(i);
-    if (key?.startsWith(PREFIX)) keys.push(key);
-  }
-  for (const key of keys) store.removeItem(key);
-}
+import { formDrafts } from '../app/form-drafts';
+import { useSessionFlow } from '../app/session';
+import { useFlow } from './use-flow';
 
 /** The fields whose values may be kept: named text-like inputs, text areas and selects, never passwords. */
 function keptFields(form: HTMLFormElement): (HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement)[] {
@@ -45,31 +21,21 @@ function keptFields(form: HTMLFormElement): (HTMLInputElement | HTMLTextAreaElem
   );
 }
 
-function read(key: string): Draft | null {
-  try {
-    const parsed: unknown = JSON.parse(storage()?.getItem(key) ?? 'null');
-    if (typeof parsed !== 'object' || parsed === null) return null;
-    const { owner, values } = parsed as Partial<Draft>;
-    return typeof owner === 'string' && typeof values === 'object' && values !== null
-      ? { owner, values }
-      : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * Keeps the values typed into an uncontrolled form under `name` for `owner` (the signed-in person):
- * returns the ref for the `<form>` and `discard`, to call once the form's work is done.
+ * Keeps the values typed into an uncontrolled form under `name` for the signed-in person
+ * while the session that ended brings the person back to it: returns the ref for the `<form>` and
+ * `discard`, to call once the form's work is done.
  */
-export function useFormDraft(name: string, owner: string | null) {
-  const key = `${PREFIX}${name}`;
+export function useFormDraft(name: string) {
   const form = useRef<HTMLFormElement | null>(null);
+  const session = useSessionFlow();
+  const state = useFlow(session);
+  const owner = state.status === 'signedIn' ? state.user.email : null;
   useEffect(() => {
     const element = form.current;
     if (!element || owner === null) return;
-    const kept = read(key);
-    if (kept && kept.owner !== owner) storage()?.removeItem(key);
+    const kept = formDrafts.get(name);
+    if (kept && kept.owner !== owner) formDrafts.delete(name);
     else if (kept) {
       for (const field of keptFields(element)) {
         const value = kept.values[field.name];
@@ -78,15 +44,17 @@ export function useFormDraft(name: string, owner: string | null) {
     }
     const save = () => {
       const values = Object.fromEntries(keptFields(element).map((field) => [field.name, field.value]));
-      try {
-        storage()?.setItem(key, JSON.stringify({ owner, values } satisfies Draft));
-      } catch {
-        // No room in the tab's storage: the draft is not kept, the form works as before.
-      }
+      formDrafts.set(name, { owner, values });
     };
     element.addEventListener('input', save);
-    return () => element.removeEventListener('input', save);
-  }, [key, owner]);
-  const discard = useCallback(() => storage()?.removeItem(key), [key]);
+    return () => {
+      element.removeEventListener('input', save);
+      // Left while still signed in (Cancel, another screen): the draft goes. Left because the
+      // session ended: it stays for the way back.
+      // (Read from the session itself: the screen unmounts in the same commit the session ends.)
+      if (session.getState().status === 'signedIn') formDrafts.delete(name);
+    };
+  }, [name, owner, session]);
+  const discard = useCallback(() => formDrafts.delete(name), [name]);
   return { form, discard };
 }

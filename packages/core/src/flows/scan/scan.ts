@@ -42,6 +42,8 @@ export type ScanEvent =
   | { type: 'add'; files: readonly FileLike[] }
   | { type: 'rotate'; id: string; by: 90 | -90 }
   | { type: 'remove'; id: string }
+  /** Retake: `file` takes the page's place (unturned, checked afresh); the other pages stay as they are. */
+  | { type: 'replace'; id: string; file: FileLike }
   /** Moves a page one place up (-1, earlier) or down (1). */
   | { type: 'move'; id: string; by: -1 | 1 }
   /** Builds the PDF, hands it to `onScanned` and closes. */
@@ -96,12 +98,12 @@ function takePhotos(
 async function inspectPages(
   added: readonly ScanPageItem[],
   inspect: NonNullable<ScanFlowOptions['inspect']>,
-  update: (id: string, patch: Partial<ScanPageItem>) => void,
+  update: (id: string, patch: Partial<ScanPageItem>, file: FileLike) => void,
 ): Promise<void> {
   await Promise.all(
     added.map((page) =>
       inspect(page.file).then(
-        (warnings) => warnings.length && update(page.id, { warnings }),
+        (warnings) => warnings.length && update(page.id, { warnings }, page.file),
         () => undefined,
       ),
     ),
@@ -117,8 +119,27 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const pages = () => store.getState().pages;
   const setPages = (next: readonly ScanPageItem[]) =>
     store.setState((s) => ({ ...s, pages: next, error: undefined }));
-  const update = (id: string, patch: Partial<ScanPageItem>) =>
-    store.setState((s) => ({ ...s, pages: s.pages.map((p) => (p.id === id ? { ...p, ...patch } : p)) }));
+  /** Changes page `id`, only while it still shows `file` (a check of a photo since retaken changes nothing). */
+  const update = (id: string, patch: Partial<ScanPageItem>, file?: FileLike) =>
+    store.setState((s) => ({
+      ...s,
+      pages: s.pages.map((p) => (p.id === id && (!file || p.file === file) ? { ...p, ...patch } : p)),
+    }));
+
+  async function replace(id: string, file: FileLike): Promise<void> {
+    const usable = await canUse(file);
+    if (store.getState().status !== 'editing' || !pages().some((p) => p.id === id)) return;
+    if (!usable) {
+      store.setState((s) => ({ ...s, error: scanPagesRefusedMessage([file.name]) }));
+      return;
+    }
+    store.setState((s) => ({
+      ...s,
+      error: undefined,
+      pages: s.pages.map((p) => (p.id === id ? { id, file, rotate: 0, warnings: [] } : p)),
+    }));
+    if (inspect) await inspectPages([{ id, file, rotate: 0, warnings: [] }], inspect, update);
+  }
 
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
@@ -177,6 +198,8 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
         case 'remove':
           setPages(pages().filter((p) => p.id !== event.id));
           return;
+        case 'replace':
+          return replace(event.id, event.file);
         case 'move': {
           const list = moved(pages(), event.id, event.by);
           if (list) setPages(list);

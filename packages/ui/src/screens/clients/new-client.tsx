@@ -4,7 +4,6 @@ import type { FormEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSession } from '../../app/session';
 import { Field } from '../../components/field';
 import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
@@ -16,9 +15,8 @@ export function NewClientScreen() {
   const { api, platform } = useServices();
   const flow = useFlowInstance(() => createNewClientFlow({ api, platform }));
   const state = useFlow(flow);
-  const session = useSession();
   // What is typed survives a sign-in round trip (the PIN is never kept: a password field).
-  const draft = useFormDraft('new-client', session.status === 'signedIn' ? session.user.email : null);
+  const draft = useFormDraft('new-client');
   const done = state.status === 'done';
   useEffect(() => {
     if (done) draft.discard();

@@ -71,10 +71,11 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
               Reassign Client
             </button>
           )}
+          {/* Not disabled by the reload after an Add: the dialog gives the focus back to it. */}
           <button
             type="button"
             className="button"
-            disabled={!ready}
+            disabled={state.categories.length === 0}
             onClick={() => void flow.send({ type: 'openAdd' })}
           >
             Add document type

@@ -13,6 +13,7 @@ export function UploadedList({ flows }: { flows: CategoryFlows }) {
   const state = useFlow(list);
   const retake = useFlow(flows.retake);
   const replaced = useRecentlyReplaced(retake);
+  useFocusAfterRename(flows);
   const headingId = useId();
   const every = allSelected(state);
   const ready = state.status === 'ready';
@@ -66,6 +67,20 @@ function EmptyList({ status, error }: { status: string; error: string | null }) 
   if (status === 'loading') return <Loading />;
   if (status === 'error') return <p className="status status--error">{error}</p>;
   return <p className="status">{messages.noFilesYet}</p>;
+}
+
+/**
+ * After Rename → Save the renamed row's Rename button has the focus (the row is new: its key changed,
+ * so the dialog cannot give the focus back to the button that opened it).
+ */
+function useFocusAfterRename({ rename, renamedKey }: CategoryFlows): void {
+  const { status } = useFlow(rename);
+  useEffect(() => {
+    const key = renamedKey?.current;
+    if (status !== 'closed' || !key) return;
+    renamedKey.current = null;
+    document.querySelector<HTMLElement>(`[data-rename-key="${CSS.escape(key)}"]`)?.focus();
+  }, [status, renamedKey]);
 }
 
 /** How long a retaken file shows `Replaced`. */
@@ -141,6 +156,7 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
           type="button"
           className="button button--small"
           aria-label={`Rename ${item.filename}`}
+          data-rename-key={item.key}
           disabled={busy}
           onClick={() => void flows.rename.send({ type: 'open', item })}
         >

@@ -65,8 +65,17 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
       refresh,
     }),
   );
+  /** The key of the file just renamed: its row takes the focus back from the dialog. */
+  const [renamedKey] = useState<{ current: string | null }>(() => ({ current: null }));
   const rename = useFlowInstance(() =>
-    createRenameFlow({ api, platform, onRenamed: (change) => list.send({ type: 'renamed', ...change }) }),
+    createRenameFlow({
+      api,
+      platform,
+      onRenamed: (change) => {
+        renamedKey.current = change.newKey;
+        return list.send({ type: 'renamed', ...change });
+      },
+    }),
   );
   const viewer = useFlowInstance(() => createFileViewerFlow({ api, platform }));
   useEffect(() => {
@@ -88,11 +97,12 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
       files.map((file) => ({ file })),
       scanFileName(new Date(clock.now())),
     );
-  return { list, upload, scan, retake, rename, viewer, combine };
+  return { list, upload, scan, retake, rename, viewer, combine, renamedKey };
 }
 
 /** What the Uploaded list drives. */
 export type CategoryFlows = Pick<
   ReturnType<typeof useCategoryFlows>,
   'list' | 'upload' | 'retake' | 'rename' | 'viewer'
->;
+> &
+  Partial<Pick<ReturnType<typeof useCategoryFlows>, 'renamedKey'>>;
