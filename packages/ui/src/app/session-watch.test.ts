@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { watchSession } from './session-watch';
 
 /** An API whose every call fails with `error`. */
-function failingApi(error: unknown): ApiClient {
+function failingApi(error: ApiError): ApiClient {
   const fail = () => Promise.reject(error);
   return { listClients: fail, me: fail } as unknown as ApiClient;
 }

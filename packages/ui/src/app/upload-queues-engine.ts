@@ -173,27 +173,8 @@ function createQueueSet(
     summarise,
     /** The client's name a kept file brought, for its queue. */
     rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
-    /**
-     * After the same person signed in again: sends the files that failed only because the session
-     * had ended (`not_signed_in`), and those that waited meanwhile (the queues wait while nobody is
-     * signed in), one after the other in each queue.
-     */
-    resumeAfterSignIn(): void {
-      for (const { flow } of entries.values()) {
-        const ids = flow
-          .getState()
-          .queue.filter(
-            ({ progress }) =>
-              progress.status === 'waiting' ||
-              (progress.status === 'failed' && progress.code === 'not_signed_in'),
-          )
-          .map((item) => item.id);
-        void ids.reduce<Promise<unknown>>(
-          (previous, id) => previous.then(() => flow.send({ type: 'retry', id })),
-          Promise.resolve(),
-        );
-      }
-    },
+    /** After the same person signed in again: see {@link resumeAfterSignIn}. */
+    resumeAfterSignIn: () => resumeAfterSignIn(entries.values()),
     /** Drops every queue (their uploads and timers stop). */
     dropAll(): void {
       for (const entry of entries.values()) {
@@ -203,6 +184,28 @@ function createQueueSet(
       entries.clear();
     },
   };
+}
+
+/**
+ * After the same person signed in again: sends the files that failed only because the session had
+ * ended (`not_signed_in`), and those that waited meanwhile (the queues wait while nobody is signed
+ * in), one after the other in each queue.
+ */
+function resumeAfterSignIn(entries: Iterable<QueueEntry>): void {
+  for (const { flow } of entries) {
+    const ids = flow
+      .getState()
+      .queue.filter(
+        ({ progress }) =>
+          progress.status === 'waiting' ||
+          (progress.status === 'failed' && progress.code === 'not_signed_in'),
+      )
+      .map((item) => item.id);
+    void ids.reduce<Promise<unknown>>(
+      (previous, id) => previous.then(() => flow.send({ type: 'retry', id })),
+      Promise.resolve(),
+    );
+  }
 }
 
 /** Queues the offered kept files again, each in its category's queue, and uploads them. */

@@ -16,11 +16,11 @@ export function NewClientScreen() {
   const flow = useFlowInstance(() => createNewClientFlow({ api, platform }));
   const state = useFlow(flow);
   // What is typed survives a sign-in round trip (the PIN is never kept: a password field).
-  const draft = useFormDraft('new-client');
+  const { form: draftForm, discard: discardDraft } = useFormDraft('new-client');
   const done = state.status === 'done';
   useEffect(() => {
-    if (done) draft.discard();
-  }, [done, draft.discard]);
+    if (done) discardDraft();
+  }, [done, discardDraft]);
   if (state.status === 'done') return <Navigate to={paths.clientDocs(state.client.clientId)} replace />;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -38,7 +38,7 @@ export function NewClientScreen() {
   const busy = state.status === 'submitting';
   return (
     <Page title="Create New Client">
-      <form className="form" ref={draft.form} onSubmit={submit} aria-busy={busy}>
+      <form className="form" ref={draftForm} onSubmit={submit} aria-busy={busy}>
         <Field label="First name" name="firstName" autoComplete="off" required />
         <Field label="Last name" name="lastName" autoComplete="off" required />
         <Field label="Email" name="email" type="email" autoComplete="off" required />

@@ -1,5 +1,5 @@
 import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
-import type { User } from '@vita-docs/core';
+import type { ClientDocsFlow, User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../app/paths';
@@ -32,15 +32,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   useEffect(() => {
     void flow.send({ type: 'refresh' });
   }, [flow]);
-  // Uploads still going on from the category screens: each row turns Ready as its file lands.
-  const queues = useUploadQueues();
-  useEffect(
-    () =>
-      queues.onStored((target) => {
-        if (target.clientId === clientId) void flow.send({ type: 'stored', docType: target.docType });
-      }),
-    [queues, flow, clientId],
-  );
+  useRowsFollowUploads(flow, clientId);
 
   const ready = state.status === 'ready';
   const { client } = state;
@@ -106,5 +98,17 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
         />
       )}
     </Page>
+  );
+}
+
+/** Uploads still going on from the category screens: each row turns Ready as its file lands. */
+function useRowsFollowUploads(flow: ClientDocsFlow, clientId: string): void {
+  const queues = useUploadQueues();
+  useEffect(
+    () =>
+      queues.onStored((target) => {
+        if (target.clientId === clientId) void flow.send({ type: 'stored', docType: target.docType });
+      }),
+    [queues, flow, clientId],
   );
 }
