@@ -59,7 +59,7 @@ describe('retake', () => {
   });
 
   it('a failed upload keeps the old file and alerts with the Retake prefix', async () => {
-    const { api, old, flow, platform, stored, events } = setup();
+    const { api, old, flow, platform, events } = setup();
     api.failUpload('blurry.pdf', 500, 'disk full');
     await flow.send({
       type: 'retake',

@@ -18,7 +18,7 @@ import type { ScanPage } from '../../pdf/scan-page.js';
 import type { Clock, Dialogs, FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
-import type { Flow } from '../../store.js';
+import type { Flow, Store } from '../../store.js';
 import type { InspectImage } from '../upload/upload-state.js';
 
 /** One page of the scan. */
@@ -110,6 +110,32 @@ async function inspectPages(
   );
 }
 
+/** Retake of a page: `file` takes page `id`'s place, unturned, checked afresh (if it can be a page). */
+async function replacePage(
+  {
+    store,
+    canUse,
+    inspect,
+    update,
+  }: Pick<ScanFlowOptions, 'canUse' | 'inspect'> & {
+    store: Store<ScanState>;
+    update: (id: string, patch: Partial<ScanPageItem>, file?: FileLike) => void;
+  },
+  id: string,
+  file: FileLike,
+): Promise<void> {
+  const usable = await canUse(file);
+  const state = store.getState();
+  if (state.status !== 'editing' || !state.pages.some((p) => p.id === id)) return;
+  if (!usable) {
+    store.setState((s) => ({ ...s, error: scanPagesRefusedMessage([file.name]) }));
+    return;
+  }
+  const page: ScanPageItem = { id, file, rotate: 0, warnings: [] };
+  store.setState((s) => ({ ...s, error: undefined, pages: s.pages.map((p) => (p.id === id ? page : p)) }));
+  if (inspect) await inspectPages([page], inspect, update);
+}
+
 /** Creates the Scan pages flow. */
 export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const { build, canUse, inspect, platform, clock, onScanned } = options;
@@ -125,21 +151,6 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
       ...s,
       pages: s.pages.map((p) => (p.id === id && (!file || p.file === file) ? { ...p, ...patch } : p)),
     }));
-
-  async function replace(id: string, file: FileLike): Promise<void> {
-    const usable = await canUse(file);
-    if (store.getState().status !== 'editing' || !pages().some((p) => p.id === id)) return;
-    if (!usable) {
-      store.setState((s) => ({ ...s, error: scanPagesRefusedMessage([file.name]) }));
-      return;
-    }
-    store.setState((s) => ({
-      ...s,
-      error: undefined,
-      pages: s.pages.map((p) => (p.id === id ? { id, file, rotate: 0, warnings: [] } : p)),
-    }));
-    if (inspect) await inspectPages([{ id, file, rotate: 0, warnings: [] }], inspect, update);
-  }
 
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
@@ -199,7 +210,7 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
           setPages(pages().filter((p) => p.id !== event.id));
           return;
         case 'replace':
-          return replace(event.id, event.file);
+          return replacePage({ store, canUse, inspect, update }, event.id, event.file);
         case 'move': {
           const list = moved(pages(), event.id, event.by);
           if (list) setPages(list);
