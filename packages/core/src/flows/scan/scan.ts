@@ -110,6 +110,16 @@ async function inspectPages(
   );
 }
 
+/** The pages with page `id` changed, only while it still shows `file` (a check of a photo since retaken changes nothing). */
+function patchPage(
+  pages: readonly ScanPageItem[],
+  id: string,
+  patch: Partial<ScanPageItem>,
+  file?: FileLike,
+): ScanPageItem[] {
+  return pages.map((p) => (p.id === id && (!file || p.file === file) ? { ...p, ...patch } : p));
+}
+
 /** Retake of a page: `file` takes page `id`'s place, unturned, checked afresh (if it can be a page). */
 async function replacePage(
   {
@@ -145,12 +155,8 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const pages = () => store.getState().pages;
   const setPages = (next: readonly ScanPageItem[]) =>
     store.setState((s) => ({ ...s, pages: next, error: undefined }));
-  /** Changes page `id`, only while it still shows `file` (a check of a photo since retaken changes nothing). */
   const update = (id: string, patch: Partial<ScanPageItem>, file?: FileLike) =>
-    store.setState((s) => ({
-      ...s,
-      pages: s.pages.map((p) => (p.id === id && (!file || p.file === file) ? { ...p, ...patch } : p)),
-    }));
+    store.setState((s) => ({ ...s, pages: patchPage(s.pages, id, patch, file) }));
 
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
