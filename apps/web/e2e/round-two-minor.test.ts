@@ -104,9 +104,10 @@ describe('a volunteer on a phone, round 2 (minor)', () => {
       ]);
       const big = Buffer.alloc(27 * 1024 * 1024, 0x20);
       big.write('%PDF-1.7\n');
-      await screen.uploadFiles.setInputFiles([
-        { name: 'scan-27mb.pdf', mimeType: 'application/pdf', buffer: big },
-      ]);
+      await screen.uploadFiles.setInputFiles(
+        [{ name: 'scan-27mb.pdf', mimeType: 'application/pdf', buffer: big }],
+        { timeout: 120_000 },
+      );
       await screen.queued('scan-27mb.pdf').getByText('This file is larger than the 25 MB limit.').waitFor();
       await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
       expect(await screen.uploadButton.textContent()).toBe('Upload (4)');
