@@ -4,51 +4,17 @@
 import { scanDiscardConfirm } from '@vita-docs/core';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
-import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
-import type { Fixture } from './support/documents.js';
+import { categoryScreen, expectFiles, listDocs, pagePhoto, storedBytes } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Scanner');
-
-/**
- * A photographed page: light paper with lines of dark "text", `width`×`height` as stored. `paper` sets
- * the paper's grey level, so a dark photo is the same page in a dim room.
- */
-async function pagePhoto(name: string, width: number, height: number, paper = 236): Promise<Fixture> {
-  const ink = Math.round(paper * 0.12);
-  const lines: sharp.OverlayOptions[] = [];
-  const lineHeight = Math.max(6, Math.round(Math.min(width, height) / 90));
-  for (let y = Math.round(height * 0.08); y < height * 0.92; y += lineHeight * 3) {
-    for (let x = Math.round(width * 0.08); x < width * 0.88; x += lineHeight * 7) {
-      const word = await sharp({
-        create: {
-          width: lineHeight * 5,
-          height: lineHeight,
-          channels: 3,
-          background: { r: ink, g: ink, b: ink },
-        },
-      })
-        .png()
-        .toBuffer();
-      lines.push({ input: word, left: x, top: y });
-    }
-  }
-  const buffer = await sharp({
-    create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } },
-  })
-    .composite(lines)
-    .jpeg({ quality: 88 })
-    .toBuffer();
-  return { name, mimeType: 'image/jpeg', buffer };
-}
 
 /** Per page of a PDF: its size in points and the pixel size of the one image drawn on it. */
 async function pdfPages(bytes: Uint8Array) {

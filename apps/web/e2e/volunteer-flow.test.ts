@@ -151,9 +151,9 @@ describe('a volunteer under time pressure', () => {
     const item = screen.queued('scan-26mb.pdf');
     await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
     expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(0);
-    // Upload leaves it where it is, with its reason, and asks the server nothing.
-    await screen.uploadButton.click();
-    await expect.poll(() => screen.uploadButton.isEnabled()).toBe(true);
+    // It is not counted in Upload, which stays disabled with nothing else to send: the server is asked nothing.
+    expect(await screen.uploadButton.textContent()).toBe('Upload (0)');
+    expect(await screen.uploadButton.isDisabled()).toBe(true);
     await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
     expect(presigns).toEqual([]);
     await checkScreen(page, 'queue-too-large');

@@ -30,6 +30,7 @@ export {
   qualityWarningMessage,
   scanDiscardConfirm,
   filesUploadedMessage,
+  discardKeptConfirm,
   notUploadedYetMessage,
   seasonClosePhrase,
   filesWaitingMessage,

@@ -31,6 +31,13 @@ export function deleteClientBody(name: string): string {
   return `Deleting ${name} also removes all files for the client. This cannot be undone.`;
 }
 
+/** The body of the question before leaving a category with files not uploaded (singular or plural). */
+export function leaveQueueBody(count: number): string {
+  return count === 1
+    ? 'Upload now sends it while you go on; Discard removes it from the queue.'
+    : 'Upload now sends them while you go on; Discard removes them from the queue.';
+}
+
 /** What a drop or pick of files the queue cannot take says (only PDF files and images are stored). */
 export function notUploadableMessage(names: readonly string[]): string {
   return `Only PDF files and images can be uploaded. Not added: ${names.join(', ')}`;

@@ -204,7 +204,7 @@ function follow(run: IntakeRun, state: UploadState): void {
     const failed = failure(progress, run.clock.now());
     if (!failed) continue;
     void inbox.markFailed(entry.scan.id, failed.error).catch(() => undefined);
-    if (progress.status === 'failed' && progress.httpStatus === 401) {
+    if (progress.status === 'failed' && progress.code === 'not_signed_in') {
       run.options.report({ kind: 'failed', scan: entry.scan, error: failed.error, retryInMs: null });
       endSession(run, failed.error);
       return;

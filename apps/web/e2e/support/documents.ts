@@ -45,6 +45,47 @@ export async function photoFixture(
   return { name, mimeType: 'image/jpeg', buffer: await image.toBuffer() };
 }
 
+/**
+ * A photographed page: light paper with lines of dark "text", `width`×`height` as stored. `paper` sets
+ * the paper's grey level, so a dark photo is the same page in a dim room; `blur` (a Gaussian sigma in
+ * pixels) makes it a shaken one; `lineHeight` (pixels) sets its text's size (small print reads as sharp).
+ */
+export async function pagePhoto(
+  name: string,
+  width: number,
+  height: number,
+  paper = 236,
+  options: { blur?: number; lineHeight?: number } = {},
+): Promise<Fixture> {
+  const ink = Math.round(paper * 0.12);
+  const lines: sharp.OverlayOptions[] = [];
+  const lineHeight = options.lineHeight ?? Math.max(6, Math.round(Math.min(width, height) / 90));
+  for (let y = Math.round(height * 0.08); y < height * 0.92; y += lineHeight * 3) {
+    for (let x = Math.round(width * 0.08); x < width * 0.88; x += lineHeight * 7) {
+      const word = await sharp({
+        create: {
+          width: lineHeight * 5,
+          height: lineHeight,
+          channels: 3,
+          background: { r: ink, g: ink, b: ink },
+        },
+      })
+        .png()
+        .toBuffer();
+      lines.push({ input: word, left: x, top: y });
+    }
+  }
+  const sharpPage = await sharp({
+    create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } },
+  })
+    .composite(lines)
+    .png()
+    .toBuffer();
+  const photo = options.blur ? sharp(sharpPage).blur(options.blur) : sharp(sharpPage);
+  const buffer = await photo.jpeg({ quality: 88 }).toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}
+
 /** The size of each page of a PDF, in points. */
 export async function pageSizes(bytes: Uint8Array): Promise<{ width: number; height: number }[]> {
   const doc = await PDFDocument.load(bytes);

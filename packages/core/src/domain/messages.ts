@@ -153,6 +153,13 @@ export function filesDeletedForOtherMessage(count: number): string {
   return `${files} you left waiting to upload on this device were deleted because someone else signed in here. Upload them again.`;
 }
 
+/** The question before the kept-files banner's Discard deletes them from the device (not uploaded). */
+export function discardKeptConfirm(count: number): string {
+  return count === 1
+    ? 'Discard 1 file waiting to upload? It is deleted from this device and not uploaded.'
+    : `Discard ${count} files waiting to upload? They are deleted from this device and not uploaded.`;
+}
+
 /** The question before signing out while files are not uploaded: they are deleted from the device. */
 export function logoutWithWaitingConfirm(count: number): string {
   const files = count === 1 ? '1 file is' : `${count} files are`;

@@ -19,7 +19,7 @@ const SESSIONLESS = new Set<string>([
 ]);
 
 /**
- * The API client with every signed-in call watched: a 401 answer (the session expired or was ended
+ * The API client with every signed-in call watched: a `not_signed_in` answer (the session expired or was ended
  * elsewhere) calls `onExpired` before the error reaches the caller as usual.
  */
 export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
@@ -31,7 +31,7 @@ export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
           try {
             return await call(...args);
           } catch (error) {
-            if (isApiError(error) && error.kind === 'http' && error.status === 401) onExpired();
+            if (isApiError(error) && error.code === 'not_signed_in') onExpired();
             throw error;
           }
         };

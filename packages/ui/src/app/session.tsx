@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { createSessionFlow } from '@vita-docs/core';
 import type { SessionFlow, SessionState } from '@vita-docs/core';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import { clearFormDrafts } from './form-drafts';
 import { ServicesProvider, useServices } from './services';
 import { watchSession } from './session-watch';
 import { UploadQueuesProvider } from './upload-queues';
@@ -25,6 +26,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void session.send({ type: 'check' });
   }, [session]);
+  // A sign-out (not a session that ended by itself) deletes the forms' kept drafts.
+  useEffect(
+    () =>
+      session.subscribe((state) => {
+        if (state.status === 'signedOut' && !state.expired) clearFormDrafts();
+      }),
+    [session],
+  );
   return (
     <SessionContext value={session}>
       <ServicesProvider services={watched}>

@@ -24,6 +24,8 @@ export interface SharedParts {
   photos: PhotoTools;
   summary: Store<QueuesSummary>;
   offer: Store<KeptOffer>;
+  /** Tells the screens that a file of `target`'s queue was stored ({@link UploadQueues.onStored}). */
+  announceStored: (target: UploadTarget) => void;
 }
 
 const IDLE_SCREEN: QueueScreen = {
@@ -87,13 +89,16 @@ function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, strin
 }
 
 /** What a queue needs besides the services: whose API calls it makes and where it keeps its files. */
-interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary'> {
+interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary' | 'announceStored'> {
   api: () => Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
   journal: () => UploadJournal | undefined;
 }
 
 /** One upload queue per client and category, made when first asked for, and the tray's summary of them all. */
-function createQueueSet(services: AppServices, { photos, summary, api, journal }: QueueSetParts) {
+function createQueueSet(
+  services: AppServices,
+  { photos, summary, announceStored, api, journal }: QueueSetParts,
+) {
   const { platform, localStorage, clock, connectivity } = services;
   const entries = new Map<string, QueueEntry>();
   let limit: number | null = null;
@@ -156,6 +161,7 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
           previous.queue.find((p) => p.id === item.id)?.progress.status !== 'done',
       );
       summarise(finished.map((item) => item.file));
+      if (finished.length > 0) announceStored(target);
     });
     const created = { flow, lent, target, stop };
     entries.set(key(target), created);
@@ -167,6 +173,8 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
     summarise,
     /** The client's name a kept file brought, for its queue. */
     rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
+    /** After the same person signed in again: see {@link resumeAfterSignIn}. */
+    resumeAfterSignIn: () => resumeAfterSignIn(entries.values()),
     /** Drops every queue (their uploads and timers stop). */
     dropAll(): void {
       for (const entry of entries.values()) {
@@ -176,6 +184,28 @@ function createQueueSet(services: AppServices, { photos, summary, api, journal }
       entries.clear();
     },
   };
+}
+
+/**
+ * After the same person signed in again: sends the files that failed only because the session had
+ * ended (`not_signed_in`), and those that waited meanwhile (the queues wait while nobody is signed
+ * in), one after the other in each queue.
+ */
+function resumeAfterSignIn(entries: Iterable<QueueEntry>): void {
+  for (const { flow } of entries) {
+    const ids = flow
+      .getState()
+      .queue.filter(
+        ({ progress }) =>
+          progress.status === 'waiting' ||
+          (progress.status === 'failed' && progress.code === 'not_signed_in'),
+      )
+      .map((item) => item.id);
+    void ids.reduce<Promise<unknown>>(
+      (previous, id) => previous.then(() => flow.send({ type: 'retry', id })),
+      Promise.resolve(),
+    );
+  }
 }
 
 /** Queues the offered kept files again, each in its category's queue, and uploads them. */
@@ -202,8 +232,15 @@ interface QueuesApiParts {
   clear: () => void;
 }
 
-/** The {@link UploadQueues} the screens use. */
-function queuesApi({ services, session, shared, set, journal, clear }: QueuesApiParts): UploadQueues {
+/** The {@link UploadQueues} the screens use (but `onStored`, whose listeners the facade in upload-queues.tsx holds from the start). */
+function queuesApi({
+  services,
+  session,
+  shared,
+  set,
+  journal,
+  clear,
+}: QueuesApiParts): Omit<UploadQueues, 'onStored'> {
   const { photos, summary, offer } = shared;
   return {
     photos,
@@ -301,6 +338,20 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     journal: () => (uploadJournals ? journalOf(generation) : undefined),
   });
 
+  // The same person signing in again after their session ended: their queues pick up where they stopped.
+  let lastPerson = signedIn();
+  let signedOutSince = lastPerson === null;
+  const stopWatch = session.subscribe(() => {
+    const now = signedIn();
+    if (now === null) {
+      signedOutSince = true;
+      return;
+    }
+    if (signedOutSince && now === lastPerson) set.resumeAfterSignIn();
+    signedOutSince = false;
+    lastPerson = now;
+  });
+
   function clear(): void {
     generation += 1;
     // The next sign-in (the same person too) opens the journal afresh and is offered what it keeps.
@@ -335,7 +386,10 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     queues: queuesApi({ services, session, shared, set, journal: () => journalOf(generation), clear }),
     clear,
     openFor,
-    dispose: clear,
+    dispose: () => {
+      stopWatch();
+      clear();
+    },
     /** Whether a reload would lose a file: one not kept on the device and not uploaded yet. */
     wouldLose: () => summary.getState().items.some((item) => !item.saved),
   };

@@ -68,6 +68,11 @@ export interface UploadQueues {
   /** The screen showing `target` lends its list; returns the function that takes it back. */
   attach(target: UploadTarget, screen: QueueScreen): () => void;
   summary: Pick<Store<QueuesSummary>, 'getState' | 'subscribe'>;
+  /**
+   * Calls `listener` each time a file of a queue is stored on the server (with its queue's target),
+   * so every screen showing that client's documents updates as uploads land; returns the unsubscribe.
+   */
+  onStored(listener: (target: UploadTarget) => void): () => void;
   offer: Pick<Store<KeptOffer>, 'getState' | 'subscribe'>;
   /** Queues the offered files again and uploads them. */
   resume(): void;
@@ -96,6 +101,10 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
   const summary = createStore<QueuesSummary>({ items: [], finished: 0, finishedBytes: 0 });
   const offer = createStore<KeptOffer>(NO_OFFER);
   const photos = createLazyConverter(console);
+  const storedListeners = new Set<(target: UploadTarget) => void>();
+  const announceStored = (target: UploadTarget) => {
+    for (const listener of [...storedListeners]) listener(target);
+  };
   let engine: Engine | null = null;
   /** Whose kept files to open as soon as the queues' code runs. */
   let owner: string | null = null;
@@ -104,7 +113,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
       const code = loadedUploadQueues();
       if (!code)
         throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
-      engine = code.createUploadQueues(services, session, { photos, summary, offer });
+      engine = code.createUploadQueues(services, session, { photos, summary, offer, announceStored });
       if (owner) engine.openFor(owner);
     }
     return engine;
@@ -113,6 +122,10 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     photos,
     summary,
     offer,
+    onStored(listener) {
+      storedListeners.add(listener);
+      return () => storedListeners.delete(listener);
+    },
     queueFor: (target) => started().queues.queueFor(target),
     attach: (target, screen) => started().queues.attach(target, screen),
     resume: () => started().queues.resume(),

@@ -1,5 +1,11 @@
-import { filesDeletedForOtherMessage, filesLostMessage, filesWaitingMessage } from '@vita-docs/core';
+import {
+  discardKeptConfirm,
+  filesDeletedForOtherMessage,
+  filesLostMessage,
+  filesWaitingMessage,
+} from '@vita-docs/core';
 import { useUploadQueues } from '../app/upload-queues';
+import { useServices } from '../app/services';
 import { useSession } from '../app/session';
 import { useFlow } from '../hooks/use-flow';
 import { FilePicker, UPLOAD_ACCEPT } from '../screens/documents/file-picker';
@@ -13,7 +19,12 @@ import { FilePicker, UPLOAD_ACCEPT } from '../screens/documents/file-picker';
 export function KeptUploadsOffer() {
   const session = useSession();
   const queues = useUploadQueues();
+  const { platform } = useServices();
   const { files, lost, deletedForOthers } = useFlow(queues.offer);
+  // Photos taken of a client's papers may exist nowhere else: asked first.
+  const discard = async () => {
+    if (await platform.confirm(discardKeptConfirm(files.length + lost.length))) await queues.discard();
+  };
   if (session.status !== 'signedIn' || (files.length === 0 && lost.length === 0 && deletedForOthers === 0))
     return null;
   return (
@@ -35,7 +46,7 @@ export function KeptUploadsOffer() {
             <button type="button" className="button button--primary" onClick={() => queues.resume()}>
               Resume
             </button>
-            <button type="button" className="button" onClick={() => void queues.discard()}>
+            <button type="button" className="button" onClick={() => void discard()}>
               Discard
             </button>
           </div>
@@ -63,7 +74,7 @@ export function KeptUploadsOffer() {
             ))}
           </ul>
           {files.length === 0 && (
-            <button type="button" className="button" onClick={() => void queues.discard()}>
+            <button type="button" className="button" onClick={() => void discard()}>
               Discard
             </button>
           )}

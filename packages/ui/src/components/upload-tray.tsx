@@ -1,5 +1,6 @@
 import { formatMegabytes, messages, uploadingTrayLabel, waitingTrayLabel } from '@vita-docs/core';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useUploadQueues } from '../app/upload-queues';
 import type { QueuesSummary, TrayItem } from '../app/upload-queues';
 import { useFlow } from '../hooks/use-flow';
@@ -30,11 +31,20 @@ export function UploadTray() {
   const summary = useFlow(queues.summary);
   const [open, setOpen] = useState(false);
   const listId = useId();
+  const button = useRef<HTMLButtonElement>(null);
   if (summary.items.length === 0) return null;
   const { label, done } = overview(summary);
+  // Escape closes the open list, as a disclosure's popup does, and gives the focus back to its button.
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.stopPropagation();
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
-    <div className="upload-tray">
+    <div className="upload-tray" onKeyDown={closeOnEscape}>
       <button
+        ref={button}
         type="button"
         className="upload-tray__button"
         aria-expanded={open}

@@ -73,6 +73,24 @@ describe('Client Documents page', () => {
     expect(api.listAllClients).not.toHaveBeenCalled();
   });
 
+  it('a stored upload turns its row Ready at once, also when a load under way answers from before it', async () => {
+    const { flow, api } = setup();
+    await flow.send({ type: 'refresh' });
+    const status = (name: string) => flow.getState().categories.find((c) => c.name === name)?.hasFiles;
+    await flow.send({ type: 'stored', docType: 'Banking Info' });
+    expect(status('Banking Info')).toBe(true);
+    expect(api.docStatus).toHaveBeenCalledTimes(1);
+    // A reload whose answer was read before the next file landed: the landed file still counts.
+    let answer: (value: Record<string, boolean>) => void = () => undefined;
+    api.docStatus.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    const loading = flow.send({ type: 'refresh' });
+    await flow.send({ type: 'stored', docType: 'Digital Consent Form' });
+    answer({ '13614-C': true });
+    await loading;
+    expect(status('Digital Consent Form')).toBe(true);
+    expect(status('Banking Info')).toBe(false);
+  });
+
   it('an admin finds the client among all clients', async () => {
     const { flow, api } = setup(createTestUser({ email: 'ana@example.org', isAdmin: true }));
     await flow.send({ type: 'refresh' });

@@ -46,7 +46,9 @@ export type ClientDocsEvent =
   | { type: 'confirmAdd' }
   | { type: 'deleteType'; name: string }
   /** After Reassign Client: the page's owner is the new volunteer. */
-  | { type: 'reassigned'; email: string };
+  | { type: 'reassigned'; email: string }
+  /** A file of `docType` was just stored (an upload queue's): its row is Ready without a reload. */
+  | { type: 'stored'; docType: string };
 
 export type ClientDocsFlow = Flow<ClientDocsState, ClientDocsEvent>;
 
@@ -125,10 +127,10 @@ const LOADING: ClientDocsState = {
 
 type Edit = Extract<
   ClientDocsEvent,
-  { type: 'openAdd' | 'chooseTemplate' | 'changeNote' | 'cancelAdd' | 'reassigned' }
+  { type: 'openAdd' | 'chooseTemplate' | 'changeNote' | 'cancelAdd' | 'reassigned' | 'stored' }
 >;
 
-/** What the Add dialog's edits and a reassignment change on the page: nothing the server is asked for. */
+/** What the Add dialog's edits, a reassignment and a stored upload change on the page: nothing the server is asked for. */
 function edited(state: ClientDocsState, event: Edit): ClientDocsState {
   // The dialog cannot change while it saves.
   const open = state.adding && !state.adding.saving ? state.adding : null;
@@ -146,6 +148,11 @@ function edited(state: ClientDocsState, event: Edit): ClientDocsState {
       return open ? withAdding(null) : state;
     case 'reassigned':
       return state.client ? { ...state, client: { ...state.client, createdBy: event.email } } : state;
+    case 'stored':
+      return {
+        ...state,
+        categories: state.categories.map((c) => (c.name === event.docType ? { ...c, hasFiles: true } : c)),
+      };
   }
 }
 
@@ -158,15 +165,20 @@ export function createClientDocsFlow({
 }: ClientDocsFlowOptions): ClientDocsFlow {
   const store = createStore<ClientDocsState>(LOADING);
   let loads = 0;
+  /** Categories whose upload landed while the current load was under way (its answer may predate them). */
+  let landed = new Set<string>();
 
   const findClient = () => findClientCard(api, actor, clientId);
 
   async function refresh(): Promise<void> {
     const load = ++loads;
+    const landedSince = (landed = new Set());
     store.setState((s) => ({ ...s, status: 'loading', error: null }));
     const client = store.getState().client ? Promise.resolve(store.getState().client) : findClient();
     try {
-      const categories = await loadCategories(api, clientId);
+      const categories = (await loadCategories(api, clientId)).map((c) =>
+        landedSince.has(c.name) ? { ...c, hasFiles: true } : c,
+      );
       const found = await client;
       if (load === loads)
         store.setState((s) => ({ ...s, status: 'ready', categories, client: found, error: null }));
@@ -215,6 +227,9 @@ export function createClientDocsFlow({
         case 'changeNote':
         case 'cancelAdd':
         case 'reassigned':
+          return store.setState(edited(state, event));
+        case 'stored':
+          landed.add(event.docType);
           return store.setState(edited(state, event));
         case 'confirmAdd':
           if (canAddType(state)) await confirmAdd(state.adding);

@@ -53,6 +53,23 @@ describe('Scan pages', () => {
     expect(flow.getState()).toEqual({ status: 'closed', pages: [] });
   });
 
+  it('a page is retaken in its place: unturned, checked afresh, the others untouched', async () => {
+    const { flow, names, id } = setup();
+    await flow.send({ type: 'open' });
+    await flow.send({ type: 'add', files: [photo('1.jpg'), photo('dark-2.jpg'), photo('3.jpg')] });
+    const second = id('dark-2.jpg');
+    await flow.send({ type: 'rotate', id: second, by: 90 });
+    expect(flow.getState().pages[1]?.warnings).toEqual(['tooDark']);
+    await flow.send({ type: 'replace', id: second, file: photo('2-again.jpg') });
+    expect(names()).toEqual(['1.jpg', '2-again.jpg', '3.jpg']);
+    expect(flow.getState().pages[1]).toMatchObject({ id: second, rotate: 0, warnings: [] });
+    await flow.send({ type: 'replace', id: second, file: photo('dark-again.jpg') });
+    expect(flow.getState().pages[1]?.warnings).toEqual(['tooDark']);
+    await flow.send({ type: 'replace', id: second, file: photo('page.heic') });
+    expect(names()).toEqual(['1.jpg', 'dark-again.jpg', '3.jpg']);
+    expect(flow.getState().error).toBeDefined();
+  });
+
   it('shows each page’s quality warnings', async () => {
     const { flow } = setup();
     await flow.send({ type: 'open' });

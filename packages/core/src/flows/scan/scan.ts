@@ -18,7 +18,7 @@ import type { ScanPage } from '../../pdf/scan-page.js';
 import type { Clock, Dialogs, FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
-import type { Flow } from '../../store.js';
+import type { Flow, Store } from '../../store.js';
 import type { InspectImage } from '../upload/upload-state.js';
 
 /** One page of the scan. */
@@ -42,6 +42,8 @@ export type ScanEvent =
   | { type: 'add'; files: readonly FileLike[] }
   | { type: 'rotate'; id: string; by: 90 | -90 }
   | { type: 'remove'; id: string }
+  /** Retake: `file` takes the page's place (unturned, checked afresh); the other pages stay as they are. */
+  | { type: 'replace'; id: string; file: FileLike }
   /** Moves a page one place up (-1, earlier) or down (1). */
   | { type: 'move'; id: string; by: -1 | 1 }
   /** Builds the PDF, hands it to `onScanned` and closes. */
@@ -96,16 +98,52 @@ function takePhotos(
 async function inspectPages(
   added: readonly ScanPageItem[],
   inspect: NonNullable<ScanFlowOptions['inspect']>,
-  update: (id: string, patch: Partial<ScanPageItem>) => void,
+  update: (id: string, patch: Partial<ScanPageItem>, file: FileLike) => void,
 ): Promise<void> {
   await Promise.all(
     added.map((page) =>
       inspect(page.file).then(
-        (warnings) => warnings.length && update(page.id, { warnings }),
+        (warnings) => warnings.length && update(page.id, { warnings }, page.file),
         () => undefined,
       ),
     ),
   );
+}
+
+/** The pages with page `id` changed, only while it still shows `file` (a check of a photo since retaken changes nothing). */
+function patchPage(
+  pages: readonly ScanPageItem[],
+  id: string,
+  patch: Partial<ScanPageItem>,
+  file?: FileLike,
+): ScanPageItem[] {
+  return pages.map((p) => (p.id === id && (!file || p.file === file) ? { ...p, ...patch } : p));
+}
+
+/** Retake of a page: `file` takes page `id`'s place, unturned, checked afresh (if it can be a page). */
+async function replacePage(
+  {
+    store,
+    canUse,
+    inspect,
+    update,
+  }: Pick<ScanFlowOptions, 'canUse' | 'inspect'> & {
+    store: Store<ScanState>;
+    update: (id: string, patch: Partial<ScanPageItem>, file?: FileLike) => void;
+  },
+  id: string,
+  file: FileLike,
+): Promise<void> {
+  const usable = await canUse(file);
+  const state = store.getState();
+  if (state.status !== 'editing' || !state.pages.some((p) => p.id === id)) return;
+  if (!usable) {
+    store.setState((s) => ({ ...s, error: scanPagesRefusedMessage([file.name]) }));
+    return;
+  }
+  const page: ScanPageItem = { id, file, rotate: 0, warnings: [] };
+  store.setState((s) => ({ ...s, error: undefined, pages: s.pages.map((p) => (p.id === id ? page : p)) }));
+  if (inspect) await inspectPages([page], inspect, update);
 }
 
 /** Creates the Scan pages flow. */
@@ -117,8 +155,8 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const pages = () => store.getState().pages;
   const setPages = (next: readonly ScanPageItem[]) =>
     store.setState((s) => ({ ...s, pages: next, error: undefined }));
-  const update = (id: string, patch: Partial<ScanPageItem>) =>
-    store.setState((s) => ({ ...s, pages: s.pages.map((p) => (p.id === id ? { ...p, ...patch } : p)) }));
+  const update = (id: string, patch: Partial<ScanPageItem>, file?: FileLike) =>
+    store.setState((s) => ({ ...s, pages: patchPage(s.pages, id, patch, file) }));
 
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
@@ -177,6 +215,8 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
         case 'remove':
           setPages(pages().filter((p) => p.id !== event.id));
           return;
+        case 'replace':
+          return replacePage({ store, canUse, inspect, update }, event.id, event.file);
         case 'move': {
           const list = moved(pages(), event.id, event.by);
           if (list) setPages(list);

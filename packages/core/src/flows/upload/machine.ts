@@ -170,7 +170,14 @@ export function forget(machine: UploadMachine, id: string): Step {
 export function readiness(file: FileLike, context: Pick<TransitionContext, 'maxUploadBytes'>): FileProgress {
   const refusal = refusalBeforeUpload(file, context.maxUploadBytes);
   return refusal
-    ? { status: 'failed', error: refusal, retryable: false, kind: 'other', httpStatus: 413 }
+    ? {
+        status: 'failed',
+        error: refusal,
+        retryable: false,
+        kind: 'other',
+        httpStatus: 413,
+        code: 'too_large',
+      }
     : { status: 'queued' };
 }
 

@@ -1,6 +1,7 @@
 // What the product retries, and when (docs/behaviour.md#automatic-retries): plain values, no ports.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.js';
+import type { ErrorCode } from '../../api/errors.js';
 import { defaultRetryPolicy } from './retry-policy.js';
 
 const http = (status: number, origin: 'api' | 'storage' = 'api') =>
@@ -28,6 +29,15 @@ describe('the default retry policy', () => {
     for (const error of [http(400), http(409), outsideContract, new Error('disk full'), 'odd']) {
       expect(defaultRetryPolicy.shouldRetry(error)).toBe('manual');
     }
+  });
+
+  it('branches on the error’s code, not its status: a proxy’s 400 saying `unavailable` waits, a 503 saying `too_large` never', () => {
+    const coded = (status: number, code: ErrorCode, origin: 'api' | 'storage' = 'api') =>
+      new ApiError('http', status, 'x', { code, origin });
+    expect(defaultRetryPolicy.shouldRetry(coded(400, 'unavailable'))).toBe('auto');
+    expect(defaultRetryPolicy.shouldRetry(coded(503, 'too_large'))).toBe('never');
+    expect(defaultRetryPolicy.shouldRetry(coded(400, 'link_expired', 'storage'))).toBe('auto');
+    expect(defaultRetryPolicy.shouldRetry(coded(403, 'not_signed_in'))).toBe('manual');
   });
 
   it('pauses 0 s, 3 s, 5 s, 10 s, 20 s, then 30 s for every later try', () => {

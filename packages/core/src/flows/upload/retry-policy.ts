@@ -5,6 +5,7 @@
  * product's.
  */
 import { isApiError } from '../../api/errors.js';
+import type { ErrorCode } from '../../api/errors.js';
 
 /**
  * - `wait`: no network; it goes again by itself when the connection is back.
@@ -25,14 +26,33 @@ export interface RetryPolicy {
 /** Seconds before each automatic retry of a file; the last repeats. */
 export const RETRY_DELAYS_SECONDS: readonly number[] = [0, 3, 5, 10, 20, 30];
 
+/** Refusals sending again cannot change: the file is too large or of a refused type. */
+const NEVER: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['too_large', 'unsupported_type']);
+
+/** The server's or the way's failures, which time may fix by itself. */
+const BY_ITSELF: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'internal',
+  'unavailable',
+  'storage_full',
+  'timeout',
+  'rate_limited',
+]);
+
 /**
- * Whether sending the file again could work. Not for too large (413), a refused type (415) or no
- * permission (403 from the API); a 403 from the file store is an expired URL, which a retry renews.
+ * A refused link from the file store (`link_expired`, `link_invalid`, or S3's bare 403, read as
+ * `forbidden`): the URL expired or no longer matches, and a retry asks for a new one.
+ */
+const STORE_LINK: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['link_expired', 'link_invalid', 'forbidden']);
+
+/**
+ * Whether sending the file again could work. Not for too large, a refused type or no permission
+ * (`forbidden` from the API); a refused link from the file store is renewed by the retry. Branches
+ * on the error's `code` (never its status or words: docs/architecture.md).
  */
 function canRetry(error: unknown): boolean {
-  if (!isApiError(error)) return true;
-  if (error.status === 413 || error.status === 415) return false;
-  return !(error.status === 403 && error.origin === 'api');
+  if (!isApiError(error) || error.code === null) return true;
+  if (NEVER.has(error.code)) return false;
+  return !(error.code === 'forbidden' && error.origin === 'api');
 }
 
 /**
@@ -40,12 +60,11 @@ function canRetry(error: unknown): boolean {
  * too many requests, a timeout, or an expired upload URL (the retry asks for a new one).
  */
 function retriesByItself(error: unknown): boolean {
-  if (!isApiError(error) || error.kind !== 'http') return false;
-  const { status, origin } = error;
-  return status >= 500 || status === 408 || status === 429 || (status === 403 && origin === 'storage');
+  if (!isApiError(error) || error.kind !== 'http' || error.code === null) return false;
+  return BY_ITSELF.has(error.code) || (error.origin === 'storage' && STORE_LINK.has(error.code));
 }
 
-/** The product's policy: no network waits; 5xx, 408, 429 and an expired URL go again by themselves. */
+/** The product's policy: no network waits; server errors, timeouts, too many requests and an expired URL go again by themselves. */
 export const defaultRetryPolicy: RetryPolicy = {
   shouldRetry(error) {
     if (isApiError(error) && error.kind === 'network') return 'wait';

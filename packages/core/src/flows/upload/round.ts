@@ -113,6 +113,7 @@ function afterFailure(machine: UploadMachine, id: string, error: unknown, contex
     retryable: decision !== 'never',
     kind: isApiError(error) ? error.kind : 'other',
     httpStatus: isApiError(error) ? error.status : 0,
+    code: isApiError(error) ? error.code : null,
   };
   if (!context.timed || decision !== 'auto') return { machine, progress: failed };
   const done = machine.attempts[id] ?? 0;

@@ -87,6 +87,7 @@ describe('queueing files', () => {
       retryable: false,
       kind: 'other',
       httpStatus: 413,
+      code: 'too_large',
     });
   });
 
@@ -286,6 +287,7 @@ describe('sending the queue', () => {
       retryable: true,
       kind: 'http',
       httpStatus: 503,
+      code: 'unavailable',
       retryAt: 1_000_000,
     });
     expect(failed.effects.slice(-2)).toEqual([

@@ -276,6 +276,7 @@ describe('upload queue: server errors', () => {
           retryable: false,
           kind: 'http',
           httpStatus: 415,
+          code: 'unsupported_type',
         },
       ],
       [
@@ -286,6 +287,7 @@ describe('upload queue: server errors', () => {
           retryable: false,
           kind: 'http',
           httpStatus: 403,
+          code: 'forbidden',
         },
       ],
     ]);

@@ -2,7 +2,7 @@
  * What the upload queue shows and what the person does to it (docs/behaviour.md#upload-queue): the
  * state every screen renders and the events they send. The rules are in `transition.ts`.
  */
-import type { ApiErrorKind } from '../../api/errors.js';
+import type { ApiErrorKind, ErrorCode } from '../../api/errors.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
@@ -39,6 +39,8 @@ export interface FailedProgress {
   kind: ApiErrorKind | 'other';
   /** The HTTP status of the answer; 0 without one. */
   httpStatus: number;
+  /** Why, for code to branch on (`not_signed_in`: the session ended); null without an HTTP answer. */
+  code: ErrorCode | null;
   /** When it is sent again by itself (ms since the epoch); absent when only Retry sends it. */
   retryAt?: number;
 }

@@ -1,10 +1,11 @@
 import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
-import type { User } from '@vita-docs/core';
+import type { ClientDocsFlow, User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
+import { useUploadQueues } from '../../app/upload-queues';
 import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
@@ -31,6 +32,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   useEffect(() => {
     void flow.send({ type: 'refresh' });
   }, [flow]);
+  useRowsFollowUploads(flow, clientId);
 
   const ready = state.status === 'ready';
   const { client } = state;
@@ -61,10 +63,11 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
               Reassign Client
             </button>
           )}
+          {/* Not disabled by the reload after an Add: the dialog gives the focus back to it. */}
           <button
             type="button"
             className="button"
-            disabled={!ready}
+            disabled={state.categories.length === 0}
             onClick={() => void flow.send({ type: 'openAdd' })}
           >
             Add document type
@@ -95,5 +98,17 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
         />
       )}
     </Page>
+  );
+}
+
+/** Uploads still going on from the category screens: each row turns Ready as its file lands. */
+function useRowsFollowUploads(flow: ClientDocsFlow, clientId: string): void {
+  const queues = useUploadQueues();
+  useEffect(
+    () =>
+      queues.onStored((target) => {
+        if (target.clientId === clientId) void flow.send({ type: 'stored', docType: target.docType });
+      }),
+    [queues, flow, clientId],
   );
 }

@@ -8,6 +8,8 @@ export const PHOTO_ACCEPT = 'image/*';
 
 interface FilePickerProps {
   label: string;
+  /** A fuller name for screen readers, starting with `label` (`Retake Page 2`). */
+  ariaLabel?: string;
   accept: string;
   /** `environment` asks phones for the back camera (Take Photo). */
   capture?: 'environment';
@@ -24,6 +26,7 @@ interface FilePickerProps {
  */
 export function FilePicker({
   label,
+  ariaLabel,
   accept,
   capture,
   multiple,
@@ -46,6 +49,7 @@ export function FilePicker({
         type="file"
         className="visually-hidden"
         accept={accept}
+        aria-label={ariaLabel}
         capture={capture}
         multiple={multiple}
         disabled={disabled}

@@ -1,5 +1,6 @@
 import { notUploadedYetMessage } from '@vita-docs/core';
 import { Modal } from '../../components/modal';
+import { leaveQueueBody } from '../../texts';
 
 export type LeaveChoice = 'upload' | 'discard' | 'stay';
 
@@ -23,7 +24,7 @@ export function LeaveDialog({ count, onChoose }: { count: number; onChoose: (cho
         </>
       }
     >
-      <p>Upload now sends them while you go on; Discard removes them from the queue.</p>
+      <p>{leaveQueueBody(count)}</p>
     </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { qualityWarningMessage } from '@vita-docs/core';
 import type { ScanFlow, ScanPageItem } from '@vita-docs/core';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { DragEvent } from 'react';
 import { Modal } from '../../components/modal';
 import { useFlow } from '../../hooks/use-flow';
@@ -100,6 +100,7 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
   const label = `Page ${number}`;
   const labelId = useId();
   const send = (event: Parameters<ScanFlow['send']>[0]) => void flow.send(event);
+  const { up, down, move } = useMoveFocus(number);
   return (
     <li className="scan-page" aria-labelledby={labelId}>
       <PhotoThumb file={page.file} rotate={page.rotate} label={label} />
@@ -113,10 +114,21 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
           </span>
         ))}
       </div>
+      {/* Each button names its page for screen readers: `Rotate left Page 2`. */}
       <div className="scan-page__actions">
+        <FilePicker
+          label="Retake"
+          ariaLabel={`Retake ${label}`}
+          accept={PHOTO_ACCEPT}
+          capture="environment"
+          disabled={disabled}
+          className="button--small"
+          onFiles={([file]) => file && send({ type: 'replace', id: page.id, file })}
+        />
         <button
           type="button"
           className="button button--small"
+          aria-label={`Rotate left ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'rotate', id: page.id, by: -90 })}
         >
@@ -125,30 +137,36 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
         <button
           type="button"
           className="button button--small"
+          aria-label={`Rotate right ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'rotate', id: page.id, by: 90 })}
         >
           Rotate right
         </button>
         <button
+          ref={up}
           type="button"
           className="button button--small"
+          aria-label={`Move up ${label}`}
           disabled={disabled || number === 1}
-          onClick={() => send({ type: 'move', id: page.id, by: -1 })}
+          onClick={() => move(() => send({ type: 'move', id: page.id, by: -1 }), -1)}
         >
           Move up
         </button>
         <button
+          ref={down}
           type="button"
           className="button button--small"
+          aria-label={`Move down ${label}`}
           disabled={disabled || last}
-          onClick={() => send({ type: 'move', id: page.id, by: 1 })}
+          onClick={() => move(() => send({ type: 'move', id: page.id, by: 1 }), 1)}
         >
           Move down
         </button>
         <button
           type="button"
           className="button button--small"
+          aria-label={`Remove ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'remove', id: page.id })}
         >
@@ -157,4 +175,26 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
       </div>
     </li>
   );
+}
+
+/**
+ * Keeps the focus on a moved page's Move button (the row is moved in the list, which drops the focus
+ * to the page's body), or on the other one when the page reached the end it moved to.
+ */
+function useMoveFocus(number: number) {
+  const up = useRef<HTMLButtonElement>(null);
+  const down = useRef<HTMLButtonElement>(null);
+  const pending = useRef<-1 | 1 | null>(null);
+  useEffect(() => {
+    const by = pending.current;
+    if (by === null) return;
+    pending.current = null;
+    const [same, other] = by === -1 ? [up.current, down.current] : [down.current, up.current];
+    (same && !same.disabled ? same : other)?.focus();
+  }, [number]);
+  const move = (act: () => void, by: -1 | 1) => {
+    pending.current = by;
+    act();
+  };
+  return { up, down, move };
 }

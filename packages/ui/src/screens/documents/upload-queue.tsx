@@ -7,7 +7,7 @@ import {
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { progressLabel } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
@@ -30,6 +30,10 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   const headingId = useId();
   const busy = state.status === 'uploading' || state.status === 'refreshing';
   const count = state.queue.length;
+  // Upload counts what it can send: not a file refused for good (over the size limit, a refused type).
+  const sendable = state.queue.filter(
+    ({ progress }) => !(progress.status === 'failed' && !progress.retryable),
+  ).length;
   return (
     <section
       className={`panel drop-target${dragging ? ' drop-target--active' : ''}`}
@@ -71,20 +75,21 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
           ))}
         </ul>
       )}
-      <div className="actions actions--tight">
+      {/* Stays in view at the screen's bottom while the queue is taller than the screen (a phone). */}
+      <div className="actions actions--tight queue__footer">
         <button
           type="button"
           className="button button--primary"
-          disabled={count === 0 || busy}
+          disabled={sendable === 0 || busy}
           onClick={() => void flow.send({ type: 'upload' })}
         >
-          {`Upload (${count})`}
+          {`Upload (${sendable})`}
         </button>
         {/* Always in the page, so screen readers announce what appears in it. */}
         <span className="status" role="status">
           {state.status === 'converting'
             ? 'Converting images…'
-            : state.status === 'idle' && state.lastUploaded > 0
+            : state.status === 'idle' && state.lastUploaded > 0 && count === 0
               ? filesUploadedMessage(state.lastUploaded)
               : ''}
         </span>
@@ -104,8 +109,14 @@ function QueueItem({ item, status, flow }: QueueItemProps) {
   const nameId = useId();
   const { progress, file, original } = item;
   const photo = isPhotoFile(original);
+  const row = useRef<HTMLLIElement>(null);
   return (
-    <li className={`queue__item${photo ? ' queue__item--photo' : ''}`} aria-labelledby={nameId}>
+    <li
+      ref={row}
+      tabIndex={-1}
+      className={`queue__item${photo ? ' queue__item--photo' : ''}`}
+      aria-labelledby={nameId}
+    >
       {photo && <PhotoThumb file={original} rotate={item.rotate ?? 0} label={`Preview of ${file.name}`} />}
       <div className="queue__line">
         <span className="queue__name" id={nameId}>
@@ -138,13 +149,21 @@ function QueueItem({ item, status, flow }: QueueItemProps) {
           {item.notice && <li className="hint">{item.notice}</li>}
         </ul>
       )}
-      <QueueItemActions item={item} status={status} flow={flow} />
+      <QueueItemActions item={item} status={status} flow={flow} onRetaken={() => row.current?.focus()} />
     </li>
   );
 }
 
 /** Retake and Keep anyway (a photo with warnings), the turns (a converted photo), Retry and Remove. */
-function QueueItemActions({ item, status, flow }: QueueItemProps) {
+function QueueItemActions({
+  item,
+  status,
+  flow,
+  onRetaken,
+}: QueueItemProps & {
+  /** The Retake button goes with the warnings it answers: the focus moves to the item instead. */
+  onRetaken: () => void;
+}) {
   const changeable = canChangeFile(status, item.progress);
   const busy = status === 'uploading' || status === 'refreshing';
   const send = (event: UploadEvent) => void flow.send(event);
@@ -158,12 +177,21 @@ function QueueItemActions({ item, status, flow }: QueueItemProps) {
             capture="environment"
             disabled={!changeable}
             className="button--small"
-            onFiles={([retaken]) => retaken && send({ type: 'replace', id: item.id, file: retaken })}
+            ariaLabel={`Retake ${item.file.name}`}
+            onFiles={([retaken]) => {
+              if (!retaken) return;
+              send({ type: 'replace', id: item.id, file: retaken });
+              onRetaken();
+            }}
           />
           <button
             type="button"
             className="button button--small"
-            onClick={() => send({ type: 'keep', id: item.id })}
+            aria-label={`Keep anyway ${item.file.name}`}
+            onClick={() => {
+              send({ type: 'keep', id: item.id });
+              onRetaken();
+            }}
           >
             Keep anyway
           </button>
@@ -174,6 +202,7 @@ function QueueItemActions({ item, status, flow }: QueueItemProps) {
           <button
             type="button"
             className="button button--small"
+            aria-label={`Rotate left ${item.file.name}`}
             disabled={!changeable}
             onClick={() => send({ type: 'rotate', id: item.id, by: -90 })}
           >
@@ -182,6 +211,7 @@ function QueueItemActions({ item, status, flow }: QueueItemProps) {
           <button
             type="button"
             className="button button--small"
+            aria-label={`Rotate right ${item.file.name}`}
             disabled={!changeable}
             onClick={() => send({ type: 'rotate', id: item.id, by: 90 })}
           >

@@ -6,7 +6,7 @@ import {
   createUploadFlow,
   duplicateNote,
 } from '@vita-docs/core';
-import type { FileLike } from '@vita-docs/core';
+import type { FileLike, QualityWarning } from '@vita-docs/core';
 import {
   createFakeApi,
   createMemoryStorage,
@@ -22,7 +22,7 @@ const W2 = 'W-2';
 const statementBytes = () => new TextEncoder().encode('%PDF-1.7 bank statement');
 
 /** The category screen's flows over the fake server, wired as `useCategoryFlows` wires them. */
-function setup() {
+function setup(retakeCheck: readonly QualityWarning[] = []) {
   const api = createFakeApi();
   const { clientId } = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
   const platform = createRecordingDialogs();
@@ -40,7 +40,7 @@ function setup() {
   const flows: CategoryFlows = {
     list,
     upload: createUploadFlow(common),
-    retake: createRetakeFlow(common),
+    retake: createRetakeFlow({ ...common, inspect: () => Promise.resolve(retakeCheck) }),
     rename: createRenameFlow({
       api,
       platform,
@@ -76,5 +76,25 @@ describe('Uploaded list', () => {
     );
     expect(rowText(html, 'copy.pdf')).toContain(' copy.pdf Same file as statement.pdf in Banking Info ');
     expect(rowText(html, 'w2.pdf')).not.toContain('Same file as');
+  });
+
+  it('a blurry retake shows its warning with Keep anyway and Cancel on the row, and replaces nothing yet', async () => {
+    const { api, clientId, flows } = setup(['blurry']);
+    const old = api.addDoc(clientId, W2, 'W-2 1.pdf');
+    await flows.list.send({ type: 'refresh' });
+    const photo = createTestFile('image.jpg', 'jpeg', 'image/jpeg');
+    await flows.retake.send({ type: 'retake', key: old.key, filename: 'W-2 1.pdf', file: photo });
+
+    const html = renderToStaticMarkup(<UploadedList flows={flows} />);
+    // The row's text up to the next row (its warnings are a list of their own).
+    const row = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(row).toContain(' W-2 1.pdf 49 B This photo looks blurry. ');
+    expect(row).toContain(' Keep anyway ');
+    expect(row).toContain(' Cancel ');
+    expect(api.callNames()).not.toContain('presignUpload');
+
+    await flows.retake.send({ type: 'keep' });
+    expect(api.world.docs.has(old.key)).toBe(false);
+    expect([...api.world.docs.values()].map((d) => d.item.filename)).toEqual(['W-2 1.jpg']);
   });
 });

@@ -1,5 +1,5 @@
-import { allSelected, duplicateNote, formatBytes, messages } from '@vita-docs/core';
-import type { DocItem, RetakeState } from '@vita-docs/core';
+import { allSelected, duplicateNote, formatBytes, messages, qualityWarningMessage } from '@vita-docs/core';
+import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
@@ -13,6 +13,7 @@ export function UploadedList({ flows }: { flows: CategoryFlows }) {
   const state = useFlow(list);
   const retake = useFlow(flows.retake);
   const replaced = useRecentlyReplaced(retake);
+  useFocusAfterRename(flows);
   const headingId = useId();
   const every = allSelected(state);
   const ready = state.status === 'ready';
@@ -68,6 +69,20 @@ function EmptyList({ status, error }: { status: string; error: string | null }) 
   return <p className="status">{messages.noFilesYet}</p>;
 }
 
+/**
+ * After Rename → Save the renamed row's Rename button has the focus (the row is new: its key changed,
+ * so the dialog cannot give the focus back to the button that opened it).
+ */
+function useFocusAfterRename({ rename, renamedKey }: CategoryFlows): void {
+  const { status } = useFlow(rename);
+  useEffect(() => {
+    const key = renamedKey?.current;
+    if (status !== 'closed' || !key) return;
+    renamedKey.current = null;
+    document.querySelector<HTMLElement>(`[data-rename-key="${CSS.escape(key)}"]`)?.focus();
+  }, [status, renamedKey]);
+}
+
 /** How long a retaken file shows `Replaced`. */
 const REPLACED_MS = 5000;
 
@@ -96,7 +111,11 @@ interface FileRowProps {
 
 function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps) {
   const nameId = useId();
-  const retakeIdle = retake.status === 'idle' || retake.status === 'failed';
+  // A warned pick may be retaken again (another photo), and only this row's.
+  const retakeIdle =
+    retake.status === 'idle' ||
+    retake.status === 'failed' ||
+    (retake.status === 'warned' && retake.key === item.key);
   return (
     <li className="file-row" aria-labelledby={nameId}>
       <label className="checkbox file-row__select">
@@ -121,6 +140,9 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
       </div>
+      {retake.status === 'warned' && retake.key === item.key && (
+        <RetakeWarning retake={flows.retake} warnings={retake.warnings} filename={item.filename} />
+      )}
       <div className="file-row__actions">
         <button
           type="button"
@@ -134,6 +156,7 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
           type="button"
           className="button button--small"
           aria-label={`Rename ${item.filename}`}
+          data-rename-key={item.key}
           disabled={busy}
           onClick={() => void flows.rename.send({ type: 'open', item })}
         >
@@ -142,7 +165,9 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
         <RetakeMenu
           filename={item.filename}
           disabled={busy || !retakeIdle}
-          onFile={(file) => void flows.retake.send({ type: 'retake', key: item.key, file })}
+          onFile={(file) =>
+            void flows.retake.send({ type: 'retake', key: item.key, filename: item.filename, file })
+          }
         />
         {/* Apart from the others (at the row's end), so a quick tap on View or Rename never lands here. */}
         <button
@@ -159,15 +184,65 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
   );
 }
 
+/**
+ * The retake's photo looks bad (docs/behaviour.md#retake): its warnings, Keep anyway (replace with it
+ * all the same) and Cancel (keep the old file); the row's Retake menu picks another photo.
+ */
+function RetakeWarning({
+  retake,
+  warnings,
+  filename,
+}: {
+  retake: CategoryFlows['retake'];
+  warnings: readonly QualityWarning[];
+  filename: string;
+}) {
+  return (
+    <div className="file-row__warning">
+      {/* Announced as it appears: the person chose the photo, then waits for what the check says. */}
+      <div role="status">
+        <ul className="queue__notes">
+          {warnings.map((warning) => (
+            <li key={warning} className="queue__warning">
+              {qualityWarningMessage(warning)}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="actions actions--tight">
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Keep anyway: replace ${filename}`}
+          onClick={() => void retake.send({ type: 'keep' })}
+        >
+          Keep anyway
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          aria-label={`Cancel the retake of ${filename}`}
+          onClick={() => void retake.send({ type: 'cancel' })}
+        >
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** What a running retake of this file is doing. */
 function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string }) {
-  if (!('key' in state) || state.key !== fileKey || state.status === 'failed') return null;
+  if (!('key' in state) || state.key !== fileKey || state.status === 'failed' || state.status === 'warned')
+    return null;
   const label =
-    state.status === 'converting'
-      ? 'Converting the replacement…'
-      : state.status === 'uploading'
-        ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
-        : 'Replacing…';
+    state.status === 'checking'
+      ? 'Checking the photo…'
+      : state.status === 'converting'
+        ? 'Converting the replacement…'
+        : state.status === 'uploading'
+          ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
+          : 'Replacing…';
   return (
     <span className="status file-row__status" role="status">
       {label}

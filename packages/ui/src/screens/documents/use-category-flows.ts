@@ -58,30 +58,51 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
       api,
       putFile: platform.putFile,
       convert: photos.convert,
+      inspect: photos.inspect,
       storage: localStorage,
       platform,
       target,
       refresh,
     }),
   );
+  /** The key of the file just renamed: its row takes the focus back from the dialog. */
+  const [renamedKey] = useState<{ current: string | null }>(() => ({ current: null }));
   const rename = useFlowInstance(() =>
-    createRenameFlow({ api, platform, onRenamed: (change) => list.send({ type: 'renamed', ...change }) }),
+    createRenameFlow({
+      api,
+      platform,
+      onRenamed: (change) => {
+        renamedKey.current = change.newKey;
+        return list.send({ type: 'renamed', ...change });
+      },
+    }),
   );
   const viewer = useFlowInstance(() => createFileViewerFlow({ api, platform }));
   useEffect(() => {
     void list.send({ type: 'refresh' });
   }, [list]);
+  // Each file the queue stores shows in the list as it lands, not only when the whole queue is done.
+  useEffect(
+    () =>
+      queues.onStored((stored) => {
+        // A refresh clears a selection: a person choosing files to delete keeps their choice until the round ends.
+        const mine = stored.clientId === clientId && stored.docType === docType;
+        if (mine && list.getState().selected.length === 0) void list.send({ type: 'refresh' });
+      }),
+    [queues, list, clientId, docType],
+  );
   /** A desk scanner's one-file-per-page scans made into one PDF (the Scanner inbox's Combine). */
   const combine = (files: readonly FileLike[]) =>
     photos.buildScan(
       files.map((file) => ({ file })),
       scanFileName(new Date(clock.now())),
     );
-  return { list, upload, scan, retake, rename, viewer, combine };
+  return { list, upload, scan, retake, rename, viewer, combine, renamedKey };
 }
 
 /** What the Uploaded list drives. */
 export type CategoryFlows = Pick<
   ReturnType<typeof useCategoryFlows>,
   'list' | 'upload' | 'retake' | 'rename' | 'viewer'
->;
+> &
+  Partial<Pick<ReturnType<typeof useCategoryFlows>, 'renamedKey'>>;

@@ -27,7 +27,12 @@ export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {
             title={fullName(client)}
             actions={
               <>
-                <button type="button" className="button button--danger" onClick={() => setDeleting(client)}>
+                <button
+                  type="button"
+                  className="button button--danger"
+                  aria-label={`Delete Client ${fullName(client)}`}
+                  onClick={() => setDeleting(client)}
+                >
                   Delete Client
                 </button>
                 <Link className="button" to={paths.clientDocs(client.clientId)}>
