@@ -16,6 +16,7 @@ import type { Services } from './services.js';
 
 const RETENTION_LOCK = SWEEP_LOCK + 2;
 const DAY_MS = 86_400_000;
+const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
 /** Clients handled per run and step: a big backlog is worked off over the next runs. */
 const BATCH = 200;
 
@@ -59,6 +60,86 @@ function dueAfter(submittedAt: Date, noticeAt: Date, days: number): { named: Dat
   return { named, due: new Date(named.getTime() + DAY_MS + 12 * 3_600_000) };
 }
 
+/** What {@link deletionDay} needs of a client. */
+interface SubmittedClient {
+  submitted_at: Date;
+  created_by: string | null;
+  retention_notice_at: Date | null;
+  retention_due_at: Date | null;
+}
+
+/**
+ * The day the rule deletes a submitted client's documents, as the notice names it (or will name
+ * it): a notice already sent fixes it; otherwise it is the rule's day, or a week after the notice
+ * still to be sent, whichever is later. Clients without a volunteer go on the rule's day.
+ */
+export function deletionDay(client: SubmittedClient, days: number, now: Date): Date {
+  const ruleDay = client.submitted_at.getTime() + days * DAY_MS;
+  if (client.created_by === null) return new Date(ruleDay - (ruleDay % DAY_MS));
+  if (
+    client.retention_notice_at &&
+    client.retention_due_at &&
+    client.retention_notice_at >= client.submitted_at
+  ) {
+    return new Date(client.retention_due_at.getTime() - DAY_MS - 12 * 3_600_000);
+  }
+  const noticeAt = Math.max(now.getTime(), ruleDay - RETENTION_NOTICE_DAYS * DAY_MS);
+  return dueAfter(client.submitted_at, new Date(noticeAt), days).named;
+}
+
+/** Submitted clients whose documents the rule has not deleted yet (all of them, or one). */
+function submittedWithDocuments(db: Db, clientId?: string) {
+  let q = db
+    .selectFrom('clients')
+    .select(['id', 'submitted_at', 'created_by', 'retention_notice_at', 'retention_due_at'])
+    .where('submitted_at', 'is not', null)
+    .where(hasDocuments);
+  if (clientId) q = q.where('id', '=', clientId);
+  return q.execute();
+}
+
+/** What the rule will do (the Settings screen): how many clients it will touch, and its next day. */
+export async function retentionReach(
+  db: Db,
+  now: Date,
+): Promise<{ days: number | null; clients: number; nextDeletionOn: string | null }> {
+  const days = await retentionDays(db);
+  if (days === null) return { days, clients: 0, nextDeletionOn: null };
+  const rows = await submittedWithDocuments(db);
+  let next: number | null = null;
+  for (const row of rows) {
+    if (!row.submitted_at) continue;
+    const day = deletionDay({ ...row, submitted_at: row.submitted_at }, days, now).getTime();
+    next = next === null ? day : Math.min(next, day);
+  }
+  return { days, clients: rows.length, nextDeletionOn: next === null ? null : new Date(next).toISOString() };
+}
+
+/** A client's submission as its documents page shows it (docs/behaviour.md#retention). */
+export async function submissionStatus(
+  db: Db,
+  client: { id: string; submitted_at: Date | null; documents_deleted_at: Date | null },
+  now: Date,
+) {
+  const days = await retentionDays(db);
+  const submittedAt = client.submitted_at;
+  const deletedUnderIt =
+    submittedAt !== null &&
+    client.documents_deleted_at !== null &&
+    client.documents_deleted_at >= submittedAt;
+  let deleteOn: string | null = null;
+  if (submittedAt && days !== null) {
+    const [row] = await submittedWithDocuments(db, client.id);
+    if (row) deleteOn = deletionDay({ ...row, submitted_at: submittedAt }, days, now).toISOString();
+  }
+  return {
+    submittedAt: submittedAt?.toISOString() ?? null,
+    deleteOn,
+    canUndo: submittedAt !== null && !deletedUnderIt,
+    retentionDays: days,
+  };
+}
+
 /** `Dora C.`: how a notice names the client (enough for the volunteer, little for anyone else). */
 function shortName(first: string, last: string): string {
   return last ? `${first} ${last.slice(0, 1)}.` : first;
@@ -98,8 +179,6 @@ export interface RetentionReport {
   deleted: number;
   files: number;
 }
-
-const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
 
 /**
  * Notices: submitted long enough ago that the deletion is at most 7 days away, not yet told since

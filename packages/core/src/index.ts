@@ -40,6 +40,12 @@ export {
   waitingTrayLabel,
   fileTooLargeMessage,
   makeOfficerQuestion,
+  roleChangeConfirm,
+  longDate,
+  markSubmittedConfirm,
+  submittedOnText,
+  documentsDeletedOnText,
+  retentionReachText,
 } from './domain/messages.js';
 export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
@@ -95,6 +101,8 @@ export type {
   AuditQuery,
   AuditList,
   RetentionSettings,
+  RetentionStatus,
+  SubmissionStatus,
   SeasonSummary,
   ProgrammeOverview,
   OutboxMail,
@@ -205,7 +213,20 @@ export type {
 } from './flows/admin-lists/optimistic-list.js';
 export { createUserListFlow, createClientListFlow } from './flows/admin-lists/admin-lists.js';
 export { createSessionFlow } from './flows/session/session.js';
-export type { SessionFlow, SessionFlowOptions, SessionState, SessionEvent } from './flows/session/session.js';
+export { createSubmissionFlow } from './flows/retention/submission.js';
+export type {
+  SubmissionFlow,
+  SubmissionFlowOptions,
+  SubmissionState,
+  SubmissionEvent,
+} from './flows/retention/submission.js';
+export type {
+  SessionFlow,
+  SessionFlowOptions,
+  SessionState,
+  SessionEvent,
+  SignedOutReason,
+} from './flows/session/session.js';
 export type { FormState } from './flows/forms/form-flow.js';
 export { createRegisterFlow } from './flows/forms/register.js';
 export type {

@@ -700,6 +700,8 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     ),
     deleteDocType: withId(undefined, docTypeQuery),
     submitClient: withId(),
+    unsubmitClient: withId(),
+    submission: withId(),
     downloadAll: withId(
       undefined,
       fc.option(

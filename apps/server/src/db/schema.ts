@@ -28,6 +28,15 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+export interface EndedSessionsTable {
+  id_hash: string;
+  reason: SessionEndReason;
+  ended_at: CreatedAt;
+}
+
+/** Why someone else ended a session (only role changes are told; other ends say "Please sign in."). */
+export type SessionEndReason = 'role_changed';
+
 export interface CodesTable {
   id: Generated<number>;
   email: string;
@@ -185,6 +194,7 @@ export interface JournalKeysTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  ended_sessions: EndedSessionsTable;
   codes: CodesTable;
   reset_grants: ResetGrantsTable;
   rate_limits: RateLimitsTable;

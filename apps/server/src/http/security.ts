@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER, isStateChanging } from '@vita-docs/core';
 import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
-import { resolveSession, type UserRow } from '../auth/sessions.js';
+import { resolveSession, sessionEndReason, type UserRow } from '../auth/sessions.js';
+import type { SessionEndReason } from '../db/schema.js';
 import type { Services } from '../services.js';
 import { HttpError } from './errors.js';
 
@@ -23,6 +24,8 @@ export interface AuthState {
   preId: string;
   /** Set when the browser holds a session cookie that must go (signed out, stale or revoked). */
   dropSessionCookie: boolean;
+  /** Why that cookie's session was ended by someone else, when it was (told in the 401). */
+  endedReason?: SessionEndReason | undefined;
 }
 
 declare module 'fastify' {
@@ -98,7 +101,10 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     if (token && token.length <= 100) {
       auth.user = await resolveSession(services.db, token, policy, services.sessions);
       if (auth.user) auth.sessionToken = token;
-      else auth.dropSessionCookie = true;
+      else {
+        auth.dropSessionCookie = true;
+        auth.endedReason = await sessionEndReason(services.db, token);
+      }
     }
     if (isStateChanging(request.method)) {
       const sent = request.headers[CSRF_HEADER];

@@ -126,7 +126,7 @@ function roleRoute(app: FastifyInstance, db: Db): void {
     // Deleted by another request since it was found.
     if (!updated) throw notFound(USER_NOT_FOUND);
     // New permissions take effect at the next sign-in; existing sessions end now.
-    if (target.role !== body.role) await revokeUserSessions(db, target.email);
+    if (target.role !== body.role) await revokeUserSessions(db, target.email, 'role_changed');
     await audit(db, {
       actor: user.email,
       action: 'user.role',

@@ -109,6 +109,19 @@ export const endpoints = {
     params: s.ClientIdParams,
     response: s.SubmitResponse,
   }),
+  /** Undo submitted: allowed until the rule deleted the documents (409 after). */
+  unsubmitClient: def({
+    method: 'DELETE',
+    path: '/clients/:id/submit',
+    params: s.ClientIdParams,
+    response: s.SubmissionStatus,
+  }),
+  submission: def({
+    method: 'GET',
+    path: '/clients/:id/submission',
+    params: s.ClientIdParams,
+    response: s.SubmissionStatus,
+  }),
   downloadAll: def({
     method: 'GET',
     path: '/clients/:id/docs/download-all',
@@ -216,12 +229,12 @@ export const endpoints = {
     body: s.SeasonCloseRequest,
     response: s.SeasonSummary,
   }),
-  getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),
+  getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionStatus }),
   setRetention: def({
     method: 'POST',
     path: '/admin/retention',
     body: s.RetentionSettings,
-    response: s.RetentionSettings,
+    response: s.RetentionStatus,
   }),
 
   // Officer

@@ -212,6 +212,21 @@ export type DocTypeQuery = z.input<typeof DocTypeQuery>;
 export const SubmitResponse = z.object({ ok: z.literal(true), submittedAt: Timestamp });
 export type SubmitResponse = z.infer<typeof SubmitResponse>;
 
+/**
+ * Where a client stands with submission and the retention rule (docs/behaviour.md#retention):
+ * `deleteOn` is the day the rule deletes its documents (null: the rule is off, the client is not
+ * submitted, or nothing is left to delete); `canUndo` while submitted and its documents not deleted
+ * under that submission.
+ */
+export const SubmissionStatus = z.object({
+  submittedAt: Timestamp.nullable(),
+  deleteOn: Timestamp.nullable(),
+  canUndo: z.boolean(),
+  /** The rule in force, in days after submission; null when off. */
+  retentionDays: z.number().int().nullable(),
+});
+export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
+
 /** `include` is a comma-separated list of category names; absent means all. */
 export const DownloadAllQuery = z.object({ include: z.string().max(10_000).optional() });
 export type DownloadAllQuery = z.input<typeof DownloadAllQuery>;
@@ -381,6 +396,13 @@ export const RetentionSettings = z.object({
     .nullable(),
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
+
+/** The rule with what it will do: how many submitted clients still have documents it will delete, and the next day it deletes some. */
+export const RetentionStatus = RetentionSettings.extend({
+  clients: z.number().int().nonnegative(),
+  nextDeletionOn: Timestamp.nullable(),
+});
+export type RetentionStatus = z.infer<typeof RetentionStatus>;
 
 /**
  * The season close (docs/behaviour.md#season-close): what it will do — or did, once `closedAt` is

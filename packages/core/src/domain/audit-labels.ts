@@ -16,6 +16,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'doctype.delete': 'Deleted a document type',
   'client.create': 'Created a client',
   'client.submit': 'Submitted a client',
+  'client.unsubmit': 'Undid a client’s submission',
   'client.download-all': 'Downloaded a client’s ZIP',
   'client.reassign': 'Reassigned a client',
   'client.delete': 'Deleted a client',

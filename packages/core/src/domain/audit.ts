@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'doctype.delete',
   'client.create',
   'client.submit',
+  'client.unsubmit',
   'client.download-all',
   'client.reassign',
   'client.delete',

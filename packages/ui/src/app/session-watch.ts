@@ -20,9 +20,9 @@ const SESSIONLESS = new Set<string>([
 
 /**
  * The API client with every signed-in call watched: a 401 answer (the session expired or was ended
- * elsewhere) calls `onExpired` before the error reaches the caller as usual.
+ * elsewhere) calls `onExpired` (with the error, which may say why) before the error reaches the caller as usual.
  */
-export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
+export function watchSession(api: ApiClient, onExpired: (error: unknown) => void): ApiClient {
   const watched: Record<string, unknown> = {};
   for (const [name, call] of Object.entries(api) as [string, (...args: unknown[]) => Promise<unknown>][]) {
     watched[name] = SESSIONLESS.has(name)
@@ -31,7 +31,7 @@ export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
           try {
             return await call(...args);
           } catch (error) {
-            if (isApiError(error) && error.kind === 'http' && error.status === 401) onExpired();
+            if (isApiError(error) && error.kind === 'http' && error.status === 401) onExpired(error);
             throw error;
           }
         };

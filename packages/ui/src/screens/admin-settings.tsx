@@ -3,6 +3,7 @@ import {
   RETENTION_MAX_DAYS,
   RETENTION_MIN_DAYS,
   RETENTION_NOTICE_DAYS,
+  retentionReachText,
 } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
@@ -91,6 +92,9 @@ function RetentionForm() {
             {`Between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days. The client’s volunteer is emailed ${RETENTION_NOTICE_DAYS} days before; the client and its document types stay.`}
           </p>
         </div>
+        {form.reach && (
+          <p className="lead">{retentionReachText(form.reach.clients, form.reach.nextDeletionOn)}</p>
+        )}
         <div className="actions">
           <Link className="button" to={paths.home}>
             Back

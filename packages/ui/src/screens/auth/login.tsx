@@ -1,8 +1,9 @@
-import { createLoginFlow } from '@vita-docs/core';
+import { createLoginFlow, messages } from '@vita-docs/core';
 import type { FormEvent } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
+import { useSession } from '../../app/session';
 import { Field } from '../../components/field';
 import { submitted } from '../../components/form';
 import { Page } from '../../components/page';
@@ -18,6 +19,7 @@ export function LoginScreen() {
   const next = safeNext(search.get('next'));
   const flow = useFlowInstance(() => createLoginFlow({ api, platform, storage: sessionStorage }));
   const state = useFlow(flow);
+  const session = useSession();
   if (state.status === 'code') return <Navigate to={`${paths.loginVerify}${nextQuery(next)}`} />;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -28,6 +30,11 @@ export function LoginScreen() {
   const busy = state.status === 'sendingCode';
   return (
     <Page title="Login">
+      {session.status === 'signedOut' && session.reason === 'role_changed' && (
+        <p className="status status--error" role="alert">
+          {messages.roleChanged}
+        </p>
+      )}
       <form className="form" onSubmit={submit} aria-busy={busy}>
         <Field
           label="Email"
