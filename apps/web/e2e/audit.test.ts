@@ -104,10 +104,21 @@ describe('the audit screen', () => {
       .toEqual(new Set([vera.email.toLowerCase()]));
 
     await form.getByLabel('Action').selectOption({ label: 'Created a client' });
-    await form.getByLabel('Client ID').fill(clientId);
-    await form.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
-    await expect.poll(() => table.locator('td:nth-child(4)').allTextContents()).toEqual([clientId]);
+    // One field finds the client by name (any case, any accents) or by id; its name shows beside the id.
+    for (const text of ['dora client', 'Dóra', clientId]) {
+      await form.getByLabel('Client name or ID').fill(text);
+      await form.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+      await expect
+        .poll(() => table.locator('td:nth-child(4)').allTextContents())
+        .toEqual([`Dora Client ${clientId}`]);
+    }
+    // Emails and ids are never broken mid-word.
+    expect(
+      await table
+        .locator('td:nth-child(2), td:nth-child(4) .audit-table__id')
+        .evaluateAll((cells) => cells.every((c) => getComputedStyle(c).whiteSpace === 'nowrap')),
+    ).toBe(true);
 
     await form.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
@@ -136,12 +147,15 @@ describe('the audit screen', () => {
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-      return (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+      const text = await readFile(await download.path(), 'utf8');
+      // A UTF-8 byte order mark first, so Excel reads the names right.
+      expect(text.charCodeAt(0)).toBe(0xfeff);
+      return text.slice(1).trimEnd().split('\r\n');
     };
     await form.getByLabel('User email').fill(vera.email);
     await form.getByRole('button', { name: 'Apply' }).click();
     const byVera = await exportCsv();
-    expect(byVera[0]).toBe('Time,Who,Action,Action code,Client,Files,IP,Detail');
+    expect(byVera[0]).toBe('Time,Who,Action,Action code,Client,Client name,Files,IP,Detail');
     expect(byVera.slice(1).every((line) => line.includes(`,${vera.email.toLowerCase()},`))).toBe(true);
     expect(byVera.filter((line) => line.includes(',doctype.add,'))).toHaveLength(30);
 

@@ -47,9 +47,9 @@ export {
   documentsDeletedOnText,
   retentionReachText,
 } from './domain/messages.js';
-export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
+export { formatBytes, formatMegabytes, fullName, scanFileName, searchFold } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
-export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';
+export { AUDIT_ACTION_LABELS, auditActionLabel, auditFiles } from './domain/audit-labels.js';
 export type { AuditAction } from './domain/audit.js';
 export {
   CODE_LENGTH,

@@ -702,6 +702,7 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     submitClient: withId(),
     unsubmitClient: withId(),
     submission: withId(),
+    seasonDownload: none,
     downloadAll: withId(
       undefined,
       fc.option(

@@ -223,6 +223,8 @@ export const endpoints = {
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
   overview: def({ method: 'GET', path: '/admin/overview', response: s.ProgrammeOverview }),
   seasonSummary: def({ method: 'GET', path: '/admin/season', response: s.SeasonSummary }),
+  /** Every client's documents as one streamed ZIP, a folder per client (binary). */
+  seasonDownload: def({ method: 'GET', path: '/admin/season/download', response: null }),
   closeSeason: def({
     method: 'POST',
     path: '/admin/season/close',

@@ -98,6 +98,8 @@ export const AuditEntry = z.object({
   actor: z.string().nullable(),
   action: z.string(),
   clientId: z.string().nullable(),
+  /** The client's name while the client exists (shown beside the id). */
+  clientName: z.string().nullable().default(null),
   keys: z.array(z.string()),
   ip: z.string().nullable(),
   detail: z.string().nullable(),
@@ -363,6 +365,8 @@ const Instant = (label: string) =>
  */
 export const AuditQuery = z.object({
   clientId: ClientId.optional(),
+  /** A client's id, or (part of) its name, matched without regard to case or accents. */
+  client: cleanString('client', 200).trim().optional(),
   actor: cleanString('actor', 254).trim().toLowerCase().optional(),
   action: z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }).optional(),
   from: Instant('from').optional(),

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'client.delete',
   'client.retention',
   'retention.set',
+  'season.download',
   'season.close',
   'client.season-close',
   'user.approve',
