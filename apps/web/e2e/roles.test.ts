@@ -243,6 +243,16 @@ describe('roles', () => {
 
     const cleo = card(page, 'All Clients', 'Cleo Client');
     await cleo.getByText(`Created by: ${vera.email}`).waitFor();
+    // All Clients has a search box: names without regard to case or accents, ids, emails.
+    const search = region(page, 'All Clients').getByLabel('Search clients');
+    await search.fill('CLÉO');
+    await card(page, 'All Clients', 'Carl Client').waitFor({ state: 'detached' });
+    await cleo.waitFor();
+    await search.fill(orphanId);
+    await card(page, 'All Clients', 'Carl Client').waitFor();
+    expect(await cleo.count()).toBe(0);
+    await search.fill('');
+    await cleo.waitFor();
     await cleo.getByRole('button', { name: 'Delete Client' }).click();
     const clientConfirm = page.getByRole('dialog', { name: 'Delete Client?' });
     await clientConfirm.getByText(/also removes all files for the client/).waitFor();
