@@ -21,7 +21,7 @@ const hasDocuments = sql<boolean>`exists (select 1 from documents d where d.clie
 const BATCH = 200;
 
 /** The rule in force: days after submission, or null when off. */
-export async function retentionDays(db: Db): Promise<number | null> {
+async function retentionDays(db: Db): Promise<number | null> {
   const row = await db.selectFrom('retention').select('days').executeTakeFirst();
   return row?.days ?? null;
 }
@@ -73,7 +73,7 @@ interface SubmittedClient {
  * it): a notice already sent fixes it; otherwise it is the rule's day, or a week after the notice
  * still to be sent, whichever is later. Clients without a volunteer go on the rule's day.
  */
-export function deletionDay(client: SubmittedClient, days: number, now: Date): Date {
+function deletionDay(client: SubmittedClient, days: number, now: Date): Date {
   const ruleDay = client.submitted_at.getTime() + days * DAY_MS;
   if (client.created_by === null) return new Date(ruleDay - (ruleDay % DAY_MS));
   if (
