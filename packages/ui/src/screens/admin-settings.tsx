@@ -34,22 +34,7 @@ function RetentionForm() {
     void flow.send({ type: 'load' });
   }, [flow]);
 
-  if (form.status === 'loading') {
-    return (
-      <Page title={TITLE}>
-        <Loading />
-      </Page>
-    );
-  }
-  if (form.status === 'error') {
-    return (
-      <Page title={TITLE}>
-        <p className="status status--error" role="alert">
-          {form.error}
-        </p>
-      </Page>
-    );
-  }
+  if (form.status !== 'ready') return <NotReady error={form.status === 'error' ? form.error : null} />;
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -107,6 +92,21 @@ function RetentionForm() {
           {outcome ? (outcome.saved ? 'Saved.' : outcome.error) : ''}
         </p>
       </form>
+    </Page>
+  );
+}
+
+/** The screen while the rule loads, or when it could not be loaded. */
+function NotReady({ error }: { error: string | null }) {
+  return (
+    <Page title={TITLE}>
+      {error === null ? (
+        <Loading />
+      ) : (
+        <p className="status status--error" role="alert">
+          {error}
+        </p>
+      )}
     </Page>
   );
 }
