@@ -43,6 +43,7 @@ import { journalKeyRoutes } from './routes/journal-key.js';
 import { reassignRoutes } from './routes/reassign.js';
 import { settingsRoutes } from './routes/settings.js';
 import { seasonRoutes } from './routes/season.js';
+import { seasonDownloadRoute } from './routes/season-download.js';
 import { resumeSeasonClose } from './season.js';
 import { runRetention } from './retention.js';
 import { createObjectStore } from './storage/create.js';
@@ -263,6 +264,7 @@ async function installHttp(
   journalKeyRoutes(app, services);
   settingsRoutes(app, services);
   seasonRoutes(app, services);
+  seasonDownloadRoute(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });
   if (mailer.kind === 'outbox') {
     if (config.devOutbox) devRoutes(app, services);

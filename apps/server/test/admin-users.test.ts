@@ -83,8 +83,19 @@ describe('approving and managing accounts', () => {
     await people.admin.post(`${user('rolechange@example.org')}/approve`, { approved: true });
     const session = await signIn(app, 'rolechange@example.org');
     expect((await session.get('/api/me')).status).toBe(200);
+    const other = await signIn(app, 'rolechange@example.org');
     await people.admin.post(`${user('rolechange@example.org')}/role`, { role: 'officer' });
-    expect((await session.get('/api/me')).status).toBe(401);
+    // Each ended session is told why at its next request, by a code of its own.
+    for (const ended of [session, other]) {
+      const answer = await ended.get('/api/me');
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({
+        error: 'Your role was changed. Please sign in again.',
+        code: 'role_changed',
+      });
+    }
+    // Told once: the answer drops the cookie, so the browser is plainly signed out afterwards.
+    expect((await session.get('/api/me')).body).toEqual({ error: 'Please sign in.', code: 'not_signed_in' });
   });
 
   it('shows one user to admins only, with 404 for unknown', async () => {

@@ -11,6 +11,7 @@ interface Entry {
   actor: string | null;
   action: string;
   clientId: string | null;
+  clientName: string | null;
   keys: string[];
 }
 
@@ -60,6 +61,25 @@ describe('audit log', () => {
     expect(onB.items.every((e) => e.clientId === clientB)).toBe(true);
     const ids = (await audit('limit=1000')).items.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((x, y) => y - x));
+  });
+
+  it('finds a client by id or by name, without regard to case or accents, and names it beside its id', async () => {
+    const ada = (
+      await people.volA.post('/api/clients/new', {
+        firstName: 'Adá',
+        lastName: 'Lovelace',
+        email: 'ada-search@example.org',
+        phone: '(734) 555-0100',
+      })
+    ).body.client.clientId as string;
+    for (const text of ['Ada Lovelace', 'ada lovelace', 'Adá', 'LOVELACE', ada]) {
+      const { items } = await audit(`client=${encodeURIComponent(text)}`);
+      expect(items.map((e) => [e.action, e.clientId, e.clientName])).toEqual([
+        ['client.create', ada, 'Adá Lovelace'],
+      ]);
+    }
+    expect((await audit('client=Grace%20Hopper')).items).toEqual([]);
+    expect((await audit(`clientId=${clientA}`)).items[0]?.clientName).toBe('Cli Ent');
   });
 
   it('filters by time: from inclusive, to exclusive', async () => {

@@ -85,6 +85,10 @@ const MATRIX: Record<EndpointName, Row> = {
     OWNER_OR_ADMIN(404),
   ],
   submitClient: [(w) => ['POST', `/api/clients/${w.clientId}/submit`], OWNER_OR_ADMIN(200)],
+  // The volunteer's undo succeeds; the admin's after it finds nothing left to undo.
+  unsubmitClient: [(w) => ['DELETE', `/api/clients/${w.clientId}/submit`], [401, 401, 200, 403, 403, 409]],
+  submission: [(w) => ['GET', `/api/clients/${w.clientId}/submission`], OWNER_OR_ADMIN(200)],
+  seasonDownload: [() => ['GET', '/api/admin/season/download'], ADMIN_ONLY(200)],
   downloadAll: [(w) => ['GET', `/api/clients/${w.clientId}/docs/download-all`], OWNER_OR_ADMIN(200)],
   presignUpload: [
     (w) => [

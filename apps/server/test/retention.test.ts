@@ -47,7 +47,11 @@ describe('retention rule', () => {
   };
 
   it('is off until an admin sets it: 7–365 days, admins only', async () => {
-    expect((await people.admin.get('/api/admin/retention')).body).toEqual({ days: null });
+    expect((await people.admin.get('/api/admin/retention')).body).toEqual({
+      days: null,
+      clients: 0,
+      nextDeletionOn: null,
+    });
     expect(await run(Date.now() + 400 * DAY)).toBeUndefined();
     expect((await people.admin.post('/api/admin/retention', { days: 6 })).body).toEqual({
       error: 'Choose between 7 and 365 days.',
@@ -55,8 +59,9 @@ describe('retention rule', () => {
     });
     expect((await people.admin.post('/api/admin/retention', { days: 366 })).status).toBe(400);
     expect((await people.volA.post('/api/admin/retention', { days: 30 })).status).toBe(403);
-    expect((await people.admin.post('/api/admin/retention', { days: 30 })).body).toEqual({ days: 30 });
-    expect((await people.admin.get('/api/admin/retention')).body).toEqual({ days: 30 });
+    const on = { days: 30, clients: 0, nextDeletionOn: null };
+    expect((await people.admin.post('/api/admin/retention', { days: 30 })).body).toEqual(on);
+    expect((await people.admin.get('/api/admin/retention')).body).toEqual(on);
   });
 
   it('mails the volunteer 7 days ahead, once, then deletes exactly the due clients’ documents', async () => {
@@ -123,5 +128,50 @@ describe('retention rule', () => {
     expect(await run(t0 + 200 * DAY)).toMatchObject({ noticed: 1, deleted: 0 });
     expect(await files(kept)).toBe(1);
     expect(await run(dueFrom(t0 + 207 * DAY) + 60_000)).toMatchObject({ deleted: 1 });
+  });
+
+  it('a submission can be undone until its documents are deleted; the page and Settings say when that is', async () => {
+    const id = await submittedClient('undo@example.org');
+    const status = (await people.volA.get(`/api/clients/${id}/submission`)).body;
+    const submittedAt = Date.parse(status.submittedAt);
+    const deleteOn = new Date(dayStart(submittedAt + 30 * DAY)).toISOString();
+    expect(status).toEqual({ submittedAt: status.submittedAt, deleteOn, canUndo: true, retentionDays: 30 });
+    expect((await people.volB.get(`/api/clients/${id}/submission`)).status).toBe(403);
+    // Settings: the one submitted client with documents, and its day.
+    expect((await people.admin.get('/api/admin/retention')).body).toEqual({
+      days: 30,
+      clients: 1,
+      nextDeletionOn: deleteOn,
+    });
+
+    expect((await people.volB.del(`/api/clients/${id}/submit`)).status).toBe(403);
+    expect((await people.volA.del(`/api/clients/${id}/submit`)).body).toEqual({
+      submittedAt: null,
+      deleteOn: null,
+      canUndo: false,
+      retentionDays: 30,
+    });
+    expect((await people.admin.get('/api/admin/retention')).body).toMatchObject({ clients: 0 });
+    expect((await people.volA.del(`/api/clients/${id}/submit`)).body).toEqual({
+      error: 'This client is not submitted.',
+      code: 'conflict',
+    });
+    const trail = (await people.admin.get(`/api/admin/audit?clientId=${id}&action=client.unsubmit`)).body;
+    expect(trail.items).toHaveLength(1);
+    // Nothing is deleted for an undone submission.
+    expect(await run(Date.now() + 60 * DAY)).toMatchObject({ deleted: 0 });
+
+    // Submitted again and its documents deleted: no undo any more.
+    expect((await people.volA.post(`/api/clients/${id}/submit`)).status).toBe(200);
+    await run(Date.now() + 23 * DAY + 60_000);
+    expect(await run(Date.now() + 60 * DAY)).toMatchObject({ deleted: 1 });
+    expect((await people.volA.get(`/api/clients/${id}/submission`)).body).toMatchObject({
+      deleteOn: null,
+      canUndo: false,
+    });
+    expect((await people.volA.del(`/api/clients/${id}/submit`)).body).toEqual({
+      error: 'The documents were already deleted under this submission.',
+      code: 'conflict',
+    });
   });
 });

@@ -1,6 +1,7 @@
 // The season close (docs/behaviour.md#season-close): counts first, the exact phrase, then every
 // document of every client deleted and every non-admin account suspended — old sessions too — with
 // audit entries; approval reactivates; a close interrupted halfway is finished by the next start.
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
@@ -47,6 +48,31 @@ describe('season close', () => {
     expect(
       (await people.volA.get(`/api/docs/list/${clientA}?docType=Banking%20Info`)).body.items,
     ).toHaveLength(1);
+  });
+
+  it('downloads every client’s documents first as one ZIP, a folder per client (admins only)', async () => {
+    const res = await fetch(`${app.url}/api/admin/season/download`, {
+      headers: { cookie: [...people.admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="season-${YEAR}-all-documents.zip"`,
+    );
+    const zip = await JSZip.loadAsync(await res.arrayBuffer());
+    const files = Object.values(zip.files).filter((f) => !f.dir);
+    expect(files.map((f) => f.name).sort()).toEqual(
+      [
+        `Ent, Cli (${clientA})/13614-C/a2.pdf`,
+        `Ent, Cli (${clientA})/Banking Info/a1.pdf`,
+        `Ent, Cli (${clientB})/Banking Info/b1.pdf`,
+      ].sort(),
+    );
+    expect(
+      Buffer.from(await zip.file(`Ent, Cli (${clientB})/Banking Info/b1.pdf`)!.async('uint8array')),
+    ).toEqual(samplePdf('b1'));
+    expect((await people.officer.get('/api/admin/season/download')).status).toBe(403);
+    const trail = (await people.admin.get('/api/admin/audit?action=season.download')).body;
+    expect(trail.items).toHaveLength(1);
   });
 
   it('deletes every document, suspends every non-admin account and their sessions, and records it', async () => {

@@ -4,20 +4,30 @@
 // the retention rule set and recorded.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
+import {
+  documentsDeletedOnText,
+  markSubmittedConfirm,
+  retentionReachText,
+  submittedOnText,
+} from '@vita-docs/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
+import type { DialogLog } from './support/dialogs.js';
+import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 
 const admin = person('Amy', 'Admin');
+const DAY = 86_400_000;
 const vera = person('Vera', 'Audit');
 
 describe('the audit screen', () => {
   let app: TestApp;
   let page: Page;
+  let dialogs: DialogLog;
   let clientId = '';
 
   beforeAll(async () => {
@@ -49,7 +59,7 @@ describe('the audit screen', () => {
       await api.call('DELETE', `/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`);
     }
     await api.dispose();
-    page = (await app.visit(DESKTOP)).page;
+    ({ page, dialogs } = await app.visit(DESKTOP));
     await signInViaUi(page, app.server, admin);
     await seeHeading(page, /^Hello, Amy/);
   });
@@ -94,10 +104,21 @@ describe('the audit screen', () => {
       .toEqual(new Set([vera.email.toLowerCase()]));
 
     await form.getByLabel('Action').selectOption({ label: 'Created a client' });
-    await form.getByLabel('Client ID').fill(clientId);
-    await form.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
-    await expect.poll(() => table.locator('td:nth-child(4)').allTextContents()).toEqual([clientId]);
+    // One field finds the client by name (any case, any accents) or by id; its name shows beside the id.
+    for (const text of ['dora client', 'Dóra', clientId]) {
+      await form.getByLabel('Client name or ID').fill(text);
+      await form.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+      await expect
+        .poll(() => table.locator('td:nth-child(4)').allTextContents())
+        .toEqual([`Dora Client ${clientId}`]);
+    }
+    // Emails and ids are never broken mid-word.
+    expect(
+      await table
+        .locator('td:nth-child(2), td:nth-child(4) .audit-table__id')
+        .evaluateAll((cells) => cells.every((c) => getComputedStyle(c).whiteSpace === 'nowrap')),
+    ).toBe(true);
 
     await form.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
@@ -126,12 +147,15 @@ describe('the audit screen', () => {
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
-      return (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+      const text = await readFile(await download.path(), 'utf8');
+      // A UTF-8 byte order mark first, so Excel reads the names right.
+      expect(text.charCodeAt(0)).toBe(0xfeff);
+      return text.slice(1).trimEnd().split('\r\n');
     };
     await form.getByLabel('User email').fill(vera.email);
     await form.getByRole('button', { name: 'Apply' }).click();
     const byVera = await exportCsv();
-    expect(byVera[0]).toBe('Time,Who,Action,Action code,Client,Files,IP,Detail');
+    expect(byVera[0]).toBe('Time,Who,Action,Action code,Client,Client name,Files,IP,Detail');
     expect(byVera.slice(1).every((line) => line.includes(`,${vera.email.toLowerCase()},`))).toBe(true);
     expect(byVera.filter((line) => line.includes(',doctype.add,'))).toHaveLength(30);
 
@@ -160,7 +184,8 @@ describe('the audit screen', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByRole('status').getByText('Saved.').waitFor();
     const res = await page.request.get('/api/admin/retention');
-    expect(await res.json()).toEqual({ days: 30 });
+    expect(await res.json()).toEqual({ days: 30, clients: 0, nextDeletionOn: null });
+    await page.getByText(retentionReachText(0, null)).waitFor();
     await page.reload();
     await seeHeading(page, 'Settings');
     expect(await page.getByLabel('Days after submission').inputValue()).toBe('30');
@@ -170,6 +195,43 @@ describe('the audit screen', () => {
       .getByText('Changed the retention rule')
       .first()
       .waitFor();
+  });
+
+  it('a client marked as submitted shows when its documents go, and can be undone; Settings counts it', async () => {
+    await page.goto(`/clients/${clientId}/docs/Banking%20Info`);
+    const screen = categoryScreen(page);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('statement.pdf')]);
+    await screen.queued('statement.pdf').getByText('Ready').waitFor();
+    await screen.uploadButton.click();
+    await expectFiles(page, ['statement.pdf']);
+
+    await page.goto(`/clients/${clientId}/docs`);
+    const line = page.getByRole('region', { name: 'Submission' });
+    const mark = line.getByRole('button', { name: 'Mark as submitted' });
+    // The confirm says what it means; Cancel changes nothing.
+    dialogs.answerNextConfirm(false);
+    await mark.click();
+    expect(await dialogs.next()).toEqual({
+      type: 'confirm',
+      message: markSubmittedConfirm('Dora Client', 30),
+    });
+    await mark.click();
+    expect((await dialogs.next()).message).toBe(markSubmittedConfirm('Dora Client', 30));
+    const now = Date.now();
+    await line.getByText(submittedOnText(new Date(now).toISOString())).waitFor();
+    const deleteOn = new Date(now - (now % DAY) + 30 * DAY).toISOString();
+    await line.getByText(documentsDeletedOnText(deleteOn)).waitFor();
+    await checkScreen(page, 'client-docs-submitted');
+
+    await page.goto('/admin/settings');
+    await page.getByText(retentionReachText(1, deleteOn)).waitFor();
+
+    await page.goto(`/clients/${clientId}/docs`);
+    await line.getByRole('button', { name: 'Undo submitted' }).click();
+    await mark.waitFor();
+    expect(await line.getByText(/^Submitted on/).count()).toBe(0);
+    await page.goto('/admin/settings');
+    await page.getByText(retentionReachText(0, null)).waitFor();
   });
 
   it('is for admins only: a volunteer is sent home', async () => {

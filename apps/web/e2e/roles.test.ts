@@ -1,7 +1,7 @@
 // What each role sees and may do (docs/behaviour.md#roles-and-permissions): the officer's dashboard
 // and the Reassign modal, the admin user page for each kind of account, and the admin's optimistic
 // deletes.
-import { messages } from '@vita-docs/core';
+import { messages, roleChangeConfirm } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
@@ -117,11 +117,25 @@ describe('roles', () => {
     await expectFacts(page, vera.email, 'Approved', 'Volunteer');
     await expectButtons(page, ['Make Officer']);
     await checkScreen(page, 'admin-user');
+    // A role change asks first, naming the person and the role; Cancel changes nothing.
+    dialogs.answerNextConfirm(false);
     await page.getByRole('button', { name: 'Make Officer' }).click();
+    expect(await dialogs.next()).toEqual({
+      type: 'confirm',
+      message: roleChangeConfirm(vera, 'officer'),
+    });
+    await expectFacts(page, vera.email, 'Approved', 'Volunteer');
+    await page.getByRole('button', { name: 'Make Officer' }).click();
+    expect(await dialogs.next()).toEqual({ type: 'confirm', message: roleChangeConfirm(vera, 'officer') });
     expect(await dialogs.next()).toEqual({ type: 'alert', message: messages.roleUpdated });
     await expectFacts(page, vera.email, 'Approved', 'Officer');
-    await expectButtons(page, ['Make Officer', 'Set Volunteer']);
+    // Make Officer is not offered to an officer.
+    await expectButtons(page, ['Set Volunteer']);
     await page.getByRole('button', { name: 'Set Volunteer' }).click();
+    expect(await dialogs.next()).toEqual({
+      type: 'confirm',
+      message: 'Set Vera Volunteer to Volunteer? They will be signed out and must sign in again.',
+    });
     expect(await dialogs.next()).toEqual({ type: 'alert', message: messages.roleSetToVolunteer });
     await expectFacts(page, vera.email, 'Approved', 'Volunteer');
 
@@ -132,7 +146,7 @@ describe('roles', () => {
 
     await page.goto(`/admin/users/${encodeURIComponent(olga.email)}`);
     await expectFacts(page, olga.email, 'Approved', 'Officer');
-    await expectButtons(page, ['Make Officer', 'Set Volunteer']);
+    await expectButtons(page, ['Set Volunteer']);
 
     // Approving here asks Officer or Volunteer, like the dashboard.
     await page.goto(`/admin/users/${encodeURIComponent(pia.email)}`);
@@ -152,6 +166,24 @@ describe('roles', () => {
     await checkScreen(page, 'admin-user-not-found');
     await page.getByRole('link', { name: 'Back' }).click();
     await atPath(page, '/home');
+  });
+
+  it('the person whose role changed is told so on the login page at their next request', async () => {
+    const { page } = await app.visit();
+    await signInViaUi(page, app.server, dora);
+    await seeHeading(page, /^Hello, Dora/);
+    const adminApi = await ApiSession.open(app.server);
+    await adminApi.signIn(admin);
+    await adminApi.call('POST', `/admin/users/${encodeURIComponent(dora.email)}/role`, { role: 'officer' });
+    await adminApi.dispose();
+    // Her next request ends on the login page, saying why.
+    await page.reload();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('alert').getByText(messages.roleChanged).waitFor();
+    await checkScreen(page, 'login-role-changed');
+    await signInViaUi(page, app.server, dora);
+    await seeHeading(page, /^Hello, Dora/);
+    expect(await page.getByText(messages.roleChanged).count()).toBe(0);
   });
 
   it('non-admins are sent to /home; signed-out visitors are asked to sign in', async () => {
@@ -211,6 +243,16 @@ describe('roles', () => {
 
     const cleo = card(page, 'All Clients', 'Cleo Client');
     await cleo.getByText(`Created by: ${vera.email}`).waitFor();
+    // All Clients has a search box: names without regard to case or accents, ids, emails.
+    const search = region(page, 'All Clients').getByLabel('Search clients');
+    await search.fill('CLÉO');
+    await card(page, 'All Clients', 'Carl Client').waitFor({ state: 'detached' });
+    await cleo.waitFor();
+    await search.fill(orphanId);
+    await card(page, 'All Clients', 'Carl Client').waitFor();
+    expect(await cleo.count()).toBe(0);
+    await search.fill('');
+    await cleo.waitFor();
     await cleo.getByRole('button', { name: 'Delete Client' }).click();
     const clientConfirm = page.getByRole('dialog', { name: 'Delete Client?' });
     await clientConfirm.getByText(/also removes all files for the client/).waitFor();

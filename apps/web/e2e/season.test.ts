@@ -1,7 +1,9 @@
 // The season close (docs/behaviour.md#season-close) in the browser: the admin sees what it will do,
-// can download each client's ZIP first, and closes only with the exact phrase; afterwards a
+// can download every client's documents first as one ZIP, and closes only with the exact phrase; afterwards a
 // volunteer cannot sign in and is told why.
-import { seasonClosePhrase, zipFileName } from '@vita-docs/core';
+import { readFile } from 'node:fs/promises';
+import { seasonClosePhrase } from '@vita-docs/core';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
@@ -33,16 +35,25 @@ describe('closing the season', () => {
     await signInViaUi(page, app.server, admin);
     await page.getByRole('link', { name: 'Close season' }).click();
     await seeHeading(page, `Close the ${YEAR} season`);
-    await page
-      .getByText(
-        `Closing the ${YEAR} season deletes all 1 document of 1 client and suspends 1 account (everyone but admins)`,
-      )
-      .waitFor();
+    // The consequence first and strongest, saying it cannot be undone.
+    const warning = page.getByRole('status');
+    const first = warning.locator('p').first();
+    expect(await first.textContent()).toBe(
+      `Closing the ${YEAR} season deletes all 1 document of 1 client. This cannot be undone.`,
+    );
+    expect(await first.evaluate((p) => getComputedStyle(p).fontWeight)).toBe('700');
+    await warning.getByText('It also suspends 1 account (everyone but admins)', { exact: false }).waitFor();
+    // One download of everything, a folder per client, instead of a button per client.
+    expect(await page.getByRole('button', { name: /^Download ZIP/ }).count()).toBe(0);
     const [zip] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download ZIP of Dora Client' }).click(),
+      page.getByRole('link', { name: 'Download all documents (ZIP)' }).click(),
     ]);
-    expect(zip.suggestedFilename()).toBe(zipFileName(clientId));
+    expect(zip.suggestedFilename()).toBe(`season-${YEAR}-all-documents.zip`);
+    const archive = await JSZip.loadAsync(await readFile(await zip.path()));
+    expect(Object.keys(archive.files).filter((name) => !archive.files[name]!.dir)).toEqual([
+      `Client, Dora (${clientId})/Banking Info/statement.pdf`,
+    ]);
 
     const close = page.getByRole('button', { name: 'Close season' });
     const phrase = page.getByLabel(`Type ${seasonClosePhrase(YEAR)} to confirm`);

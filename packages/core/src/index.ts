@@ -41,11 +41,17 @@ export {
   waitingTrayLabel,
   fileTooLargeMessage,
   makeOfficerQuestion,
+  roleChangeConfirm,
+  longDate,
+  markSubmittedConfirm,
+  submittedOnText,
+  documentsDeletedOnText,
+  retentionReachText,
 } from './domain/messages.js';
 export { passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
-export { formatBytes, formatMegabytes, fullName, scanFileName } from './domain/format.js';
+export { formatBytes, formatMegabytes, fullName, scanFileName, searchFold } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
-export { AUDIT_ACTION_LABELS, auditActionLabel } from './domain/audit-labels.js';
+export { AUDIT_ACTION_LABELS, auditActionLabel, auditFiles } from './domain/audit-labels.js';
 export type { AuditAction } from './domain/audit.js';
 export {
   CODE_LENGTH,
@@ -97,6 +103,8 @@ export type {
   AuditQuery,
   AuditList,
   RetentionSettings,
+  RetentionStatus,
+  SubmissionStatus,
   SeasonSummary,
   ProgrammeOverview,
   OutboxMail,
@@ -209,7 +217,20 @@ export type {
 } from './flows/admin-lists/optimistic-list.js';
 export { createUserListFlow, createClientListFlow } from './flows/admin-lists/admin-lists.js';
 export { createSessionFlow } from './flows/session/session.js';
-export type { SessionFlow, SessionFlowOptions, SessionState, SessionEvent } from './flows/session/session.js';
+export { createSubmissionFlow } from './flows/retention/submission.js';
+export type {
+  SubmissionFlow,
+  SubmissionFlowOptions,
+  SubmissionState,
+  SubmissionEvent,
+} from './flows/retention/submission.js';
+export type {
+  SessionFlow,
+  SessionFlowOptions,
+  SessionState,
+  SessionEvent,
+  SignedOutReason,
+} from './flows/session/session.js';
 export type { FormState } from './flows/forms/form-flow.js';
 export { createRegisterFlow } from './flows/forms/register.js';
 export type {

@@ -700,6 +700,9 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     ),
     deleteDocType: withId(undefined, docTypeQuery),
     submitClient: withId(),
+    unsubmitClient: withId(),
+    submission: withId(),
+    seasonDownload: none,
     downloadAll: withId(
       undefined,
       fc.option(

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { UsersTable } from '../db/schema.js';
+import type { SessionEndReason, UsersTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { randomToken, sha256 } from './crypto.js';
 import type { SessionCache } from './session-cache.js';
@@ -99,9 +99,35 @@ export async function revokeSession(db: Db, token: string): Promise<string | nul
   return ended?.user_email ?? null;
 }
 
-/** Ends every session of a user (PIN reset, role change, approval revoked). */
-export async function revokeUserSessions(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_email', '=', email).execute();
+/**
+ * Ends every session of a user (PIN reset, role change, approval revoked). With a `reason`, each
+ * ended session remembers it, so the person's next request says why ({@link sessionEndReason}).
+ */
+export async function revokeUserSessions(db: Db, email: string, reason?: SessionEndReason): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .deleteFrom('sessions')
+      .where('user_email', '=', email)
+      .returning('id_hash')
+      .execute();
+    if (reason && ended.length) {
+      await trx
+        .insertInto('ended_sessions')
+        .values(ended.map((e) => ({ id_hash: e.id_hash, reason })))
+        .onConflict((oc) => oc.column('id_hash').doUpdateSet({ reason }))
+        .execute();
+    }
+  });
+}
+
+/** Why the session behind `token` was ended by someone else, if it was and that is still known. */
+export async function sessionEndReason(db: Db, token: string): Promise<SessionEndReason | undefined> {
+  const row = await db
+    .selectFrom('ended_sessions')
+    .select('reason')
+    .where('id_hash', '=', sha256(token))
+    .executeTakeFirst();
+  return row?.reason;
 }
 
 /** Deletes sessions that can no longer be used. */
@@ -114,5 +140,9 @@ export async function pruneSessions(db: Db, policy: SessionPolicy): Promise<void
         eb('last_seen_at', '<', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`),
       ]),
     )
+    .execute();
+  await db
+    .deleteFrom('ended_sessions')
+    .where('ended_at', '<', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
     .execute();
 }

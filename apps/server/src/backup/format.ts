@@ -19,6 +19,7 @@ export const NOT_BACKED_UP = new Set([
   'login_throttle',
   'journal_keys',
   'passkey_challenges',
+  'ended_sessions',
   'dev_outbox',
   'kysely_migration',
   'kysely_migration_lock',

@@ -240,6 +240,15 @@ const migrations: Record<string, Migration> = {
        WHEN (NOT NEW.approved OR NEW.suspended OR NEW.pin_hash IS DISTINCT FROM OLD.pin_hash)
        EXECUTE FUNCTION vita_journal_key_revoked()`,
   ),
+  '0015_ended_sessions': statements(
+    // Why a session was ended by someone else (a role change): the person's next request is told
+    // that reason instead of a bare "Please sign in.". Kept no longer than a session could live.
+    `CREATE TABLE ended_sessions (
+       id_hash text PRIMARY KEY,
+       reason text NOT NULL,
+       ended_at timestamptz NOT NULL DEFAULT now()
+     )`,
+  ),
   '0018_document_claims': statements(
     // A `claimed` row holds a key whose bytes are being written or removed by a rename
     // (documents/rename.ts): only its holder touches those bytes, so two renames cannot undo each other.

@@ -33,6 +33,15 @@ export interface SessionsTable {
   passkey_due: Generated<boolean>;
 }
 
+export interface EndedSessionsTable {
+  id_hash: string;
+  reason: SessionEndReason;
+  ended_at: CreatedAt;
+}
+
+/** Why someone else ended a session (only role changes are told; other ends say "Please sign in."). */
+export type SessionEndReason = 'role_changed';
+
 export interface CodesTable {
   id: Generated<number>;
   email: string;
@@ -223,6 +232,7 @@ export interface PasskeyPolicyTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  ended_sessions: EndedSessionsTable;
   codes: CodesTable;
   reset_grants: ResetGrantsTable;
   rate_limits: RateLimitsTable;

@@ -1,4 +1,4 @@
-import { errorCodeForStatus, type ErrorCode } from '@vita-docs/core';
+import { errorCodeForStatus, messages, type ErrorCode } from '@vita-docs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isDependencyUnavailable, isForeignKeyViolation } from '../db/errors.js';
@@ -21,6 +21,11 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const unauthorized = (message = 'Please sign in.') => new HttpError(401, message);
+/** The 401 of a signed-in route: says why when someone else ended the session (a role change). */
+export const signedOutError = (reason: 'role_changed' | undefined) =>
+  reason === 'role_changed'
+    ? new HttpError(401, messages.roleChanged, {}, 'role_changed')
+    : unauthorized(messages.pleaseSignIn);
 export const forbidden = (message = 'You do not have permission to do that.') => new HttpError(403, message);
 export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type EndpointName, type Endpoints } from '@vita-docs/core';
 import type { z } from 'zod';
 import type { UserRow } from '../auth/sessions.js';
-import { unauthorized } from './errors.js';
+import { signedOutError } from './errors.js';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 type In<T> = T extends z.ZodType ? z.input<T> : never;
@@ -89,7 +89,7 @@ export function userRoute<N extends EndpointName>(
     app,
     name,
     (request) => {
-      if (!request.auth.user) throw unauthorized();
+      if (!request.auth.user) throw signedOutError(request.auth.endedReason);
       return request.auth.user;
     },
     handler,

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, passkeyMessages } from '@vita-docs/core';
 import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
-import { resolveSession, type UserRow } from '../auth/sessions.js';
+import { resolveSession, sessionEndReason, type UserRow } from '../auth/sessions.js';
+import type { SessionEndReason } from '../db/schema.js';
 import type { Services } from '../services.js';
 import { HttpError } from './errors.js';
 
@@ -23,6 +24,8 @@ export interface AuthState {
   preId: string;
   /** Set when the browser holds a session cookie that must go (signed out, stale or revoked). */
   dropSessionCookie: boolean;
+  /** Why that cookie's session was ended by someone else, when it was (told in the 401). */
+  endedReason?: SessionEndReason | undefined;
 }
 
 declare module 'fastify' {
@@ -114,7 +117,10 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
       const found = { passkeyDue: false };
       auth.user = await resolveSession(services.db, token, policy, services.sessions, found);
       if (auth.user) auth.sessionToken = token;
-      else auth.dropSessionCookie = true;
+      else {
+        auth.dropSessionCookie = true;
+        auth.endedReason = await sessionEndReason(services.db, token);
+      }
       if (auth.user && found.passkeyDue) assertPasskeyNotDue(request);
     }
     if (isStateChanging(request.method)) {

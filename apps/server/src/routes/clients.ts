@@ -17,6 +17,7 @@ import type { Services } from '../services.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { categoryStatus } from '../documents/documents.js';
 import { settleArrived } from '../documents/lifecycle.js';
+import { submissionStatus } from '../retention.js';
 
 /** The client routes: the clients themselves and their document categories ({@link categoryRoutes}). */
 export function clientRoutes(app: FastifyInstance, services: Services): void {
@@ -62,6 +63,17 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
     return { items: rows.map(toClient) };
   });
 
+  submissionRoutes(app, services);
+  categoryRoutes(app, services);
+}
+
+/**
+ * Marking a client submitted, undoing it, and where it stands with the retention rule
+ * (docs/behaviour.md#retention). The client's volunteer and admins, like its documents.
+ */
+function submissionRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
   userRoute(app, 'submitClient', async ({ user, params, request }) => {
     const client = await clientFor(db, user, params.id);
     const row = await db
@@ -78,7 +90,38 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const, submittedAt: row.submitted_at.toISOString() };
   });
 
-  categoryRoutes(app, services);
+  userRoute(app, 'submission', async ({ user, params }) => {
+    const client = await clientFor(db, user, params.id);
+    return submissionStatus(db, client, new Date());
+  });
+
+  userRoute(app, 'unsubmitClient', async ({ user, params, request }) => {
+    const client = await clientFor(db, user, params.id);
+    // Until the rule deleted the documents under this submission: after that there is nothing to keep.
+    const row = await db
+      .updateTable('clients')
+      .set({ submitted_at: null, submitted_by: null, retention_notice_at: null, retention_due_at: null })
+      .where('id', '=', client.id)
+      .where('submitted_at', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('documents_deleted_at', 'is', null),
+          eb('documents_deleted_at', '<', eb.ref('submitted_at')),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) {
+      throw new HttpError(
+        409,
+        client.submitted_at
+          ? 'The documents were already deleted under this submission.'
+          : 'This client is not submitted.',
+      );
+    }
+    await audit(db, { actor: user.email, action: 'client.unsubmit', clientId: client.id, ip: request.ip });
+    return submissionStatus(db, row, new Date());
+  });
 }
 
 /** A client's categories: the list, which have files, adding and deleting custom ones. */

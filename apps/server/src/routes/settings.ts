@@ -4,7 +4,7 @@ import { audit } from '../audit.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { programmeOverview } from '../overview.js';
-import { retentionDays, setRetentionDays } from '../retention.js';
+import { retentionReach, setRetentionDays } from '../retention.js';
 import type { Services } from '../services.js';
 
 /** The admin's programme settings (the retention rule, docs/behaviour.md#retention) and overview. */
@@ -16,7 +16,7 @@ export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
 
   userRoute(app, 'getRetention', async ({ user }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
-    return { days: await retentionDays(db) };
+    return retentionReach(db, new Date());
   });
 
   userRoute(app, 'setRetention', async ({ user, body, request }) => {
@@ -27,6 +27,7 @@ export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
       ip: request.ip,
       detail: body.days === null ? 'off' : `${body.days} days`,
     });
-    return { days: await setRetentionDays(db, body.days, user.email) };
+    await setRetentionDays(db, body.days, user.email);
+    return retentionReach(db, new Date());
   });
 }

@@ -10,8 +10,8 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
 /**
  * One path segment: slashes (as in `Michigan/Locality Intake`) become `-`, then the file-name rules
  * of core apply (no control or reserved characters, no leading dots, bounded length); trailing dots
- * and spaces go (Windows drops them), and a reserved device name gets a `_` prefix.
- * @internal Exported for its unit test.
+ * and spaces go (Windows drops them), and a reserved device name gets a `_` prefix. The season
+ * archive names its client folders with it too.
  */
 export function safeSegment(raw: string, fallback: string): string {
   const slashesReplaced = raw.replace(/[/\\]+/g, '-');

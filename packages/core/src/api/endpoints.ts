@@ -161,6 +161,19 @@ export const endpoints = {
     params: s.ClientIdParams,
     response: s.SubmitResponse,
   }),
+  /** Undo submitted: allowed until the rule deleted the documents (409 after). */
+  unsubmitClient: def({
+    method: 'DELETE',
+    path: '/clients/:id/submit',
+    params: s.ClientIdParams,
+    response: s.SubmissionStatus,
+  }),
+  submission: def({
+    method: 'GET',
+    path: '/clients/:id/submission',
+    params: s.ClientIdParams,
+    response: s.SubmissionStatus,
+  }),
   downloadAll: def({
     method: 'GET',
     path: '/clients/:id/docs/download-all',
@@ -262,18 +275,20 @@ export const endpoints = {
   audit: def({ method: 'GET', path: '/admin/audit', query: s.AuditQuery, response: s.AuditList }),
   overview: def({ method: 'GET', path: '/admin/overview', response: s.ProgrammeOverview }),
   seasonSummary: def({ method: 'GET', path: '/admin/season', response: s.SeasonSummary }),
+  /** Every client's documents as one streamed ZIP, a folder per client (binary). */
+  seasonDownload: def({ method: 'GET', path: '/admin/season/download', response: null }),
   closeSeason: def({
     method: 'POST',
     path: '/admin/season/close',
     body: s.SeasonCloseRequest,
     response: s.SeasonSummary,
   }),
-  getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionSettings }),
+  getRetention: def({ method: 'GET', path: '/admin/retention', response: s.RetentionStatus }),
   setRetention: def({
     method: 'POST',
     path: '/admin/retention',
     body: s.RetentionSettings,
-    response: s.RetentionSettings,
+    response: s.RetentionStatus,
   }),
 
   // Officer

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'invalid_request',
   /** No live session: sign in (again). */
   'not_signed_in',
+  /** The session was ended because an admin changed this person's role: sign in again. */
+  'role_changed',
   /** Signed in, but not allowed to do this. */
   'forbidden',
   /** Signed in with PIN + code where the passkey rule applies: create a passkey first. */

@@ -98,6 +98,8 @@ export const AuditEntry = z.object({
   actor: z.string().nullable(),
   action: z.string(),
   clientId: z.string().nullable(),
+  /** The client's name while the client exists (shown beside the id). */
+  clientName: z.string().nullable().default(null),
   keys: z.array(z.string()),
   ip: z.string().nullable(),
   detail: z.string().nullable(),
@@ -211,6 +213,21 @@ export type DocTypeQuery = z.input<typeof DocTypeQuery>;
 
 export const SubmitResponse = z.object({ ok: z.literal(true), submittedAt: Timestamp });
 export type SubmitResponse = z.infer<typeof SubmitResponse>;
+
+/**
+ * Where a client stands with submission and the retention rule (docs/behaviour.md#retention):
+ * `deleteOn` is the day the rule deletes its documents (null: the rule is off, the client is not
+ * submitted, or nothing is left to delete); `canUndo` while submitted and its documents not deleted
+ * under that submission.
+ */
+export const SubmissionStatus = z.object({
+  submittedAt: Timestamp.nullable(),
+  deleteOn: Timestamp.nullable(),
+  canUndo: z.boolean(),
+  /** The rule in force, in days after submission; null when off. */
+  retentionDays: z.number().int().nullable(),
+});
+export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
 
 /** `include` is a comma-separated list of category names; absent means all. */
 export const DownloadAllQuery = z.object({ include: z.string().max(10_000).optional() });
@@ -348,6 +365,8 @@ const Instant = (label: string) =>
  */
 export const AuditQuery = z.object({
   clientId: ClientId.optional(),
+  /** A client's id, or (part of) its name, matched without regard to case or accents. */
+  client: cleanString('client', 200).trim().optional(),
   actor: cleanString('actor', 254).trim().toLowerCase().optional(),
   action: z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }).optional(),
   from: Instant('from').optional(),
@@ -381,6 +400,13 @@ export const RetentionSettings = z.object({
     .nullable(),
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
+
+/** The rule with what it will do: how many submitted clients still have documents it will delete, and the next day it deletes some. */
+export const RetentionStatus = RetentionSettings.extend({
+  clients: z.number().int().nonnegative(),
+  nextDeletionOn: Timestamp.nullable(),
+});
+export type RetentionStatus = z.infer<typeof RetentionStatus>;
 
 /**
  * The season close (docs/behaviour.md#season-close): what it will do — or did, once `closedAt` is

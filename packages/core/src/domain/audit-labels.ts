@@ -3,6 +3,7 @@
  * (`audit.ts`, which the API contract loads with the first page): only the audit screen needs these.
  */
 import type { AuditAction } from './audit.js';
+import { parseDocKey } from './files.js';
 
 /** The audit screen's name for an action. */
 export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
@@ -16,11 +17,13 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'doctype.delete': 'Deleted a document type',
   'client.create': 'Created a client',
   'client.submit': 'Submitted a client',
+  'client.unsubmit': 'Undid a client’s submission',
   'client.download-all': 'Downloaded a client’s ZIP',
   'client.reassign': 'Reassigned a client',
   'client.delete': 'Deleted a client',
   'client.retention': 'Documents deleted by the retention rule',
   'retention.set': 'Changed the retention rule',
+  'season.download': 'Downloaded every client’s documents',
   'season.close': 'Closed the season',
   'client.season-close': 'Documents deleted by the season close',
   'user.approve': 'Approved an account',
@@ -36,4 +39,12 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
 /** The label of a recorded action; an action this version does not know shows as recorded. */
 export function auditActionLabel(action: string): string {
   return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+}
+
+/** The files an entry names, as `category / file name` where the key says so (the screen and the CSV). */
+export function auditFiles(keys: readonly string[]): string[] {
+  return keys.map((key) => {
+    const parts = parseDocKey(key);
+    return parts ? `${parts.docType} / ${parts.filename}` : key;
+  });
 }

@@ -39,3 +39,11 @@ export function formatSizeLimit(bytes: number): string {
 export function fullName(person: { firstName: string; lastName: string }): string {
   return `${person.firstName} ${person.lastName}`.trim();
 }
+
+/**
+ * Text as a search compares it: accents dropped, lower case, spaces collapsed (`Adá  LOVELACE` →
+ * `ada lovelace`), so people find names however they type them.
+ */
+export function searchFold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}

@@ -27,6 +27,8 @@ export const messages = {
   notSignedIn: 'Not signed in',
   pleaseSignIn: 'Please sign in.',
   userNotFound: 'User not found.',
+  /** The login page after an admin changed this person's role (the server's `role_changed`). */
+  roleChanged: 'Your role was changed. Please sign in again.',
   photoTooDark: 'This photo looks too dark.',
   photoWashedOut: 'This photo looks washed out.',
   photoBlurry: 'This photo looks blurry.',
@@ -174,4 +176,51 @@ export function uploadingTrayLabel(current: number, total: number): string {
 /** The tray while files wait for something (Upload, a retry, the connection): `3 files waiting to upload`. */
 export function waitingTrayLabel(count: number): string {
   return count === 1 ? '1 file waiting to upload' : `${count} files waiting to upload`;
+}
+
+/** The question before an admin changes someone's role on the user screen (it ends their sessions). */
+export function roleChangeConfirm(
+  person: { firstName: string; lastName: string },
+  role: 'officer' | 'volunteer',
+): string {
+  const what =
+    role === 'officer' ? `Make ${fullName(person)} an Officer?` : `Set ${fullName(person)} to Volunteer?`;
+  return `${what} They will be signed out and must sign in again.`;
+}
+
+/** `December 2, 2026`: a day as the submission line and the retention notices name it (UTC). */
+export function longDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** The question before `Mark as submitted`: what it means, and what the retention rule then does. */
+export function markSubmittedConfirm(clientName: string, retentionDays: number | null): string {
+  const rule =
+    retentionDays === null
+      ? ''
+      : ` The retention rule deletes their documents ${retentionDays} days after that; until then you can undo it.`;
+  return `Mark ${clientName} as submitted? This records that their return was filed.${rule}`;
+}
+
+/** The client documents page once submitted: `Submitted on December 2, 2026` */
+export function submittedOnText(iso: string): string {
+  return `Submitted on ${longDate(iso)}`;
+}
+
+/** While the retention rule is on: `Documents will be deleted on January 1, 2027.` */
+export function documentsDeletedOnText(iso: string): string {
+  return `Documents will be deleted on ${longDate(iso)}.`;
+}
+
+/** The Settings screen under a saved rule: how many clients it will touch and its next day. */
+export function retentionReachText(clients: number, nextDeletionOn: string | null): string {
+  if (clients === 0 || !nextDeletionOn)
+    return 'No submitted client has documents for this rule to delete yet.';
+  const who = clients === 1 ? '1 submitted client' : `${clients} submitted clients`;
+  return `This rule will delete the documents of ${who}. The next deletion is on ${longDate(nextDeletionOn)}.`;
 }

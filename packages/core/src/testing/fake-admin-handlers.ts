@@ -88,7 +88,7 @@ function closeSeason(world: FakeWorld, confirm: string): SeasonSummary {
 /** The handlers over one world. */
 export function fakeAdminHandlers(world: FakeWorld): Handlers {
   return {
-    getRetention: () => ({ days: world.retentionDays }),
+    getRetention: () => ({ days: world.retentionDays, ...world.retentionReach }),
     setRetention({ body }) {
       const { days } = body;
       if (
@@ -98,7 +98,7 @@ export function fakeAdminHandlers(world: FakeWorld): Handlers {
         throw fail(400, `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`);
       }
       world.retentionDays = days;
-      return { days };
+      return { days, ...world.retentionReach };
     },
     seasonSummary: () => summary(world),
     closeSeason: ({ body }) => closeSeason(world, body.confirm),

@@ -45,6 +45,8 @@ export interface FakeWorld {
   maxUploadBytes: number;
   /** The retention rule's days; null (off) by default. */
   retentionDays: number | null;
+  /** What the server says the rule will touch (the fake does not work it out). */
+  retentionReach: { clients: number; nextDeletionOn: string | null };
   /** The season (2026 by default) and, once closed, what its close did. */
   season: { year: number; closed: SeasonSummary | null };
 }
@@ -101,6 +103,7 @@ function emptyWorld(): FakeWorld {
     nextOrder: 1_700_000_000_000,
     maxUploadBytes: 25 * 1024 * 1024,
     retentionDays: null,
+    retentionReach: { clients: 0, nextDeletionOn: null },
     season: { year: 2026, closed: null },
   };
 }

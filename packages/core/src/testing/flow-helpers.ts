@@ -45,6 +45,7 @@ export function createTestAuditEntry(id: number, patch: Partial<AuditEntry> = {}
     actor: 'vera@example.org',
     action: 'doc.view',
     clientId: 'c1',
+    clientName: null,
     keys: [],
     ip: '127.0.0.1',
     detail: null,

@@ -58,7 +58,9 @@ function useReturnAfterExpiry(): void {
   const session = useSession();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
-  const expired = session.status === 'signedOut' && session.expired === true;
+  // A role change is told on the login page even when the app's first question found it out.
+  const expired =
+    session.status === 'signedOut' && (session.expired === true || session.reason === 'role_changed');
   useEffect(() => {
     if (expired && !SIGNED_OUT_PATHS.has(pathname))
       void navigate(loginFor(`${pathname}${search}`), { replace: true });

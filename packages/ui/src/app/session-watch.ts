@@ -3,7 +3,7 @@ import type { ApiClient } from '@vita-docs/core';
 
 /**
  * Calls whose 401 says nothing about a session that was there: the session check itself, and the
- * sign-in, registration and password-reset calls (a wrong PIN answers 401).
+ * sign-in (PIN or passkey), registration and password-reset calls (a wrong PIN answers 401).
  */
 const SESSIONLESS = new Set<string>([
   'me',
@@ -16,13 +16,17 @@ const SESSIONLESS = new Set<string>([
   'forgotVerify',
   'forgotResend',
   'forgotReset',
+  'passkeyStatus',
+  'passkeyLoginOptions',
+  'passkeyLoginVerify',
 ]);
 
 /**
- * The API client with every signed-in call watched: a `not_signed_in` answer (the session expired or was ended
- * elsewhere) calls `onExpired` before the error reaches the caller as usual.
+ * The API client with every signed-in call watched: an answer that the session ended (it expired, was
+ * ended elsewhere, or the person's role was changed) calls `onExpired` with the error, which says why,
+ * before the error reaches the caller as usual.
  */
-export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
+export function watchSession(api: ApiClient, onExpired: (error: unknown) => void): ApiClient {
   const watched: Record<string, unknown> = {};
   for (const [name, call] of Object.entries(api) as [string, (...args: unknown[]) => Promise<unknown>][]) {
     watched[name] = SESSIONLESS.has(name)
@@ -31,7 +35,8 @@ export function watchSession(api: ApiClient, onExpired: () => void): ApiClient {
           try {
             return await call(...args);
           } catch (error) {
-            if (isApiError(error) && error.code === 'not_signed_in') onExpired();
+            if (isApiError(error) && (error.code === 'not_signed_in' || error.code === 'role_changed'))
+              onExpired(error);
             throw error;
           }
         };

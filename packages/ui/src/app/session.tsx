@@ -21,7 +21,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const session = useFlowInstance(() => createSessionFlow({ api, platform }));
   const [watched] = useState(() => ({
     ...services,
-    api: watchSession(api, () => void session.send({ type: 'expired' })),
+    api: watchSession(api, (error) => void session.send({ type: 'expired', error })),
   }));
   useEffect(() => {
     void session.send({ type: 'check' });

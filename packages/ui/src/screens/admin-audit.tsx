@@ -1,10 +1,10 @@
 import {
+  auditFiles,
   AUDIT_ACTIONS,
   auditActionLabel,
   createAuditExportFlow,
   createAuditLogFlow,
   NO_FILTERS,
-  parseDocKey,
 } from '@vita-docs/core';
 import type { AuditAction, AuditEntry, AuditFilters, AuditLogFlow } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
@@ -102,10 +102,10 @@ function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilte
         onChange={(e) => set({ actor: e.currentTarget.value })}
       />
       <Field
-        label="Client ID"
-        name="clientId"
-        value={filters.clientId}
-        onChange={(e) => set({ clientId: e.currentTarget.value })}
+        label="Client name or ID"
+        name="client"
+        value={filters.client}
+        onChange={(e) => set({ client: e.currentTarget.value })}
       />
       <div className="field">
         <label className="field__label" htmlFor={`${id}-action`}>
@@ -159,14 +159,7 @@ function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilte
 }
 
 /** The files an entry names, as `category / file name` where the key says so. */
-function files(entry: AuditEntry): string {
-  return entry.keys
-    .map((key) => {
-      const parts = parseDocKey(key);
-      return parts ? `${parts.docType} / ${parts.filename}` : key;
-    })
-    .join(', ');
-}
+const files = (entry: AuditEntry) => auditFiles(entry.keys).join(', ');
 
 const when = (at: string) =>
   new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -192,9 +185,18 @@ function AuditTable({ items }: { items: readonly AuditEntry[] }) {
               <td>
                 <time dateTime={entry.at}>{when(entry.at)}</time>
               </td>
-              <td>{entry.actor ?? '—'}</td>
+              <td className="audit-table__who">{entry.actor ?? '—'}</td>
               <td>{auditActionLabel(entry.action)}</td>
-              <td>{entry.clientId ?? '—'}</td>
+              <td className="audit-table__client">
+                {entry.clientId ? (
+                  <>
+                    {entry.clientName && <span className="audit-table__name">{entry.clientName}</span>}{' '}
+                    <span className="audit-table__id">{entry.clientId}</span>
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>{[files(entry), entry.detail].filter(Boolean).join(' — ') || '—'}</td>
               <td>{entry.ip ?? '—'}</td>
             </tr>

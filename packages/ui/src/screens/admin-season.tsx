@@ -1,4 +1,4 @@
-import { canCloseSeason, createSeasonFlow, fullName, seasonClosePhrase } from '@vita-docs/core';
+import { canCloseSeason, createSeasonFlow, seasonClosePhrase } from '@vita-docs/core';
 import type { SeasonFlow, SeasonState, SeasonSummary } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
@@ -9,6 +9,9 @@ import { AdminOnly } from '../components/admin-only';
 import { Loading, Page } from '../components/page';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import '../styles/season.css';
+
+/** The season archive, on the app's own API (the web app and the kiosk both call it under /api). */
+const SEASON_DOWNLOAD_URL = '/api/admin/season/download';
 
 const TITLE = 'Close season';
 
@@ -23,13 +26,20 @@ export function AdminSeasonScreen() {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What the close does (or did), in one sentence. */
-function summaryText({ users, clients, documents, closedAt, year }: SeasonSummary): string {
-  const what = `${plural(documents, 'document', 'documents')} of ${plural(clients, 'client', 'clients')}`;
-  const who = plural(users, 'account', 'accounts');
-  return closedAt
-    ? `The ${year} season is closed: ${what} deleted, ${who} suspended.`
-    : `Closing the ${year} season deletes all ${what} and suspends ${who} (everyone but admins); they must be approved again next season. Clients and the audit log stay.`;
+const documentsOf = ({ clients, documents }: SeasonSummary) =>
+  `${plural(documents, 'document', 'documents')} of ${plural(clients, 'client', 'clients')}`;
+
+/** The first, strongest line before a close: what goes, and that it cannot be undone. */
+function seasonCloseWarning(summary: SeasonSummary): string {
+  return `Closing the ${summary.year} season deletes all ${documentsOf(summary)}. This cannot be undone.`;
+}
+
+/** What else the close does, or (once closed) what it did. */
+function summaryText(summary: SeasonSummary): string {
+  const who = plural(summary.users, 'account', 'accounts');
+  return summary.closedAt
+    ? `The ${summary.year} season is closed: ${documentsOf(summary)} deleted, ${who} suspended.`
+    : `It also suspends ${who} (everyone but admins); they must be approved again next season. Clients and the audit log stay.`;
 }
 
 function SeasonClose() {
@@ -60,12 +70,19 @@ function SeasonClose() {
   const { summary } = state;
   return (
     <Page title={TITLE} heading={`Close the ${summary.year} season`}>
-      <p className="lead" role="status">
-        {summaryText(summary)}
-      </p>
+      {summary.closedAt ? (
+        <p className="lead" role="status">
+          {summaryText(summary)}
+        </p>
+      ) : (
+        <div className="season-warning" role="status">
+          <p className="season-warning__title">{seasonCloseWarning(summary)}</p>
+          <p>{summaryText(summary)}</p>
+        </div>
+      )}
       {!summary.closedAt && (
         <>
-          <DownloadFirst state={state} flow={flow} />
+          <DownloadFirst year={summary.year} />
           <CloseForm state={state} flow={flow} />
         </>
       )}
@@ -82,36 +99,28 @@ function SeasonClose() {
 
 type Ready = Extract<SeasonState, { status: 'ready' }>;
 
-/** "Download first": every client with its Download ZIP, one download at a time. */
-function DownloadFirst({ state, flow }: { state: Ready; flow: SeasonFlow }) {
+/**
+ * "Download first": one link to every client's documents as one ZIP, a folder per client. A link,
+ * not a fetched Blob: the browser writes the streamed archive straight to disk, whatever its size.
+ */
+function DownloadFirst({ year }: { year: number }) {
   const id = useId();
-  const { clients, downloading } = state;
   return (
     <section className="panel" aria-labelledby={`${id}-zips`}>
       <h2 className="panel__title" id={`${id}-zips`}>
         Download first
       </h2>
-      <p>Each client’s documents as one ZIP, to keep where the programme keeps its records.</p>
-      {clients.length === 0 ? (
-        <p>No clients yet.</p>
-      ) : (
-        <ul className="season-clients">
-          {clients.map((client) => (
-            <li key={client.clientId} className="season-clients__item">
-              <span>{fullName(client)}</span>
-              <button
-                type="button"
-                className="button button--small"
-                disabled={downloading !== null}
-                aria-label={`Download ZIP of ${fullName(client)}`}
-                onClick={() => void flow.send({ type: 'download', clientId: client.clientId })}
-              >
-                {downloading === client.clientId ? 'Downloading…' : 'Download ZIP'}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <p>
+        Every client’s documents as one ZIP, a folder per client, to keep where the programme keeps its
+        records.
+      </p>
+      <a
+        className="button button--primary"
+        href={SEASON_DOWNLOAD_URL}
+        download={`season-${year}-all-documents.zip`}
+      >
+        Download all documents (ZIP)
+      </a>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import {
   RETENTION_MAX_DAYS,
   RETENTION_MIN_DAYS,
   RETENTION_NOTICE_DAYS,
+  retentionReachText,
 } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
@@ -34,22 +35,7 @@ function RetentionForm() {
     void flow.send({ type: 'load' });
   }, [flow]);
 
-  if (form.status === 'loading') {
-    return (
-      <Page title={TITLE}>
-        <Loading />
-      </Page>
-    );
-  }
-  if (form.status === 'error') {
-    return (
-      <Page title={TITLE}>
-        <p className="status status--error" role="alert">
-          {form.error}
-        </p>
-      </Page>
-    );
-  }
+  if (form.status !== 'ready') return <NotReady error={form.status === 'error' ? form.error : null} />;
 
   const save = (event: FormEvent) => {
     event.preventDefault();
@@ -92,6 +78,9 @@ function RetentionForm() {
             {`Between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days. The client’s volunteer is emailed ${RETENTION_NOTICE_DAYS} days before; the client and its document types stay.`}
           </p>
         </div>
+        {form.reach && (
+          <p className="lead">{retentionReachText(form.reach.clients, form.reach.nextDeletionOn)}</p>
+        )}
         <div className="actions">
           <Link className="button" to={paths.home}>
             Back
@@ -105,6 +94,21 @@ function RetentionForm() {
         </p>
       </form>
       <PasskeyPolicyForm />
+    </Page>
+  );
+}
+
+/** The screen while the rule loads, or when it could not be loaded. */
+function NotReady({ error }: { error: string | null }) {
+  return (
+    <Page title={TITLE}>
+      {error === null ? (
+        <Loading />
+      ) : (
+        <p className="status status--error" role="alert">
+          {error}
+        </p>
+      )}
     </Page>
   );
 }

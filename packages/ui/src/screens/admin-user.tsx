@@ -82,7 +82,7 @@ function UserCard({
             Approve
           </button>
         )}
-        {!user.isAdmin && (
+        {!user.isAdmin && user.role !== 'officer' && (
           <button
             type="button"
             className="button"

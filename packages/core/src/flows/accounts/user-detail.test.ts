@@ -69,6 +69,23 @@ describe('admin user page', () => {
     });
   });
 
+  it('a role change asks first, naming the person and the new role; Cancel changes nothing', async () => {
+    const { api, flow, platform } = setup({ ...pia, approved: true });
+    await flow.send({ type: 'load' });
+    platform.answerConfirms(false);
+    await flow.send({ type: 'setRole', role: 'officer' });
+    expect(platform.confirms).toEqual([
+      'Make Pia Pending an Officer? They will be signed out and must sign in again.',
+    ]);
+    expect(api.setUserRole).not.toHaveBeenCalled();
+    await flow.send({ type: 'setRole', role: 'officer' });
+    await flow.send({ type: 'setRole', role: 'volunteer' });
+    expect(platform.confirms.at(-1)).toBe(
+      'Set Pia Pending to Volunteer? They will be signed out and must sign in again.',
+    );
+    expect(api.setUserRole).toHaveBeenCalledTimes(2);
+  });
+
   it('Make Officer and Set Volunteer alert their texts', async () => {
     const { flow, platform } = setup({ ...pia, approved: true });
     await flow.send({ type: 'load' });

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage, isApiError } from '../../api/errors.js';
 import type { User } from '../../api/schemas.js';
+import { roleChangeConfirm } from '../../domain/messages.js';
 import type { Role } from '../../domain/roles.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
@@ -58,6 +59,14 @@ export function createUserDetailFlow({ api, platform, email }: UserDetailFlowOpt
     await load();
   }
 
+  /** A role change ends the person's sessions: the admin is asked first, naming them and the role. */
+  async function changeRole(role: Role): Promise<void> {
+    const state = store.getState();
+    if (state.status !== 'ready' || state.busy) return;
+    if (!(await platform.confirm(roleChangeConfirm(state.user, role)))) return;
+    return act((user) => setRole({ api, platform }, user, role));
+  }
+
   return {
     getState: store.getState,
     subscribe: store.subscribe,
@@ -65,7 +74,7 @@ export function createUserDetailFlow({ api, platform, email }: UserDetailFlowOpt
       const ports = { api, platform };
       if (event.type === 'load') return load();
       if (event.type === 'approve') return act((user) => approve(ports, user, true));
-      if (event.type === 'setRole') return act((user) => setRole(ports, user, event.role));
+      if (event.type === 'setRole') return changeRole(event.role);
     },
   };
 }

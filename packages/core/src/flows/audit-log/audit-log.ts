@@ -9,13 +9,14 @@ import type { Flow } from '../../store.js';
 /** The audit screen's filters as typed: dates are the person's own days (`YYYY-MM-DD`). */
 export interface AuditFilters {
   actor: string;
-  clientId: string;
+  /** A client's name or id. */
+  client: string;
   action: AuditAction | '';
   from: string;
   to: string;
 }
 
-export const NO_FILTERS: AuditFilters = { actor: '', clientId: '', action: '', from: '', to: '' };
+export const NO_FILTERS: AuditFilters = { actor: '', client: '', action: '', from: '', to: '' };
 
 /**
  * The audit screen (docs/behaviour.md#audit-screen): entries newest first, a page at a time by cursor.
@@ -60,7 +61,7 @@ export function auditQuery(
 ): AuditQuery {
   return {
     ...(filters.actor.trim() ? { actor: filters.actor.trim() } : {}),
-    ...(filters.clientId.trim() ? { clientId: filters.clientId.trim() } : {}),
+    ...(filters.client.trim() ? { client: filters.client.trim() } : {}),
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.from ? { from: localMidnight(filters.from) } : {}),
     ...(filters.to ? { to: localMidnight(filters.to, 1) } : {}),

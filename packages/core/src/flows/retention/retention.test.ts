@@ -19,12 +19,17 @@ describe('Settings: the retention rule', () => {
       days: '180',
       saving: false,
       outcome: null,
+      reach: null,
     });
   });
 
-  it('shows a rule that is set, with its days', async () => {
+  it('shows a rule that is set, with its days and what it will touch', async () => {
     const { flow } = await setup(30);
-    expect(flow.getState()).toMatchObject({ on: true, days: '30' });
+    expect(flow.getState()).toMatchObject({
+      on: true,
+      days: '30',
+      reach: { clients: 0, nextDeletionOn: null },
+    });
   });
 
   it('the admin switches it on, chooses the days and saves: Saved.', async () => {
@@ -41,6 +46,7 @@ describe('Settings: the retention rule', () => {
       days: '90',
       saving: false,
       outcome: { saved: true },
+      reach: { clients: 0, nextDeletionOn: null },
     });
   });
 

@@ -25,6 +25,8 @@ export type RetentionState =
       days: string;
       saving: boolean;
       outcome: RetentionOutcome | null;
+      /** What the saved rule will touch: submitted clients with documents, and its next day (null: none). */
+      reach: { clients: number; nextDeletionOn: string | null } | null;
     };
 
 export type RetentionEvent =
@@ -54,12 +56,13 @@ export function createRetentionFlow({ api }: RetentionFlowOptions): RetentionFlo
 
   async function load(): Promise<void> {
     try {
-      const { days } = await api.getRetention();
+      const { days, clients, nextDeletionOn } = await api.getRetention();
       store.setState({
         status: 'ready',
         ...formOf(days, String(OFFERED_DAYS)),
         saving: false,
         outcome: null,
+        reach: days === null ? null : { clients, nextDeletionOn },
       });
     } catch (error) {
       store.setState({ status: 'error', error: errorMessage(error) });
@@ -72,8 +75,13 @@ export function createRetentionFlow({ api }: RetentionFlowOptions): RetentionFlo
     store.setState({ ...form, saving: true, outcome: null });
     let next: Partial<Extract<RetentionState, { status: 'ready' }>>;
     try {
-      const { days } = await api.setRetention({ body: { days: form.on ? Number(form.days) : null } });
-      next = { ...formOf(days, form.days), outcome: { saved: true } };
+      const saved = await api.setRetention({ body: { days: form.on ? Number(form.days) : null } });
+      const { days, clients, nextDeletionOn } = saved;
+      next = {
+        ...formOf(days, form.days),
+        outcome: { saved: true },
+        reach: days === null ? null : { clients, nextDeletionOn },
+      };
     } catch (error) {
       next = { outcome: { saved: false, error: errorMessage(error) } };
     }

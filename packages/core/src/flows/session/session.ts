@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import { errorMessage } from '../../api/errors.js';
+import { errorMessage, isApiError } from '../../api/errors.js';
 import type { User } from '../../api/schemas.js';
 import type { Dialogs } from '../../ports.js';
 import { createStore } from '../../store.js';
@@ -12,16 +12,26 @@ import type { Flow } from '../../store.js';
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedIn'; user: User; refreshing: boolean }
-  /** `expired`: the server stopped knowing the session while a screen was in use (a 401). */
-  | { status: 'signedOut'; expired?: boolean };
+  /**
+   * `expired`: the server stopped knowing the session while a screen was in use (a 401); `reason`:
+   * the server said why (`role_changed`: an admin changed this person's role).
+   */
+  | { status: 'signedOut'; expired?: boolean; reason?: SignedOutReason };
+
+/** Why the server ended a session, when it says so (its error `code`). */
+export type SignedOutReason = 'role_changed';
+
+function signedOutReason(error: unknown): SignedOutReason | undefined {
+  return isApiError(error) && error.code === 'role_changed' ? 'role_changed' : undefined;
+}
 
 export type SessionEvent =
   /** Asks the server (GET /me); any failure counts as signed out (docs/behaviour.md#session-check). */
   | { type: 'check' }
   /** The login flow finished: no need to ask the server again. */
   | { type: 'signedIn'; user: User }
-  /** A signed-in call was answered 401: the session ended on the server (expired, revoked). */
-  | { type: 'expired' }
+  /** A signed-in call was answered 401: the session ended on the server (expired, revoked); `error` says why. */
+  | { type: 'expired'; error?: unknown }
   | { type: 'logout' };
 
 export type SessionFlow = Flow<SessionState, SessionEvent>;
@@ -44,8 +54,9 @@ export function createSessionFlow({ api, platform }: SessionFlowOptions): Sessio
     try {
       const { user } = await api.me();
       next = { status: 'signedIn', user, refreshing: false };
-    } catch {
-      next = { status: 'signedOut' };
+    } catch (error) {
+      const reason = signedOutReason(error);
+      next = reason ? { status: 'signedOut', reason } : { status: 'signedOut' };
     }
     if (mine === generation) store.setState(next);
   }
@@ -75,7 +86,14 @@ export function createSessionFlow({ api, platform }: SessionFlowOptions): Sessio
         case 'expired':
           if (store.getState().status !== 'signedIn') return;
           generation++;
-          store.setState({ status: 'signedOut', expired: true });
+          {
+            const reason = signedOutReason(event.error);
+            store.setState(
+              reason
+                ? { status: 'signedOut', expired: true, reason }
+                : { status: 'signedOut', expired: true },
+            );
+          }
           return;
         case 'logout':
           return logout();

@@ -1,9 +1,9 @@
-import { createLoginFlow } from '@vita-docs/core';
+import { createLoginFlow, messages } from '@vita-docs/core';
 import type { FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useSessionFlow } from '../../app/session';
+import { useSession, useSessionFlow } from '../../app/session';
 import { PasskeySignIn } from '../../components/passkey-sign-in';
 import { Field } from '../../components/field';
 import { submitted } from '../../components/form';
@@ -20,7 +20,8 @@ export function LoginScreen() {
   const next = safeNext(search.get('next'));
   const flow = useFlowInstance(() => createLoginFlow({ api, platform, storage: sessionStorage }));
   const state = useFlow(flow);
-  const session = useSessionFlow();
+  const sessionFlow = useSessionFlow();
+  const session = useSession();
   const navigate = useNavigate();
   if (state.status === 'code') return <Navigate to={`${paths.loginVerify}${nextQuery(next)}`} />;
 
@@ -32,9 +33,14 @@ export function LoginScreen() {
   const busy = state.status === 'sendingCode';
   return (
     <Page title="Login">
+      {session.status === 'signedOut' && session.reason === 'role_changed' && (
+        <p className="status status--error" role="alert">
+          {messages.roleChanged}
+        </p>
+      )}
       <PasskeySignIn
         onSignedIn={(user) => {
-          void session.send({ type: 'signedIn', user });
+          void sessionFlow.send({ type: 'signedIn', user });
           void navigate(next ?? paths.home, { replace: true });
         }}
       />

@@ -12,6 +12,7 @@ import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { AddTypeDialog } from './add-type-dialog';
 import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';
+import { SubmissionLine } from './submission-line';
 import '../../styles/documents.css';
 
 /** `/clients/{clientId}/docs`: the Client Documents page (docs/behaviour.md#client-documents-screen). */
@@ -82,6 +83,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
           </Link>
         </div>
       </div>
+      <SubmissionLine clientId={clientId} clientName={client ? fullName(client) : 'this client'} />
       <RequiredDocuments flow={flow} state={state} clientId={clientId} />
       <AddTypeDialog flow={flow} state={state} />
       <DownloadDialog flow={download} />

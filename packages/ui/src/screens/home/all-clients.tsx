@@ -1,6 +1,6 @@
-import { fullName } from '@vita-docs/core';
+import { fullName, searchFold } from '@vita-docs/core';
 import type { Client, OptimisticListFlow } from '@vita-docs/core';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { ConfirmModal } from '../../components/modal';
@@ -12,6 +12,15 @@ import { deleteClientBody, texts } from '../../texts';
 export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {
   const state = useFlow(flow);
   const [deleting, setDeleting] = useState<Client | null>(null);
+  const [search, setSearch] = useState('');
+  const searchId = useId();
+  const wanted = searchFold(search);
+  // Name, id, email or phone, without regard to case or accents (the list is already all loaded).
+  const shown = wanted
+    ? state.items.filter((c) =>
+        searchFold(`${fullName(c)} ${c.clientId} ${c.email} ${c.phone}`).includes(wanted),
+      )
+    : state.items;
   return (
     <Section
       title="All Clients"
@@ -20,8 +29,23 @@ export function AllClients({ flow }: { flow: OptimisticListFlow<Client> }) {
       empty={texts.noClients}
       error={state.error}
     >
+      {state.items.length > 0 && (
+        <div className="field">
+          <label className="field__label" htmlFor={searchId}>
+            Search clients
+          </label>
+          <input
+            id={searchId}
+            className="field__input"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+          />
+        </div>
+      )}
+      {shown.length === 0 && state.items.length > 0 && <p>No clients match.</p>}
       <ul className="card-list">
-        {state.items.map((client) => (
+        {shown.map((client) => (
           <Card
             key={client.clientId}
             title={fullName(client)}

@@ -1,0 +1,100 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { canManageAllUsers, documentFileName } from '@vita-docs/core';
+import { sql } from 'kysely';
+import { audit } from '../audit.js';
+import type { Db } from '../db/database.js';
+import { listDocuments } from '../documents/documents.js';
+import { forbidden } from '../http/errors.js';
+import { actorOf, userRoute } from '../http/route.js';
+import { currentSeason } from '../season.js';
+import type { Services } from '../services.js';
+import { documentRef } from '../storage/keys.js';
+import { createZipNamer, safeSegment } from '../zip/names.js';
+import { createZipStream, type ZipEntry } from '../zip/writer.js';
+
+/** An archive entry that remembers its storage key, for the log. */
+type KeyedEntry = ZipEntry & { key: string };
+
+/** Clients read per query while the archive streams: memory stays bounded for any number of clients. */
+const CLIENT_PAGE = 100;
+
+const withDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
+
+/** Every client with documents, a page at a time in id order (clients added meanwhile may join). */
+async function* clientsWithDocuments(db: Db) {
+  let after = '';
+  for (;;) {
+    const page = await db
+      .selectFrom('clients')
+      .select(['id', 'first_name', 'last_name'])
+      .where('id', '>', after)
+      .where(withDocuments)
+      .orderBy('id')
+      .limit(CLIENT_PAGE)
+      .execute();
+    yield* page;
+    const last = page.at(-1);
+    if (!last || page.length < CLIENT_PAGE) return;
+    after = last.id;
+  }
+}
+
+/**
+ * `GET /admin/season/download`: every client's documents in one streamed ZIP, a folder per client
+ * (`Lovelace, Ada (id)/Banking Info/statement.pdf`), for keeping before the season close deletes
+ * them (docs/behaviour.md#season-close). Entries are produced as the archive is written, one client's
+ * listing at a time, so hundreds of clients cost no more memory than one.
+ */
+export function seasonDownloadRoute(app: FastifyInstance, services: Services): void {
+  const { db, store, log } = services;
+  userRoute(app, 'seasonDownload', async ({ user, request, reply }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    const year = currentSeason(new Date());
+    const missing: string[] = [];
+    const folders = createZipNamer();
+    const entries = async function* (): AsyncGenerator<ZipEntry> {
+      for await (const client of clientsWithDocuments(db)) {
+        const folder = folders.topLevel(
+          safeSegment(`${client.last_name}, ${client.first_name} (${client.id})`, client.id),
+        );
+        const namer = createZipNamer();
+        for (const doc of await listDocuments(db, client.id)) {
+          const name = `${folder}/${namer.name(doc.docType, documentFileName(doc.filename, doc.contentType) ?? doc.filename)}`;
+          const entry: KeyedEntry = {
+            key: doc.key,
+            name,
+            size: doc.size,
+            crc32: doc.crc32,
+            mtime: doc.storedAt,
+            open: () => store.open(doc.key, { version: doc.version }),
+          };
+          yield entry;
+        }
+      }
+      if (missing.length > 0) {
+        const text = Buffer.from(
+          `These documents could not be included in this download. Ask an administrator to check the server log.\r\n\r\n${missing.join('\r\n')}\r\n`,
+          'utf8',
+        );
+        yield { name: 'MISSING-FILES.txt', mtime: new Date(), open: async () => Readable.from([text]) };
+      }
+    };
+    await audit(db, { actor: user.email, action: 'season.download', ip: request.ip, detail: String(year) });
+    const archive = createZipStream(entries(), {
+      onOpenError: (err, entry) => {
+        // One unreadable file must not cost the whole programme's archive: it is named inside instead.
+        // Logs name documents by reference, never by file or client name.
+        const key = (entry as Partial<KeyedEntry>).key;
+        log.warn({ err, document: key ? documentRef(key) : 'note' }, 'file left out of the season ZIP');
+        missing.push(entry.name);
+        return true;
+      },
+    });
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-disposition', `attachment; filename="season-${year}-all-documents.zip"`)
+      .header('cache-control', 'private, no-store')
+      .send(archive);
+  });
+}
