@@ -29,7 +29,11 @@ describe('intake arguments', () => {
       },
     });
     const noConvert = parseIntakeArgs([...full, '--no-convert', '--delete']);
-    expect(noConvert.ok && noConvert.args).toMatchObject({ convert: false, afterUpload: 'delete', mode: 'auto' });
+    expect(noConvert.ok && noConvert.args).toMatchObject({
+      convert: false,
+      afterUpload: 'delete',
+      mode: 'auto',
+    });
     const poll = parseIntakeArgs([...full, '--poll']);
     expect(poll.ok && poll.args.mode).toBe('poll');
   });

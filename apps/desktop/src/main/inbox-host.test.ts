@@ -77,11 +77,20 @@ describe('inbox host (what the renderer panel sees)', () => {
 
   it('tells the desk bar how the folder is followed, how many scans wait, and what to dismiss', async () => {
     await host.configure(folder, MOVE);
-    expect(host.state().desk).toMatchObject({ mode: 'poll', setting: 'auto', network: 'cifs', intervalMs: 200 });
+    expect(host.state().desk).toMatchObject({
+      mode: 'poll',
+      setting: 'auto',
+      network: 'cifs',
+      intervalMs: 200,
+    });
     await putFile(folder, 'w2.pdf');
     await writeFile(join(folder, 'cut.pdf'), '%PDF-1.7 cut short');
     const listed = await nextState((s) => s.desk?.notices.length === 1 && s.scans.length === 1);
-    expect(listed.desk).toMatchObject({ reachable: true, waiting: 1, notices: [{ kind: 'damaged', name: 'cut.pdf' }] });
+    expect(listed.desk).toMatchObject({
+      reachable: true,
+      waiting: 1,
+      notices: [{ kind: 'damaged', name: 'cut.pdf' }],
+    });
     expect(listed.desk?.lastScanAt).toBeGreaterThan(0);
     await host.dismiss(listed.desk?.notices[0]?.id ?? '');
     expect(host.state().desk?.notices).toEqual([]);
@@ -92,6 +101,8 @@ describe('inbox host (what the renderer panel sees)', () => {
     const away = await nextState((s) => s.desk?.reachable === false);
     expect(away.error).toBe('The scanner folder is not reachable.');
     await rename(`${folder}-away`, folder);
-    await nextState((s) => s.desk?.reachable === true && s.error === undefined && states.indexOf(s) > states.indexOf(away));
+    await nextState(
+      (s) => s.desk?.reachable === true && s.error === undefined && states.indexOf(s) > states.indexOf(away),
+    );
   });
 });

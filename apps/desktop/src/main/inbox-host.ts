@@ -114,10 +114,21 @@ function stateOf(folder: string | null, inbox: Inbox | null, lastError: string |
   const snapshot: InboxState = { folder, scans };
   if (inbox) {
     const { mode, setting, network, intervalMs, reachable, lastScanAt } = inbox.status();
-    const notices = inbox.notices().map(({ id, kind, name, relPath, duplicateOf }) =>
-      duplicateOf === undefined ? { id, kind, name, relPath } : { id, kind, name, relPath, duplicateOf },
-    );
-    snapshot.desk = { mode, setting, network, intervalMs, reachable, lastScanAt, waiting: scans.length, notices };
+    const notices = inbox
+      .notices()
+      .map(({ id, kind, name, relPath, duplicateOf }) =>
+        duplicateOf === undefined ? { id, kind, name, relPath } : { id, kind, name, relPath, duplicateOf },
+      );
+    snapshot.desk = {
+      mode,
+      setting,
+      network,
+      intervalMs,
+      reachable,
+      lastScanAt,
+      waiting: scans.length,
+      notices,
+    };
     // The panel on the category screen shows it too, in place of an older problem.
     if (!reachable) snapshot.error = deskTexts.notReachable;
   }

@@ -25,7 +25,8 @@ export function useInboxState(bridge: DesktopBridge): InboxState | null {
   return state;
 }
 
-const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (ms: number): string =>
+  new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /** The status line; `role="status"` so a screen reader hears the folder going and coming back. */
 export function DeskStatusLine({ state }: { state: InboxState | null }) {
@@ -40,8 +41,7 @@ export function DeskStatusLine({ state }: { state: InboxState | null }) {
 }
 
 function NoticeRow({ notice, onDismiss }: { notice: DeskNotice; onDismiss: () => void }) {
-  const text =
-    notice.kind === 'damaged' ? deskTexts.damaged : deskTexts.duplicate(notice.duplicateOf ?? '');
+  const text = notice.kind === 'damaged' ? deskTexts.damaged : deskTexts.duplicate(notice.duplicateOf ?? '');
   return (
     <li className="desk-notices__item" aria-label={notice.relPath}>
       <strong>{notice.relPath}</strong> <span>{text}</span>{' '}

@@ -6,10 +6,18 @@ const base = { mode: 'watch', intervalMs: 2000, reachable: true, waiting: 0, las
 
 describe('the desk bar status line', () => {
   it('says how the folder is followed, how many scans wait and when the last one came', () => {
-    expect(deskStatusLine({ ...base, folder: 'D:\\Scans' }, time)).toBe('Watching D:\\Scans · No scans waiting');
+    expect(deskStatusLine({ ...base, folder: 'D:\\Scans' }, time)).toBe(
+      'Watching D:\\Scans · No scans waiting',
+    );
     expect(
       deskStatusLine(
-        { ...base, folder: '\\\\server\\scans', mode: 'poll', waiting: 12, lastScanAt: Date.UTC(2026, 0, 5, 14, 32) },
+        {
+          ...base,
+          folder: '\\\\server\\scans',
+          mode: 'poll',
+          waiting: 12,
+          lastScanAt: Date.UTC(2026, 0, 5, 14, 32),
+        },
         time,
       ),
     ).toBe('Polling \\\\server\\scans every 2 s · 12 scans waiting · last scan 14:32');

@@ -88,7 +88,8 @@ async function accept(ctx: InboxContext, file: Settled): Promise<void> {
   const interrupted = known.find((e) => e.status === 'uploaded' && !e.fileDone && e.sha256 === sha256);
   if (interrupted) return ctx.finishFile(interrupted);
   let entry = known.find(
-    (e) => (e.status === 'waiting' || e.status === 'uploading' || e.status === 'failed') && e.sha256 === sha256,
+    (e) =>
+      (e.status === 'waiting' || e.status === 'uploading' || e.status === 'failed') && e.sha256 === sha256,
   );
   if (!entry && repeatsUploaded(ctx, sha256) && (await setAside(ctx, file, 'duplicate'))) return;
   dropStale(ctx, relPath, entry);
@@ -118,7 +119,11 @@ function recalled(ctx: InboxContext, file: Settled): 'dismissed' | 'damaged' | n
 }
 
 /** One settled, unchanged state of the file, or null when it went or the settling was stopped. */
-async function settledOnce(path: string, rel: string, options: SettleOptions): Promise<Settled | 'again' | null> {
+async function settledOnce(
+  path: string,
+  rel: string,
+  options: SettleOptions,
+): Promise<Settled | 'again' | null> {
   const snap = await waitUntilStable(path, options);
   if (!snap || options.signal?.aborted) return null;
   let sha: string | null = null;

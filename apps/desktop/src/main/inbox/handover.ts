@@ -48,7 +48,8 @@ function notices(ctx: InboxContext): InboxNotice[] {
   const found: Array<InboxNotice & { at: number }> = [];
   for (const e of ctx.entries().values()) {
     const name = e.relPath.slice(e.relPath.lastIndexOf('/') + 1);
-    if (e.status === 'damaged') found.push({ id: e.id, kind: 'damaged', name, relPath: e.relPath, at: e.firstSeenAt });
+    if (e.status === 'damaged')
+      found.push({ id: e.id, kind: 'damaged', name, relPath: e.relPath, at: e.firstSeenAt });
     if ((e.status !== 'waiting' && e.status !== 'failed') || !ctx.offered.has(e.id)) continue;
     const original = ctx.view(e).duplicateOf;
     if (original?.uploaded) {

@@ -8,7 +8,13 @@ import { join, resolve } from 'node:path';
 import type { AfterUpload } from './after-upload.js';
 import { createArrivals } from './arrivals.js';
 import { createInboxContext, type InboxContext, type ProblemScans } from './context.js';
-import { chooseMode, readFsType, type FolderMode, type FolderModeSetting, type FsTypeReader } from './filesystem.js';
+import {
+  chooseMode,
+  readFsType,
+  type FolderMode,
+  type FolderModeSetting,
+  type FsTypeReader,
+} from './filesystem.js';
 import { startFolderWatch, type FolderWatch } from './folder-watch.js';
 import { createHandover } from './handover.js';
 import { loadLedger } from './ledger.js';
@@ -129,7 +135,13 @@ export function createInbox(options: InboxOptions): Inbox {
   let lock: FolderLock | null = null;
   // The folder came back without the lock file (removed and made again): take the lock again.
   const onBack = async (): Promise<void> => {
-    if (await stat(lockPath).then(() => false, () => true)) lock = await lockFolder(lockPath);
+    if (
+      await stat(lockPath).then(
+        () => false,
+        () => true,
+      )
+    )
+      lock = await lockFolder(lockPath);
   };
 
   return {

@@ -61,11 +61,11 @@ export async function pollPass(folder: string, filter: WatchFilter): Promise<Pas
 
 /** What the poller reports. */
 export interface PollerEvents {
-  add(path: string): void;
-  change(path: string): void;
-  unlink(path: string): void;
+  add: (path: string) => void;
+  change: (path: string) => void;
+  unlink: (path: string) => void;
   /** After every pass (or failed pass): how long it took and how many files it saw. */
-  pass?(info: { ms: number; files: number; ok: boolean }): void;
+  pass?: (info: { ms: number; files: number; ok: boolean }) => void;
 }
 
 /** A running poller. */

@@ -11,7 +11,14 @@ import type { InboxOptions } from './inbox.js';
 import { pollPass } from './poller.js';
 import { watchFilter } from './rules.js';
 import type { InboxEvent } from './scan.js';
-import { putFile, removeFolder, startRecorded, tempFolder, testPdf, type RecordedInbox } from './test-support.js';
+import {
+  putFile,
+  removeFolder,
+  startRecorded,
+  tempFolder,
+  testPdf,
+  type RecordedInbox,
+} from './test-support.js';
 
 const CIFS = 0xff534d42;
 const EXT4 = 0xef53;
@@ -144,7 +151,11 @@ describe('a folder that goes away', () => {
       await recorded.added('sentinel.pdf');
       expect(recorded.addedCount('w2.pdf')).toBe(1);
       expect(recorded.events.some((e) => e.type === 'removed')).toBe(false);
-      expect(recorded.inbox.list().map((s) => s.relPath)).toEqual(['w2.pdf', 'while away.pdf', 'sentinel.pdf']);
+      expect(recorded.inbox.list().map((s) => s.relPath)).toEqual([
+        'w2.pdf',
+        'while away.pdf',
+        'sentinel.pdf',
+      ]);
     });
   }
 
@@ -169,7 +180,9 @@ describe('half-written and damaged scans', () => {
     await recorded.next(isProblem('damaged', 'cut.pdf'));
     expect(recorded.addedCount('cut.pdf')).toBe(0);
     expect(recorded.inbox.list()).toEqual([]);
-    expect(recorded.inbox.notices()).toMatchObject([{ kind: 'damaged', name: 'cut.pdf', relPath: 'cut.pdf' }]);
+    expect(recorded.inbox.notices()).toMatchObject([
+      { kind: 'damaged', name: 'cut.pdf', relPath: 'cut.pdf' },
+    ]);
     expect(await readFile(path)).toEqual(before);
   });
 

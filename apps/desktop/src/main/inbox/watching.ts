@@ -106,9 +106,9 @@ export async function withdrawMissing(ctx: InboxContext): Promise<void> {
 
 /** What watching and polling report, for one folder. */
 export interface FileEvents {
-  add(path: string): void;
-  change(path: string): void;
-  unlink(path: string): void;
+  add: (path: string) => void;
+  change: (path: string) => void;
+  unlink: (path: string) => void;
 }
 
 /** The handlers of file events for the inbox; `reachable` tells a deleted file from a folder gone. */

@@ -69,7 +69,7 @@ function wholeImage(b: Uint8Array): boolean {
       return b.length >= 26 && view.getUint32(2, true) <= b.length && view.getInt32(18, true) > 0;
     case 'heif':
       return b.length >= 16;
-    default:
+    case 'unknown':
       // TIFF keeps its directory anywhere in the file: the header must be there and point inside.
       if (ascii(b, 0, 4) === 'II*\0') return b.length >= 8 && view.getUint32(4, true) < b.length;
       if (ascii(b, 0, 4) === 'MM\0*') return b.length >= 8 && view.getUint32(4, false) < b.length;
