@@ -159,6 +159,25 @@ describe('a folder that goes away', () => {
     });
   }
 
+  for (const mode of ['poll', 'watch'] as const) {
+    it(`(${mode}) a folder removed and made again with the same scans (a share mounted again) offers nothing twice`, async () => {
+      const recorded = await start({ mode });
+      const bytes = await readFile(await putFile(folder, 'w2.pdf'));
+      await recorded.added('w2.pdf');
+      await removeFolder(folder);
+      await until(recorded, () => !recorded.inbox.status().reachable);
+      await mkdir(folder);
+      await writeFile(join(folder, 'w2.pdf'), bytes);
+      await until(recorded, () => recorded.inbox.status().reachable);
+      await putFile(folder, 'sentinel.pdf');
+      await recorded.added('sentinel.pdf');
+      expect(recorded.addedCount('w2.pdf')).toBe(1);
+      expect(recorded.events.some((e) => e.type === 'removed')).toBe(false);
+      // The lock went with the folder: the inbox holds it again.
+      expect((await stat(join(folder, '.vita-inbox.lock'))).isFile()).toBe(true);
+    });
+  }
+
   it('withdraws a scan deleted while the folder was away', async () => {
     const recorded = await start({ mode: 'poll' });
     await putFile(folder, 'w2.pdf');
