@@ -26,6 +26,7 @@ describe('intake arguments', () => {
         email: 'v@example.org',
         convert: true,
         afterUpload: 'move',
+        mode: 'auto',
       },
     });
     const noConvert = parseIntakeArgs([...full, '--no-convert', '--delete']);

@@ -6,19 +6,15 @@
 import type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/ui/inbox-snapshot';
 import type { z } from 'zod';
 import type {
-  AfterUploadSchema,
   FolderModeSchema,
   JournalEntrySchema,
-  ProblemScansSchema,
   ApiRequestSchema,
   ApiResponseSchema,
   DesktopSettingsSchema,
   SettingsInputSchema,
 } from './schemas.js';
 
-export type AfterUpload = z.infer<typeof AfterUploadSchema>;
 export type FolderMode = z.infer<typeof FolderModeSchema>;
-export type ProblemScans = z.infer<typeof ProblemScansSchema>;
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 export type SettingsInput = z.input<typeof SettingsInputSchema>;
 export type ApiRequest = z.infer<typeof ApiRequestSchema>;
