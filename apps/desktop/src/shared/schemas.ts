@@ -6,13 +6,13 @@
 import { z } from 'zod';
 
 /** What happens to a scan file after a confirmed upload. */
-export const AfterUploadSchema = z.enum(['move', 'delete']);
+const AfterUploadSchema = z.enum(['move', 'delete']);
 
 /** How the scanner folder is followed: `auto` polls a network share and watches a local folder. */
 export const FolderModeSchema = z.enum(['auto', 'watch', 'poll']);
 
 /** Damaged scans and duplicates of uploaded ones: listed on the desk, or moved into sub-folders. */
-export const ProblemScansSchema = z.enum(['list', 'move']);
+const ProblemScansSchema = z.enum(['list', 'move']);
 
 /** The two settings older settings files do not have, with their defaults. */
 const inboxSettings = {
