@@ -46,6 +46,7 @@ export interface FolderPlace {
  * The kind of network file system the folder is on, or null for a local one (as far as can be
  * told): on Linux by the `statfs` type, on Windows by a UNC path (`\\server\share\…`). macOS (and
  * a mapped drive letter on Windows) give no such sign: an admin chooses `Poll` there.
+ * @internal Exported for its tests.
  */
 export function networkFilesystem(place: FolderPlace): string | null {
   if (place.platform === 'win32') return UNC.test(place.path) ? 'unc' : null;

@@ -22,7 +22,10 @@ const MAX_DEPTH = 16;
 /** What a pass found: file snapshots by absolute path. */
 export type PassResult = Map<string, FileSnapshot>;
 
-/** Walks the folder once; rejects when the folder itself cannot be read. */
+/**
+ * Walks the folder once; rejects when the folder itself cannot be read.
+ * @internal Exported for its tests (the pass over 5 000 files).
+ */
 export async function pollPass(folder: string, filter: WatchFilter): Promise<PassResult> {
   const files: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
