@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createVite, defaultClientConditions } from 'vite';
 import { createBridgeHandlers, type InvokeMethod } from '../src/main/bridge-handlers.js';
-import { openDesk } from '../src/main/desk.js';
+import { openDesk, type DeskOptions } from '../src/main/desk.js';
 import type { InboxState } from '../src/shared/bridge.js';
 
 /** A running harness. */
@@ -38,11 +38,14 @@ export async function startBridgeServer(options: {
   dropFolder?: string;
   /** A managed settings file, as main passes it (none by default). */
   managedSettingsFile?: string;
+  /** The inbox's windows and file-system type (desk.ts `inbox`). */
+  inbox?: DeskOptions['inbox'];
 }): Promise<BridgeServer> {
   const listeners = new Set<ServerResponse>();
   let last: InboxState | null = null;
   const desk = await openDesk({
     userData: options.userData,
+    ...(options.inbox === undefined ? {} : { inbox: options.inbox }),
     ...(options.managedSettingsFile === undefined
       ? {}
       : { managedSettingsFile: options.managedSettingsFile, warn: () => {} }),

@@ -60,6 +60,8 @@ const settingsInput = (afterUpload: 'move' | 'delete', serverUrl = deskServer.se
   serverUrl,
   watchedFolder: scans,
   afterUpload,
+  folderMode: 'auto' as const,
+  problemScans: 'list' as const,
 });
 const stored = async () => JSON.parse(await readFile(join(userData, SETTINGS_FILE), 'utf8'));
 

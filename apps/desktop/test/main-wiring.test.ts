@@ -105,7 +105,13 @@ describe('Electron main wiring', () => {
   it('answers bridge calls from the app only, and validates their payloads', async () => {
     const get = electron.state.handlers.get('settings:get');
     const save = electron.state.handlers.get('settings:save');
-    expect(await get?.(app())).toEqual({ serverUrl: null, watchedFolder: null, afterUpload: 'move' });
+    expect(await get?.(app())).toEqual({
+      serverUrl: null,
+      watchedFolder: null,
+      afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
+    });
     await expect(get?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
     await expect(get?.({ senderFrame: null })).rejects.toThrow('not the app');
     // First run: anyone may set the desk up (afterwards main asks the server for an admin).
@@ -113,10 +119,22 @@ describe('Electron main wiring', () => {
     expect(await access?.(app())).toEqual({ allowed: true, managed: false });
     await expect(access?.({ senderFrame: { url: 'https://evil.example/' } })).rejects.toThrow('not the app');
     await expect(
-      save?.(app(), { serverUrl: 'http://vita.example.org', watchedFolder: scans, afterUpload: 'move' }),
+      save?.(app(), {
+        serverUrl: 'http://vita.example.org',
+        watchedFolder: scans,
+        afterUpload: 'move',
+        folderMode: 'auto',
+        problemScans: 'list',
+      }),
     ).rejects.toThrow('https://');
     await expect(
-      save?.(app(), { serverUrl: 'javascript:alert(1)', watchedFolder: scans, afterUpload: 'move' }),
+      save?.(app(), {
+        serverUrl: 'javascript:alert(1)',
+        watchedFolder: scans,
+        afterUpload: 'move',
+        folderMode: 'auto',
+        problemScans: 'list',
+      }),
     ).rejects.toThrow('https://');
     await expect(electron.state.handlers.get('inbox:read')?.(app(), '../../etc/passwd')).rejects.toThrow();
     expect(
@@ -124,13 +142,23 @@ describe('Electron main wiring', () => {
         serverUrl: 'https://vita.example.org/',
         watchedFolder: scans,
         afterUpload: 'delete',
+        folderMode: 'auto',
+        problemScans: 'list',
       }),
     ).toEqual({
       serverUrl: 'https://vita.example.org',
       watchedFolder: scans,
       afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
-    expect(await electron.state.handlers.get('inbox:get')?.(app())).toEqual({ folder: scans, scans: [] });
+    expect(await electron.state.handlers.get('inbox:get')?.(app())).toMatchObject({
+      folder: scans,
+      scans: [],
+      desk: { mode: 'watch', reachable: true, waiting: 0, notices: [] },
+    });
+    // Dismissing goes through its own channel, payload checked like the others.
+    await expect(electron.state.handlers.get('inbox:dismiss')?.(app(), 'not-an-id')).rejects.toThrow();
   });
 
   it('serves the renderer on app:// with its CSP, the app shell for routes, and nothing outside it', async () => {

@@ -5,16 +5,18 @@
  * Chromium is installed.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { ApiClient } from '@vita-docs/core';
 import { chromiumLaunchOptions, type TestServer } from '@vita-docs/test-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { putFile, removeFolder, tempFolder } from '../src/main/inbox/test-support.js';
+import { putFile, removeFolder, tempFolder, testPdf } from '../src/main/inbox/test-support.js';
 import { startBridgeServer, type BridgeServer } from './bridge-server.js';
 import { EMAIL, PIN, startDeskServer } from './desk-server.js';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const hasChromium = existsSync(chromiumLaunchOptions().executablePath);
 
@@ -39,7 +41,8 @@ beforeAll(async () => {
   userData = await tempFolder('vita-user-data-');
   folder = await tempFolder('vita-panel-scans-');
   dropFolder = await tempFolder('vita-panel-drop-');
-  harness = await startBridgeServer({ userData, folder, dropFolder });
+  // A damaged scan is listed after 3 s here (60 s on a desk).
+  harness = await startBridgeServer({ userData, folder, dropFolder, inbox: { damagedAfterMs: 3000 } });
   browser = await chromium.launch(chromiumLaunchOptions());
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   // The screens show failures with window.alert; record them instead of blocking.
@@ -155,19 +158,22 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
   }, 120_000);
 
   it('a failing upload leaves the scan in the inbox with the error, its file untouched', async () => {
-    // Named .pdf but not a PDF: the server refuses the bytes.
-    await writeFile(join(folder, 'not-really.pdf'), 'GIF89a this is not a pdf at all');
-    await scanRow('not-really.pdf').waitFor({ timeout: 30_000 });
-    await scanRow('not-really.pdf').getByRole('checkbox').check();
+    // AVIF bytes named .heic: whole to the desk (an ISO-BMFF image with its header), a type the server refuses.
+    await writeFile(
+      join(folder, 'not-really.heic'),
+      Buffer.from('\0\0\0\x18ftypavif\0\0\0\0mif1avif', 'latin1'),
+    );
+    await scanRow('not-really.heic').waitFor({ timeout: 30_000 });
+    await scanRow('not-really.heic').getByRole('checkbox').check();
     await inboxPanel().getByRole('button', { name: 'Add selected to queue (1)' }).click();
-    await page.getByRole('list', { name: 'Queued files' }).getByText('not-really.pdf').waitFor();
+    await page.getByRole('list', { name: 'Queued files' }).getByText('not-really.heic').waitFor();
     await page.getByRole('button', { name: 'Upload (1)' }).click();
-    await scanRow('not-really.pdf')
+    await scanRow('not-really.heic')
       .getByText(/Upload failed/)
       .waitFor({ timeout: 30_000 });
     expect(alerts.some((message) => message.startsWith('Upload failed'))).toBe(true);
-    expect(await readdir(folder)).toContain('not-really.pdf');
-    expect(await listed('W-2')).not.toContain('not-really.pdf');
+    expect(await readdir(folder)).toContain('not-really.heic');
+    expect(await listed('W-2')).not.toContain('not-really.heic');
     const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   }, 120_000);
@@ -217,7 +223,43 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
       .toBe(0);
     // The refused scan is still in the inbox (its ledger keeps it), not in the offer.
     await page.goto(`${harness.url}/#/clients/${clientId}/docs/W-2`);
-    await scanRow('not-really.pdf').waitFor({ timeout: 30_000 });
+    await scanRow('not-really.heic').waitFor({ timeout: 30_000 });
+  }, 120_000);
+
+  it('the desk bar says what the folder does, lists a damaged scan and a duplicate to dismiss, and a folder gone', async () => {
+    const status = page.locator('.desk-bar').getByRole('status');
+    await expect
+      .poll(() => status.textContent())
+      .toMatch(new RegExp(`^Watching ${escape(folder)} · \\d+ scans? waiting · last scan `));
+    const notices = page.getByRole('region', { name: 'Scans to look at' });
+    // again.pdf repeats w2-scan.pdf, uploaded above.
+    await notices
+      .getByRole('listitem', { name: 'again.pdf' })
+      .getByText('Same file as w2-scan.pdf, uploaded already.')
+      .waitFor();
+    await writeFile(join(folder, 'cut.pdf'), (await testPdf('cut')).subarray(0, 300));
+    const cut = notices.getByRole('listitem', { name: 'cut.pdf' });
+    await cut.getByText('This scan could not be read. Scan it again.').waitFor({ timeout: 30_000 });
+    const { violations } = await new AxeBuilder({ page })
+      .include('.desk-bar')
+      .include('.desk-notices')
+      .analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'desk-notices.png') });
+    await cut.getByRole('button', { name: 'Dismiss' }).click();
+    await notices
+      .getByRole('listitem', { name: 'again.pdf' })
+      .getByRole('button', { name: 'Dismiss' })
+      .click();
+    await notices.waitFor({ state: 'detached' });
+    expect(await readdir(folder)).toEqual(expect.arrayContaining(['cut.pdf', 'again.pdf']));
+
+    await rename(folder, `${folder}-away`);
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toBe('The scanner folder is not reachable.');
+    await rename(`${folder}-away`, folder);
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Watching /);
   }, 120_000);
 
   it('keeps the settings for the next start, and lets the admin signed in above change them', async () => {
@@ -225,12 +267,21 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.getByLabel('Server address').inputValue()).toBe(server.url);
     await page.getByLabel('Delete it').check();
+    // The mode in use, and an admin forcing Poll (a share the desk cannot recognise).
+    await page.getByText('In use: Watch (file-system events)').waitFor();
+    await page.getByLabel('Poll every 2 seconds').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(`Server: ${new URL(server.url).host}`).waitFor();
     expect(JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'))).toMatchObject({
       serverUrl: server.url,
       afterUpload: 'delete',
+      folderMode: 'poll',
+      problemScans: 'list',
     });
+    await page.locator('.desk-bar').getByText(`Polling ${folder} every 2 s`, { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByText('In use: Poll').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('shows managed settings read-only, with the file they come from', async () => {

@@ -26,10 +26,17 @@ describe('intake arguments', () => {
         email: 'v@example.org',
         convert: true,
         afterUpload: 'move',
+        mode: 'auto',
       },
     });
     const noConvert = parseIntakeArgs([...full, '--no-convert', '--delete']);
-    expect(noConvert.ok && noConvert.args).toMatchObject({ convert: false, afterUpload: 'delete' });
+    expect(noConvert.ok && noConvert.args).toMatchObject({
+      convert: false,
+      afterUpload: 'delete',
+      mode: 'auto',
+    });
+    const poll = parseIntakeArgs([...full, '--poll']);
+    expect(poll.ok && poll.args.mode).toBe('poll');
   });
 
   it('name every missing or bad flag, with the usage', () => {

@@ -16,6 +16,8 @@ Options:
   --email EMAIL     your volunteer account
   --no-convert      upload images as they are (default: convert to a Letter PDF)
   --delete          delete scans after upload instead of moving them to DIR/uploaded
+  --poll            look for new scans every 2 s instead of waiting for file-system events
+                    (automatic for a folder on a network share: SMB/CIFS, NFS, sshfs)
   --help            show this text`;
 
 const required = (flag: string) =>
@@ -34,6 +36,7 @@ const Args = z.object({
   email: required('--email').pipe(z.email('--email must be an email address')),
   convert: z.boolean(),
   afterUpload: z.enum(['move', 'delete']),
+  mode: z.enum(['auto', 'poll']),
 });
 
 /** Parsed, valid arguments. */
@@ -50,6 +53,7 @@ const OPTIONS = {
   email: { type: 'string' },
   'no-convert': { type: 'boolean' },
   delete: { type: 'boolean' },
+  poll: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -102,6 +106,7 @@ export function parseIntakeArgs(argv: readonly string[]): ParsedArgs {
     email: values.email,
     convert: values['no-convert'] !== true,
     afterUpload: values.delete === true ? 'delete' : 'move',
+    mode: values.poll === true ? 'poll' : 'auto',
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map(

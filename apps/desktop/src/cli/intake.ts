@@ -1,6 +1,6 @@
 /**
  * Headless intake for desks without a screen session:
- *   pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [--no-convert]
+ *   pnpm --filter ./apps/desktop intake -- --server URL --folder DIR --client ID --category NAME --email EMAIL [--no-convert] [--poll]
  * Signs in (PIN, then the emailed code, from standard input), then uploads every scan the folder
  * receives into the category, one line per file on standard output. Ctrl-C stops cleanly: the scan
  * in flight finishes (a second Ctrl-C quits at once) and the inbox ledger is saved.
@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { createApiClient, createFetchPutFile, imageToLetterPdf, messages } from '@vita-docs/core';
 import { createSharpRaster } from '@vita-docs/core/node';
 import { invocationDir } from '../main/env.js';
-import { createInbox } from '../main/inbox/index.js';
+import { createInbox, type Inbox, type InboxEvent } from '../main/inbox/index.js';
+import { deskTexts } from '../shared/desk-texts.js';
 import { createServerFetch } from '../main/server-fetch.js';
 import { parseIntakeArgs, type IntakeArgs } from './args.js';
 import { createPrompter } from './prompt.js';
@@ -31,6 +32,25 @@ async function signIn(args: IntakeArgs, api: ReturnType<typeof createApiClient>)
   } finally {
     prompter.close();
   }
+}
+
+/**
+ * What the folder itself tells the person: warnings, the folder gone and back, and files that are
+ * no scans to upload (`damaged <scan>: …`, or set aside into a sub-folder), one line each.
+ */
+function folderReporter(inbox: Inbox): (event: InboxEvent) => void {
+  let reachable = true;
+  return (event) => {
+    if (event.type === 'error') note(`warning: ${event.message}`);
+    if (event.type === 'status' && inbox.status().reachable !== reachable) {
+      reachable = !reachable;
+      note(reachable ? `The scanner folder is back: ${inbox.folder}` : deskTexts.notReachable);
+    }
+    if (event.type !== 'problem') return;
+    const moved = event.movedTo === undefined ? '' : ` (moved to ${event.movedTo})`;
+    if (event.kind === 'damaged') out(`damaged ${event.relPath}: ${deskTexts.damaged}${moved}`);
+    else out(`skipped ${event.relPath}: same file as a scan uploaded already${moved}`);
+  };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -58,10 +78,8 @@ async function main(argv: readonly string[]): Promise<number> {
   const target = { clientId: args.client, docType: args.category };
   // `pnpm --filter` runs this in apps/desktop; a relative --folder means where the person typed the command.
   const folder = resolve(invocationDir(), args.folder);
-  const inbox = createInbox({ folder, afterUpload: args.afterUpload });
-  inbox.subscribe((event) => {
-    if (event.type === 'error') note(`warning: ${event.message}`);
-  });
+  const inbox = createInbox({ folder, afterUpload: args.afterUpload, mode: args.mode });
+  inbox.subscribe(folderReporter(inbox));
   await inbox.start();
 
   let finish: (code: number) => void = () => {};
@@ -83,8 +101,11 @@ async function main(argv: readonly string[]): Promise<number> {
       finish(1);
     },
   });
+  const { mode, intervalMs } = inbox.status();
+  const how =
+    mode === 'poll' ? deskTexts.polling(inbox.folder, intervalMs / 1000) : deskTexts.watching(inbox.folder);
   note(
-    `Watching ${inbox.folder} for scans -> client ${args.client}, "${args.category}"${args.convert ? '' : ' (no conversion)'}. Ctrl-C to stop.`,
+    `${how} for scans -> client ${args.client}, "${args.category}"${args.convert ? '' : ' (no conversion)'}. Ctrl-C to stop.`,
   );
 
   let interrupts = 0;

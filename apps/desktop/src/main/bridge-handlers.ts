@@ -76,6 +76,7 @@ export function createBridgeHandlers(deps: BridgeDeps): Record<InvokeMethod, Bri
     getInbox: async () => deps.host.state(),
     readScan: async (payload) => deps.host.read(parse(ScanIdSchema, payload)),
     scanThumbnail: async (payload) => deps.thumbnail(deps.host.pathOf(parse(ScanIdSchema, payload))),
+    dismissScanNotice: async (payload) => deps.host.dismiss(parse(ScanIdSchema, payload)),
     markScanUploading: async (payload) => {
       const { id, target } = parse(MarkUploadingSchema, payload);
       await deps.host.markUploading(id, target);

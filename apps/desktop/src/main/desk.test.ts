@@ -29,6 +29,8 @@ beforeEach(async () => {
     serverUrl: 'https://attacker.example.net',
     watchedFolder: otherScans,
     afterUpload: 'delete',
+    folderMode: 'auto',
+    problemScans: 'list',
   });
 });
 
@@ -61,6 +63,8 @@ describe('a desk with a managed settings file', () => {
       serverUrl: 'https://vita.example.org',
       watchedFolder: scans,
       afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(desk.server()?.origin).toBe('https://vita.example.org');
     expect(desk.host.state().folder).toBe(scans);
@@ -77,12 +81,16 @@ describe('a desk with a managed settings file', () => {
         serverUrl: 'https://vita.example.org',
         watchedFolder: otherScans,
         afterUpload: 'move',
+        folderMode: 'auto',
+        problemScans: 'list',
       }),
     ).rejects.toThrow(MANAGED);
     expect(await handlers.getSettings(undefined)).toEqual({
       serverUrl: 'https://vita.example.org',
       watchedFolder: scans,
       afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(await readFile(join(userData, SETTINGS_FILE), 'utf8')).toBe(before);
     // The file sits in this account's temp folder: main says it protects nothing.
@@ -98,6 +106,8 @@ describe('a desk with a managed settings file', () => {
       serverUrl: null,
       watchedFolder: null,
       afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(desk.server()).toBeNull();
     await expect(
@@ -117,6 +127,8 @@ describe('a desk with a managed settings file', () => {
         serverUrl: 'https://attacker.example.net',
         watchedFolder: otherScans,
         afterUpload: 'move',
+        folderMode: 'auto',
+        problemScans: 'list',
       }),
     ).rejects.toThrow(`The settings file ${file} is not valid`);
     expect(desk.server()).toBeNull();
@@ -129,6 +141,8 @@ describe('a desk with a managed settings file', () => {
       serverUrl: 'https://attacker.example.net',
       watchedFolder: otherScans,
       afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(warnings).toEqual([]);
   });

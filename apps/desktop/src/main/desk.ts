@@ -8,7 +8,7 @@ import { createApiClient, isApiError, type JournalKeyResponse } from '@vita-docs
 import type { DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
 import type { BridgeDeps } from './bridge-handlers.js';
 import { createDropRegistry } from './drop-registry.js';
-import { createInboxHost, type InboxHost } from './inbox-host.js';
+import { createInboxHost, type InboxHost, type InboxHostOptions } from './inbox-host.js';
 import { createKeptUploadsHost } from './kept-uploads.js';
 import { createServerFetch, type ServerFetch } from './server-fetch.js';
 import {
@@ -33,8 +33,8 @@ export interface DeskOptions {
   onInboxState: (state: InboxState) => void;
   /** Where warnings go (main: its log). */
   warn?: (message: string) => void;
-  /** Settling window of the inbox; tests may shorten it. */
-  stableMs?: number;
+  /** The inbox's windows (settling, polling, damaged wait) and file-system type; tests shorten or stub them. */
+  inbox?: InboxHostOptions['inbox'];
 }
 
 /** The opened desk: bridge dependencies (minus the Electron-only ones) and a way to close. */
@@ -160,11 +160,11 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
   };
 
   const host = createInboxHost(
-    options.stableMs === undefined
+    options.inbox === undefined
       ? { onState: options.onInboxState }
-      : { onState: options.onInboxState, stableMs: options.stableMs },
+      : { onState: options.onInboxState, inbox: options.inbox },
   );
-  await host.configure(settings.watchedFolder, settings.afterUpload);
+  await host.configure(settings.watchedFolder, settings);
 
   return {
     host,
@@ -186,7 +186,7 @@ export async function openDesk(options: DeskOptions): Promise<Desk> {
       if (!access.allowed) throw new Error(access.problem ?? access.reason ?? ADMIN_ONLY);
       settings = await saveSettings(options.userData, input);
       useServer(settings.serverUrl);
-      await host.configure(settings.watchedFolder, settings.afterUpload);
+      await host.configure(settings.watchedFolder, settings);
       return settings;
     },
     close: () => host.close(),

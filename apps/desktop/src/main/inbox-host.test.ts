@@ -1,9 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxState } from '../shared/bridge.js';
-import { createInboxHost, type InboxHost } from './inbox-host.js';
+import { createInboxHost, type InboxHost, type InboxSettings } from './inbox-host.js';
 import { putFile, removeFolder, tempFolder } from './inbox/test-support.js';
+
+const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
 
 let folder: string;
 let other: string;
@@ -30,6 +32,8 @@ beforeEach(async () => {
   other = await tempFolder();
   states.length = 0;
   host = createInboxHost({
+    // A network file system (CIFS) for every folder: `auto` polls, every 200 ms here.
+    inbox: { stableMs: 300, intervalMs: 200, damagedAfterMs: 1000, readFsType: async () => 0xff534d42 },
     onState: (state) => {
       states.push(state);
       for (const wake of [...waiters]) wake();
@@ -45,7 +49,7 @@ afterEach(async () => {
 
 describe('inbox host (what the renderer panel sees)', () => {
   it('publishes the waiting scans without paths or hashes, and hands their bytes over', async () => {
-    await host.configure(folder, 'move');
+    await host.configure(folder, MOVE);
     const path = await putFile(folder, 'sub/w2.pdf');
     const state = await nextState((s) => s.scans.length === 1);
     expect(state.folder).toBe(folder);
@@ -63,11 +67,42 @@ describe('inbox host (what the renderer panel sees)', () => {
 
   it('switches folders when the setting changes and stops when it is cleared', async () => {
     await putFile(other, 'other.png');
-    await host.configure(folder, 'move');
-    await host.configure(other, 'delete');
+    await host.configure(folder, MOVE);
+    await host.configure(other, { ...MOVE, afterUpload: 'delete' });
     await nextState((s) => s.folder === other && s.scans.some((scan) => scan.name === 'other.png'));
-    await host.configure(null, 'move');
+    await host.configure(null, MOVE);
     expect(host.state()).toEqual({ folder: null, scans: [] });
     await expect(host.read('00000000-0000-4000-8000-000000000000')).rejects.toThrow('No scanner folder');
+  });
+
+  it('tells the desk bar how the folder is followed, how many scans wait, and what to dismiss', async () => {
+    await host.configure(folder, MOVE);
+    expect(host.state().desk).toMatchObject({
+      mode: 'poll',
+      setting: 'auto',
+      network: 'cifs',
+      intervalMs: 200,
+    });
+    await putFile(folder, 'w2.pdf');
+    await writeFile(join(folder, 'cut.pdf'), '%PDF-1.7 cut short');
+    const listed = await nextState((s) => s.desk?.notices.length === 1 && s.scans.length === 1);
+    expect(listed.desk).toMatchObject({
+      reachable: true,
+      waiting: 1,
+      notices: [{ kind: 'damaged', name: 'cut.pdf' }],
+    });
+    expect(listed.desk?.lastScanAt).toBeGreaterThan(0);
+    await host.dismiss(listed.desk?.notices[0]?.id ?? '');
+    expect(host.state().desk?.notices).toEqual([]);
+
+    await host.configure(folder, { ...MOVE, folderMode: 'watch' });
+    expect(host.state().desk).toMatchObject({ mode: 'watch', setting: 'watch', network: 'cifs' });
+    await rename(folder, `${folder}-away`);
+    const away = await nextState((s) => s.desk?.reachable === false);
+    expect(away.error).toBe('The scanner folder is not reachable.');
+    await rename(`${folder}-away`, folder);
+    await nextState(
+      (s) => s.desk?.reachable === true && s.error === undefined && states.indexOf(s) > states.indexOf(away),
+    );
   });
 });

@@ -3,21 +3,25 @@
  * whole-state snapshots the renderer's panel renders. Plain Node: Electron only forwards them.
  */
 import { readFile } from 'node:fs/promises';
-import type { AfterUpload, FileBytes, InboxScan, InboxState } from '../shared/bridge.js';
-import { createInbox, scanContentType, type Inbox, type Scan } from './inbox/index.js';
+import type { DesktopSettings, FileBytes, InboxScan, InboxState } from '../shared/bridge.js';
+import { deskTexts } from '../shared/desk-texts.js';
+import { createInbox, scanContentType, type Inbox, type InboxOptions, type Scan } from './inbox/index.js';
+
+/** The settings that shape the inbox. */
+export type InboxSettings = Pick<DesktopSettings, 'afterUpload' | 'folderMode' | 'problemScans'>;
 
 /** Options for {@link createInboxHost}. */
 export interface InboxHostOptions {
   /** Called with the whole inbox after every change. */
   onState(state: InboxState): void;
-  /** Settling window; tests shorten it. */
-  stableMs?: number;
+  /** Settling window, poll interval, damaged-scan wait, file-system type; tests shorten or stub them. */
+  inbox?: Pick<InboxOptions, 'stableMs' | 'intervalMs' | 'damagedAfterMs' | 'readFsType'>;
 }
 
 /** The running inbox, swapped when the folder setting changes. */
 export interface InboxHost {
   /** (Re)starts the inbox on `folder` (null stops it). Resolves once the folder has been read. */
-  configure(folder: string | null, afterUpload: AfterUpload): Promise<void>;
+  configure(folder: string | null, settings: InboxSettings): Promise<void>;
   state(): InboxState;
   /** The scan's bytes for the renderer's upload queue. */
   read(id: string): Promise<FileBytes>;
@@ -26,6 +30,8 @@ export interface InboxHost {
   markUploading(id: string, target: string): Promise<void>;
   markUploaded(id: string): Promise<void>;
   markFailed(id: string, error: string): Promise<void>;
+  /** Dismisses a damaged scan or a duplicate listed on the desk. */
+  dismiss(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,15 +53,17 @@ function toInboxScan(scan: Scan): InboxScan {
 /** Starts an inbox on `folder`, its events told to `onEvent`; a folder that cannot be watched answers why. */
 async function startInbox(
   folder: string,
-  afterUpload: AfterUpload,
+  settings: InboxSettings,
   options: InboxHostOptions,
   onEvent: (error?: string) => void,
 ): Promise<{ inbox: Inbox; unsubscribe: () => void } | { error: string }> {
-  const inbox = createInbox(
-    options.stableMs === undefined
-      ? { folder, afterUpload }
-      : { folder, afterUpload, stableMs: options.stableMs },
-  );
+  const inbox = createInbox({
+    ...options.inbox,
+    folder,
+    afterUpload: settings.afterUpload,
+    mode: settings.folderMode,
+    problemScans: settings.problemScans,
+  });
   const unsubscribe = inbox.subscribe((event) => onEvent(event.type === 'error' ? event.message : undefined));
   try {
     await inbox.start();
@@ -70,7 +78,7 @@ async function startInbox(
 /** What the renderer and main's helpers do with one scan of the running inbox. */
 function scanAccess(
   current: () => Inbox,
-): Pick<InboxHost, 'read' | 'pathOf' | 'markUploading' | 'markUploaded' | 'markFailed'> {
+): Pick<InboxHost, 'read' | 'pathOf' | 'markUploading' | 'markUploaded' | 'markFailed' | 'dismiss'> {
   const scan = (id: string): Scan => {
     const found = current().get(id);
     if (!found) throw new Error('This scan is no longer in the inbox.');
@@ -96,23 +104,49 @@ function scanAccess(
     async markFailed(id, error) {
       await current().markFailed(id, error);
     },
+    dismiss: (id) => current().dismiss(id),
   };
+}
+
+/** The whole state the page sees: the panel's snapshot and the desk bar's status. */
+function stateOf(folder: string | null, inbox: Inbox | null, lastError: string | undefined): InboxState {
+  const scans = inbox ? inbox.list().map(toInboxScan) : [];
+  const snapshot: InboxState = { folder, scans };
+  if (inbox) {
+    const { mode, setting, network, intervalMs, reachable, lastScanAt } = inbox.status();
+    const notices = inbox
+      .notices()
+      .map(({ id, kind, name, relPath, duplicateOf }) =>
+        duplicateOf === undefined ? { id, kind, name, relPath } : { id, kind, name, relPath, duplicateOf },
+      );
+    snapshot.desk = {
+      mode,
+      setting,
+      network,
+      intervalMs,
+      reachable,
+      lastScanAt,
+      waiting: scans.length,
+      notices,
+    };
+    // The panel on the category screen shows it too, in place of an older problem.
+    if (!reachable) snapshot.error = deskTexts.notReachable;
+  }
+  if (lastError !== undefined && snapshot.error === undefined) snapshot.error = lastError;
+  return snapshot;
 }
 
 /** Creates the host; nothing is watched until {@link InboxHost.configure}. */
 export function createInboxHost(options: InboxHostOptions): InboxHost {
   let inbox: Inbox | null = null;
   let folder: string | null = null;
+  let mode: InboxSettings['folderMode'] | null = null;
   let lastError: string | undefined;
   let unsubscribe: () => void = () => {};
   // Reconfigurations queue so two quick saves never leave two watchers on one folder.
   let switching: Promise<void> = Promise.resolve();
 
-  const state = (): InboxState => {
-    const snapshot: InboxState = { folder, scans: inbox ? inbox.list().map(toInboxScan) : [] };
-    if (lastError !== undefined) snapshot.error = lastError;
-    return snapshot;
-  };
+  const state = (): InboxState => stateOf(folder, inbox, lastError);
   const publish = (): void => options.onState(state());
 
   const stop = async (): Promise<void> => {
@@ -122,16 +156,19 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
     inbox = null;
   };
 
-  const reconfigure = async (nextFolder: string | null, afterUpload: AfterUpload) => {
-    if (inbox && nextFolder === folder) {
-      inbox.setAfterUpload(afterUpload);
+  const reconfigure = async (nextFolder: string | null, settings: InboxSettings) => {
+    if (inbox && nextFolder === folder && settings.folderMode === mode) {
+      inbox.setAfterUpload(settings.afterUpload);
+      inbox.setProblemScans(settings.problemScans);
+      publish();
       return;
     }
     await stop();
     folder = nextFolder;
+    mode = settings.folderMode;
     lastError = undefined;
     if (nextFolder !== null) {
-      const started = await startInbox(nextFolder, afterUpload, options, (error) => {
+      const started = await startInbox(nextFolder, settings, options, (error) => {
         if (error !== undefined) lastError = error;
         publish();
       });
@@ -142,8 +179,8 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
   };
 
   return {
-    configure(nextFolder, afterUpload) {
-      switching = switching.then(() => reconfigure(nextFolder, afterUpload));
+    configure(nextFolder, settings) {
+      switching = switching.then(() => reconfigure(nextFolder, settings));
       return switching;
     },
     state,

@@ -39,11 +39,15 @@ describe('desk settings', () => {
       serverUrl: ' https://vita.example.org/ ',
       watchedFolder: scans,
       afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(saved).toEqual({
       serverUrl: 'https://vita.example.org',
       watchedFolder: scans,
       afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     expect(JSON.parse(await readFile(join(userData, SETTINGS_FILE), 'utf8'))).toEqual(saved);
     expect(await loadSettings(userData)).toEqual(saved);
@@ -51,7 +55,13 @@ describe('desk settings', () => {
   });
 
   it('refuse what the renderer must not set, with a reason a person can act on', async () => {
-    const base = { serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' };
+    const base = {
+      serverUrl: 'https://vita.example.org',
+      watchedFolder: scans,
+      afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
+    };
     await expect(saveSettings(userData, { ...base, serverUrl: 'file:///etc/passwd' })).rejects.toThrow(
       'https://',
     );
@@ -74,6 +84,8 @@ describe('desk settings', () => {
       serverUrl: 'http://localhost:3000',
       watchedFolder: scans,
       afterUpload: 'move',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
     await writeFile(join(userData, SETTINGS_FILE), '{"serverUrl": 42');
     expect(await loadSettings(userData)).toEqual(DEFAULT_SETTINGS);
@@ -81,7 +93,12 @@ describe('desk settings', () => {
 });
 
 describe('the server address', () => {
-  const base = () => ({ watchedFolder: scans, afterUpload: 'move' });
+  const base = () => ({
+    watchedFolder: scans,
+    afterUpload: 'move',
+    folderMode: 'auto',
+    problemScans: 'list',
+  });
 
   it('must be https, or plain http to this machine itself (any port) for development', async () => {
     for (const [serverUrl, stored] of [
@@ -119,10 +136,22 @@ describe('the server address', () => {
     await mkdir(userData, { recursive: true });
     await writeFile(
       join(userData, SETTINGS_FILE),
-      JSON.stringify({ serverUrl: 'http://192.168.1.20:3000', watchedFolder: scans, afterUpload: 'delete' }),
+      JSON.stringify({
+        serverUrl: 'http://192.168.1.20:3000',
+        watchedFolder: scans,
+        afterUpload: 'delete',
+        folderMode: 'auto',
+        problemScans: 'list',
+      }),
     );
     const settings = await loadSettings(userData);
-    expect(settings).toEqual({ serverUrl: null, watchedFolder: scans, afterUpload: 'delete' });
+    expect(settings).toEqual({
+      serverUrl: null,
+      watchedFolder: scans,
+      afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
+    });
     expect(isConfigured(settings)).toBe(false);
   });
 });
@@ -149,13 +178,27 @@ describe('managed settings file', () => {
     await write({ serverUrl: 'https://vita.example.org/', watchedFolder: scans });
     expect(await loadManagedSettings(managedFile)).toEqual({
       path: managedFile,
-      settings: { serverUrl: 'https://vita.example.org', watchedFolder: scans, afterUpload: 'move' },
+      settings: {
+        serverUrl: 'https://vita.example.org',
+        watchedFolder: scans,
+        afterUpload: 'move',
+        folderMode: 'auto',
+        problemScans: 'list',
+      },
     });
-    await write({ serverUrl: 'http://localhost:3000', watchedFolder: scans, afterUpload: 'delete' });
+    await write({
+      serverUrl: 'http://localhost:3000',
+      watchedFolder: scans,
+      afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
+    });
     expect((await loadManagedSettings(managedFile))?.settings).toEqual({
       serverUrl: 'http://localhost:3000',
       watchedFolder: scans,
       afterUpload: 'delete',
+      folderMode: 'auto',
+      problemScans: 'list',
     });
   });
 

@@ -27,6 +27,8 @@ export const DEFAULT_SETTINGS: DesktopSettings = {
   serverUrl: null,
   watchedFolder: null,
   afterUpload: 'move',
+  folderMode: 'auto',
+  problemScans: 'list',
 };
 
 /**
@@ -75,14 +77,14 @@ function normaliseServerUrl(serverUrl: string): string {
 export async function saveSettings(dir: string, input: unknown): Promise<DesktopSettings> {
   const parsed = SettingsInputSchema.safeParse(input);
   if (!parsed.success) throw new SettingsError(parsed.error.issues[0]?.message ?? 'Invalid settings.');
-  const { serverUrl, watchedFolder, afterUpload } = parsed.data;
+  const { serverUrl, watchedFolder, ...choices } = parsed.data;
   if (!isAbsolute(watchedFolder)) throw new SettingsError('Choose the scanner folder with Browse.');
   const isFolder = await stat(watchedFolder).then(
     (s) => s.isDirectory(),
     () => false,
   );
   if (!isFolder) throw new SettingsError('That scanner folder does not exist.');
-  const settings: DesktopSettings = { serverUrl: normaliseServerUrl(serverUrl), watchedFolder, afterUpload };
+  const settings: DesktopSettings = { serverUrl: normaliseServerUrl(serverUrl), watchedFolder, ...choices };
   await mkdir(dir, { recursive: true });
   await writeFileAtomic(join(dir, SETTINGS_FILE), JSON.stringify(settings, null, 2));
   return settings;
@@ -136,10 +138,10 @@ export async function loadManagedSettings(path: string): Promise<ManagedSettings
     const field = issue?.path.length ? `${issue.path.join('.')}: ` : '';
     return unusable(`is not valid: ${field}${issue?.message ?? 'invalid settings'}.`);
   }
-  const { serverUrl, watchedFolder, afterUpload } = parsed.data;
+  const { serverUrl, watchedFolder, ...choices } = parsed.data;
   if (!isAbsolute(watchedFolder)) return unusable('is not valid: watchedFolder must be an absolute path.');
   try {
-    return { path, settings: { serverUrl: normaliseServerUrl(serverUrl), watchedFolder, afterUpload } };
+    return { path, settings: { serverUrl: normaliseServerUrl(serverUrl), watchedFolder, ...choices } };
   } catch (error) {
     return unusable(`is not valid: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -27,6 +27,7 @@ const bridge = {
   markScanUploading: (id, target) => invoke(channels.markScanUploading, { id, target }),
   markScanUploaded: (id) => invoke(channels.markScanUploaded, id),
   markScanFailed: (id, error) => invoke(channels.markScanFailed, { id, error }),
+  dismissScanNotice: (id) => invoke(channels.dismissScanNotice, id),
   expandDrop(files) {
     // Paths of dropped files are only visible here (the page never sees them), and only for real Files.
     const paths = files

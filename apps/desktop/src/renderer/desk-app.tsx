@@ -1,7 +1,7 @@
 /**
  * The kiosk's page: the first-run settings until a server and a scanner folder are set, then the
  * shared screens of @vita-docs/ui against that server, under a thin desk bar (the server's host
- * name, Settings).
+ * name, the scanner folder's status line, Settings) and the scans listed to dismiss.
  *
  * Routing uses a HashRouter: the page is one file (`app://vita/index.html`), so no route ever asks
  * main's protocol handler for a path (a category name with a dot would look like a missing asset),
@@ -12,12 +12,14 @@ import { useMemo, useState } from 'react';
 import { HashRouter } from 'react-router';
 import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
 import { isConfigured } from '../shared/settings.js';
+import { DeskNotices, DeskStatusLine, useInboxState } from './desk-status.js';
 import { createDesktopServices } from './desktop-services.js';
 import { SetupScreen } from './setup-screen.js';
 
 export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: DesktopSettings }) {
   const [settings, setSettings] = useState(initial);
   const [editing, setEditing] = useState(!isConfigured(initial));
+  const inbox = useInboxState(bridge);
   const serverUrl = settings.serverUrl;
   // New services (and so a new session) only when the server changes.
   const services = useMemo(
@@ -30,6 +32,7 @@ export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: D
       <SetupScreen
         bridge={bridge}
         current={settings}
+        inbox={inbox}
         onSaved={(saved) => {
           setSettings(saved);
           setEditing(false);
@@ -46,10 +49,12 @@ export function DeskApp({ bridge, initial }: { bridge: DesktopBridge; initial: D
         <span className="desk-bar__server" title={settings.serverUrl}>
           Server: <strong>{new URL(settings.serverUrl).host}</strong>
         </span>
+        <DeskStatusLine state={inbox} />
         <button type="button" className="button button--small" onClick={() => setEditing(true)}>
           Settings
         </button>
       </div>
+      <DeskNotices bridge={bridge} state={inbox} />
       <AppProviders key={settings.serverUrl} services={services}>
         <HashRouter>
           <AppRoutes />

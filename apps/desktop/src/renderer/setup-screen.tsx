@@ -5,11 +5,14 @@
  */
 import { useEffect, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
-import type { DesktopBridge, DesktopSettings, SettingsAccess } from '../shared/bridge.js';
+import type { DesktopBridge, DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
+import { deskTexts } from '../shared/desk-texts.js';
 
 interface SetupScreenProps {
   bridge: DesktopBridge;
   current: DesktopSettings;
+  /** The running inbox, for the mode in use (null before main answered, or on first run). */
+  inbox?: InboxState | null;
   onSaved: (settings: DesktopSettings) => void;
   /** Absent on first run: there is nothing to go back to. */
   onCancel?: () => void;
@@ -86,12 +89,69 @@ function ManagedSettings({ access, current }: { access: SettingsAccess; current:
         <dd>{current.watchedFolder ?? 'Not set'}</dd>
         <dt>After a scan is uploaded</dt>
         <dd>{current.afterUpload === 'delete' ? 'Delete it' : 'Move it to the “uploaded” folder'}</dd>
+        <dt>New scans</dt>
+        <dd>{FOLDER_MODES[current.folderMode]}</dd>
+        <dt>Duplicates and scans that could not be read</dt>
+        <dd>{PROBLEM_SCANS[current.problemScans]}</dd>
       </dl>
     </>
   );
 }
 
+/** The labels of the folder modes. */
+const FOLDER_MODES: Record<DesktopSettings['folderMode'], string> = {
+  auto: 'Automatic: poll a folder on a network share, watch a local one',
+  watch: 'Watch (file-system events)',
+  poll: 'Poll every 2 seconds',
+};
+
+/** The labels of where duplicates and damaged scans go. */
+const PROBLEM_SCANS: Record<DesktopSettings['problemScans'], string> = {
+  list: 'List them on the desk until dismissed',
+  move: 'Move them to the “duplicates” and “could-not-read” folders',
+};
+
+/** How the folder is followed (an admin may force Watch or Poll), and the mode in use now. */
+function FolderModeChoice({ current, inbox }: { current: DesktopSettings; inbox: InboxState | null }) {
+  const desk = inbox?.desk;
+  const network = desk?.network ? ` (network share: ${desk.network})` : '';
+  return (
+    <fieldset>
+      <legend>New scans</legend>
+      {(['auto', 'watch', 'poll'] as const).map((mode) => (
+        <label key={mode}>
+          <input type="radio" name="folderMode" value={mode} defaultChecked={current.folderMode === mode} />{' '}
+          {FOLDER_MODES[mode]}
+        </label>
+      ))}
+      {desk && (
+        <p className="hint" role="status">
+          {`${deskTexts.modeInUse[desk.mode]}${network}`}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function ProblemScansChoice({ current }: { current: DesktopSettings['problemScans'] }) {
+  return (
+    <fieldset>
+      <legend>Duplicates and scans that could not be read</legend>
+      {(['list', 'move'] as const).map((choice) => (
+        <label key={choice}>
+          <input type="radio" name="problemScans" value={choice} defaultChecked={current === choice} />{' '}
+          {PROBLEM_SCANS[choice]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+const formChoice = <T extends string>(form: FormData, name: string, choices: readonly T[], fallback: T): T =>
+  choices.find((choice) => choice === form.get(name)) ?? fallback;
+
 interface SettingsFormProps extends Pick<SetupScreenProps, 'bridge' | 'current' | 'onSaved'> {
+  inbox: InboxState | null;
   heading: ReactNode;
   cancel: ReactNode;
 }
@@ -146,6 +206,8 @@ function useSaveSettings(
           serverUrl: stringField(form, 'serverUrl'),
           watchedFolder: folder,
           afterUpload: form.get('afterUpload') === 'delete' ? 'delete' : 'move',
+          folderMode: formChoice(form, 'folderMode', ['auto', 'watch', 'poll'] as const, 'auto'),
+          problemScans: formChoice(form, 'problemScans', ['list', 'move'] as const, 'list'),
         }),
       );
     } catch (error) {
@@ -158,7 +220,7 @@ function useSaveSettings(
 }
 
 /** The form, for whoever may change the settings; main checks again on save. */
-function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFormProps) {
+function SettingsForm({ bridge, current, inbox, onSaved, heading, cancel }: SettingsFormProps) {
   const [folder, setFolder] = useState(current.watchedFolder ?? '');
   const { save, message, saving } = useSaveSettings(bridge, folder, onSaved);
   const browse = async () => {
@@ -181,6 +243,8 @@ function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFor
         />
         <FolderField folder={folder} onBrowse={() => void browse()} />
         <AfterUploadChoice current={current.afterUpload} />
+        <FolderModeChoice current={current} inbox={inbox} />
+        <ProblemScansChoice current={current.problemScans} />
         <p role="alert" className="error">
           {message}
         </p>
@@ -195,7 +259,7 @@ function SettingsForm({ bridge, current, onSaved, heading, cancel }: SettingsFor
   );
 }
 
-export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenProps) {
+export function SetupScreen({ bridge, current, inbox = null, onSaved, onCancel }: SetupScreenProps) {
   const access = useSettingsAccess(bridge);
   const firstRun = current.serverUrl === null && access?.managed !== true;
   const heading = <h1>{firstRun ? 'Set up this intake desk' : 'Desk settings'}</h1>;
@@ -229,6 +293,13 @@ export function SetupScreen({ bridge, current, onSaved, onCancel }: SetupScreenP
     );
   }
   return (
-    <SettingsForm bridge={bridge} current={current} onSaved={onSaved} heading={heading} cancel={cancel} />
+    <SettingsForm
+      bridge={bridge}
+      current={current}
+      inbox={inbox}
+      onSaved={onSaved}
+      heading={heading}
+      cancel={cancel}
+    />
   );
 }

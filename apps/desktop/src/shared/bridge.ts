@@ -6,7 +6,7 @@
 import type { InboxScanView, ScannerInboxSnapshot } from '@vita-docs/ui/inbox-snapshot';
 import type { z } from 'zod';
 import type {
-  AfterUploadSchema,
+  FolderModeSchema,
   JournalEntrySchema,
   ApiRequestSchema,
   ApiResponseSchema,
@@ -14,7 +14,7 @@ import type {
   SettingsInputSchema,
 } from './schemas.js';
 
-export type AfterUpload = z.infer<typeof AfterUploadSchema>;
+export type FolderMode = z.infer<typeof FolderModeSchema>;
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 export type SettingsInput = z.input<typeof SettingsInputSchema>;
 export type ApiRequest = z.infer<typeof ApiRequestSchema>;
@@ -36,7 +36,33 @@ export interface KeptUploads {
  * scans, watcher error), so main sends exactly what the renderer's panel reads.
  */
 export type InboxScan = InboxScanView;
-export type InboxState = ScannerInboxSnapshot;
+
+/** A file listed on the desk for someone to look at and dismiss: damaged, or a duplicate of an uploaded scan. */
+export interface DeskNotice {
+  id: string;
+  kind: 'damaged' | 'duplicate';
+  name: string;
+  relPath: string;
+  /** For a duplicate: the uploaded scan's name. */
+  duplicateOf?: string;
+}
+
+/** How the desk follows its scanner folder, for the desk bar and the settings screen. */
+export interface DeskInboxStatus {
+  /** The mode in use, and the setting it came from (`auto` picks `poll` on a network share). */
+  mode: 'watch' | 'poll';
+  setting: FolderMode;
+  /** The network file system found (`cifs`, `nfs`, `unc` …), or null. */
+  network: string | null;
+  intervalMs: number;
+  reachable: boolean;
+  waiting: number;
+  lastScanAt: number | null;
+  notices: DeskNotice[];
+}
+
+/** The panel's snapshot plus what the desk bar shows (absent while no folder is watched). */
+export type InboxState = ScannerInboxSnapshot & { desk?: DeskInboxStatus };
 
 /** A file's bytes handed to the renderer so it can follow the normal upload flow. */
 export interface FileBytes {
@@ -104,6 +130,8 @@ export interface DesktopBridge {
   markScanUploading(id: string, target: string): Promise<void>;
   markScanUploaded(id: string): Promise<void>;
   markScanFailed(id: string, error: string): Promise<void>;
+  /** Dismisses a damaged scan or a duplicate listed on the desk (never listed nor offered again). */
+  dismissScanNotice(id: string): Promise<void>;
   /** Expands the `File`s of a drop event (folders included) to supported files. */
   expandDrop(files: readonly unknown[]): Promise<DropResult>;
   readDroppedFile(token: string): Promise<FileBytes>;
@@ -134,6 +162,7 @@ export const channels = {
   markScanUploading: 'inbox:uploading',
   markScanUploaded: 'inbox:uploaded',
   markScanFailed: 'inbox:failed',
+  dismissScanNotice: 'inbox:dismiss',
   expandDrop: 'drop:expand',
   readDroppedFile: 'drop:read',
   openKeptUploads: 'kept:open',

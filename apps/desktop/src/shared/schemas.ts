@@ -6,7 +6,19 @@
 import { z } from 'zod';
 
 /** What happens to a scan file after a confirmed upload. */
-export const AfterUploadSchema = z.enum(['move', 'delete']);
+const AfterUploadSchema = z.enum(['move', 'delete']);
+
+/** How the scanner folder is followed: `auto` polls a network share and watches a local folder. */
+export const FolderModeSchema = z.enum(['auto', 'watch', 'poll']);
+
+/** Damaged scans and duplicates of uploaded ones: listed on the desk, or moved into sub-folders. */
+const ProblemScansSchema = z.enum(['list', 'move']);
+
+/** The two settings older settings files do not have, with their defaults. */
+const inboxSettings = {
+  folderMode: FolderModeSchema.default('auto'),
+  problemScans: ProblemScansSchema.default('list'),
+};
 
 const SERVER_URL_MESSAGE = 'Enter the server address, starting with https://';
 
@@ -43,6 +55,7 @@ export const DesktopSettingsSchema = z.object({
   serverUrl: ServerUrlSchema.nullable(),
   watchedFolder: folderPath.nullable(),
   afterUpload: AfterUploadSchema,
+  ...inboxSettings,
 });
 
 /**
@@ -55,6 +68,7 @@ export const ManagedSettingsSchema = z.strictObject({
   serverUrl: ServerUrlSchema,
   watchedFolder: folderPath,
   afterUpload: AfterUploadSchema.default('move'),
+  ...inboxSettings,
 });
 
 /** What the settings screen saves: both required. */
@@ -62,6 +76,7 @@ export const SettingsInputSchema = z.object({
   serverUrl: ServerUrlSchema,
   watchedFolder: folderPath,
   afterUpload: AfterUploadSchema,
+  ...inboxSettings,
 });
 
 /** Methods that take nothing: a payload is a confused or hostile caller. */

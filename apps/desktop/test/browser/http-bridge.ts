@@ -48,6 +48,7 @@ const bridge = {
   markScanUploading: (id, target) => call('markScanUploading', { id, target }),
   markScanUploaded: (id) => call('markScanUploaded', id),
   markScanFailed: (id, error) => call('markScanFailed', { id, error }),
+  dismissScanNotice: (id) => call('dismissScanNotice', id),
   // A page cannot learn the paths of dropped files (only Electron's preload can, with webUtils):
   // the harness sends the names and main's real expansion runs on them inside its drop folder.
   expandDrop: (files) =>

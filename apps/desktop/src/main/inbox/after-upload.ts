@@ -1,6 +1,6 @@
 /** What happens to a scan file once the server has confirmed its upload. */
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import { UPLOADED_FOLDER } from './rules.js';
 
 /** `move`: into `uploaded/` inside the watched folder (keeping sub-folders); `delete`: removed. */
@@ -26,6 +26,18 @@ export async function finishScanFile(
   await mkdir(dirname(target), { recursive: true });
   await withRetries(() => rename(source, target));
   return target;
+}
+
+/**
+ * Moves the file at `relPath` into `<folder>/<sub>/<relPath>` (a free name chosen when one is
+ * taken), for the scans set aside instead of listed (`duplicates/`, `could-not-read/`). Returns
+ * the new path inside the folder, `/`-separated.
+ */
+export async function setAsideFile(folder: string, relPath: string, sub: string): Promise<string> {
+  const target = await freeName(join(folder, sub, ...relPath.split('/')));
+  await mkdir(dirname(target), { recursive: true });
+  await withRetries(() => rename(join(folder, ...relPath.split('/')), target));
+  return relative(folder, target).split(sep).join('/');
 }
 
 async function freeName(wanted: string): Promise<string> {

@@ -7,6 +7,9 @@ import { finishScanFile, type AfterUpload } from './after-upload.js';
 import type { Ledger, LedgerEntry } from './ledger.js';
 import { createEmitter, scanOf, type InboxEvent, type Scan } from './scan.js';
 
+/** `list`: shown on the desk until dismissed; `move`: into `duplicates/` or `could-not-read/`. */
+export type ProblemScans = 'list' | 'move';
+
 /** The inbox's shared state. */
 export interface InboxContext {
   readonly folder: string;
@@ -36,6 +39,8 @@ export interface InboxContext {
   /** Set by close(): nothing new is offered. */
   closed: boolean;
   afterUpload: AfterUpload;
+  /** Duplicates of uploaded scans and damaged scans: listed on the desk, or moved to sub-folders. */
+  problemScans: ProblemScans;
   /** Moves or deletes an uploaded scan's file and records that it is done (a failure is reported, not thrown). */
   finishFile(entry: LedgerEntry): Promise<void>;
 }
@@ -57,6 +62,7 @@ export function createInboxContext(
     ledger: null,
     closed: false,
     afterUpload,
+    problemScans: 'list',
     entries() {
       if (!ctx.ledger) throw new Error('The scanner inbox has not been started.');
       return ctx.ledger.entries;

@@ -4,7 +4,7 @@
  */
 import type { InboxContext } from './context.js';
 import type { LedgerEntry, UploadAttempt } from './ledger.js';
-import type { Scan } from './scan.js';
+import type { InboxNotice, Scan } from './scan.js';
 
 /** The inbox's methods for its uploader (see `Inbox`). */
 export interface Handover {
@@ -13,6 +13,8 @@ export interface Handover {
   markUploading(id: string, target: string): Promise<Scan>;
   markUploaded(id: string): Promise<void>;
   markFailed(id: string, error: string): Promise<Scan>;
+  notices(): InboxNotice[];
+  dismiss(id: string): Promise<void>;
 }
 
 /** The entry of an offered scan; throws when it left the inbox. */
@@ -39,6 +41,35 @@ async function update(ctx: InboxContext, entry: LedgerEntry, change: Partial<Led
   const scan = ctx.view(entry);
   ctx.emit({ type: 'updated', scan });
   return scan;
+}
+
+/** Damaged scans, and waiting scans that repeat an uploaded one: what the desk lists to dismiss. */
+function notices(ctx: InboxContext): InboxNotice[] {
+  const found: Array<InboxNotice & { at: number }> = [];
+  for (const e of ctx.entries().values()) {
+    const name = e.relPath.slice(e.relPath.lastIndexOf('/') + 1);
+    if (e.status === 'damaged')
+      found.push({ id: e.id, kind: 'damaged', name, relPath: e.relPath, at: e.firstSeenAt });
+    if ((e.status !== 'waiting' && e.status !== 'failed') || !ctx.offered.has(e.id)) continue;
+    const original = ctx.view(e).duplicateOf;
+    if (original?.uploaded) {
+      const notice = { id: e.id, kind: 'duplicate' as const, name, relPath: e.relPath };
+      found.push({ ...notice, duplicateOf: original.name, at: e.firstSeenAt });
+    }
+  }
+  return found
+    .sort((a, b) => a.at - b.at || a.relPath.localeCompare(b.relPath))
+    .map(({ at: _at, ...notice }) => notice);
+}
+
+/** Dismisses a listed notice: remembered by path and bytes, so neither this run nor the next shows it. */
+async function dismiss(ctx: InboxContext, id: string): Promise<void> {
+  const entry = ctx.entries().get(id);
+  if (!entry || !notices(ctx).some((n) => n.id === id)) throw new Error('This scan is no longer listed.');
+  const wasOffered = ctx.offered.delete(id);
+  Object.assign(entry, { status: 'dismissed', error: undefined, attempt: undefined });
+  await ctx.save();
+  ctx.emit(wasOffered ? { type: 'removed', id, reason: 'dismissed' } : { type: 'status' });
 }
 
 /** The handover of an inbox's scans. */
@@ -77,5 +108,7 @@ export function createHandover(ctx: InboxContext): Handover {
     async markFailed(id, error) {
       return update(ctx, requireScan(ctx, id), { status: 'failed', error: error || 'Upload failed' });
     },
+    notices: () => (ctx.ledger ? notices(ctx) : []),
+    dismiss: (id) => dismiss(ctx, id),
   };
 }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInbox } from './inbox.js';
 import { putFile, removeFolder, startRecorded, tempFolder, type RecordedInbox } from './test-support.js';
@@ -41,40 +42,48 @@ const exists = (path: string): Promise<boolean> =>
   );
 
 /**
- * A slow scanner in another process (so a busy test process cannot pause it): appends 12 chunks
- * of 64 KiB, one every 250 ms (3 s in all), then exits. Resolves with the bytes' sha256 on exit.
+ * A slow scanner in another process (so a busy test process cannot pause it): writes a real PDF in
+ * 10 chunks, 500 ms apart, pausing 1.6 s halfway (longer than the inbox's 1 s stability window, so
+ * half a PDF sits unchanged), 6 s in all. Resolves with the bytes' sha256 on exit.
  */
-function slowScanner(path: string): Promise<string> {
+async function slowScanner(path: string): Promise<{ sha256: string; size: number }> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([612, 792]);
+  doc.setTitle('slow scan '.repeat(6000));
+  const bytes = Buffer.from(await doc.save());
+  // Hidden, so the inbox never takes it for a scan.
+  const source = join(dirname(path), '.slow-source');
+  await writeFile(source, bytes);
   const script = `
     const fs = require('node:fs');
+    const bytes = fs.readFileSync(process.argv[2]);
     const fd = fs.openSync(process.argv[1], 'w');
+    const size = Math.ceil(bytes.length / 10);
     let n = 0;
     const tick = () => {
-      fs.writeSync(fd, Buffer.alloc(65536, 65 + n));
+      fs.writeSync(fd, bytes.subarray(n * size, (n + 1) * size));
       n += 1;
-      if (n < 12) setTimeout(tick, 250); else fs.closeSync(fd);
+      if (n < 10) setTimeout(tick, n === 5 ? 1600 : 500); else fs.closeSync(fd);
     };
     tick();`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, path], { stdio: 'inherit' });
+    const child = spawn(process.execPath, ['-e', script, path, source], { stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`writer exited with ${code}`));
-      const hash = createHash('sha256');
-      for (let n = 0; n < 12; n += 1) hash.update(Buffer.alloc(65536, 65 + n));
-      resolve(hash.digest('hex'));
+      resolve({ sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
     });
   });
 }
 
 describe('scanner inbox', () => {
-  it('offers a file written slowly in chunks exactly once, and only when complete', async () => {
+  it('offers a PDF written slowly in chunks (pausing halfway) exactly once, and only when complete', async () => {
     const recorded = await start();
     const written = slowScanner(join(folder, 'slow scan.pdf'));
     const scan = await recorded.added('slow scan.pdf');
-    const sha = await written;
-    expect(scan.size).toBe(12 * 65536);
-    expect(scan.sha256).toBe(sha);
+    const whole = await written;
+    expect(scan.size).toBe(whole.size);
+    expect(scan.sha256).toBe(whole.sha256);
     expect(scan.status).toBe('waiting');
 
     // A later file settling proves the first had every chance to be (wrongly) offered again.
@@ -188,13 +197,13 @@ describe('scanner inbox', () => {
 
   it('moves a confirmed upload into uploaded/, keeping its sub-folder and a free name', async () => {
     const recorded = await start();
-    await putFile(folder, 'desk 2/scan.pdf', 'first');
+    const bytes = await readFile(await putFile(folder, 'desk 2/scan.pdf', 'first'));
     await putFile(folder, 'uploaded/desk 2/scan.pdf', 'an earlier scan of the same name');
     const scan = await recorded.added('desk 2/scan.pdf');
     await recorded.inbox.markUploading(scan.id, 'client/W-2');
     await recorded.inbox.markUploaded(scan.id);
     expect(await exists(join(folder, 'desk 2', 'scan.pdf'))).toBe(false);
-    expect(await readFile(join(folder, 'uploaded', 'desk 2', 'scan (1).pdf'), 'utf8')).toContain('first');
+    expect(await readFile(join(folder, 'uploaded', 'desk 2', 'scan (1).pdf'))).toEqual(bytes);
     expect(recorded.inbox.list()).toEqual([]);
     expect(recorded.events.at(-1)).toEqual({ type: 'removed', id: scan.id, reason: 'uploaded' });
   });

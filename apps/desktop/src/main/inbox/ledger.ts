@@ -7,8 +7,12 @@ import { readFile, rename } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileAtomic } from '../fs-atomic.js';
 
-/** Where a scan is in its life. `uploaded` entries are kept (bounded) to recognise re-copied files. */
-const ScanStatus = z.enum(['waiting', 'uploading', 'failed', 'uploaded']);
+/**
+ * Where a scan is in its life. `uploaded` entries are kept (bounded) to recognise re-copied files;
+ * `damaged` is a file that never opened whole (listed on the desk, never offered); `dismissed` is a
+ * damaged scan or a duplicate someone dismissed at the desk: its path and bytes are not offered again.
+ */
+const ScanStatus = z.enum(['waiting', 'uploading', 'failed', 'uploaded', 'damaged', 'dismissed']);
 export type ScanStatus = z.infer<typeof ScanStatus>;
 
 /** One upload attempt that may have reached the server before the kiosk stopped. */

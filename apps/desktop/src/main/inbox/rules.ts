@@ -22,6 +22,13 @@ const SUPPORTED_SCAN_EXTENSIONS: readonly string[] = [
 /** Name of the sub-folder of the watched folder that receives uploaded scans. */
 export const UPLOADED_FOLDER = 'uploaded';
 
+/** Sub-folders for duplicates and scans that could not be read, when a desk sets them aside. */
+export const DUPLICATES_FOLDER = 'duplicates';
+export const COULD_NOT_READ_FOLDER = 'could-not-read';
+
+/** Top-level folders of the watched folder the inbox never looks into (all of our own making). */
+const OWN_FOLDERS = new Set([UPLOADED_FOLDER, DUPLICATES_FOLDER, COULD_NOT_READ_FOLDER]);
+
 const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.jpg': 'image/jpeg',
@@ -75,7 +82,7 @@ export function scanContentType(name: string): string {
 export interface WatchFilter {
   /** `/`-separated path inside the folder; null for the folder itself or anything outside it. */
   relativeOf: (path: string) => string | null;
-  /** chokidar's `ignored`: hidden/temporary names, the `uploaded` folder, unsupported files. */
+  /** chokidar's `ignored`: hidden/temporary names, our own folders (`uploaded` …), unsupported files. */
   ignored: (path: string, stats?: Stats) => boolean;
 }
 
@@ -90,7 +97,7 @@ export function watchFilter(folder: string): WatchFilter {
     const rel = relativeOf(path);
     if (rel === null) return false;
     const parts = rel.split('/');
-    if (parts[0]?.toLowerCase() === UPLOADED_FOLDER) return true;
+    if (OWN_FOLDERS.has(parts[0]?.toLowerCase() ?? '')) return true;
     const name = parts[parts.length - 1] ?? '';
     if (isIgnoredName(name)) return true;
     // Without stats a path may be a folder, and folders have no extension to judge.

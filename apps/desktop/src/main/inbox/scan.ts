@@ -29,18 +29,44 @@ export interface Scan {
   duplicateOf?: DuplicateOf;
 }
 
+/**
+ * A file the desk lists for someone to look at rather than to upload: a scan that could not be
+ * read, or a duplicate of one uploaded already. Shown once; dismissed, it is not shown again.
+ */
+export interface InboxNotice {
+  id: string;
+  kind: 'damaged' | 'duplicate';
+  name: string;
+  relPath: string;
+  /** For a duplicate: the name of the uploaded scan it repeats. */
+  duplicateOf?: string;
+}
+
 /** Changes the inbox reports. `added` happens once per scan per run, when it is ready. */
 export type InboxEvent =
   | { type: 'added'; scan: Scan }
   | { type: 'updated'; scan: Scan }
-  | { type: 'removed'; id: string; reason: 'uploaded' | 'deleted' | 'changed' }
+  | { type: 'removed'; id: string; reason: 'uploaded' | 'deleted' | 'changed' | 'dismissed' }
+  /** A file that is no scan to offer: listed as damaged, or moved to `movedTo` (set aside). */
+  | { type: 'problem'; kind: 'damaged' | 'duplicate'; relPath: string; movedTo?: string }
+  /** The folder's watching changed (reachable or not, mode) or a notice went. */
+  | { type: 'status' }
   | { type: 'error'; message: string };
 
 /** The scan view of a ledger entry; `duplicateOf` points at the earliest other entry with the same sha256. */
 export function scanOf(entry: LedgerEntry, path: string, all: ReadonlyMap<string, LedgerEntry>): Scan {
-  if (entry.status === 'uploaded') throw new Error('An uploaded entry is not a scan in the inbox.');
+  const { status } = entry;
+  if (status !== 'waiting' && status !== 'uploading' && status !== 'failed')
+    throw new Error(`A ${status} entry is not a scan in the inbox.`);
   const original = [...all.values()]
-    .filter((other) => other.id !== entry.id && other.sha256 === entry.sha256 && isEarlier(other, entry))
+    .filter(
+      (other) =>
+        other.id !== entry.id &&
+        other.sha256 === entry.sha256 &&
+        other.status !== 'damaged' &&
+        other.status !== 'dismissed' &&
+        isEarlier(other, entry),
+    )
     .sort((a, b) => (isEarlier(a, b) ? -1 : 1))[0];
   const scan: Scan = {
     id: entry.id,
@@ -50,7 +76,7 @@ export function scanOf(entry: LedgerEntry, path: string, all: ReadonlyMap<string
     size: entry.size,
     mtimeMs: entry.mtimeMs,
     sha256: entry.sha256,
-    status: entry.status,
+    status,
   };
   if (entry.error !== undefined) scan.error = entry.error;
   if (entry.attempt !== undefined) scan.attempt = entry.attempt;

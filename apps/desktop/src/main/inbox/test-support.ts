@@ -4,7 +4,10 @@
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { createInbox, type Inbox, type InboxOptions } from './inbox.js';
 import type { InboxEvent, Scan } from './scan.js';
 
@@ -76,6 +79,8 @@ export async function startRecorded(options: InboxOptions): Promise<RecordedInbo
 function brief(event: InboxEvent): string {
   if (event.type === 'error') return `error ${event.message}`;
   if (event.type === 'removed') return `removed ${event.id} ${event.reason}`;
+  if (event.type === 'problem') return `problem ${event.kind} ${event.relPath}`;
+  if (event.type === 'status') return 'status';
   return `${event.type} ${event.scan.relPath}`;
 }
 
@@ -89,10 +94,38 @@ export function removeFolder(folder: string): Promise<void> {
   return rm(folder, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** Writes a file (creating its folders) with content unique to `seed`. */
+/** A one-page PDF whose bytes are `seed`'s own (its title), the same for the same seed. */
+export async function testPdf(seed: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(seed);
+  doc.addPage([612, 792]);
+  return doc.save();
+}
+
+/** A small image of the type its name says (JPEG, PNG, TIFF …), its pixels drawn from `seed`. */
+async function testImage(ext: string, seed: string): Promise<Uint8Array> {
+  const digest = createHash('sha256').update(seed).digest();
+  const pixels = Buffer.alloc(16 * 16 * 3, 0).map((_, i) => digest[i % digest.length] ?? 0);
+  const image = sharp(pixels, { raw: { width: 16, height: 16, channels: 3 } });
+  if (ext === '.png') return image.png().toBuffer();
+  if (ext === '.tif' || ext === '.tiff') return image.tiff().toBuffer();
+  if (ext === '.webp') return image.webp({ lossless: true }).toBuffer();
+  return image.jpeg({ quality: 95 }).toBuffer();
+}
+
+/**
+ * Writes a whole scan (creating its folders): a PDF, or an image of the type its name says, with
+ * bytes unique to `seed`. Other names get text.
+ */
 export async function putFile(folder: string, relPath: string, seed: string = relPath): Promise<string> {
   const path = join(folder, ...relPath.split('/'));
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `%PDF-1.4 test scan ${seed}\n`);
+  // By the scan type in the name, also under a temporary name (`scan.pdf.~tmp`).
+  const ext = `.${/\.(pdf|jpe?g|png|tiff?|webp)(?=\.|$)/i.exec(relPath)?.[1]?.toLowerCase() ?? ''}`;
+  const isImage = ['.jpg', '.jpeg', '.png', '.tif', '.tiff', '.webp'].includes(ext);
+  await writeFile(
+    path,
+    ext === '.pdf' ? await testPdf(seed) : isImage ? await testImage(ext, seed) : `text ${seed}\n`,
+  );
   return path;
 }
