@@ -1,7 +1,7 @@
 /**
- * Passkeys against the real server (docs/behaviour.md#passkeys, docs/security.md#passkeys): the
+ * Passkeys against the real server (docs/behaviour.md#passkeys, docs/security.md): the
  * ceremonies driven by a software authenticator (test/soft-authenticator.ts) that can be told to
- * lie, and every refusal issue 35 lists. The Chromium journeys are in apps/web/e2e/passkeys.test.ts.
+ * lie, and every refusal a ceremony can meet. The Chromium journeys are in apps/web/e2e/passkeys.test.ts.
  */
 import { messages, passkeyMessages } from '@vita-docs/core';
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// A volunteer on a phone, round 2's smaller fixes (issue 38): the primary button of the queue and of
+// A volunteer on a phone, the smaller things that slow them down: the primary button of the queue and of
 // Scan pages in view, a scan page retaken in place, counts and messages that never go stale, and the
 // keyboard focus kept where the person works.
 import { messages, waitingTrayLabel } from '@vita-docs/core';

@@ -1,4 +1,4 @@
-// A volunteer under time pressure, round 2 (issue 38): status that follows uploads as they land, a
+// A volunteer under time pressure, what must not slow them down: status that follows uploads as they land, a
 // retake that keeps its name and is checked like any photo, and work picked up after signing in again.
 import { discardKeptConfirm, filesWaitingMessage, messages } from '@vita-docs/core';
 import type { Page, Route } from 'playwright-core';

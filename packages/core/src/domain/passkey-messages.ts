@@ -1,7 +1,7 @@
 /**
  * The passkey texts of the screens loaded after sign-in (docs/behaviour.md#passkeys), apart from
- * `messages` so the first page's download does not carry them; the button and offer texts as issue 35
- * gives them. The login screen's two are in `messages`.
+ * `messages` so the first page's download does not carry them; the button and offer texts are the product's
+ * own wording. The login screen's two are in `messages`.
  */
 export const passkeyMessages = {
   offer: 'Sign in faster next time with a passkey',
