@@ -79,18 +79,19 @@ describe.each(['local', 's3'] as const)('renames that race (%s store)', (storeKi
     // it is as wide as the jitter, so a design that lets a loser copy onto the winner's key shows.
     const store = app.server.services.store;
     const jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 12));
-    const { copy, delete: remove } = store;
+    const copy = store.copy.bind(store);
+    const remove = store.delete.bind(store);
     store.copy = async (from, to) => {
       await jitter();
       if (storeKind === 's3' && (await store.head(to))) {
-        await remove.call(store, [to]);
+        await remove([to]);
         await jitter();
       }
-      return copy.call(store, from, to);
+      return copy(from, to);
     };
     store.delete = async (keys) => {
       await jitter();
-      return remove.call(store, keys);
+      return remove(keys);
     };
     const started = performance.now();
     const problems = (
