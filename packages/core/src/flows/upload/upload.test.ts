@@ -330,6 +330,7 @@ describe('upload queue', () => {
           retryable: false,
           kind: 'http',
           httpStatus: 415,
+          code: 'unsupported_type',
         },
       }),
     ]);
@@ -358,6 +359,7 @@ describe('upload queue', () => {
           retryable: true,
           kind: 'http',
           httpStatus: 403,
+          code: 'forbidden',
         },
       }),
     ]);
@@ -465,6 +467,7 @@ describe('upload queue', () => {
           retryable: false,
           kind: 'other',
           httpStatus: 413,
+          code: 'too_large',
         },
       ],
       ['huge-photo.pdf', { status: 'queued' }],
@@ -476,6 +479,7 @@ describe('upload queue', () => {
           retryable: false,
           kind: 'other',
           httpStatus: 413,
+          code: 'too_large',
         },
       ],
     ]);
