@@ -50,6 +50,7 @@ import { createObjectStore } from './storage/create.js';
 import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
 import { encryptStoredFiles } from './storage/encrypt-existing.js';
 import { fixDocumentNames } from './documents/rename.js';
+import { claimRun } from './recurring.js';
 import { localStorageRoutes } from './storage/local-routes.js';
 import type { LocalObjectStore } from './storage/local.js';
 import type { Services } from './services.js';
@@ -60,6 +61,7 @@ export { loadConfig, ConfigError } from './env.js';
 
 /** How often the sweeper runs, and how old unaccounted bytes or expired uploads must be before it acts. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+const RETENTION_INTERVAL_MS = 60 * 60_000;
 const SWEEP_GRACE_MS = 60 * 60_000;
 
 /**
@@ -304,26 +306,39 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
     ]).catch((err: unknown) => log.warn({ err }, 'housekeeping failed'));
   }, 15 * 60_000);
   housekeeping.unref();
+  /** Recurring work under way, awaited by `finished`. */
+  const running = new Set<Promise<unknown>>();
+  /**
+   * Runs `work` now and then every `intervalMs`, each tick only if this process claims the interval's
+   * run (one run per interval across the processes sharing the database; a start always runs).
+   */
+  const recurring = (name: string, intervalMs: number, work: () => Promise<unknown>, failed: string) => {
+    const run = (claimMs: number) => {
+      const done = claimRun(db, name, claimMs)
+        .then((mine) => mine && work())
+        .catch((err: unknown) => log.warn({ err }, failed));
+      running.add(done);
+      void done.finally(() => running.delete(done));
+    };
+    run(0);
+    const timer = setInterval(() => run(intervalMs), intervalMs);
+    timer.unref();
+    return timer;
+  };
   // Uploads settled, abandoned ones dropped, bytes no document refers to removed: now, then regularly.
-  let sweeping: Promise<unknown> = Promise.resolve();
-  const runSweep = () => {
-    sweeping = sweep(services, { graceMs: SWEEP_GRACE_MS }).catch((err: unknown) =>
-      log.warn({ err }, 'sweep failed'),
-    );
-  };
-  runSweep();
-  const sweeper = setInterval(runSweep, SWEEP_INTERVAL_MS);
-  sweeper.unref();
+  const sweeper = recurring(
+    'sweep',
+    SWEEP_INTERVAL_MS,
+    () => sweep(services, { graceMs: SWEEP_GRACE_MS }),
+    'sweep failed',
+  );
   // The retention rule: now, then every hour (each run does what is due and nothing twice).
-  let retaining: Promise<unknown> = Promise.resolve();
-  const runRetentionNow = () => {
-    retaining = runRetention(services, new Date()).catch((err: unknown) =>
-      log.warn({ err }, 'retention run failed'),
-    );
-  };
-  runRetentionNow();
-  const retention = setInterval(runRetentionNow, 60 * 60_000);
-  retention.unref();
+  const retention = recurring(
+    'retention',
+    RETENTION_INTERVAL_MS,
+    () => runRetention(services, new Date()),
+    'retention run failed',
+  );
   // A season close a crash interrupted is finished now, whatever step it had reached.
   const resuming = resumeSeasonClose(services).then(
     (year) => year !== undefined && log.info({ year }, 'an interrupted season close was finished'),
@@ -355,8 +370,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
       stopOneOffs.abort();
     },
     finished: async () => {
-      await sweeping;
-      await retaining;
+      await Promise.all(running);
       await resuming;
       await encrypting;
       await naming;

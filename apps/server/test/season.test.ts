@@ -107,6 +107,11 @@ describe('season close', () => {
   });
 
   it('approval reactivates a suspended account', async () => {
+    // Listed under Pending Approvals as a returning volunteer, not as a stranger.
+    const pending = (await people.admin.get('/api/admin/users?status=pending')).body as {
+      items: { email: string; suspended?: boolean }[];
+    };
+    expect(pending.items.find((u) => u.email === 'vola@example.org')?.suspended).toBe(true);
     expect(
       (await people.admin.post('/api/admin/users/vola%40example.org/approve', { approved: true })).status,
     ).toBe(200);

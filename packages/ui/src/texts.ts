@@ -12,6 +12,7 @@ export const texts = {
   deleteUserTitle: 'Delete User?',
   deleteClientTitle: 'Delete Client?',
   noPendingApprovals: 'No accounts are waiting for approval.',
+  returningVolunteer: 'Returning volunteer: suspended at the end of last season.',
   noOrphanedClients: 'No clients need reassignment.',
   noUsers: 'No users yet.',
   noClients: 'No clients yet.',

@@ -20,6 +20,7 @@ export const NOT_BACKED_UP = new Set([
   'journal_keys',
   'passkey_challenges',
   'ended_sessions',
+  'recurring_runs',
   'dev_outbox',
   'kysely_migration',
   'kysely_migration_lock',

@@ -259,6 +259,11 @@ const migrations: Record<string, Migration> = {
        CHECK (state <> 'stored' OR (size IS NOT NULL AND sha256 IS NOT NULL AND crc32 IS NOT NULL AND stored_at IS NOT NULL))`,
     `CREATE INDEX documents_claimed ON documents (expires_at) WHERE state = 'claimed'`,
   ),
+  '0019_recurring_runs': statements(
+    // When each recurring job (the sweep, the retention rule) last ran on this database, whichever
+    // process ran it (recurring.ts).
+    `CREATE TABLE recurring_runs (name text PRIMARY KEY, ran_at timestamptz NOT NULL)`,
+  ),
   '0020_passkeys': statements(
     // Passkeys (auth/passkeys.ts). The user handle is random, never the email: authenticators keep it
     // and may show or sync it, and it must not change when the email does.

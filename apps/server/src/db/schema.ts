@@ -157,6 +157,11 @@ export interface DocumentsTable {
   version: string | null;
 }
 
+export interface RecurringRunsTable {
+  name: string;
+  ran_at: Date;
+}
+
 export interface ServerJobsTable {
   name: string;
   done_at: CreatedAt;
@@ -244,6 +249,7 @@ export interface Database {
   audit_log: AuditLogTable;
   documents: DocumentsTable;
   server_jobs: ServerJobsTable;
+  recurring_runs: RecurringRunsTable;
   storage_key: StorageKeyTable;
   retention: RetentionTable;
   season_close: SeasonCloseTable;

@@ -12,6 +12,7 @@ export function toUser(row: UserRow): User {
     isAdmin: row.is_admin,
     approved: row.approved,
     createdAt: row.created_at.toISOString(),
+    ...(row.suspended ? { suspended: true as const } : {}),
   };
 }
 

@@ -40,6 +40,8 @@ export const User = z.object({
   isAdmin: z.boolean(),
   approved: z.boolean(),
   createdAt: Timestamp,
+  /** Present (true) for an account a season close suspended: a returning volunteer waiting for approval. */
+  suspended: z.literal(true).optional(),
 });
 export type User = z.infer<typeof User>;
 

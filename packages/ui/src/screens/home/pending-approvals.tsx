@@ -55,6 +55,7 @@ export function PendingApprovals({ flow, actorIsAdmin }: { flow: ApprovalsFlow; 
               }
             >
               <p className="card__line">{user.email}</p>
+              {user.suspended && <p className="card__line">{texts.returningVolunteer}</p>}
             </Card>
           );
         })}

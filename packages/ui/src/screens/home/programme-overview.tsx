@@ -5,43 +5,71 @@ import { Loading } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import '../../styles/overview.css';
 
-/** Documents uploaded per day as bars: inline SVG (no chart library), described in words for screen readers. */
-function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now: number }) {
+/** `2026-11-20` as `Nov 20`: short enough for three under a phone-wide chart. */
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+
+function Bars({ days, most }: { days: ReturnType<typeof lastThirtyDays>; most: number }) {
+  const width = 300;
+  const height = 80;
+  const bar = width / days.length;
+  return days.map((d, i) => {
+    const h = (d.count / most) * (height - 2);
+    return (
+      <rect key={d.day} x={i * bar + 1} y={height - h} width={bar - 2} height={h} className="overview__bar">
+        <title>{`${d.day}: ${d.count}`}</title>
+      </rect>
+    );
+  });
+}
+
+/**
+ * Documents uploaded per day as bars: inline SVG (no chart library), described in words for screen
+ * readers; its scale, dates and the busiest day are printed beside it, readable without hovering
+ * (a phone has no hover).
+ */
+export function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now: number }) {
   const days = lastThirtyDays(perDay, now);
   const most = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const busiest = days.reduce((a, b) => (b.count > a.count ? b : a));
-  const width = 300;
-  const height = 80;
-  const bar = width / days.length;
-  const label =
-    total === 0
-      ? 'Documents uploaded per day, last 30 days: none.'
-      : `Documents uploaded per day, last 30 days: ${total} in all, most on ${busiest.day} (${busiest.count}).`;
+  const summary = total === 0 ? 'none' : `${total} in all, most on ${busiest.day} (${busiest.count})`;
+  const dayAt = (i: number) => {
+    const d = days[i];
+    return d ? shortDay(d.day) : '';
+  };
   return (
-    <svg
-      className="overview__chart"
-      viewBox={`0 0 ${width} ${height}`}
-      role="img"
-      aria-label={label}
-      preserveAspectRatio="none"
-    >
-      {days.map((d, i) => {
-        const h = (d.count / most) * (height - 2);
-        return (
-          <rect
-            key={d.day}
-            x={i * bar + 1}
-            y={height - h}
-            width={bar - 2}
-            height={h}
-            className="overview__bar"
-          >
-            <title>{`${d.day}: ${d.count}`}</title>
-          </rect>
-        );
-      })}
-    </svg>
+    <figure className="overview__figure">
+      <div className="overview__plot">
+        <div className="overview__y" aria-hidden="true">
+          <span>{most}</span>
+          <span>0</span>
+        </div>
+        <svg
+          className="overview__chart"
+          viewBox="0 0 300 80"
+          role="img"
+          aria-label={`Documents uploaded per day, last 30 days: ${summary}.`}
+          preserveAspectRatio="none"
+        >
+          <Bars days={days} most={most} />
+        </svg>
+      </div>
+      <div className="overview__x" aria-hidden="true">
+        <span>{dayAt(0)}</span>
+        <span>{dayAt(Math.floor(days.length / 2))}</span>
+        <span>{dayAt(days.length - 1)}</span>
+      </div>
+      <figcaption className="overview__caption" aria-hidden="true">
+        {total === 0
+          ? 'No documents uploaded in the last 30 days.'
+          : `${total} documents in 30 days; most on ${shortDay(busiest.day)} (${busiest.count}).`}
+      </figcaption>
+    </figure>
   );
 }
 
