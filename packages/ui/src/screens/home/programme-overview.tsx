@@ -31,6 +31,7 @@ function Bars({ days, most }: { days: ReturnType<typeof lastThirtyDays>; most: n
  * Documents uploaded per day as bars: inline SVG (no chart library), described in words for screen
  * readers; its scale, dates and the busiest day are printed beside it, readable without hovering
  * (a phone has no hover).
+ * @internal Exported for its tests.
  */
 export function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay']; now: number }) {
   const days = lastThirtyDays(perDay, now);
