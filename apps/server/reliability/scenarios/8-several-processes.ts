@@ -369,11 +369,14 @@ async function rollingRestart(cluster: Cluster, volunteers: Browser[]): Promise<
   const began = Date.now();
   const { recorder, counts } = await underLoad(volunteers, async () => {
     for (let i = 0; i < cluster.processes.length; i += 1) {
+      const port = cluster.ports[i] as number;
+      // Out of the balance first: a connection nginx opens while the process closes its port would be
+      // reset, and nginx does not send a POST twice (docs/scaling.md, rolling restart).
+      await cluster.nginx.setDown(port, true);
       await cluster.processes[i]?.stop();
       await cluster.restart(i);
-      // nginx leaves a process it could not reach alone for fail_timeout: the next one is stopped only
-      // once nginx sends requests to this one again (docs/scaling.md, rolling restart).
-      await cluster.nginx.inUse(cluster.ports[i] as number);
+      await cluster.nginx.setDown(port, false);
+      await cluster.nginx.inUse(port);
       restarts += 1;
     }
   });
