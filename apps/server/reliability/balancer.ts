@@ -51,17 +51,6 @@ async function nginxSite(ports: readonly number[], listen: number, accessLog: st
     .replace(/access_log \S+ /, `access_log ${accessLog} `);
 }
 
-/** The worker processes of the nginx master `pid`. */
-async function workers(pid: number | undefined): Promise<number[]> {
-  const { stdout } = await promisify(execFile)('ps', ['-o', 'pid=', '--ppid', String(pid)]).catch(() => ({
-    stdout: '',
-  }));
-  return stdout
-    .split('\n')
-    .map(Number)
-    .filter((n) => n > 0);
-}
-
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
@@ -80,11 +69,6 @@ export interface Nginx {
   answeredBy(): Promise<Map<string, number>>;
   /** Resolves once the process on `port` answers requests through nginx again (after a restart). */
   inUse(port: number): Promise<void>;
-  /**
-   * Takes the process on `port` out of the balance (`down`) or back in, by a graceful reload;
-   * resolves once every worker that ran the old configuration has exited (its requests answered).
-   */
-  setDown(port: number, down: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,9 +90,6 @@ http { ${temp} include ${dir}/vita-docs.conf; }
   await promisify(execFile)(binary, ['-t', '-q', '-p', dir, '-c', `${dir}/nginx.conf`]);
   const child: ChildProcess = spawn(binary, ['-p', dir, '-c', `${dir}/nginx.conf`], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${listen}`;
-  const site = path.join(dir, 'vita-docs.conf');
-  const signal = (name: string) =>
-    promisify(execFile)(binary, ['-p', dir, '-c', `${dir}/nginx.conf`, '-s', name]);
   for (let waited = 0; ; waited += 25) {
     if (
       await fetch(`${url}/api/me`).then(
@@ -142,17 +123,6 @@ http { ${temp} include ${dir}/vita-docs.conf; }
       for (let waited = 0; ((await answeredBy()).get(address) ?? 0) <= before; waited += 100) {
         if (waited > 30_000) throw new Error(`nginx sent nothing to ${address} within 30 s of its restart`);
         await sleep(100);
-      }
-    },
-    async setDown(port, down) {
-      const line = new RegExp(`^( *server 127\\.0\\.0\\.1:${port} [^;]*?)( down)?;$`, 'm');
-      await fs.writeFile(site, (await fs.readFile(site, 'utf8')).replace(line, down ? '$1 down;' : '$1;'));
-      const before = await workers(child.pid);
-      await signal('reload');
-      // The old workers finish what they were answering, then exit; new ones have the new upstreams.
-      for (let waited = 0; (await workers(child.pid)).some((pid) => before.includes(pid)); waited += 50) {
-        if (waited > 30_000) throw new Error('nginx kept its old workers for 30 s after a reload');
-        await sleep(50);
       }
     },
     async stop() {
