@@ -10,7 +10,7 @@ import type { TestServer } from '@vita-docs/test-server';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attemptTarget, startIntake, type IntakeReport } from '../src/cli/uploader.js';
-import { removeFolder, startRecorded, tempFolder } from '../src/main/inbox/test-support.js';
+import { removeFolder, startRecorded, tempFolder, testPdf } from '../src/main/inbox/test-support.js';
 import type { ServerFetch } from '../src/main/server-fetch.js';
 import { EMAIL, PIN, startDeskServer } from './desk-server.js';
 import { spawnIntake, type IntakeProcess } from './intake-process.js';
@@ -22,16 +22,13 @@ let clientId: string;
 let folder: string;
 const running: IntakeProcess[] = [];
 
-/** A tiny PDF; the title makes each one's bytes (and sha256) its own, so none is a duplicate. */
-const pdf = (title: string) =>
-  Buffer.from(
-    `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n3 0 obj<</Title(${title})>>endobj\ntrailer<</Root 1 0 R/Info 3 0 R>>\n%%EOF\n`,
-  );
+/** A one-page PDF; the title makes each one's bytes (and sha256) its own, so none is a duplicate. */
+const pdf = (title: string) => testPdf(title);
 const image = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
 
 /** Drops a scan the way a scanner does: written under a temporary name, then renamed. */
-async function scan(name: string, bytes: Buffer): Promise<void> {
+async function scan(name: string, bytes: Uint8Array): Promise<void> {
   const temp = join(folder, `${name}.~tmp`);
   await writeFile(temp, bytes);
   await rename(temp, join(folder, name));
@@ -95,7 +92,7 @@ afterAll(async () => {
 describe('headless intake against the real server', () => {
   it('uploads a PDF, a JPEG and a PNG into the category, converting the images, and moves them to uploaded/', async () => {
     const intake = await signedInIntake();
-    await scan('w2-page1.pdf', pdf('w2 page 1'));
+    await scan('w2-page1.pdf', await pdf('w2 page 1'));
     await scan('w2-photo.jpg', await image(1200, 1600).jpeg().toBuffer());
     await scan('w2-wide.png', await image(1600, 900).png().toBuffer());
 
@@ -138,7 +135,7 @@ describe('headless intake against the real server', () => {
   it('keeps scans while the server is down and uploads each exactly once when it is back', async () => {
     const intake = await signedInIntake();
     await server.stop();
-    await scan('late-1.pdf', pdf('late 1'));
+    await scan('late-1.pdf', await pdf('late 1'));
     await scan('late-2.png', await image(640, 480).png().toBuffer());
     await intake.line(/^failed late-1\.pdf: /);
     await intake.line(/^failed late-2\.png: /);
@@ -156,11 +153,11 @@ describe('headless intake against the real server', () => {
   }, 300_000);
 
   it('after a restart of the intake, uploads what arrived meanwhile and repeats nothing', async () => {
-    await scan('while-off.pdf', pdf('while off'));
+    await scan('while-off.pdf', await pdf('while off'));
     const before = (await listing('W-2')).length;
     const intake = await signedInIntake();
     await intake.line(/^uploaded while-off\.pdf -> while-off\.pdf/);
-    await scan('sentinel.pdf', pdf('sentinel'));
+    await scan('sentinel.pdf', await pdf('sentinel'));
     await intake.line(/^uploaded sentinel\.pdf/);
     expect(intake.stdout.filter((line) => line.startsWith('uploaded'))).toHaveLength(2);
     expect((await listing('W-2')).length).toBe(before + 2);
@@ -169,16 +166,17 @@ describe('headless intake against the real server', () => {
 
   it('a scan the server refuses stays in the folder with its reason and is not sent again', async () => {
     const intake = await signedInIntake();
-    await scan('not-a.pdf', Buffer.from('GIF89a this is not a pdf at all'));
-    const refused = await intake.line(/^failed not-a\.pdf: /);
+    // AVIF bytes named .heic: whole to the desk (an ISO-BMFF image with its header), a type the server refuses.
+    await scan('not-a.heic', Buffer.from('\0\0\0\x18ftypavif\0\0\0\0mif1avif', 'latin1'));
+    const refused = await intake.line(/^failed not-a\.heic: /);
     expect(refused).not.toContain('retrying');
-    await scan('after.pdf', pdf('after the refusal'));
+    await scan('after.pdf', await pdf('after the refusal'));
     await intake.line(/^uploaded after\.pdf/);
-    expect(intake.stdout.filter((line) => line.startsWith('failed not-a.pdf'))).toHaveLength(1);
-    expect((await stat(join(folder, 'not-a.pdf'))).isFile()).toBe(true);
-    expect((await listing('W-2')).map((item) => item.filename)).not.toContain('not-a.pdf');
+    expect(intake.stdout.filter((line) => line.startsWith('failed not-a.heic'))).toHaveLength(1);
+    expect((await stat(join(folder, 'not-a.heic'))).isFile()).toBe(true);
+    expect((await listing('W-2')).map((item) => item.filename)).not.toContain('not-a.heic');
     expect(await intake.interrupt()).toBe(0);
-    await rm(join(folder, 'not-a.pdf')); // the next tests count their own lines
+    await rm(join(folder, 'not-a.heic')); // the next tests count their own lines
   }, 120_000);
 
   it('refuses a category the client does not have, before watching anything', async () => {
@@ -213,7 +211,7 @@ describe('headless intake against the real server', () => {
     try {
       // First run: the upload goes through, then the desk stops before the server's listing confirmed it.
       const first = await startRecorded({ folder: own });
-      await writeFile(join(own, 'cut.pdf'), pdf('cut'));
+      await writeFile(join(own, 'cut.pdf'), await pdf('cut'));
       const offered = await first.added('cut.pdf');
       await first.inbox.markUploading(offered.id, attemptTarget(target));
       await upload(new File([await readFile(offered.path)], 'cut.pdf', { type: 'application/pdf' }));
