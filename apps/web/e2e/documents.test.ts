@@ -268,10 +268,11 @@ describe("a volunteer's full day", () => {
       'id-portrait.pdf',
       'paystub-landscape.pdf',
       'Grocery receipt.jpg',
-      'scan-retake.pdf',
+      // A retake keeps the name of the file it replaces, with its own type's extension.
+      'scan.pdf',
     ]);
     // In the replaced file's place, marked for a few seconds.
-    await screen.row('scan-retake.pdf').getByText('Replaced', { exact: true }).waitFor();
+    await screen.row('scan.pdf').getByText('Replaced', { exact: true }).waitFor();
 
     const selectAll = screen.uploaded.getByRole('button', { name: 'Select All' });
     await selectAll.click();
