@@ -289,7 +289,7 @@ describe("a volunteer's full day", () => {
       .row('Grocery receipt.jpg')
       .getByRole('checkbox', { name: 'Select Grocery receipt.jpg' })
       .check();
-    await screen.row('scan-retake.pdf').getByRole('checkbox', { name: 'Select scan-retake.pdf' }).check();
+    await screen.row('scan.pdf').getByRole('checkbox', { name: 'Select scan.pdf' }).check();
     await screen.uploaded.getByRole('button', { name: 'Delete Selected' }).click();
     expect(await dialogs.next()).toEqual({ type: 'confirm', message: deleteSelectedConfirm(2) });
     await expectFiles(page, ['w2.pdf', 'id-portrait.pdf', 'paystub-landscape.pdf']);
