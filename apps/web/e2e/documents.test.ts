@@ -175,20 +175,35 @@ describe("a volunteer's full day", () => {
     expect(await page.evaluate(() => localStorage.getItem('vita.convertToPdf'))).toBe('1');
   });
 
-  it('View: a PDF in a page-fit frame, an image, and a download link for anything else', async () => {
+  it('View: a PDF fitted page by page, an image, and a download link for anything else', async () => {
     const screen = categoryScreen(page);
     await screen.row('w2.pdf').getByRole('button', { name: 'View' }).click();
     let modal = page.getByRole('dialog', { name: 'w2.pdf' });
-    const frame = modal.locator('iframe');
-    await frame.waitFor();
-    expect(await frame.getAttribute('src')).toMatch(/\/api\/storage\/get\?.*#view=Fit$/);
-    expect(await frame.getAttribute('title')).toBe('w2.pdf');
+    const pages = modal.getByRole('document', { name: 'w2.pdf' });
+    const first = pages.getByRole('img', { name: 'Page 1 of 1' });
+    await first.waitFor();
+    // Drawn, and fitted whole: a Letter page as tall as the viewer, not cut off.
+    await page.waitForFunction(
+      (canvas) => {
+        if (!(canvas instanceof HTMLCanvasElement) || canvas.width < 100) return false;
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        return data.some((value, i) => i % 4 !== 3 && value < 128);
+      },
+      await first.elementHandle(),
+    );
+    const [pageBox, viewerBox] = [(await first.boundingBox())!, (await pages.boundingBox())!];
+    expect(pageBox.height).toBeLessThanOrEqual(viewerBox.height + 1);
+    expect(pageBox.height).toBeGreaterThan(viewerBox.height * 0.9);
+    expect(pageBox.width / pageBox.height).toBeCloseTo(612 / 792, 1);
     // About 84vw × 80vh, at most 1100px wide: 1280×800 → 1075 × 640.
     const box = (await modal.boundingBox())!;
     expect(Math.abs(box.width - Math.min(1280 * 0.84, 1100))).toBeLessThan(2);
     expect(Math.abs(box.height - 800 * 0.8)).toBeLessThan(2);
     await checkScreen(page, 'view-pdf');
-    await modal.getByRole('button', { name: 'Close' }).click();
+    // With focus inside the viewer (scrolling it by keyboard), Escape still closes the dialog.
+    await pages.click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
 
     await screen.row('receipt.jpg').getByRole('button', { name: 'View' }).click();

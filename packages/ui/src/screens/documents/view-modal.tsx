@@ -1,12 +1,15 @@
 import { messages } from '@vita-docs/core';
 import type { FileViewerFlow, FileViewerState } from '@vita-docs/core';
+import { useCallback, useState } from 'react';
 import { Modal } from '../../components/modal';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
+import { PdfPages } from './pdf-pages';
 
 /**
  * The View modal (docs/behaviour.md#view-modal): about 84vw × 80vh (at most 1100px wide). Images are
- * drawn, PDFs open in the browser's viewer fitted to the page, anything else gets the download link.
+ * drawn, PDFs drawn page by page fitted to the viewer (pdf.js, loaded when first needed), anything
+ * else — or a PDF that cannot be read — gets the download link.
  */
 export function ViewModal({ flow }: { flow: FileViewerFlow }) {
   const state = useFlow(flow);
@@ -23,18 +26,18 @@ export function ViewModal({ flow }: { flow: FileViewerFlow }) {
         </button>
       }
     >
-      <Preview state={state} />
+      <Preview key={state.item.key} state={state} />
     </Modal>
   );
 }
 
 function Preview({ state }: { state: Exclude<FileViewerState, { status: 'closed' }> }) {
+  const [unreadable, setUnreadable] = useState(false);
+  const failed = useCallback(() => setUnreadable(true), []);
   if (state.status === 'loading') return <Loading />;
   const { item, kind, url } = state;
   if (kind === 'image') return <img className="viewer__image" src={url} alt={item.filename} />;
-  // `view=Fit` asks Chromium's and Firefox's viewers for the whole page in view.
-  if (kind === 'pdf')
-    return <iframe className="viewer__frame" src={`${url}#view=Fit`} title={item.filename} />;
+  if (kind === 'pdf' && !unreadable) return <PdfPages url={url} title={item.filename} onError={failed} />;
   return (
     <div className="viewer__none">
       <p>{messages.previewNotAvailable}</p>
