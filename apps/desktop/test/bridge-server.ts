@@ -1,12 +1,13 @@
 /**
- * Browser test harness: serves the renderer through Vite (dev mode, from source) with an HTTP
- * bridge in front of main's real bridge handlers, desk settings and scanner inbox. Electron's IPC
- * is the only part replaced (by HTTP on a local socket); the OS folder dialog answers `folder`.
+ * Browser test harness: serves the renderer, built by Vite from source, with an HTTP bridge in front
+ * of main's real bridge handlers, desk settings and scanner inbox. Electron's IPC is the only part
+ * replaced (by HTTP on a local socket); the OS folder dialog answers `folder`.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { createServer as createVite, defaultClientConditions } from 'vite';
+import { extname, join, normalize } from 'node:path';
+import { build, defaultClientConditions } from 'vite';
 import { createBridgeHandlers, type InvokeMethod } from '../src/main/bridge-handlers.js';
 import { openDesk, type DeskOptions } from '../src/main/desk.js';
 import type { InboxState } from '../src/shared/bridge.js';
@@ -60,25 +61,7 @@ export async function startBridgeServer(options: {
     thumbnail: async () => null,
   });
 
-  const vite = await createVite({
-    configFile: false,
-    root: join(desktopDir, 'src', 'renderer'),
-    logLevel: 'silent',
-    appType: 'spa',
-    resolve: { conditions: ['vita-source', ...defaultClientConditions] },
-    server: { middlewareMode: true, hmr: false, fs: { allow: [desktopDir, join(desktopDir, '..', '..')] } },
-    plugins: [
-      {
-        name: 'vita-http-bridge',
-        // The bridge must exist before the renderer's entry runs, as the preload's does in Electron.
-        transformIndexHtml: (html) =>
-          html.replace(
-            '<script type="module" src="./main.tsx"></script>',
-            `<script type="module" src="/@fs${join(desktopDir, 'test', 'browser', 'http-bridge.ts')}"></script>\n    <script type="module" src="./main.tsx"></script>`,
-          ),
-      },
-    ],
-  });
+  const renderer = await buildRenderer();
 
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
@@ -121,7 +104,7 @@ export async function startBridgeServer(options: {
       })();
       return;
     }
-    vite.middlewares(req, res);
+    void serveRenderer(renderer, url, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
@@ -130,8 +113,63 @@ export async function startBridgeServer(options: {
     async close() {
       for (const res of listeners) res.end();
       await new Promise((resolve) => server.close(resolve));
-      await vite.close();
       await desk.close();
     },
   };
+}
+
+const rendererDir = join(desktopDir, 'node_modules', '.vita-test-renderer');
+let built: Promise<string> | undefined;
+
+/**
+ * Builds the renderer once per test run. Built rather than served by Vite's dev server: that one
+ * compiles on first request (slower than a test may take on a busy machine) and, when it finds a
+ * dependency late, re-bundles and fails the modules the page already asked for.
+ */
+function buildRenderer(): Promise<string> {
+  built ??= build({
+    configFile: false,
+    root: join(desktopDir, 'src', 'renderer'),
+    logLevel: 'silent',
+    resolve: { conditions: ['vita-source', ...defaultClientConditions] },
+    build: { outDir: rendererDir, emptyOutDir: true, minify: false, reportCompressedSize: false },
+    plugins: [
+      {
+        name: 'vita-http-bridge',
+        // The bridge must exist before the renderer's entry runs, as the preload's does in Electron.
+        transformIndexHtml: {
+          order: 'pre',
+          handler: (html) =>
+            html.replace(
+              '<script type="module" src="./main.tsx"></script>',
+              '<script type="module" src="../../test/browser/http-bridge.ts"></script>\n    <script type="module" src="./main.tsx"></script>',
+            ),
+        },
+      },
+    ],
+  }).then(() => rendererDir);
+  return built;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** A file of the built renderer; any other path is the app's page (its routes are client-side). */
+async function serveRenderer(dir: string, url: string, res: ServerResponse): Promise<void> {
+  const path = normalize(decodeURIComponent(new URL(url, 'http://x').pathname)).replace(/^([/\\]|\.\.)+/, '');
+  const file = TYPES[extname(path)] ? join(dir, path) : join(dir, 'index.html');
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
 }

@@ -9,7 +9,7 @@ import { PdfPages } from './pdf-pages';
 /**
  * The View modal (docs/behaviour.md#view-modal): about 84vw × 80vh (at most 1100px wide). Images are
  * drawn, PDFs drawn page by page fitted to the viewer (pdf.js, loaded when first needed), anything
- * else — or a PDF that cannot be read — gets the download link.
+ * else gets the download link.
  */
 export function ViewModal({ flow }: { flow: FileViewerFlow }) {
   const state = useFlow(flow);
@@ -38,6 +38,10 @@ function Preview({ state }: { state: Exclude<FileViewerState, { status: 'closed'
   const { item, kind, url } = state;
   if (kind === 'image') return <img className="viewer__image" src={url} alt={item.filename} />;
   if (kind === 'pdf' && !unreadable) return <PdfPages url={url} title={item.filename} onError={failed} />;
+  // What pdf.js cannot fetch (the desk's page may only reach its server through main) or read goes to
+  // the browser's own viewer, which `view=Fit` asks for the whole page in view.
+  if (kind === 'pdf')
+    return <iframe className="viewer__frame" src={`${url}#view=Fit`} title={item.filename} />;
   return (
     <div className="viewer__none">
       <p>{messages.previewNotAvailable}</p>
