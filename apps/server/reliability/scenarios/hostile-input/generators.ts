@@ -7,7 +7,7 @@ import { ADMIN } from '../../harness.js';
 import { Bytes, Deep, Huge, Noise, RawJson, type Val } from './values.js';
 import type { Tamper } from './spec.js';
 
-export const EDGE_CHARS = [
+const EDGE_CHARS = [
   '\u0000',
   '\u0001',
   '\u0008',
@@ -76,7 +76,7 @@ export const EDGE_CHARS = [
   '-',
   '_',
 ];
-export const TOKENS = [
+const TOKENS = [
   '',
   ' ',
   '__proto__',
@@ -126,7 +126,7 @@ export const TOKENS = [
   '13614-C',
 ];
 export const edgeString = fc.string({ unit: fc.constantFrom(...EDGE_CHARS), maxLength: 24 });
-export const hugeString = (maxTimes: number) =>
+const hugeString = (maxTimes: number) =>
   fc
     .record({
       unit: fc.constantFrom('a', 'é', '\u0000', '\ud800', '\u{1f9fe}', ' ', '"', '%'),
@@ -153,7 +153,7 @@ export const hostileString = (maxTimes = 1_100_000): fc.Arbitrary<string | Huge 
     { weight: 1, arbitrary: noise(maxTimes) },
   );
 
-export const INVALID_UTF8 = [
+const INVALID_UTF8 = [
   [0xff],
   [0xfe, 0xff],
   [0xc0, 0x80],
@@ -252,7 +252,7 @@ export const typedText = fc.oneof(
   noise(300).map((n) => n.text()),
 );
 
-export const TAMPER_PARAMS = ['k', 'ct', 'max', 'exp', 'sig', 'd', 'n'];
+const TAMPER_PARAMS = ['k', 'ct', 'max', 'exp', 'sig', 'd', 'n'];
 export const tamper: fc.Arbitrary<Tamper> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<Tamper>({ t: 'none' }) },
   {

@@ -100,7 +100,7 @@ export const HEADER_NAMES = [
   'te',
   'x-request-id',
 ];
-export const HEADER_VALUES: Val[] = [
+const HEADER_VALUES: Val[] = [
   `vita_session=${'A'.repeat(100)}`,
   `vita_session=${'A'.repeat(101)}`,
   'vita_session=x; vita_session=y',

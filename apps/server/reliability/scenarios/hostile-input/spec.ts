@@ -34,7 +34,7 @@ export type Body =
   | { type: 'huge'; bytes: number; chunked: boolean; keepAlive: boolean };
 export const json = (value: Val): Body => ({ type: 'json', value });
 export const text = (t: string, latin1 = false): Body => ({ type: 'text', text: t, latin1 });
-export const huge = ({ chunked, keepAlive }: { chunked: boolean; keepAlive: boolean }): Body => ({
+const huge = ({ chunked, keepAlive }: { chunked: boolean; keepAlive: boolean }): Body => ({
   type: 'huge',
   bytes: 10 * MB,
   chunked,

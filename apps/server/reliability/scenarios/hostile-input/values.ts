@@ -72,7 +72,7 @@ export interface Parts {
   body: Record<string, Val> | undefined;
 }
 
-export const isPlainObject = (value: Val): value is { [key: string]: Val } =>
+const isPlainObject = (value: Val): value is { [key: string]: Val } =>
   typeof value === 'object' &&
   value !== null &&
   !Array.isArray(value) &&
@@ -114,7 +114,7 @@ export function toJson(value: Val, out: Buffer[] = []): Buffer[] {
 }
 
 /** UTF-8 bytes of a string, lone surrogates included (encoded as their own three bytes, as a careless client would). */
-export function looseUtf8(s: string): Buffer {
+function looseUtf8(s: string): Buffer {
   const bytes: number[] = [];
   for (const ch of s) {
     const cp = ch.codePointAt(0) ?? 0;
@@ -137,7 +137,7 @@ export function valueBytes(value: Val): Buffer {
 
 const UNRESERVED = /[A-Za-z0-9\-_.~]/;
 /** Percent-encodes every byte but the unreserved ones. */
-export const percent = (bytes: Buffer) =>
+const percent = (bytes: Buffer) =>
   [...bytes]
     .map((b) =>
       UNRESERVED.test(String.fromCharCode(b))

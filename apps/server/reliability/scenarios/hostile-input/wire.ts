@@ -20,7 +20,7 @@ export interface Wiring {
 const CRLF = '\r\n';
 const STATE_CHANGING = new Set(['POST', 'DELETE', 'PUT', 'PATCH']);
 
-export function tamperQuery(template: string, t: Tamper): string {
+function tamperQuery(template: string, t: Tamper): string {
   const entries = [...new URLSearchParams(template)];
   const enc = (v: Val) => urlPiece(v, false);
   switch (t.t) {
