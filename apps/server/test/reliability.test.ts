@@ -12,7 +12,11 @@ import { scenario as severalProcesses } from '../reliability/scenarios/8-several
 import { scenario as hungDependencies } from '../reliability/scenarios/9-hung-dependencies.js';
 import { findNginx } from '../reliability/balancer.js';
 
-const quiet = { short: true, log: () => undefined };
+// RELIABILITY_LOG=1 prints each scenario's progress lines (the numbers behind its row).
+const quiet = {
+  short: true,
+  log: process.env.RELIABILITY_LOG ? (line: string) => console.log(line) : () => undefined,
+};
 const nginx = await findNginx();
 
 async function expectNothingBroke(scenario: Scenario) {
