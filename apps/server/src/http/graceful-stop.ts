@@ -25,14 +25,14 @@ import { DATABASE_UNAVAILABLE } from './errors.js';
  * sharing the database, it would leave them all alone and answer its own 502 page). The server
  * answers 502 nowhere else.
  */
-export const DRAIN_STATUS = 502;
+const DRAIN_STATUS = 502;
 
 /**
  * After the last GET sent elsewhere, how long the port stays open: long enough for any connection
  * nginx opened before it counted the failure to arrive and be accepted, and well under the
  * `fail_timeout` (5 s) during which nginx opens none.
  */
-export const DRAIN_QUIET_MS = 1_000;
+const DRAIN_QUIET_MS = 1_000;
 
 /** Methods a balancer may send to another process after this one answered: safe, nothing done. */
 const SENT_ELSEWHERE = new Set(['GET', 'HEAD']);
