@@ -165,6 +165,8 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     PUBLIC_URL: nginx.url,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     TRUST_PROXY: '127.0.0.1',
+    // docs/scaling.md: a stopping process sends GETs elsewhere until nginx leaves it alone.
+    DRAIN_SECONDS: '10',
   };
   const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i], env });
   const processes: ServerProcess[] = [];

@@ -15,6 +15,7 @@ import { openDatabase } from './db/database.js';
 import { CHANGES_AUTH, createSessionCache, listenForAuthChanges } from './auth/session-cache.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
+import { gracefulStop } from './http/graceful-stop.js';
 import { installErrorCodes, installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
 import { installJsonParser } from './http/json.js';
@@ -93,8 +94,9 @@ export interface Server {
   app: FastifyInstance;
   services: Services;
   /**
-   * Stops accepting connections, answers every request already accepted (streams included) for up to
-   * `deadlineMs`, then cuts what is left, stops the background work and closes the database.
+   * Drains for up to DRAIN_SECONDS (see `gracefulStop`), stops accepting connections, answers every
+   * request already accepted (streams included) for up to `deadlineMs`, then cuts what is left, stops
+   * the background work and closes the database.
    */
   close(deadlineMs?: number): Promise<void>;
 }
@@ -150,7 +152,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     requestTimeout: 0,
     http: { ...HTTP_SERVER_OPTIONS, ...deadlineServerOptions(deadlines) },
     // A request on a connection accepted before the stop is answered, not refused: the balancer
-    // cannot send it elsewhere once sent (see `gracefully`).
+    // cannot send it elsewhere once sent (see `gracefulStop`).
     return503OnClosing: false,
     frameworkErrors: (error, _request, reply) => {
       const message =
@@ -378,30 +380,6 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   };
 }
 
-/**
- * A stop that loses no request: the listening socket closes first (a balancer's next connection goes
- * to another process), every answer given while stopping closes its connection (so a kept-alive one
- * carries no further request here), and connections still busy at the deadline are cut.
- */
-function gracefully(app: FastifyInstance): (deadlineMs: number) => Promise<void> {
-  let stopping = false;
-  app.addHook('preClose', (done) => {
-    stopping = true;
-    done();
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (stopping) reply.header('connection', 'close');
-  });
-  return async (deadlineMs) => {
-    const cut = setTimeout(() => app.server.closeAllConnections(), deadlineMs);
-    try {
-      await app.close();
-    } finally {
-      clearTimeout(cut);
-    }
-  };
-}
-
 /** Opens the services, installs HTTP, starts the background work, and last the session-change listener. */
 async function assemble(
   app: FastifyInstance,
@@ -412,8 +390,9 @@ async function assemble(
   deadlines: RequestDeadlines,
 ): Promise<Server> {
   const { services, local, closeStore } = await openServices(app, config, connection, options);
+  // First of the hooks: a GET a stopping process sends elsewhere costs it nothing.
+  const stop = gracefulStop(app);
   await installHttp(app, services, local, deadlines);
-  const closing = gracefully(app);
   const background = startBackgroundWork(services, local);
   // Last, when nothing can fail any more: until it listens, no session lookup is kept.
   const listener = listenForAuthChanges(connection, services.sessions, (err) =>
@@ -427,7 +406,7 @@ async function assemble(
     services,
     async close(deadlineMs = SHUTDOWN_DEADLINE_MS) {
       background.stop();
-      await closing(deadlineMs);
+      await stop(config.drainSeconds * 1000, deadlineMs);
       await background.finished();
       services.mailer.close();
       closeStore();

@@ -18,6 +18,7 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   DEPENDENCY_TIMEOUT_MS: positiveInt.max(60_000).default(2_000),
+  DRAIN_SECONDS: z.coerce.number().int().min(0).max(60).default(0),
   PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
   SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   SESSION_IDLE_MINUTES: positiveInt.default(30),
@@ -109,6 +110,12 @@ export interface Config {
    * or the mail not sent): docs/reliability.md#dependencies-that-stop-answering.
    */
   dependencyTimeoutMs: number;
+  /**
+   * Behind a load balancer: how long at most a stopping process keeps its port open, sending each
+   * GET elsewhere, so the balancer stops choosing it before the port closes (docs/scaling.md). 0: the
+   * port closes at once (one process, nobody to send anything to).
+   */
+  drainSeconds: number;
   publicUrl: string | undefined;
   sessionSecret: string | undefined;
   sessionIdleMinutes: number;
@@ -165,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     dependencyTimeoutMs: e.DEPENDENCY_TIMEOUT_MS,
+    drainSeconds: e.DRAIN_SECONDS,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     sessionSecret: e.SESSION_SECRET,
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,

@@ -55,7 +55,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     stopping = true;
     server.app.log.info(`${signal}: shutting down (requests in flight are finished first)`);
     // Should anything after the requests hang (the database not answering), the process still ends.
-    setTimeout(() => process.exit(1), 60_000).unref();
+    setTimeout(() => process.exit(1), config.drainSeconds * 1000 + 60_000).unref();
     server.close().then(
       () => process.exit(0),
       (err: unknown) => {

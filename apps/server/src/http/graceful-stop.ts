@@ -1,0 +1,89 @@
+/**
+ * A stop that fails no request, behind a load balancer or not (docs/scaling.md, "Stopping a process").
+ *
+ * Closing the listening socket resets every connection the kernel had already completed but the
+ * process had not yet accepted. nginx has written its request on such a connection before it learns
+ * that, cannot tell whether the process read it, and so sends a `POST` nowhere else: the person gets
+ * 502. The port must therefore close only once the balancer has stopped opening connections to it.
+ * nginx (open source) has no health checks to be told that: it stops choosing a process for
+ * `fail_timeout` after a failed attempt (`max_fails=1`, shared by its workers through `zone`). So, with
+ * a drain time, a stopping process first keeps its port open and
+ * - answers each `GET` that arrives {@link DRAIN_STATUS} without doing anything: nginx sends it on to
+ *   another process (`proxy_next_upstream http_502`; a GET may be sent twice) and counts the failure;
+ * - carries out every other request as usual (nginx cannot send those elsewhere once sent);
+ * - closes the port {@link DRAIN_QUIET_MS} after the last GET it sent away (well within nginx's
+ *   `fail_timeout`, while nginx chooses it for nothing), or at the drain time if no GET came.
+ * Then, as without a drain time, every request already accepted is answered (streams included) for
+ * up to the deadline, each answer closing its connection, and what is still open is cut.
+ */
+import type { FastifyInstance } from 'fastify';
+import { DATABASE_UNAVAILABLE } from './errors.js';
+
+/**
+ * A stopping process's answer to a GET it leaves to another one. Not 503: the server answers 503 when
+ * its database is away, and nginx must not count that as a process failing (with every process
+ * sharing the database, it would leave them all alone and answer its own 502 page). The server
+ * answers 502 nowhere else.
+ */
+const DRAIN_STATUS = 502;
+
+/**
+ * After the last GET sent elsewhere, how long the port stays open: long enough for any connection
+ * nginx opened before it counted the failure to arrive and be accepted, and well under the
+ * `fail_timeout` (5 s) during which nginx opens none.
+ */
+const DRAIN_QUIET_MS = 1_000;
+
+/** Methods a balancer may send to another process after this one answered: safe, nothing done. */
+const SENT_ELSEWHERE = new Set(['GET', 'HEAD']);
+
+/**
+ * Installs the stop on `app` (first of its hooks, so a GET sent away costs nothing) and returns it:
+ * drain for at most `drainMs` (0: none), then close with a deadline of `deadlineMs`.
+ */
+export function gracefulStop(app: FastifyInstance): (drainMs: number, deadlineMs: number) => Promise<void> {
+  let stopping = false;
+  let draining = false;
+  let sentAway = (): void => undefined;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!draining || !SENT_ELSEWHERE.has(request.method)) return;
+    sentAway();
+    return reply
+      .code(DRAIN_STATUS)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .send({ error: DATABASE_UNAVAILABLE, code: 'unavailable' });
+  });
+  // Every answer given while stopping closes its connection: a kept-alive one carries no further
+  // request here.
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
+  const drain = (drainMs: number) =>
+    new Promise<void>((resolve) => {
+      let quiet: NodeJS.Timeout | undefined;
+      // From the check phase: the poll phase just before it has accepted every connection waiting.
+      const done = () => {
+        clearTimeout(quiet);
+        clearTimeout(limit);
+        draining = false;
+        setImmediate(resolve);
+      };
+      const limit = setTimeout(done, drainMs);
+      sentAway = () => {
+        clearTimeout(quiet);
+        quiet = setTimeout(done, DRAIN_QUIET_MS);
+      };
+      draining = true;
+    });
+  return async (drainMs, deadlineMs) => {
+    stopping = true;
+    if (drainMs > 0) await drain(drainMs);
+    const cut = setTimeout(() => app.server.closeAllConnections(), deadlineMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cut);
+    }
+  };
+}
