@@ -1,7 +1,7 @@
 // A volunteer on a phone, the smaller things that slow them down: the primary button of the queue and of
 // Scan pages in view, a scan page retaken in place, counts and messages that never go stale, and the
 // keyboard focus kept where the person works.
-import { messages, waitingTrayLabel } from '@vita-docs/core';
+import { messages } from '@vita-docs/core';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
@@ -163,18 +163,22 @@ describe('a volunteer on a phone, round 2 (minor)', () => {
     async () => {
       const screen = categoryScreen(page);
       await page.context().setOffline(true);
-      await screen.uploadFiles.setInputFiles([await pdfFixture('offline.pdf')]);
-      await screen.queued('offline.pdf').getByText('Ready').waitFor();
-      await screen.uploadButton.click();
-      await screen.queued('offline.pdf').getByText(messages.waitingForConnection).waitFor();
-      const tray = page.getByRole('button', { name: new RegExp(waitingTrayLabel(1)) });
-      await tray.click();
-      const list = page.getByRole('region', { name: 'Uploads' });
-      await list.waitFor();
-      await page.keyboard.press('Escape');
-      await list.waitFor({ state: 'detached' });
-      expect(await tray.evaluate((el) => el === document.activeElement)).toBe(true);
-      await page.context().setOffline(false);
+      try {
+        await screen.uploadFiles.setInputFiles([await pdfFixture('offline.pdf')]);
+        await screen.queued('offline.pdf').getByText('Ready').waitFor();
+        await screen.uploadButton.click();
+        await screen.queued('offline.pdf').getByText(messages.waitingForConnection).waitFor();
+        // The tray says what its one file waits for.
+        const tray = page.getByRole('button', { name: messages.waitingForConnection });
+        await tray.click();
+        const list = page.getByRole('region', { name: 'Uploads' });
+        await list.waitFor();
+        await page.keyboard.press('Escape');
+        await list.waitFor({ state: 'detached' });
+        expect(await tray.evaluate((el) => el === document.activeElement)).toBe(true);
+      } finally {
+        await page.context().setOffline(false);
+      }
       await screen.row('offline.pdf').waitFor();
     },
     SLOW,

@@ -85,11 +85,12 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
         >
           {`Upload (${sendable})`}
         </button>
-        {/* Always in the page, so screen readers announce what appears in it. */}
+        {/* Always in the page, so screen readers announce what appears in it. Said until something new can
+            be sent: a file refused for good (too large) stays listed beside it until removed. */}
         <span className="status" role="status">
           {state.status === 'converting'
             ? 'Converting images…'
-            : state.status === 'idle' && state.lastUploaded > 0 && count === 0
+            : state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
               ? filesUploadedMessage(state.lastUploaded)
               : ''}
         </span>
