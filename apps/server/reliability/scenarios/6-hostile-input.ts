@@ -736,6 +736,49 @@ function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
     renameDoc: body(
       opt({ key: p.key, filename: fc.constantFrom('renamed.pdf', 'b', '   ') }, ['key', 'filename']),
     ),
+    createClientLink: withId(
+      opt(
+        {
+          categories: fc.array(p.docType, { minLength: 0, maxLength: 3 }),
+          message: fc.string({ maxLength: 40 }),
+          days: fc.integer({ min: -1, max: 20 }),
+          language: fc.constantFrom('en', 'es', 'fr'),
+        },
+        ['categories'],
+      ),
+    ),
+    clientLinkStatus: withId(),
+    revokeClientLink: withId(),
+    newFromClients: none,
+    linkOpen: body(
+      opt({ token: fc.stringMatching(/^[A-Za-z0-9_-]{20,70}$/), resend: fc.boolean() }, ['token']),
+    ),
+    linkVerify: body(
+      opt({ token: fc.stringMatching(/^[A-Za-z0-9_-]{20,70}$/), code: sixDigits, pin: fuzzPin }, ['token']),
+    ),
+    linkChecklist: none,
+    linkConsent: body(opt({ version: fc.constantFrom('2026-1', '') }, ['version'])),
+    linkPresign: body(
+      opt(
+        {
+          docType: p.docType,
+          filename: fc.constantFrom('w2.pdf', 'x'),
+          contentType: fc.constantFrom('application/pdf', 'text/html'),
+          size: fc.nat({ max: 30 * MB }),
+          sha256: hex64,
+        },
+        ['docType', 'filename', 'contentType'],
+      ),
+    ),
+    linkComplete: body(opt({ key: p.key }, ['key'])),
+    linkRemove: body(opt({ key: p.key }, ['key'])),
+    linkAnswer: body(
+      opt({ docType: p.docType, missing: fc.boolean(), note: fc.string({ maxLength: 40 }) }, [
+        'docType',
+        'missing',
+      ]),
+    ),
+    linkDone: none,
     listUsers: query(
       fc.option(
         fc.constantFrom('pending', 'all').map((s) => [['status', s] as const]),
