@@ -19,6 +19,8 @@ import { UploadQueue } from './upload-queue';
 import { UploadedList } from './uploaded-list';
 import { isUploadable } from './uploadable';
 import { useCategoryFlows } from './use-category-flows';
+import { useLinkStatus } from './client-link-panel';
+import { linkTexts } from '../../texts';
 import { useFileDrop } from './use-file-drop';
 import type { Dropped } from './use-file-drop';
 import { ViewModal } from './view-modal';
@@ -45,6 +47,14 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
     if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [lastUploaded]);
   const { add, dragging } = useAddFiles(flows);
+  const link = useLinkStatus(clientId);
+  const listStatus = useFlow(flows.list).status;
+  // The list was read again (an upload, Refresh): so are the marks of what the client sent.
+  useEffect(() => {
+    if (listStatus === 'ready') link.reload();
+  }, [listStatus, link.reload]);
+  const fromClient = new Set(link.status?.fromClient ?? []);
+  const answer = link.status?.answers.find((a) => a.docType === docType);
   const openScan = () => void flows.scan.send({ type: 'open' });
 
   return (
@@ -71,7 +81,13 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
           <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} onScan={openScan} />
         )}
         <div ref={uploaded}>
-          <UploadedList flows={flows} />
+          {answer && (
+            <p className="status category__client-answer">
+              {linkTexts.clientDontHave}
+              {answer.note ? ` — ${answer.note}` : ''}
+            </p>
+          )}
+          <UploadedList flows={flows} fromClient={fromClient} />
         </div>
       </div>
       <ViewModal flow={flows.viewer} />
