@@ -393,10 +393,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   );
   return {
     stop() {
-      clearInterval(housekeeping);
-      clearInterval(sweeper);
-      clearInterval(retention);
-      clearInterval(reminders);
+      for (const timer of [housekeeping, sweeper, retention, reminders]) clearInterval(timer);
       stopOneOffs.abort();
     },
     finished: async () => {

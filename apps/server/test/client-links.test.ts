@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
-import { remindAndExpire } from '../src/client-links/links.js';
-import { LINK_IP_LIMITS } from '../src/routes/link-session.js';
+import { LINK_IP_LIMITS, remindAndExpire } from '../src/client-links/links.js';
 import { createClient, pdfBytes, sha256 } from './docs-helpers.js';
 import { mailsSent, seedPeople, startApp, type Agent, type TestApp } from './harness.js';
 

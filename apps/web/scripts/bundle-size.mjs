@@ -16,7 +16,7 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist
 const CLIENT_PAGE_GOAL_KB = 90;
 
 /** The entry script of `htmlFile` and every chunk it loads statically, as paths under dist/. */
-function initialFiles(htmlFile) {
+function initialFiles(/** @type {string} */ htmlFile) {
   const html = readFileSync(path.join(dist, htmlFile), 'utf8');
   /** @type {Set<string>} */
   const initial = new Set();

@@ -14,10 +14,16 @@ import { HttpError } from '../http/errors.js';
 export type LinkRow = Selectable<ClientLinksTable>;
 
 /** Wrong answers before the link locks, and for how long. */
-export const MAX_FAILURES = 5;
-export const LOCK_MINUTES = 30;
+const MAX_FAILURES = 5;
+const LOCK_MINUTES = 30;
 /** A link session ends after this long without a request. */
 export const LINK_IDLE_MINUTES = 60;
+/**
+ * Per network address, on top of each link's own five tries: generous, since a drop-off site's clients
+ * may all come from its one wi-fi address; enough to stop one address trying many links.
+ */
+export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 60, window: 900 } } as const;
+
 /** A mailed code works this long. */
 export const CODE_MINUTES = 10;
 

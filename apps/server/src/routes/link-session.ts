@@ -15,6 +15,7 @@ import {
   claimTry,
   CODE_MINUTES,
   LINK_IDLE_MINUTES,
+  LINK_IP_LIMITS,
   linkGone,
   linkState,
   linkUploader,
@@ -34,14 +35,9 @@ import { LINK_SECONDS } from '../storage/types.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
 /** The link session's cookie reaches only the link session's own API. */
-export const LINK_COOKIE_PATH = '/api/link/session';
+const LINK_COOKIE_PATH = '/api/link/session';
 const cookieName = (secure: boolean) => (secure ? '__Secure-vita_link' : 'vita_link');
 
-/**
- * Per network address, on top of each link's own five tries: generous, since a drop-off site's clients
- * may all come from its one wi-fi address; enough to stop one address trying many links.
- */
-export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 60, window: 900 } } as const;
 /** Codes mailed per link per hour. */
 const CODES_PER_HOUR = 5;
 
@@ -119,6 +115,11 @@ export function linkSessionRoutes(app: FastifyInstance, services: Services): voi
 
 /** Opening the link (the code is mailed) and proving who one is (code, PIN). */
 function linkEntryRoutes(app: FastifyInstance, services: Services): void {
+  linkOpenRoute(app, services);
+  linkVerifyRoute(app, services);
+}
+
+function linkOpenRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkOpen', async ({ body, request }) => {
@@ -164,6 +165,10 @@ function linkEntryRoutes(app: FastifyInstance, services: Services): void {
       needsPin: client.pin_hash !== null,
     };
   });
+}
+
+function linkVerifyRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
 
   publicRoute(app, 'linkVerify', async ({ body, request, reply }) => {
     await limitIp(db, request, 'verify');
@@ -213,6 +218,13 @@ function linkEntryRoutes(app: FastifyInstance, services: Services): void {
 
 /** The checklist, consent, `I don't have this` and Done. */
 function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
+  linkChecklistRoute(app, services);
+  linkConsentRoute(app, services);
+  linkAnswerRoute(app, services);
+  linkDoneRoute(app, services);
+}
+
+function linkChecklistRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkChecklist', async ({ request }) => {
@@ -253,6 +265,10 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
       }),
     };
   });
+}
+
+function linkConsentRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
@@ -270,6 +286,10 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
     });
     return { ok: true as const };
   });
+}
+
+function linkAnswerRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
 
   publicRoute(app, 'linkAnswer', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
@@ -297,6 +317,10 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
     });
     return { ok: true as const };
   });
+}
+
+function linkDoneRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
 
   publicRoute(app, 'linkDone', async ({ request, reply }) => {
     const { link, client } = await linkSession(services, request);
@@ -334,15 +358,13 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
 
 /** Uploads through the link: only into its requested categories, only its own files, at most 100. */
 function linkUploadRoutes(app: FastifyInstance, services: Services): void {
-  const { db, store } = services;
+  linkPresignRoute(app, services);
+  linkCompleteRoute(app, services);
+  linkRemoveRoute(app, services);
+}
 
-  /** One of this link's own uploads; 404 for any other key (another client's, one stored before). */
-  const ownUpload = async (link: LinkRow, key: string) => {
-    const row = await findDocument(db, key);
-    if (!row || row.uploaded_by !== linkUploader(link.id) || row.client_id !== link.client_id)
-      throw notFound('That upload was not started, or it was deleted.');
-    return row;
-  };
+function linkPresignRoute(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
 
   publicRoute(app, 'linkPresign', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
@@ -408,10 +430,22 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
       ...(Object.keys(signed.headers).length > 0 && { headers: signed.headers }),
     };
   });
+}
+
+/** One of this link's own uploads; 404 for any other key (another client's, one stored before). */
+async function ownUpload(db: Db, link: LinkRow, key: string) {
+  const row = await findDocument(db, key);
+  if (!row || row.uploaded_by !== linkUploader(link.id) || row.client_id !== link.client_id)
+    throw notFound('That upload was not started, or it was deleted.');
+  return row;
+}
+
+function linkCompleteRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
 
   publicRoute(app, 'linkComplete', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
-    const row = await ownUpload(link, body.key);
+    const row = await ownUpload(db, link, body.key);
     let doc = row;
     if (row.state !== 'stored') {
       const settled = await settle(services, row);
@@ -438,10 +472,14 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
       },
     };
   });
+}
+
+function linkRemoveRoute(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
 
   publicRoute(app, 'linkRemove', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
-    const row = await ownUpload(link, body.key);
+    const row = await ownUpload(db, link, body.key);
     await audit(db, {
       actor: linkUploader(link.id),
       action: 'link.remove',

@@ -37,7 +37,7 @@ function fakeApi(): ClientLinkFlowOptions['api'] {
     linkAnswer: vi.fn(async () => ({ ok: true as const })),
     linkRemove: vi.fn(async () => ({ ok: true as const })),
     linkDone: vi.fn(async () => ({ ok: true as const })),
-  } as never;
+  };
 }
 
 /** A checklist read before the code is entered: no link session yet. */

@@ -8,7 +8,7 @@ import type { ApiClient } from '../../api/client.js';
 import { errorMessage, isApiError } from '../../api/errors.js';
 import type { LinkChecklist } from '../../api/link-schemas.js';
 import { CLIENT_LINK_TEXTS, CONSENT_VERSION, type ClientLinkLanguage } from '../../client-link/texts.js';
-import { createStore, type Flow } from '../../store.js';
+import { createStore, type Flow, type Store } from '../../store.js';
 
 export type ClientLinkState =
   | { status: 'opening'; language: ClientLinkLanguage }
@@ -56,6 +56,112 @@ export interface ClientLinkFlowOptions {
 
 export type ClientLinkFlow = Flow<ClientLinkState, ClientLinkEvent>;
 
+/** The flow's parts, each a function of the store and the ports. */
+type Ports = ClientLinkFlowOptions & { store: Store<ClientLinkState> };
+
+const isGone = (error: unknown) =>
+  isApiError(error) && (error.status === 410 || error.code === 'link_expired');
+
+function show({ store }: Ports, checklist: LinkChecklist): void {
+  const state = store.getState();
+  const lang = state.status === 'opening' ? checklist.language : state.language;
+  store.setState(
+    checklist.consented
+      ? { status: 'checklist', language: lang, checklist, busy: false, error: null }
+      : { status: 'consent', language: lang, checklist, busy: false },
+  );
+}
+
+/** Reads the checklist; true when shown (or gone). A link session that ended (401) leaves the state as it is. */
+async function load(ports: Ports): Promise<boolean> {
+  const { api, store } = ports;
+  try {
+    show(ports, await api.linkChecklist());
+    return true;
+  } catch (error) {
+    if (isGone(error)) store.setState({ status: 'gone', language: store.getState().language });
+    else if (!(isApiError(error) && error.status === 401)) throw error;
+    return isGone(error);
+  }
+}
+
+async function open({ api, store, token }: Ports, resend: boolean): Promise<void> {
+  const language = store.getState().language;
+  if (!token) return store.setState({ status: 'gone', language });
+  try {
+    const opened = await api.linkOpen({ body: { token, ...(resend && { resend: true }) } });
+    store.setState({ status: 'prove', ...opened, busy: false, error: null });
+  } catch (error) {
+    const state = store.getState();
+    if (!isGone(error) && state.status === 'prove')
+      return store.setState({ ...state, busy: false, error: errorMessage(error) });
+    store.setState({ status: 'gone', language });
+  }
+}
+
+async function prove(ports: Ports, code: string | undefined, pin: string | undefined): Promise<void> {
+  const { api, store, token } = ports;
+  const state = store.getState();
+  if (state.status !== 'prove' || !token) return;
+  store.setState({ ...state, busy: true, error: null });
+  try {
+    await api.linkVerify({
+      body: { token, ...(code?.trim() && { code: code.trim() }), ...(pin && { pin }) },
+    });
+    await load(ports);
+  } catch (error) {
+    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
+    if (isApiError(error) && error.status === 429 && error.message === CLIENT_LINK_TEXTS.en.locked)
+      return store.setState({ status: 'locked', language: state.language });
+    // One text for every wrong answer, in the client's language.
+    const text =
+      isApiError(error) && error.status === 400
+        ? CLIENT_LINK_TEXTS[state.language].wrongAnswer
+        : errorMessage(error);
+    store.setState({ ...state, busy: false, error: text });
+  }
+}
+
+/** A checklist action; the list is read again after it (what the server now holds). */
+async function act(ports: Ports, work: () => Promise<unknown>): Promise<void> {
+  const { store } = ports;
+  const state = store.getState();
+  if (state.status !== 'checklist' && state.status !== 'consent') return;
+  store.setState({ ...state, busy: true });
+  try {
+    await work();
+    await load(ports);
+  } catch (error) {
+    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
+    if (isApiError(error) && error.status === 401) return open(ports, false);
+    store.setState({
+      ...state,
+      busy: false,
+      ...(state.status === 'checklist' && { error: errorMessage(error) }),
+    });
+  }
+}
+
+async function finish({ api, store }: Ports): Promise<void> {
+  const state = store.getState();
+  if (state.status !== 'checklist') return;
+  store.setState({ ...state, busy: true });
+  try {
+    await api.linkDone();
+    store.setState({ status: 'done', language: state.language });
+  } catch (error) {
+    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
+    store.setState({ ...state, busy: false, error: errorMessage(error) });
+  }
+}
+
+/** A link session kept from before (a reload) goes straight to the checklist; else the link is opened. */
+async function start(ports: Ports): Promise<void> {
+  if (ports.store.getState().status !== 'opening') return;
+  if (await load(ports).catch(() => false)) return;
+  if (ports.store.getState().status === 'opening') await open(ports, false);
+}
+
 /**
  * Creates the client-link flow; send `start` once the page is shown.
  *
@@ -70,136 +176,38 @@ export type ClientLinkFlow = Flow<ClientLinkState, ClientLinkEvent>;
  * await flow.send({ type: 'finish' }); // → done
  * ```
  */
-export function createClientLinkFlow({ api, token }: ClientLinkFlowOptions): ClientLinkFlow {
+export function createClientLinkFlow(options: ClientLinkFlowOptions): ClientLinkFlow {
   const store = createStore<ClientLinkState>({ status: 'opening', language: 'en' });
-  const language = () => store.getState().language;
-  const gone = (error: unknown) =>
-    isApiError(error) && (error.status === 410 || error.code === 'link_expired');
-
-  async function show(checklist: LinkChecklist): Promise<void> {
-    const lang = store.getState().status === 'opening' ? checklist.language : language();
-    store.setState(
-      checklist.consented
-        ? { status: 'checklist', language: lang, checklist, busy: false, error: null }
-        : { status: 'consent', language: lang, checklist, busy: false },
-    );
-  }
-
-  /** Reads the checklist; a link session that ended (idle, closed) goes back to proving or to `gone`. */
-  async function load(): Promise<boolean> {
-    try {
-      await show(await api.linkChecklist());
-      return true;
-    } catch (error) {
-      if (gone(error)) store.setState({ status: 'gone', language: language() });
-      else if (!(isApiError(error) && error.status === 401)) throw error;
-      return gone(error);
-    }
-  }
-
-  async function open(resend: boolean): Promise<void> {
-    if (!token) return store.setState({ status: 'gone', language: language() });
-    try {
-      const opened = await api.linkOpen({ body: { token, ...(resend && { resend: true }) } });
-      store.setState({ status: 'prove', ...opened, busy: false, error: null });
-    } catch (error) {
-      if (gone(error)) return store.setState({ status: 'gone', language: language() });
-      const state = store.getState();
-      if (state.status === 'prove') store.setState({ ...state, busy: false, error: errorMessage(error) });
-      else store.setState({ status: 'gone', language: language() });
-    }
-  }
-
-  async function prove(code: string | undefined, pin: string | undefined): Promise<void> {
-    const state = store.getState();
-    if (state.status !== 'prove' || !token) return;
-    store.setState({ ...state, busy: true, error: null });
-    try {
-      await api.linkVerify({
-        body: { token, ...(code?.trim() && { code: code.trim() }), ...(pin && { pin }) },
-      });
-      await load();
-    } catch (error) {
-      if (gone(error)) return store.setState({ status: 'gone', language: state.language });
-      if (isApiError(error) && error.status === 429 && error.message === CLIENT_LINK_TEXTS.en.locked)
-        return store.setState({ status: 'locked', language: state.language });
-      // One text for every wrong answer, in the client's language.
-      const text =
-        isApiError(error) && error.status === 400
-          ? CLIENT_LINK_TEXTS[state.language].wrongAnswer
-          : errorMessage(error);
-      store.setState({ ...state, busy: false, error: text });
-    }
-  }
-
-  /** A checklist action; the list is read again after it (what the server now holds). */
-  async function act(work: () => Promise<unknown>): Promise<void> {
-    const state = store.getState();
-    if (state.status !== 'checklist' && state.status !== 'consent') return;
-    store.setState({ ...state, busy: true });
-    try {
-      await work();
-      await load();
-    } catch (error) {
-      if (gone(error)) return store.setState({ status: 'gone', language: state.language });
-      if (isApiError(error) && error.status === 401) return open(false);
-      store.setState({
-        ...state,
-        busy: false,
-        ...(state.status === 'checklist' && { error: errorMessage(error) }),
-      });
-    }
-  }
-
-  async function finish(): Promise<void> {
-    const state = store.getState();
-    if (state.status !== 'checklist') return;
-    store.setState({ ...state, busy: true });
-    try {
-      await api.linkDone();
-      store.setState({ status: 'done', language: state.language });
-    } catch (error) {
-      if (gone(error)) return store.setState({ status: 'gone', language: state.language });
-      store.setState({ ...state, busy: false, error: errorMessage(error) });
-    }
-  }
-
+  const ports: Ports = { ...options, store };
+  const { api } = options;
   return {
     getState: store.getState,
     subscribe: store.subscribe,
     async send(event) {
       switch (event.type) {
         case 'start':
-          // A link session kept from before (a reload) goes straight to the checklist.
-          if (store.getState().status === 'opening' && !(await load().catch(() => false))) {
-            if (store.getState().status === 'opening') await open(false);
-          }
-          return;
+          return start(ports);
         case 'prove':
-          return prove(event.code, event.pin);
+          return prove(ports, event.code, event.pin);
         case 'resend':
-          if (store.getState().status === 'prove') await open(true);
+          if (store.getState().status === 'prove') await open(ports, true);
           return;
         case 'consent':
-          return act(() => api.linkConsent({ body: { version: CONSENT_VERSION } }));
+          return act(ports, () => api.linkConsent({ body: { version: CONSENT_VERSION } }));
         case 'refresh':
-          return act(async () => undefined);
-        case 'missing':
-          return act(() =>
-            api.linkAnswer({
-              body: {
-                docType: event.docType,
-                missing: true,
-                ...(event.note?.trim() && { note: event.note.trim() }),
-              },
-            }),
+          return act(ports, async () => undefined);
+        case 'missing': {
+          const note = event.note?.trim();
+          return act(ports, () =>
+            api.linkAnswer({ body: { docType: event.docType, missing: true, ...(note && { note }) } }),
           );
+        }
         case 'undoMissing':
-          return act(() => api.linkAnswer({ body: { docType: event.docType, missing: false } }));
+          return act(ports, () => api.linkAnswer({ body: { docType: event.docType, missing: false } }));
         case 'remove':
-          return act(() => api.linkRemove({ body: { key: event.key } }));
+          return act(ports, () => api.linkRemove({ body: { key: event.key } }));
         case 'finish':
-          return finish();
+          return finish(ports);
         case 'language':
           store.setState({ ...store.getState(), language: event.language });
           return;

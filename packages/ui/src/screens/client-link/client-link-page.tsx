@@ -13,7 +13,8 @@ import type { FileLike, Logger } from '@vita-docs/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from '../documents/file-picker';
-import type { LinkCapture, LinkCaptureModule } from './link-capture';
+import type * as CaptureParts from './link-capture';
+import type { LinkCapture } from './link-capture';
 import '../../styles/base.css';
 import '../../styles/forms.css';
 import '../../styles/client-link.css';
@@ -187,17 +188,21 @@ function ConsentForm({
   );
 }
 
+/** The capture parts' screens, once loaded. */
+type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost'>;
+
 /** Loads the capture parts once, on the first file, photo or scan. */
 function useCapture(ports: CapturePorts, onStored: () => void) {
   const [capture, setCapture] = useState<LinkCapture | null>(null);
-  const [module, setModule] = useState<LinkCaptureModule | null>(null);
-  const load = async (): Promise<{ capture: LinkCapture; module: LinkCaptureModule }> => {
+  const [module, setModule] = useState<Parts | null>(null);
+  const load = async (): Promise<{ capture: LinkCapture; module: Parts }> => {
     if (capture && module) return { capture, module };
-    const loaded = await import('./link-capture');
-    const made = loaded.createLinkCapture({ ...ports, onStored });
-    setModule(loaded);
+    const { createLinkCapture, RowQueue, ScanHost } = await import('./link-capture');
+    const made = createLinkCapture({ ...ports, onStored });
+    const parts = { RowQueue, ScanHost };
+    setModule(parts);
     setCapture(made);
-    return { capture: made, module: loaded };
+    return { capture: made, module: parts };
   };
   useEffect(() => () => capture?.dispose(), [capture]);
   return { capture, module, load };
@@ -280,28 +285,10 @@ function ChecklistRow({
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   const [asking, setAsking] = useState(false);
-  const [note, setNote] = useState('');
   return (
     <li className="link-row">
       <h2 className="link-row__title">{row.docType}</h2>
-      {row.files.length > 0 && (
-        <ul className="link-files" aria-label={t.added}>
-          {row.files.map((file) => (
-            <li key={file.key} className="link-file">
-              <span className="link-file__name">{file.filename}</span>
-              <span className="link-file__size">{formatBytes(file.size)}</span>
-              <button
-                type="button"
-                className="button button--small"
-                disabled={busy}
-                onClick={() => void flow.send({ type: 'remove', key: file.key })}
-              >
-                {t.remove}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} />
       {queue}
       {row.missing ? (
         <p className="link-row__missing">
@@ -340,28 +327,85 @@ function ChecklistRow({
         </div>
       )}
       {asking && !row.missing && (
-        <form
-          className="link-form"
-          onSubmit={(event) => {
-            event.preventDefault();
+        <MissingForm
+          language={language}
+          busy={busy}
+          onSave={(note) => {
             setAsking(false);
             void flow.send({ type: 'missing', docType: row.docType, note });
           }}
-        >
-          <label className="field">
-            <span className="field__label">{t.dontHaveNote}</span>
-            <textarea
-              className="input"
-              maxLength={500}
-              value={note}
-              onChange={(e) => setNote(e.currentTarget.value)}
-            />
-          </label>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t.dontHaveSave}
-          </button>
-        </form>
+        />
       )}
     </li>
+  );
+}
+
+/** "I don't have this" with an optional note. */
+function MissingForm({
+  language,
+  busy,
+  onSave,
+}: {
+  language: ClientLinkLanguage;
+  busy: boolean;
+  onSave: (note: string) => void;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const [note, setNote] = useState('');
+  return (
+    <form
+      className="link-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(note);
+      }}
+    >
+      <label className="field">
+        <span className="field__label">{t.dontHaveNote}</span>
+        <textarea
+          className="input"
+          maxLength={500}
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {t.dontHaveSave}
+      </button>
+    </form>
+  );
+}
+
+/** The files added through this link, each with Remove. */
+function AddedFiles({
+  files,
+  language,
+  busy,
+  flow,
+}: {
+  files: LinkChecklist['rows'][number]['files'];
+  language: ClientLinkLanguage;
+  busy: boolean;
+  flow: ClientLinkFlow;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  if (files.length === 0) return null;
+  return (
+    <ul className="link-files" aria-label={t.added}>
+      {files.map((file) => (
+        <li key={file.key} className="link-file">
+          <span className="link-file__name">{file.filename}</span>
+          <span className="link-file__size">{formatBytes(file.size)}</span>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            onClick={() => void flow.send({ type: 'remove', key: file.key })}
+          >
+            {t.remove}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -162,5 +162,3 @@ export function RowQueue({
 export function ScanHost({ capture }: { capture: LinkCapture }) {
   return <ScanDialog flow={capture.scanFlow} />;
 }
-
-export type LinkCaptureModule = typeof import('./link-capture');

@@ -47,12 +47,8 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
     if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [lastUploaded]);
   const { add, dragging } = useAddFiles(flows);
-  const link = useLinkStatus(clientId);
-  const listStatus = useFlow(flows.list).status;
-  // The list was read again (an upload, Refresh): so are the marks of what the client sent.
-  useEffect(() => {
-    if (listStatus === 'ready') link.reload();
-  }, [listStatus, link.reload]);
+  // Read again with the list (an upload, Refresh): the marks of what the client sent.
+  const link = useLinkStatus(clientId, useFlow(flows.list).status);
   const fromClient = new Set(link.status?.fromClient ?? []);
   const answer = link.status?.answers.find((a) => a.docType === docType);
   const openScan = () => void flows.scan.send({ type: 'open' });

@@ -31,7 +31,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   const download = useFlowInstance(() => createDownloadAllFlow({ api, platform, clientId }));
   const state = useFlow(flow);
   const [reassigning, setReassigning] = useState(false);
-  const link = useLinkStatus(clientId);
+  const link = useLinkStatus(clientId, state.status);
   useEffect(() => {
     void flow.send({ type: 'refresh' });
   }, [flow]);
@@ -77,14 +77,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
           </button>
         </div>
         <div className="actions">
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              void flow.send({ type: 'refresh' });
-              link.reload();
-            }}
-          >
+          <button type="button" className="button" onClick={() => void flow.send({ type: 'refresh' })}>
             Refresh
           </button>
           <Link className="button" to={paths.clients}>

@@ -17,14 +17,19 @@ import { QrCode } from './qr-code';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
-/** The client's newest request as the documents page shows it; `reload` after an action. */
-export function useLinkStatus(clientId: string) {
+/**
+ * The client's newest request as the documents pages show it: read again each time the page's own list
+ * is (`loaded` turns `ready`: a load, Refresh, an upload), and by `reload` after an action.
+ */
+export function useLinkStatus(clientId: string, loaded = 'ready') {
   const { api } = useServices();
   const [status, setStatus] = useState<LinkStatusResponse | null>(null);
   const reload = useCallback(() => {
     api.clientLinkStatus({ params: { id: clientId } }).then(setStatus, () => setStatus(null));
   }, [api, clientId]);
-  useEffect(reload, [reload]);
+  useEffect(() => {
+    if (loaded === 'ready') reload();
+  }, [reload, loaded]);
   return { status, reload };
 }
 
@@ -105,7 +110,6 @@ function RequestDialog({
   onSent: (answer: CreateLinkResponse) => void;
 }) {
   const { api, platform } = useServices();
-  const ids = { message: useId(), days: useId(), language: useId() };
   // The Missing categories are ticked to start with.
   const [chosen, setChosen] = useState(
     () => new Set(state.categories.filter((c) => !c.hasFiles).map((c) => c.name)),
@@ -158,6 +162,31 @@ function RequestDialog({
           </label>
         ))}
       </fieldset>
+      <RequestFields
+        message={message}
+        days={days}
+        language={language}
+        onMessage={setMessage}
+        onDays={setDays}
+        onLanguage={setLanguage}
+      />
+    </FormModal>
+  );
+}
+
+/** The message, how many days the link works and the client's language. */
+function RequestFields(props: {
+  message: string;
+  days: number;
+  language: ClientLinkLanguage;
+  onMessage: (message: string) => void;
+  onDays: (days: number) => void;
+  onLanguage: (language: ClientLinkLanguage) => void;
+}) {
+  const { message, days, language } = props;
+  const ids = { message: useId(), days: useId(), language: useId() };
+  return (
+    <>
       <div className="field">
         <label className="field__label" htmlFor={ids.message}>
           {T.message}
@@ -167,7 +196,7 @@ function RequestDialog({
           className="field__input"
           maxLength={LINK_MESSAGE_MAX}
           value={message}
-          onChange={(event) => setMessage(event.currentTarget.value)}
+          onChange={(event) => props.onMessage(event.currentTarget.value)}
         />
       </div>
       <div className="field">
@@ -181,7 +210,7 @@ function RequestDialog({
           min={1}
           max={LINK_DAYS_MAX}
           value={days}
-          onChange={(event) => setDays(Number(event.currentTarget.value))}
+          onChange={(event) => props.onDays(Number(event.currentTarget.value))}
         />
       </div>
       <div className="field">
@@ -192,13 +221,13 @@ function RequestDialog({
           id={ids.language}
           className="field__input"
           value={language}
-          onChange={(event) => setLanguage(event.currentTarget.value === 'es' ? 'es' : 'en')}
+          onChange={(event) => props.onLanguage(event.currentTarget.value === 'es' ? 'es' : 'en')}
         >
           <option value="en">English</option>
           <option value="es">Español</option>
         </select>
       </div>
-    </FormModal>
+    </>
   );
 }
 
