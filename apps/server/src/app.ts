@@ -36,6 +36,9 @@ import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { passkeyRoutes } from './routes/passkeys.js';
 import { clientRoutes } from './routes/clients.js';
+import { clientLinkRoutes } from './routes/client-links.js';
+import { linkSessionRoutes } from './routes/link-session.js';
+import { remindAndExpire } from './client-links/links.js';
 import { configRoutes } from './routes/config.js';
 import { devRoutes } from './routes/dev.js';
 import { docRoutes } from './routes/docs.js';
@@ -63,6 +66,8 @@ export { loadConfig, ConfigError } from './env.js';
 /** How often the sweeper runs, and how old unaccounted bytes or expired uploads must be before it acts. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 const RETENTION_INTERVAL_MS = 60 * 60_000;
+/** How often request links are checked for reminders (day 3, day 6) and their end. */
+const LINK_REMINDER_INTERVAL_MS = 15 * 60_000;
 const SWEEP_GRACE_MS = 60 * 60_000;
 
 /**
@@ -126,6 +131,15 @@ function loadIndexHtml(webDist: string, programmeUrl: string | undefined): strin
     '</head>',
     `<meta name="vita-programme-url" content="${escapeHtml(programmeUrl)}"></head>`,
   );
+}
+
+/** A built page of the web app, or null when the app is not built. */
+function readPage(webDist: string, name: string): string | null {
+  try {
+    return fs.readFileSync(path.join(webDist, name), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** The default location of the built web app: apps/web/dist beside this package. */
@@ -260,6 +274,8 @@ async function installHttp(
   passkeyRoutes(app, services);
   adminUserRoutes(app, services);
   clientRoutes(app, services);
+  clientLinkRoutes(app, services);
+  linkSessionRoutes(app, services);
   docRoutes(app, services);
   downloadRoutes(app, services);
   reassignRoutes(app, services);
@@ -282,11 +298,17 @@ async function installHttp(
 
   const webDist = config.webDist ?? defaultWebDist();
   const indexHtml = loadIndexHtml(webDist, config.programmeUrl);
+  // The client's document-request page is a page of its own (apps/web/u.html): a phone gets only it.
+  const clientPageHtml = readPage(webDist, 'u.html');
   if (indexHtml !== null) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
     // The SPA owns every non-API path (it redirects unknown ones to /); the API answers 404 JSON.
+    const route = request.url.split('?')[0];
+    if (clientPageHtml !== null && request.method === 'GET' && route === '/u') {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(clientPageHtml);
+    }
     if (indexHtml !== null && request.method === 'GET' && !request.url.startsWith('/api/')) {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
@@ -341,6 +363,13 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
     () => runRetention(services, new Date()),
     'retention run failed',
   );
+  // Clients who have not pressed Done are reminded on day 3 and 6; links past their end are closed.
+  const reminders = recurring(
+    'client-link-reminders',
+    LINK_REMINDER_INTERVAL_MS,
+    () => remindAndExpire(db, services.mailer),
+    'client link reminders failed',
+  );
   // A season close a crash interrupted is finished now, whatever step it had reached.
   const resuming = resumeSeasonClose(services).then(
     (year) => year !== undefined && log.info({ year }, 'an interrupted season close was finished'),
@@ -366,9 +395,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   );
   return {
     stop() {
-      clearInterval(housekeeping);
-      clearInterval(sweeper);
-      clearInterval(retention);
+      for (const timer of [housekeeping, sweeper, retention, reminders]) clearInterval(timer);
       stopOneOffs.abort();
     },
     finished: async () => {

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { audit } from './audit.js';
 import type { Db } from './db/database.js';
 import { deleteDocumentRows } from './documents/documents.js';
+import { closeAllLinks } from './client-links/links.js';
 import { exclusively, SWEEP_LOCK } from './documents/lifecycle.js';
 import type { Services } from './services.js';
 
@@ -108,6 +109,8 @@ export async function closeSeason(
       .execute();
     // What any device kept for the season closed can never be opened again, an admin's included.
     await services.journalKeys.destroyAll();
+    // Every request link ends with the season: a client's link opens nothing of the next one.
+    await closeAllLinks(db);
 
     // Then every client's documents: audit entry, rows, bytes — a client at a time.
     for (;;) {

@@ -178,6 +178,34 @@ const MATRIX: Record<EndpointName, Row> = {
     () => ['POST', '/api/admin/passkey-policy', { requireForStaff: false }],
     ADMIN_ONLY(200),
   ],
+  // The client's volunteer, officers and admins may ask a client for documents (client-links.test.ts).
+  createClientLink: [
+    (w) => ['POST', `/api/clients/${w.clientId}/link`, { categories: ['13614-C'] }],
+    [401, 401, 200, 403, 200, 200],
+  ],
+  clientLinkStatus: [(w) => ['GET', `/api/clients/${w.clientId}/link`], [401, 401, 200, 403, 200, 200]],
+  revokeClientLink: [(w) => ['DELETE', `/api/clients/${w.clientId}/link`], [401, 401, 200, 403, 200, 200]],
+  newFromClients: [() => ['GET', '/api/client-links/new'], SIGNED_IN(200)],
+  // No signed-in session opens a link: an unknown token is gone, and the link session's calls need its cookie.
+  linkOpen: [() => ['POST', '/api/link/open', { token: 'A'.repeat(43) }], PUBLIC(410)],
+  linkVerify: [() => ['POST', '/api/link/verify', { token: 'A'.repeat(43), code: '123456' }], PUBLIC(410)],
+  linkChecklist: [() => ['GET', '/api/link/session/checklist'], PUBLIC(401)],
+  linkConsent: [() => ['POST', '/api/link/session/consent', { version: '2026-1' }], PUBLIC(401)],
+  linkPresign: [
+    () => [
+      'POST',
+      '/api/link/session/presign',
+      { docType: '13614-C', filename: 'x.pdf', contentType: 'application/pdf' },
+    ],
+    PUBLIC(401),
+  ],
+  linkComplete: [(w) => ['POST', '/api/link/session/complete', { key: w.key }], PUBLIC(401)],
+  linkRemove: [(w) => ['POST', '/api/link/session/remove', { key: w.key }], PUBLIC(401)],
+  linkAnswer: [
+    () => ['POST', '/api/link/session/answer', { docType: '13614-C', missing: true }],
+    PUBLIC(401),
+  ],
+  linkDone: [() => ['POST', '/api/link/session/done'], PUBLIC(401)],
   devOutbox: [() => ['GET', '/api/dev/outbox'], PUBLIC(200)],
   // Last: it ends the sessions of the other columns.
   logout: [() => ['POST', '/api/auth/logout'], PUBLIC(200)],

@@ -15,6 +15,7 @@ describe('serving the web app', () => {
       '<!doctype html><html><head><title>VITA</title></head><body></body></html>',
     );
     await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), 'export const x = 1;');
+    await fs.writeFile(path.join(dist, 'u.html'), '<!doctype html><html><body>client page</body></html>');
     app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
   afterAll(async () => {
@@ -35,6 +36,14 @@ describe('serving the web app', () => {
       error: 'Not found.',
       code: expect.any(String),
     });
+  });
+
+  it('serves the client page of a request link at /u, with no referrer sent on', async () => {
+    const res = await fetch(`${app.url}/u?x=1`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('client page');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await (await fetch(`${app.url}/ux`)).text()).not.toContain('client page');
   });
 
   it('serves static chunks without touching the session cookies', async () => {

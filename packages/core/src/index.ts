@@ -112,6 +112,32 @@ export type {
   Passkey,
   PasskeyList,
 } from './api/schemas.js';
+export * as linkSchemas from './api/link-schemas.js';
+export {
+  LINK_DAYS_DEFAULT,
+  LINK_DAYS_MAX,
+  LINK_MAX_FILES,
+  LINK_MESSAGE_MAX,
+  LINK_STATES,
+} from './api/link-schemas.js';
+export type {
+  CreateLinkResponse,
+  LinkChecklist,
+  LinkFile,
+  LinkOpenResponse,
+  LinkStatusResponse,
+  NewFromClientsResponse,
+} from './api/link-schemas.js';
+export {
+  CLIENT_LINK_LANGUAGES,
+  CLIENT_LINK_TEXTS,
+  CONSENT_VERSION,
+  clientLinkText,
+  maskEmail,
+} from './client-link/texts.js';
+export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
+export { createLinkApi, LINK_CALLS } from './client-link/link-api.js';
+export type { LinkApi, LinkApiOptions } from './client-link/link-api.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
 export type {
   ApiClient,
@@ -157,6 +183,13 @@ export { createForgotFlow } from './flows/forgot/forgot.js';
 export type { ForgotFlow, ForgotFlowOptions, ForgotState, ForgotEvent } from './flows/forgot/forgot.js';
 export { createResendFlow } from './flows/resend/resend.js';
 export type { ResendFlow, ResendFlowOptions, ResendState, ResendEvent } from './flows/resend/resend.js';
+export { createClientLinkFlow } from './flows/client-link/client-link.js';
+export type {
+  ClientLinkFlow,
+  ClientLinkFlowOptions,
+  ClientLinkState,
+  ClientLinkEvent,
+} from './flows/client-link/client-link.js';
 export { createUploadFlow } from './flows/upload/upload.js';
 export { canChangeFile, canRetryNow } from './flows/upload/upload-state.js';
 export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-policy.js';

@@ -22,6 +22,32 @@ export const texts = {
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
 } as const;
 
+/** The volunteer's side of requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client). */
+export const linkTexts = {
+  request: 'Request documents from client',
+  dialogTitle: 'Request documents',
+  send: 'Send link',
+  noWayToProve: "Add the client's email or a client PIN first.",
+  categories: 'Documents to ask for',
+  message: 'Message (optional)',
+  days: 'Link works for (days)',
+  language: 'Language of the mail and page',
+  revoke: 'Revoke link',
+  copy: 'Copy',
+  copied: 'Copied',
+  fromClient: 'From client',
+  clientDontHave: "Client: I don't have this",
+  newFromClients: 'New from clients',
+  qrLabel: 'QR code of the link',
+  sent: (email: string, days: number) => `Link sent to ${email}. It works for ${days} days.`,
+  notMailed: (days: number) =>
+    `Show the client this QR code or give them the link. It works for ${days} days.`,
+  openRequest: (sentAt: string, opened: boolean, filesIn: number) =>
+    `Request sent ${sentAt}, ${opened ? 'opened' : 'not opened yet'}, ${filesIn} ${filesIn === 1 ? 'file' : 'files'} back.`,
+  doneRequest: (doneAt: string, filesIn: number) =>
+    `The client pressed Done ${doneAt}: ${filesIn} ${filesIn === 1 ? 'file' : 'files'} back.`,
+} as const;
+
 /** The body of the "Delete User?" confirm: their clients are kept. */
 export function deleteUserBody(name: string, email: string): string {
   return `${name} (${email}) will lose access. This will not delete the clients they created; they will need reassignment.`;

@@ -306,6 +306,48 @@ const migrations: Record<string, Migration> = {
     // screens until it creates one.
     `ALTER TABLE sessions ADD COLUMN passkey_due boolean NOT NULL DEFAULT false`,
   ),
+  '0022_client_links': statements(
+    // A request that a client hand in documents through a link (client-links/links.ts). Only the
+    // token's hash is kept: the table leaked gives no working link. One open request per client.
+    `CREATE TABLE client_links (
+       id text PRIMARY KEY,
+       token_hash text NOT NULL UNIQUE,
+       client_id text NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+       created_by text,
+       categories jsonb NOT NULL,
+       message text,
+       language text NOT NULL CHECK (language IN ('en', 'es')),
+       created_at timestamptz NOT NULL DEFAULT now(),
+       expires_at timestamptz NOT NULL,
+       closed_at timestamptz,
+       closed_reason text CHECK (closed_reason IN ('done', 'revoked', 'replaced', 'season', 'expired')),
+       opened_at timestamptz,
+       verified_at timestamptz,
+       consent_version text,
+       code_hash text,
+       code_expires_at timestamptz,
+       failures integer NOT NULL DEFAULT 0,
+       locked_until timestamptz,
+       reminders_sent integer NOT NULL DEFAULT 0,
+       seen_at timestamptz
+     )`,
+    `CREATE UNIQUE INDEX client_links_open ON client_links (client_id) WHERE closed_at IS NULL`,
+    `CREATE INDEX client_links_reminders ON client_links (created_at) WHERE closed_at IS NULL`,
+    // A link session (the client's browser after the code): its cookie's hash, 60 minutes idle.
+    `CREATE TABLE client_link_sessions (
+       id_hash text PRIMARY KEY,
+       link_id text NOT NULL REFERENCES client_links(id) ON DELETE CASCADE,
+       last_seen_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    // The client's "I don't have this" per requested category, with the optional note.
+    `CREATE TABLE client_link_answers (
+       link_id text NOT NULL REFERENCES client_links(id) ON DELETE CASCADE,
+       doc_type text NOT NULL,
+       note text,
+       at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (link_id, doc_type)
+     )`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -234,6 +234,43 @@ export interface PasskeyPolicyTable {
   updated_by: string | null;
 }
 
+/** A request that a client hand in documents through a link (client-links/links.ts). */
+export interface ClientLinksTable {
+  id: string;
+  token_hash: string;
+  client_id: string;
+  created_by: string | null;
+  categories: ColumnType<string[], string, string>;
+  message: string | null;
+  language: 'en' | 'es';
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  closed_at: NullableTimestamp;
+  closed_reason: 'done' | 'revoked' | 'replaced' | 'season' | 'expired' | null;
+  opened_at: NullableTimestamp;
+  verified_at: NullableTimestamp;
+  consent_version: string | null;
+  code_hash: string | null;
+  code_expires_at: NullableTimestamp;
+  failures: Generated<number>;
+  locked_until: NullableTimestamp;
+  reminders_sent: Generated<number>;
+  seen_at: NullableTimestamp;
+}
+
+export interface ClientLinkSessionsTable {
+  id_hash: string;
+  link_id: string;
+  last_seen_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ClientLinkAnswersTable {
+  link_id: string;
+  doc_type: string;
+  note: string | null;
+  at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -257,4 +294,7 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   passkey_policy: PasskeyPolicyTable;
+  client_links: ClientLinksTable;
+  client_link_sessions: ClientLinkSessionsTable;
+  client_link_answers: ClientLinkAnswersTable;
 }

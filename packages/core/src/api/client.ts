@@ -173,18 +173,4 @@ export async function httpError(response: Response): Promise<ApiError> {
   return new ApiError('http', response.status, message, code ? { code } : undefined);
 }
 
-/** Reads one cookie from a `document.cookie`-style string. */
-export function readCookie(cookieString: string, name: string): string | undefined {
-  for (const part of cookieString.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    const value = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return value;
-    }
-  }
-  return undefined;
-}
+export { readCookie } from './read-cookie.js';

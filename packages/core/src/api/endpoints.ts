@@ -4,6 +4,7 @@
  * methods, so the two cannot drift apart.
  */
 import type { z } from 'zod';
+import * as l from './link-schemas.js';
 import * as s from './schemas.js';
 
 /** One call of the contract. `response: null` marks a binary (non-JSON) response. */
@@ -300,6 +301,63 @@ export const endpoints = {
     body: s.OrphanReassignRequest,
     response: s.ReassignResponse,
   }),
+
+  // Requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client)
+  createClientLink: def({
+    method: 'POST',
+    path: '/clients/:id/link',
+    params: s.ClientIdParams,
+    body: l.CreateLinkRequest,
+    response: l.CreateLinkResponse,
+  }),
+  clientLinkStatus: def({
+    method: 'GET',
+    path: '/clients/:id/link',
+    params: s.ClientIdParams,
+    response: l.LinkStatusResponse,
+  }),
+  revokeClientLink: def({
+    method: 'DELETE',
+    path: '/clients/:id/link',
+    params: s.ClientIdParams,
+    response: s.Ok,
+  }),
+  newFromClients: def({ method: 'GET', path: '/client-links/new', response: l.NewFromClientsResponse }),
+  /** The client's side: the link's token proves nothing alone; a code (and PIN) opens a link session. */
+  linkOpen: def({
+    method: 'POST',
+    path: '/link/open',
+    body: l.LinkOpenRequest,
+    response: l.LinkOpenResponse,
+  }),
+  linkVerify: def({ method: 'POST', path: '/link/verify', body: l.LinkVerifyRequest, response: s.Ok }),
+  linkChecklist: def({ method: 'GET', path: '/link/session/checklist', response: l.LinkChecklist }),
+  linkConsent: def({
+    method: 'POST',
+    path: '/link/session/consent',
+    body: l.LinkConsentRequest,
+    response: s.Ok,
+  }),
+  linkPresign: def({
+    method: 'POST',
+    path: '/link/session/presign',
+    body: l.LinkPresignRequest,
+    response: s.PresignResponse,
+  }),
+  linkComplete: def({
+    method: 'POST',
+    path: '/link/session/complete',
+    body: l.LinkKeyRequest,
+    response: l.LinkCompleteResponse,
+  }),
+  linkRemove: def({ method: 'POST', path: '/link/session/remove', body: l.LinkKeyRequest, response: s.Ok }),
+  linkAnswer: def({
+    method: 'POST',
+    path: '/link/session/answer',
+    body: l.LinkAnswerRequest,
+    response: s.Ok,
+  }),
+  linkDone: def({ method: 'POST', path: '/link/session/done', response: s.Ok }),
 
   // Server settings (signed-in callers)
   config: def({ method: 'GET', path: '/config', response: s.ConfigResponse }),

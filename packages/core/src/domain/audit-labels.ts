@@ -34,6 +34,19 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'passkey.use': 'Signed in with a passkey',
   'passkey.remove': 'Removed passkeys',
   'passkey.policy': 'Changed the passkey rule',
+  'link.create': 'Requested documents from a client',
+  'link.send': 'Mailed a document request',
+  'link.open': 'Client opened a request link',
+  'link.verify': 'Client proved who they are',
+  'link.fail': 'Wrong code or PIN on a request link',
+  'link.consent': 'Client agreed to the consent statement',
+  'link.upload': 'Client uploaded a file',
+  'link.remove': 'Client removed a file',
+  'link.missing': 'Client does not have a document',
+  'link.done': 'Client finished a request',
+  'link.revoke': 'Revoked a request link',
+  'link.expire': 'A request link expired',
+  'link.remind': 'Reminded a client of a request',
 };
 
 /** The label of a recorded action; an action this version does not know shows as recorded. */

@@ -30,6 +30,19 @@ export const AUDIT_ACTIONS = [
   'passkey.use',
   'passkey.remove',
   'passkey.policy',
+  'link.create',
+  'link.send',
+  'link.open',
+  'link.verify',
+  'link.fail',
+  'link.consent',
+  'link.upload',
+  'link.remove',
+  'link.missing',
+  'link.done',
+  'link.revoke',
+  'link.expire',
+  'link.remind',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -255,6 +255,51 @@ const passkeyParts = (p: Pools) => ({
   setPasskeyPolicy: body(opt({ requireForStaff: fc.boolean() }, ['requireForStaff'])),
 });
 
+const linkToken = fc.stringMatching(/^[A-Za-z0-9_-]{20,70}$/);
+
+const clientLinkParts = (p: Pools) => ({
+  createClientLink: withId(
+    p,
+    opt(
+      {
+        categories: fc.array(p.docType, { minLength: 0, maxLength: 3 }),
+        message: fc.string({ maxLength: 40 }),
+        days: fc.integer({ min: -1, max: 20 }),
+        language: fc.constantFrom('en', 'es', 'fr'),
+      },
+      ['categories'],
+    ),
+  ),
+  clientLinkStatus: withId(p),
+  revokeClientLink: withId(p),
+  newFromClients: none,
+  linkOpen: body(opt({ token: linkToken, resend: fc.boolean() }, ['token'])),
+  linkVerify: body(opt({ token: linkToken, code: sixDigits, pin: fuzzPin }, ['token'])),
+  linkChecklist: none,
+  linkConsent: body(opt({ version: fc.constantFrom('2026-1', '') }, ['version'])),
+  linkPresign: body(
+    opt(
+      {
+        docType: p.docType,
+        filename: fc.constantFrom('w2.pdf', 'x'),
+        contentType: fc.constantFrom('application/pdf', 'text/html'),
+        size: fc.nat({ max: 30 * MB }),
+        sha256: hex64,
+      },
+      ['docType', 'filename', 'contentType'],
+    ),
+  ),
+  linkComplete: body(opt({ key: p.key }, ['key'])),
+  linkRemove: body(opt({ key: p.key }, ['key'])),
+  linkAnswer: body(
+    opt({ docType: p.docType, missing: fc.boolean(), note: fc.string({ maxLength: 40 }) }, [
+      'docType',
+      'missing',
+    ]),
+  ),
+  linkDone: none,
+});
+
 /** For each call, valid-looking params, query and body: the starting point every mutation works from. */
 export function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts>> {
   const p = pools(world);
@@ -265,5 +310,6 @@ export function baseParts(world: World): Record<EndpointName, fc.Arbitrary<Parts
     ...userParts(p),
     ...programmeParts(p),
     ...passkeyParts(p),
+    ...clientLinkParts(p),
   } satisfies Record<EndpointName, fc.Arbitrary<Parts>>;
 }

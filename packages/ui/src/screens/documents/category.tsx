@@ -19,6 +19,8 @@ import { UploadQueue } from './upload-queue';
 import { UploadedList } from './uploaded-list';
 import { isUploadable } from './uploadable';
 import { useCategoryFlows } from './use-category-flows';
+import { useLinkStatus } from './client-link-panel';
+import { linkTexts } from '../../texts';
 import { useFileDrop } from './use-file-drop';
 import type { Dropped } from './use-file-drop';
 import { ViewModal } from './view-modal';
@@ -45,6 +47,10 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
     if (lastUploaded > 0) uploaded.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [lastUploaded]);
   const { add, dragging } = useAddFiles(flows);
+  // Read again with the list (an upload, Refresh): the marks of what the client sent.
+  const link = useLinkStatus(clientId, useFlow(flows.list).status);
+  const fromClient = new Set(link.status?.fromClient ?? []);
+  const answer = link.status?.answers.find((a) => a.docType === docType);
   const openScan = () => void flows.scan.send({ type: 'open' });
 
   return (
@@ -71,7 +77,13 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
           <UploadQueue flow={flows.upload} onAdd={add} dragging={dragging} onScan={openScan} />
         )}
         <div ref={uploaded}>
-          <UploadedList flows={flows} />
+          {answer && (
+            <p className="status category__client-answer">
+              {linkTexts.clientDontHave}
+              {answer.note ? ` — ${answer.note}` : ''}
+            </p>
+          )}
+          <UploadedList flows={flows} fromClient={fromClient} />
         </div>
       </div>
       <ViewModal flow={flows.viewer} />

@@ -10,6 +10,7 @@ import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { AddTypeDialog } from './add-type-dialog';
+import { ClientLinkPanel, useLinkStatus } from './client-link-panel';
 import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';
 import { SubmissionLine } from './submission-line';
@@ -30,6 +31,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   const download = useFlowInstance(() => createDownloadAllFlow({ api, platform, clientId }));
   const state = useFlow(flow);
   const [reassigning, setReassigning] = useState(false);
+  const link = useLinkStatus(clientId, state.status);
   useEffect(() => {
     void flow.send({ type: 'refresh' });
   }, [flow]);
@@ -84,7 +86,8 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
         </div>
       </div>
       <SubmissionLine clientId={clientId} clientName={client ? fullName(client) : 'this client'} />
-      <RequiredDocuments flow={flow} state={state} clientId={clientId} />
+      {client && <ClientLinkPanel client={client} state={state} link={link} />}
+      <RequiredDocuments flow={flow} state={state} clientId={clientId} link={link.status} />
       <AddTypeDialog flow={flow} state={state} />
       <DownloadDialog flow={download} />
       {reassigning && (

@@ -1,20 +1,30 @@
-import type { ClientDocsFlow, ClientDocsState } from '@vita-docs/core';
+import { parseDocKey } from '@vita-docs/core';
+import type { ClientDocsFlow, ClientDocsState, LinkStatusResponse } from '@vita-docs/core';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Loading } from '../../components/page';
+import { linkTexts } from '../../texts';
 
 /** The Required Documents list: each category with a green dot and Ready or a red dot and Missing. */
 export function RequiredDocuments({
   flow,
   state,
   clientId,
+  link,
 }: {
   flow: ClientDocsFlow;
   state: ClientDocsState;
   clientId: string;
+  /** What came back through request links: files per category and `I don't have this` answers. */
+  link?: LinkStatusResponse | null;
 }) {
   const headingId = useId();
+  const fromClient = new Map<string, number>();
+  for (const key of link?.fromClient ?? []) {
+    const docType = parseDocKey(key)?.docType;
+    if (docType) fromClient.set(docType, (fromClient.get(docType) ?? 0) + 1);
+  }
   let body;
   if (state.categories.length === 0) {
     body = state.status === 'error' ? <p className="status status--error">{state.error}</p> : <Loading />;
@@ -30,6 +40,10 @@ export function RequiredDocuments({
               <span className="dot" aria-hidden="true" />
               {category.hasFiles ? 'Ready' : 'Missing'}
             </span>
+            <ClientAnswer
+              files={fromClient.get(category.name) ?? 0}
+              answer={link?.answers.find((a) => a.docType === category.name)}
+            />
             {category.custom && (
               <button
                 type="button"
@@ -52,5 +66,27 @@ export function RequiredDocuments({
       </h2>
       {body}
     </section>
+  );
+}
+
+/** What the client sent for a category through a request link: files, or `I don't have this` with the note. */
+function ClientAnswer({
+  files,
+  answer,
+}: {
+  files: number;
+  answer: LinkStatusResponse['answers'][number] | undefined;
+}) {
+  if (files === 0 && !answer) return null;
+  return (
+    <span className="doc-type__client">
+      {files > 0 && <span className="tag">{`${linkTexts.fromClient}: ${files}`}</span>}
+      {answer && (
+        <span className="doc-type__missing-answer">
+          {linkTexts.clientDontHave}
+          {answer.note ? ` — ${answer.note}` : ''}
+        </span>
+      )}
+    </span>
   );
 }

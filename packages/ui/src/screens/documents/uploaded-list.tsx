@@ -3,12 +3,20 @@ import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
+import { linkTexts } from '../../texts';
 import { RetakeMenu } from './retake-menu';
 import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
 
 /** The "Uploaded" list of the category screen: selection, Delete Selected, and per-file actions. */
-export function UploadedList({ flows }: { flows: CategoryFlows }) {
+export function UploadedList({
+  flows,
+  fromClient,
+}: {
+  flows: CategoryFlows;
+  /** Keys of the files that came through a request link (marked `From client`). */
+  fromClient?: ReadonlySet<string>;
+}) {
   const { list } = flows;
   const state = useFlow(list);
   const retake = useFlow(flows.retake);
@@ -55,6 +63,7 @@ export function UploadedList({ flows }: { flows: CategoryFlows }) {
               busy={!ready}
               retake={retake}
               replaced={item.key === replaced}
+              fromClient={fromClient?.has(item.key) ?? false}
             />
           ))}
         </ul>
@@ -107,9 +116,11 @@ interface FileRowProps {
   retake: RetakeState;
   /** Just put here by a retake. */
   replaced: boolean;
+  /** Came through a request link. */
+  fromClient?: boolean;
 }
 
-function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps) {
+function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: FileRowProps) {
   const nameId = useId();
   // A warned pick may be retaken again (another photo), and only this row's.
   const retakeIdle =
@@ -131,6 +142,7 @@ function FileRow({ item, flows, selected, busy, retake, replaced }: FileRowProps
         <span className="file-row__name" id={nameId}>
           {item.filename}
         </span>
+        {fromClient && <span className="tag file-row__from-client">{linkTexts.fromClient}</span>}
         {replaced && (
           <span className="tag tag--strong file-row__replaced" role="status">
             Replaced

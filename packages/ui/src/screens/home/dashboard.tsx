@@ -1,5 +1,6 @@
 import { roleTag } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { useSessionFlow } from '../../app/session';
@@ -12,6 +13,7 @@ import { AllUsers } from './all-users';
 import { useDashboardFlows } from './dashboard-flows';
 import { OrphanedClients } from './orphaned-clients';
 import { PasskeyOffer } from './passkey-offer';
+import { NewFromClients } from './new-from-clients';
 import { PendingApprovals } from './pending-approvals';
 import { ProgrammeOverview } from './programme-overview';
 
@@ -23,10 +25,12 @@ export function Dashboard({ user }: { user: User }) {
   const { show, approvals, orphans, users, clients, reloadAll, firstLoadDone } = useDashboardFlows(user);
   const { api, clock } = useServices();
   const tag = roleTag(user);
+  const [refreshed, setRefreshed] = useState(0);
 
   const refresh = () => {
     void session.send({ type: 'check' });
     reloadAll();
+    setRefreshed((n) => n + 1);
   };
   // Signing out empties the upload queues and deletes what this device kept (asking first if files wait).
   const logout = async () => {
@@ -45,6 +49,7 @@ export function Dashboard({ user }: { user: User }) {
     >
       <DashboardToolbar isAdmin={user.isAdmin} onRefresh={refresh} onLogout={() => void logout()} />
       <PasskeyOffer />
+      <NewFromClients reloadKey={refreshed} />
       {!firstLoadDone && <Loading />}
       {firstLoadDone && show.approvals && <PendingApprovals flow={approvals} actorIsAdmin={user.isAdmin} />}
       {firstLoadDone && show.orphans && (

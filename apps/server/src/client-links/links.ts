@@ -1,0 +1,188 @@
+/**
+ * Requests that a client hand in documents through a link (docs/behaviour.md#requesting-documents-from-a-client).
+ * The link's token is kept only as its SHA-256 (256 random bits: no brute force, so no slow hash); it
+ * proves nothing alone: a 6-digit code mailed to the client (and the client PIN when there is one)
+ * opens a link session, which reaches only this request's categories of this client.
+ */
+import { CLIENT_LINK_TEXTS, type ClientLinkLanguage, type LinkStatusResponse } from '@vita-docs/core';
+import { sql, type Selectable } from 'kysely';
+import { audit } from '../audit.js';
+import type { Db } from '../db/database.js';
+import type { ClientLinksTable } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+
+export type LinkRow = Selectable<ClientLinksTable>;
+
+/** Wrong answers before the link locks, and for how long. */
+const MAX_FAILURES = 5;
+const LOCK_MINUTES = 30;
+/** A link session ends after this long without a request. */
+export const LINK_IDLE_MINUTES = 60;
+/**
+ * Per network address, on top of each link's own five tries: generous, since a drop-off site's clients
+ * may all come from its one wi-fi address; enough to stop one address trying many links.
+ */
+export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 60, window: 900 } } as const;
+
+/** A mailed code works this long. */
+export const CODE_MINUTES = 10;
+
+/** The `uploaded_by` of a document that came through link `id`: marks it `From client`. */
+export const linkUploader = (id: string) => `link:${id}`;
+
+/** An expired, revoked, finished or unknown link: the same words, nothing about whom it was for. */
+export const linkGone = () => new HttpError(410, CLIENT_LINK_TEXTS.en.expired, {}, 'link_expired');
+
+/** What a link's state is now: its closing reason, `expired` once past its end, else `open`. */
+export function linkState(row: Pick<LinkRow, 'closed_reason' | 'expires_at'>, now = new Date()) {
+  if (row.closed_reason) return row.closed_reason;
+  return row.expires_at <= now ? 'expired' : 'open';
+}
+
+/** Closes the client's open request (a new one, a revoke): its sessions end with it. */
+export async function closeOpenLink(
+  db: Db,
+  clientId: string,
+  reason: 'revoked' | 'replaced',
+): Promise<LinkRow | undefined> {
+  const closed = await db
+    .updateTable('client_links')
+    .set({ closed_at: sql`now()`, closed_reason: reason })
+    .where('client_id', '=', clientId)
+    .where('closed_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (closed) await db.deleteFrom('client_link_sessions').where('link_id', '=', closed.id).execute();
+  return closed;
+}
+
+/** A season close ends every open request (and every link session) at once. */
+export async function closeAllLinks(db: Db): Promise<void> {
+  await db
+    .updateTable('client_links')
+    .set({ closed_at: sql`now()`, closed_reason: 'season' })
+    .where('closed_at', 'is', null)
+    .execute();
+  await db.deleteFrom('client_link_sessions').execute();
+}
+
+/**
+ * Claims one try at the link's code/PIN: false while it is locked (5 wrong answers within its lock).
+ * Claimed before checking, in one statement, so parallel guesses get no more than five tries together.
+ */
+export async function claimTry(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .updateTable('client_links')
+    .set({ failures: sql`failures + 1` })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', sql<Date>`now()`)]))
+    .where('failures', '<', MAX_FAILURES)
+    .returning('failures')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** After a wrong answer: the fifth locks the link for {@link LOCK_MINUTES} (and counting starts again after). */
+export async function settleWrongTry(db: Db, id: string): Promise<boolean> {
+  const locked = await db
+    .updateTable('client_links')
+    .set({ locked_until: sql`now() + make_interval(mins => ${LOCK_MINUTES})`, failures: 0 })
+    .where('id', '=', id)
+    .where('failures', '>=', MAX_FAILURES)
+    .returning('id')
+    .executeTakeFirst();
+  return locked !== undefined;
+}
+
+/** The volunteer's view of a client's requests: the newest one, files that came in, `I don't have this` answers. */
+export async function linkStatus(db: Db, clientId: string): Promise<LinkStatusResponse> {
+  const newest = await db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const fromClient = await db
+    .selectFrom('documents')
+    .select(['key', 'uploaded_by'])
+    .where('client_id', '=', clientId)
+    .where('state', '=', 'stored')
+    .where('uploaded_by', 'like', 'link:%')
+    .execute();
+  const answers = await db
+    .selectFrom('client_link_answers as a')
+    .innerJoin('client_links as l', 'l.id', 'a.link_id')
+    .select(['a.doc_type', 'a.note', 'a.at'])
+    .where('l.client_id', '=', clientId)
+    .orderBy('a.at', 'desc')
+    .execute();
+  const seen = new Set<string>();
+  const state = newest ? linkState(newest) : null;
+  return {
+    request: newest
+      ? {
+          state: state ?? 'open',
+          categories: newest.categories,
+          sentAt: newest.created_at.toISOString(),
+          expiresAt: newest.expires_at.toISOString(),
+          openedAt: newest.opened_at?.toISOString() ?? null,
+          doneAt: newest.closed_reason === 'done' ? (newest.closed_at?.toISOString() ?? null) : null,
+          filesIn: fromClient.filter((d) => d.uploaded_by === linkUploader(newest.id)).length,
+        }
+      : null,
+    fromClient: fromClient.map((d) => d.key),
+    answers: answers
+      .filter((a) => !seen.has(a.doc_type) && seen.add(a.doc_type))
+      .map((a) => ({ docType: a.doc_type, note: a.note, at: a.at.toISOString() })),
+  };
+}
+
+/** Mail sent to the client in the request's language. */
+export interface LinkMailer {
+  send(mail: { to: string; subject: string; text: string }): Promise<boolean>;
+}
+
+/**
+ * Reminds clients who have not pressed `I'm done`: on day 3 and day 6 of an open request, once each
+ * (the update that counts the reminder is the claim: two processes cannot both send it). Requests past
+ * their end are closed as expired first, so they get none. Returns the number of reminders sent.
+ */
+export async function remindAndExpire(db: Db, mailer: LinkMailer): Promise<number> {
+  const expired = await db
+    .updateTable('client_links')
+    .set({ closed_at: sql`now()`, closed_reason: 'expired' })
+    .where('closed_at', 'is', null)
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .returning(['id', 'client_id'])
+    .execute();
+  for (const link of expired) {
+    await db.deleteFrom('client_link_sessions').where('link_id', '=', link.id).execute();
+    await audit(db, { actor: null, action: 'link.expire', clientId: link.client_id });
+  }
+  // Day 6 counts as both reminders: a server that was down on day 3 sends one mail, not two.
+  const { rows } = await sql<{ id: string; client_id: string; language: ClientLinkLanguage }>`
+    UPDATE client_links SET reminders_sent = CASE WHEN created_at <= now() - interval '6 days' THEN 2 ELSE 1 END
+    WHERE closed_at IS NULL AND expires_at > now()
+      AND ((reminders_sent = 0 AND created_at <= now() - interval '3 days')
+        OR (reminders_sent = 1 AND created_at <= now() - interval '6 days'))
+    RETURNING id, client_id, language`.execute(db);
+  let sent = 0;
+  for (const link of rows) {
+    const client = await db
+      .selectFrom('clients')
+      .select(['email', 'first_name'])
+      .where('id', '=', link.client_id)
+      .executeTakeFirst();
+    if (!client?.email) continue;
+    const texts = CLIENT_LINK_TEXTS[link.language];
+    await audit(db, { actor: null, action: 'link.remind', clientId: link.client_id });
+    const ok = await mailer.send({
+      to: client.email,
+      subject: texts.reminderSubject,
+      text: texts.reminderBody.replace('{firstName}', client.first_name),
+    });
+    if (ok) sent += 1;
+  }
+  return sent;
+}

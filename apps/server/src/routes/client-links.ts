@@ -1,0 +1,162 @@
+/**
+ * The volunteer's side of requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client):
+ * create (and mail) a request link, see what came back, revoke it, and the dashboard's `New from clients`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { linkSchemas } from '@vita-docs/core';
+import { clientLinkText } from '@vita-docs/core';
+import type { z } from 'zod';
+
+type CreateLink = z.output<typeof linkSchemas.CreateLinkRequest>;
+import { sql } from 'kysely';
+import { audit } from '../audit.js';
+import { randomToken, sha256 } from '../auth/crypto.js';
+import type { UserRow } from '../auth/sessions.js';
+import { CLIENT_NOT_FOUND, hasDocType, type ClientRow } from '../clients/clients.js';
+import { closeOpenLink, linkStatus } from '../client-links/links.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { userRoute } from '../http/route.js';
+import type { Db } from '../db/database.js';
+import type { Services } from '../services.js';
+
+const NO_WAY_TO_PROVE = "Add the client's email or a client PIN first.";
+
+/** The client's volunteer, an officer or an admin may ask the client for documents; 404 / 403 otherwise. */
+async function requestableClient(db: Db, user: UserRow, clientId: string): Promise<ClientRow> {
+  const row = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  if (!row) throw notFound(CLIENT_NOT_FOUND);
+  if (!user.is_admin && user.role !== 'officer' && row.created_by !== user.email)
+    throw forbidden('This client belongs to another volunteer.');
+  return row;
+}
+
+/** Where the app is reached: PUBLIC_URL, else the address this request came to. */
+function publicOrigin(services: Services, request: FastifyRequest): string {
+  return services.config.publicUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** Creates (and mails) a request link; a request still open is replaced. */
+async function createLink(
+  services: Services,
+  user: UserRow,
+  clientId: string,
+  body: CreateLink,
+  request: FastifyRequest,
+) {
+  const { db } = services;
+  const client = await requestableClient(db, user, clientId);
+  if (!client.email && client.pin_hash === null) throw badRequest(NO_WAY_TO_PROVE);
+  const categories = [...new Set(body.categories)];
+  for (const name of categories)
+    if (!(await hasDocType(db, client.id, name))) throw badRequest(`Unknown document type “${name}”.`);
+  // 256 random bits in the fragment; only the hash is kept.
+  const token = randomToken(32);
+  const id = randomUUID();
+  const expiresAt = new Date(Date.now() + body.days * 24 * 3600_000);
+  await db.transaction().execute(async (trx) => {
+    const replaced = await closeOpenLink(trx, client.id, 'replaced');
+    if (replaced)
+      await audit(trx, {
+        actor: user.email,
+        action: 'link.revoke',
+        clientId: client.id,
+        ip: request.ip,
+        detail: 'replaced by a new request',
+      });
+    await trx
+      .insertInto('client_links')
+      .values({
+        id,
+        token_hash: sha256(token),
+        client_id: client.id,
+        created_by: user.email,
+        categories: JSON.stringify(categories),
+        message: body.message?.trim() || null,
+        language: body.language,
+        expires_at: expiresAt,
+      })
+      .execute();
+    await audit(trx, {
+      actor: user.email,
+      action: 'link.create',
+      clientId: client.id,
+      ip: request.ip,
+      detail: `${categories.length} categories, ${body.days} days, ${body.language}`,
+    });
+  });
+  const url = `${publicOrigin(services, request)}/u#${token}`;
+  let emailSent = false;
+  if (client.email) {
+    const lang = body.language;
+    const message = body.message?.trim();
+    emailSent = await services.mailer.send({
+      to: client.email,
+      subject: clientLinkText(lang, 'mailSubject'),
+      text:
+        clientLinkText(lang, 'mailBody', { firstName: client.first_name, days: body.days, url }) +
+        (message ? `\n${clientLinkText(lang, 'mailMessage', { message })}` : ''),
+    });
+    if (emailSent)
+      await audit(db, { actor: user.email, action: 'link.send', clientId: client.id, ip: request.ip });
+  }
+  return {
+    ok: true as const,
+    url,
+    expiresAt: expiresAt.toISOString(),
+    days: body.days,
+    emailedTo: client.email || null,
+    emailSent,
+  };
+}
+
+export function clientLinkRoutes(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  userRoute(app, 'createClientLink', ({ user, params, body, request }) =>
+    createLink(services, user, params.id, body, request),
+  );
+
+  userRoute(app, 'clientLinkStatus', async ({ user, params }) => {
+    const client = await requestableClient(db, user, params.id);
+    // The owner has now seen what came back: it leaves the dashboard's `New from clients`.
+    if (client.created_by === user.email)
+      await db
+        .updateTable('client_links')
+        .set({ seen_at: sql`now()` })
+        .where('client_id', '=', client.id)
+        .where('closed_reason', '=', 'done')
+        .where('seen_at', 'is', null)
+        .execute();
+    return linkStatus(db, client.id);
+  });
+
+  userRoute(app, 'revokeClientLink', async ({ user, params, request }) => {
+    const client = await requestableClient(db, user, params.id);
+    const closed = await closeOpenLink(db, client.id, 'revoked');
+    if (closed)
+      await audit(db, { actor: user.email, action: 'link.revoke', clientId: client.id, ip: request.ip });
+    return { ok: true as const };
+  });
+
+  userRoute(app, 'newFromClients', async ({ user }) => {
+    const rows = await db
+      .selectFrom('client_links as l')
+      .innerJoin('clients as c', 'c.id', 'l.client_id')
+      .select(['c.id', 'c.first_name', 'c.last_name', 'l.closed_at'])
+      .where('l.closed_reason', '=', 'done')
+      .where('l.seen_at', 'is', null)
+      .where('c.created_by', '=', user.email)
+      .orderBy('l.closed_at', 'desc')
+      .limit(100)
+      .execute();
+    return {
+      items: rows.map((r) => ({
+        clientId: r.id,
+        firstName: r.first_name,
+        lastName: r.last_name,
+        doneAt: (r.closed_at ?? new Date()).toISOString(),
+      })),
+    };
+  });
+}

@@ -1,0 +1,496 @@
+/**
+ * The client's side of a document-request link (docs/behaviour.md#requesting-documents-from-a-client):
+ * open (mails the code), verify (code, and client PIN when there is one → link session cookie), then
+ * the checklist, consent, uploads into the requested categories, `I don't have this`, and Done.
+ * A link session reaches only what came in through its own link: nothing stored before is readable.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core';
+import { sql } from 'kysely';
+import { audit } from '../audit.js';
+import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
+import { verifyPin } from '../auth/passwords.js';
+import { hitRateLimit } from '../auth/rate-limit.js';
+import {
+  claimTry,
+  CODE_MINUTES,
+  LINK_IDLE_MINUTES,
+  LINK_IP_LIMITS,
+  linkGone,
+  linkState,
+  linkUploader,
+  settleWrongTry,
+  type LinkRow,
+} from '../client-links/links.js';
+import type { ClientRow } from '../clients/clients.js';
+import { deleteDocumentRows, findDocument, findSameUpload, reserveDocument } from '../documents/documents.js';
+import { settle } from '../documents/lifecycle.js';
+import { forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { publicRoute } from '../http/route.js';
+import { cookieSecure } from '../http/security.js';
+import type { Db } from '../db/database.js';
+import type { Services } from '../services.js';
+import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
+import { LINK_SECONDS } from '../storage/types.js';
+
+const EN = CLIENT_LINK_TEXTS.en;
+/** The link session's cookie reaches only the link session's own API. */
+const LINK_COOKIE_PATH = '/api/link/session';
+const cookieName = (secure: boolean) => (secure ? '__Secure-vita_link' : 'vita_link');
+
+/** Codes mailed per link per hour. */
+const CODES_PER_HOUR = 5;
+
+const wrongAnswer = () => new HttpError(400, EN.wrongAnswer);
+const lockedError = () => new HttpError(429, EN.locked, { 'retry-after': '1800' }, 'rate_limited');
+
+async function limitIp(db: Db, request: FastifyRequest, what: keyof typeof LINK_IP_LIMITS): Promise<void> {
+  const { max, window } = LINK_IP_LIMITS[what];
+  if (!(await hitRateLimit(db, `link-${what}:${request.ip}`, max, window)))
+    throw tooManyRequests('Too many requests. Please wait a few minutes and try again.', window);
+}
+
+/** The open request a token belongs to; 410 (the same words) for an unknown, closed or expired one. */
+async function openLinkByToken(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
+  const link = await db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!link || linkState(link) !== 'open') throw linkGone();
+  const client = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', link.client_id)
+    .executeTakeFirst();
+  if (!client) throw linkGone();
+  return { link, client };
+}
+
+/** The link session of this request: 401 without one (or idle 60 minutes), 410 once its link closed. */
+async function linkSession(
+  services: Services,
+  request: FastifyRequest,
+): Promise<{ link: LinkRow; client: ClientRow }> {
+  const token = request.cookies[cookieName(cookieSecure(services, request))];
+  if (!token || token.length > 100) throw unauthorized(EN.expired);
+  const session = await services.db
+    .updateTable('client_link_sessions')
+    .set({ last_seen_at: sql`now()` })
+    .where('id_hash', '=', sha256(token))
+    .where('last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${LINK_IDLE_MINUTES})`)
+    .returning('link_id')
+    .executeTakeFirst();
+  if (!session) throw unauthorized(EN.expired);
+  const link = await services.db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('id', '=', session.link_id)
+    .executeTakeFirst();
+  if (!link || linkState(link) !== 'open') throw linkGone();
+  const client = await services.db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', link.client_id)
+    .executeTakeFirst();
+  if (!client) throw linkGone();
+  return { link, client };
+}
+
+function setLinkCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string) {
+  const secure = cookieSecure(services, request);
+  void reply.setCookie(cookieName(secure), token, {
+    path: LINK_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+  });
+}
+
+export function linkSessionRoutes(app: FastifyInstance, services: Services): void {
+  linkEntryRoutes(app, services);
+  linkChecklistRoutes(app, services);
+  linkUploadRoutes(app, services);
+}
+
+/** Opening the link (the code is mailed) and proving who one is (code, PIN). */
+function linkEntryRoutes(app: FastifyInstance, services: Services): void {
+  linkOpenRoute(app, services);
+  linkVerifyRoute(app, services);
+}
+
+function linkOpenRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkOpen', async ({ body, request }) => {
+    await limitIp(db, request, 'open');
+    const { link, client } = await openLinkByToken(db, body.token);
+    if (!link.opened_at) {
+      await db
+        .updateTable('client_links')
+        .set({ opened_at: sql`now()` })
+        .where('id', '=', link.id)
+        .execute();
+      await audit(db, {
+        actor: linkUploader(link.id),
+        action: 'link.open',
+        clientId: client.id,
+        ip: request.ip,
+      });
+    }
+    const texts = CLIENT_LINK_TEXTS[link.language];
+    const codeLive = link.code_expires_at !== null && link.code_expires_at > new Date();
+    if (client.email && (body.resend || !codeLive)) {
+      if (!(await hitRateLimit(db, `link-code:${link.id}`, CODES_PER_HOUR, 3600)))
+        throw tooManyRequests('Too many codes were sent. Please wait an hour and try again.', 3600);
+      const code = randomDigits(6);
+      await db
+        .updateTable('client_links')
+        .set({
+          code_hash: hmac(services.secret, `link|${link.id}|${code}`),
+          code_expires_at: sql`now() + make_interval(mins => ${CODE_MINUTES})`,
+        })
+        .where('id', '=', link.id)
+        .execute();
+      // Never the code in the subject: it shows on lock screens.
+      await services.mailer.send({
+        to: client.email,
+        subject: texts.codeSubject,
+        text: texts.codeBody.replace('{code}', code),
+      });
+    }
+    return {
+      language: link.language,
+      codeSentTo: client.email ? maskEmail(client.email) : null,
+      needsPin: client.pin_hash !== null,
+    };
+  });
+}
+
+function linkVerifyRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkVerify', async ({ body, request, reply }) => {
+    await limitIp(db, request, 'verify');
+    const { link, client } = await openLinkByToken(db, body.token);
+    if (!(await claimTry(db, link.id))) throw lockedError();
+    const codeOk =
+      !client.email ||
+      (body.code !== undefined &&
+        link.code_hash !== null &&
+        link.code_expires_at !== null &&
+        link.code_expires_at > new Date() &&
+        safeEqual(hmac(services.secret, `link|${link.id}|${body.code}`), link.code_hash));
+    // The PIN is checked even when the code is wrong: the answer takes as long either way.
+    const pinOk = client.pin_hash === null || (await verifyPin(client.pin_hash, body.pin ?? ''));
+    if (!codeOk || !pinOk) {
+      await audit(db, {
+        actor: linkUploader(link.id),
+        action: 'link.fail',
+        clientId: client.id,
+        ip: request.ip,
+      });
+      if (await settleWrongTry(db, link.id)) throw lockedError();
+      throw wrongAnswer();
+    }
+    const token = randomToken(32);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('client_links')
+        .set({ failures: 0, code_hash: null, code_expires_at: null, verified_at: sql`now()` })
+        .where('id', '=', link.id)
+        .execute();
+      await trx
+        .insertInto('client_link_sessions')
+        .values({ id_hash: sha256(token), link_id: link.id })
+        .execute();
+      await audit(trx, {
+        actor: linkUploader(link.id),
+        action: 'link.verify',
+        clientId: client.id,
+        ip: request.ip,
+      });
+    });
+    setLinkCookie(services, request, reply, token);
+    return { ok: true as const };
+  });
+}
+
+/** The checklist, consent, `I don't have this` and Done. */
+function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
+  linkChecklistRoute(app, services);
+  linkConsentRoute(app, services);
+  linkAnswerRoute(app, services);
+  linkDoneRoute(app, services);
+}
+
+function linkChecklistRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkChecklist', async ({ request }) => {
+    const { link, client } = await linkSession(services, request);
+    const files = await db
+      .selectFrom('documents')
+      .select(['key', 'filename', 'size', 'content_type', 'doc_type'])
+      .where('client_id', '=', client.id)
+      .where('uploaded_by', '=', linkUploader(link.id))
+      .where('state', '=', 'stored')
+      .orderBy('ord')
+      .execute();
+    const answers = await db
+      .selectFrom('client_link_answers')
+      .selectAll()
+      .where('link_id', '=', link.id)
+      .execute();
+    return {
+      firstName: client.first_name,
+      message: link.message,
+      language: link.language,
+      consented: link.consent_version !== null,
+      expiresAt: link.expires_at.toISOString(),
+      rows: link.categories.map((docType) => {
+        const answer = answers.find((a) => a.doc_type === docType);
+        return {
+          docType,
+          files: files
+            .filter((f) => f.doc_type === docType)
+            .map((f) => ({
+              key: f.key,
+              filename: f.filename,
+              size: Number(f.size),
+              contentType: f.content_type,
+            })),
+          missing: answer ? { note: answer.note } : null,
+        };
+      }),
+    };
+  });
+}
+
+function linkConsentRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkConsent', async ({ body, request }) => {
+    const { link, client } = await linkSession(services, request);
+    await db
+      .updateTable('client_links')
+      .set({ consent_version: body.version })
+      .where('id', '=', link.id)
+      .execute();
+    await audit(db, {
+      actor: linkUploader(link.id),
+      action: 'link.consent',
+      clientId: client.id,
+      ip: request.ip,
+      detail: `consent text ${body.version}`,
+    });
+    return { ok: true as const };
+  });
+}
+
+function linkAnswerRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkAnswer', async ({ body, request }) => {
+    const { link, client } = await linkSession(services, request);
+    if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+    if (body.missing) {
+      const note = body.note?.trim() || null;
+      await db
+        .insertInto('client_link_answers')
+        .values({ link_id: link.id, doc_type: body.docType, note })
+        .onConflict((oc) => oc.columns(['link_id', 'doc_type']).doUpdateSet({ note, at: sql`now()` }))
+        .execute();
+    } else {
+      await db
+        .deleteFrom('client_link_answers')
+        .where('link_id', '=', link.id)
+        .where('doc_type', '=', body.docType)
+        .execute();
+    }
+    await audit(db, {
+      actor: linkUploader(link.id),
+      action: 'link.missing',
+      clientId: client.id,
+      ip: request.ip,
+      detail: `${body.docType}: ${body.missing ? "I don't have this" : 'taken back'}`,
+    });
+    return { ok: true as const };
+  });
+}
+
+function linkDoneRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkDone', async ({ request, reply }) => {
+    const { link, client } = await linkSession(services, request);
+    const closed = await db
+      .updateTable('client_links')
+      .set({ closed_at: sql`now()`, closed_reason: 'done' })
+      .where('id', '=', link.id)
+      .where('closed_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (!closed) throw linkGone();
+    await db.deleteFrom('client_link_sessions').where('link_id', '=', link.id).execute();
+    void reply.clearCookie(cookieName(cookieSecure(services, request)), { path: LINK_COOKIE_PATH });
+    await audit(db, {
+      actor: linkUploader(link.id),
+      action: 'link.done',
+      clientId: client.id,
+      ip: request.ip,
+    });
+    const owner = client.created_by
+      ? await db.selectFrom('users').select('email').where('email', '=', client.created_by).executeTakeFirst()
+      : undefined;
+    if (owner) {
+      // The client's first name and last initial only: no other personal data in a mail.
+      const who = `${client.first_name} ${client.last_name.slice(0, 1)}.`;
+      await services.mailer.send({
+        to: owner.email,
+        subject: `${who} sent documents`,
+        text: `${who} sent documents.\n\nOpen the client's documents page in VITA Documents to see them.`,
+      });
+    }
+    return { ok: true as const };
+  });
+}
+
+/** Uploads through the link: only into its requested categories, only its own files, at most 100. */
+function linkUploadRoutes(app: FastifyInstance, services: Services): void {
+  linkPresignRoute(app, services);
+  linkCompleteRoute(app, services);
+  linkRemoveRoute(app, services);
+}
+
+function linkPresignRoute(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
+
+  publicRoute(app, 'linkPresign', async ({ body, request }) => {
+    const { link, client } = await linkSession(services, request);
+    if (!link.consent_version) throw forbidden('Please agree to the statement first.');
+    if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+    if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
+    const maxBytes = services.config.maxUploadBytes;
+    if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
+    const uploader = linkUploader(link.id);
+    const filename =
+      documentFileName(body.filename.trim(), body.contentType) ??
+      documentFileName('file', body.contentType) ??
+      'file.pdf';
+    const expiresAt = new Date(Date.now() + LINK_SECONDS.PUT * 1000);
+    // A retry of this link's own upload finds it; another's file with the same bytes is none of its business.
+    const same = body.sha256
+      ? await findSameUpload(db, {
+          clientId: client.id,
+          docType: body.docType,
+          filename,
+          sha256: body.sha256,
+        })
+      : undefined;
+    const sameRow = same && (await findDocument(db, same.key));
+    const own = sameRow?.uploaded_by === uploader ? sameRow : undefined;
+    if (own?.state === 'stored')
+      return { url: '', key: own.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
+    if (!own) {
+      const { n } = await db
+        .selectFrom('documents')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('uploaded_by', '=', uploader)
+        .executeTakeFirstOrThrow();
+      if (n >= LINK_MAX_FILES)
+        throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);
+    }
+    const key =
+      own?.key ??
+      (await reserveDocument(db, {
+        clientId: client.id,
+        docType: body.docType,
+        filename,
+        contentType: body.contentType,
+        maxBytes,
+        expiresAt,
+        uploadedBy: uploader,
+        declaredSize: body.size,
+        declaredSha256: body.sha256,
+      }));
+    const signed = await store.presignPut(key, body.contentType, {
+      expiresInSeconds: LINK_SECONDS.PUT,
+      maxBytes,
+      ...(body.size !== undefined && { size: body.size }),
+      ...(body.sha256 !== undefined && { sha256: body.sha256 }),
+    });
+    const url = signed.url.startsWith('/')
+      ? `${request.protocol}://${request.host}${signed.url}`
+      : signed.url;
+    return {
+      url,
+      key,
+      expiresAt: signed.expiresAt.toISOString(),
+      ...(Object.keys(signed.headers).length > 0 && { headers: signed.headers }),
+    };
+  });
+}
+
+/** One of this link's own uploads; 404 for any other key (another client's, one stored before). */
+async function ownUpload(db: Db, link: LinkRow, key: string) {
+  const row = await findDocument(db, key);
+  if (!row || row.uploaded_by !== linkUploader(link.id) || row.client_id !== link.client_id)
+    throw notFound('That upload was not started, or it was deleted.');
+  return row;
+}
+
+function linkCompleteRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkComplete', async ({ body, request }) => {
+    const { link, client } = await linkSession(services, request);
+    const row = await ownUpload(db, link, body.key);
+    let doc = row;
+    if (row.state !== 'stored') {
+      const settled = await settle(services, row);
+      if (settled.state === 'refused') throw settled.error;
+      if (settled.state === 'waiting')
+        throw new HttpError(409, 'The file has not arrived. Please upload it again.');
+      doc = (await findDocument(db, body.key)) ?? row;
+    }
+    // The store may have verified the bytes at the PUT already: each completed upload is recorded here.
+    await audit(db, {
+      actor: linkUploader(link.id),
+      action: 'link.upload',
+      clientId: client.id,
+      keys: [row.key],
+      ip: request.ip,
+    });
+    return {
+      ok: true as const,
+      file: {
+        key: doc.key,
+        filename: doc.filename,
+        size: Number(doc.size ?? 0),
+        contentType: doc.content_type,
+      },
+    };
+  });
+}
+
+function linkRemoveRoute(app: FastifyInstance, services: Services): void {
+  const { db, store } = services;
+
+  publicRoute(app, 'linkRemove', async ({ body, request }) => {
+    const { link, client } = await linkSession(services, request);
+    const row = await ownUpload(db, link, body.key);
+    await audit(db, {
+      actor: linkUploader(link.id),
+      action: 'link.remove',
+      clientId: client.id,
+      keys: [row.key],
+      ip: request.ip,
+    });
+    const deleted = await deleteDocumentRows(db, [row.key], { keepClaims: true });
+    await store
+      .delete(deleted)
+      .catch((err: unknown) => services.log.warn({ err }, 'bytes left for the sweeper'));
+    return { ok: true as const };
+  });
+}

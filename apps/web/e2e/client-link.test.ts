@@ -1,0 +1,247 @@
+// Clients hand in their own documents (docs/behaviour.md#requesting-documents-from-a-client), at phone size
+// with two browser profiles: the volunteer asks for three categories, the client opens the link from the
+// mail, proves who they are with the mailed code, consents, photographs one document (a PDF), scans two
+// pages of another, answers "I don't have this" for the third and presses I'm done; the volunteer sees
+// what came back. Then the refusals: wrong codes lock the link, a revoked link, another client's files.
+import JSZip from 'jszip';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, person } from './support/api.js';
+import type { TestApp, Visitor } from './support/app.js';
+import { categoryRow, pagePhoto, photoFixture } from './support/documents.js';
+import { seeHeading, signInViaUi } from './support/journeys.js';
+import { startWithClient } from './support/seed.js';
+
+const admin = person('Amy', 'Admin');
+const vera = person('Vera', 'Links');
+const DORA = 'dora.client@client.example.org';
+/** In the order of the client's category list. */
+const ASKED = ['13614-C', 'License/Other Identification', 'Banking Info'];
+
+/** The link in the newest request mail to `to`. */
+async function mailedLink(app: TestApp, to: string): Promise<string> {
+  const mail = (await app.server.outbox()).filter((m) => m.to === to && m.text.includes('/u#')).at(-1);
+  const url = /(http\S+\/u#[A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
+  if (!url) throw new Error(`no link mailed to ${to}`);
+  return url;
+}
+
+/** A checklist row of the client page, by its category. */
+const row = (page: Page, docType: string) =>
+  page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 2, name: docType, exact: true }) });
+
+/** The client opens the link and enters the code mailed to them. */
+async function openWithCode(app: TestApp, client: Visitor, url: string, to = DORA): Promise<void> {
+  const after = Date.now() - 1000;
+  await client.page.goto(url);
+  await client.page.getByText(`We sent a 6-digit code to d•••@client.example.org.`).waitFor();
+  const code = await app.server.latestCode(to, { after });
+  await client.page.getByLabel('6-digit code').fill(code);
+  await client.page.getByRole('button', { name: 'Continue' }).click();
+}
+
+describe('a client hands in documents through a request link', () => {
+  let app: TestApp;
+  let clientId = '';
+  let volunteer: Visitor;
+  let client: Visitor;
+
+  beforeAll(async () => {
+    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+    volunteer = await app.visit();
+    client = await app.visit();
+    await signInViaUi(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
+    await seeHeading(volunteer.page, 'Client Documents');
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('the volunteer sends a request for three categories and sees the QR code', async () => {
+    const page = volunteer.page;
+    await page.getByRole('button', { name: 'Request documents from client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request documents' });
+    await dialog.waitFor();
+    // The Missing ones are ticked: all five fixed categories; two are unticked.
+    for (const name of ['Michigan/Locality Intake', 'Digital Consent Form'])
+      await dialog.getByRole('checkbox', { name, exact: true }).uncheck();
+    await dialog.getByLabel('Message (optional)').fill('Your W-2 is not needed.');
+    await dialog.getByRole('button', { name: 'Send link' }).click();
+    const sent = page.getByRole('dialog', { name: 'Request documents' });
+    await sent.getByText(`Link sent to ${DORA}. It works for 7 days.`).waitFor();
+    await sent.getByRole('img', { name: 'QR code of the link' }).waitFor();
+    expect(await sent.getByRole('textbox', { name: 'Link' }).inputValue()).toBe(await mailedLink(app, DORA));
+    await sent.getByRole('button', { name: 'Close' }).click();
+    await page.getByText(/^Request sent .*, not opened yet, 0 files back\.$/).waitFor();
+  });
+
+  it('the client proves who they are, consents, photographs, scans, answers and is done', async () => {
+    const page = client.page;
+    await openWithCode(app, client, await mailedLink(app, DORA));
+    await page.getByRole('checkbox', { name: 'I agree' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await seeHeading(page, 'Hi Dora, please add these documents');
+    await page.getByText('Your W-2 is not needed.').waitFor();
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(ASKED);
+
+    // A photo of the intake form: it goes up as a Letter PDF.
+    await row(page, '13614-C')
+      .getByLabel('Take Photo', { exact: true })
+      .setInputFiles([await photoFixture('form.jpg', 1200, 1600)]);
+    await row(page, '13614-C')
+      .getByRole('list', { name: 'Added' })
+      .getByText(/\.pdf$/)
+      .waitFor();
+
+    // Two pages of the bank letter scanned into one PDF.
+    await row(page, 'Banking Info').getByRole('button', { name: 'Scan pages' }).click();
+    const scan = page.getByRole('dialog', { name: 'Scan pages' });
+    const addPage = scan.getByLabel('Add page', { exact: true });
+    await addPage.setInputFiles([await pagePhoto('bank-1.jpg', 1200, 1600)]);
+    await addPage.setInputFiles([await pagePhoto('bank-2.jpg', 1200, 1600)]);
+    await expect.poll(() => scan.getByRole('button', { name: /^Done/ }).textContent()).toBe('Done (2 pages)');
+    await scan.getByRole('button', { name: /^Done/ }).click();
+    await row(page, 'Banking Info')
+      .getByRole('list', { name: 'Added' })
+      .getByText(/\.pdf$/)
+      .waitFor();
+
+    await row(page, 'License/Other Identification')
+      .getByRole('button', { name: "I don't have this" })
+      .click();
+    await row(page, 'License/Other Identification')
+      .getByLabel('Note (optional)')
+      .fill('My licence is being renewed');
+    await row(page, 'License/Other Identification').getByRole('button', { name: 'Save' }).click();
+    await row(page, 'License/Other Identification').getByText("You said you don't have this.").waitFor();
+
+    await page.getByRole('button', { name: "I'm done" }).click();
+    await page.getByText('Thank you. Your volunteer has been told.').waitFor();
+    const mail = (await app.server.outbox()).filter((m) => m.to === vera.email).at(-1);
+    expect(mail?.subject).toBe('Dora C. sent documents');
+  });
+
+  it('the volunteer sees New from clients, From client, the note, and the ZIP holds both files', async () => {
+    const page = volunteer.page;
+    await page.goto('/home');
+    const fresh = page.getByRole('region', { name: 'New from clients' });
+    await fresh.getByRole('link', { name: 'Dora Client' }).click();
+    await seeHeading(page, 'Client Documents');
+    await categoryRow(page, 'License/Other Identification')
+      .getByText("Client: I don't have this — My licence is being renewed")
+      .waitFor();
+    await categoryRow(page, '13614-C').getByText('From client: 1').waitFor();
+    await categoryRow(page, 'Banking Info').getByText('From client: 1').waitFor();
+    await page.getByRole('link', { name: '13614-C', exact: true }).click();
+    await seeHeading(page, '13614-C');
+    await page.getByRole('region', { name: 'Uploaded' }).getByText('From client', { exact: true }).waitFor();
+
+    const zip = await page.request.get(`/api/clients/${clientId}/docs/download-all`);
+    expect(zip.ok()).toBe(true);
+    const names = Object.keys((await JSZip.loadAsync(await zip.body())).files).filter(
+      (n) => !n.endsWith('/'),
+    );
+    expect(names.filter((n) => n.startsWith('13614-C/') && n.endsWith('.pdf'))).toHaveLength(1);
+    expect(names.filter((n) => n.startsWith('Banking Info/') && n.endsWith('.pdf'))).toHaveLength(1);
+  });
+});
+
+describe('a request link refuses what it must', () => {
+  let app: TestApp;
+  let clientId = '';
+  let api: ApiSession;
+
+  beforeAll(async () => {
+    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+    api = await ApiSession.open(app.server);
+    await api.signIn(vera);
+  });
+  afterAll(async () => {
+    await api?.dispose();
+    await app?.stop();
+  });
+
+  const request = async (id = clientId) => {
+    const answer = await api.call<{ url: string }>('POST', `/clients/${id}/link`, {
+      categories: ['13614-C'],
+    });
+    return answer.url;
+  };
+
+  it('locks the link after five wrong codes', async () => {
+    const url = await request();
+    const client = await app.visit();
+    await client.page.goto(url);
+    await client.page.getByText(/^We sent a 6-digit code to/).waitFor();
+    const code = await app.server.latestCode(DORA);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 4; i += 1) {
+      await client.page.getByLabel('6-digit code').fill(wrong);
+      await client.page.getByRole('button', { name: 'Continue' }).click();
+      await client.page.getByRole('alert').getByText('That did not match. Check and try again.').waitFor();
+      await client.page
+        .getByRole('button', { name: 'Continue' })
+        .and(client.page.locator(':enabled'))
+        .waitFor();
+    }
+    await client.page.getByLabel('6-digit code').fill(wrong);
+    await client.page.getByRole('button', { name: 'Continue' }).click();
+    await client.page.getByText('Too many wrong tries. Try again in 30 minutes.').waitFor();
+    await client.close();
+  });
+
+  it('a revoked link says only that it expired', async () => {
+    const url = await request();
+    const client = await app.visit();
+    await openWithCode(app, client, url);
+    await client.page.getByRole('checkbox', { name: 'I agree' }).waitFor();
+    await api.call('DELETE', `/clients/${clientId}/link`);
+    await client.page.reload();
+    await client.page.getByText('This link has expired. Ask your volunteer for a new one.').waitFor();
+    expect(await client.page.locator('main').textContent()).not.toContain('Dora');
+    // Opened again from the link itself: the same words.
+    const fresh = await app.visit();
+    await fresh.page.goto(url);
+    await fresh.page.getByText('This link has expired. Ask your volunteer for a new one.').waitFor();
+    await client.close();
+    await fresh.close();
+  });
+
+  it('a link session reaches neither another category nor another client', async () => {
+    const other = await api.createClient('Otto', 'Other');
+    const url = await request();
+    const client = await app.visit();
+    await openWithCode(app, client, url);
+    await client.page.getByRole('checkbox', { name: 'I agree' }).check();
+    await client.page.getByRole('button', { name: 'Continue' }).click();
+    await seeHeading(client.page, 'Hi Dora, please add these documents');
+    const statuses = await client.page.evaluate(
+      async ({ otherId, ownId }) => {
+        const csrf = /(?:^|; )csrf_token=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+        const post = async (path: string, body: unknown) =>
+          (
+            await fetch(`/api${path}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+              body: JSON.stringify(body),
+            })
+          ).status;
+        return {
+          otherCategory: await post('/link/session/presign', {
+            docType: 'Banking Info',
+            filename: 'x.pdf',
+            contentType: 'application/pdf',
+          }),
+          otherClientFile: await post('/link/session/remove', { key: `${otherId}/13614-C/1_x.pdf` }),
+          ownOlderFile: await post('/link/session/complete', { key: `${ownId}/13614-C/1_x.pdf` }),
+          staffList: (await fetch(`/api/docs/list/${otherId}?docType=13614-C`)).status,
+        };
+      },
+      { otherId: other.clientId, ownId: clientId },
+    );
+    expect(statuses).toEqual({ otherCategory: 403, otherClientFile: 404, ownOlderFile: 404, staffList: 401 });
+    await client.close();
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The client-link part of the wire contract (docs/behaviour.md#requesting-documents-from-a-client): a
+ * volunteer asks a client for documents, the client hands them in through a link.
+ */
+import { z } from 'zod';
+import { CLIENT_LINK_LANGUAGES } from '../client-link/texts.js';
+import { Code, DocKey, DocTypeName, Timestamp, cleanString, hasNoBidiControls } from './fields.js';
+import { Sha256Hex } from './schemas.js';
+
+export const LINK_MESSAGE_MAX = 500;
+export const LINK_DAYS_DEFAULT = 7;
+export const LINK_DAYS_MAX = 14;
+/** At most this many files come in through one link. */
+export const LINK_MAX_FILES = 100;
+
+const Note = (label: string, max: number) =>
+  cleanString(label, max).refine(hasNoBidiControls, {
+    error: `${label} contains characters that are not allowed.`,
+  });
+
+export const LinkLanguage = z.enum(CLIENT_LINK_LANGUAGES);
+
+export const CreateLinkRequest = z.object({
+  categories: z.array(DocTypeName).min(1, { error: 'Choose at least one document type.' }).max(50),
+  message: Note('The message', LINK_MESSAGE_MAX).optional(),
+  days: z.number().int().min(1).max(LINK_DAYS_MAX).default(LINK_DAYS_DEFAULT),
+  language: LinkLanguage.default('en'),
+});
+export type CreateLinkRequest = z.input<typeof CreateLinkRequest>;
+
+export const CreateLinkResponse = z.object({
+  ok: z.literal(true),
+  /** The link with its token: shown once (QR code, Copy), never stored. */
+  url: z.string(),
+  expiresAt: Timestamp,
+  days: z.number().int(),
+  /** Null when the client has no email (the QR code and link only). */
+  emailedTo: z.string().nullable(),
+  emailSent: z.boolean(),
+});
+export type CreateLinkResponse = z.infer<typeof CreateLinkResponse>;
+
+export const LinkAnswer = z.object({ docType: z.string(), note: z.string().nullable(), at: Timestamp });
+export type LinkAnswer = z.infer<typeof LinkAnswer>;
+
+export const LINK_STATES = ['open', 'done', 'revoked', 'replaced', 'expired', 'season'] as const;
+
+/** What the client's documents page shows about the newest request. */
+export const LinkStatusResponse = z.object({
+  request: z
+    .object({
+      state: z.enum(LINK_STATES),
+      categories: z.array(z.string()),
+      sentAt: Timestamp,
+      expiresAt: Timestamp,
+      openedAt: Timestamp.nullable(),
+      doneAt: Timestamp.nullable(),
+      filesIn: z.number().int(),
+    })
+    .nullable(),
+  /** Files that came in through any link (the `From client` mark). */
+  fromClient: z.array(z.string()),
+  /** Categories the client answered `I don't have this`, newest request first. */
+  answers: z.array(LinkAnswer),
+});
+export type LinkStatusResponse = z.infer<typeof LinkStatusResponse>;
+
+export const NewFromClientsResponse = z.object({
+  items: z.array(
+    z.object({ clientId: z.string(), firstName: z.string(), lastName: z.string(), doneAt: Timestamp }),
+  ),
+});
+export type NewFromClientsResponse = z.infer<typeof NewFromClientsResponse>;
+
+// ── The client's side (link session) ─────────────────────────────────────────────────────────
+
+/** The token from the link's fragment: 22+ base64url characters (≥ 128 bits). */
+export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'This link is not valid.' });
+
+export const LinkOpenRequest = z.object({ token: LinkToken, resend: z.boolean().optional() });
+export type LinkOpenRequest = z.input<typeof LinkOpenRequest>;
+export const LinkOpenResponse = z.object({
+  language: LinkLanguage,
+  /** The masked address the code went to (`j•••@example.org`); null when the client proves it with the PIN alone. */
+  codeSentTo: z.string().nullable(),
+  needsPin: z.boolean(),
+});
+export type LinkOpenResponse = z.infer<typeof LinkOpenResponse>;
+
+export const LinkVerifyRequest = z.object({
+  token: LinkToken,
+  code: Code.optional(),
+  pin: z.string().max(128).optional(),
+});
+export type LinkVerifyRequest = z.input<typeof LinkVerifyRequest>;
+
+export const LinkFile = z.object({
+  key: z.string(),
+  filename: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+});
+export type LinkFile = z.infer<typeof LinkFile>;
+
+export const LinkChecklist = z.object({
+  firstName: z.string(),
+  message: z.string().nullable(),
+  language: LinkLanguage,
+  consented: z.boolean(),
+  expiresAt: Timestamp,
+  rows: z.array(
+    z.object({
+      docType: z.string(),
+      files: z.array(LinkFile),
+      missing: z.object({ note: z.string().nullable() }).nullable(),
+    }),
+  ),
+});
+export type LinkChecklist = z.infer<typeof LinkChecklist>;
+
+export const LinkConsentRequest = z.object({ version: z.string().min(1).max(40) });
+export type LinkConsentRequest = z.input<typeof LinkConsentRequest>;
+
+export const LinkPresignRequest = z.object({
+  docType: DocTypeName,
+  filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
+  contentType: z.string().min(1).max(255),
+  size: z.number().int().nonnegative().optional(),
+  sha256: Sha256Hex.optional(),
+});
+export type LinkPresignRequest = z.input<typeof LinkPresignRequest>;
+
+export const LinkKeyRequest = z.object({ key: DocKey });
+export type LinkKeyRequest = z.input<typeof LinkKeyRequest>;
+export const LinkCompleteResponse = z.object({ ok: z.literal(true), file: LinkFile });
+export type LinkCompleteResponse = z.infer<typeof LinkCompleteResponse>;
+
+export const LinkAnswerRequest = z.object({
+  docType: DocTypeName,
+  /** False takes the answer back. */
+  missing: z.boolean(),
+  note: Note('The note', LINK_MESSAGE_MAX).optional(),
+});
+export type LinkAnswerRequest = z.input<typeof LinkAnswerRequest>;

@@ -1,0 +1,24 @@
+/**
+ * `@vita-docs/core/client-link`: what the client's document-request page needs, without the rest of the
+ * contract (its zod schemas): that page's first download must stay small.
+ */
+export { createClientLinkFlow } from '../flows/client-link/client-link.js';
+export type {
+  ClientLinkFlow,
+  ClientLinkFlowOptions,
+  ClientLinkState,
+  ClientLinkEvent,
+} from '../flows/client-link/client-link.js';
+export {
+  CLIENT_LINK_LANGUAGES,
+  CLIENT_LINK_TEXTS,
+  CONSENT_VERSION,
+  clientLinkText,
+  maskEmail,
+} from './texts.js';
+export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './texts.js';
+export { createLinkApi, LINK_CALLS } from './link-api.js';
+export type { LinkApi, LinkApiOptions } from './link-api.js';
+export type { LinkChecklist, LinkFile } from '../api/link-schemas.js';
+export { formatBytes } from '../domain/format.js';
+export { readCookie } from '../api/read-cookie.js';

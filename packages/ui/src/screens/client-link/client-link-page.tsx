@@ -1,0 +1,411 @@
+import {
+  CLIENT_LINK_TEXTS,
+  clientLinkText,
+  createClientLinkFlow,
+  formatBytes,
+  type ClientLinkFlow,
+  type LinkApi,
+  type ClientLinkLanguage,
+  type ClientLinkState,
+  type LinkChecklist,
+} from '@vita-docs/core/client-link';
+import type { FileLike, Logger } from '@vita-docs/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from '../documents/file-picker';
+import type * as CaptureParts from './link-capture';
+import type { LinkCapture } from './link-capture';
+import '../../styles/base.css';
+import '../../styles/forms.css';
+import '../../styles/client-link.css';
+
+/** What the client page needs from its host: the link API and a logger. */
+export interface ClientLinkPageProps {
+  api: LinkApi;
+  logger: Logger;
+  /** The token from the link's fragment (null when the page was opened without one). */
+  token: string | null;
+}
+
+/**
+ * `/u#<token>`: the client hands in documents (docs/behaviour.md#requesting-documents-from-a-client). Phone
+ * first; driven by core's client-link flow. The capture parts (PDF conversion, scan, upload queue) load
+ * when first used, so the page's first download stays small.
+ */
+export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
+  const flow = useFlowInstance(() => createClientLinkFlow({ api, token }));
+  const state = useFlow(flow);
+  useEffect(() => {
+    void flow.send({ type: 'start' });
+  }, [flow]);
+  const t = CLIENT_LINK_TEXTS[state.language];
+  useEffect(() => {
+    document.documentElement.lang = state.language;
+  }, [state.language]);
+  const other: ClientLinkLanguage = state.language === 'en' ? 'es' : 'en';
+  return (
+    <main className="link-page">
+      <div className="link-page__top">
+        <button
+          type="button"
+          className="button button--small"
+          lang={other}
+          onClick={() => void flow.send({ type: 'language', language: other })}
+        >
+          {t.language}
+        </button>
+      </div>
+      <LinkBody flow={flow} state={state} capture={{ api, logger }} />
+    </main>
+  );
+}
+
+type CapturePorts = Pick<ClientLinkPageProps, 'api' | 'logger'>;
+
+function LinkBody({
+  flow,
+  state,
+  capture,
+}: {
+  flow: ClientLinkFlow;
+  state: ClientLinkState;
+  capture: CapturePorts;
+}) {
+  const t = CLIENT_LINK_TEXTS[state.language];
+  switch (state.status) {
+    case 'opening':
+      return <p className="status">{t.loading}</p>;
+    case 'prove':
+      return <ProveForm flow={flow} state={state} />;
+    case 'locked':
+      return <p className="status status--error">{t.locked}</p>;
+    case 'gone':
+      return <p className="status">{t.expired}</p>;
+    case 'done':
+      return <p className="status status--ok">{t.thanks}</p>;
+    case 'consent':
+      return <ConsentForm flow={flow} language={state.language} busy={state.busy} />;
+    case 'checklist':
+      return <Checklist flow={flow} state={state} ports={capture} />;
+  }
+}
+
+function ProveForm({
+  flow,
+  state,
+}: {
+  flow: ClientLinkFlow;
+  state: Extract<ClientLinkState, { status: 'prove' }>;
+}) {
+  const t = CLIENT_LINK_TEXTS[state.language];
+  const [code, setCode] = useState('');
+  const [pin, setPin] = useState('');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void flow.send({ type: 'prove', ...(state.codeSentTo && { code }), ...(state.needsPin && { pin }) });
+  };
+  return (
+    <form className="link-form" onSubmit={submit}>
+      {state.codeSentTo && <p>{clientLinkText(state.language, 'codeSent', { email: state.codeSentTo })}</p>}
+      {state.codeSentTo && (
+        <label className="field">
+          <span className="field__label">{t.codeLabel}</span>
+          <input
+            className="input"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+          />
+        </label>
+      )}
+      {state.needsPin && (
+        <label className="field">
+          <span className="field__label">{state.codeSentTo ? t.pinLabel : t.pinPrompt}</span>
+          <input
+            className="input"
+            type="password"
+            value={pin}
+            onChange={(e) => setPin(e.currentTarget.value)}
+          />
+        </label>
+      )}
+      {state.error && (
+        <p className="status status--error" role="alert">
+          {state.error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button button--primary" disabled={state.busy}>
+          {t.continue}
+        </button>
+        {state.codeSentTo && (
+          <button
+            type="button"
+            className="button"
+            disabled={state.busy}
+            onClick={() => void flow.send({ type: 'resend' })}
+          >
+            {t.resendCode}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function ConsentForm({
+  flow,
+  language,
+  busy,
+}: {
+  flow: ClientLinkFlow;
+  language: ClientLinkLanguage;
+  busy: boolean;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const [ticked, setTicked] = useState(false);
+  return (
+    <form
+      className="link-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void flow.send({ type: 'consent' });
+      }}
+    >
+      <p>{t.consent}</p>
+      <label className="checkbox">
+        <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.currentTarget.checked)} />
+        {t.consentAgree}
+      </label>
+      <div className="actions">
+        <button type="submit" className="button button--primary" disabled={!ticked || busy}>
+          {t.continue}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The capture parts' screens, once loaded. */
+type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost'>;
+
+/** Loads the capture parts once, on the first file, photo or scan. */
+function useCapture(ports: CapturePorts, onStored: () => void) {
+  const [capture, setCapture] = useState<LinkCapture | null>(null);
+  const [module, setModule] = useState<Parts | null>(null);
+  const load = async (): Promise<{ capture: LinkCapture; module: Parts }> => {
+    if (capture && module) return { capture, module };
+    const { createLinkCapture, RowQueue, ScanHost } = await import('./link-capture');
+    const made = createLinkCapture({ ...ports, onStored });
+    const parts = { RowQueue, ScanHost };
+    setModule(parts);
+    setCapture(made);
+    return { capture: made, module: parts };
+  };
+  useEffect(() => () => capture?.dispose(), [capture]);
+  return { capture, module, load };
+}
+
+function Checklist({
+  flow,
+  state,
+  ports,
+}: {
+  flow: ClientLinkFlow;
+  state: Extract<ClientLinkState, { status: 'checklist' }>;
+  ports: CapturePorts;
+}) {
+  const { checklist, language } = state;
+  const t = CLIENT_LINK_TEXTS[language];
+  const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }));
+  const add = async (docType: string, files: FileLike[], camera = false) =>
+    (await load()).capture.add(docType, files, camera);
+  return (
+    <div className="link-checklist">
+      <h1 className="link-page__title">
+        {clientLinkText(language, 'greeting', { firstName: checklist.firstName })}
+      </h1>
+      {checklist.message && <p className="link-message">{checklist.message}</p>}
+      <ul className="link-rows">
+        {checklist.rows.map((row) => (
+          <ChecklistRow
+            key={row.docType}
+            row={row}
+            language={language}
+            busy={state.busy}
+            flow={flow}
+            onFiles={(files, camera) => void add(row.docType, files, camera)}
+            onScan={() => void load().then(({ capture: c }) => c.scan(row.docType))}
+            queue={
+              capture && module ? (
+                <module.RowQueue capture={capture} docType={row.docType} language={language} />
+              ) : null
+            }
+          />
+        ))}
+      </ul>
+      {state.error && (
+        <p className="status status--error" role="alert">
+          {state.error}
+        </p>
+      )}
+      {capture && module && <module.ScanHost capture={capture} />}
+      <div className="actions">
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={state.busy}
+          onClick={() => void flow.send({ type: 'finish' })}
+        >
+          {t.done}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ChecklistRow({
+  row,
+  language,
+  busy,
+  flow,
+  onFiles,
+  onScan,
+  queue,
+}: {
+  row: LinkChecklist['rows'][number];
+  language: ClientLinkLanguage;
+  busy: boolean;
+  flow: ClientLinkFlow;
+  onFiles: (files: FileLike[], camera?: boolean) => void;
+  onScan: () => void;
+  queue: React.ReactNode;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const [asking, setAsking] = useState(false);
+  return (
+    <li className="link-row">
+      <h2 className="link-row__title">{row.docType}</h2>
+      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} />
+      {queue}
+      {row.missing ? (
+        <p className="link-row__missing">
+          {t.dontHaveMarked}
+          {row.missing.note && <span className="link-row__note"> {row.missing.note}</span>}{' '}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            onClick={() => void flow.send({ type: 'undoMissing', docType: row.docType })}
+          >
+            {t.undoDontHave}
+          </button>
+        </p>
+      ) : (
+        <div className="actions actions--tight">
+          <FilePicker
+            label={t.uploadFiles}
+            accept={UPLOAD_ACCEPT}
+            multiple
+            onFiles={(files) => onFiles(files)}
+          />
+          <FilePicker
+            label={t.takePhoto}
+            accept={PHOTO_ACCEPT}
+            capture="environment"
+            multiple
+            onFiles={(files) => onFiles(files, true)}
+          />
+          <button type="button" className="button" onClick={onScan}>
+            {t.scanPages}
+          </button>
+          <button type="button" className="button" onClick={() => setAsking(true)}>
+            {t.dontHave}
+          </button>
+        </div>
+      )}
+      {asking && !row.missing && (
+        <MissingForm
+          language={language}
+          busy={busy}
+          onSave={(note) => {
+            setAsking(false);
+            void flow.send({ type: 'missing', docType: row.docType, note });
+          }}
+        />
+      )}
+    </li>
+  );
+}
+
+/** "I don't have this" with an optional note. */
+function MissingForm({
+  language,
+  busy,
+  onSave,
+}: {
+  language: ClientLinkLanguage;
+  busy: boolean;
+  onSave: (note: string) => void;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const [note, setNote] = useState('');
+  return (
+    <form
+      className="link-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave(note);
+      }}
+    >
+      <label className="field">
+        <span className="field__label">{t.dontHaveNote}</span>
+        <textarea
+          className="input"
+          maxLength={500}
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" className="button button--primary" disabled={busy}>
+        {t.dontHaveSave}
+      </button>
+    </form>
+  );
+}
+
+/** The files added through this link, each with Remove. */
+function AddedFiles({
+  files,
+  language,
+  busy,
+  flow,
+}: {
+  files: LinkChecklist['rows'][number]['files'];
+  language: ClientLinkLanguage;
+  busy: boolean;
+  flow: ClientLinkFlow;
+}) {
+  const t = CLIENT_LINK_TEXTS[language];
+  if (files.length === 0) return null;
+  return (
+    <ul className="link-files" aria-label={t.added}>
+      {files.map((file) => (
+        <li key={file.key} className="link-file">
+          <span className="link-file__name">{file.filename}</span>
+          <span className="link-file__size">{formatBytes(file.size)}</span>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={busy}
+            onClick={() => void flow.send({ type: 'remove', key: file.key })}
+          >
+            {t.remove}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
