@@ -193,6 +193,9 @@ describe('client document requests', () => {
     const phone = await linkSessionFor(token, email);
     // Before consent nothing is uploaded.
     expect((await linkUpload(phone, '13614-C')).status).toBe(403);
+    // Consent to a text the server does not serve (an old page, or made up) is not recorded.
+    expect((await phone.post('/api/link/session/consent', { version: '1999-1' })).status).toBe(400);
+    expect((await linkUpload(phone, '13614-C')).status).toBe(403);
     expect((await phone.post('/api/link/session/consent', { version: '2026-1' })).status).toBe(200);
     const ok = await linkUpload(phone, '13614-C');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
@@ -239,8 +242,16 @@ describe('client document requests', () => {
       filename: 'big.pdf',
       contentType: 'application/pdf',
       size: 2 * 1024 * 1024,
+      sha256: 'a'.repeat(64),
     });
     expect(big.status).toBe(413);
+    // Without its length and bytes declared, no upload URL: it could send more than it says, or overwrite.
+    const loose = await phone.post('/api/link/session/presign', {
+      docType: '13614-C',
+      filename: 'loose.pdf',
+      contentType: 'application/pdf',
+    });
+    expect(loose.status).toBe(400);
     const link = await db()
       .selectFrom('client_links')
       .select('id')
@@ -468,5 +479,21 @@ describe('client document requests', () => {
     expect(link.closed_reason).toBe('expired');
     await mailsSent(app, people.admin);
     expect(await reminders()).toHaveLength(2);
+  });
+  it('takes nothing more into a category the volunteer removed after sending the request', async () => {
+    const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
+    const clientId = await createClient(people.volA, email);
+    const added = await people.volA.post(`/api/clients/${clientId}/docs/types`, { template: '1099-INT' });
+    const docType = added.body.docType as string;
+    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: [docType] });
+    const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
+    const phone = await linkSessionFor(token, email);
+    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    expect((await linkUpload(phone, docType, 'first.pdf', pdfBytes())).status).toBe(200);
+    const gone = await people.volA.del(
+      `/api/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`,
+    );
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect((await linkUpload(phone, docType, 'second.pdf', pdfBytes())).status).toBe(403);
   });
 });

@@ -5,7 +5,13 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core';
+import {
+  CLIENT_LINK_TEXTS,
+  CONSENT_VERSION,
+  documentFileName,
+  LINK_MAX_FILES,
+  maskEmail,
+} from '@vita-docs/core';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
@@ -22,10 +28,11 @@ import {
   settleWrongTry,
   type LinkRow,
 } from '../client-links/links.js';
+import { hasDocType } from '../clients/clients.js';
 import type { ClientRow } from '../clients/clients.js';
 import { deleteDocumentRows, findDocument, findSameUpload, reserveDocument } from '../documents/documents.js';
 import { settle } from '../documents/lifecycle.js';
-import { forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import { cookieSecure } from '../http/security.js';
 import type { Db } from '../db/database.js';
@@ -272,9 +279,14 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
+    // What the page says it showed is not evidence: the server records the text it serves now.
+    if (body.version !== CONSENT_VERSION)
+      throw badRequest(
+        'The statement has changed since this page opened. Reload the page and read it again.',
+      );
     await db
       .updateTable('client_links')
-      .set({ consent_version: body.version })
+      .set({ consent_version: CONSENT_VERSION })
       .where('id', '=', link.id)
       .execute();
     await audit(db, {
@@ -282,7 +294,7 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
       action: 'link.consent',
       clientId: client.id,
       ip: request.ip,
-      detail: `consent text ${body.version}`,
+      detail: `consent text ${CONSENT_VERSION}`,
     });
     return { ok: true as const };
   });
@@ -294,6 +306,8 @@ function linkAnswerRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'linkAnswer', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
     if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+    // A category the volunteer removed since the request takes nothing more.
+    if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
     if (body.missing) {
       const note = body.note?.trim() || null;
       await db
@@ -370,9 +384,11 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
     const { link, client } = await linkSession(services, request);
     if (!link.consent_version) throw forbidden('Please agree to the statement first.');
     if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+    // A category the volunteer removed since the request takes nothing more.
+    if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
     const maxBytes = services.config.maxUploadBytes;
-    if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
+    if (body.size > maxBytes) throw tooLarge(maxBytes);
     const uploader = linkUploader(link.id);
     const filename =
       documentFileName(body.filename.trim(), body.contentType) ??
@@ -380,14 +396,12 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
       'file.pdf';
     const expiresAt = new Date(Date.now() + LINK_SECONDS.PUT * 1000);
     // A retry of this link's own upload finds it; another's file with the same bytes is none of its business.
-    const same = body.sha256
-      ? await findSameUpload(db, {
-          clientId: client.id,
-          docType: body.docType,
-          filename,
-          sha256: body.sha256,
-        })
-      : undefined;
+    const same = await findSameUpload(db, {
+      clientId: client.id,
+      docType: body.docType,
+      filename,
+      sha256: body.sha256,
+    });
     const sameRow = same && (await findDocument(db, same.key));
     const own = sameRow?.uploaded_by === uploader ? sameRow : undefined;
     if (own?.state === 'stored')
@@ -417,8 +431,8 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
     const signed = await store.presignPut(key, body.contentType, {
       expiresInSeconds: LINK_SECONDS.PUT,
       maxBytes,
-      ...(body.size !== undefined && { size: body.size }),
-      ...(body.sha256 !== undefined && { sha256: body.sha256 }),
+      size: body.size,
+      sha256: body.sha256,
     });
     const url = signed.url.startsWith('/')
       ? `${request.protocol}://${request.host}${signed.url}`

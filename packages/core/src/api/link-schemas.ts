@@ -125,8 +125,10 @@ export const LinkPresignRequest = z.object({
   docType: DocTypeName,
   filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
   contentType: z.string().min(1).max(255),
-  size: z.number().int().nonnegative().optional(),
-  sha256: Sha256Hex.optional(),
+  // Required (unlike a volunteer's presign): the upload URL then binds the length and bytes, so a link
+  // session cannot send more than it declared or overwrite what it stored.
+  size: z.number().int().nonnegative(),
+  sha256: Sha256Hex,
 });
 export type LinkPresignRequest = z.input<typeof LinkPresignRequest>;
 

@@ -34,8 +34,8 @@ function linkUploadApi(api: LinkApi): Pick<ApiClient, 'presignUpload' | 'complet
           docType: body.docType,
           filename: body.filename,
           contentType: body.contentType,
-          ...(body.size !== undefined && { size: body.size }),
-          ...(body.sha256 !== undefined && { sha256: body.sha256 }),
+          size: body.size ?? 0,
+          sha256: body.sha256 ?? '',
         },
       }),
     completeUpload: async ({ body }) => {
