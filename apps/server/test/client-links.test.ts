@@ -496,4 +496,28 @@ describe('client document requests', () => {
     expect(gone.status, JSON.stringify(gone.body)).toBe(200);
     expect((await linkUpload(phone, docType, 'second.pdf', pdfBytes())).status).toBe(403);
   });
+  it('stores nothing through an upload URL handed out before the link was revoked', async () => {
+    const { token, email, clientId } = await requested(['13614-C']);
+    const phone = await linkSessionFor(token, email);
+    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    const bytes = pdfBytes();
+    const presign = await phone.post('/api/link/session/presign', {
+      docType: '13614-C',
+      filename: 'late.pdf',
+      contentType: 'application/pdf',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
+    expect(presign.status).toBe(200);
+    expect((await people.volA.del(`/api/clients/${clientId}/link`)).status).toBe(200);
+    const put = await fetch(presign.body.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...(presign.body.headers ?? {}) },
+      body: bytes,
+    });
+    expect(put.ok).toBe(false);
+    const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=13614-C`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toEqual([]);
+  });
 });

@@ -39,7 +39,24 @@ export function linkState(row: Pick<LinkRow, 'closed_reason' | 'expires_at'>, no
   return row.expires_at <= now ? 'expired' : 'open';
 }
 
-/** Closes the client's open request (a new one, a revoke): its sessions end with it. */
+/**
+ * A closed link's upload URLs store nothing more: the reservations they would fill go (a file still
+ * streaming in is then refused, and bytes already sent to S3 for it are swept as unreferenced).
+ */
+export async function dropPendingUploads(db: Db, linkIds: readonly string[] | 'every link'): Promise<void> {
+  if (linkIds !== 'every link' && linkIds.length === 0) return;
+  await db
+    .deleteFrom('documents')
+    .where('state', '=', 'pending')
+    .where(
+      'uploaded_by',
+      linkIds === 'every link' ? 'like' : 'in',
+      linkIds === 'every link' ? 'link:%' : linkIds.map(linkUploader),
+    )
+    .execute();
+}
+
+/** Closes the client's open request (a new one, a revoke): its sessions and unfinished uploads end with it. */
 export async function closeOpenLink(
   db: Db,
   clientId: string,
@@ -52,7 +69,10 @@ export async function closeOpenLink(
     .where('closed_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  if (closed) await db.deleteFrom('client_link_sessions').where('link_id', '=', closed.id).execute();
+  if (closed) {
+    await db.deleteFrom('client_link_sessions').where('link_id', '=', closed.id).execute();
+    await dropPendingUploads(db, [closed.id]);
+  }
   return closed;
 }
 
@@ -64,6 +84,7 @@ export async function closeAllLinks(db: Db): Promise<void> {
     .where('closed_at', 'is', null)
     .execute();
   await db.deleteFrom('client_link_sessions').execute();
+  await dropPendingUploads(db, 'every link');
 }
 
 /**
@@ -156,6 +177,10 @@ export async function remindAndExpire(db: Db, mailer: LinkMailer): Promise<numbe
     .where('expires_at', '<=', sql<Date>`now()`)
     .returning(['id', 'client_id'])
     .execute();
+  await dropPendingUploads(
+    db,
+    expired.map((link) => link.id),
+  );
   for (const link of expired) {
     await db.deleteFrom('client_link_sessions').where('link_id', '=', link.id).execute();
     await audit(db, { actor: null, action: 'link.expire', clientId: link.client_id });
