@@ -233,6 +233,8 @@ describe('a request link refuses what it must', () => {
             docType: 'Banking Info',
             filename: 'x.pdf',
             contentType: 'application/pdf',
+            size: 100,
+            sha256: '0'.repeat(64),
           }),
           otherClientFile: await post('/link/session/remove', { key: `${otherId}/13614-C/1_x.pdf` }),
           ownOlderFile: await post('/link/session/complete', { key: `${ownId}/13614-C/1_x.pdf` }),
