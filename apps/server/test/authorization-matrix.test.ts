@@ -195,7 +195,13 @@ const MATRIX: Record<EndpointName, Row> = {
     () => [
       'POST',
       '/api/link/session/presign',
-      { docType: '13614-C', filename: 'x.pdf', contentType: 'application/pdf' },
+      {
+        docType: '13614-C',
+        filename: 'x.pdf',
+        contentType: 'application/pdf',
+        size: 100,
+        sha256: '0'.repeat(64),
+      },
     ],
     PUBLIC(401),
   ],
