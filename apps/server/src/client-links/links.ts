@@ -43,7 +43,7 @@ export function linkState(row: Pick<LinkRow, 'closed_reason' | 'expires_at'>, no
  * A closed link's upload URLs store nothing more: the reservations they would fill go (a file still
  * streaming in is then refused, and bytes already sent to S3 for it are swept as unreferenced).
  */
-export async function dropPendingUploads(db: Db, linkIds: readonly string[] | 'every link'): Promise<void> {
+async function dropPendingUploads(db: Db, linkIds: readonly string[] | 'every link'): Promise<void> {
   if (linkIds !== 'every link' && linkIds.length === 0) return;
   await db
     .deleteFrom('documents')
