@@ -59,7 +59,8 @@ describe('passkeys', () => {
       userVerification: 'required',
     });
     // The user handle is random, never the email.
-    expect(Buffer.from(body.options.user.id, 'base64url').toString()).not.toContain('@');
+    // (Random bytes may hold an `@`: the check is for the address itself.)
+    expect(Buffer.from(body.options.user.id, 'base64url').toString('latin1')).not.toContain('example.org');
   });
 
   it('creates a passkey, then signs in with it alone: no PIN, no code', async () => {
