@@ -58,12 +58,17 @@ async function limitIp(db: Db, request: FastifyRequest, what: keyof typeof LINK_
 }
 
 /** The open request a token belongs to; 410 (the same words) for an unknown, closed or expired one. */
-async function openLinkByToken(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
-  const link = await db
-    .selectFrom('client_links')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .executeTakeFirst();
+function openLinkByToken(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
+  return openLink(db, 'token_hash', sha256(token));
+}
+
+/** The open request found by `column`, with its client; 410 for none, a closed or an expired one. */
+async function openLink(
+  db: Db,
+  column: 'token_hash' | 'id',
+  value: string,
+): Promise<{ link: LinkRow; client: ClientRow }> {
+  const link = await db.selectFrom('client_links').selectAll().where(column, '=', value).executeTakeFirst();
   if (!link || linkState(link) !== 'open') throw linkGone();
   const client = await db
     .selectFrom('clients')
@@ -89,19 +94,7 @@ async function linkSession(
     .returning('link_id')
     .executeTakeFirst();
   if (!session) throw unauthorized(EN.expired);
-  const link = await services.db
-    .selectFrom('client_links')
-    .selectAll()
-    .where('id', '=', session.link_id)
-    .executeTakeFirst();
-  if (!link || linkState(link) !== 'open') throw linkGone();
-  const client = await services.db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', link.client_id)
-    .executeTakeFirst();
-  if (!client) throw linkGone();
-  return { link, client };
+  return openLink(services.db, 'id', session.link_id);
 }
 
 function setLinkCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string) {
