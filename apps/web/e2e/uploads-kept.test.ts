@@ -64,6 +64,17 @@ function keptRecords(page: Page) {
   }, DB);
 }
 
+/**
+ * Waits until the signed-in person's kept-uploads journal is open: its key comes from the server
+ * after sign-in, so a page that goes offline before then cannot keep anything (and says so).
+ */
+async function journalOpened(page: Page): Promise<void> {
+  await page.waitForFunction(async (name) => (await indexedDB.databases()).some((d) => d.name === name), DB, {
+    timeout: WAIT_MS,
+    polling: 100,
+  });
+}
+
 /** Blocks the file store's PUTs as lost connections (the API stays reachable); returns the unblock. */
 async function cutUploads(context: BrowserContext): Promise<() => Promise<void>> {
   const cut = (route: { abort(code: string): Promise<void> }) => route.abort('internetdisconnected');
@@ -104,6 +115,7 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     const { page, context, dialogs } = await app.visit();
     await signIn(page, vera);
     const screen = await openCategory(page, adaId, '13614-C');
+    await journalOpened(page);
 
     await context.setOffline(true);
     await screen.uploadFiles.setInputFiles([

@@ -85,7 +85,8 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
           </Link>
         </div>
       </div>
-      <SubmissionLine clientId={clientId} clientName={client ? fullName(client) : 'this client'} />
+      {/* Once the client is known: the confirm names them. */}
+      {client && <SubmissionLine clientId={clientId} clientName={fullName(client)} />}
       {client && <ClientLinkPanel client={client} state={state} link={link} />}
       <RequiredDocuments flow={flow} state={state} clientId={clientId} link={link.status} />
       <AddTypeDialog flow={flow} state={state} />
