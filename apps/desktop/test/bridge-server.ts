@@ -1,7 +1,8 @@
 /**
  * Browser test harness: serves the renderer, built by Vite from source, with an HTTP bridge in front
  * of main's real bridge handlers, desk settings and scanner inbox. Electron's IPC is the only part
- * replaced (by HTTP on a local socket); the OS folder dialog answers `folder`.
+ * replaced (by HTTP on a local socket); the OS folder dialog answers `folder`, the save dialog a file
+ * in `userData`.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
@@ -58,6 +59,8 @@ export async function startBridgeServer(options: {
   const handlers = createBridgeHandlers({
     ...desk,
     chooseFolder: async () => options.folder,
+    // The save dialog answers the offered name inside `userData`.
+    chooseSaveFile: async (name) => join(options.userData, name),
     thumbnail: async () => null,
   });
 

@@ -3,9 +3,10 @@
  * server (`@vita-docs/test-server`): anyone on first run; afterwards only an admin whose session is
  * in the desk's own cookie jar on the server configured now. Main asks that server itself.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApiClient, type ApiClient } from '@vita-docs/core';
+import { createApiClient, createFetchPutFile, uploadDocument, type ApiClient } from '@vita-docs/core';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBridgeHandlers, type BridgeHandler, type InvokeMethod } from '../src/main/bridge-handlers.js';
 import { ADMIN_ONLY, openDesk, type Desk } from '../src/main/desk.js';
@@ -21,13 +22,20 @@ let userData: string;
 let scans: string;
 let desk: Desk;
 let handlers: Record<InvokeMethod, BridgeHandler>;
+/** What the save dialog answers (null: cancelled). */
+let saveTo: string | null = null;
 
 beforeAll(async () => {
   deskServer = await startDeskServer();
   userData = await tempFolder('vita-desk-settings-');
   scans = await tempFolder('vita-desk-settings-scans-');
   desk = await openDesk({ userData, onInboxState: () => {} });
-  handlers = createBridgeHandlers({ ...desk, chooseFolder: async () => scans, thumbnail: async () => null });
+  handlers = createBridgeHandlers({
+    ...desk,
+    chooseFolder: async () => scans,
+    chooseSaveFile: async () => saveTo,
+    thumbnail: async () => null,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -107,6 +115,34 @@ describe('changing the desk settings', () => {
     });
     await expect(handlers.saveSettings(settingsInput('delete'))).rejects.toThrow(ADMIN_ONLY);
     expect(await stored()).toEqual(settingsInput('move'));
+    await deskApi().logout();
+  }, 60_000);
+
+  it('saves the season archive the server streams, for the admin signed in at the desk only', async () => {
+    const { api, clientId } = deskServer;
+    const putFile = createFetchPutFile(deskServer.transport.fetch);
+    const scan = new File(['%PDF-1.4 season scan'], 'w2.pdf', { type: 'application/pdf' });
+    await uploadDocument(api, putFile, { clientId, docType: 'W-2' }, scan);
+    saveTo = join(scans, 'season.zip');
+    const saved = async () => (await readdir(scans)).filter((name) => name.startsWith('season'));
+
+    // Nobody (a volunteer) who may not have it: the server's refusal, and nothing written.
+    await signInAtDesk(VOLUNTEER, VOLUNTEER_PIN);
+    await expect(handlers.saveSeasonArchive(2026)).rejects.toThrow('You do not have permission to do that.');
+    expect(await saved()).toEqual([]);
+    await deskApi().logout();
+
+    await signInAtDesk(EMAIL, PIN);
+    await expect(handlers.saveSeasonArchive('../../etc/passwd')).rejects.toThrow();
+    saveTo = null; // the person cancels the save dialog
+    expect(await handlers.saveSeasonArchive(2026)).toBeNull();
+    saveTo = join(scans, 'season.zip');
+    expect(await handlers.saveSeasonArchive(2026)).toBe(saveTo);
+    expect(await saved()).toEqual(['season.zip']); // no `.part` left beside it
+    const zip = await JSZip.loadAsync(await readFile(saveTo));
+    const names = Object.keys(zip.files).filter((name) => !zip.files[name]!.dir);
+    expect(names).toEqual([expect.stringMatching(/^Client, Pat \(.+\)\/W-2\/w2\.pdf$/)]);
+    expect(await zip.file(names[0]!)!.async('string')).toBe('%PDF-1.4 season scan');
     await deskApi().logout();
   }, 60_000);
 

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
+import JSZip from 'jszip';
 import type { ApiClient } from '@vita-docs/core';
 import { chromiumLaunchOptions, type TestServer } from '@vita-docs/test-server';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -156,6 +157,23 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     // The duplicate still waits, now flagged against an uploaded scan.
     await scanRow('again.pdf').getByText('Duplicate of w2-scan.pdf (uploaded)').waitFor();
   }, 120_000);
+
+  it('the season archive is saved where the admin chooses, streamed by main (the page cannot follow a link to the server)', async () => {
+    await page.goto(`${harness.url}/#/admin/season`);
+    await page.getByRole('button', { name: 'Download all documents (ZIP)' }).click();
+    const status = page.getByRole('status').filter({ hasText: /^Saved to / });
+    await status.waitFor({ timeout: 30_000 });
+    const path = (await status.textContent())!.replace(/^Saved to /, '').replace(/\.$/, '');
+    expect(path).toBe(join(userData, path.split('/').at(-1)!));
+    const zip = await JSZip.loadAsync(await readFile(path));
+    const names = Object.keys(zip.files).filter((name) => !zip.files[name]!.dir);
+    expect(names.map((name) => name.split('/').slice(1).join('/')).sort()).toEqual([
+      'W-2/w2-page2.pdf',
+      'W-2/w2-scan.pdf',
+    ]);
+    await page.goto(`${harness.url}/#/clients/${clientId}/docs/W-2`);
+    await page.getByRole('heading', { name: 'W-2', level: 1 }).waitFor();
+  }, 60_000);
 
   it('a failing upload leaves the scan in the inbox with the error, its file untouched', async () => {
     // AVIF bytes named .heic: whole to the desk (an ISO-BMFF image with its header), a type the server refuses.

@@ -38,4 +38,10 @@ export interface Platform extends Dialogs, FileSaver {
    * dropped files themselves and ignores folders (a browser page cannot read a folder's path).
    */
   expandDrop?(files: readonly File[]): Promise<ExpandedDrop>;
+  /**
+   * Saves the season's archive where the person chooses, streamed from the server by the host (the
+   * desktop app, whose pages cannot follow a link to its server); the saved file's path, or null when
+   * cancelled. Without it the screen offers a plain download link.
+   */
+  saveSeasonArchive?(year: number): Promise<string | null>;
 }

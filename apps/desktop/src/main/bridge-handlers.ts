@@ -17,11 +17,13 @@ import {
   MarkUploadingSchema,
   NoPayloadSchema,
   ScanIdSchema,
+  SeasonYearSchema,
   SettingsInputSchema,
 } from '../shared/schemas.js';
 import type { DropRegistry } from './drop-registry.js';
 import type { InboxHost } from './inbox-host.js';
 import type { KeptUploadsHost } from './kept-uploads.js';
+import { downloadToFile } from './server-download.js';
 import type { ServerFetch } from './server-fetch.js';
 
 /** The bridge methods main answers (the event subscription is not one: main pushes it). */
@@ -46,6 +48,8 @@ export interface BridgeDeps {
   server(): ServerFetch | null;
   /** The system folder picker; null when cancelled. */
   chooseFolder(): Promise<string | null>;
+  /** The system save dialog, offering `name`; null when cancelled. */
+  chooseSaveFile(name: string): Promise<string | null>;
   /** A data: URL preview of a file, or null. */
   thumbnail(path: string): Promise<string | null>;
 }
@@ -95,6 +99,16 @@ export function createBridgeHandlers(deps: BridgeDeps): Record<InvokeMethod, Bri
     deleteKeptUploads: async (payload) => {
       parse(NoPayloadSchema, payload);
       await deps.kept.destroy();
+    },
+    saveSeasonArchive: async (payload) => {
+      const year = parse(SeasonYearSchema, payload);
+      const server = deps.server();
+      if (!server) throw new Error('Set the server address first.');
+      const file = await deps.chooseSaveFile(`season-${year}-all-documents.zip`);
+      if (!file) return null;
+      // The server decides who may have it (admins): the desk's own session goes with the request.
+      await downloadToFile(server.fetch, `${server.apiUrl}admin/season/download`, file);
+      return file;
     },
   };
 }

@@ -49,7 +49,12 @@ const open = async (managedSettingsFile: string) => {
   });
   return {
     desk,
-    handlers: createBridgeHandlers({ ...desk, chooseFolder: async () => null, thumbnail: async () => null }),
+    handlers: createBridgeHandlers({
+      ...desk,
+      chooseFolder: async () => null,
+      chooseSaveFile: async () => null,
+      thumbnail: async () => null,
+    }),
   };
 };
 

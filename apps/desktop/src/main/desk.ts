@@ -38,7 +38,7 @@ export interface DeskOptions {
 }
 
 /** The opened desk: bridge dependencies (minus the Electron-only ones) and a way to close. */
-export interface Desk extends Omit<BridgeDeps, 'chooseFolder' | 'thumbnail'> {
+export interface Desk extends Omit<BridgeDeps, 'chooseFolder' | 'chooseSaveFile' | 'thumbnail'> {
   host: InboxHost;
   close(): Promise<void>;
 }

@@ -21,6 +21,8 @@ export interface ServerFetchOptions {
 /** The cookie-keeping transport for one server. */
 export interface ServerFetch {
   readonly origin: string;
+  /** The API's root, ending in `/api/`. */
+  readonly apiUrl: string;
   /** For `createApiClient({ fetch })`. */
   fetch: FetchLike;
   /**
@@ -154,6 +156,7 @@ export function createServerFetch(options: ServerFetchOptions): ServerFetch {
 
   return {
     origin,
+    apiUrl,
     fetch,
     getCookie,
     relay,

@@ -44,6 +44,7 @@ const bridge = {
   keepUpload: (file) => invoke(channels.keepUpload, file),
   forgetKeptUpload: (id) => invoke(channels.forgetKeptUpload, id),
   deleteKeptUploads: () => invoke(channels.deleteKeptUploads),
+  saveSeasonArchive: (year) => invoke(channels.saveSeasonArchive, year),
 } satisfies DesktopBridge;
 
 contextBridge.exposeInMainWorld(BRIDGE_GLOBAL, bridge);

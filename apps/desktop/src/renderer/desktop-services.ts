@@ -40,6 +40,8 @@ function createDesktopPlatform(
       if (result.truncated) window.alert(`Only the first ${read.length} files of this drop were added.`);
       return { files: read, skipped: result.skipped };
     },
+    // The archive can hold every client's documents: main streams it to the file the person picks.
+    saveSeasonArchive: (year) => bridge.saveSeasonArchive(year),
   };
 }
 

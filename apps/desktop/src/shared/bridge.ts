@@ -146,6 +146,11 @@ export interface DesktopBridge {
   forgetKeptUpload(id: string): Promise<void>;
   /** Deletes every kept file of the desk (sign-out). */
   deleteKeptUploads(): Promise<void>;
+  /**
+   * Asks where to save the season's archive (every client's documents) and streams it there from the
+   * server: the saved file's path, or null when the person cancelled.
+   */
+  saveSeasonArchive(year: number): Promise<string | null>;
 }
 
 /** IPC channel per bridge method (invoke/handle), plus the one main → renderer event. */
@@ -170,6 +175,7 @@ export const channels = {
   keepUpload: 'kept:keep',
   forgetKeptUpload: 'kept:forget',
   deleteKeptUploads: 'kept:delete',
+  saveSeasonArchive: 'season:save-archive',
 } as const;
 
 /** Name under which the preload exposes the bridge: `window.vitaDesktop`. */

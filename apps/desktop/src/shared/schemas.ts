@@ -120,6 +120,9 @@ export const KeepUploadSchema = z
 /** The signed-in person whose kept files the renderer asks for (main checks it with the server). */
 export const KeptOwnerSchema = z.string().min(3).max(320);
 
+/** The season whose archive is saved (it names the file). */
+export const SeasonYearSchema = z.number().int().min(2000).max(2999);
+
 const HeaderListSchema = z.array(z.tuple([z.string().max(200), z.string().max(8192)])).max(100);
 
 /** A request the renderer's API client makes through main (main adds cookies, never the renderer). */

@@ -62,6 +62,7 @@ const bridge = {
   keepUpload: (file) => call('keepUpload', file),
   forgetKeptUpload: (id) => call('forgetKeptUpload', id),
   deleteKeptUploads: () => call('deleteKeptUploads'),
+  saveSeasonArchive: (year) => call('saveSeasonArchive', year),
 } satisfies DesktopBridge;
 
 Object.defineProperty(window, 'vitaDesktop', { value: bridge });

@@ -1,6 +1,6 @@
 import { canCloseSeason, createSeasonFlow, seasonClosePhrase } from '@vita-docs/core';
 import type { SeasonFlow, SeasonState, SeasonSummary } from '@vita-docs/core';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
@@ -10,7 +10,7 @@ import { Loading, Page } from '../components/page';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import '../styles/season.css';
 
-/** The season archive, on the app's own API (the web app and the kiosk both call it under /api). */
+/** The season archive, on the web app's own API (the kiosk saves it through its host instead). */
 const SEASON_DOWNLOAD_URL = '/api/admin/season/download';
 
 const TITLE = 'Close season';
@@ -105,6 +105,8 @@ type Ready = Extract<SeasonState, { status: 'ready' }>;
  */
 function DownloadFirst({ year }: { year: number }) {
   const id = useId();
+  const { platform } = useServices();
+  const save = platform.saveSeasonArchive?.bind(platform);
   return (
     <section className="panel" aria-labelledby={`${id}-zips`}>
       <h2 className="panel__title" id={`${id}-zips`}>
@@ -114,14 +116,56 @@ function DownloadFirst({ year }: { year: number }) {
         Every client’s documents as one ZIP, a folder per client, to keep where the programme keeps its
         records.
       </p>
-      <a
+      {save ? (
+        <SaveThroughHost year={year} save={save} />
+      ) : (
+        <a
+          className="button button--primary"
+          href={SEASON_DOWNLOAD_URL}
+          download={`season-${year}-all-documents.zip`}
+        >
+          Download all documents (ZIP)
+        </a>
+      )}
+    </section>
+  );
+}
+
+type Saving =
+  { status: 'idle' | 'saving' } | { status: 'saved'; path: string } | { status: 'failed'; error: string };
+
+/** The kiosk's download: the host asks where, streams the archive there, and this says how it went. */
+function SaveThroughHost({ year, save }: { year: number; save: (year: number) => Promise<string | null> }) {
+  const [saving, setSaving] = useState<Saving>({ status: 'idle' });
+  const start = async () => {
+    setSaving({ status: 'saving' });
+    try {
+      const path = await save(year);
+      setSaving(path === null ? { status: 'idle' } : { status: 'saved', path });
+    } catch (error) {
+      setSaving({ status: 'failed', error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
         className="button button--primary"
-        href={SEASON_DOWNLOAD_URL}
-        download={`season-${year}-all-documents.zip`}
+        disabled={saving.status === 'saving'}
+        onClick={() => void start()}
       >
         Download all documents (ZIP)
-      </a>
-    </section>
+      </button>
+      <p role="status">
+        {saving.status === 'saving' && 'Saving the ZIP…'}
+        {saving.status === 'saved' && `Saved to ${saving.path}.`}
+      </p>
+      {saving.status === 'failed' && (
+        <p className="status status--error" role="alert">
+          The ZIP could not be saved: {saving.error}
+        </p>
+      )}
+    </>
   );
 }
 
