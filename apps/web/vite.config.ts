@@ -1,9 +1,39 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // `vita-source`: workspace packages are bundled from their TypeScript sources, no prior build needed.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        name: 'VITA Documents',
+        short_name: 'VITA Docs',
+        description: 'Upload and manage client tax documents securely.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#1d4ed8',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any maskable' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any maskable' },
+        ],
+      },
+      injectManifest: {
+        // The app's files, without the PDF viewer (viewing a document needs the server anyway) and
+        // without the pages: those come from the network first (src/sw.ts).
+        globPatterns: ['**/*.{js,mjs,css,svg,png,webmanifest}'],
+        globIgnores: ['**/pdf.worker*', '**/pdf-render*'],
+      },
+    }),
+  ],
   resolve: { conditions: ['vita-source', ...defaultClientConditions] },
   build: {
     target: 'es2022',

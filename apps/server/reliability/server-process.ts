@@ -120,10 +120,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
-  const deadline = Date.now() + 60_000;
+  // Generous: a start creates and starts a PostgreSQL cluster, slow on a loaded 2-core machine.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (exited()) throw new Error(`the server exited before answering:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not answer within 60 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server did not answer within 120 s:\n${output}`);
     const res = await fetch(`${url}/api/me`).catch(() => null);
     if (res) {
       await res.body?.cancel();
@@ -231,8 +232,18 @@ export async function sweepNow(server: ServerProcess): Promise<ServerProcess> {
   const old = new Date(Date.now() - 2 * 24 * 3600_000);
   for (const file of await filesUnder(files)) await fs.utimes(path.join(files, file), old, old);
   await server.stop();
-  const next = await startServer({ dataDir: server.dataDir, port: Number(new URL(server.url).port) });
-  await sleep(500);
+  const next = await startServer({
+    dataDir: server.dataDir,
+    port: Number(new URL(server.url).port),
+    env: { LOG_LEVEL: 'info' },
+  });
+  // The start's sweep says when it is done (a machine under load may take seconds).
+  const deadline = Date.now() + 60_000;
+  while (!/"job":"sweep".*"background job finished"/.test(next.log())) {
+    if (next.exited()) throw new Error(`the server exited before its sweep finished:\n${next.log()}`);
+    if (Date.now() > deadline) throw new Error('the sweep did not finish within 60 s of the start');
+    await sleep(50);
+  }
   return next;
 }
 

@@ -316,6 +316,32 @@ async function installHttp(
   });
 }
 
+/**
+ * Runs `work` now and then every `intervalMs`, each tick only if this process claims the interval's
+ * run (one run per interval across the processes sharing the database; a start always runs). Runs
+ * under way are in `running`.
+ */
+function recurringOn({ db, log }: Services, running: Set<Promise<unknown>>) {
+  return (name: string, intervalMs: number, work: () => Promise<unknown>, failed: string) => {
+    const run = (claimMs: number) => {
+      const done = claimRun(db, name, claimMs)
+        .then(async (mine) => {
+          if (!mine) return;
+          await work();
+          // Said once per run: an operator (and the reliability suite) sees when the work is done.
+          log.info({ job: name }, 'background job finished');
+        })
+        .catch((err: unknown) => log.warn({ err }, failed));
+      running.add(done);
+      void done.finally(() => running.delete(done));
+    };
+    run(0);
+    const timer = setInterval(() => run(intervalMs), intervalMs);
+    timer.unref();
+    return timer;
+  };
+}
+
 /** Starts the background work: each recurring job runs now, then on its timer; the one-off jobs run once. */
 function startBackgroundWork(services: Services, local: LocalObjectStore | undefined): BackgroundWork {
   const { db, log, config } = services;
@@ -332,23 +358,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
   housekeeping.unref();
   /** Recurring work under way, awaited by `finished`. */
   const running = new Set<Promise<unknown>>();
-  /**
-   * Runs `work` now and then every `intervalMs`, each tick only if this process claims the interval's
-   * run (one run per interval across the processes sharing the database; a start always runs).
-   */
-  const recurring = (name: string, intervalMs: number, work: () => Promise<unknown>, failed: string) => {
-    const run = (claimMs: number) => {
-      const done = claimRun(db, name, claimMs)
-        .then((mine) => mine && work())
-        .catch((err: unknown) => log.warn({ err }, failed));
-      running.add(done);
-      void done.finally(() => running.delete(done));
-    };
-    run(0);
-    const timer = setInterval(() => run(intervalMs), intervalMs);
-    timer.unref();
-    return timer;
-  };
+  const recurring = recurringOn(services, running);
   // Uploads settled, abandoned ones dropped, bytes no document refers to removed: now, then regularly.
   const sweeper = recurring(
     'sweep',

@@ -77,7 +77,19 @@ describe('abuse of the API', () => {
       a.post('/api/auth/login-init', { email: 'target@example.org', pin: `guess ${i} wrong` }),
     );
     const statuses = (await Promise.all(guesses)).map((r) => r.status);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    // On a loaded machine a guess may wait past the database deadline (503): it was never checked.
+    // Wrong guesses go on, one at a time, until the limit answers; never more than 10 checked in all.
+    for (let more = 0; more < 10 && !statuses.includes(429); more++) {
+      statuses.push(
+        (await a.post('/api/auth/login-init', { email: 'target@example.org', pin: `late ${more} wrong` }))
+          .status,
+      );
+    }
+    expect(
+      statuses.filter((s) => ![401, 429, 503].includes(s)),
+      statuses.join(' '),
+    ).toEqual([]);
+    expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).toBeLessThanOrEqual(10);
     expect((await a.post('/api/auth/login-init', { email: 'target@example.org', pin: PIN })).status).toBe(
       429,
     );

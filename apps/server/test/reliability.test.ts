@@ -27,19 +27,19 @@ async function expectNothingBroke(scenario: Scenario) {
 describe('reliability, short form', () => {
   it('loses no acknowledged upload when the server is killed in the middle of 100', async () => {
     await expectNothingBroke(crashDuringUploads);
-  }, 120_000);
+  }, 240_000);
 
   it('shows nothing half-deleted after being killed during a ZIP, a category delete and a client delete', async () => {
     await expectNothingBroke(crashDuringDeletes);
-  }, 180_000);
+  }, 300_000);
 
   it('answers 507 to the upload that does not fit on a full disk, keeps nothing partial and recovers when space is freed', async () => {
     await expectNothingBroke(diskFull);
-  }, 120_000);
+  }, 240_000);
 
   it('answers 503 quickly while its database is away, and works again without a restart', async () => {
     await expectNothingBroke(databaseOutage);
-  }, 120_000);
+  }, 240_000);
 
   // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
   it.skipIf(!nginx)(
@@ -53,5 +53,5 @@ describe('reliability, short form', () => {
 
   it('answers 503 within 3 s while its database, S3 or SMTP stops answering, and recovers by itself', async () => {
     await expectNothingBroke(hungDependencies);
-  }, 180_000);
+  }, 300_000);
 });

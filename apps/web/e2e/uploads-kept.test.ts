@@ -361,4 +361,47 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     expect(await listDocs(page, boId, 'Banking Info')).toEqual([]);
     await context.close();
   });
+  it('the app opens with no connection from its service worker, says so, caches nothing of the API, and picks up when back', async () => {
+    const offline =
+      'You are offline. Files you add are kept on this device and upload when the connection returns.';
+    const { page, context } = await app.visit(undefined, { serviceWorkers: 'allow' });
+    await signIn(page, vera);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: WAIT_MS,
+    });
+    await openCategory(page, adaId, '13614-C');
+    await listDocs(page, adaId, '13614-C'); // an API answer the page has had
+
+    const cached = () =>
+      page.evaluate(async () => {
+        const urls: string[] = [];
+        for (const name of await caches.keys()) {
+          for (const request of await (await caches.open(name)).keys())
+            urls.push(new URL(request.url).pathname);
+        }
+        return urls;
+      });
+    const before = await cached();
+    expect(before.filter((path) => path.startsWith('/assets/')).length).toBeGreaterThan(10);
+    expect(before.filter((path) => path.startsWith('/api'))).toEqual([]);
+
+    // Signed in, the connection goes: the screen stays and says so.
+    await context.setOffline(true);
+    await page.getByText(offline).waitFor();
+    await seeHeading(page, '13614-C');
+
+    // Reloaded with no connection: the app itself, not the browser's error page.
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await page.getByText(offline).waitFor();
+    await page.getByText('This page needs a connection.').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/clients/${adaId}/docs/13614-C`);
+
+    // Back online: the session is asked again and the same screen comes back.
+    await context.setOffline(false);
+    await seeHeading(page, '13614-C');
+    await page.getByText(offline).waitFor({ state: 'detached' });
+    expect((await cached()).filter((path) => path.startsWith('/api'))).toEqual([]);
+    await context.close();
+  });
 });

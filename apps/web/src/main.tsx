@@ -2,6 +2,7 @@ import { AppProviders, AppRoutes } from '@vita-docs/ui';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { registerAppShell } from './app-shell';
 import { reloadOnNewBuild } from './reload-on-new-build';
 import { createBrowserServices } from './services';
 
@@ -9,6 +10,7 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 reloadOnNewBuild();
+registerAppShell();
 
 createRoot(root).render(
   <StrictMode>

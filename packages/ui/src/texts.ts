@@ -20,6 +20,8 @@ export const texts = {
   registerPending: 'Your application is pending approval. Please wait for an admin to accept your account.',
   registerFirstAdmin:
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
+  offline: 'You are offline. Files you add are kept on this device and upload when the connection returns.',
+  needsConnection: 'This page needs a connection.',
 } as const;
 
 /** The volunteer's side of requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client). */

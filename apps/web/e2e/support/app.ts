@@ -8,6 +8,7 @@ import { startTestServer } from '@vita-docs/test-server';
 import type { TestServer } from '@vita-docs/test-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, PHONE } from './browser.js';
+import type { ProfileOptions } from './browser.js';
 import { DialogLog } from './dialogs.js';
 
 const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
@@ -30,7 +31,7 @@ export interface TestApp {
   server: TestServer;
   browser: Browser;
   /** A new browser profile on the app; phone-sized unless told otherwise. */
-  visit(viewport?: { width: number; height: number }): Promise<Visitor>;
+  visit(viewport?: { width: number; height: number }, options?: ProfileOptions): Promise<Visitor>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +74,8 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   return {
     server,
     browser,
-    async visit(viewport = PHONE) {
-      const { context, page } = await newPage(browser, publicUrl ?? server.url, viewport);
+    async visit(viewport = PHONE, options = {}) {
+      const { context, page } = await newPage(browser, publicUrl ?? server.url, viewport, options);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
       page.on('console', (message) => {

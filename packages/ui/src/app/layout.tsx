@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { ScreenErrorBoundary } from '../components/error-boundary';
@@ -7,9 +7,11 @@ import { LazyKeptUploadsOffer } from '../components/lazy-parts';
 import { Loading } from '../components/page';
 import { useFocusRescue } from '../hooks/use-focus-rescue';
 import { useFlow } from '../hooks/use-flow';
+import { useOnline } from '../hooks/use-online';
+import { texts } from '../texts';
 import { useUploadQueues } from './upload-queues';
 import { loginFor, paths } from './paths';
-import { useSession } from './session';
+import { useSession, useSessionFlow } from './session';
 import '../styles/base.css';
 import '../styles/layout.css';
 import '../styles/forms.css';
@@ -20,10 +22,32 @@ function focusMain(event: MouseEvent<HTMLAnchorElement>) {
   document.getElementById('main')?.focus();
 }
 
+/**
+ * Offline, said plainly (docs/behaviour.md#offline): a banner while there is no connection, and a
+ * page that needs the server (every one until the session is known) says so instead of failing.
+ * When the connection returns, a session check that failed for want of it is asked again.
+ */
+function useOffline(): { offline: boolean; blocked: boolean } {
+  const online = useOnline();
+  const session = useSession();
+  const flow = useSessionFlow();
+  // `stale`: the server could not be asked who is signed in (no connection); `rechecking`: asked again.
+  const [check, setCheck] = useState<'done' | 'stale' | 'rechecking'>('done');
+  const unknown = session.status === 'signedOut' && !session.expired && !session.reason;
+  if (!online && unknown && check === 'done') setCheck('stale');
+  useEffect(() => {
+    if (!online || check !== 'stale') return;
+    setCheck('rechecking');
+    void flow.send({ type: 'check' }).finally(() => setCheck('done'));
+  }, [online, check, flow]);
+  return { offline: !online, blocked: (!online || check !== 'done') && session.status !== 'signedIn' };
+}
+
 function Frame({ children }: { children: ReactNode }) {
   useFocusRescue();
   const { files, lost, deletedForOthers } = useFlow(useUploadQueues().offer);
   const offered = files.length > 0 || lost.length > 0 || deletedForOthers > 0;
+  const { offline, blocked } = useOffline();
   return (
     <>
       <a className="skip-link" href="#main" onClick={focusMain}>
@@ -31,8 +55,13 @@ function Frame({ children }: { children: ReactNode }) {
       </a>
       <Header />
       <main id="main" className="app-main" tabIndex={-1}>
+        {offline && (
+          <p className="offline-banner" role="status">
+            {texts.offline}
+          </p>
+        )}
         {offered && <LazyKeptUploadsOffer />}
-        {children}
+        {blocked ? <p className="lead">{texts.needsConnection}</p> : children}
       </main>
     </>
   );

@@ -1,0 +1,41 @@
+/// <reference lib="webworker" />
+/**
+ * The app shell's service worker (docs/behaviour.md#offline): the built app's own files are
+ * precached so the app opens with no connection; app pages come from the network first, and the
+ * last one seen only when there is none. Nothing else is touched: API answers, documents,
+ * thumbnails and the storage's presigned URLs never pass through here or into a cache.
+ */
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
+import { registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
+};
+
+// A new build takes over at once: its files replace the old ones and the next navigation loads it
+// (a page still running the old build reloads when a file it needs is gone: reload-on-new-build.ts).
+void self.skipWaiting();
+clientsClaim();
+cleanupOutdatedCaches();
+precacheAndRoute(self.__WB_MANIFEST);
+
+/** A top-level page of the staff app (not the API's, not the client's document-request page). */
+const isAppPage = (request: Request, url: URL) =>
+  request.mode === 'navigate' &&
+  request.destination === 'document' &&
+  url.origin === self.location.origin &&
+  !url.pathname.startsWith('/api/') &&
+  url.pathname !== '/u';
+
+// The page as the server sends it (with its run-time settings) is kept under one key, so whichever
+// app address is opened offline gets the last page seen.
+registerRoute(
+  ({ request, url }) => isAppPage(request, url),
+  new NetworkFirst({
+    cacheName: 'vita-app-page',
+    networkTimeoutSeconds: 5,
+    plugins: [{ cacheKeyWillBeUsed: async () => '/' }],
+  }),
+);
