@@ -49,7 +49,12 @@ async function listing(docType: string) {
   return items.map((item) => ({ filename: item.filename, contentType: item.contentType }));
 }
 
-async function signedInIntake(extra: string[] = [], category = 'W-2'): Promise<IntakeProcess> {
+/** Starts the intake and signs it in; resolves once it says how it follows the folder (`ready`). */
+async function signedInIntake(
+  extra: string[] = [],
+  category = 'W-2',
+  ready = /^Watching /,
+): Promise<IntakeProcess> {
   const intake = spawnIntake([
     '--',
     '--server',
@@ -69,7 +74,7 @@ async function signedInIntake(extra: string[] = [], category = 'W-2'): Promise<I
   intake.answer(PIN);
   await intake.note(/Code from the email/);
   intake.answer(await server.latestCode(EMAIL, { after: asked, timeoutMs: 30_000 }));
-  await intake.note(/Watching /);
+  await intake.note(ready);
   return intake;
 }
 
@@ -129,6 +134,18 @@ describe('headless intake against the real server', () => {
     await scan('nec.jpg', await image(800, 600).jpeg().toBuffer());
     await intake.line(/^uploaded nec\.jpg -> nec\.jpg/);
     expect(await listing('1099-NEC')).toEqual([{ filename: 'nec.jpg', contentType: 'image/jpeg' }]);
+    expect(await intake.interrupt()).toBe(0);
+  }, 240_000);
+
+  it('with --poll, polls the folder every 2 s and uploads a scan written there', async () => {
+    const intake = await signedInIntake(['--poll'], 'W-2', /^Polling /);
+    expect(intake.stderr).toContain(
+      `Polling ${folder} every 2 s for scans -> client ${clientId}, "W-2". Ctrl-C to stop.`,
+    );
+    await scan('polled.pdf', await pdf('polled'));
+    await intake.line(/^uploaded polled\.pdf -> polled\.pdf/);
+    expect((await listing('W-2')).filter((item) => item.filename === 'polled.pdf')).toHaveLength(1);
+    expect((await stat(join(folder, 'uploaded', 'polled.pdf'))).isFile()).toBe(true);
     expect(await intake.interrupt()).toBe(0);
   }, 240_000);
 

@@ -6,12 +6,11 @@
  * the inbox only once the server lists its bytes, and a failure stays in the ledger with its error.
  */
 import { readFile } from 'node:fs/promises';
-import { createUploadFlow, keyOrder, safeFileName } from '@vita-docs/core';
+import { keyOrder, safeFileName } from '@vita-docs/core';
 import type {
   ApiClient,
   Clock,
   ConvertImage,
-  FileProgress,
   PutFile,
   UploadFlow,
   UploadState,
@@ -19,6 +18,7 @@ import type {
 } from '@vita-docs/core';
 import type { Inbox, Scan } from '../main/inbox/index.js';
 import { scanContentType } from '../main/inbox/index.js';
+import { createHostFlow, failure, nothingUploading, systemClock } from './intake-flow.js';
 
 /** One line per file, for the person at the desk. */
 export type IntakeReport =
@@ -52,12 +52,6 @@ export interface Intake {
   idle(): Promise<void>;
 }
 
-const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 /**
  * How an upload attempt's destination is written into the inbox ledger.
  * @internal Exported for the intake's end-to-end test.
@@ -69,17 +63,6 @@ export function attemptTarget(target: UploadTarget): string {
 async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return Buffer.from(digest).toString('hex');
-}
-
-/** What a failed or waiting file says, for the report line. */
-function failure(progress: FileProgress, now: number): { error: string; retryInMs: number | null } | null {
-  if (progress.status === 'waiting')
-    return { error: 'cannot reach the server; waiting for it', retryInMs: null };
-  if (progress.status !== 'failed') return null;
-  return {
-    error: progress.error,
-    retryInMs: progress.retryAt === undefined ? null : Math.max(0, progress.retryAt - now),
-  };
 }
 
 /** What the loop's parts share while it runs. */
@@ -100,29 +83,6 @@ interface IntakeRun {
   adding: Promise<void>;
   stopped: boolean;
   fatal: boolean;
-}
-
-/** Core's upload queue for the host: kept by the host (no journal), failures reported per file, not as dialogs. */
-function createHostFlow(options: IntakeOptions, clock: Clock): UploadFlow {
-  let ids = 0;
-  const memory = new Map<string, string>();
-  const flow = createUploadFlow({
-    api: options.api,
-    putFile: options.putFile,
-    convert: options.convert ?? (async (file) => file),
-    storage: {
-      getItem: (key) => memory.get(key) ?? null,
-      setItem: (key, value) => void memory.set(key, value),
-      removeItem: (key) => void memory.delete(key),
-    },
-    platform: { alert: () => undefined },
-    target: options.target,
-    refresh: () => undefined,
-    clock,
-    newId: () => `scan-item-${++ids}`,
-  });
-  void flow.send({ type: 'setConvertToPdf', enabled: options.convert !== undefined });
-  return flow;
 }
 
 async function listed(run: IntakeRun) {
@@ -258,19 +218,6 @@ function kick(run: IntakeRun): void {
     }
     if (!run.stopped && run.tracked.size > 0) void run.flow.send({ type: 'upload' });
     wakeIdle(run);
-  });
-}
-
-/** Resolves once no file of the queue is being sent. */
-function nothingUploading(flow: UploadFlow): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const check = () => !flow.getState().queue.some((item) => item.progress.status === 'uploading');
-    if (check()) return resolve();
-    const off = flow.subscribe(() => {
-      if (!check()) return;
-      off();
-      resolve();
-    });
   });
 }
 

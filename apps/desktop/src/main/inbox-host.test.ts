@@ -2,6 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxState } from '../shared/bridge.js';
+import { deskStatusLine } from '../shared/desk-texts.js';
 import { createInboxHost, type InboxHost, type InboxSettings } from './inbox-host.js';
 import { putFile, removeFolder, tempFolder } from './inbox/test-support.js';
 
@@ -104,5 +105,29 @@ describe('inbox host (what the renderer panel sees)', () => {
     await nextState(
       (s) => s.desk?.reachable === true && s.error === undefined && states.indexOf(s) > states.indexOf(away),
     );
+  });
+
+  it('a watched folder renamed away says so on the desk; renamed back it recovers by itself, offering nothing twice', async () => {
+    const line = (state: InboxState) =>
+      state.desk ? deskStatusLine({ folder: state.folder, ...state.desk }, () => '14:32') : '';
+    await host.configure(folder, { ...MOVE, folderMode: 'watch' });
+    await putFile(folder, 'w2.pdf');
+    const waiting = await nextState((s) => s.scans.length === 1);
+    expect(line(waiting)).toBe(`Watching ${folder} · 1 scan waiting · last scan 14:32`);
+
+    await rename(folder, `${folder}-away`);
+    const away = await nextState((s) => s.desk?.reachable === false);
+    expect(line(away)).toBe('The scanner folder is not reachable.');
+    expect(away.scans).toEqual(waiting.scans);
+    await putFile(`${folder}-away`, 'while away.pdf');
+
+    await rename(`${folder}-away`, folder);
+    const back = await nextState(
+      (s) => states.indexOf(s) > states.indexOf(away) && s.desk?.reachable === true && s.scans.length === 2,
+    );
+    expect(back.error).toBeUndefined();
+    expect(line(back)).toBe(`Watching ${folder} · 2 scans waiting · last scan 14:32`);
+    expect(back.scans.map((scan) => scan.name)).toEqual(['w2.pdf', 'while away.pdf']);
+    expect(back.scans[0]?.id).toBe(waiting.scans[0]?.id);
   });
 });

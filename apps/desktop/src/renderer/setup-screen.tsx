@@ -6,7 +6,14 @@
 import { useEffect, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
 import type { DesktopBridge, DesktopSettings, InboxState, SettingsAccess } from '../shared/bridge.js';
-import { deskTexts } from '../shared/desk-texts.js';
+import {
+  AfterUploadChoice,
+  FOLDER_MODES,
+  FolderField,
+  FolderModeChoice,
+  PROBLEM_SCANS,
+  ProblemScansChoice,
+} from './settings-fields.js';
 
 interface SetupScreenProps {
   bridge: DesktopBridge;
@@ -98,55 +105,6 @@ function ManagedSettings({ access, current }: { access: SettingsAccess; current:
   );
 }
 
-/** The labels of the folder modes. */
-const FOLDER_MODES: Record<DesktopSettings['folderMode'], string> = {
-  auto: 'Automatic: poll a folder on a network share, watch a local one',
-  watch: 'Watch (file-system events)',
-  poll: 'Poll every 2 seconds',
-};
-
-/** The labels of where duplicates and damaged scans go. */
-const PROBLEM_SCANS: Record<DesktopSettings['problemScans'], string> = {
-  list: 'List them on the desk until dismissed',
-  move: 'Move them to the “duplicates” and “could-not-read” folders',
-};
-
-/** How the folder is followed (an admin may force Watch or Poll), and the mode in use now. */
-function FolderModeChoice({ current, inbox }: { current: DesktopSettings; inbox: InboxState | null }) {
-  const desk = inbox?.desk;
-  const network = desk?.network ? ` (network share: ${desk.network})` : '';
-  return (
-    <fieldset>
-      <legend>New scans</legend>
-      {(['auto', 'watch', 'poll'] as const).map((mode) => (
-        <label key={mode}>
-          <input type="radio" name="folderMode" value={mode} defaultChecked={current.folderMode === mode} />{' '}
-          {FOLDER_MODES[mode]}
-        </label>
-      ))}
-      {desk && (
-        <p className="hint" role="status">
-          {`${deskTexts.modeInUse[desk.mode]}${network}`}
-        </p>
-      )}
-    </fieldset>
-  );
-}
-
-function ProblemScansChoice({ current }: { current: DesktopSettings['problemScans'] }) {
-  return (
-    <fieldset>
-      <legend>Duplicates and scans that could not be read</legend>
-      {(['list', 'move'] as const).map((choice) => (
-        <label key={choice}>
-          <input type="radio" name="problemScans" value={choice} defaultChecked={current === choice} />{' '}
-          {PROBLEM_SCANS[choice]}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
 const formChoice = <T extends string>(form: FormData, name: string, choices: readonly T[], fallback: T): T =>
   choices.find((choice) => choice === form.get(name)) ?? fallback;
 
@@ -154,37 +112,6 @@ interface SettingsFormProps extends Pick<SetupScreenProps, 'bridge' | 'current' 
   inbox: InboxState | null;
   heading: ReactNode;
   cancel: ReactNode;
-}
-
-/** The scanner folder, chosen through the system's folder picker (typing a path is not offered). */
-function FolderField({ folder, onBrowse }: { folder: string; onBrowse: () => void }) {
-  return (
-    <>
-      <label htmlFor="folder">Scanner folder</label>
-      <div className="row">
-        <input id="folder" readOnly required value={folder} />
-        <button type="button" onClick={onBrowse}>
-          Browse…
-        </button>
-      </div>
-    </>
-  );
-}
-
-function AfterUploadChoice({ current }: { current: DesktopSettings['afterUpload'] }) {
-  return (
-    <fieldset>
-      <legend>After a scan is uploaded</legend>
-      <label>
-        <input type="radio" name="afterUpload" value="move" defaultChecked={current === 'move'} /> Move it to
-        the “uploaded” folder
-      </label>
-      <label>
-        <input type="radio" name="afterUpload" value="delete" defaultChecked={current === 'delete'} /> Delete
-        it
-      </label>
-    </fieldset>
-  );
 }
 
 /** Saves the form through main, which checks again who may; answers why when it refuses. */

@@ -40,16 +40,20 @@ export interface FolderPlace {
   path: string;
   /** `statfs().type` (Linux), when it could be read. */
   fsType?: number;
+  /** What the OS said of the folder's volume on macOS and Windows (volume.ts): its network type, or null. */
+  remote?: string | null;
 }
 
 /**
  * The kind of network file system the folder is on, or null for a local one (as far as can be
- * told): on Linux by the `statfs` type, on Windows by a UNC path (`\\server\share\…`). macOS (and
- * a mapped drive letter on Windows) give no such sign: an admin chooses `Poll` there.
+ * told): on Linux by the `statfs` type; on Windows by a UNC path (`\\server\share\…`) or a drive
+ * letter whose drive type is `Network`; on macOS by the volume's type and `local` flag (both
+ * asked of the OS in volume.ts, given here as `remote`).
  * @internal Exported for its tests.
  */
 export function networkFilesystem(place: FolderPlace): string | null {
-  if (place.platform === 'win32') return UNC.test(place.path) ? 'unc' : null;
+  if (place.platform === 'win32' && UNC.test(place.path)) return 'unc';
+  if (place.platform === 'win32' || place.platform === 'darwin') return place.remote ?? null;
   if (place.platform === 'linux' && place.fsType !== undefined) {
     return NETWORK_FS_TYPES.get(place.fsType) ?? null;
   }

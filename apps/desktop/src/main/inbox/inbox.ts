@@ -16,6 +16,7 @@ import {
   type FsTypeReader,
 } from './filesystem.js';
 import { startFolderWatch, type FolderWatch } from './folder-watch.js';
+import { remoteVolume, type RunCommand } from './volume.js';
 import { createHandover } from './handover.js';
 import { loadLedger } from './ledger.js';
 import { lockFolder, type FolderLock } from './lock.js';
@@ -44,6 +45,8 @@ export interface InboxOptions {
   problemScans?: ProblemScans;
   /** The file-system type reader (tests give a network type); default `statfs`. */
   readFsType?: FsTypeReader;
+  /** Runs the OS commands that tell a remote volume on macOS and Windows (tests give recorded outputs). */
+  runCommand?: RunCommand;
   /** Default `process.platform`. */
   platform?: NodeJS.Platform;
   /** Clock for ledger timestamps. */
@@ -155,7 +158,8 @@ export function createInbox(options: InboxOptions): Inbox {
         ctx.ledger = await loadLedger(ledgerPath, (message) => ctx.emit({ type: 'error', message }));
         await reconcile(ctx);
         const fsType = await place.readFsType(folder);
-        choice = chooseMode(setting, { platform: place.platform, path: folder, fsType });
+        const remote = await remoteVolume(place.platform, folder, options.runCommand);
+        choice = chooseMode(setting, { platform: place.platform, path: folder, fsType, remote });
         follow = startFolderWatch(ctx, arrivals, { mode: choice.mode, intervalMs, fsType, ...place, onBack });
         await follow.ready;
       } catch (error) {
