@@ -4,9 +4,10 @@
  * the audit entries, the link's address never taken from a request's Host, and staff dedupe beside a link.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { CLIENT_LINK_TEXTS, LINK_MAX_FILES } from '@vita-docs/core';
+import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
 import { MAX_WRONG_TOTAL } from '../src/client-links/links.js';
 import { createClient, pdfBytes, sha256 } from './docs-helpers.js';
 import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
@@ -43,10 +44,10 @@ describe('client request links under attack', () => {
       .execute();
 
   /** A new client of volA (with an email) and a request for `categories`. */
-  async function requested(categories = ['13614-C'], headers?: Record<string, string>) {
+  async function requested(categories = ['13614-C']) {
     const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
     const clientId = await createClient(people.volA, email);
-    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories }, { headers });
+    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
     return { clientId, email, token, res };
@@ -227,14 +228,43 @@ describe('client request links under attack', () => {
     ]);
   });
 
+  /** A request with a `Host` header of the caller's choosing (fetch does not let one set it). */
+  function postWithHost(agent: Agent, path: string, body: unknown, host: string) {
+    const payload = JSON.stringify(body);
+    const headers = {
+      host,
+      // Not this machine's name, so the server expects the `__Host-` cookie names of a Secure site.
+      cookie: [...agent.cookies].map(([name, value]) => `__Host-${name}=${value}`).join('; '),
+      'x-csrf-token': readCsrfToken((name) => agent.cookies.get(name)) ?? '',
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(payload)),
+    };
+    return new Promise<{ status: number; body: { url?: string } }>((resolve, reject) => {
+      const req = httpRequest(`${app.url}${path}`, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { url?: string } }));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
   it('never builds the link from the Host header a request brings', async () => {
-    for (const headers of [{ host: 'evil.example' }, { 'x-forwarded-host': 'evil.example' }]) {
-      const { res, email } = await requested(['13614-C'], headers);
-      expect(res.body.url).toMatch(new RegExp(`^${app.url}/u#`));
-      const mail = (await app.outbox()).filter((m) => m.to === email).at(-1);
-      expect(mail?.text).toContain(`${app.url}/u#`);
-      expect(mail?.text).not.toContain('evil.example');
-    }
+    const email = `host-${Math.random().toString(36).slice(2)}@example.org`;
+    const clientId = await createClient(people.volA, email);
+    const res = await postWithHost(
+      people.volA,
+      `/api/clients/${clientId}/link`,
+      { categories: ['13614-C'] },
+      'evil.example',
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.url).toMatch(new RegExp(`^${app.url}/u#`));
+    const mail = (await app.outbox()).filter((m) => m.to === email).at(-1);
+    expect(mail?.text).toContain(`${app.url}/u#`);
+    expect(mail?.text).not.toContain('evil.example');
   });
 
   it("keeps staff uploads and a client's link uploads of the same file apart", async () => {
