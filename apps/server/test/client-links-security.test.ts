@@ -161,8 +161,7 @@ describe('client request links under attack', () => {
     await db().updateTable('clients').set({ email: '' }).where('id', '=', clientId).execute();
     const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] });
     const token = (res.body.url as string).split('#')[1] ?? '';
-    const guess = async (pin: string) =>
-      (await app.agent().prime()).post('/api/link/verify', { token, pin });
+    const guess = async (pin: string) => (await app.agent().prime()).post('/api/link/verify', { token, pin });
     const unlock = () =>
       sql`UPDATE client_links SET locked_until = now() - interval '1 second' WHERE client_id = ${clientId}`.execute(
         db(),
@@ -244,7 +243,9 @@ describe('client request links under attack', () => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { url?: string } }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { url?: string } }),
+        );
       });
       req.on('error', reject);
       req.end(payload);

@@ -127,7 +127,9 @@ export async function settleWrongTry(db: Db, id: string): Promise<'wrong' | 'loc
         THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE locked_until END,
       failures = CASE WHEN failures >= ${MAX_FAILURES} THEN 0 ELSE failures END
     WHERE id = ${id}
-    RETURNING closed_reason = 'locked' AS closed, coalesce(locked_until > now(), false) AS locked`.execute(db);
+    RETURNING closed_reason = 'locked' AS closed, coalesce(locked_until > now(), false) AS locked`.execute(
+    db,
+  );
   const [row] = rows;
   if (row?.closed) {
     await db.deleteFrom('client_link_sessions').where('link_id', '=', id).execute();

@@ -38,7 +38,9 @@ async function requestableClient(db: Db, user: UserRow, clientId: string): Promi
  */
 function linkOrigin(services: Services, request: FastifyRequest): string {
   if (!services.config.publicUrl)
-    services.log.warn('A client request link points at this server’s own address: set PUBLIC_URL to the address clients open.');
+    services.log.warn(
+      'A client request link points at this server’s own address: set PUBLIC_URL to the address clients open.',
+    );
   return serverOrigin(services.config, request.server.server);
 }
 

@@ -188,7 +188,11 @@ async function wrongTry(db: Db, link: LinkRow, request: FastifyRequest): Promise
   await audit(db, { ...entry, action: 'link.fail' });
   const outcome = await settleWrongTry(db, link.id);
   if (outcome === 'closed') {
-    await audit(db, { ...entry, action: 'link.lock', detail: `closed after ${MAX_WRONG_TOTAL} wrong answers` });
+    await audit(db, {
+      ...entry,
+      action: 'link.lock',
+      detail: `closed after ${MAX_WRONG_TOTAL} wrong answers`,
+    });
     throw linkGone();
   }
   if (outcome === 'locked') {
@@ -212,7 +216,10 @@ async function openSessionOnce(db: Db, link: LinkRow, usedCode: boolean, request
       .where('id', '=', link.id);
     if (usedCode) claim = claim.where('code_hash', '=', link.code_hash ?? '');
     if (!(await claim.returning('id').executeTakeFirst())) return false;
-    await trx.insertInto('client_link_sessions').values({ id_hash: sha256(token), link_id: link.id }).execute();
+    await trx
+      .insertInto('client_link_sessions')
+      .values({ id_hash: sha256(token), link_id: link.id })
+      .execute();
     await audit(trx, {
       actor: linkUploader(link.id),
       action: 'link.verify',
