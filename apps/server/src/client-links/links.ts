@@ -28,7 +28,7 @@ export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 6
 export const CODE_MINUTES = 10;
 
 /** The `uploaded_by` of a document that came through link `id`: marks it `From client`. */
-export const linkUploader = (id: string) => `link:${id}`;
+export const linkUploader = (id: string): `link:${string}` => `link:${id}`;
 
 /** An expired, revoked, finished or unknown link: the same words, nothing about whom it was for. */
 export const linkGone = () => new HttpError(410, CLIENT_LINK_TEXTS.en.expired, {}, 'link_expired');

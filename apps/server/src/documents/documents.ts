@@ -79,6 +79,9 @@ export interface Reservation {
   order?: number | undefined;
 }
 
+/** Whose uploads a dedupe looks at: `'staff'`, or one uploader's own (a link's `link:<id>`). */
+export type SameUploadScope = 'staff' | `link:${string}`;
+
 /**
  * An upload of these very bytes under this name into this category that is already there: stored
  * (its SHA-256 matches) or still pending (announced with the same SHA-256). A retry whose first
@@ -90,7 +93,7 @@ export interface Reservation {
  */
 export async function findSameUpload(
   db: Db,
-  q: { clientId: string; docType: string; filename: string; sha256: string; by: 'staff' | string },
+  q: { clientId: string; docType: string; filename: string; sha256: string; by: SameUploadScope },
 ): Promise<Pick<DocumentRow, 'key' | 'state' | 'uploaded_by'> | undefined> {
   return db
     .selectFrom('documents')
