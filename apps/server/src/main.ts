@@ -1,6 +1,7 @@
 import { buildServer, type Server } from './app.js';
 import { tuneCollector } from './collector.js';
 import { ConfigError, loadConfig, type Config } from './env.js';
+import { serverOrigin } from './http/origin.js';
 
 tuneCollector();
 
@@ -70,8 +71,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 function readyLine(config: Config, server: Server): string {
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const url = config.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = serverOrigin(config, server.app.server);
   const codes =
     server.services.mailer.kind !== 'outbox'
       ? 'sign-in codes are sent by email'

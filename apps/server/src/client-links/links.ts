@@ -28,7 +28,7 @@ export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 6
 export const CODE_MINUTES = 10;
 
 /** The `uploaded_by` of a document that came through link `id`: marks it `From client`. */
-export const linkUploader = (id: string) => `link:${id}`;
+export const linkUploader = (id: string): `link:${string}` => `link:${id}`;
 
 /** An expired, revoked, finished or unknown link: the same words, nothing about whom it was for. */
 export const linkGone = () => new HttpError(410, CLIENT_LINK_TEXTS.en.expired, {}, 'link_expired');
@@ -103,16 +103,40 @@ export async function claimTry(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** After a wrong answer: the fifth locks the link for {@link LOCK_MINUTES} (and counting starts again after). */
-export async function settleWrongTry(db: Db, id: string): Promise<boolean> {
-  const locked = await db
-    .updateTable('client_links')
-    .set({ locked_until: sql`now() + make_interval(mins => ${LOCK_MINUTES})`, failures: 0 })
-    .where('id', '=', id)
-    .where('failures', '>=', MAX_FAILURES)
-    .returning('id')
-    .executeTakeFirst();
-  return locked !== undefined;
+/**
+ * Wrong answers over a link's whole life before it closes for good (`locked`: the volunteer sends a new
+ * request). The 30-minute lock alone would let a 4-digit client PIN (the only proof of a client without
+ * email) be guessed five times every half hour for up to 14 days; with this, 15 guesses in all.
+ */
+export const MAX_WRONG_TOTAL = 15;
+
+/**
+ * Counts a wrong answer, in one statement: the fifth in a row locks the link for {@link LOCK_MINUTES}
+ * (and counting starts again after), the {@link MAX_WRONG_TOTAL}th in all closes it with its sessions
+ * and unfinished uploads. Says which of these this answer did.
+ */
+export async function settleWrongTry(db: Db, id: string): Promise<'wrong' | 'locked' | 'closed'> {
+  const { rows } = await sql<{ locked: boolean; closed: boolean }>`
+    UPDATE client_links SET
+      wrong_total = wrong_total + 1,
+      closed_reason = CASE WHEN closed_at IS NULL AND wrong_total + 1 >= ${MAX_WRONG_TOTAL}
+        THEN 'locked' ELSE closed_reason END,
+      closed_at = CASE WHEN closed_at IS NULL AND wrong_total + 1 >= ${MAX_WRONG_TOTAL}
+        THEN now() ELSE closed_at END,
+      locked_until = CASE WHEN failures >= ${MAX_FAILURES}
+        THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE locked_until END,
+      failures = CASE WHEN failures >= ${MAX_FAILURES} THEN 0 ELSE failures END
+    WHERE id = ${id}
+    RETURNING closed_reason = 'locked' AS closed, coalesce(locked_until > now(), false) AS locked`.execute(
+    db,
+  );
+  const [row] = rows;
+  if (row?.closed) {
+    await db.deleteFrom('client_link_sessions').where('link_id', '=', id).execute();
+    await dropPendingUploads(db, [id]);
+    return 'closed';
+  }
+  return row?.locked ? 'locked' : 'wrong';
 }
 
 /** The volunteer's view of a client's requests: the newest one, files that came in, `I don't have this` answers. */

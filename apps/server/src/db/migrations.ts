@@ -348,6 +348,14 @@ const migrations: Record<string, Migration> = {
        PRIMARY KEY (link_id, doc_type)
      )`,
   ),
+  '0023_client_link_wrong_total': statements(
+    // Wrong answers over a link's whole life (`failures` starts again after each 30-minute lock):
+    // a 4-digit client PIN alone would otherwise fall to five guesses every half hour for 14 days.
+    `ALTER TABLE client_links ADD COLUMN wrong_total integer NOT NULL DEFAULT 0`,
+    `ALTER TABLE client_links DROP CONSTRAINT client_links_closed_reason_check`,
+    `ALTER TABLE client_links ADD CONSTRAINT client_links_closed_reason_check
+       CHECK (closed_reason IN ('done', 'revoked', 'replaced', 'season', 'expired', 'locked'))`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

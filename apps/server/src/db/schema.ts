@@ -246,13 +246,14 @@ export interface ClientLinksTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
   closed_at: NullableTimestamp;
-  closed_reason: 'done' | 'revoked' | 'replaced' | 'season' | 'expired' | null;
+  closed_reason: 'done' | 'revoked' | 'replaced' | 'season' | 'expired' | 'locked' | null;
   opened_at: NullableTimestamp;
   verified_at: NullableTimestamp;
   consent_version: string | null;
   code_hash: string | null;
   code_expires_at: NullableTimestamp;
   failures: Generated<number>;
+  wrong_total: Generated<number>;
   locked_until: NullableTimestamp;
   reminders_sent: Generated<number>;
   seen_at: NullableTimestamp;

@@ -79,27 +79,39 @@ export interface Reservation {
   order?: number | undefined;
 }
 
+/** Whose uploads a dedupe looks at: `'staff'`, or one uploader's own (a link's `link:<id>`). */
+export type SameUploadScope = 'staff' | `link:${string}`;
+
 /**
  * An upload of these very bytes under this name into this category that is already there: stored
  * (its SHA-256 matches) or still pending (announced with the same SHA-256). A retry whose first
  * attempt's answer was lost finds it instead of storing a second copy.
+ * `by: 'staff'`: any stored copy (staff see all of a client's files), but no client's unfinished link
+ * upload (its URL is the client's, it goes when the link closes, and it would be marked `From client`).
+ * `by: <uploader>`: only that uploader's own (a link finds its own retries, and nothing else: whether the
+ * programme holds these bytes is none of a link's business).
  */
 export async function findSameUpload(
   db: Db,
-  q: { clientId: string; docType: string; filename: string; sha256: string },
-): Promise<Pick<DocumentRow, 'key' | 'state'> | undefined> {
+  q: { clientId: string; docType: string; filename: string; sha256: string; by: SameUploadScope },
+): Promise<Pick<DocumentRow, 'key' | 'state' | 'uploaded_by'> | undefined> {
   return db
     .selectFrom('documents')
-    .select(['key', 'state'])
+    .select(['key', 'state', 'uploaded_by'])
     .where('client_id', '=', q.clientId)
     .where('doc_type', '=', q.docType)
     .where('filename', '=', q.filename)
     .where((eb) =>
       eb.or([
         eb.and([eb('state', '=', 'stored'), eb('sha256', '=', q.sha256)]),
-        eb.and([eb('state', '=', 'pending'), eb('declared_sha256', '=', q.sha256)]),
+        eb.and([
+          eb('state', '=', 'pending'),
+          eb('declared_sha256', '=', q.sha256),
+          q.by === 'staff' ? eb('uploaded_by', 'not like', 'link:%') : eb.lit(true),
+        ]),
       ]),
     )
+    .$if(q.by !== 'staff', (qb) => qb.where('uploaded_by', '=', q.by))
     .orderBy('ord')
     .limit(1)
     .executeTakeFirst();

@@ -16,6 +16,7 @@ import type { UserRow } from '../auth/sessions.js';
 import { CLIENT_NOT_FOUND, hasDocType, type ClientRow } from '../clients/clients.js';
 import { closeOpenLink, linkStatus } from '../client-links/links.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { serverOrigin } from '../http/origin.js';
 import { userRoute } from '../http/route.js';
 import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
@@ -31,9 +32,16 @@ async function requestableClient(db: Db, user: UserRow, clientId: string): Promi
   return row;
 }
 
-/** Where the app is reached: PUBLIC_URL, else the address this request came to. */
-function publicOrigin(services: Services, request: FastifyRequest): string {
-  return services.config.publicUrl ?? `${request.protocol}://${request.host}`;
+/**
+ * Where the link points: PUBLIC_URL, else the address this server listens on — never the request's
+ * `Host`, which would let whoever sends (or forwards) the request mail the client a link to another site.
+ */
+function linkOrigin(services: Services, request: FastifyRequest): string {
+  if (!services.config.publicUrl)
+    services.log.warn(
+      'A client request link points at this server’s own address: set PUBLIC_URL to the address clients open.',
+    );
+  return serverOrigin(services.config, request.server.server);
 }
 
 /** Creates (and mails) a request link; a request still open is replaced. */
@@ -85,7 +93,7 @@ async function createLink(
       detail: `${categories.length} categories, ${body.days} days, ${body.language}`,
     });
   });
-  const url = `${publicOrigin(services, request)}/u#${token}`;
+  const url = `${linkOrigin(services, request)}/u#${token}`;
   let emailSent = false;
   if (client.email) {
     const lang = body.language;

@@ -97,6 +97,7 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
             docType: body.docType,
             filename,
             sha256: body.sha256,
+            by: 'staff',
           })
         : undefined;
     if (same?.state === 'stored')

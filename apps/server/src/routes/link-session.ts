@@ -25,12 +25,20 @@ import {
   linkGone,
   linkState,
   linkUploader,
+  MAX_WRONG_TOTAL,
   settleWrongTry,
   type LinkRow,
 } from '../client-links/links.js';
 import { hasDocType } from '../clients/clients.js';
 import type { ClientRow } from '../clients/clients.js';
-import { deleteDocumentRows, findDocument, findSameUpload, reserveDocument } from '../documents/documents.js';
+import {
+  deleteDocumentRows,
+  extendPending,
+  findDocument,
+  findSameUpload,
+  reserveDocument,
+  type Reservation,
+} from '../documents/documents.js';
 import { settle } from '../documents/lifecycle.js';
 import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
@@ -153,10 +161,17 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
         .where('id', '=', link.id)
         .execute();
       // Never the code in the subject: it shows on lock screens.
-      await services.mailer.send({
+      const sent = await services.mailer.send({
         to: client.email,
         subject: texts.codeSubject,
         text: texts.codeBody.replace('{code}', code),
+      });
+      await audit(db, {
+        actor: linkUploader(link.id),
+        action: 'link.code',
+        clientId: client.id,
+        ip: request.ip,
+        detail: sent ? (body.resend ? 'sent again' : 'sent') : 'the mail could not be sent',
       });
     }
     return {
@@ -165,6 +180,55 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
       needsPin: client.pin_hash !== null,
     };
   });
+}
+
+/** A wrong answer: audited; the fifth in a row locks the link (audited), the 15th in all closes it. */
+async function wrongTry(db: Db, link: LinkRow, request: FastifyRequest): Promise<never> {
+  const entry = { actor: linkUploader(link.id), clientId: link.client_id, ip: request.ip };
+  await audit(db, { ...entry, action: 'link.fail' });
+  const outcome = await settleWrongTry(db, link.id);
+  if (outcome === 'closed') {
+    await audit(db, {
+      ...entry,
+      action: 'link.lock',
+      detail: `closed after ${MAX_WRONG_TOTAL} wrong answers`,
+    });
+    throw linkGone();
+  }
+  if (outcome === 'locked') {
+    await audit(db, { ...entry, action: 'link.lock', detail: '5 wrong answers: locked for 30 minutes' });
+    throw lockedError();
+  }
+  throw wrongAnswer();
+}
+
+/**
+ * Opens a link session after a right answer. The code is used up by the same statement that checks it
+ * is still the one that was right (`code_hash` unchanged): of two requests racing with one code, only
+ * one gets a session; the other is a wrong answer.
+ */
+async function openSessionOnce(db: Db, link: LinkRow, usedCode: boolean, request: FastifyRequest) {
+  const token = randomToken(32);
+  const opened = await db.transaction().execute(async (trx) => {
+    let claim = trx
+      .updateTable('client_links')
+      .set({ failures: 0, code_hash: null, code_expires_at: null, verified_at: sql`now()` })
+      .where('id', '=', link.id);
+    if (usedCode) claim = claim.where('code_hash', '=', link.code_hash ?? '');
+    if (!(await claim.returning('id').executeTakeFirst())) return false;
+    await trx
+      .insertInto('client_link_sessions')
+      .values({ id_hash: sha256(token), link_id: link.id })
+      .execute();
+    await audit(trx, {
+      actor: linkUploader(link.id),
+      action: 'link.verify',
+      clientId: link.client_id,
+      ip: request.ip,
+    });
+    return true;
+  });
+  return opened ? token : undefined;
 }
 
 function linkVerifyRoute(app: FastifyInstance, services: Services): void {
@@ -183,34 +247,9 @@ function linkVerifyRoute(app: FastifyInstance, services: Services): void {
         safeEqual(hmac(services.secret, `link|${link.id}|${body.code}`), link.code_hash));
     // The PIN is checked even when the code is wrong: the answer takes as long either way.
     const pinOk = client.pin_hash === null || (await verifyPin(client.pin_hash, body.pin ?? ''));
-    if (!codeOk || !pinOk) {
-      await audit(db, {
-        actor: linkUploader(link.id),
-        action: 'link.fail',
-        clientId: client.id,
-        ip: request.ip,
-      });
-      if (await settleWrongTry(db, link.id)) throw lockedError();
-      throw wrongAnswer();
-    }
-    const token = randomToken(32);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('client_links')
-        .set({ failures: 0, code_hash: null, code_expires_at: null, verified_at: sql`now()` })
-        .where('id', '=', link.id)
-        .execute();
-      await trx
-        .insertInto('client_link_sessions')
-        .values({ id_hash: sha256(token), link_id: link.id })
-        .execute();
-      await audit(trx, {
-        actor: linkUploader(link.id),
-        action: 'link.verify',
-        clientId: client.id,
-        ip: request.ip,
-      });
-    });
+    if (!codeOk || !pinOk) return wrongTry(db, link, request);
+    const token = await openSessionOnce(db, link, Boolean(client.email), request);
+    if (!token) return wrongTry(db, link, request);
     setLinkCookie(services, request, reply, token);
     return { ok: true as const };
   });
@@ -370,6 +409,25 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
   linkRemoveRoute(app, services);
 }
 
+/**
+ * Reserves one more upload for the link, at most {@link LINK_MAX_FILES} in all: the count and the insert
+ * run under a lock on the link's row, so parallel presigns take the last places one at a time instead of
+ * all passing the count together.
+ */
+async function reserveLinkUpload(db: Db, link: LinkRow, reservation: Reservation): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('client_links').select('id').where('id', '=', link.id).forUpdate().execute();
+    const { n } = await trx
+      .selectFrom('documents')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('uploaded_by', '=', reservation.uploadedBy)
+      .executeTakeFirstOrThrow();
+    if (n >= LINK_MAX_FILES)
+      throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);
+    return reserveDocument(trx, reservation);
+  });
+}
+
 function linkPresignRoute(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
@@ -389,28 +447,19 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
       'file.pdf';
     const expiresAt = new Date(Date.now() + LINK_SECONDS.PUT * 1000);
     // A retry of this link's own upload finds it; another's file with the same bytes is none of its business.
-    const same = await findSameUpload(db, {
+    const own = await findSameUpload(db, {
       clientId: client.id,
       docType: body.docType,
       filename,
       sha256: body.sha256,
+      by: uploader,
     });
-    const sameRow = same && (await findDocument(db, same.key));
-    const own = sameRow?.uploaded_by === uploader ? sameRow : undefined;
     if (own?.state === 'stored')
       return { url: '', key: own.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
-    if (!own) {
-      const { n } = await db
-        .selectFrom('documents')
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('uploaded_by', '=', uploader)
-        .executeTakeFirstOrThrow();
-      if (n >= LINK_MAX_FILES)
-        throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);
-    }
+    if (own) await extendPending(db, own.key, expiresAt);
     const key =
       own?.key ??
-      (await reserveDocument(db, {
+      (await reserveLinkUpload(db, link, {
         clientId: client.id,
         docType: body.docType,
         filename,

@@ -43,7 +43,7 @@ export type CreateLinkResponse = z.infer<typeof CreateLinkResponse>;
 export const LinkAnswer = z.object({ docType: z.string(), note: z.string().nullable(), at: Timestamp });
 export type LinkAnswer = z.infer<typeof LinkAnswer>;
 
-export const LINK_STATES = ['open', 'done', 'revoked', 'replaced', 'expired', 'season'] as const;
+export const LINK_STATES = ['open', 'done', 'revoked', 'replaced', 'expired', 'season', 'locked'] as const;
 
 /** What the client's documents page shows about the newest request. */
 export const LinkStatusResponse = z.object({

@@ -39,6 +39,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'link.open': 'Client opened a request link',
   'link.verify': 'Client proved who they are',
   'link.fail': 'Wrong code or PIN on a request link',
+  'link.lock': 'A request link locked after wrong answers',
+  'link.code': 'Mailed a client a request code',
   'link.consent': 'Client agreed to the consent statement',
   'link.upload': 'Client uploaded a file',
   'link.remove': 'Client removed a file',

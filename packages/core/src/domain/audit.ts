@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'link.open',
   'link.verify',
   'link.fail',
+  'link.lock',
+  'link.code',
   'link.consent',
   'link.upload',
   'link.remove',

@@ -1,0 +1,300 @@
+/**
+ * The review findings on client request links (docs/security.md#client-links), against the real server and
+ * database: races on the 100-file cap and on the mailed code, the cap on wrong answers over a link's life,
+ * the audit entries, the link's address never taken from a request's Host, and staff dedupe beside a link.
+ */
+import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
+import { MAX_WRONG_TOTAL } from '../src/client-links/links.js';
+import { createClient, pdfBytes, sha256 } from './docs-helpers.js';
+import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
+
+const EN = CLIENT_LINK_TEXTS.en;
+
+describe('client request links under attack', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+
+  beforeAll(async () => {
+    // These requests wait on one another's row locks on purpose; on a loaded machine the default 2 s
+    // bound on a statement would turn that wait into 503s, which is not what is tested here.
+    app = await startApp({ DEPENDENCY_TIMEOUT_MS: '20000' });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const db = () => app.server.services.db;
+  const linkId = async (token: string) =>
+    (
+      await db()
+        .selectFrom('client_links')
+        .select('id')
+        .where('token_hash', '=', createHash('sha256').update(token).digest('base64url'))
+        .executeTakeFirstOrThrow()
+    ).id;
+  const auditOf = (clientId: string) =>
+    db()
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'keys', 'detail'])
+      .where('client_id', '=', clientId)
+      .orderBy('id')
+      .execute();
+
+  /** A new client of volA (with an email) and a request for `categories`. */
+  async function requested(categories = ['13614-C']) {
+    const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
+    const clientId = await createClient(people.volA, email);
+    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
+    return { clientId, email, token, res };
+  }
+
+  /** Opens the link from a fresh browser; returns the code mailed for it. */
+  async function openFor(token: string, email: string): Promise<string> {
+    const since = (await app.outbox()).length;
+    expect((await (await app.agent().prime()).post('/api/link/open', { token })).status).toBe(200);
+    return app.latestCode(email, since);
+  }
+
+  async function linkSessionFor(token: string, email: string): Promise<Agent> {
+    const code = await openFor(token, email);
+    const phone = await app.agent().prime();
+    expect((await phone.post('/api/link/verify', { token, code })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '2026-1' })).status).toBe(200);
+    return phone;
+  }
+
+  const presign = (phone: Agent, bytes: Uint8Array, filename = 'w2.pdf') =>
+    phone.post('/api/link/session/presign', {
+      docType: '13614-C',
+      filename,
+      contentType: 'application/pdf',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
+
+  /** A volunteer's upload the way the web app sends it (length and SHA-256 declared: dedupe applies). */
+  async function staffUpload(clientId: string, filename: string, bytes: Uint8Array): Promise<string> {
+    const signed = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: '13614-C',
+      filename,
+      contentType: 'application/pdf',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    const put = await fetch(signed.body.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...(signed.body.headers ?? {}) },
+      body: bytes,
+    });
+    expect(put.status).toBeLessThan(300);
+    expect((await people.volA.post('/api/docs/complete', { key: signed.body.key })).status).toBe(200);
+    return signed.body.key as string;
+  }
+
+  it('adds at most 100 files per request when 110 presigns race for the last 2 places', async () => {
+    const { token, email, clientId } = await requested();
+    const phone = await linkSessionFor(token, email);
+    const id = await linkId(token);
+    await db()
+      .insertInto('documents')
+      .values(
+        Array.from({ length: LINK_MAX_FILES - 2 }, (_, i) => ({
+          key: `${clientId}/13614-C/${i + 1}_f${i}.pdf`,
+          client_id: clientId,
+          doc_type: '13614-C',
+          ord: i + 1,
+          filename: `f${i}.pdf`,
+          state: 'pending' as const,
+          content_type: 'application/pdf',
+          max_bytes: 1000,
+          uploaded_by: `link:${id}`,
+          expires_at: new Date(Date.now() + 600_000),
+        })),
+      )
+      .execute();
+    const answers = await Promise.all(
+      Array.from({ length: 110 }, (_, i) => presign(phone, pdfBytes(200), `race${i}.pdf`)),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(108);
+    const { n } = await db()
+      .selectFrom('documents')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('uploaded_by', '=', `link:${id}`)
+      .executeTakeFirstOrThrow();
+    expect(n).toBe(LINK_MAX_FILES);
+  }, 90_000);
+
+  it('lets the mailed code open one link session only, even when verifies race', async () => {
+    const { token, email } = await requested();
+    const code = await openFor(token, email);
+    const phones = await Promise.all(Array.from({ length: 5 }, () => app.agent().prime()));
+    const answers = await Promise.all(phones.map((p) => p.post('/api/link/verify', { token, code })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    for (const a of answers.filter((r) => r.status !== 200)) expect(a.body.error).toBe(EN.wrongAnswer);
+    const sessions = await db()
+      .selectFrom('client_link_sessions')
+      .select('id_hash')
+      .where('link_id', '=', await linkId(token))
+      .execute();
+    expect(sessions).toHaveLength(1);
+  });
+
+  it(`closes a PIN-only link for good after ${MAX_WRONG_TOTAL} wrong answers in all, and audits each lock`, async () => {
+    const made = await people.volA.post('/api/clients/new', {
+      firstName: 'Paz',
+      lastName: 'Pinonly',
+      email: `paz-${Math.random().toString(36).slice(2)}@example.org`,
+      phone: '555 010 0101',
+      pin: '4321',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const clientId = made.body.client.clientId as string;
+    // A client without an email (the form asks for one; records may lack it): the PIN alone proves.
+    await db().updateTable('clients').set({ email: '' }).where('id', '=', clientId).execute();
+    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] });
+    const token = (res.body.url as string).split('#')[1] ?? '';
+    const guess = async (pin: string) => (await app.agent().prime()).post('/api/link/verify', { token, pin });
+    const unlock = () =>
+      sql`UPDATE client_links SET locked_until = now() - interval '1 second' WHERE client_id = ${clientId}`.execute(
+        db(),
+      );
+    for (let round = 1; round <= MAX_WRONG_TOTAL / 5; round += 1) {
+      // Each guess from another browser: the count is the link's, not a browser's or an address's.
+      for (let i = 0; i < 4; i += 1) expect((await guess(`000${i}`)).body.error).toBe(EN.wrongAnswer);
+      const last = await guess('0009');
+      if (round < MAX_WRONG_TOTAL / 5) {
+        expect(last.status).toBe(429);
+        expect(last.body.error).toBe(EN.locked);
+        await unlock();
+      } else {
+        expect(last.status).toBe(410);
+        expect(last.body.error).toBe(EN.expired);
+      }
+    }
+    await unlock();
+    const right = await guess('4321');
+    expect(right.status).toBe(410);
+    expect(right.body.error).toBe(EN.expired);
+    const status = await people.volA.get(`/api/clients/${clientId}/link`);
+    expect(status.body.request.state).toBe('locked');
+    const locks = (await auditOf(clientId)).filter((e) => e.action === 'link.lock');
+    expect(locks.map((e) => e.detail)).toEqual([
+      '5 wrong answers: locked for 30 minutes',
+      '5 wrong answers: locked for 30 minutes',
+      `closed after ${MAX_WRONG_TOTAL} wrong answers`,
+    ]);
+  });
+
+  it('audits each code sent and an upload whose bytes arrived without Complete', async () => {
+    const { token, email, clientId } = await requested();
+    const code = await openFor(token, email);
+    const since = (await app.outbox()).length;
+    await (await app.agent().prime()).post('/api/link/open', { token, resend: true });
+    await app.latestCode(email, since);
+    const codes = (await auditOf(clientId)).filter((e) => e.action === 'link.code');
+    expect(codes.map((e) => e.detail)).toEqual(['sent', 'sent again']);
+    expect(codes[0]?.actor).toBe(`link:${await linkId(token)}`);
+
+    const phone = await app.agent().prime();
+    // The first code was replaced by the resend: a wrong answer now.
+    expect((await phone.post('/api/link/verify', { token, code })).status).toBe(400);
+    const fresh = await app.latestCode(email, since);
+    expect((await phone.post('/api/link/verify', { token, code: fresh })).status).toBe(200);
+    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    const bytes = pdfBytes();
+    const signed = await presign(phone, bytes);
+    const put = await fetch(signed.body.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...(signed.body.headers ?? {}) },
+      body: bytes,
+    });
+    expect(put.ok).toBe(true);
+    // No Complete: the store recorded the upload as its bytes arrived, as the link's.
+    const uploads = (await auditOf(clientId)).filter((e) => e.action === 'doc.upload');
+    expect(uploads).toEqual([
+      expect.objectContaining({ actor: `link:${await linkId(token)}`, keys: [signed.body.key] }),
+    ]);
+    expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient).toEqual([
+      signed.body.key,
+    ]);
+  });
+
+  /** A request with a `Host` header of the caller's choosing (fetch does not let one set it). */
+  function postWithHost(agent: Agent, path: string, body: unknown, host: string) {
+    const payload = JSON.stringify(body);
+    const headers = {
+      host,
+      // Not this machine's name, so the server expects the `__Host-` cookie names of a Secure site.
+      cookie: [...agent.cookies].map(([name, value]) => `__Host-${name}=${value}`).join('; '),
+      'x-csrf-token': readCsrfToken((name) => agent.cookies.get(name)) ?? '',
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(payload)),
+    };
+    return new Promise<{ status: number; body: { url?: string } }>((resolve, reject) => {
+      const req = httpRequest(`${app.url}${path}`, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { url?: string } }),
+        );
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  it('never builds the link from the Host header a request brings', async () => {
+    const email = `host-${Math.random().toString(36).slice(2)}@example.org`;
+    const clientId = await createClient(people.volA, email);
+    const res = await postWithHost(
+      people.volA,
+      `/api/clients/${clientId}/link`,
+      { categories: ['13614-C'] },
+      'evil.example',
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.url).toMatch(new RegExp(`^${app.url}/u#`));
+    const mail = (await app.outbox()).filter((m) => m.to === email).at(-1);
+    expect(mail?.text).toContain(`${app.url}/u#`);
+    expect(mail?.text).not.toContain('evil.example');
+  });
+
+  it("keeps staff uploads and a client's link uploads of the same file apart", async () => {
+    const { token, email, clientId } = await requested();
+    const phone = await linkSessionFor(token, email);
+    // A staff copy first: the link neither learns of it nor lets it break its own retries.
+    const held = pdfBytes();
+    await staffUpload(clientId, 'held.pdf', held);
+    const first = await presign(phone, held, 'held.pdf');
+    expect(first.status).toBe(200);
+    expect(first.body.alreadyStored).toBeUndefined();
+    const retry = await presign(phone, held, 'held.pdf');
+    expect(retry.body.key).toBe(first.body.key);
+
+    // The client's unfinished upload is the client's: a volunteer's same file gets its own key,
+    // is the volunteer's, and stays when the link is revoked (which drops the client's unfinished one).
+    const both = pdfBytes();
+    const clients = await presign(phone, both, 'both.pdf');
+    const staffKey = await staffUpload(clientId, 'both.pdf', both);
+    expect(staffKey).not.toBe(clients.body.key);
+    expect((await people.volA.del(`/api/clients/${clientId}/link`)).status).toBe(200);
+    const row = await db()
+      .selectFrom('documents')
+      .select(['state', 'uploaded_by'])
+      .where('key', '=', staffKey)
+      .executeTakeFirst();
+    expect(row).toEqual({ state: 'stored', uploaded_by: 'vola@example.org' });
+    expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient).not.toContain(staffKey);
+  });
+});
