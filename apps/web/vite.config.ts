@@ -28,8 +28,9 @@ export default defineConfig({
       },
       injectManifest: {
         // The app's files, without the PDF viewer (viewing a document needs the server anyway) and
-        // without the pages: those come from the network first (src/sw.ts).
-        globPatterns: ['**/*.{js,mjs,css,svg,png,webmanifest}'],
+        // without the pages: those come from the network first (src/sw.ts). The manifest and its
+        // icons are added by the plugin itself.
+        globPatterns: ['**/*.{js,mjs,css,svg}'],
         globIgnores: ['**/pdf.worker*', '**/pdf-render*'],
       },
     }),
