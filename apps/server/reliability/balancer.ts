@@ -149,15 +149,44 @@ export interface Cluster {
 }
 
 export async function startCluster(nginxBinary: string, count: number): Promise<Cluster> {
+  // What is started so far, stopped again (last first) when a later part fails to start: a process
+  // that did not come up must not leave PostgreSQL, s3rver, nginx or the others running.
+  const started: Array<() => Promise<unknown>> = [];
+  const processes: ServerProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    for (const stop of started.reverse()) await stop();
+  };
+  try {
+    return await startParts(nginxBinary, count, started, processes, stopAll);
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startParts(
+  nginxBinary: string,
+  count: number,
+  started: Array<() => Promise<unknown>>,
+  processes: ServerProcess[],
+  stopAll: () => Promise<void>,
+): Promise<Cluster> {
+  const databaseDir = await freshDataDir('scale-db');
+  started.push(() => fs.rm(databaseDir, { recursive: true, force: true }));
   const database: EmbeddedPostgres = await startEmbeddedPostgres({
-    dataDir: await freshDataDir('scale-db'),
+    dataDir: databaseDir,
     log: quiet,
     durable: false,
   });
+  started.push(() => database.stop());
   const s3 = await startS3rver();
+  started.push(() => s3.close());
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const dataDirs = await Promise.all(ports.map((_, i) => freshDataDir(`scale-${i}`)));
+  started.push(() => Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
   const nginx = await startNginx(nginxBinary, ports);
+  started.push(() => nginx.stop());
   const databaseUrl = database.connectionString();
   const env = {
     ...s3.env,
@@ -169,11 +198,26 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     DRAIN_SECONDS: '10',
   };
   const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i], env });
-  const processes: ServerProcess[] = [];
   // One after the other the first time: the first one creates the schema and the admin.
   for (let i = 0; i < count; i += 1) processes.push(await start(i));
-  // nginx's own start-up probe found no process yet and left each alone for fail_timeout: the work
-  // starts once nginx has sent requests to every one of them.
+  await untilEveryProcessUsed(nginx, ports);
+  return {
+    nginx,
+    processes,
+    ports,
+    databaseUrl,
+    async restart(i) {
+      processes[i] = await start(i);
+    },
+    close: stopAll,
+  };
+}
+
+/**
+ * nginx's own start-up probe found no process yet and left each alone for fail_timeout: the work
+ * starts once nginx has sent requests to every one of them.
+ */
+async function untilEveryProcessUsed(nginx: Nginx, ports: readonly number[]): Promise<void> {
   for (let waited = 0; ; waited += 25) {
     const answered = await nginx.answeredBy();
     if (ports.every((port) => answered.has(`127.0.0.1:${port}`))) break;
@@ -184,20 +228,4 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     );
     await sleep(25);
   }
-  return {
-    nginx,
-    processes,
-    ports,
-    databaseUrl,
-    async restart(i) {
-      processes[i] = await start(i);
-    },
-    async close() {
-      await Promise.all(processes.map((p) => p.stop()));
-      await nginx.stop();
-      await s3.close();
-      await database.stop();
-      await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
-    },
-  };
 }

@@ -43,7 +43,7 @@ describe('reliability, short form', () => {
 
   // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
   it.skipIf(!nginx)(
-    'behind nginx, spreads work over processes, honours changes everywhere and shares limits',
+    'behind nginx, spreads work over processes, honours changes everywhere, shares limits and restarts one process at a time failing no request',
     async () => {
       await expectNothingBroke(severalProcesses);
     },
