@@ -86,7 +86,9 @@ function request(
     // What the connection was is part of the failure: a reset on a reused one is the keep-alive race.
     req.on('error', (error) =>
       reject(
-        new Error(`${error.message} (${req.reusedSocket ? 'a reused' : 'a new'} connection)`, { cause: error }),
+        new Error(`${error.message} (${req.reusedSocket ? 'a reused' : 'a new'} connection)`, {
+          cause: error,
+        }),
       ),
     );
     req.end(init.body);

@@ -4,16 +4,9 @@
  * scenario 8).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  createRecorder,
-  randomPdf,
-  setUpProgramme,
-  sha256,
-  upload,
-} from '../reliability/harness.js';
+import { ADMIN, createRecorder, randomPdf, setUpProgramme, sha256, upload } from '../reliability/harness.js';
 import { agent, clientsFor, newCounts, workLoop } from '../reliability/volunteers.js';
 import { startApp, type TestApp } from './harness.js';
 
@@ -30,10 +23,10 @@ describe('the load generator', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      const socket = await new Promise<import('node:net').Socket>((resolve, reject) => {
+      const socket = await new Promise<Socket>((resolve, reject) => {
         const req = http.request(`http://127.0.0.1:${port}/`, { agent }, (res) => {
           res.resume();
-          res.on('end', () => resolve(req.socket as import('node:net').Socket));
+          res.on('end', () => resolve(req.socket as Socket));
         });
         req.on('error', reject);
         req.end();
