@@ -44,6 +44,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const NAME = 'Several processes behind nginx';
 const DOC_TYPE = 'Banking Info';
+/** Wrong PINs in a row that cost no wait (src/auth/throttle.ts). */
+const FREE_WRONG_PINS = 5;
 /** A change on one process must hold on every process within this. */
 const HONOURED_MS = 1_000;
 /** The load's rounds: each volunteer's loops begun within one are finished before the next. */
@@ -229,18 +231,22 @@ async function limitsShared(url: string, outbox: string): Promise<Finding> {
   if (right === 'accepted')
     result.broke.push('after 5 wrong codes spread over the processes, the right code was still accepted');
   const stranger = openBrowser(url);
+  // After 5 free wrong PINs each try must wait 1 s, then 2, 4, 8 s after the one before: the 6th is
+  // refused only when it comes within 1 s of the 5th, and on the loaded machine a try (a PIN hashed)
+  // took longer than that once. Counted per process, though, 2 processes would let 10 wrong PINs
+  // in a row through without any wait: a refusal within those 10 shows the count is shared.
   const pins: string[] = [];
-  for (let i = 0; i < 6; i += 1) {
+  while (pins.length < 2 * FREE_WRONG_PINS && pins.at(-1) !== '429') {
     pins.push(
-      await stranger.api.loginInit({ body: { email, pin: `wrong pin number ${i}` } }).then(
+      await stranger.api.loginInit({ body: { email, pin: `wrong pin number ${pins.length}` } }).then(
         () => 'accepted',
         (e: { status?: number }) => String(e.status ?? '?'),
       ),
     );
   }
   if (pins.at(-1) !== '429')
-    result.broke.push(`the 6th wrong PIN in a row over the processes was answered ${pins.at(-1)}, not 429`);
-  result.done.push(`5 wrong codes then the right one: ${right}; 6 wrong PINs: ${pins.join(' ')}`);
+    result.broke.push(`${pins.length} wrong PINs in a row over the processes were answered without a 429`);
+  result.done.push(`5 wrong codes then the right one: ${right}; wrong PINs until refused: ${pins.join(' ')}`);
   if (result.broke.length === 0) result.held.push('wrong codes and wrong PINs were counted across processes');
   return result;
 }
