@@ -67,6 +67,11 @@ export interface Nginx {
   readonly url: string;
   /** How many requests each upstream address answered so far (from the access log). */
   answeredBy(): Promise<Map<string, number>>;
+  /**
+   * What nginx said about the requests it answered 502 itself: their access log lines (which
+   * processes each tried, in order) and its error log lines about the processes since it started.
+   */
+  badGateways(): Promise<string[]>;
   /** Resolves once the process on `port` answers requests through nginx again (after a restart). */
   inUse(port: number): Promise<void>;
   stop(): Promise<void>;
@@ -114,9 +119,16 @@ http { ${temp} include ${dir}/vita-docs.conf; }
     }
     return counts;
   };
+  const read = async (file: string) =>
+    (await fs.readFile(path.join(dir, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
   return {
     url,
     answeredBy,
+    async badGateways() {
+      const answered = (await read('access.log')).filter((line) => / 502 /.test(line));
+      const said = (await read('error.log')).filter((line) => /upstream/.test(line));
+      return [...answered, ...said];
+    },
     async inUse(port) {
       const address = `127.0.0.1:${port}`;
       const before = (await answeredBy()).get(address) ?? 0;
