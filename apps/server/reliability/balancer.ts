@@ -67,6 +67,11 @@ export interface Nginx {
   readonly url: string;
   /** How many requests each upstream address answered so far (from the access log). */
   answeredBy(): Promise<Map<string, number>>;
+  /**
+   * What nginx said about the requests it answered 502 itself: their access log lines (which
+   * processes each tried, in order) and its error log lines about the processes since it started.
+   */
+  badGateways(): Promise<string[]>;
   /** Resolves once the process on `port` answers requests through nginx again (after a restart). */
   inUse(port: number): Promise<void>;
   stop(): Promise<void>;
@@ -114,9 +119,16 @@ http { ${temp} include ${dir}/vita-docs.conf; }
     }
     return counts;
   };
+  const read = async (file: string) =>
+    (await fs.readFile(path.join(dir, file), 'utf8').catch(() => '')).split('\n').filter(Boolean);
   return {
     url,
     answeredBy,
+    async badGateways() {
+      const answered = (await read('access.log')).filter((line) => / 502 /.test(line));
+      const said = (await read('error.log')).filter((line) => /upstream/.test(line));
+      return [...answered, ...said];
+    },
     async inUse(port) {
       const address = `127.0.0.1:${port}`;
       const before = (await answeredBy()).get(address) ?? 0;
@@ -149,15 +161,44 @@ export interface Cluster {
 }
 
 export async function startCluster(nginxBinary: string, count: number): Promise<Cluster> {
+  // What is started so far, stopped again (last first) when a later part fails to start: a process
+  // that did not come up must not leave PostgreSQL, s3rver, nginx or the others running.
+  const started: Array<() => Promise<unknown>> = [];
+  const processes: ServerProcess[] = [];
+  const stopAll = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    for (const stop of started.reverse()) await stop();
+  };
+  try {
+    return await startParts(nginxBinary, count, started, processes, stopAll);
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startParts(
+  nginxBinary: string,
+  count: number,
+  started: Array<() => Promise<unknown>>,
+  processes: ServerProcess[],
+  stopAll: () => Promise<void>,
+): Promise<Cluster> {
+  const databaseDir = await freshDataDir('scale-db');
+  started.push(() => fs.rm(databaseDir, { recursive: true, force: true }));
   const database: EmbeddedPostgres = await startEmbeddedPostgres({
-    dataDir: await freshDataDir('scale-db'),
+    dataDir: databaseDir,
     log: quiet,
     durable: false,
   });
+  started.push(() => database.stop());
   const s3 = await startS3rver();
+  started.push(() => s3.close());
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const dataDirs = await Promise.all(ports.map((_, i) => freshDataDir(`scale-${i}`)));
+  started.push(() => Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true }))));
   const nginx = await startNginx(nginxBinary, ports);
+  started.push(() => nginx.stop());
   const databaseUrl = database.connectionString();
   const env = {
     ...s3.env,
@@ -169,11 +210,26 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     DRAIN_SECONDS: '10',
   };
   const start = (i: number) => startServer({ dataDir: dataDirs[i] as string, port: ports[i], env });
-  const processes: ServerProcess[] = [];
   // One after the other the first time: the first one creates the schema and the admin.
   for (let i = 0; i < count; i += 1) processes.push(await start(i));
-  // nginx's own start-up probe found no process yet and left each alone for fail_timeout: the work
-  // starts once nginx has sent requests to every one of them.
+  await untilEveryProcessUsed(nginx, ports);
+  return {
+    nginx,
+    processes,
+    ports,
+    databaseUrl,
+    async restart(i) {
+      processes[i] = await start(i);
+    },
+    close: stopAll,
+  };
+}
+
+/**
+ * nginx's own start-up probe found no process yet and left each alone for fail_timeout: the work
+ * starts once nginx has sent requests to every one of them.
+ */
+async function untilEveryProcessUsed(nginx: Nginx, ports: readonly number[]): Promise<void> {
   for (let waited = 0; ; waited += 25) {
     const answered = await nginx.answeredBy();
     if (ports.every((port) => answered.has(`127.0.0.1:${port}`))) break;
@@ -184,20 +240,4 @@ export async function startCluster(nginxBinary: string, count: number): Promise<
     );
     await sleep(25);
   }
-  return {
-    nginx,
-    processes,
-    ports,
-    databaseUrl,
-    async restart(i) {
-      processes[i] = await start(i);
-    },
-    async close() {
-      await Promise.all(processes.map((p) => p.stop()));
-      await nginx.stop();
-      await s3.close();
-      await database.stop();
-      await Promise.all(dataDirs.map((dir) => fs.rm(dir, { recursive: true, force: true })));
-    },
-  };
 }

@@ -124,7 +124,11 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (exited()) throw new Error(`the server exited before answering:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not answer within 120 s:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the caller, who has no handle on it yet.
+      child.kill('SIGKILL');
+      throw new Error(`the server did not answer within 120 s:\n${output}`);
+    }
     const res = await fetch(`${url}/api/me`).catch(() => null);
     if (res) {
       await res.body?.cancel();

@@ -34,13 +34,24 @@ class HttpFailure extends Error {
 const signal = () => AbortSignal.timeout(REQUEST_TIMEOUT_MS);
 
 /**
+ * How long a connection to a URL the API handed out (the server's own file store, or S3) stays open
+ * unused here. Well under the server's own limit (Node's and s3rver's 5 s; Fastify's 72 s): a server
+ * closes an idle connection when its timer says so, and a request sent on it in that moment is reset
+ * before any answer ("socket hang up"). Closing first on this side leaves no such moment unless this
+ * process's timers run 3 s late. Node's agent applies a server's `Keep-Alive: timeout=` hint only when
+ * it has a timeout of its own: without one it kept sockets for ever, and a view GET sent on one that
+ * s3rver was closing failed a rolling restart in CI (docs/reliability.md, scenario 8).
+ */
+const IDLE_CONNECTION_MS = 2_000;
+
+/**
  * The megabytes of uploads and previews go over node:http rather than `fetch`: the server sees the
  * same requests, and the load generator, which shares the two cores with the server it measures,
  * spends far less on them (`fetch` copies every request body and every answer once more, and its
  * streams cost more per chunk: undici's body handling and the garbage it makes were a fifth of the
- * generator's CPU). Connections are kept alive, as a browser keeps them.
+ * generator's CPU). Connections are kept alive, as a browser keeps them, for {@link IDLE_CONNECTION_MS}.
  */
-const agent = new http.Agent({ keepAlive: true });
+export const agent = new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
 
 /** Sends one request of a volunteer over node:http; resolves with the status and the answer's bytes (counted, or kept). */
 function request(
@@ -72,7 +83,14 @@ function request(
         res.on('error', reject);
       },
     );
-    req.on('error', reject);
+    // What the connection was is part of the failure: a reset on a reused one is the keep-alive race.
+    req.on('error', (error) =>
+      reject(
+        new Error(`${error.message} (${req.reusedSocket ? 'a reused' : 'a new'} connection)`, {
+          cause: error,
+        }),
+      ),
+    );
     req.end(init.body);
   });
 }
@@ -214,15 +232,20 @@ export async function workLoop(
           { signal: signal() },
         ),
       );
-      await recorder.time('upload PUT', 'PUT upload', () =>
-        uploadToPresignedUrl(presigned.url, asPdf(`scan ${loop}.pdf`, bytes), {
-          putFile: putOverHttp(volunteer, bytes),
-          ...(presigned.headers ? { headers: presigned.headers } : {}),
-        }),
-      );
-      await write('completeUpload', () =>
-        api.completeUpload({ body: { key: presigned.key } }, { signal: signal() }),
-      );
+      // The same bytes under the same name are already in the category when an earlier loop failed
+      // after its upload (before its delete): the server says so with an empty URL, and the app
+      // sends nothing (core's uploadDocument). Reading that URL anyway threw "Invalid URL".
+      if (!presigned.alreadyStored) {
+        await recorder.time('upload PUT', 'PUT upload', () =>
+          uploadToPresignedUrl(presigned.url, asPdf(`scan ${loop}.pdf`, bytes), {
+            putFile: putOverHttp(volunteer, bytes),
+            ...(presigned.headers ? { headers: presigned.headers } : {}),
+          }),
+        );
+        await write('completeUpload', () =>
+          api.completeUpload({ body: { key: presigned.key } }, { signal: signal() }),
+        );
+      }
       counts.uploads += 1;
       counts.uploadedBytes += bytes.length;
       let key = presigned.key;

@@ -5,8 +5,8 @@
  * all within 1 s; wrong codes and wrong PINs count across processes; the retention rule deletes once
  * when every process runs it at once; one process killed under load loses nothing acknowledged; a
  * rolling restart under load fails no request; and the list endpoint's throughput with 2 processes vs
- * 1 is reported. The short form: two processes, two volunteers; no retention, kill, rolling restart or
- * throughput.
+ * 1 is reported. The short form: two processes, two volunteers; no retention, kill, rolling restart
+ * (unless RELIABILITY_ROLLING_RESTART=1) or throughput.
  */
 import { createRequire } from 'node:module';
 import pg from 'pg';
@@ -44,6 +44,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const NAME = 'Several processes behind nginx';
 const DOC_TYPE = 'Banking Info';
+/** Wrong PINs in a row that cost no wait (src/auth/throttle.ts). */
+const FREE_WRONG_PINS = 5;
 /** A change on one process must hold on every process within this. */
 const HONOURED_MS = 1_000;
 /** The load's rounds: each volunteer's loops begun within one are finished before the next. */
@@ -88,10 +90,10 @@ export const scenario: Scenario = {
       add(await limitsShared(url, outbox));
       if (!short) add(await retentionOnce(cluster, volunteers[0] as Browser));
       if (!short) add(await killUnderLoad(cluster, volunteers, 20_000));
-      // Not in the short form (npm test): with the drain it passed 10 runs in a row, then failed 2 of
-      // 2 284 requests in a fresh clone's CI run (a view GET hung up, a presign answer with no URL); a
-      // check that fails by chance proves nothing until that race is found (docs/scaling.md).
-      if (!short) add(await rollingRestart(cluster, volunteers));
+      // Not in the short form (npm test) unless RELIABILITY_ROLLING_RESTART=1: it failed 2 POSTs of 934
+      // with nginx's 502 in one of 9 runs on a heavily loaded machine, a race not yet found
+      // (docs/reliability.md, scenario 8); a check that fails by chance proves nothing until it is.
+      if (!short || process.env.RELIABILITY_ROLLING_RESTART) add(await rollingRestart(cluster, volunteers));
       if (!short) add(await throughput(nginx, cluster, volunteers[0] as Browser));
     } finally {
       await cluster.close();
@@ -232,18 +234,22 @@ async function limitsShared(url: string, outbox: string): Promise<Finding> {
   if (right === 'accepted')
     result.broke.push('after 5 wrong codes spread over the processes, the right code was still accepted');
   const stranger = openBrowser(url);
+  // After 5 free wrong PINs each try must wait 1 s, then 2, 4, 8 s after the one before: the 6th is
+  // refused only when it comes within 1 s of the 5th, and on the loaded machine a try (a PIN hashed)
+  // took longer than that once. Counted per process, though, 2 processes would let 10 wrong PINs
+  // in a row through without any wait: a refusal within those 10 shows the count is shared.
   const pins: string[] = [];
-  for (let i = 0; i < 6; i += 1) {
+  while (pins.length < 2 * FREE_WRONG_PINS && pins.at(-1) !== '429') {
     pins.push(
-      await stranger.api.loginInit({ body: { email, pin: `wrong pin number ${i}` } }).then(
+      await stranger.api.loginInit({ body: { email, pin: `wrong pin number ${pins.length}` } }).then(
         () => 'accepted',
         (e: { status?: number }) => String(e.status ?? '?'),
       ),
     );
   }
   if (pins.at(-1) !== '429')
-    result.broke.push(`the 6th wrong PIN in a row over the processes was answered ${pins.at(-1)}, not 429`);
-  result.done.push(`5 wrong codes then the right one: ${right}; 6 wrong PINs: ${pins.join(' ')}`);
+    result.broke.push(`${pins.length} wrong PINs in a row over the processes were answered without a 429`);
+  result.done.push(`5 wrong codes then the right one: ${right}; wrong PINs until refused: ${pins.join(' ')}`);
   if (result.broke.length === 0) result.held.push('wrong codes and wrong PINs were counted across processes');
   return result;
 }
@@ -422,9 +428,11 @@ async function rollingRestart(cluster: Cluster, volunteers: Browser[]): Promise<
   result.done.push(
     `rolling restart of ${perRestart.length} processes under load (${((Date.now() - began) / 1000).toFixed(0)} s): ${recorder.requests()} requests (${posts.sent()} of them POSTs back to back), ${counts.uploads} uploads, ${counts.zips} ZIPs; requests during each restart ${perRestart.join(', ')}; ${failed} failed`,
   );
-  if (failed > 0)
+  if (failed > 0) {
     result.broke.push(`the rolling restart failed requests: ${errorLines(recorder).join(', ')}`);
-  else result.held.push('a rolling restart under load failed no request');
+    // Which process each failed request reached, and what nginx saw there (its logs go with it).
+    result.broke.push(`nginx: ${(await cluster.nginx.badGateways()).join(' / ') || 'no 502 of its own'}`);
+  } else result.held.push('a rolling restart under load failed no request');
   return result;
 }
 

@@ -11,8 +11,9 @@
  * - answers each `GET` that arrives {@link DRAIN_STATUS} without doing anything: nginx sends it on to
  *   another process (`proxy_next_upstream http_502`; a GET may be sent twice) and counts the failure;
  * - carries out every other request as usual (nginx cannot send those elsewhere once sent);
- * - closes the port {@link DRAIN_QUIET_MS} after the last GET it sent away (well within nginx's
- *   `fail_timeout`, while nginx chooses it for nothing), or at the drain time if no GET came.
+ * - closes the port {@link DRAIN_QUIET_MS} after the last GET it sent away or the last connection
+ *   that arrived after it (well within nginx's `fail_timeout`, while nginx chooses it for nothing),
+ *   or at the drain time if no GET came.
  * Then, as without a drain time, every request already accepted is answered (streams included) for
  * up to the deadline, each answer closing its connection, and what is still open is cut.
  */
@@ -62,18 +63,31 @@ export function gracefulStop(app: FastifyInstance): (drainMs: number, deadlineMs
   const drain = (drainMs: number) =>
     new Promise<void>((resolve) => {
       let quiet: NodeJS.Timeout | undefined;
-      // From the check phase: the poll phase just before it has accepted every connection waiting.
+      let generation = 0;
       const done = () => {
         clearTimeout(quiet);
         clearTimeout(limit);
+        app.server.off('connection', arrived);
         draining = false;
-        setImmediate(resolve);
+        resolve();
       };
-      const limit = setTimeout(done, drainMs);
-      sentAway = () => {
+      // From the check phase: the poll phase just before it has accepted every connection waiting.
+      const limit = setTimeout(() => setImmediate(done), drainMs);
+      // The quiet second runs from the last GET sent away or the last connection after it, whichever
+      // came later: nginx may act on that GET's 502 late (a starved machine) and meanwhile still open
+      // connections here, with POSTs on them. A connection accepted in the poll phase between the
+      // timer and its check phase starts the second again rather than being cut.
+      const wait = () => {
         clearTimeout(quiet);
-        quiet = setTimeout(done, DRAIN_QUIET_MS);
+        generation += 1;
+        const mine = generation;
+        quiet = setTimeout(() => setImmediate(() => mine === generation && done()), DRAIN_QUIET_MS);
       };
+      const arrived = () => {
+        if (quiet) wait();
+      };
+      app.server.on('connection', arrived);
+      sentAway = wait;
       draining = true;
     });
   return async (drainMs, deadlineMs) => {
