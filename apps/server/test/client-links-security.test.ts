@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
 import { MAX_WRONG_TOTAL } from '../src/client-links/links.js';
-import { createClient, pdfBytes, sha256 } from './docs-helpers.js';
+import { createClient, pdfBytes, requestLink, sha256 } from './docs-helpers.js';
 import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
@@ -46,14 +46,7 @@ describe('client request links under attack', () => {
       .execute();
 
   /** A new client of volA (with an email) and a request for `categories`. */
-  async function requested(categories = ['13614-C']) {
-    const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
-    const clientId = await createClient(people.volA, email);
-    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
-    return { clientId, email, token, res };
-  }
+  const requested = (categories = ['13614-C']) => requestLink(people.volA, categories);
 
   /** Opens the link from a fresh browser; returns the code mailed for it. */
   async function openFor(token: string, email: string): Promise<string> {

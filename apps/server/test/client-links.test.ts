@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import { LINK_IP_LIMITS, remindAndExpire } from '../src/client-links/links.js';
-import { createClient, pdfBytes, sha256 } from './docs-helpers.js';
+import { createClient, pdfBytes, requestLink, sha256 } from './docs-helpers.js';
 import { mailsSent, seedPeople, startApp, type Agent, type TestApp } from './harness.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
@@ -27,14 +27,8 @@ describe('client document requests', () => {
   const db = () => app.server.services.db;
 
   /** A new client of volA with a request for `categories`; returns its id, email and the link's token. */
-  async function requested(categories = ['13614-C', 'Banking Info'], extra: Record<string, unknown> = {}) {
-    const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
-    const clientId = await createClient(people.volA, email);
-    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories, ...extra });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
-    return { clientId, email, token, res };
-  }
+  const requested = (categories = ['13614-C', 'Banking Info'], extra: Record<string, unknown> = {}) =>
+    requestLink(people.volA, categories, extra);
 
   /** A phone that opened the link and entered the mailed code: a link session. */
   async function linkSessionFor(token: string, email: string, pin?: string): Promise<Agent> {

@@ -43,3 +43,20 @@ export async function upload(
   if (!put.ok) throw new Error(`PUT: ${put.status} ${await put.text()}`);
   return presign.body.key as string;
 }
+
+/**
+ * A new client of `volunteer` (with an email) and a document request for `categories`; returns the
+ * client, their email, the link's token (from the URL's fragment) and the answer.
+ */
+export async function requestLink(
+  volunteer: Agent,
+  categories: string[],
+  extra: Record<string, unknown> = {},
+) {
+  const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
+  const clientId = await createClient(volunteer, email);
+  const res = await volunteer.post(`/api/clients/${clientId}/link`, { categories, ...extra });
+  if (res.status !== 200) throw new Error(`the link was not sent: ${JSON.stringify(res.body)}`);
+  const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
+  return { clientId, email, token, res };
+}
