@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from '@vita-docs/test-server/axe';
 import JSZip from 'jszip';
 import type { ApiClient } from '@vita-docs/core';
 import { chromiumLaunchOptions, type TestServer } from '@vita-docs/test-server';
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await copyFile(join(folder, 'w2-scan.pdf'), join(folder, 'again.pdf'));
     await scanRow('again.pdf').getByText('Duplicate of w2-scan.pdf').waitFor({ timeout: 30_000 });
 
-    const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
+    const violations = await axeViolations(page, ['.scanner-inbox']);
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.screenshot({
       path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png'),
@@ -192,7 +192,7 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     expect(alerts.some((message) => message.startsWith('Upload failed'))).toBe(true);
     expect(await readdir(folder)).toContain('not-really.heic');
     expect(await listed('W-2')).not.toContain('not-really.heic');
-    const { violations } = await new AxeBuilder({ page }).include('.scanner-inbox').analyze();
+    const violations = await axeViolations(page, ['.scanner-inbox']);
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   }, 120_000);
 
@@ -258,10 +258,7 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await writeFile(join(folder, 'cut.pdf'), (await testPdf('cut')).subarray(0, 300));
     const cut = notices.getByRole('listitem', { name: 'cut.pdf' });
     await cut.getByText('This scan could not be read. Scan it again.').waitFor({ timeout: 30_000 });
-    const { violations } = await new AxeBuilder({ page })
-      .include('.desk-bar')
-      .include('.desk-notices')
-      .analyze();
+    const violations = await axeViolations(page, ['.desk-bar', '.desk-notices']);
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'desk-notices.png') });
     await cut.getByRole('button', { name: 'Dismiss' }).click();

@@ -8,7 +8,13 @@ import { ApiSession, person, seedPeople } from './support/api.js';
 import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
-import { categoryRow, categoryScreen, pagePhoto, pdfFixture } from './support/documents.js';
+import {
+  categoryRow,
+  categoryScreen,
+  oversizedPdfOnDisk,
+  pagePhoto,
+  pdfFixture,
+} from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 
@@ -102,12 +108,7 @@ describe('a volunteer on a phone, round 2 (minor)', () => {
         await pagePhoto('image.jpg', 1000, 1334, 236, { lineHeight: 3 }),
         await pagePhoto('image.jpg', 1000, 1334, 236, { lineHeight: 3 }),
       ]);
-      const big = Buffer.alloc(27 * 1024 * 1024, 0x20);
-      big.write('%PDF-1.7\n');
-      await screen.uploadFiles.setInputFiles(
-        [{ name: 'scan-27mb.pdf', mimeType: 'application/pdf', buffer: big }],
-        { timeout: 120_000 },
-      );
+      await screen.uploadFiles.setInputFiles(await oversizedPdfOnDisk('scan-27mb.pdf', 27));
       await screen.queued('scan-27mb.pdf').getByText('This file is larger than the 25 MB limit.').waitFor();
       await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
       expect(await screen.uploadButton.textContent()).toBe('Upload (4)');

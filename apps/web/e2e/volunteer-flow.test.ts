@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
-import { categoryScreen, expectFiles, pdfFixture, photoFixture } from './support/documents.js';
+import {
+  categoryScreen,
+  expectFiles,
+  oversizedPdfOnDisk,
+  pdfFixture,
+  photoFixture,
+} from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, submitCredentials } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
@@ -143,11 +149,7 @@ describe('a volunteer under time pressure', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/docs/presign')) presigns.push(request.url());
     });
-    const big = Buffer.alloc(26 * 1024 * 1024, 0x20);
-    big.write('%PDF-1.7\n');
-    await screen.uploadFiles.setInputFiles([
-      { name: 'scan-26mb.pdf', mimeType: 'application/pdf', buffer: big },
-    ]);
+    await screen.uploadFiles.setInputFiles(await oversizedPdfOnDisk('scan-26mb.pdf', 26));
     const item = screen.queued('scan-26mb.pdf');
     await item.getByText('This file is larger than the 25 MB limit.', { exact: true }).waitFor();
     expect(await item.getByRole('button', { name: 'Retry' }).count()).toBe(0);

@@ -1,6 +1,7 @@
 // Helpers of the document journeys: real fixture files (sharp, pdf-lib), the category screen's parts,
 // and the stored bytes of a document read the way the app reads them (presigned URL).
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { request } from 'playwright-core';
@@ -58,30 +59,20 @@ export async function pagePhoto(
   options: { blur?: number; lineHeight?: number } = {},
 ): Promise<Fixture> {
   const ink = Math.round(paper * 0.12);
-  const lines: sharp.OverlayOptions[] = [];
   const lineHeight = options.lineHeight ?? Math.max(6, Math.round(Math.min(width, height) / 90));
+  // Painted as raw pixels: one overlay per word (thousands at small print) took sharp ~15 s a page.
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 3) pixels.set([paper, paper, paper - 6], i);
   for (let y = Math.round(height * 0.08); y < height * 0.92; y += lineHeight * 3) {
     for (let x = Math.round(width * 0.08); x < width * 0.88; x += lineHeight * 7) {
-      const word = await sharp({
-        create: {
-          width: lineHeight * 5,
-          height: lineHeight,
-          channels: 3,
-          background: { r: ink, g: ink, b: ink },
-        },
-      })
-        .png()
-        .toBuffer();
-      lines.push({ input: word, left: x, top: y });
+      const right = Math.min(x + lineHeight * 5, width);
+      for (let row = y; row < Math.min(y + lineHeight, height); row++) {
+        pixels.fill(ink, (row * width + x) * 3, (row * width + right) * 3);
+      }
     }
   }
-  const sharpPage = await sharp({
-    create: { width, height, channels: 3, background: { r: paper, g: paper, b: paper - 6 } },
-  })
-    .composite(lines)
-    .png()
-    .toBuffer();
-  const photo = options.blur ? sharp(sharpPage).blur(options.blur) : sharp(sharpPage);
+  const painted = sharp(pixels, { raw: { width, height, channels: 3 } });
+  const photo = options.blur ? painted.blur(options.blur) : painted;
   const buffer = await photo.jpeg({ quality: 88 }).toBuffer();
   return { name, mimeType: 'image/jpeg', buffer };
 }
@@ -213,4 +204,19 @@ export function bulkyPdf(name: string, megabytes: number): Fixture {
   const body = Buffer.alloc(megabytes * 1024 * 1024);
   for (let i = 0; i < body.length; i += 4) body.writeUInt32LE((i * 2654435761) >>> 0, i);
   return { name, mimeType: 'application/pdf', buffer: Buffer.concat([Buffer.from('%PDF-1.4\n'), body]) };
+}
+
+/**
+ * A PDF-typed file of `megabytes` on disk, for `setInputFiles(path)`: the browser reads it from its
+ * path, where bytes handed over in the call cross the DevTools protocol as base64 (~20 s at 27 MB).
+ */
+export async function oversizedPdfOnDisk(name: string, megabytes: number): Promise<string> {
+  const body = Buffer.alloc(megabytes * 1024 * 1024, 0x20);
+  body.write('%PDF-1.7\n');
+  // One fixed folder, the same names each run: nothing piles up in the temp folder.
+  const folder = path.join(tmpdir(), 'vita-e2e-files');
+  await mkdir(folder, { recursive: true });
+  const file = path.join(folder, name);
+  await writeFile(file, body);
+  return file;
 }

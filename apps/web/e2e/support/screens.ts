@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from '@vita-docs/test-server/axe';
 import type { Page } from 'playwright-core';
 import { DESKTOP, PHONE } from './browser.js';
 
@@ -34,7 +34,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
     ['desktop', DESKTOP],
   ] as const) {
     await page.setViewportSize(viewport);
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const violations = await axeViolations(page);
     if (violations.length)
       throw new Error(`axe-core on "${name}" at ${size} size:\n${violations.map(describe).join('\n')}`);
     await page.screenshot({ path: path.join(screenshots, `${name}-${size}.png`), fullPage: true });
