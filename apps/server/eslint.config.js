@@ -14,4 +14,20 @@ export default [
     files: ['reliability/scenarios/6-hostile-input.ts', 'reliability/scenarios/hostile-input/**/*.ts'],
     rules: maxLines('error'),
   },
+  // The test files share one module graph (vitest.config.ts, `isolate: false`): a mock or a stubbed
+  // global in one would leak into the files after it.
+  {
+    files: ['src/**/*.test.ts', 'test/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubGlobal', 'stubEnv', 'useFakeTimers'].map((property) => ({
+          object: 'vi',
+          property,
+          message:
+            'Server test files share one module graph (isolate: false); this would leak into the next file.',
+        })),
+      ],
+    },
+  },
 ];

@@ -133,6 +133,20 @@ describe('request deadlines', () => {
     expect(JSON.stringify(list.body)).not.toContain('Loris');
   });
 
+  it('sets no deadline on a request made with inject(): it has no connection to close', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    // Refused before its body is read (no CSRF token), so the body never ends: a deadline set on it
+    // would fire after the test, on the stand-in socket inject() gives, which cannot be closed.
+    const res = await app.server.app.inject({
+      method: 'POST',
+      url: '/api/clients/new',
+      payload: { firstName: 'In', lastName: 'Jected', email: 'inject@example.org', phone: '555 0100' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(timers()).toBe(before);
+  });
+
   it('takes a JSON body that arrives in pieces within its deadline', async () => {
     const body = Buffer.from(
       JSON.stringify({

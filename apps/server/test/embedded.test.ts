@@ -2,12 +2,13 @@
  * The embedded PostgreSQL's lifecycle, with the server run as `npm start` runs it: its own process on
  * a fresh DATA_DIR, stopped by signals — including SIGKILL, after which nothing may be lost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, PIN } from './harness.js';
 
@@ -115,6 +116,28 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     dirs.push(dir);
     return dir;
   };
+  // One cluster is created (the first test's, or one made here when it did not run); the other tests
+  // start on a copy of it, as a server restarted on its DATA_DIR does: creating one costs an initdb
+  // and every migration, which the first test already proves.
+  let created: Promise<string> | undefined;
+  const createdCluster = () =>
+    (created ??= (async () => {
+      const dataDir = await tempDir();
+      const server = await launch(dataDir);
+      children.push(server.child);
+      server.child.kill('SIGTERM');
+      await server.exited;
+      return dataDir;
+    })());
+  const copyOfCluster = async () => {
+    const from = await createdCluster();
+    const dir = `${await tempDir()}-copy`;
+    dirs.push(dir);
+    // `cp -a` keeps the owner: run as root, the cluster belongs to the unprivileged user that runs it.
+    await promisify(execFile)('cp', ['-a', from, dir]);
+    await promisify(execFile)('cp', ['-a', `${from}-config`, `${dir}-config`]);
+    return dir;
+  };
   afterAll(async () => {
     // Each server stops its PostgreSQL on SIGTERM; any postmaster still alive after it exited is killed below.
     const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
@@ -149,10 +172,11 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
     // The postmaster removes its pid file just before it exits (and is reaped).
     await expect.poll(() => pid && alive(pid), { timeout: 5000 }).toBe(false);
     await expect(fs.stat(path.join(dataDir, 'server.pid'))).rejects.toThrow();
+    created ??= Promise.resolve(dataDir);
   });
 
   it('serves every account, session and client again after the server was killed with SIGKILL', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await copyOfCluster();
     const first = await launch(dataDir);
     children.push(first.child);
     const agent = await signUpWithClient(first.url);
@@ -175,7 +199,7 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
   });
 
   it('refuses a second server on the same data directory, and says why', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await copyOfCluster();
     const first = await launch(dataDir);
     children.push(first.child);
     const second = await launch(dataDir, { waitReady: false });
@@ -191,7 +215,7 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
   });
 
   it('names a database left by the earlier embedded engine instead of reading it', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await copyOfCluster();
     await fs.mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
     await fs.writeFile(path.join(dataDir, 'pgdata', 'PG_VERSION'), '17\n');
     const server = await launch(dataDir);
@@ -204,7 +228,7 @@ describe('the embedded PostgreSQL', { timeout: 120_000 }, () => {
   });
 
   it('stops with a clear message when the database password file is gone', async () => {
-    const dataDir = await tempDir();
+    const dataDir = await copyOfCluster();
     const first = await launch(dataDir);
     children.push(first.child);
     first.child.kill('SIGTERM');

@@ -4,7 +4,7 @@
  * body or their own wording; here they get the same `{ "error": "…" }` JSON as every other refusal.
  */
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors.js';
 import { errorCodeForStatus } from '@vita-docs/core';
@@ -134,7 +134,9 @@ export function installBodyDeadlines(app: FastifyInstance, deadlines: RequestDea
     const { raw } = request;
     const announcesBody =
       raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
-    if (!announcesBody || raw.complete) {
+    // A request made with `inject()` has a stand-in for a socket: no connection to time out or close,
+    // and no 'close' event to end the watch, which would then outlive the server.
+    if (!announcesBody || raw.complete || !(raw.socket instanceof Socket)) {
       done();
       return;
     }
