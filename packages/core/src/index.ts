@@ -119,8 +119,10 @@ export {
   LINK_MAX_FILES,
   LINK_MESSAGE_MAX,
   LINK_STATES,
+  CONSENT_TEXT_MAX,
 } from './api/link-schemas.js';
 export type {
+  ConsentTextStatus,
   CreateLinkResponse,
   LinkChecklist,
   LinkFile,
@@ -131,8 +133,8 @@ export type {
 export {
   CLIENT_LINK_LANGUAGES,
   CLIENT_LINK_TEXTS,
-  CONSENT_VERSION,
   clientLinkText,
+  consentStatement,
   maskEmail,
 } from './client-link/texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
