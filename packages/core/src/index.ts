@@ -353,6 +353,28 @@ export type {
 } from './flows/scanner-inbox/inbox-queue.js';
 export type { ScannerInbox } from './flows/scanner-inbox/scanner-inbox.js';
 export type { ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/inbox-snapshot.js';
+export { createConsentTextFlow } from './flows/consent-text/consent-text.js';
+export type {
+  ConsentTextFlow,
+  ConsentTextFlowOptions,
+  ConsentTextState,
+  ConsentTextEvent,
+  ConsentTextOutcome,
+} from './flows/consent-text/consent-text.js';
+export {
+  createLinkRequestFlow,
+  canSend as canSendLinkRequest,
+  requestLine,
+} from './flows/client-link/link-request.js';
+export type {
+  LinkRequestFlow,
+  LinkRequestFlowOptions,
+  LinkRequestState,
+  LinkRequestEvent,
+  LinkRequestForm,
+  RequestableCategory,
+  RequestLine,
+} from './flows/client-link/link-request.js';
 export { createRetentionFlow } from './flows/retention/retention.js';
 export type {
   RetentionFlow,
