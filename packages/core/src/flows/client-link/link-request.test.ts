@@ -126,7 +126,7 @@ function serverLike() {
   const options: LinkRequestFlowOptions = {
     api,
     clientId: 'c1',
-    alert: async (message) => void alerts.push(message),
+    platform: { alert: (message) => void alerts.push(message) },
   };
   return { options, alerts, sentBodies, refuse: (message: string) => (refuse = message) };
 }

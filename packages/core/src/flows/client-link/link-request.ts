@@ -15,6 +15,7 @@ import {
   type LinkStatusResponse,
 } from '../../api/link-schemas.js';
 import type { ClientLinkLanguage } from '../../client-link/texts.js';
+import type { Dialogs } from '../../ports.js';
 import { createStore, type Flow } from '../../store.js';
 
 /** The `Request documents` dialog as filled in. */
@@ -57,8 +58,8 @@ export type LinkRequestEvent =
 export interface LinkRequestFlowOptions {
   api: Pick<ApiClient, 'clientLinkStatus' | 'createClientLink' | 'revokeClientLink'>;
   clientId: string;
-  /** Shows a refusal (the platform's alert); resolves when it is dismissed. */
-  alert: (message: string) => Promise<void>;
+  /** Shows a refusal. */
+  platform: Pick<Dialogs, 'alert'>;
 }
 
 export type LinkRequestFlow = Flow<LinkRequestState, LinkRequestEvent>;
@@ -146,14 +147,14 @@ export function requestLine(status: LinkStatusResponse | null): RequestLine {
  *
  * @example
  * ```ts
- * const flow = createLinkRequestFlow({ api, clientId, alert: platform.alert });
+ * const flow = createLinkRequestFlow({ api, clientId, platform });
  * await flow.send({ type: 'load' });
  * await flow.send({ type: 'openDialog', categories: docsState.categories });
  * await flow.send({ type: 'send' }); // → sent: the link, once, for the QR code and Copy
  * await flow.send({ type: 'revoke' });
  * ```
  */
-export function createLinkRequestFlow({ api, clientId, alert }: LinkRequestFlowOptions): LinkRequestFlow {
+export function createLinkRequestFlow({ api, clientId, platform }: LinkRequestFlowOptions): LinkRequestFlow {
   const store = createStore<LinkRequestState>(INITIAL_LINK_REQUEST);
   const params = { id: clientId };
 
@@ -171,7 +172,7 @@ export function createLinkRequestFlow({ api, clientId, alert }: LinkRequestFlowO
       store.setState((s) => ({ ...s, form: null, sent }));
     } catch (error) {
       store.setState((s) => ({ ...s, form: s.form && { ...s.form, saving: false } }));
-      return alert(errorMessage(error));
+      return platform.alert(errorMessage(error));
     }
     await load();
   }
@@ -181,7 +182,7 @@ export function createLinkRequestFlow({ api, clientId, alert }: LinkRequestFlowO
       await api.revokeClientLink({ params });
       store.setState((s) => ({ ...s, sent: null }));
     } catch (error) {
-      await alert(errorMessage(error));
+      await platform.alert(errorMessage(error));
     }
     await load();
   }
