@@ -64,9 +64,10 @@ export interface LinkRequestFlowOptions {
 
 export type LinkRequestFlow = Flow<LinkRequestState, LinkRequestEvent>;
 
+/** @internal Exported for its unit test. */
 export const INITIAL_LINK_REQUEST: LinkRequestState = { status: null, form: null, sent: null };
 
-/** The dialog opened: the Missing categories (no files yet) are ticked to start with. */
+/** @internal The dialog opened: the Missing categories (no files yet) are ticked to start with. */
 export function openDialog(
   state: LinkRequestState,
   categories: readonly RequestableCategory[],
@@ -78,7 +79,7 @@ export function openDialog(
   };
 }
 
-/** Ticks or unticks a category. */
+/** @internal Ticks or unticks a category. */
 export function toggleCategory(state: LinkRequestState, name: string): LinkRequestState {
   const { form } = state;
   if (!form) return state;
@@ -86,7 +87,7 @@ export function toggleCategory(state: LinkRequestState, name: string): LinkReque
   return { ...state, form: { ...form, chosen } };
 }
 
-/** A change to the message, the days or the language. */
+/** @internal A change to the message, the days or the language. */
 export function editForm(
   state: LinkRequestState,
   patch: Partial<Pick<LinkRequestForm, 'message' | 'days' | 'language'>>,
@@ -99,7 +100,7 @@ export function canSend(form: LinkRequestForm): boolean {
   return !form.saving && form.chosen.length > 0 && form.days >= 1 && form.days <= LINK_DAYS_MAX;
 }
 
-/** The request as sent: the message only when there is one. */
+/** @internal The request as sent: the message only when there is one. */
 export function requestBody(form: LinkRequestForm): CreateLinkRequest {
   const message = form.message.trim();
   return {
