@@ -137,7 +137,11 @@ export function requestLine(status: LinkStatusResponse | null): RequestLine {
         : { kind: 'none' };
     case 'locked':
       return { kind: 'lockedForGood' };
-    default:
+    // Closed by the volunteer, a newer request, the season or its end: nothing to say.
+    case 'expired':
+    case 'replaced':
+    case 'revoked':
+    case 'season':
       return { kind: 'none' };
   }
 }
