@@ -28,6 +28,11 @@ export interface TestServer {
   outbox(): Promise<OutboxMail[]>;
   /** The newest 6-digit code mailed to `email`, waiting up to `timeoutMs` for it to arrive. */
   latestCode(email: string, options?: { after?: number; timeoutMs?: number }): Promise<string>;
+  /**
+   * Runs one SQL statement on this server's database (under global-setup.js only): for a state no API
+   * reaches in a test's time, such as a request link past its end.
+   */
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Stops the process (SIGTERM, then SIGKILL after 5 s). Data is kept unless `keepData` is false. */
   stop(options?: { keepData?: boolean }): Promise<void>;
   /** Starts it again on the same port and data directory. */

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { templateCopy } from './database.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server');
@@ -124,6 +125,17 @@ export async function startTestServer(options = {}) {
         if (code) return code;
         if (Date.now() > deadline) throw new Error(`no code mailed to ${email}`);
         await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async query(text, values = []) {
+      // Only a test's own copy of the template: a server on an embedded cluster has no URL to hand.
+      if (!database) throw new Error('query() needs the test database of global-setup.js');
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(text, values)).rows;
+      } finally {
+        await client.end();
       }
     },
     async stop({ keepData = true } = {}) {

@@ -178,6 +178,8 @@ const MATRIX: Record<EndpointName, Row> = {
     () => ['POST', '/api/admin/passkey-policy', { requireForStaff: false }],
     ADMIN_ONLY(200),
   ],
+  getConsentText: [() => ['GET', '/api/admin/consent-text'], ADMIN_ONLY(200)],
+  setConsentText: [() => ['POST', '/api/admin/consent-text', { en: '', es: '' }], ADMIN_ONLY(200)],
   // The client's volunteer, officers and admins may ask a client for documents (client-links.test.ts).
   createClientLink: [
     (w) => ['POST', `/api/clients/${w.clientId}/link`, { categories: ['13614-C'] }],

@@ -59,7 +59,7 @@ describe('client request links under attack', () => {
     const code = await openFor(token, email);
     const phone = await app.agent().prime();
     expect((await phone.post('/api/link/verify', { token, code })).status).toBe(200);
-    expect((await phone.post('/api/link/session/consent', { version: '2026-1' })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
     return phone;
   }
 
@@ -203,7 +203,7 @@ describe('client request links under attack', () => {
     expect((await phone.post('/api/link/verify', { token, code })).status).toBe(400);
     const fresh = await app.latestCode(email, since);
     expect((await phone.post('/api/link/verify', { token, code: fresh })).status).toBe(200);
-    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    await phone.post('/api/link/session/consent', { version: '1' });
     const bytes = pdfBytes();
     const signed = await presign(phone, bytes);
     const put = await fetch(signed.body.url as string, {

@@ -190,7 +190,7 @@ describe('client document requests', () => {
     // Consent to a text the server does not serve (an old page, or made up) is not recorded.
     expect((await phone.post('/api/link/session/consent', { version: '1999-1' })).status).toBe(400);
     expect((await linkUpload(phone, '13614-C')).status).toBe(403);
-    expect((await phone.post('/api/link/session/consent', { version: '2026-1' })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
     const ok = await linkUpload(phone, '13614-C');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.file.key).toMatch(new RegExp(`^${clientId}/`));
@@ -230,7 +230,7 @@ describe('client document requests', () => {
   it('refuses files above the size limit and more than 100 files per request', async () => {
     const { token, email } = await requested(['13614-C']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    await phone.post('/api/link/session/consent', { version: '1' });
     const big = await phone.post('/api/link/session/presign', {
       docType: '13614-C',
       filename: 'big.pdf',
@@ -282,7 +282,7 @@ describe('client document requests', () => {
   it('records "I don\'t have this", and Done mails the volunteer and shows New from clients', async () => {
     const { token, email, clientId } = await requested(['13614-C', 'Banking Info']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    await phone.post('/api/link/session/consent', { version: '1' });
     expect((await linkUpload(phone, '13614-C')).status).toBe(200);
     expect(
       (
@@ -482,7 +482,7 @@ describe('client document requests', () => {
     const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: [docType] });
     const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    await phone.post('/api/link/session/consent', { version: '1' });
     expect((await linkUpload(phone, docType, 'first.pdf', pdfBytes())).status).toBe(200);
     const gone = await people.volA.del(
       `/api/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`,
@@ -493,7 +493,7 @@ describe('client document requests', () => {
   it('stores nothing through an upload URL handed out before the link was revoked', async () => {
     const { token, email, clientId } = await requested(['13614-C']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '2026-1' });
+    await phone.post('/api/link/session/consent', { version: '1' });
     const bytes = pdfBytes();
     const presign = await phone.post('/api/link/session/presign', {
       docType: '13614-C',

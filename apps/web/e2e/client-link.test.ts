@@ -2,12 +2,15 @@
 // with two browser profiles: the volunteer asks for three categories, the client opens the link from the
 // mail, proves who they are with the mailed code, consents, photographs one document (a PDF), scans two
 // pages of another, answers "I don't have this" for the third and presses I'm done; the volunteer sees
-// what came back. Then the refusals: wrong codes lock the link, a revoked link, another client's files.
+// what came back. Then the refusals: wrong codes lock the link (and the volunteer's panel says until when),
+// an expired link, a revoked link, another client's files; and the admin's own consent statement.
+import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import JSZip from 'jszip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
+import { DESKTOP } from './support/browser.js';
 import { categoryRow, pagePhoto, photoFixture } from './support/documents.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
@@ -17,6 +20,7 @@ const vera = person('Vera', 'Links');
 const DORA = 'dora.client@client.example.org';
 /** In the order of the client's category list. */
 const ASKED = ['13614-C', 'License/Other Identification', 'Banking Info'];
+const EXPIRED = 'This link has expired. Ask your volunteer for a new one.';
 
 /** The link in the newest request mail to `to`. */
 async function mailedLink(app: TestApp, to: string): Promise<string> {
@@ -31,6 +35,13 @@ const row = (page: Page, docType: string) =>
   page
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { level: 2, name: docType, exact: true }) });
+
+/** What the client page says, line by line, beside its language switch. */
+async function pageWords(page: Page): Promise<string[]> {
+  const switcher = await page.getByRole('button', { name: CLIENT_LINK_TEXTS.en.language }).count();
+  const lines = (await page.locator('main').innerText()).split('\n').map((l) => l.trim());
+  return lines.filter((l) => l !== '' && !(switcher > 0 && l === CLIENT_LINK_TEXTS.en.language));
+}
 
 /** The client opens the link and enters the code mailed to them. */
 async function openWithCode(app: TestApp, client: Visitor, url: string, to = DORA): Promise<void> {
@@ -190,6 +201,55 @@ describe('a request link refuses what it must', () => {
     await client.page.getByRole('button', { name: 'Continue' }).click();
     await client.page.getByText('Too many wrong tries. Try again in 30 minutes.').waitFor();
     await client.close();
+
+    // The volunteer's panel says so, and the link can still be revoked.
+    const volunteer = await app.visit(DESKTOP);
+    await signInViaUi(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
+    const panel = volunteer.page.getByRole('region', { name: 'Request documents from client' });
+    await panel
+      .getByText(
+        /^Locked after too many wrong tries until .+\. You can still revoke the link or send a new request\.$/,
+      )
+      .waitFor();
+    await panel.getByRole('button', { name: 'Revoke link' }).click();
+    await panel.getByText(/^Locked after too many wrong tries/).waitFor({ state: 'detached' });
+    await panel.getByRole('button', { name: 'Revoke link' }).waitFor({ state: 'detached' });
+
+    // Closed for good after too many wrong answers over its life: a new request is the way on.
+    await request();
+    await app.server.query(
+      `UPDATE client_links SET closed_at = now(), closed_reason = 'locked' WHERE client_id = $1 AND closed_at IS NULL`,
+      [clientId],
+    );
+    await volunteer.page.reload();
+    await panel
+      .getByText(
+        'This link closed after too many wrong tries. Send a new request if the client still needs one.',
+      )
+      .waitFor();
+    expect(await panel.getByRole('button', { name: 'Request documents from client' }).isEnabled()).toBe(true);
+    await volunteer.close();
+  });
+
+  it('an expired link says only that it expired, to a client in it and to one opening it', async () => {
+    const url = await request();
+    const client = await app.visit();
+    await openWithCode(app, client, url);
+    await client.page.getByRole('checkbox', { name: 'I agree' }).waitFor();
+    // Its end reached without waiting days for it.
+    await app.server.query(
+      `UPDATE client_links SET expires_at = now() - interval '1 second' WHERE client_id = $1 AND closed_at IS NULL`,
+      [clientId],
+    );
+    await client.page.reload();
+    await client.page.getByText(EXPIRED).waitFor();
+    expect(await pageWords(client.page)).toEqual([EXPIRED]);
+    const fresh = await app.visit();
+    await fresh.page.goto(url);
+    await fresh.page.getByText(EXPIRED).waitFor();
+    expect(await pageWords(fresh.page)).toEqual([EXPIRED]);
+    await client.close();
+    await fresh.close();
   });
 
   it('a revoked link says only that it expired', async () => {
@@ -199,12 +259,12 @@ describe('a request link refuses what it must', () => {
     await client.page.getByRole('checkbox', { name: 'I agree' }).waitFor();
     await api.call('DELETE', `/clients/${clientId}/link`);
     await client.page.reload();
-    await client.page.getByText('This link has expired. Ask your volunteer for a new one.').waitFor();
+    await client.page.getByText(EXPIRED).waitFor();
     expect(await client.page.locator('main').textContent()).not.toContain('Dora');
     // Opened again from the link itself: the same words.
     const fresh = await app.visit();
     await fresh.page.goto(url);
-    await fresh.page.getByText('This link has expired. Ask your volunteer for a new one.').waitFor();
+    await fresh.page.getByText(EXPIRED).waitFor();
     await client.close();
     await fresh.close();
   });
@@ -244,6 +304,30 @@ describe('a request link refuses what it must', () => {
       { otherId: other.clientId, ownId: clientId },
     );
     expect(statuses).toEqual({ otherCategory: 403, otherClientFile: 404, ownOlderFile: 404, staffList: 401 });
+    await client.close();
+  });
+
+  it('the admin rewrites the consent statement in Settings and a client is shown it', async () => {
+    const desk = await app.visit(DESKTOP);
+    await signInViaUi(desk.page, app.server, admin);
+    await desk.page.goto('/admin/settings');
+    const form = desk.page.getByRole('form', { name: 'Consent statement for request links' });
+    await form.getByText(/this is version 1\.$/).waitFor();
+    // Empty: the default text, shown greyed.
+    expect(await form.getByLabel('English').getAttribute('placeholder')).toBe(CLIENT_LINK_TEXTS.en.consent);
+    await form.getByLabel('English').fill('Volunteers of Site 12 see what you add. It is deleted in May.');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('status').getByText('Saved.').waitFor();
+    await form.getByText(/this is version 2\.$/).waitFor();
+    await desk.close();
+
+    const client = await app.visit();
+    await openWithCode(app, client, await request());
+    await client.page.getByText('Volunteers of Site 12 see what you add. It is deleted in May.').waitFor();
+    expect(await client.page.locator('main').textContent()).not.toContain(CLIENT_LINK_TEXTS.en.consent);
+    await client.page.getByRole('checkbox', { name: 'I agree' }).check();
+    await client.page.getByRole('button', { name: 'Continue' }).click();
+    await seeHeading(client.page, 'Hi Dora, please add these documents');
     await client.close();
   });
 });

@@ -119,8 +119,10 @@ export {
   LINK_MAX_FILES,
   LINK_MESSAGE_MAX,
   LINK_STATES,
+  CONSENT_TEXT_MAX,
 } from './api/link-schemas.js';
 export type {
+  ConsentTextStatus,
   CreateLinkResponse,
   LinkChecklist,
   LinkFile,
@@ -131,8 +133,8 @@ export type {
 export {
   CLIENT_LINK_LANGUAGES,
   CLIENT_LINK_TEXTS,
-  CONSENT_VERSION,
   clientLinkText,
+  consentStatement,
   maskEmail,
 } from './client-link/texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
@@ -351,6 +353,28 @@ export type {
 } from './flows/scanner-inbox/inbox-queue.js';
 export type { ScannerInbox } from './flows/scanner-inbox/scanner-inbox.js';
 export type { ScannerInboxSnapshot, InboxScanView } from './flows/scanner-inbox/inbox-snapshot.js';
+export { createConsentTextFlow } from './flows/consent-text/consent-text.js';
+export type {
+  ConsentTextFlow,
+  ConsentTextFlowOptions,
+  ConsentTextState,
+  ConsentTextEvent,
+  ConsentTextOutcome,
+} from './flows/consent-text/consent-text.js';
+export {
+  createLinkRequestFlow,
+  canSend as canSendLinkRequest,
+  requestLine,
+} from './flows/client-link/link-request.js';
+export type {
+  LinkRequestFlow,
+  LinkRequestFlowOptions,
+  LinkRequestState,
+  LinkRequestEvent,
+  LinkRequestForm,
+  RequestableCategory,
+  RequestLine,
+} from './flows/client-link/link-request.js';
 export { createRetentionFlow } from './flows/retention/retention.js';
 export type {
   RetentionFlow,

@@ -46,8 +46,21 @@ export const linkTexts = {
     `Show the client this QR code or give them the link. It works for ${days} days.`,
   openRequest: (sentAt: string, opened: boolean, filesIn: number) =>
     `Request sent ${sentAt}, ${opened ? 'opened' : 'not opened yet'}, ${filesIn} ${filesIn === 1 ? 'file' : 'files'} back.`,
+  lockedUntil: (until: string) =>
+    `Locked after too many wrong tries until ${until}. You can still revoke the link or send a new request.`,
+  lockedForGood:
+    'This link closed after too many wrong tries. Send a new request if the client still needs one.',
   doneRequest: (doneAt: string, filesIn: number) =>
     `The client pressed Done ${doneAt}: ${filesIn} ${filesIn === 1 ? 'file' : 'files'} back.`,
+} as const;
+
+/** The consent statement form on /admin/settings (docs/behaviour.md#settings-screen). */
+export const consentTextTexts = {
+  title: 'Consent statement for request links',
+  english: 'English',
+  spanish: 'Spanish',
+  hint: (version: number) =>
+    `Clients tick this before their first upload through a request link. Leave a language empty for the default text (shown greyed). Each change gets a new version; this is version ${version}.`,
 } as const;
 
 /** The body of the "Delete User?" confirm: their clients are kept. */

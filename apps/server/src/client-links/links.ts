@@ -173,6 +173,10 @@ export async function linkStatus(db: Db, clientId: string): Promise<LinkStatusRe
           expiresAt: newest.expires_at.toISOString(),
           openedAt: newest.opened_at?.toISOString() ?? null,
           doneAt: newest.closed_reason === 'done' ? (newest.closed_at?.toISOString() ?? null) : null,
+          lockedUntil:
+            state === 'open' && newest.locked_until && newest.locked_until > new Date()
+              ? newest.locked_until.toISOString()
+              : null,
           filesIn: fromClient.filter((d) => d.uploaded_by === linkUploader(newest.id)).length,
         }
       : null,

@@ -356,6 +356,19 @@ const migrations: Record<string, Migration> = {
     `ALTER TABLE client_links ADD CONSTRAINT client_links_closed_reason_check
        CHECK (closed_reason IN ('done', 'revoked', 'replaced', 'season', 'expired', 'locked'))`,
   ),
+  '0024_consent_text': statements(
+    // The consent statement a client ticks before the first upload, as the admin wrote it per language
+    // ('' = the default text in core). The version counts changes: a ticked consent is audited with it.
+    `CREATE TABLE consent_text (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       text_en text NOT NULL DEFAULT '',
+       text_es text NOT NULL DEFAULT '',
+       version integer NOT NULL DEFAULT 1,
+       updated_at timestamptz NOT NULL DEFAULT now(),
+       updated_by text
+     )`,
+    `INSERT INTO consent_text (id) VALUES (true)`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

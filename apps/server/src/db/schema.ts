@@ -234,6 +234,16 @@ export interface PasskeyPolicyTable {
   updated_by: string | null;
 }
 
+/** The admin's consent statement per language, with its version (client-links/consent.ts). */
+export interface ConsentTextTable {
+  id: Generated<boolean>;
+  text_en: string;
+  text_es: string;
+  version: number;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  updated_by: string | null;
+}
+
 /** A request that a client hand in documents through a link (client-links/links.ts). */
 export interface ClientLinksTable {
   id: string;
@@ -298,4 +308,5 @@ export interface Database {
   client_links: ClientLinksTable;
   client_link_sessions: ClientLinkSessionsTable;
   client_link_answers: ClientLinkAnswersTable;
+  consent_text: ConsentTextTable;
 }

@@ -5,15 +5,10 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CLIENT_LINK_TEXTS,
-  CONSENT_VERSION,
-  documentFileName,
-  LINK_MAX_FILES,
-  maskEmail,
-} from '@vita-docs/core';
+import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
+import { consentForClients } from '../client-links/consent.js';
 import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
@@ -286,6 +281,7 @@ function linkChecklistRoute(app: FastifyInstance, services: Services): void {
       message: link.message,
       language: link.language,
       consented: link.consent_version !== null,
+      consent: await consentForClients(db),
       expiresAt: link.expires_at.toISOString(),
       rows: link.categories.map((docType) => {
         const answer = answers.find((a) => a.doc_type === docType);
@@ -311,14 +307,17 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
-    // What the page says it showed is not evidence: the server records the text it serves now.
-    if (body.version !== CONSENT_VERSION)
+    // What the page says it showed is not evidence alone: it must be the text served now (an admin may
+    // have changed it since the page loaded), and that is the version recorded.
+    const { version } = await consentForClients(db);
+    if (body.version !== version)
       throw badRequest(
         'The statement has changed since this page opened. Reload the page and read it again.',
       );
+    const language = body.language ?? link.language;
     await db
       .updateTable('client_links')
-      .set({ consent_version: CONSENT_VERSION })
+      .set({ consent_version: version })
       .where('id', '=', link.id)
       .execute();
     await audit(db, {
@@ -326,7 +325,7 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
       action: 'link.consent',
       clientId: client.id,
       ip: request.ip,
-      detail: `consent text ${CONSENT_VERSION}`,
+      detail: `consent text version ${version} (${language})`,
     });
     return { ok: true as const };
   });

@@ -1,13 +1,17 @@
 import { canManageAllUsers } from '@vita-docs/core';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit.js';
+import { consentSettings, setConsentSettings } from '../client-links/consent.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { programmeOverview } from '../overview.js';
 import { retentionReach, setRetentionDays } from '../retention.js';
 import type { Services } from '../services.js';
 
-/** The admin's programme settings (the retention rule, docs/behaviour.md#retention) and overview. */
+/**
+ * The admin's programme settings (the retention rule, docs/behaviour.md#retention; the link consent
+ * statement, docs/behaviour.md#requesting-documents-from-a-client) and overview.
+ */
 export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
   userRoute(app, 'overview', async ({ user }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
@@ -29,5 +33,22 @@ export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
     });
     await setRetentionDays(db, body.days, user.email);
     return retentionReach(db, new Date());
+  });
+
+  userRoute(app, 'getConsentText', async ({ user }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    return consentSettings(db);
+  });
+
+  userRoute(app, 'setConsentText', async ({ user, body, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    const saved = await setConsentSettings(db, body, user.email);
+    await audit(db, {
+      actor: user.email,
+      action: 'consent.set',
+      ip: request.ip,
+      detail: `consent text version ${saved.version}`,
+    });
+    return saved;
   });
 }

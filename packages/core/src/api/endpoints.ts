@@ -292,6 +292,14 @@ export const endpoints = {
     response: s.RetentionStatus,
   }),
 
+  getConsentText: def({ method: 'GET', path: '/admin/consent-text', response: l.ConsentTextStatus }),
+  setConsentText: def({
+    method: 'POST',
+    path: '/admin/consent-text',
+    body: l.ConsentTextSettings,
+    response: l.ConsentTextStatus,
+  }),
+
   // Officer
   orphanedClients: def({ method: 'GET', path: '/officer/orphaned-clients', response: s.ClientList }),
   volunteers: def({ method: 'GET', path: '/officer/volunteers', response: s.VolunteerList }),

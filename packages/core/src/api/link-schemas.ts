@@ -55,6 +55,8 @@ export const LinkStatusResponse = z.object({
       expiresAt: Timestamp,
       openedAt: Timestamp.nullable(),
       doneAt: Timestamp.nullable(),
+      /** Set while five wrong answers in a row keep the client out (the link stays open). */
+      lockedUntil: Timestamp.nullable(),
       filesIn: z.number().int(),
     })
     .nullable(),
@@ -107,6 +109,8 @@ export const LinkChecklist = z.object({
   message: z.string().nullable(),
   language: LinkLanguage,
   consented: z.boolean(),
+  /** The consent statement as it reads now in each language, and its version (the admin's settings). */
+  consent: z.object({ version: z.string(), en: z.string(), es: z.string() }),
   expiresAt: Timestamp,
   rows: z.array(
     z.object({
@@ -118,7 +122,11 @@ export const LinkChecklist = z.object({
 });
 export type LinkChecklist = z.infer<typeof LinkChecklist>;
 
-export const LinkConsentRequest = z.object({ version: z.string().min(1).max(40) });
+/** The statement's version the page showed, and in which language. */
+export const LinkConsentRequest = z.object({
+  version: z.string().min(1).max(40),
+  language: LinkLanguage.optional(),
+});
 export type LinkConsentRequest = z.input<typeof LinkConsentRequest>;
 
 export const LinkPresignRequest = z.object({
@@ -144,3 +152,17 @@ export const LinkAnswerRequest = z.object({
   note: Note('The note', LINK_MESSAGE_MAX).optional(),
 });
 export type LinkAnswerRequest = z.input<typeof LinkAnswerRequest>;
+
+/** Longest consent statement an admin may write, per language. */
+export const CONSENT_TEXT_MAX = 2000;
+
+/** The admin's consent statement per language: empty means the default text (docs/behaviour.md). */
+export const ConsentTextSettings = z.object({
+  en: Note('The English statement', CONSENT_TEXT_MAX),
+  es: Note('The Spanish statement', CONSENT_TEXT_MAX),
+});
+export type ConsentTextSettings = z.input<typeof ConsentTextSettings>;
+
+/** As saved, with its version: one more on each change. */
+export const ConsentTextStatus = z.object({ en: z.string(), es: z.string(), version: z.number().int() });
+export type ConsentTextStatus = z.infer<typeof ConsentTextStatus>;

@@ -9,13 +9,7 @@ export type {
   ClientLinkState,
   ClientLinkEvent,
 } from '../flows/client-link/client-link.js';
-export {
-  CLIENT_LINK_LANGUAGES,
-  CLIENT_LINK_TEXTS,
-  CONSENT_VERSION,
-  clientLinkText,
-  maskEmail,
-} from './texts.js';
+export { CLIENT_LINK_LANGUAGES, CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './texts.js';
 export { createLinkApi, LINK_CALLS } from './link-api.js';
 export type { LinkApi, LinkApiOptions } from './link-api.js';

@@ -7,9 +7,6 @@
 export const CLIENT_LINK_LANGUAGES = ['en', 'es'] as const;
 export type ClientLinkLanguage = (typeof CLIENT_LINK_LANGUAGES)[number];
 
-/** The consent statement's version: a ticked consent is audited with it. */
-export const CONSENT_VERSION = '2026-1';
-
 const en = {
   codeSent: 'We sent a 6-digit code to {email}.',
   pinPrompt: 'Enter your client PIN.',
@@ -118,4 +115,12 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '•••';
   return `${email.slice(0, 1)}•••${email.slice(at)}`;
+}
+
+/**
+ * The consent statement a client reads in `language`: the admin's text from settings, or the default
+ * (`consent` above) while that is empty.
+ */
+export function consentStatement(saved: string, language: ClientLinkLanguage): string {
+  return saved.trim() || CLIENT_LINK_TEXTS[language].consent;
 }

@@ -49,6 +49,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'link.revoke': 'Revoked a request link',
   'link.expire': 'A request link expired',
   'link.remind': 'Reminded a client of a request',
+  'consent.set': 'Changed the consent statement of request links',
 };
 
 /** The label of a recorded action; an action this version does not know shows as recorded. */

@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'link.revoke',
   'link.expire',
   'link.remind',
+  'consent.set',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

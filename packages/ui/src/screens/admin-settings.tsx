@@ -11,13 +11,17 @@ import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';
+import { ConsentTextForm } from './admin-consent-text';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
 import { Loading, Page } from '../components/page';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 
 const TITLE = 'Settings';
 
-/** `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule and the passkey rule; admins only. */
+/**
+ * `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule, the passkey rule and the
+ * consent statement of request links; admins only.
+ */
 export function AdminSettingsScreen() {
   return (
     <AdminOnly title={TITLE}>
@@ -94,6 +98,7 @@ function RetentionForm() {
         </p>
       </form>
       <PasskeyPolicyForm />
+      <ConsentTextForm />
     </Page>
   );
 }

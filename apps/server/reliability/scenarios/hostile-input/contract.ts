@@ -227,6 +227,10 @@ const programmeParts = (p: Pools) => ({
   ),
   getRetention: none,
   setRetention: body(opt({ days: fc.oneof(fc.constant(null), fc.integer({ min: 7, max: 365 })) }, ['days'])),
+  getConsentText: none,
+  setConsentText: body(
+    opt({ en: fc.string({ maxLength: 80 }), es: fc.string({ maxLength: 80 }) }, ['en', 'es']),
+  ),
   orphanedClients: none,
   volunteers: none,
   reassignOrphan: body(
@@ -276,7 +280,9 @@ const clientLinkParts = (p: Pools) => ({
   linkOpen: body(opt({ token: linkToken, resend: fc.boolean() }, ['token'])),
   linkVerify: body(opt({ token: linkToken, code: sixDigits, pin: fuzzPin }, ['token'])),
   linkChecklist: none,
-  linkConsent: body(opt({ version: fc.constantFrom('2026-1', '') }, ['version'])),
+  linkConsent: body(
+    opt({ version: fc.constantFrom('1', ''), language: fc.constantFrom('en', 'es', 'fr') }, ['version']),
+  ),
   linkPresign: body(
     opt(
       {

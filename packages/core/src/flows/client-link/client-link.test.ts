@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors.js';
 import type { LinkChecklist } from '../../api/link-schemas.js';
-import { CLIENT_LINK_TEXTS, CONSENT_VERSION } from '../../client-link/texts.js';
+import { CLIENT_LINK_TEXTS } from '../../client-link/texts.js';
 import { createClientLinkFlow, type ClientLinkFlowOptions } from './client-link.js';
 
 const TOKEN = 'A'.repeat(43);
@@ -10,6 +10,7 @@ const checklist = (over: Partial<LinkChecklist> = {}): LinkChecklist => ({
   message: null,
   language: 'es',
   consented: false,
+  consent: { version: '3', en: 'I agree.', es: 'Acepto.' },
   expiresAt: '2026-12-01T00:00:00.000Z',
   rows: [{ docType: 'W-2', files: [], missing: null }],
   ...over,
@@ -61,7 +62,8 @@ describe('client link flow', () => {
     await flow.send({ type: 'prove', code: '123456' });
     expect(flow.getState()).toMatchObject({ status: 'consent' });
     await flow.send({ type: 'consent' });
-    expect(api.linkConsent).toHaveBeenCalledWith({ body: { version: CONSENT_VERSION } });
+    // The version shown, and the language it was read in.
+    expect(api.linkConsent).toHaveBeenCalledWith({ body: { version: '3', language: 'es' } });
     expect(flow.getState()).toMatchObject({ status: 'checklist', busy: false });
     await flow.send({ type: 'missing', docType: 'W-2', note: ' none ' });
     expect(api.linkAnswer).toHaveBeenCalledWith({ body: { docType: 'W-2', missing: true, note: 'none' } });

@@ -7,7 +7,7 @@
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage, isApiError } from '../../api/errors.js';
 import type { LinkChecklist } from '../../api/link-schemas.js';
-import { CLIENT_LINK_TEXTS, CONSENT_VERSION, type ClientLinkLanguage } from '../../client-link/texts.js';
+import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '../../client-link/texts.js';
 import { createStore, type Flow, type Store } from '../../store.js';
 
 export type ClientLinkState =
@@ -155,6 +155,12 @@ async function finish({ api, store }: Ports): Promise<void> {
   }
 }
 
+/** Agrees to the statement as shown: its version and the language it was read in go to the audit log. */
+async function consent(api: Ports['api'], state: ClientLinkState): Promise<unknown> {
+  if (state.status !== 'consent') return;
+  return api.linkConsent({ body: { version: state.checklist.consent.version, language: state.language } });
+}
+
 /** A link session kept from before (a reload) goes straight to the checklist; else the link is opened. */
 async function start(ports: Ports): Promise<void> {
   if (ports.store.getState().status !== 'opening') return;
@@ -193,7 +199,7 @@ export function createClientLinkFlow(options: ClientLinkFlowOptions): ClientLink
           if (store.getState().status === 'prove') await open(ports, true);
           return;
         case 'consent':
-          return act(ports, () => api.linkConsent({ body: { version: CONSENT_VERSION } }));
+          return act(ports, () => consent(api, store.getState()));
         case 'refresh':
           return act(ports, async () => undefined);
         case 'missing': {

@@ -84,7 +84,14 @@ function LinkBody({
     case 'done':
       return <p className="status status--ok">{t.thanks}</p>;
     case 'consent':
-      return <ConsentForm flow={flow} language={state.language} busy={state.busy} />;
+      return (
+        <ConsentForm
+          flow={flow}
+          language={state.language}
+          statement={state.checklist.consent[state.language]}
+          busy={state.busy}
+        />
+      );
     case 'checklist':
       return <Checklist flow={flow} state={state} ports={capture} />;
   }
@@ -158,10 +165,13 @@ function ProveForm({
 function ConsentForm({
   flow,
   language,
+  statement,
   busy,
 }: {
   flow: ClientLinkFlow;
   language: ClientLinkLanguage;
+  /** The admin's statement from settings, or the default one (served with the checklist). */
+  statement: string;
   busy: boolean;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
@@ -174,7 +184,7 @@ function ConsentForm({
         void flow.send({ type: 'consent' });
       }}
     >
-      <p>{t.consent}</p>
+      <p>{statement}</p>
       <label className="checkbox">
         <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.currentTarget.checked)} />
         {t.consentAgree}

@@ -1,41 +1,43 @@
 import {
-  LINK_DAYS_DEFAULT,
-  LINK_DAYS_MAX,
+  canSendLinkRequest,
+  createLinkRequestFlow,
   LINK_MESSAGE_MAX,
-  errorMessage,
+  LINK_DAYS_MAX,
+  requestLine,
   type Client,
   type ClientDocsState,
   type ClientLinkLanguage,
   type CreateLinkResponse,
-  type LinkStatusResponse,
+  type LinkRequestFlow,
+  type LinkRequestForm,
 } from '@vita-docs/core';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useServices } from '../../app/services';
 import { FormModal, Modal } from '../../components/modal';
+import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { linkTexts as T } from '../../texts';
 import { QrCode } from './qr-code';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
 /**
- * The client's newest request as the documents pages show it: read again each time the page's own list
- * is (`loaded` turns `ready`: a load, Refresh, an upload), and by `reload` after an action.
+ * The client's newest request as the documents pages show it, through the volunteer's request flow
+ * (core `createLinkRequestFlow`): read again each time the page's own list is (`loaded` turns `ready`:
+ * a load, Refresh, an upload).
  */
 export function useLinkStatus(clientId: string, loaded = 'ready') {
-  const { api } = useServices();
-  const [status, setStatus] = useState<LinkStatusResponse | null>(null);
-  const reload = useCallback(() => {
-    api.clientLinkStatus({ params: { id: clientId } }).then(setStatus, () => setStatus(null));
-  }, [api, clientId]);
+  const { api, platform } = useServices();
+  const flow = useFlowInstance(() => createLinkRequestFlow({ api, clientId, platform }));
+  const { status } = useFlow(flow);
   useEffect(() => {
-    if (loaded === 'ready') reload();
-  }, [reload, loaded]);
-  return { status, reload };
+    if (loaded === 'ready') void flow.send({ type: 'load' });
+  }, [flow, loaded]);
+  return { status, flow };
 }
 
 /**
  * `Request documents from client` on the Client Documents page: the dialog that sends the link, the
- * link as a QR code with Copy, and the open request with `Revoke link`.
+ * link as a QR code with Copy, and the open request (locked or not) with `Revoke link`.
  */
 export function ClientLinkPanel({
   client,
@@ -46,108 +48,65 @@ export function ClientLinkPanel({
   state: ClientDocsState;
   link: ReturnType<typeof useLinkStatus>;
 }) {
-  const { api, platform } = useServices();
-  const [asking, setAsking] = useState(false);
-  const [sent, setSent] = useState<CreateLinkResponse | null>(null);
-  const canSend = Boolean(client.email) || client.hasPin;
-  const request = link.status?.request;
-  const revoke = async () => {
-    try {
-      await api.revokeClientLink({ params: { id: client.clientId } });
-      setSent(null);
-    } catch (error) {
-      await platform.alert(errorMessage(error));
-    }
-    link.reload();
-  };
+  const { flow } = link;
+  const { status, form, sent } = useFlow(flow);
+  const canRequest = Boolean(client.email) || client.hasPin;
+  const line = requestLine(status);
   return (
     <section className="panel client-link" aria-label={T.request}>
       <div className="actions">
-        <button type="button" className="button" disabled={!canSend} onClick={() => setAsking(true)}>
+        <button
+          type="button"
+          className="button"
+          disabled={!canRequest}
+          onClick={() => void flow.send({ type: 'openDialog', categories: state.categories })}
+        >
           {T.request}
         </button>
-        {request?.state === 'open' && (
-          <button type="button" className="button button--danger" onClick={() => void revoke()}>
+        {line.kind === 'open' && (
+          <button
+            type="button"
+            className="button button--danger"
+            onClick={() => void flow.send({ type: 'revoke' })}
+          >
             {T.revoke}
           </button>
         )}
       </div>
-      {!canSend && <p className="status">{T.noWayToProve}</p>}
-      {request?.state === 'open' && (
-        <p className="status">
-          {T.openRequest(when(request.sentAt), request.openedAt !== null, request.filesIn)}
-        </p>
+      {!canRequest && <p className="status">{T.noWayToProve}</p>}
+      {line.kind === 'open' && (
+        <p className="status">{T.openRequest(when(line.sentAt), line.opened, line.filesIn)}</p>
       )}
-      {request?.state === 'done' && request.doneAt && (
-        <p className="status status--ok">{T.doneRequest(when(request.doneAt), request.filesIn)}</p>
+      {line.kind === 'open' && line.lockedUntil && (
+        <p className="status status--error">{T.lockedUntil(when(line.lockedUntil))}</p>
       )}
-      {asking && (
-        <RequestDialog
-          client={client}
-          state={state}
-          onClose={() => setAsking(false)}
-          onSent={(answer) => {
-            setAsking(false);
-            setSent(answer);
-            link.reload();
-          }}
-        />
+      {line.kind === 'lockedForGood' && <p className="status status--error">{T.lockedForGood}</p>}
+      {line.kind === 'done' && (
+        <p className="status status--ok">{T.doneRequest(when(line.doneAt), line.filesIn)}</p>
       )}
-      {sent && <SentDialog sent={sent} onClose={() => setSent(null)} />}
+      {form && <RequestDialog flow={flow} form={form} state={state} />}
+      {sent && <SentDialog sent={sent} onClose={() => void flow.send({ type: 'closeSent' })} />}
     </section>
   );
 }
 
 function RequestDialog({
-  client,
+  flow,
+  form,
   state,
-  onClose,
-  onSent,
 }: {
-  client: Client;
+  flow: LinkRequestFlow;
+  form: LinkRequestForm;
   state: ClientDocsState;
-  onClose: () => void;
-  onSent: (answer: CreateLinkResponse) => void;
 }) {
-  const { api, platform } = useServices();
-  // The Missing categories are ticked to start with.
-  const [chosen, setChosen] = useState(
-    () => new Set(state.categories.filter((c) => !c.hasFiles).map((c) => c.name)),
-  );
-  const [message, setMessage] = useState('');
-  const [days, setDays] = useState(LINK_DAYS_DEFAULT);
-  const [language, setLanguage] = useState<ClientLinkLanguage>('en');
-  const [saving, setSaving] = useState(false);
-  const toggle = (name: string) =>
-    setChosen((current) => {
-      const next = new Set(current);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
-  const submit = async () => {
-    setSaving(true);
-    try {
-      const body = {
-        categories: [...chosen],
-        days,
-        language,
-        ...(message.trim() && { message: message.trim() }),
-      };
-      onSent(await api.createClientLink({ params: { id: client.clientId }, body }));
-    } catch (error) {
-      setSaving(false);
-      await platform.alert(errorMessage(error));
-    }
-  };
   return (
     <FormModal
       title={T.dialogTitle}
       submitLabel={T.send}
-      saving={saving}
-      canSubmit={!saving && chosen.size > 0 && days >= 1 && days <= LINK_DAYS_MAX}
-      onCancel={onClose}
-      onSubmit={() => void submit()}
+      saving={form.saving}
+      canSubmit={canSendLinkRequest(form)}
+      onCancel={() => void flow.send({ type: 'closeDialog' })}
+      onSubmit={() => void flow.send({ type: 'send' })}
     >
       <fieldset className="field">
         <legend className="field__label">{T.categories}</legend>
@@ -155,20 +114,20 @@ function RequestDialog({
           <label key={category.name} className="checkbox">
             <input
               type="checkbox"
-              checked={chosen.has(category.name)}
-              onChange={() => toggle(category.name)}
+              checked={form.chosen.includes(category.name)}
+              onChange={() => void flow.send({ type: 'toggle', name: category.name })}
             />
             {category.name}
           </label>
         ))}
       </fieldset>
       <RequestFields
-        message={message}
-        days={days}
-        language={language}
-        onMessage={setMessage}
-        onDays={setDays}
-        onLanguage={setLanguage}
+        message={form.message}
+        days={form.days}
+        language={form.language}
+        onMessage={(message) => void flow.send({ type: 'setMessage', message })}
+        onDays={(days) => void flow.send({ type: 'setDays', days })}
+        onLanguage={(language) => void flow.send({ type: 'setLanguage', language })}
       />
     </FormModal>
   );
