@@ -133,6 +133,8 @@ export {
   CLIENT_LINK_TEXTS,
   CONSENT_VERSION,
   clientLinkText,
+  clientQualityWarning,
+  clientScanTexts,
   maskEmail,
 } from './client-link/texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
@@ -204,6 +206,8 @@ export type {
 export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
 export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
+export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
+export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
 export type { UploadFlow, UploadFlowOptions, CategoryUploadPorts } from './flows/upload/upload.js';
 export type {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_LINK_LANGUAGES, CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+import { STAFF_SCAN_TEXTS, type ScanTexts } from '../flows/scan/scan-texts.js';
+import {
+  CLIENT_LINK_LANGUAGES,
+  CLIENT_LINK_TEXTS,
+  clientLinkText,
+  clientQualityWarning,
+  clientScanTexts,
+  maskEmail,
+} from './texts.js';
 
 describe('client link texts', () => {
   it('has every key in every language, and no language has one the others lack', () => {
@@ -30,5 +38,38 @@ describe('client link texts', () => {
     expect(CLIENT_LINK_TEXTS.en.expired).toBe('This link has expired. Ask your volunteer for a new one.');
     expect(CLIENT_LINK_TEXTS.en.dontHave).toBe("I don't have this");
     expect(CLIENT_LINK_TEXTS.en.done).toBe("I'm done");
+  });
+});
+
+describe('the capture texts on the client page', () => {
+  const warnings = ['tooDark', 'washedOut', 'blurry', 'blank', 'tooSmall'] as const;
+
+  it('are in English exactly the staff screens’ words', () => {
+    const client = clientScanTexts('en');
+    for (const [key, value] of Object.entries(STAFF_SCAN_TEXTS)) {
+      const sample = (text: ScanTexts[keyof ScanTexts]) =>
+        typeof text === 'string'
+          ? text
+          : key === 'refused'
+            ? (text as ScanTexts['refused'])(['a.docx', 'b.heic'])
+            : key === 'warning'
+              ? warnings.map((w) => (text as ScanTexts['warning'])(w)).join('|')
+              : key === 'failed'
+                ? (text as ScanTexts['failed'])('no memory')
+                : [1, 2, 30].map((n) => (text as (n: number) => string)(n)).join('|');
+      expect(sample(client[key as keyof ScanTexts]), key).toBe(sample(value));
+    }
+  });
+
+  it('are in Spanish in the Spanish table', () => {
+    const es = clientScanTexts('es');
+    expect(es.title).toBe('Escanear páginas');
+    expect(es.done(1)).toBe('Listo (1 página)');
+    expect(es.done(2)).toBe('Listo (2 páginas)');
+    expect(es.page(3)).toBe('Página 3');
+    expect(es.discard(2)).toBe('¿Descartar las 2 páginas escaneadas?');
+    expect(es.refused(['a.docx'])).toContain('a.docx');
+    expect(clientQualityWarning('es', 'tooDark')).toBe('Esta foto se ve muy oscura.');
+    for (const w of warnings) expect(clientQualityWarning('es', w)).not.toBe(clientQualityWarning('en', w));
   });
 });
