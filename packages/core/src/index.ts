@@ -133,11 +133,16 @@ export {
   CLIENT_LINK_TEXTS,
   CONSENT_VERSION,
   clientLinkText,
-  clientQualityWarning,
-  clientScanTexts,
   maskEmail,
 } from './client-link/texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
+export {
+  CLIENT_CAPTURE_TEXTS,
+  clientCaptureText,
+  clientQualityWarning,
+  clientScanTexts,
+} from './client-link/capture-texts.js';
+export type { CaptureTextKey } from './client-link/capture-texts.js';
 export { createLinkApi, LINK_CALLS } from './client-link/link-api.js';
 export type { LinkApi, LinkApiOptions } from './client-link/link-api.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';

@@ -14,8 +14,6 @@ export {
   CLIENT_LINK_TEXTS,
   CONSENT_VERSION,
   clientLinkText,
-  clientQualityWarning,
-  clientScanTexts,
   maskEmail,
 } from './texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './texts.js';

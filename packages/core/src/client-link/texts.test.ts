@@ -1,30 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { STAFF_SCAN_TEXTS, type ScanTexts } from '../flows/scan/scan-texts.js';
-import {
-  CLIENT_LINK_LANGUAGES,
-  CLIENT_LINK_TEXTS,
-  clientLinkText,
-  clientQualityWarning,
-  clientScanTexts,
-  maskEmail,
-} from './texts.js';
+import { CLIENT_CAPTURE_TEXTS, clientQualityWarning, clientScanTexts } from './capture-texts.js';
+import { CLIENT_LINK_LANGUAGES, CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+
+/** Both tables the client page speaks from: the page's and its capture parts'. */
+const TABLES = { page: CLIENT_LINK_TEXTS, capture: CLIENT_CAPTURE_TEXTS } as const;
 
 describe('client link texts', () => {
-  it('has every key in every language, and no language has one the others lack', () => {
-    const keys = CLIENT_LINK_LANGUAGES.map((l) => Object.keys(CLIENT_LINK_TEXTS[l]).sort());
-    for (const list of keys) expect(list).toEqual(keys[0]);
-    for (const l of CLIENT_LINK_LANGUAGES)
-      for (const [key, text] of Object.entries(CLIENT_LINK_TEXTS[l]))
-        expect(text, `${l}.${key}`).not.toBe('');
-  });
+  it.each(Object.entries(TABLES))(
+    'has every key of the %s table in every language, and no language has one the others lack',
+    (_, table) => {
+      const keys = CLIENT_LINK_LANGUAGES.map((l) => Object.keys(table[l]).sort());
+      for (const list of keys) expect(list).toEqual(keys[0]);
+      for (const l of CLIENT_LINK_LANGUAGES)
+        for (const [key, text] of Object.entries(table[l])) expect(text, `${l}.${key}`).not.toBe('');
+    },
+  );
 
-  it('keeps each text’s places in every language', () => {
-    const places = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
-    for (const [key, text] of Object.entries(CLIENT_LINK_TEXTS.en))
-      expect(places(CLIENT_LINK_TEXTS.es[key as keyof typeof CLIENT_LINK_TEXTS.es]), key).toEqual(
-        places(text),
-      );
-  });
+  it.each(Object.entries(TABLES))(
+    'keeps each text’s places of the %s table in every language',
+    (_, table) => {
+      const places = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+      const es: Readonly<Record<string, string>> = table.es;
+      for (const [key, text] of Object.entries(table.en))
+        expect(places(es[key] ?? ''), key).toEqual(places(text));
+    },
+  );
 
   it('has the issue’s English texts exactly', () => {
     expect(clientLinkText('en', 'greeting', { firstName: 'Jane' })).toBe(

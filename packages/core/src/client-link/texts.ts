@@ -4,9 +4,6 @@
  * language: `satisfies` makes a missing or extra key a type error, and texts.test.ts checks it at run time.
  * The staff screens stay English as the spec writes them (packages/ui texts).
  */
-import type { ScanTexts } from '../flows/scan/scan-texts.js';
-import type { QualityWarning } from '../quality/assess.js';
-
 export const CLIENT_LINK_LANGUAGES = ['en', 'es'] as const;
 export type ClientLinkLanguage = (typeof CLIENT_LINK_LANGUAGES)[number];
 
@@ -45,33 +42,6 @@ const en = {
   uploadFailed: 'This file could not be added.',
   retry: 'Try again',
   added: 'Added',
-  scanTitle: 'Scan pages',
-  scanAddPage: 'Add page',
-  scanHint: 'Take a photo of each page, in order. You can also drop photos here.',
-  cancel: 'Cancel',
-  scanDoneOne: 'Done (1 page)',
-  scanDoneMany: 'Done ({count} pages)',
-  scanMaking: 'Making the PDF…',
-  scanPagesLabel: 'Pages',
-  scanPage: 'Page {number}',
-  retake: 'Retake',
-  keepAnyway: 'Keep anyway',
-  rotateLeft: 'Rotate left',
-  rotateRight: 'Rotate right',
-  moveUp: 'Move up',
-  moveDown: 'Move down',
-  scanRefused:
-    'These files cannot be scan pages: {names}. Add photos (JPEG, PNG, WebP or BMP), or use Upload files.',
-  scanTooMany: 'A scan can have at most 30 pages.',
-  scanDiscardOne: 'Discard the scanned page?',
-  scanDiscardMany: 'Discard the {count} scanned pages?',
-  scanFailed: 'The scan could not be made into a PDF: {reason}',
-  photoTooDark: 'This photo looks too dark.',
-  photoWashedOut: 'This photo looks washed out.',
-  photoBlurry: 'This photo looks blurry.',
-  pageBlank: 'This page looks blank.',
-  photoTooSmall: 'This photo is too small to read.',
-  preview: 'Preview of {name}',
   mailSubject: 'Please add your tax documents',
   mailBody:
     'Hi {firstName},\n\nYour tax volunteer asks you to add some documents. Open this link (it works for {days} days):\n\n{url}\n',
@@ -118,33 +88,6 @@ const es = {
   uploadFailed: 'No se pudo agregar este archivo.',
   retry: 'Intentar de nuevo',
   added: 'Agregado',
-  scanTitle: 'Escanear páginas',
-  scanAddPage: 'Agregar página',
-  scanHint: 'Tome una foto de cada página, en orden. También puede soltar fotos aquí.',
-  cancel: 'Cancelar',
-  scanDoneOne: 'Listo (1 página)',
-  scanDoneMany: 'Listo ({count} páginas)',
-  scanMaking: 'Creando el PDF…',
-  scanPagesLabel: 'Páginas',
-  scanPage: 'Página {number}',
-  retake: 'Tomar de nuevo',
-  keepAnyway: 'Usarla así',
-  rotateLeft: 'Girar a la izquierda',
-  rotateRight: 'Girar a la derecha',
-  moveUp: 'Subir',
-  moveDown: 'Bajar',
-  scanRefused:
-    'Estos archivos no pueden ser páginas: {names}. Agregue fotos (JPEG, PNG, WebP o BMP) o use Subir archivos.',
-  scanTooMany: 'Un escaneo puede tener como máximo 30 páginas.',
-  scanDiscardOne: '¿Descartar la página escaneada?',
-  scanDiscardMany: '¿Descartar las {count} páginas escaneadas?',
-  scanFailed: 'No se pudo crear el PDF del escaneo: {reason}',
-  photoTooDark: 'Esta foto se ve muy oscura.',
-  photoWashedOut: 'Esta foto se ve descolorida.',
-  photoBlurry: 'Esta foto se ve borrosa.',
-  pageBlank: 'Esta página parece estar en blanco.',
-  photoTooSmall: 'Esta foto es muy pequeña para leerla.',
-  preview: 'Vista previa de {name}',
   mailSubject: 'Por favor agregue sus documentos de impuestos',
   mailBody:
     'Hola {firstName}:\n\nSu voluntario de impuestos le pide que agregue algunos documentos. Abra este enlace (funciona por {days} días):\n\n{url}\n',
@@ -168,47 +111,6 @@ export function clientLinkText(
   return CLIENT_LINK_TEXTS[language][key].replace(/\{(\w+)\}/g, (all, name: string) =>
     name in values ? String(values[name]) : all,
   );
-}
-
-const WARNING_KEYS = {
-  tooDark: 'photoTooDark',
-  washedOut: 'photoWashedOut',
-  blurry: 'photoBlurry',
-  blank: 'pageBlank',
-  tooSmall: 'photoTooSmall',
-} as const satisfies Record<QualityWarning, ClientLinkTextKey>;
-
-/** A photo's quality warning in the client's language (the staff's `qualityWarningMessage`). */
-export function clientQualityWarning(language: ClientLinkLanguage, warning: QualityWarning): string {
-  return CLIENT_LINK_TEXTS[language][WARNING_KEYS[warning]];
-}
-
-/** The Scan pages dialog's words in the client's language (the staff's are `STAFF_SCAN_TEXTS`). */
-export function clientScanTexts(language: ClientLinkLanguage): ScanTexts {
-  const t = CLIENT_LINK_TEXTS[language];
-  const fill = (key: ClientLinkTextKey, values: Readonly<Record<string, string | number>>) =>
-    clientLinkText(language, key, values);
-  return {
-    refused: (names) => fill('scanRefused', { names: names.join(', ') }),
-    tooManyPages: t.scanTooMany,
-    discard: (count) => (count === 1 ? t.scanDiscardOne : fill('scanDiscardMany', { count })),
-    failed: (reason) => fill('scanFailed', { reason }),
-    title: t.scanTitle,
-    addPage: t.scanAddPage,
-    hint: t.scanHint,
-    cancel: t.cancel,
-    done: (count) => (count === 1 ? t.scanDoneOne : fill('scanDoneMany', { count })),
-    making: t.scanMaking,
-    pagesLabel: t.scanPagesLabel,
-    page: (number) => fill('scanPage', { number }),
-    retake: t.retake,
-    rotateLeft: t.rotateLeft,
-    rotateRight: t.rotateRight,
-    moveUp: t.moveUp,
-    moveDown: t.moveDown,
-    remove: t.remove,
-    warning: (warning) => clientQualityWarning(language, warning),
-  };
 }
 
 /** `jane@example.org` → `j•••@example.org`: enough for the client to recognise it, little for anyone else. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScanPage } from '../../pdf/scan-page.js';
 import type { FileLike } from '../../ports.js';
 import { createRecordingDialogs, createTestFile } from '../../testing/index.js';
-import { clientScanTexts } from '../../client-link/texts.js';
+import { clientScanTexts } from '../../client-link/capture-texts.js';
 import { createScanFlow } from './scan.js';
 import type { ScanFlowOptions } from './scan.js';
 
@@ -137,7 +137,10 @@ describe('Scan pages', () => {
     let language: 'en' | 'es' = 'es';
     const { flow, platform } = setup({ texts: () => clientScanTexts(language) });
     await flow.send({ type: 'open' });
-    await flow.send({ type: 'add', files: [photo('1.jpg'), createTestFile('a.docx', 'x', 'application/msword')] });
+    await flow.send({
+      type: 'add',
+      files: [photo('1.jpg'), createTestFile('a.docx', 'x', 'application/msword')],
+    });
     expect(flow.getState().error).toBe(
       'Estos archivos no pueden ser páginas: a.docx. Agregue fotos (JPEG, PNG, WebP o BMP) o use Subir archivos.',
     );

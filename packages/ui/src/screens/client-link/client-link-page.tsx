@@ -242,7 +242,15 @@ function Checklist({
             onScan={() => void load().then(({ capture: c }) => c.scan(row.docType))}
             thumb={
               capture && module
-                ? (key, label) => <module.StoredThumb capture={capture} fileKey={key} label={label} />
+                ? (key, filename) =>
+                    capture.thumb(key) ? (
+                      <module.StoredThumb
+                        capture={capture}
+                        fileKey={key}
+                        filename={filename}
+                        language={language}
+                      />
+                    ) : null
                 : undefined
             }
             queue={
@@ -386,7 +394,7 @@ function MissingForm({
 }
 
 /** Draws the thumbnail of a stored file made on this phone (null when it was stored before a reload). */
-type ThumbSlot = (key: string, label: string) => React.ReactNode;
+type ThumbSlot = (key: string, filename: string) => React.ReactNode;
 
 /** The files added through this link, each with its thumbnail, name, size and Remove. */
 function AddedFiles({
@@ -408,9 +416,7 @@ function AddedFiles({
     <ul className="link-files" aria-label={t.added}>
       {files.map((file) => (
         <li key={file.key} className="link-file">
-          {thumb?.(file.key, clientLinkText(language, 'preview', { name: file.filename })) ?? (
-            <TypeBadge filename={file.filename} />
-          )}
+          {thumb?.(file.key, file.filename) ?? <TypeBadge filename={file.filename} />}
           <span className="link-file__name">{file.filename}</span>
           <span className="link-file__size">{formatBytes(file.size)}</span>
           <button

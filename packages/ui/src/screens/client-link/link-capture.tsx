@@ -5,8 +5,9 @@
  * client's language.
  */
 import {
+  CLIENT_CAPTURE_TEXTS,
   CLIENT_LINK_TEXTS,
-  clientLinkText,
+  clientCaptureText,
   clientQualityWarning,
   clientScanTexts,
   createScanFlow,
@@ -39,14 +40,16 @@ type LinkApi = Pick<ApiClient, 'linkPresign' | 'linkComplete'>;
 /** Where each upload's thumbnail comes from, noted as it is sent and kept under its stored key. */
 interface ThumbNotes {
   sending(source: ThumbSource | undefined): void;
+  /** The file being sent is stored under `key` (said at its presign). */
   stored(key: string): void;
 }
 
 /** The upload queue's two calls, answered by the link session's: it may only add to its own categories. */
 function linkUploadApi(api: LinkApi, notes: ThumbNotes): Pick<ApiClient, 'presignUpload' | 'completeUpload'> {
   return {
-    presignUpload: ({ body }) =>
-      api.linkPresign({
+    // The key is known at the presign: the PUT's answer may store the file without a complete.
+    presignUpload: async ({ body }) => {
+      const presigned = await api.linkPresign({
         body: {
           docType: body.docType,
           filename: body.filename,
@@ -54,10 +57,12 @@ function linkUploadApi(api: LinkApi, notes: ThumbNotes): Pick<ApiClient, 'presig
           size: body.size ?? 0,
           sha256: body.sha256 ?? '',
         },
-      }),
+      });
+      notes.stored(presigned.key);
+      return presigned;
+    },
     completeUpload: async ({ body }) => {
       const { file } = await api.linkComplete({ body });
-      notes.stored(file.key);
       return {
         ok: true as const,
         item: { ...file, docType: '', lastModified: new Date().toISOString() },
@@ -229,7 +234,7 @@ export function RowQueue({
 }) {
   const [flow] = useState(() => capture.queue(docType));
   const state = useFlow(flow);
-  const t = CLIENT_LINK_TEXTS[language];
+  const t = { ...CLIENT_LINK_TEXTS[language], ...CLIENT_CAPTURE_TEXTS[language] };
   const pending = state.queue.filter((item) => item.progress.status !== 'done');
   if (pending.length === 0) return null;
   return (
@@ -243,7 +248,7 @@ export function RowQueue({
             <PhotoThumb
               file={item.original}
               rotate={item.rotate ?? 0}
-              label={clientLinkText(language, 'preview', { name })}
+              label={clientCaptureText(language, 'preview', { name })}
             />
             <span className="link-file__name">{name}</span>
             {choose ? (
@@ -298,16 +303,19 @@ export function ScanHost({ capture, language }: { capture: LinkCapture; language
   return <ScanDialog flow={capture.scanFlow} texts={clientScanTexts(language)} />;
 }
 
-/** The thumbnail of a file stored through this page. */
+/** The thumbnail of a file stored through this page (null for one stored before it was loaded). */
 export function StoredThumb({
   capture,
   fileKey,
-  label,
+  filename,
+  language,
 }: {
   capture: LinkCapture;
   fileKey: string;
-  label: string;
+  filename: string;
+  language: ClientLinkLanguage;
 }) {
   const source = capture.thumb(fileKey);
+  const label = clientCaptureText(language, 'preview', { name: filename });
   return source ? <FileThumb source={source} label={label} /> : null;
 }
