@@ -144,3 +144,16 @@ export const LinkAnswerRequest = z.object({
   note: Note('The note', LINK_MESSAGE_MAX).optional(),
 });
 export type LinkAnswerRequest = z.input<typeof LinkAnswerRequest>;
+
+/**
+ * The link's journal key (docs/security.md): what the client's phone seals its queued files with, so they
+ * survive a reload; handed only to a live link session, so nothing kept opens once the link has closed.
+ */
+export const LinkJournalKeyResponse = z.object({
+  keyId: z.string(),
+  /** AES-256, base64. */
+  key: z.string(),
+  /** The link's end: nothing kept is worth more after it. */
+  expiresAt: Timestamp,
+});
+export type LinkJournalKeyResponse = z.infer<typeof LinkJournalKeyResponse>;
