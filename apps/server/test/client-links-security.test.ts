@@ -258,7 +258,9 @@ describe('client request links under attack', () => {
     // A second session of the same link (a reload after the cookie went): the same key opens what was kept.
     const again = await (await linkSessionFor(first.token, first.email)).get('/api/link/session/journal-key');
     expect(again.body).toEqual(key.body);
-    const otherKey = await (await linkSessionFor(other.token, other.email)).get('/api/link/session/journal-key');
+    const otherKey = await (
+      await linkSessionFor(other.token, other.email)
+    ).get('/api/link/session/journal-key');
     expect(otherKey.body.key).not.toBe(key.body.key);
     expect((await app.agent().get('/api/link/session/journal-key')).status).toBe(401);
     expect((await people.volA.call('DELETE', `/api/clients/${first.clientId}/link`)).status).toBe(200);

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import { pagePhoto } from './support/documents.js';
+import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 
@@ -118,5 +118,36 @@ describe('the client page’s capture tools, in Spanish', () => {
     await expect
       .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBeGreaterThan(0);
+  });
+
+  it('a file queued offline is kept across a reload and stored once when the connection returns', async () => {
+    const { page, context } = client;
+    const stored = async () =>
+      (
+        await api.call<{ items: { filename: string }[] }>('GET', `/docs/list/${clientId}?docType=13614-C`)
+      ).items
+        .map((item) => item.filename)
+        .filter((name) => name === 'kept.pdf');
+    await context.setOffline(true);
+    await row(page, '13614-C')
+      .getByLabel('Subir archivos', { exact: true })
+      .setInputFiles([await pdfFixture('kept.pdf')]);
+    const waiting = row(page, '13614-C').getByRole('listitem').filter({ hasText: 'kept.pdf' });
+    await waiting.getByText('Esperando conexión…').waitFor();
+    // Back on the network, but the upload itself still cannot get through, so the reload comes first.
+    await page.route('**/api/link/session/presign', (route) => route.abort('internetdisconnected'));
+    await context.setOffline(false);
+    await page.reload();
+    await seeHeading(page, 'Hola Dora, por favor agregue estos documentos');
+    await waiting.getByText('Esperando conexión…').waitFor();
+    expect(await stored()).toEqual([]);
+    await page.unroute('**/api/link/session/presign');
+    // The browser's own switch says the connection is back: what waits goes by itself.
+    await context.setOffline(true);
+    await context.setOffline(false);
+    const added = row(page, '13614-C').getByRole('list', { name: 'Agregado' });
+    await added.getByText('kept.pdf', { exact: true }).waitFor();
+    expect(await stored()).toEqual(['kept.pdf']);
+    expect(await added.getByText('kept.pdf', { exact: true }).count()).toBe(1);
   });
 });

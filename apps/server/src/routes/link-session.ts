@@ -275,7 +275,11 @@ function linkJournalKeyRoute(app: FastifyInstance, services: Services): void {
     const { link } = await linkSession(services, request);
     void reply.header('cache-control', 'no-store');
     const key = deriveSubkey(services.secret, `vita-docs/link-journal/v1/${link.id}`);
-    return { keyId: `link-${link.id}`, key: key.toString('base64'), expiresAt: link.expires_at.toISOString() };
+    return {
+      keyId: `link-${link.id}`,
+      key: key.toString('base64'),
+      expiresAt: link.expires_at.toISOString(),
+    };
   });
 }
 

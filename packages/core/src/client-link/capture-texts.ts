@@ -36,6 +36,7 @@ const en = {
   pageBlank: 'This page looks blank.',
   photoTooSmall: 'This photo is too small to read.',
   preview: 'Preview of {name}',
+  waitingForConnection: 'Waiting for connection…',
 } as const;
 
 export type CaptureTextKey = keyof typeof en;
@@ -68,6 +69,7 @@ const es = {
   pageBlank: 'Esta página parece estar en blanco.',
   photoTooSmall: 'Esta foto es muy pequeña para leerla.',
   preview: 'Vista previa de {name}',
+  waitingForConnection: 'Esperando conexión…',
 } as const satisfies Readonly<Record<CaptureTextKey, string>>;
 
 /** The capture texts of each language, by language. */

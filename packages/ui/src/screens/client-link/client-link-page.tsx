@@ -15,6 +15,7 @@ import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from '../documents/file-picker';
 import type * as CaptureParts from './link-capture';
 import type { LinkCapture } from './link-capture';
+import { forgetKept, LINK_KEPT_FLAG } from './link-kept';
 import '../../styles/base.css';
 import '../../styles/forms.css';
 import '../../styles/client-link.css';
@@ -42,6 +43,9 @@ export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
   useEffect(() => {
     document.documentElement.lang = state.language;
   }, [state.language]);
+  useEffect(() => {
+    if (state.status === 'gone' || state.status === 'done') forgetKept();
+  }, [state.status]);
   const other: ClientLinkLanguage = state.language === 'en' ? 'es' : 'en';
   return (
     <main className="link-page">
@@ -197,15 +201,22 @@ function useCapture(ports: CapturePorts, onStored: () => void, language: ClientL
   const [module, setModule] = useState<Parts | null>(null);
   const current = useRef(language);
   current.current = language;
-  const load = async (): Promise<{ capture: LinkCapture; module: Parts }> => {
-    if (capture && module) return { capture, module };
-    const { createLinkCapture, RowQueue, ScanHost, StoredThumb } = await import('./link-capture');
-    const made = createLinkCapture({ ...ports, onStored, language: () => current.current });
-    const parts = { RowQueue, ScanHost, StoredThumb };
-    setModule(parts);
-    setCapture(made);
-    return { capture: made, module: parts };
-  };
+  // One load, however many presses (or the resume of kept files) ask for it before it is done.
+  const loading = useRef<Promise<{ capture: LinkCapture; module: Parts }> | null>(null);
+  const load = () =>
+    (loading.current ??= import('./link-capture').then(
+      ({ createLinkCapture, RowQueue, ScanHost, StoredThumb }) => {
+        const made = createLinkCapture({ ...ports, onStored, language: () => current.current });
+        const parts = { RowQueue, ScanHost, StoredThumb };
+        setModule(parts);
+        setCapture(made);
+        return { capture: made, module: parts };
+      },
+      (error: unknown) => {
+        loading.current = null; // a chunk that could not load (offline) is tried again on the next press
+        throw error;
+      },
+    ));
   useEffect(() => () => capture?.dispose(), [capture]);
   return { capture, module, load };
 }
@@ -222,6 +233,10 @@ function Checklist({
   const { checklist, language } = state;
   const t = CLIENT_LINK_TEXTS[language];
   const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
+  useEffect(() => {
+    // Files kept before a reload: the capture parts load at once to send them.
+    if (window.localStorage.getItem(LINK_KEPT_FLAG)) void load();
+  }, []); // once, when the checklist first shows
   const add = async (docType: string, files: FileLike[], camera = false) =>
     (await load()).capture.add(docType, files, camera);
   return (

@@ -22,7 +22,6 @@ import {
   type QueuedFile,
   type ScanFlow,
   type UploadFlow,
-  type UploadJournal,
 } from '@vita-docs/core';
 import { useState } from 'react';
 import { browserClock, browserConnectivity } from '../../host';
@@ -32,10 +31,11 @@ import { FilePicker, PHOTO_ACCEPT } from '../documents/file-picker';
 import { createLazyConverter } from '../documents/lazy-converter';
 import { PhotoThumb } from '../documents/photo-thumb';
 import { ScanDialog } from '../documents/scan-dialog';
+import { openLinkJournal } from './link-journal';
 import { FileThumb, type ThumbSource } from './link-thumb';
 import '../../styles/documents.css';
 
-type LinkApi = Pick<ApiClient, 'linkPresign' | 'linkComplete'>;
+type LinkApi = Pick<ApiClient, 'linkPresign' | 'linkComplete' | 'linkJournalKey'>;
 
 /** Where each upload's thumbnail comes from, noted as it is sent and kept under its stored key. */
 interface ThumbNotes {
@@ -79,8 +79,6 @@ export interface LinkCapture {
   queue(docType: string): UploadFlow;
   /** The thumbnail of a file this page stored (by its key); undefined for one stored before a reload. */
   thumb(key: string): ThumbSource | undefined;
-  /** Queues files kept on this phone before a reload (each in its category's queue) and sends them. */
-  restore(files: readonly KeptFile[]): void;
   scanFlow: ScanFlow;
   dispose(): void;
 }
@@ -91,13 +89,11 @@ export interface LinkCaptureOptions {
   onStored: () => void;
   /** The page's language now (it can change while the capture parts live). */
   language: () => ClientLinkLanguage;
-  /** Keeps queued files on the phone until they are stored (see link-journal.ts); without it nothing is kept. */
-  journal?: UploadJournal;
 }
 
 /** A file still to be sent whose photo has warnings the client has not answered (Keep anyway or Retake). */
 const awaitsChoice = (item: QueuedFile) =>
-  item.warnings.length > 0 && (item.progress.status === 'queued' || item.progress.status === 'converting');
+  item.warnings.length > 0 && ['queued', 'converting', 'saving'].includes(item.progress.status);
 
 /** What a queue item's thumbnail is made of: the photo as turned, a scan's first page, or the file itself. */
 function thumbOf(item: QueuedFile, scanFirstPages: WeakMap<object, ThumbSource>): ThumbSource {
@@ -108,7 +104,10 @@ function thumbOf(item: QueuedFile, scanFirstPages: WeakMap<object, ThumbSource>)
 }
 
 export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
-  const { api, logger, onStored, language, journal } = options;
+  const { api, logger, onStored, language } = options;
+  // Queued files are kept on the phone (sealed under the link's key) until stored: a reload loses none.
+  const kept = typeof indexedDB === 'undefined' ? null : openLinkJournal(api);
+  const journal = kept?.journal;
   const putFile = createXhrPutFile();
   const photos = createLazyConverter(logger);
   const thumbs = new Map<string, ThumbSource>();
@@ -190,6 +189,16 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
       if (scanning !== null) add(scanning, [file], false);
     },
   });
+  const restore = (files: readonly KeptFile[]) => {
+    const byType = new Map<string, KeptFile[]>();
+    for (const file of files)
+      byType.set(file.entry.target.docType, [...(byType.get(file.entry.target.docType) ?? []), file]);
+    for (const [docType, group] of byType) {
+      const flow = queue(docType);
+      void flow.send({ type: 'restore', files: group }).then(() => send(flow));
+    }
+  };
+  void kept?.kept.then(restore);
   return {
     add,
     answer(docType, id, file) {
@@ -205,15 +214,6 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     },
     queue,
     thumb: (key) => thumbs.get(key),
-    restore(files) {
-      const byType = new Map<string, KeptFile[]>();
-      for (const kept of files)
-        byType.set(kept.entry.target.docType, [...(byType.get(kept.entry.target.docType) ?? []), kept]);
-      for (const [docType, group] of byType) {
-        const flow = queue(docType);
-        void flow.send({ type: 'restore', files: group }).then(() => send(flow));
-      }
-    },
     scanFlow,
     dispose() {
       for (const flow of queues.values()) flow.dispose();
@@ -259,7 +259,11 @@ export function RowQueue({
               ))
             ) : (
               <span className={failed ? 'status status--error' : 'status'}>
-                {failed ? t.uploadFailed : t.uploading}
+                {failed
+                  ? t.uploadFailed
+                  : item.progress.status === 'waiting'
+                    ? t.waitingForConnection
+                    : t.uploading}
               </span>
             )}
             {choose && (
