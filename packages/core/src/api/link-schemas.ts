@@ -5,11 +5,12 @@
 import { z } from 'zod';
 import { CLIENT_LINK_LANGUAGES } from '../client-link/texts.js';
 import { Code, DocKey, DocTypeName, Timestamp, cleanString, hasNoBidiControls } from './fields.js';
+import { LINK_DAYS_MAX } from '../client-link/limits.js';
 import { Sha256Hex } from './schemas.js';
 
 export const LINK_MESSAGE_MAX = 500;
 export const LINK_DAYS_DEFAULT = 7;
-export const LINK_DAYS_MAX = 14;
+export { LINK_DAYS_MAX };
 /** At most this many files come in through one link. */
 export const LINK_MAX_FILES = 100;
 

@@ -6,7 +6,7 @@
  * the key, so nothing the phone kept opens again (and the page deletes it, link-kept.ts).
  */
 import type { ApiClient, KeptFile, UploadJournal } from '@vita-docs/core';
-import { LINK_DAYS_MAX } from '@vita-docs/core';
+import { LINK_DAYS_MAX } from '@vita-docs/core/client-link';
 import { LINK_JOURNAL_DB, LINK_KEPT_FLAG } from './link-kept';
 
 /** The one owner of the link journal: the link session (the key itself says which link). */
