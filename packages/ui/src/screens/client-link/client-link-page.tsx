@@ -233,10 +233,12 @@ function Checklist({
   const { checklist, language } = state;
   const t = CLIENT_LINK_TEXTS[language];
   const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
+  const loadNow = useRef(load);
+  loadNow.current = load;
   useEffect(() => {
-    // Files kept before a reload: the capture parts load at once to send them.
-    if (window.localStorage.getItem(LINK_KEPT_FLAG)) void load();
-  }, []); // once, when the checklist first shows
+    // Files kept before a reload: the capture parts load at once (when the checklist first shows) to send them.
+    if (window.localStorage.getItem(LINK_KEPT_FLAG)) void loadNow.current();
+  }, []);
   const add = async (docType: string, files: FileLike[], camera = false) =>
     (await load()).capture.add(docType, files, camera);
   return (

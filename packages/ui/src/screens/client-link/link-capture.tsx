@@ -22,6 +22,7 @@ import {
   type QueuedFile,
   type ScanFlow,
   type UploadFlow,
+  type UploadJournal,
 } from '@vita-docs/core';
 import { useState } from 'react';
 import { browserClock, browserConnectivity } from '../../host';
@@ -103,6 +104,82 @@ function thumbOf(item: QueuedFile, scanFirstPages: WeakMap<object, ThumbSource>)
   return { file: item.file, rotate: 0 };
 }
 
+/** The thumbnail of the file being sent, kept under the key it is stored as. */
+function thumbNotes() {
+  const thumbs = new Map<string, ThumbSource>();
+  let sending: ThumbSource | undefined;
+  const notes: ThumbNotes = {
+    sending: (source) => (sending = source),
+    stored: (key) => void (sending && thumbs.set(key, sending)),
+  };
+  return { thumbs, notes };
+}
+
+/** Quality checks under way: a row waits for them before it sends, so a bad photo is not sent unasked. */
+function trackedChecks(check: InspectImage) {
+  const checking = new Set<Promise<unknown>>();
+  const inspect: InspectImage = (file) => {
+    const result = check(file);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    checking.add(settled);
+    void settled.then(() => checking.delete(settled));
+    return result;
+  };
+  const checksDone = async () => {
+    while (checking.size) await Promise.all(checking);
+    // The queue takes each check's answer in a reaction of its own, after ours.
+    await new Promise<void>((resolve) => browserClock.setTimeout(resolve, 0));
+  };
+  return { inspect, checksDone };
+}
+
+/** The upload queue of one row: the product's, with the link session's calls and the tracked quality check. */
+function rowQueue(
+  docType: string,
+  parts: {
+    api: Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
+    putFile: ReturnType<typeof createXhrPutFile>;
+    photos: ReturnType<typeof createLazyConverter>;
+    inspect: InspectImage;
+    onStored: () => void;
+    journal: UploadJournal | undefined;
+  },
+): UploadFlow {
+  const { api, putFile, photos, inspect, onStored, journal } = parts;
+  return createUploadFlow({
+    api,
+    putFile,
+    convert: photos.convert,
+    inspect,
+    storage: window.localStorage,
+    platform: { alert: async (message) => window.alert(message) },
+    target: { clientId: 'link', docType },
+    refresh: onStored,
+    clock: browserClock,
+    connectivity: browserConnectivity,
+    newId: () => globalThis.crypto.randomUUID(),
+    ...(journal && { journal }),
+  });
+}
+
+/** Queues the files kept before a reload again, each in its row's queue, and sends them. */
+function restoreKept(
+  files: readonly KeptFile[],
+  queue: (docType: string) => UploadFlow,
+  send: (flow: UploadFlow) => void,
+): void {
+  const byType = new Map<string, KeptFile[]>();
+  for (const file of files)
+    byType.set(file.entry.target.docType, [...(byType.get(file.entry.target.docType) ?? []), file]);
+  for (const [docType, group] of byType) {
+    const flow = queue(docType);
+    void flow.send({ type: 'restore', files: group }).then(() => send(flow));
+  }
+}
+
 export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   const { api, logger, onStored, language } = options;
   // Queued files are kept on the phone (sealed under the link's key) until stored: a reload loses none.
@@ -110,31 +187,10 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   const journal = kept?.journal;
   const putFile = createXhrPutFile();
   const photos = createLazyConverter(logger);
-  const thumbs = new Map<string, ThumbSource>();
+  const { thumbs, notes } = thumbNotes();
   const scanFirstPages = new WeakMap<object, ThumbSource>();
-  let sending: ThumbSource | undefined;
-  const notes: ThumbNotes = {
-    sending: (source) => (sending = source),
-    stored: (key) => void (sending && thumbs.set(key, sending)),
-  };
   const queues = new Map<string, UploadFlow>();
-  /** Quality checks under way: a row waits for them before it sends, so a bad photo is not sent unasked. */
-  const checking = new Set<Promise<unknown>>();
-  const inspect: InspectImage = (file) => {
-    const check = photos.inspect(file);
-    const settled = check.then(
-      () => undefined,
-      () => undefined,
-    );
-    checking.add(settled);
-    void settled.then(() => checking.delete(settled));
-    return check;
-  };
-  const checksDone = async () => {
-    while (checking.size) await Promise.all(checking);
-    // The queue takes each check's answer in a reaction of its own, after ours.
-    await new Promise<void>((resolve) => browserClock.setTimeout(resolve, 0));
-  };
+  const { inspect, checksDone } = trackedChecks(photos.inspect);
   const send = (flow: UploadFlow) => {
     const { queue } = flow.getState();
     // The client has no Upload button: what is added goes at once, unless a photo awaits their choice.
@@ -144,26 +200,19 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   const queue = (docType: string) => {
     let flow = queues.get(docType);
     if (!flow) {
-      const made = createUploadFlow({
+      flow = rowQueue(docType, {
         api: linkUploadApi(api, notes),
         putFile,
-        convert: photos.convert,
+        photos,
         inspect,
-        storage: window.localStorage,
-        platform: { alert: async (message) => window.alert(message) },
-        target: { clientId: 'link', docType },
-        refresh: onStored,
-        clock: browserClock,
-        connectivity: browserConnectivity,
-        newId: () => globalThis.crypto.randomUUID(),
-        ...(journal && { journal }),
+        onStored,
+        journal,
       });
       // The queue sends its files one by one: the one being sent is the one the next stored key is of.
-      made.subscribe((state) => {
+      flow.subscribe((state) => {
         const current = state.queue.find((item) => item.progress.status === 'uploading');
         if (current) notes.sending(thumbOf(current, scanFirstPages));
       });
-      flow = made;
       queues.set(docType, flow);
     }
     return flow;
@@ -189,16 +238,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
       if (scanning !== null) add(scanning, [file], false);
     },
   });
-  const restore = (files: readonly KeptFile[]) => {
-    const byType = new Map<string, KeptFile[]>();
-    for (const file of files)
-      byType.set(file.entry.target.docType, [...(byType.get(file.entry.target.docType) ?? []), file]);
-    for (const [docType, group] of byType) {
-      const flow = queue(docType);
-      void flow.send({ type: 'restore', files: group }).then(() => send(flow));
-    }
-  };
-  void kept?.kept.then(restore);
+  void kept?.kept.then((files) => restoreKept(files, queue, send));
   return {
     add,
     answer(docType, id, file) {
