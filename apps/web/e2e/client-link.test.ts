@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import { categoryRow, pagePhoto, photoFixture } from './support/documents.js';
+import { categoryRow, pagePhoto } from './support/documents.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 
@@ -89,7 +89,8 @@ describe('a client hands in documents through a request link', () => {
     // A photo of the intake form: it goes up as a Letter PDF.
     await row(page, '13614-C')
       .getByLabel('Take Photo', { exact: true })
-      .setInputFiles([await photoFixture('form.jpg', 1200, 1600)]);
+      // A page with text on it: a photo with a quality warning would wait for Keep anyway or Retake.
+      .setInputFiles([await pagePhoto('form.jpg', 1200, 1600)]);
     await row(page, '13614-C')
       .getByRole('list', { name: 'Added' })
       .getByText(/\.pdf$/)
