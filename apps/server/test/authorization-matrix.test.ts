@@ -214,6 +214,7 @@ const MATRIX: Record<EndpointName, Row> = {
     PUBLIC(401),
   ],
   linkDone: [() => ['POST', '/api/link/session/done'], PUBLIC(401)],
+  linkJournalKey: [() => ['GET', '/api/link/session/journal-key'], PUBLIC(401)],
   devOutbox: [() => ['GET', '/api/dev/outbox'], PUBLIC(200)],
   // Last: it ends the sessions of the other columns.
   logout: [() => ['POST', '/api/auth/logout'], PUBLIC(200)],

@@ -247,6 +247,27 @@ describe('client request links under attack', () => {
     });
   }
 
+  it('hands the link journal key only to a live session of that link, the same key each session, never after it closed', async () => {
+    const first = await requested();
+    const other = await requested();
+    const phone = await linkSessionFor(first.token, first.email);
+    const key = await phone.get('/api/link/session/journal-key');
+    expect(key.status).toBe(200);
+    expect(key.headers.get('cache-control')).toContain('no-store');
+    expect(Buffer.from(key.body.key as string, 'base64')).toHaveLength(32);
+    // A second session of the same link (a reload after the cookie went): the same key opens what was kept.
+    const again = await (await linkSessionFor(first.token, first.email)).get('/api/link/session/journal-key');
+    expect(again.body).toEqual(key.body);
+    const otherKey = await (
+      await linkSessionFor(other.token, other.email)
+    ).get('/api/link/session/journal-key');
+    expect(otherKey.body.key).not.toBe(key.body.key);
+    expect((await app.agent().get('/api/link/session/journal-key')).status).toBe(401);
+    expect((await people.volA.call('DELETE', `/api/clients/${first.clientId}/link`)).status).toBe(200);
+    // Revoking ended its sessions too.
+    expect((await phone.get('/api/link/session/journal-key')).status).toBe(401);
+  });
+
   it('never builds the link from the Host header a request brings', async () => {
     const email = `host-${Math.random().toString(36).slice(2)}@example.org`;
     const clientId = await createClient(people.volA, email);

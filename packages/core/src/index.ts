@@ -138,6 +138,13 @@ export {
   maskEmail,
 } from './client-link/texts.js';
 export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
+export {
+  CLIENT_CAPTURE_TEXTS,
+  clientCaptureText,
+  clientQualityWarning,
+  clientScanTexts,
+} from './client-link/capture-texts.js';
+export type { CaptureTextKey } from './client-link/capture-texts.js';
 export { createLinkApi, LINK_CALLS } from './client-link/link-api.js';
 export type { LinkApi, LinkApiOptions } from './client-link/link-api.js';
 export { createApiClient, readCookie, httpError } from './api/client.js';
@@ -206,6 +213,8 @@ export type {
 export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
 export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
+export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
+export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';
 export type { ScanFlow, ScanFlowOptions, ScanState, ScanEvent, ScanPageItem } from './flows/scan/scan.js';
 export type { UploadFlow, UploadFlowOptions, CategoryUploadPorts } from './flows/upload/upload.js';
 export type {

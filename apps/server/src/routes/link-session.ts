@@ -41,6 +41,7 @@ import { cookieSecure } from '../http/security.js';
 import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
+import { deriveSubkey } from '../storage/encryption.js';
 import { LINK_SECONDS } from '../storage/types.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
@@ -256,6 +257,25 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
   linkConsentRoute(app, services);
   linkAnswerRoute(app, services);
   linkDoneRoute(app, services);
+  linkJournalKeyRoute(app, services);
+}
+
+/**
+ * The link's journal key: the client's phone seals the files it queued under it (IndexedDB), so a reload
+ * loses none. Derived from the server's secret and the link, handed only to a live session of that link
+ * (never cached): once the link is revoked, done or expired, what the phone kept never opens again.
+ */
+function linkJournalKeyRoute(app: FastifyInstance, services: Services): void {
+  publicRoute(app, 'linkJournalKey', async ({ request, reply }) => {
+    const { link } = await linkSession(services, request);
+    void reply.header('cache-control', 'no-store');
+    const key = deriveSubkey(services.secret, `vita-docs/link-journal/v1/${link.id}`);
+    return {
+      keyId: `link-${link.id}`,
+      key: key.toString('base64'),
+      expiresAt: link.expires_at.toISOString(),
+    };
+  });
 }
 
 function linkChecklistRoute(app: FastifyInstance, services: Services): void {

@@ -366,6 +366,12 @@ export const endpoints = {
     response: s.Ok,
   }),
   linkDone: def({ method: 'POST', path: '/link/session/done', response: s.Ok }),
+  /** The key the client's phone seals queued files with (kept across a reload): only to a live link session. */
+  linkJournalKey: def({
+    method: 'GET',
+    path: '/link/session/journal-key',
+    response: l.LinkJournalKeyResponse,
+  }),
 
   // Server settings (signed-in callers)
   config: def({ method: 'GET', path: '/config', response: s.ConfigResponse }),

@@ -5,11 +5,12 @@
 import { z } from 'zod';
 import { CLIENT_LINK_LANGUAGES } from '../client-link/texts.js';
 import { Code, DocKey, DocTypeName, Timestamp, cleanString, hasNoBidiControls } from './fields.js';
+import { LINK_DAYS_MAX } from '../client-link/limits.js';
 import { Sha256Hex } from './schemas.js';
 
 export const LINK_MESSAGE_MAX = 500;
 export const LINK_DAYS_DEFAULT = 7;
-export const LINK_DAYS_MAX = 14;
+export { LINK_DAYS_MAX };
 /** At most this many files come in through one link. */
 export const LINK_MAX_FILES = 100;
 
@@ -166,3 +167,16 @@ export type ConsentTextSettings = z.input<typeof ConsentTextSettings>;
 /** As saved, with its version: one more on each change. */
 export const ConsentTextStatus = z.object({ en: z.string(), es: z.string(), version: z.number().int() });
 export type ConsentTextStatus = z.infer<typeof ConsentTextStatus>;
+
+/**
+ * The link's journal key (docs/security.md): what the client's phone seals its queued files with, so they
+ * survive a reload; handed only to a live link session, so nothing kept opens once the link has closed.
+ */
+export const LinkJournalKeyResponse = z.object({
+  keyId: z.string(),
+  /** AES-256, base64. */
+  key: z.string(),
+  /** The link's end: nothing kept is worth more after it. */
+  expiresAt: Timestamp,
+});
+export type LinkJournalKeyResponse = z.infer<typeof LinkJournalKeyResponse>;

@@ -15,4 +15,5 @@ export { createLinkApi, LINK_CALLS } from './link-api.js';
 export type { LinkApi, LinkApiOptions } from './link-api.js';
 export type { LinkChecklist, LinkFile } from '../api/link-schemas.js';
 export { formatBytes } from '../domain/format.js';
+export { LINK_DAYS_MAX } from './limits.js';
 export { readCookie } from '../api/read-cookie.js';

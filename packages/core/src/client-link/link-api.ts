@@ -19,6 +19,7 @@ export type LinkApi = Pick<
   | 'linkRemove'
   | 'linkAnswer'
   | 'linkDone'
+  | 'linkJournalKey'
 >;
 
 /** Method and path (under the API base) of each call: the contract's (checked by the test). */
@@ -32,6 +33,7 @@ export const LINK_CALLS = {
   linkRemove: ['POST', '/link/session/remove'],
   linkAnswer: ['POST', '/link/session/answer'],
   linkDone: ['POST', '/link/session/done'],
+  linkJournalKey: ['GET', '/link/session/journal-key'],
 } as const satisfies Record<keyof LinkApi, readonly ['GET' | 'POST', string]>;
 
 export interface LinkApiOptions {

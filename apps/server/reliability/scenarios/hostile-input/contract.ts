@@ -304,6 +304,7 @@ const clientLinkParts = (p: Pools) => ({
     ]),
   ),
   linkDone: none,
+  linkJournalKey: none,
 });
 
 /** For each call, valid-looking params, query and body: the starting point every mutation works from. */

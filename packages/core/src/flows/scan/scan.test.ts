@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScanPage } from '../../pdf/scan-page.js';
 import type { FileLike } from '../../ports.js';
 import { createRecordingDialogs, createTestFile } from '../../testing/index.js';
+import { clientScanTexts } from '../../client-link/capture-texts.js';
 import { createScanFlow } from './scan.js';
 import type { ScanFlowOptions } from './scan.js';
 
@@ -130,5 +131,23 @@ describe('Scan pages', () => {
       error: 'The scan could not be made into a PDF: Page 2 (b.jpg) could not be converted: bad JPEG',
     });
     expect(flow.getState().pages).toHaveLength(2);
+  });
+
+  it('says what it says in the words it is given, asked afresh each time (the client page in Spanish)', async () => {
+    let language: 'en' | 'es' = 'es';
+    const { flow, platform } = setup({ texts: () => clientScanTexts(language) });
+    await flow.send({ type: 'open' });
+    await flow.send({
+      type: 'add',
+      files: [photo('1.jpg'), createTestFile('a.docx', 'x', 'application/msword')],
+    });
+    expect(flow.getState().error).toBe(
+      'Estos archivos no pueden ser páginas: a.docx. Agregue fotos (JPEG, PNG, WebP o BMP) o use Subir archivos.',
+    );
+    platform.answerConfirms(false, false);
+    await flow.send({ type: 'cancel' });
+    language = 'en';
+    await flow.send({ type: 'cancel' });
+    expect(platform.confirms).toEqual(['¿Descartar la página escaneada?', 'Discard the scanned page?']);
   });
 });

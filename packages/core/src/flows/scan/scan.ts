@@ -5,12 +5,6 @@
  */
 import { errorMessage } from '../../api/errors.js';
 import { scanFileName } from '../../domain/format.js';
-import {
-  messages,
-  scanDiscardConfirm,
-  scanFailedMessage,
-  scanPagesRefusedMessage,
-} from '../../domain/messages.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import { turnBy } from '../../pdf/raster.js';
 import { MAX_SCAN_PAGES } from '../../pdf/scan-page.js';
@@ -20,6 +14,7 @@ import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow, Store } from '../../store.js';
 import type { InspectImage } from '../upload/upload-state.js';
+import { STAFF_SCAN_TEXTS, type ScanFlowTexts } from './scan-texts.js';
 
 /** One page of the scan. */
 export interface ScanPageItem {
@@ -63,6 +58,8 @@ export interface ScanFlowOptions {
   clock: Pick<Clock, 'now'>;
   /** Receives the finished PDF (usually the upload queue's `add`). */
   onScanned: (file: FileLike) => unknown;
+  /** What the flow says, asked each time (the client's page may change language); the staff's English by default. */
+  texts?: () => ScanFlowTexts;
 }
 
 export type ScanFlow = Flow<ScanState, ScanEvent>;
@@ -83,13 +80,14 @@ function moved(pages: readonly ScanPageItem[], id: string, by: -1 | 1): ScanPage
 function takePhotos(
   checked: readonly { file: FileLike; usable: boolean }[],
   room: number,
+  texts: ScanFlowTexts,
 ): { taken: FileLike[]; error: string | undefined } {
   const usable = checked.filter((c) => c.usable).map((c) => c.file);
   const refused = checked.filter((c) => !c.usable).map((c) => c.file.name);
   const taken = usable.slice(0, Math.max(0, room));
   const problems = [
-    ...(refused.length ? [scanPagesRefusedMessage(refused)] : []),
-    ...(usable.length > taken.length ? [messages.scanTooManyPages] : []),
+    ...(refused.length ? [texts.refused(refused)] : []),
+    ...(usable.length > taken.length ? [texts.tooManyPages] : []),
   ];
   return { taken, error: problems.length ? problems.join('\n') : undefined };
 }
@@ -127,7 +125,9 @@ async function replacePage(
     canUse,
     inspect,
     update,
+    texts,
   }: Pick<ScanFlowOptions, 'canUse' | 'inspect'> & {
+    texts: ScanFlowTexts;
     store: Store<ScanState>;
     update: (id: string, patch: Partial<ScanPageItem>, file?: FileLike) => void;
   },
@@ -138,7 +138,7 @@ async function replacePage(
   const state = store.getState();
   if (state.status !== 'editing' || !state.pages.some((p) => p.id === id)) return;
   if (!usable) {
-    store.setState((s) => ({ ...s, error: scanPagesRefusedMessage([file.name]) }));
+    store.setState((s) => ({ ...s, error: texts.refused([file.name]) }));
     return;
   }
   const page: ScanPageItem = { id, file, rotate: 0, warnings: [] };
@@ -149,6 +149,7 @@ async function replacePage(
 /** Creates the Scan pages flow. */
 export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   const { build, canUse, inspect, platform, clock, onScanned } = options;
+  const texts = () => options.texts?.() ?? STAFF_SCAN_TEXTS;
   const store = createStore<ScanState>({ status: 'closed', pages: [] });
   let nextId = 1;
 
@@ -161,7 +162,7 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
   async function add(files: readonly FileLike[]): Promise<void> {
     const checked = await Promise.all(files.map(async (file) => ({ file, usable: await canUse(file) })));
     if (store.getState().status !== 'editing') return;
-    const { taken, error } = takePhotos(checked, MAX_SCAN_PAGES - pages().length);
+    const { taken, error } = takePhotos(checked, MAX_SCAN_PAGES - pages().length, texts());
     const added = taken.map((file): ScanPageItem => ({
       id: `page-${nextId++}`,
       file,
@@ -184,13 +185,13 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
       await onScanned(pdf);
       store.setState({ status: 'closed', pages: [] });
     } catch (error) {
-      store.setState((s) => ({ ...s, status: 'editing', error: scanFailedMessage(errorMessage(error)) }));
+      store.setState((s) => ({ ...s, status: 'editing', error: texts().failed(errorMessage(error)) }));
     }
   }
 
   async function cancel(): Promise<void> {
     const count = pages().length;
-    if (count && !(await platform.confirm(scanDiscardConfirm(count)))) return;
+    if (count && !(await platform.confirm(texts().discard(count)))) return;
     store.setState({ status: 'closed', pages: [] });
   }
 
@@ -216,7 +217,7 @@ export function createScanFlow(options: ScanFlowOptions): ScanFlow {
           setPages(pages().filter((p) => p.id !== event.id));
           return;
         case 'replace':
-          return replacePage({ store, canUse, inspect, update }, event.id, event.file);
+          return replacePage({ store, canUse, inspect, update, texts: texts() }, event.id, event.file);
         case 'move': {
           const list = moved(pages(), event.id, event.by);
           if (list) setPages(list);

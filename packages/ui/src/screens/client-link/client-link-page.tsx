@@ -10,11 +10,12 @@ import {
   type LinkChecklist,
 } from '@vita-docs/core/client-link';
 import type { FileLike, Logger } from '@vita-docs/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from '../documents/file-picker';
 import type * as CaptureParts from './link-capture';
 import type { LinkCapture } from './link-capture';
+import { forgetKept, LINK_KEPT_FLAG } from './link-kept';
 import '../../styles/base.css';
 import '../../styles/forms.css';
 import '../../styles/client-link.css';
@@ -42,6 +43,9 @@ export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
   useEffect(() => {
     document.documentElement.lang = state.language;
   }, [state.language]);
+  useEffect(() => {
+    if (state.status === 'gone' || state.status === 'done') forgetKept();
+  }, [state.status]);
   const other: ClientLinkLanguage = state.language === 'en' ? 'es' : 'en';
   return (
     <main className="link-page">
@@ -199,21 +203,30 @@ function ConsentForm({
 }
 
 /** The capture parts' screens, once loaded. */
-type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost'>;
+type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost' | 'StoredThumb'>;
 
 /** Loads the capture parts once, on the first file, photo or scan. */
-function useCapture(ports: CapturePorts, onStored: () => void) {
+function useCapture(ports: CapturePorts, onStored: () => void, language: ClientLinkLanguage) {
   const [capture, setCapture] = useState<LinkCapture | null>(null);
   const [module, setModule] = useState<Parts | null>(null);
-  const load = async (): Promise<{ capture: LinkCapture; module: Parts }> => {
-    if (capture && module) return { capture, module };
-    const { createLinkCapture, RowQueue, ScanHost } = await import('./link-capture');
-    const made = createLinkCapture({ ...ports, onStored });
-    const parts = { RowQueue, ScanHost };
-    setModule(parts);
-    setCapture(made);
-    return { capture: made, module: parts };
-  };
+  const current = useRef(language);
+  current.current = language;
+  // One load, however many presses (or the resume of kept files) ask for it before it is done.
+  const loading = useRef<Promise<{ capture: LinkCapture; module: Parts }> | null>(null);
+  const load = () =>
+    (loading.current ??= import('./link-capture').then(
+      ({ createLinkCapture, RowQueue, ScanHost, StoredThumb }) => {
+        const made = createLinkCapture({ ...ports, onStored, language: () => current.current });
+        const parts = { RowQueue, ScanHost, StoredThumb };
+        setModule(parts);
+        setCapture(made);
+        return { capture: made, module: parts };
+      },
+      (error: unknown) => {
+        loading.current = null; // a chunk that could not load (offline) is tried again on the next press
+        throw error;
+      },
+    ));
   useEffect(() => () => capture?.dispose(), [capture]);
   return { capture, module, load };
 }
@@ -229,7 +242,13 @@ function Checklist({
 }) {
   const { checklist, language } = state;
   const t = CLIENT_LINK_TEXTS[language];
-  const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }));
+  const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
+  const loadNow = useRef(load);
+  loadNow.current = load;
+  useEffect(() => {
+    // Files kept before a reload: the capture parts load at once (when the checklist first shows) to send them.
+    if (window.localStorage.getItem(LINK_KEPT_FLAG)) void loadNow.current();
+  }, []);
   const add = async (docType: string, files: FileLike[], camera = false) =>
     (await load()).capture.add(docType, files, camera);
   return (
@@ -248,6 +267,19 @@ function Checklist({
             flow={flow}
             onFiles={(files, camera) => void add(row.docType, files, camera)}
             onScan={() => void load().then(({ capture: c }) => c.scan(row.docType))}
+            thumb={
+              capture && module
+                ? (key, filename) =>
+                    capture.thumb(key) ? (
+                      <module.StoredThumb
+                        capture={capture}
+                        fileKey={key}
+                        filename={filename}
+                        language={language}
+                      />
+                    ) : null
+                : undefined
+            }
             queue={
               capture && module ? (
                 <module.RowQueue capture={capture} docType={row.docType} language={language} />
@@ -261,7 +293,7 @@ function Checklist({
           {state.error}
         </p>
       )}
-      {capture && module && <module.ScanHost capture={capture} />}
+      {capture && module && <module.ScanHost capture={capture} language={language} />}
       <div className="actions">
         <button
           type="button"
@@ -284,6 +316,7 @@ function ChecklistRow({
   onFiles,
   onScan,
   queue,
+  thumb,
 }: {
   row: LinkChecklist['rows'][number];
   language: ClientLinkLanguage;
@@ -292,13 +325,14 @@ function ChecklistRow({
   onFiles: (files: FileLike[], camera?: boolean) => void;
   onScan: () => void;
   queue: React.ReactNode;
+  thumb: ThumbSlot | undefined;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   const [asking, setAsking] = useState(false);
   return (
     <li className="link-row">
       <h2 className="link-row__title">{row.docType}</h2>
-      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} />
+      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} thumb={thumb} />
       {queue}
       {row.missing ? (
         <p className="link-row__missing">
@@ -386,17 +420,22 @@ function MissingForm({
   );
 }
 
-/** The files added through this link, each with Remove. */
+/** Draws the thumbnail of a stored file made on this phone (null when it was stored before a reload). */
+type ThumbSlot = (key: string, filename: string) => React.ReactNode;
+
+/** The files added through this link, each with its thumbnail, name, size and Remove. */
 function AddedFiles({
   files,
   language,
   busy,
   flow,
+  thumb,
 }: {
   files: LinkChecklist['rows'][number]['files'];
   language: ClientLinkLanguage;
   busy: boolean;
   flow: ClientLinkFlow;
+  thumb: ThumbSlot | undefined;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   if (files.length === 0) return null;
@@ -404,6 +443,7 @@ function AddedFiles({
     <ul className="link-files" aria-label={t.added}>
       {files.map((file) => (
         <li key={file.key} className="link-file">
+          {thumb?.(file.key, file.filename) ?? <TypeBadge filename={file.filename} />}
           <span className="link-file__name">{file.filename}</span>
           <span className="link-file__size">{formatBytes(file.size)}</span>
           <button
@@ -417,5 +457,19 @@ function AddedFiles({
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A file stored before this page was loaded (a reload, another visit) has no picture: its bytes are not
+ * on the phone any more, and no link-session route reads a stored file back (a link exposes nothing
+ * stored, docs/security.md), so only its type is shown.
+ */
+function TypeBadge({ filename }: { filename: string }) {
+  const type = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toUpperCase() ?? '';
+  return (
+    <span className="link-file__thumb" aria-hidden="true">
+      {type}
+    </span>
   );
 }

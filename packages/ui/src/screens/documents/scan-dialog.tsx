@@ -1,5 +1,5 @@
-import { qualityWarningMessage } from '@vita-docs/core';
-import type { ScanFlow, ScanPageItem } from '@vita-docs/core';
+import { STAFF_SCAN_TEXTS } from '@vita-docs/core';
+import type { ScanFlow, ScanPageItem, ScanTexts } from '@vita-docs/core';
 import { useEffect, useId, useRef } from 'react';
 import type { DragEvent } from 'react';
 import { Modal } from '../../components/modal';
@@ -11,7 +11,7 @@ import { PhotoThumb } from './photo-thumb';
  * The Scan pages dialog (docs/behaviour.md#scan-pages): Add page takes a photo (or files are picked or
  * dropped here); each page can be turned, moved and removed; Done makes one PDF for the upload queue.
  */
-export function ScanDialog({ flow }: { flow: ScanFlow }) {
+export function ScanDialog({ flow, texts = STAFF_SCAN_TEXTS }: { flow: ScanFlow; texts?: ScanTexts }) {
   const state = useFlow(flow);
   if (state.status === 'closed') return null;
   const building = state.status === 'building';
@@ -25,7 +25,7 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
   };
   return (
     <Modal
-      title="Scan pages"
+      title={texts.title}
       className="scan-dialog"
       onClose={() => void flow.send({ type: 'cancel' })}
       actions={
@@ -36,7 +36,7 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
             disabled={building}
             onClick={() => void flow.send({ type: 'cancel' })}
           >
-            Cancel
+            {texts.cancel}
           </button>
           <button
             type="button"
@@ -44,7 +44,7 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
             disabled={count === 0 || building}
             onClick={() => void flow.send({ type: 'done' })}
           >
-            {`Done (${count} ${count === 1 ? 'page' : 'pages'})`}
+            {texts.done(count)}
           </button>
         </>
       }
@@ -52,7 +52,7 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
       <div className="scan-dialog__body" onDragOver={(event) => event.preventDefault()} onDrop={drop}>
         <div className="actions actions--tight">
           <FilePicker
-            label="Add page"
+            label={texts.addPage}
             accept={PHOTO_ACCEPT}
             capture="environment"
             multiple
@@ -60,14 +60,14 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
             onFiles={(files) => void flow.send({ type: 'add', files })}
           />
         </div>
-        <p className="hint">Take a photo of each page, in order. You can also drop photos here.</p>
+        <p className="hint">{texts.hint}</p>
         {state.error && (
           <p className="status status--error" role="alert">
             {state.error}
           </p>
         )}
         {count > 0 && (
-          <ol className="scan-pages" aria-label="Pages">
+          <ol className="scan-pages" aria-label={texts.pagesLabel}>
             {state.pages.map((page, index) => (
               <ScanPageRow
                 key={page.id}
@@ -76,12 +76,13 @@ export function ScanDialog({ flow }: { flow: ScanFlow }) {
                 last={index === count - 1}
                 flow={flow}
                 disabled={building}
+                texts={texts}
               />
             ))}
           </ol>
         )}
         <p className="status" role="status">
-          {building ? 'Making the PDF…' : ''}
+          {building ? texts.making : ''}
         </p>
       </div>
     </Modal>
@@ -94,10 +95,11 @@ interface ScanPageRowProps {
   last: boolean;
   flow: ScanFlow;
   disabled: boolean;
+  texts: ScanTexts;
 }
 
-function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
-  const label = `Page ${number}`;
+function ScanPageRow({ page, number, last, flow, disabled, texts }: ScanPageRowProps) {
+  const label = texts.page(number);
   const labelId = useId();
   const send = (event: Parameters<ScanFlow['send']>[0]) => void flow.send(event);
   const { up, down, move } = useMoveFocus(number);
@@ -110,15 +112,15 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
         </span>
         {page.warnings.map((warning) => (
           <span key={warning} className="queue__warning">
-            {qualityWarningMessage(warning)}
+            {texts.warning(warning)}
           </span>
         ))}
       </div>
       {/* Each button names its page for screen readers: `Rotate left Page 2`. */}
       <div className="scan-page__actions">
         <FilePicker
-          label="Retake"
-          ariaLabel={`Retake ${label}`}
+          label={texts.retake}
+          ariaLabel={`${texts.retake} ${label}`}
           accept={PHOTO_ACCEPT}
           capture="environment"
           disabled={disabled}
@@ -128,49 +130,49 @@ function ScanPageRow({ page, number, last, flow, disabled }: ScanPageRowProps) {
         <button
           type="button"
           className="button button--small"
-          aria-label={`Rotate left ${label}`}
+          aria-label={`${texts.rotateLeft} ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'rotate', id: page.id, by: -90 })}
         >
-          Rotate left
+          {texts.rotateLeft}
         </button>
         <button
           type="button"
           className="button button--small"
-          aria-label={`Rotate right ${label}`}
+          aria-label={`${texts.rotateRight} ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'rotate', id: page.id, by: 90 })}
         >
-          Rotate right
+          {texts.rotateRight}
         </button>
         <button
           ref={up}
           type="button"
           className="button button--small"
-          aria-label={`Move up ${label}`}
+          aria-label={`${texts.moveUp} ${label}`}
           disabled={disabled || number === 1}
           onClick={() => move(() => send({ type: 'move', id: page.id, by: -1 }), -1)}
         >
-          Move up
+          {texts.moveUp}
         </button>
         <button
           ref={down}
           type="button"
           className="button button--small"
-          aria-label={`Move down ${label}`}
+          aria-label={`${texts.moveDown} ${label}`}
           disabled={disabled || last}
           onClick={() => move(() => send({ type: 'move', id: page.id, by: 1 }), 1)}
         >
-          Move down
+          {texts.moveDown}
         </button>
         <button
           type="button"
           className="button button--small"
-          aria-label={`Remove ${label}`}
+          aria-label={`${texts.remove} ${label}`}
           disabled={disabled}
           onClick={() => send({ type: 'remove', id: page.id })}
         >
-          Remove
+          {texts.remove}
         </button>
       </div>
     </li>
