@@ -53,7 +53,7 @@ await build({
     target: 'chrome140',
     sourcemap: true,
     rollupOptions: {
-      // react-router marks its modules "use client" (for server components); meaningless in a page bundle.
+      // A library marking its modules "use client" (for server components) would warn; meaningless in a page bundle.
       onwarn: (warning, warn) => {
         if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
       },

@@ -1,7 +1,6 @@
-import { AppProviders, AppRoutes } from '@vita-docs/ui';
+import { AppProviders, AppRoutes, BrowserRouter } from '@vita-docs/ui';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import { registerAppShell } from './app-shell';
 import { reloadOnNewBuild } from './reload-on-new-build';
 import { createBrowserServices } from './services';

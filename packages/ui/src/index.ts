@@ -4,6 +4,7 @@
  * {@link AppProviders}, and that is all.
  */
 export { AppRoutes } from './app/routes';
+export { BrowserRouter, HashRouter } from './app/router';
 export { AppProviders } from './app/providers';
 export { ServicesProvider, useServices, usePlatform } from './app/services';
 export type { AppServices, AppConfig } from './app/services';

@@ -7,9 +7,8 @@
  * main's protocol handler for a path (a category name with a dot would look like a missing asset),
  * and a reload always lands on the same screen.
  */
-import { AppProviders, AppRoutes } from '@vita-docs/ui';
+import { AppProviders, AppRoutes, HashRouter } from '@vita-docs/ui';
 import { useMemo, useState } from 'react';
-import { HashRouter } from 'react-router';
 import type { DesktopBridge, DesktopSettings } from '../shared/bridge.js';
 import { isConfigured } from '../shared/settings.js';
 import { DeskNotices, DeskStatusLine, useInboxState } from './desk-status.js';

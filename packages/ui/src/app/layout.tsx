@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from './router';
 import { ScreenErrorBoundary } from '../components/error-boundary';
 import { Header } from '../components/header';
 import { LazyKeptUploadsOffer } from '../components/lazy-parts';
@@ -101,7 +101,7 @@ function useReturnAfterExpiry(): void {
  * frame the first time; later navigations run in a transition, so the old screen stays until the
  * new one is ready.
  */
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   useReturnAfterExpiry();
   return (
@@ -114,7 +114,7 @@ export function RootLayout() {
             </div>
           }
         >
-          <Outlet />
+          {children}
         </Suspense>
       </ScreenErrorBoundary>
     </Frame>

@@ -1,4 +1,5 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from './router';
 import { Loading, Page } from '../components/page';
 import { loginFor } from './paths';
 import { useSession } from './session';
@@ -7,7 +8,7 @@ import { useSession } from './session';
  * Guards the client and document routes: without a session they send the person to login and back
  * here afterwards (/clients/new → /login?next=/clients/new).
  */
-export function RequireSession() {
+export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const { pathname } = useLocation();
   if (session.status === 'checking') {
@@ -18,5 +19,5 @@ export function RequireSession() {
     );
   }
   if (session.status === 'signedOut') return <Navigate to={loginFor(pathname)} replace />;
-  return <Outlet />;
+  return children;
 }

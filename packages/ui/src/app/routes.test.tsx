@@ -6,7 +6,7 @@ import {
   createRecordingDialogs,
 } from '@vita-docs/core/testing';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from './router';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from './providers';
 import { AppRoutes } from './routes';
@@ -24,7 +24,7 @@ function render(path: string, session: Record<string, string> = {}): string {
   };
   return renderToStaticMarkup(
     <AppProviders services={services}>
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter path={path}>
         <AppRoutes />
       </MemoryRouter>
     </AppProviders>,

@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Switch } from './router';
 import { LandingScreen } from '../screens/auth/landing';
 import { LoginScreen } from '../screens/auth/login';
 import { LoginVerifyScreen } from '../screens/auth/login-verify';
@@ -20,38 +20,80 @@ import {
 import { RequireSession } from './require-session';
 
 /**
- * Every route of docs/behaviour.md#routes; any other path goes to `/`. Render it inside a router
- * (`BrowserRouter` on the web, `HashRouter` in the desktop app) and inside `<AppProviders>`.
- *
- * Declarative routes rather than a data router: the app loads its data through core's flows, not
- * route loaders, and the data router would add about 17 KB (gzip) to the first page.
+ * Every route of docs/behaviour.md#routes; any other path goes to `/`. Render it inside one of the
+ * routers of ./router (`BrowserRouter` on the web, `HashRouter` in the desktop app) and inside
+ * `<AppProviders>`.
  */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<RootLayout />}>
-        <Route index element={<LandingScreen />} />
-        <Route path="register" element={<RegisterScreen />} />
-        <Route path="register/pending" element={<RegisterPendingScreen />} />
-        <Route path="login" element={<LoginScreen />} />
-        <Route path="login/verify" element={<LoginVerifyScreen />} />
-        <Route path="forgot" element={<ForgotRoute />} />
-        <Route path="forgot/verify" element={<ForgotVerifyRoute />} />
-        <Route path="forgot/reset" element={<ForgotResetRoute />} />
-        <Route path="home" element={<HomeRoute />} />
-        <Route path="account" element={<AccountRoute />} />
-        <Route path="admin/users/:userEmail" element={<AdminUserRoute />} />
-        <Route path="admin/audit" element={<AdminAuditRoute />} />
-        <Route path="admin/settings" element={<AdminSettingsRoute />} />
-        <Route path="admin/season" element={<AdminSeasonRoute />} />
-        <Route path="clients" element={<RequireSession />}>
-          <Route index element={<ClientListRoute />} />
-          <Route path="new" element={<NewClientRoute />} />
-          <Route path=":clientId/docs" element={<ClientDocsRoute />} />
-          <Route path=":clientId/docs/:docType" element={<CategoryRoute />} />
+    <RootLayout>
+      <Switch>
+        <Route path="/">
+          <LandingScreen />
         </Route>
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Route>
-    </Routes>
+        <Route path="/register">
+          <RegisterScreen />
+        </Route>
+        <Route path="/register/pending">
+          <RegisterPendingScreen />
+        </Route>
+        <Route path="/login">
+          <LoginScreen />
+        </Route>
+        <Route path="/login/verify">
+          <LoginVerifyScreen />
+        </Route>
+        <Route path="/forgot">
+          <ForgotRoute />
+        </Route>
+        <Route path="/forgot/verify">
+          <ForgotVerifyRoute />
+        </Route>
+        <Route path="/forgot/reset">
+          <ForgotResetRoute />
+        </Route>
+        <Route path="/home">
+          <HomeRoute />
+        </Route>
+        <Route path="/account">
+          <AccountRoute />
+        </Route>
+        <Route path="/admin/users/:userEmail">
+          <AdminUserRoute />
+        </Route>
+        <Route path="/admin/audit">
+          <AdminAuditRoute />
+        </Route>
+        <Route path="/admin/settings">
+          <AdminSettingsRoute />
+        </Route>
+        <Route path="/admin/season">
+          <AdminSeasonRoute />
+        </Route>
+        <Route path="/clients">
+          <RequireSession>
+            <ClientListRoute />
+          </RequireSession>
+        </Route>
+        <Route path="/clients/new">
+          <RequireSession>
+            <NewClientRoute />
+          </RequireSession>
+        </Route>
+        <Route path="/clients/:clientId/docs">
+          <RequireSession>
+            <ClientDocsRoute />
+          </RequireSession>
+        </Route>
+        <Route path="/clients/:clientId/docs/:docType">
+          <RequireSession>
+            <CategoryRoute />
+          </RequireSession>
+        </Route>
+        <Route>
+          <Navigate to="/" replace />
+        </Route>
+      </Switch>
+    </RootLayout>
   );
 }

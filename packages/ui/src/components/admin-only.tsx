@@ -1,6 +1,6 @@
 import { canManageAllUsers, messages } from '@vita-docs/core';
 import type { ReactNode } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../app/router';
 import { paths } from '../app/paths';
 import { useSession } from '../app/session';
 import { Loading, Page } from './page';

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '../app/router';
 import { paths } from '../app/paths';
 import { useUploadQueues } from '../app/upload-queues';
 import { useFlow } from '../hooks/use-flow';

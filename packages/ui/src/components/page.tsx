@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../app/router';
 import { PRODUCT_TITLE } from '../texts';
 
 interface PageProps {

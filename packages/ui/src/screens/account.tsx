@@ -1,7 +1,7 @@
 import { isApiError, messages, passkeyMessages } from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { createPasskey } from '../adapters/passkeys';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';

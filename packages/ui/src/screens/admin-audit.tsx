@@ -9,7 +9,7 @@ import {
 import type { AuditAction, AuditEntry, AuditFilters, AuditLogFlow } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../app/router';
 import { auditCsv } from '../adapters/audit-csv';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';

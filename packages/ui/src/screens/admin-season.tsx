@@ -2,7 +2,7 @@ import { canCloseSeason, createSeasonFlow, seasonClosePhrase } from '@vita-docs/
 import type { SeasonFlow, SeasonState, SeasonSummary } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';

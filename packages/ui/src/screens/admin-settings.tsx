@@ -7,7 +7,7 @@ import {
 } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import type { FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly } from '../components/admin-only';

@@ -1,7 +1,7 @@
 import { createUserDetailFlow, fullName, messages } from '@vita-docs/core';
 import type { UserDetailFlow, UserDetailState } from '@vita-docs/core';
 import { useEffect } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from '../app/router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { AdminOnly, PleaseSignIn } from '../components/admin-only';

@@ -1,6 +1,6 @@
 import { CODE_LENGTH, createForgotFlow, createResendFlow, MIN_PIN_LENGTH } from '@vita-docs/core';
 import type { FormEvent } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { CodeForm } from '../../components/code-form';

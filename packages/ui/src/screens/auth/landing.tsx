@@ -1,5 +1,5 @@
 import { messages } from '@vita-docs/core';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';

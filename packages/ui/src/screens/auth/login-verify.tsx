@@ -1,6 +1,6 @@
 import { CODE_LENGTH, createLoginFlow, createResendFlow } from '@vita-docs/core';
 import { useEffect } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from '../../app/router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSessionFlow } from '../../app/session';

@@ -1,6 +1,6 @@
 import { createLoginFlow, messages } from '@vita-docs/core';
 import type { FormEvent } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from '../../app/router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession, useSessionFlow } from '../../app/session';

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../app/router';
 import { paths } from '../../app/paths';
 import { Page } from '../../components/page';
 import { texts } from '../../texts';

@@ -1,6 +1,6 @@
 import { createRegisterFlow, MIN_PIN_LENGTH } from '@vita-docs/core';
 import type { FormEvent } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { Field } from '../../components/field';

@@ -1,7 +1,7 @@
 import { canManageAllClients, createVisibleClientsFlow, fullName } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';

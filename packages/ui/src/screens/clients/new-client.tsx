@@ -1,7 +1,7 @@
 import { createNewClientFlow } from '@vita-docs/core';
 import { useEffect } from 'react';
 import type { FormEvent } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { Field } from '../../components/field';

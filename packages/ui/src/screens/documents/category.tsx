@@ -1,7 +1,7 @@
 import { deleteCategory, errorMessage, findClientCard, fullName, isFixedCategory } from '@vita-docs/core';
 import type { FileLike, UploadFlow } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';

@@ -1,7 +1,7 @@
 import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
 import type { ClientDocsFlow, User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';

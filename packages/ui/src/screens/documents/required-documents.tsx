@@ -1,7 +1,7 @@
 import { parseDocKey } from '@vita-docs/core';
 import type { ClientDocsFlow, ClientDocsState, LinkStatusResponse } from '@vita-docs/core';
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { Loading } from '../../components/page';
 import { linkTexts } from '../../texts';

@@ -1,7 +1,7 @@
 import { fullName, searchFold } from '@vita-docs/core';
 import type { Client, OptimisticListFlow } from '@vita-docs/core';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { ConfirmModal } from '../../components/modal';
 import { Card, Section } from '../../components/section';

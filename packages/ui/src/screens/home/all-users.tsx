@@ -1,7 +1,7 @@
 import { canDeleteUser, fullName } from '@vita-docs/core';
 import type { Actor, OptimisticListFlow, User } from '@vita-docs/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { ConfirmModal } from '../../components/modal';
 import { Card, Section } from '../../components/section';

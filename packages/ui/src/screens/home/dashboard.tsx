@@ -1,7 +1,7 @@
 import { roleTag } from '@vita-docs/core';
 import type { User } from '@vita-docs/core';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useSessionFlow } from '../../app/session';
 import { useServices } from '../../app/services';

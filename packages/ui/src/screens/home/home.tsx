@@ -1,5 +1,5 @@
 import { messages } from '@vita-docs/core';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useSession } from '../../app/session';
 import { Loading, Page } from '../../components/page';

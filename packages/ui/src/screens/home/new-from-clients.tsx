@@ -1,6 +1,6 @@
 import { fullName, type NewFromClientsResponse } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { linkTexts } from '../../texts';

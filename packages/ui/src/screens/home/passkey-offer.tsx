@@ -1,6 +1,6 @@
 import { passkeyMessages } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '../../app/router';
 import { hasPlatformAuthenticator } from '../../adapters/passkeys';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
