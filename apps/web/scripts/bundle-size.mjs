@@ -6,11 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-// A trip-wire against growth, not the target: the target (85) needs a smaller router and contract
-// validator in the first download. 122 → 126 with the client page (/u) as a second entry: the code
-// both pages share became a chunk of its own (about 1 KB of compression lost), and the contract
-// gained the client-link calls and the screens their texts (about 2.5 KB).
-const GOAL_KB = 126;
+// A trip-wire against growth, just above today's size, not the target: the target (85) also needs
+// the contract's validator out of the first download (docs/architecture.md says what is left).
+const GOAL_KB = 116;
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 /** The client's document-request page (/u): its JS before the first upload (the capture parts load when used). */
 const CLIENT_PAGE_GOAL_KB = 90;

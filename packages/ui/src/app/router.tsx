@@ -151,7 +151,11 @@ export function HashRouter({ children }: { children: ReactNode }) {
   return <AppRouter entries={hashEntries}>{children}</AppRouter>;
 }
 
-/** A router over a list in memory, starting at `path` (tests). */
+/**
+ * A router over a list in memory, starting at `path` (tests).
+ *
+ * @internal
+ */
 export function MemoryRouter({ path, children }: { path: string; children: ReactNode }) {
   const [entries] = useState(() => memoryEntries(path));
   return <AppRouter entries={entries}>{children}</AppRouter>;
