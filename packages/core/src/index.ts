@@ -384,6 +384,14 @@ export type {
   RequestableCategory,
   RequestLine,
 } from './flows/client-link/link-request.js';
+export { createPasskeyPolicyFlow } from './flows/passkey-policy/passkey-policy.js';
+export type {
+  PasskeyPolicyFlow,
+  PasskeyPolicyFlowOptions,
+  PasskeyPolicyState,
+  PasskeyPolicyEvent,
+} from './flows/passkey-policy/passkey-policy.js';
+export type { SaveOutcome, SettingsFormState } from './flows/settings-form/settings-form.js';
 export { createRetentionFlow } from './flows/retention/retention.js';
 export type {
   RetentionFlow,

@@ -6,6 +6,7 @@ import {
 } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import { useServices } from '../app/services';
+import { SaveStatus } from '../components/save-status';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import { consentTextTexts as T } from '../texts';
 
@@ -28,7 +29,6 @@ export function ConsentTextForm() {
   }, [flow]);
   if (form.status !== 'ready') return null;
 
-  const { outcome } = form;
   return (
     <form
       className="form"
@@ -62,9 +62,7 @@ export function ConsentTextForm() {
           Save
         </button>
       </div>
-      <p className={`status${outcome?.saved === false ? ' status--error' : ''}`} role="status">
-        {outcome ? (outcome.saved ? 'Saved.' : outcome.error) : ''}
-      </p>
+      <SaveStatus outcome={form.outcome} />
     </form>
   );
 }

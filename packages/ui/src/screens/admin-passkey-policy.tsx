@@ -1,6 +1,8 @@
-import { isApiError } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { createPasskeyPolicyFlow } from '@vita-docs/core';
+import { useEffect, useId } from 'react';
 import { useServices } from '../app/services';
+import { SaveStatus } from '../components/save-status';
+import { useFlow, useFlowInstance } from '../hooks/use-flow';
 
 /**
  * On /admin/settings: "Require passkeys for admins and officers" (docs/behaviour.md#passkeys). Saved
@@ -8,43 +10,33 @@ import { useServices } from '../app/services';
  */
 export function PasskeyPolicyForm() {
   const { api } = useServices();
-  const [on, setOn] = useState<boolean | null>(null);
-  const [status, setStatus] = useState('');
+  const flow = useFlowInstance(() => createPasskeyPolicyFlow({ api }));
+  const form = useFlow(flow);
   const id = useId();
   useEffect(() => {
-    void api.getPasskeyPolicy().then(
-      (p) => setOn(p.requireForStaff),
-      () => setOn(null),
-    );
-  }, [api]);
-  if (on === null) return null;
+    void flow.send({ type: 'load' });
+  }, [flow]);
+  if (form.status !== 'ready') return null;
 
-  const change = async (value: boolean) => {
-    setOn(value);
-    try {
-      setOn((await api.setPasskeyPolicy({ body: { requireForStaff: value } })).requireForStaff);
-      setStatus('Saved.');
-    } catch (e) {
-      setOn(!value);
-      setStatus(isApiError(e) ? e.message : String(e));
-    }
-  };
   return (
     <form className="form" aria-labelledby={`${id}-title`} onSubmit={(e) => e.preventDefault()}>
       <h2 id={`${id}-title`} className="panel__title">
         Passkeys
       </h2>
       <label className="checkbox">
-        <input type="checkbox" checked={on} onChange={(e) => void change(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={form.requireForStaff}
+          disabled={form.saving}
+          onChange={(e) => void flow.send({ type: 'set', requireForStaff: e.currentTarget.checked })}
+        />
         Require passkeys for admins and officers
       </label>
       <p className="field__hint">
         An admin or officer who signs in with Password PIN and code must then create a passkey before anything
         else.
       </p>
-      <p className="status" role="status">
-        {status}
-      </p>
+      <SaveStatus outcome={form.outcome} />
     </form>
   );
 }

@@ -10,6 +10,7 @@ import type { FormEvent } from 'react';
 import { Link } from '../app/router';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
+import { SaveStatus } from '../components/save-status';
 import { AdminOnly } from '../components/admin-only';
 import { ConsentTextForm } from './admin-consent-text';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
@@ -45,7 +46,6 @@ function RetentionForm() {
     event.preventDefault();
     void flow.send({ type: 'save' });
   };
-  const { outcome } = form;
 
   return (
     <Page title={TITLE}>
@@ -93,9 +93,7 @@ function RetentionForm() {
             Save
           </button>
         </div>
-        <p className={`status${outcome?.saved === false ? ' status--error' : ''}`} role="status">
-          {outcome ? (outcome.saved ? 'Saved.' : outcome.error) : ''}
-        </p>
+        <SaveStatus outcome={form.outcome} />
       </form>
       <PasskeyPolicyForm />
       <ConsentTextForm />

@@ -4,26 +4,20 @@
  * saved change counts up the version a client's consent is audited with.
  */
 import type { ApiClient } from '../../api/client.js';
-import { errorMessage } from '../../api/errors.js';
 import type { ClientLinkLanguage } from '../../client-link/texts.js';
-import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
+import { createSettingsForm } from '../settings-form/settings-form.js';
+import type { SaveOutcome, SettingsFormState } from '../settings-form/settings-form.js';
 
 /** How the last Save went: saved, or the server's refusal. */
-export type ConsentTextOutcome = { saved: true } | { saved: false; error: string };
+export type ConsentTextOutcome = SaveOutcome;
 
-export type ConsentTextState =
-  | { status: 'loading' }
-  | { status: 'error'; error: string }
-  | {
-      status: 'ready';
-      /** The statements as typed ('' = the default text). */
-      texts: Record<ClientLinkLanguage, string>;
-      /** The saved statement's version. */
-      version: number;
-      saving: boolean;
-      outcome: ConsentTextOutcome | null;
-    };
+export type ConsentTextState = SettingsFormState<{
+  /** The statements as typed ('' = the default text). */
+  texts: Record<ClientLinkLanguage, string>;
+  /** The saved statement's version. */
+  version: number;
+}>;
 
 export type ConsentTextEvent =
   { type: 'load' } | { type: 'setText'; language: ClientLinkLanguage; text: string } | { type: 'save' };
@@ -36,30 +30,15 @@ export interface ConsentTextFlowOptions {
 
 /** Creates the consent statement form's flow. It starts in `loading`: send `load`. */
 export function createConsentTextFlow({ api }: ConsentTextFlowOptions): ConsentTextFlow {
-  const store = createStore<ConsentTextState>({ status: 'loading' });
-
-  async function load(): Promise<void> {
-    try {
-      const { en, es, version } = await api.getConsentText();
-      store.setState({ status: 'ready', texts: { en, es }, version, saving: false, outcome: null });
-    } catch (error) {
-      store.setState({ status: 'error', error: errorMessage(error) });
-    }
-  }
-
-  async function save(): Promise<void> {
-    const form = store.getState();
-    if (form.status !== 'ready' || form.saving) return;
-    store.setState({ ...form, saving: true, outcome: null });
-    let next: Partial<Extract<ConsentTextState, { status: 'ready' }>>;
-    try {
-      const { en, es, version } = await api.setConsentText({ body: form.texts });
-      next = { texts: { en, es }, version, outcome: { saved: true } };
-    } catch (error) {
-      next = { outcome: { saved: false, error: errorMessage(error) } };
-    }
-    store.setState((s) => (s.status === 'ready' ? { ...s, ...next, saving: false } : s));
-  }
+  const saved = ({ en, es, version }: { en: string; es: string; version: number }) => ({
+    texts: { en, es },
+    version,
+  });
+  const form = createSettingsForm({
+    read: async () => saved(await api.getConsentText()),
+    write: async ({ texts }) => saved(await api.setConsentText({ body: texts })),
+  });
+  const { store } = form;
 
   return {
     getState: store.getState,
@@ -67,13 +46,15 @@ export function createConsentTextFlow({ api }: ConsentTextFlowOptions): ConsentT
     async send(event) {
       switch (event.type) {
         case 'load':
-          return load();
-        case 'setText':
-          return store.setState((s) =>
-            s.status === 'ready' ? { ...s, texts: { ...s.texts, [event.language]: event.text } } : s,
-          );
+          return form.load();
+        case 'setText': {
+          const state = store.getState();
+          if (state.status === 'ready')
+            form.edit({ texts: { ...state.texts, [event.language]: event.text } });
+          return;
+        }
         case 'save':
-          return save();
+          return form.save();
       }
     },
   };
