@@ -186,6 +186,21 @@ describe('the audit screen', () => {
     const res = await page.request.get('/api/admin/retention');
     expect(await res.json()).toEqual({ days: 30, clients: 0, nextDeletionOn: null });
     await page.getByText(retentionReachText(0, null)).waitFor();
+
+    // The passkey rule is saved as it is ticked, and put back here so the next sign-ins need none.
+    const passkeys = page.getByRole('form', { name: 'Passkeys' });
+    const rule = passkeys.getByLabel('Require passkeys for admins and officers');
+    await rule.check();
+    await passkeys.getByRole('status').getByText('Saved.').waitFor();
+    expect(await (await page.request.get('/api/admin/passkey-policy')).json()).toEqual({
+      requireForStaff: true,
+    });
+    await rule.uncheck();
+    await expect
+      .poll(async () => (await page.request.get('/api/admin/passkey-policy')).json())
+      .toEqual({
+        requireForStaff: false,
+      });
     await page.reload();
     await seeHeading(page, 'Settings');
     expect(await page.getByLabel('Days after submission').inputValue()).toBe('30');
