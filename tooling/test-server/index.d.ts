@@ -39,7 +39,7 @@ export interface TestServer {
   restart(): Promise<void>;
 }
 
-/** Spawns apps/server from its TypeScript sources (tsx) and waits until it listens. */
+/** Spawns apps/server (its build when newer than its sources and core's, else its sources through tsx) and waits until it listens. */
 export declare function startTestServer(options?: TestServerOptions): Promise<TestServer>;
 
 export interface ChromiumLaunchOptions {
