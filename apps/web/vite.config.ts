@@ -38,7 +38,7 @@ export default defineConfig({
     // A .br and a .gz beside each script, style sheet and icon, sent by the server to a browser that
     // accepts them (@fastify/static `preCompressed`): a phone on slow wi-fi downloads a third, and the
     // server compresses nothing per request. The pages are not: the server sends them from memory.
-    compression({ include: /\.(js|mjs|css|svg|webmanifest)$/, threshold: 1024, logLevel: 'silent' }),
+    compression({ include: /\.(js|mjs|css|svg|webmanifest)$/, logLevel: 'silent' }),
   ],
   resolve: { conditions: ['vita-source', ...defaultClientConditions] },
   build: {
