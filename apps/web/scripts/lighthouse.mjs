@@ -126,7 +126,14 @@ try {
       if (done.length >= RUNS || failures.filter((f) => f.startsWith(page.name)).length >= 2) continue;
       await audit(server.url + page.path, chrome.port).then(
         (run) => done.push(run),
-        (/** @type {unknown} */ error) => failures.push(`${page.name}: run failed: ${String(error)}`),
+        async (/** @type {unknown} */ error) => {
+          // Whether the server still answers tells Lighthouse's trouble from the server's.
+          const answering = await fetch(`${server.url}/api/me`).then(
+            () => 'answering',
+            () => 'not answering',
+          );
+          failures.push(`${page.name}: run failed (server ${answering}): ${String(error)}`);
+        },
       );
     }
   }
