@@ -1,5 +1,5 @@
-// How the built app reaches a phone (docs/architecture.md#benchmarks, Lighthouse): the landing page's
-// scripts and style sheets come compressed (the build's .br copies) and marked as kept for a year.
+// How the built app reaches a phone: the landing page's scripts and style sheets come compressed (the
+// build's .br copies) and marked as kept for a year (docs/architecture.md#ui-packagesui-and-web-appsweb).
 import { messages } from '@vita-docs/core';
 import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
