@@ -1,8 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, register, startApp, type TestApp } from './harness.js';
+
+const CHUNK = 'export const x = 1;';
 
 describe('serving the web app', () => {
   let app: TestApp;
@@ -14,7 +17,11 @@ describe('serving the web app', () => {
       path.join(dist, 'index.html'),
       '<!doctype html><html><head><title>VITA</title></head><body></body></html>',
     );
-    await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), 'export const x = 1;');
+    await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), CHUNK);
+    // As the build leaves them: a compressed copy of each script beside it (apps/web/vite.config.ts).
+    await fs.writeFile(path.join(dist, 'assets', 'chunk.js.br'), brotliCompressSync(CHUNK));
+    await fs.writeFile(path.join(dist, 'assets', 'chunk.js.gz'), gzipSync(CHUNK));
+    await fs.writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     await fs.writeFile(path.join(dist, 'u.html'), '<!doctype html><html><body>client page</body></html>');
     app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
@@ -64,5 +71,32 @@ describe('serving the web app', () => {
         })
       ).status,
     ).toBe(200);
+  });
+
+  it('sends the built files compressed when the browser accepts it, hashed ones cached for a year', async () => {
+    const chunk = (acceptEncoding: string) =>
+      fetch(`${app.url}/assets/chunk.js`, { headers: { 'accept-encoding': acceptEncoding } });
+    for (const [accepted, sent] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const res = await chunk(accepted);
+      expect(res.status, accepted).toBe(200);
+      expect(res.headers.get('content-encoding'), accepted).toBe(sent);
+      expect(res.headers.get('content-type'), accepted).toMatch(/^(text|application)\/javascript/);
+      expect(res.headers.get('vary'), accepted).toMatch(/accept-encoding/i);
+      expect(res.headers.get('cache-control'), accepted).toBe('public, max-age=31536000, immutable');
+      // fetch undoes the encoding: the browser gets the script itself.
+      expect(await res.text(), accepted).toBe(CHUNK);
+    }
+    // The compressed copies are not pages of their own.
+    expect((await fetch(`${app.url}/assets/chunk.js.br`)).headers.get('content-type')).toMatch(/^text\/html/);
+    // The service worker keeps its name across builds: asked for again each time, never kept.
+    const worker = await fetch(`${app.url}/sw.js`);
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('cache-control')).toBe('no-cache');
+    // The page itself too: a new build is picked up on the next visit.
+    expect((await fetch(`${app.url}/`)).headers.get('cache-control')).toBe('no-cache');
   });
 });
