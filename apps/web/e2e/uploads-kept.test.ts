@@ -7,7 +7,7 @@ import {
   logoutWithWaitingConfirm,
   messages,
 } from '@vita-docs/core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import type { Person } from './support/api.js';
@@ -404,6 +404,26 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     await seeHeading(page, '13614-C');
     await page.getByText(offline).waitFor({ state: 'detached' });
     expect((await cached()).filter((path) => path.startsWith('/api'))).toEqual([]);
+    await context.close();
+  });
+
+  // How the built app reaches a phone (docs/architecture.md#ui-packagesui-and-web-appsweb).
+  it('sends the landing page its scripts and styles brotli-compressed, cached as immutable', async () => {
+    const { page, context } = await app.visit();
+    const assets: Response[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/assets/')) assets.push(response);
+    });
+    await page.goto('/');
+    await seeHeading(page, messages.landingTagline);
+
+    const kinds = new Set(assets.map((response) => new URL(response.url()).pathname.split('.').pop()));
+    expect(kinds).toEqual(new Set(['js', 'css']));
+    for (const response of assets) {
+      const headers = await response.allHeaders();
+      expect(headers['content-encoding'], response.url()).toBe('br');
+      expect(headers['cache-control'], response.url()).toBe('public, max-age=31536000, immutable');
+    }
     await context.close();
   });
 });
