@@ -1,6 +1,7 @@
 import { errorCodeForStatus, messages, type ErrorCode } from '@vita-docs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ZodError } from 'zod';
+// The core error class: the contract's schemas (zod/mini) and the server's own (classic zod) both throw it.
+import { $ZodError as ZodError } from 'zod/v4/core';
 import { isDependencyUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 

@@ -2,7 +2,7 @@
  * The typed HTTP client: one method per entry of the `endpoints` table, generated from it, so a
  * new endpoint gets its method (and its types) without touching this file.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { FetchLike } from '../ports.js';
 import { CSRF_HEADER, endpoints, fillPath, isStateChanging, readCsrfToken } from './endpoints.js';
 import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
@@ -13,17 +13,17 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The path parameters, query and body of one endpoint, each present only when the endpoint has it. */
 export type EndpointArgs<E extends EndpointDef> = Simplify<
-  (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : unknown) &
-    (E extends { query: infer Q extends z.ZodType }
+  (E extends { params: infer P extends z.ZodMiniType } ? { params: z.input<P> } : unknown) &
+    (E extends { query: infer Q extends z.ZodMiniType }
       ? object extends z.input<Q>
         ? { query?: z.input<Q> }
         : { query: z.input<Q> }
       : unknown) &
-    (E extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : unknown)
+    (E extends { body: infer B extends z.ZodMiniType } ? { body: z.input<B> } : unknown)
 >;
 
 /** What an endpoint resolves to: its parsed response, or the raw `Response` for binary ones. */
-export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodType
+export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodMiniType
   ? z.output<E['response']>
   : Response;
 

@@ -3,7 +3,7 @@
  * schemas. The server registers exactly these routes and the client has exactly these
  * methods, so the two cannot drift apart.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import * as l from './link-schemas.js';
 import * as s from './schemas.js';
 
@@ -12,10 +12,10 @@ export interface EndpointDef {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path under the API base; `:name` segments are path parameters. */
   path: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response: z.ZodType | null;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+  response: z.ZodMiniType | null;
 }
 
 const def = <const T extends EndpointDef>(d: T): T => d;
