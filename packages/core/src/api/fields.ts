@@ -119,5 +119,4 @@ export const DocKey = z
     z.refine(isCleanText, { error: 'That file key is not valid.' }),
   );
 
-/** ISO-8601 timestamp on the wire. */
-export const Timestamp = z.string();
+export { Timestamp } from './session-contract.js';

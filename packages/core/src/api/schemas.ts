@@ -6,7 +6,6 @@ import { z } from 'zod/mini';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '../domain/constants.js';
 import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '../domain/categories.js';
-import { ROLES } from '../domain/roles.js';
 import {
   ClientId,
   Code,
@@ -21,29 +20,16 @@ import {
   hasNoBidiControls,
   requiredText,
 } from './fields.js';
+import { ROLES } from '../domain/roles.js';
+import { User } from './session-contract.js';
 
 // ── Shared shapes ────────────────────────────────────────────────────────────────────────────
 
 export const Ok = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof Ok>;
 
-/** Every error response: `{ "error": "message a person understands" }`. */
-/** Every failure's body: words for people, and (from servers that send it) a code for programs. */
-export const ErrorBody = z.object({ error: z.string(), code: z.optional(z.string()) });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
-export const User = z.object({
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  role: z.enum(ROLES),
-  isAdmin: z.boolean(),
-  approved: z.boolean(),
-  createdAt: Timestamp,
-  /** Present (true) for an account a season close suspended: a returning volunteer waiting for approval. */
-  suspended: z.optional(z.literal(true)),
-});
-export type User = z.infer<typeof User>;
+// The error body and the session check's shapes live with the call the first screen makes.
+export { ErrorBody, MeResponse, User } from './session-contract.js';
 
 export const Client = z.object({
   clientId: z.string(),
@@ -144,9 +130,6 @@ export type LoginVerifyResponse = z.infer<typeof LoginVerifyResponse>;
 
 export const ResendRequest = z.object({ email: z.optional(Email) });
 export type ResendRequest = z.input<typeof ResendRequest>;
-
-export const MeResponse = z.object({ user: User });
-export type MeResponse = z.infer<typeof MeResponse>;
 
 /**
  * The key that seals the signed-in person's kept uploads on a device (docs/behaviour.md#kept-uploads):
