@@ -7,10 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-// Trip-wires at today's sizes while the cuts go in (this file's history has the figures).
-const GOAL_KB = 100;
+// The targets are 85 (landing) and 110 (largest route); these trip-wires sit at today's sizes, rounded
+// up. What is left over 85 on the landing route is mostly zod's core, which parses the session
+// check's answer before the first screen acts on it (docs/architecture.md has the arithmetic).
+const GOAL_KB = 92;
 /** The largest initial JS of any route (its entry, its screen's chunks and what they wait for). */
-const ROUTE_GOAL_KB = 131;
+const ROUTE_GOAL_KB = 127;
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 /** The client's document-request page (/u): its JS before the first upload (the capture parts load when used). */
 const CLIENT_PAGE_GOAL_KB = 90;
@@ -55,25 +57,31 @@ function screenChunk(/** @type {string} */ name) {
   return `/assets/${file}`;
 }
 
-/** Every route of docs/behaviour.md#routes and the lazily loaded screen chunk(s) it shows. */
+/**
+ * The contract's table and schemas (`endpoints`): loaded on the first call other than the session
+ * check, so counted for the screens that ask the server as soon as they show.
+ */
+const CONTRACT = 'endpoints';
+
+/** Every route of docs/behaviour.md#routes and the lazily loaded chunk(s) it shows or waits for. */
 const ROUTES = /** @type {const} */ ([
   ['/', []],
-  ['/register', []],
-  ['/register/pending', []],
-  ['/login', []],
-  ['/login/verify', []],
+  ['/register', ['register']],
+  ['/register/pending', ['register-pending']],
+  ['/login', ['login']],
+  ['/login/verify', ['login-verify']],
   ['/forgot, /forgot/verify, /forgot/reset', ['forgot']],
-  ['/home', ['home']],
-  ['/account', ['account']],
-  ['/admin/users/:email', ['admin-user']],
-  ['/admin/audit', ['admin-audit']],
-  ['/admin/settings', ['admin-settings']],
-  ['/admin/season', ['admin-season']],
-  ['/clients', ['client-list']],
+  ['/home', ['home', CONTRACT]],
+  ['/account', ['account', CONTRACT]],
+  ['/admin/users/:email', ['admin-user', CONTRACT]],
+  ['/admin/audit', ['admin-audit', CONTRACT]],
+  ['/admin/settings', ['admin-settings', CONTRACT]],
+  ['/admin/season', ['admin-season', CONTRACT]],
+  ['/clients', ['client-list', CONTRACT]],
   ['/clients/new', ['new-client']],
-  ['/clients/:id/docs', ['client-docs']],
+  ['/clients/:id/docs', ['client-docs', CONTRACT]],
   // The category screen waits for the upload queues' code before it renders.
-  ['/clients/:id/docs/:docType', ['category', 'upload-queues-engine']],
+  ['/clients/:id/docs/:docType', ['category', 'upload-queues-engine', CONTRACT]],
 ]);
 
 const kb = (/** @type {number} */ n) => (n / 1024).toFixed(1);
@@ -112,7 +120,7 @@ function measure(/** @type {string} */ htmlFile, /** @type {string} */ what, /**
 function measureRoutes() {
   const entry = entryFiles('index.html');
   let largest = { route: '', gzip: 0 };
-  console.log('Initial JS per route (entry + screen chunk):');
+  console.log('Initial JS per route (entry + the chunks its screen shows with):');
   for (const [route, screens] of ROUTES) {
     const files = withStaticImports([...entry, ...screens.map(screenChunk)]);
     const { gzip, brotli } = sizes(files);
