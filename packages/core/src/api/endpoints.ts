@@ -370,6 +370,3 @@ export const endpoints = {
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
-
-export { CSRF_COOKIE, CSRF_HEADER, fillPath, isStateChanging, readCsrfToken } from './endpoint-def.js';
-export type { EndpointDef } from './endpoint-def.js';
