@@ -189,9 +189,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   // Object's own names.
   type Method = (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>;
   const methods = new Map<string, Method>();
-  const client = new Proxy({} as Record<string, Method>, {
-    get(target, name) {
-      if (typeof name !== 'string' || NOT_CALLS.has(name) || name in target) return Reflect.get(target, name);
+  const target: Record<string, Method> = {};
+  const client = new Proxy(target, {
+    get(_target, name): unknown {
+      if (typeof name !== 'string' || NOT_CALLS.has(name) || name in target)
+        return (target as Record<string | symbol, unknown>)[name];
       let method = methods.get(name);
       if (!method) {
         method = (args = {}, callOptions) => send(name, args, callOptions);
