@@ -32,7 +32,7 @@ const layerBans = {
   core: [
     ...everywhere,
     {
-      group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'react-router'],
+      group: ['react', 'react-dom', 'react/*', 'react-dom/*', 'wouter'],
       message: 'core is headless: no React.',
     },
     { group: ['electron', 'electron/*'], message: 'core runs everywhere: no Electron.' },

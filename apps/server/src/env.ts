@@ -4,77 +4,82 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import './zod-english.js';
 
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const positiveInt = z.coerce.number().int().positive();
+const bool = z.pipe(
+  z.enum(['true', 'false', '1', '0']),
+  z.transform((v: 'true' | 'false' | '1' | '0') => v === 'true' || v === '1'),
+);
+const positiveInt = z.coerce.number().check(z.int(), z.positive());
+/** `schema`, or `value` when the variable is not set. */
+const or = z._default;
+
+/** TRUST_PROXY as the server uses it: false, a hop count, or the proxies' addresses. */
+function trustProxy(v: string, ctx: z.core.ParsePayload): false | number | string {
+  if (v === 'false' || v === '0') return false as const;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v)) return v;
+  ctx.issues.push({
+    code: 'custom',
+    input: v,
+    message:
+      'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (trusting every X-Forwarded-For would let anyone fake their IP)',
+  });
+  return z.NEVER;
+}
+
+/** STORAGE_KEY: 32 bytes in base64. */
+function storageKey(v: string, ctx: z.core.ParsePayload): Buffer {
+  const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64') : Buffer.alloc(0);
+  if (key.length === 32) return key;
+  ctx.issues.push({
+    code: 'custom',
+    input: v,
+    message: 'must be 32 random bytes in base64 (make one with: openssl rand -base64 32)',
+  });
+  return z.NEVER;
+}
 
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })
-    .optional(),
-  DEPENDENCY_TIMEOUT_MS: positiveInt.max(60_000).default(2_000),
-  DRAIN_SECONDS: z.coerce.number().int().min(0).max(60).default(0),
-  PUBLIC_URL: z.url({ error: 'must be an absolute http(s) URL' }).optional(),
-  SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  SESSION_IDLE_MINUTES: positiveInt.default(30),
-  SESSION_MAX_HOURS: positiveInt.default(12),
-  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: z
-    .string()
-    .default('false')
-    .transform((v, ctx) => {
-      if (v === 'false' || v === '0') return false as const;
-      if (/^\d+$/.test(v)) return Number(v);
-      if (/^[0-9a-fA-F:./]+(\s*,\s*[0-9a-fA-F:./]+)*$/.test(v)) return v;
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (trusting every X-Forwarded-For would let anyone fake their IP)',
-      });
-      return z.NEVER;
-    }),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })
-    .optional(),
-  DEV_OUTBOX: bool.default(true),
-  MAIL_FROM: z.string().min(3).default('VITA Documents <no-reply@localhost>'),
-  ADMIN_EMAIL: z.email({ error: 'must be an email address' }).optional(),
-  ADMIN_PIN: z.string().min(8, { error: 'must be at least 8 characters' }).optional(),
-  MAX_UPLOAD_MB: positiveInt.max(1024).default(25),
-  PASSKEYS_REQUIRED_FOR_STAFF: bool.default(false),
-  STORAGE_KEY: z
-    .string()
-    .trim()
-    .transform((v, ctx) => {
-      const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? Buffer.from(v, 'base64') : Buffer.alloc(0);
-      if (key.length === 32) return key;
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be 32 random bytes in base64 (make one with: openssl rand -base64 32)',
-      });
-      return z.NEVER;
-    })
-    .optional(),
-  STORAGE_KEY_FILE: z.string().min(1).optional(),
-  XDG_CONFIG_HOME: z.string().min(1).optional(),
-  HOME: z.string().min(1).optional(),
-  S3_ENDPOINT: z.url({ error: 'must be an absolute URL' }).optional(),
-  S3_BUCKET: z.string().min(3).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: bool.default(true),
-  S3_SSE: z.enum(['AES256', 'aws:kms'], { error: 'must be AES256 or aws:kms' }).optional(),
-  S3_SSE_KMS_KEY_ID: z.string().min(1).optional(),
-  WEB_DIST: z.string().optional(),
-  PROGRAMME_URL: z.url({ error: 'must be an absolute URL' }).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: or(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 3000),
+  HOST: or(z.string().check(z.minLength(1)), '0.0.0.0'),
+  DATA_DIR: or(z.string().check(z.minLength(1)), './.data'),
+  DATABASE_URL: z.optional(
+    z.string().check(z.regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' })),
+  ),
+  DEPENDENCY_TIMEOUT_MS: or(positiveInt.check(z.maximum(60_000)), 2_000),
+  DRAIN_SECONDS: or(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(60)), 0),
+  PUBLIC_URL: z.optional(z.url({ error: 'must be an absolute http(s) URL' })),
+  SESSION_SECRET: z.optional(z.string().check(z.minLength(32, { error: 'must be at least 32 characters' }))),
+  SESSION_IDLE_MINUTES: or(positiveInt, 30),
+  SESSION_MAX_HOURS: or(positiveInt, 12),
+  COOKIE_SECURE: or(z.enum(['auto', 'true', 'false']), 'auto'),
+  TRUST_PROXY: z.pipe(or(z.string(), 'false'), z.transform(trustProxy)),
+  SMTP_URL: z.optional(
+    z.string().check(z.regex(/^smtps?:\/\//, { error: 'must be an smtp:// or smtps:// URL' })),
+  ),
+  DEV_OUTBOX: or(bool, true),
+  MAIL_FROM: or(z.string().check(z.minLength(3)), 'VITA Documents <no-reply@localhost>'),
+  ADMIN_EMAIL: z.optional(z.email({ error: 'must be an email address' })),
+  ADMIN_PIN: z.optional(z.string().check(z.minLength(8, { error: 'must be at least 8 characters' }))),
+  MAX_UPLOAD_MB: or(positiveInt.check(z.maximum(1024)), 25),
+  PASSKEYS_REQUIRED_FOR_STAFF: or(bool, false),
+  STORAGE_KEY: z.optional(z.pipe(z.string().check(z.trim()), z.transform(storageKey))),
+  STORAGE_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
+  XDG_CONFIG_HOME: z.optional(z.string().check(z.minLength(1))),
+  HOME: z.optional(z.string().check(z.minLength(1))),
+  S3_ENDPOINT: z.optional(z.url({ error: 'must be an absolute URL' })),
+  S3_BUCKET: z.optional(z.string().check(z.minLength(3))),
+  S3_REGION: or(z.string().check(z.minLength(1)), 'us-east-1'),
+  S3_ACCESS_KEY_ID: z.optional(z.string()),
+  S3_SECRET_ACCESS_KEY: z.optional(z.string()),
+  S3_FORCE_PATH_STYLE: or(bool, true),
+  S3_SSE: z.optional(z.enum(['AES256', 'aws:kms'], { error: 'must be AES256 or aws:kms' })),
+  S3_SSE_KMS_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+  WEB_DIST: z.optional(z.string()),
+  PROGRAMME_URL: z.optional(z.url({ error: 'must be an absolute URL' })),
+  LOG_LEVEL: or(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 
 /** Object-store settings when S3-compatible storage is configured. */

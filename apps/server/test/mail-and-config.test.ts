@@ -15,6 +15,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);
   });
 
+  it('says what a bad value must be, in words', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT: Too big: expected number to be <=65535');
+    expect(() => loadConfig({ DEV_OUTBOX: 'yes' })).toThrow('DEV_OUTBOX: Invalid option: expected one of');
+  });
+
   it('has working defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

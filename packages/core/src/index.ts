@@ -81,15 +81,10 @@ export {
 } from './domain/files.js';
 export type { DocKeyParts } from './domain/files.js';
 export { isClientId } from './domain/client-id.js';
-export {
-  endpoints,
-  fillPath,
-  isStateChanging,
-  readCsrfToken,
-  CSRF_COOKIE,
-  CSRF_HEADER,
-} from './api/endpoints.js';
-export type { EndpointDef, Endpoints, EndpointName } from './api/endpoints.js';
+export { endpoints } from './api/endpoints.js';
+export { fillPath, isStateChanging, readCsrfToken, CSRF_COOKIE, CSRF_HEADER } from './api/endpoint-def.js';
+export type { EndpointDef } from './api/endpoint-def.js';
+export type { Endpoints, EndpointName } from './api/endpoints.js';
 import * as schemas from './api/schemas.js';
 /** Every zod schema of the wire contract, by name (e.g. `schemas.User`). */
 export { schemas };

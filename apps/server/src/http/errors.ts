@@ -1,6 +1,8 @@
 import { errorCodeForStatus, messages, type ErrorCode } from '@vita-docs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ZodError } from 'zod';
+// zod's core error class: what zod/mini's parse throws (it has no ZodError of its own).
+import { $ZodError as ZodError } from 'zod/v4/core';
+import '../zod-english.js';
 import { isDependencyUnavailable, isForeignKeyViolation } from '../db/errors.js';
 import { StorageError, storageErrorStatus } from '../storage/types.js';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints, type EndpointName, type Endpoints } from '@vita-docs/core';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { UserRow } from '../auth/sessions.js';
 import { signedOutError } from './errors.js';
 
-type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
-type In<T> = T extends z.ZodType ? z.input<T> : never;
+type Out<T> = T extends z.ZodMiniType ? z.output<T> : undefined;
+type In<T> = T extends z.ZodMiniType ? z.input<T> : never;
 
 /** What a handler receives: the parsed, typed request parts. */
 export interface RouteContext<N extends EndpointName, U> {
@@ -18,7 +18,7 @@ export interface RouteContext<N extends EndpointName, U> {
 }
 
 /** A JSON handler returns the response body; a binary one (response: null) writes to the reply. */
-type Result<N extends EndpointName> = Endpoints[N]['response'] extends z.ZodType
+type Result<N extends EndpointName> = Endpoints[N]['response'] extends z.ZodMiniType
   ? In<Endpoints[N]['response']>
   : FastifyReply;
 

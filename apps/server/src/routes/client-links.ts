@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { linkSchemas } from '@vita-docs/core';
 import { clientLinkText } from '@vita-docs/core';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 type CreateLink = z.output<typeof linkSchemas.CreateLinkRequest>;
 import { sql } from 'kysely';

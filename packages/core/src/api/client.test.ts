@@ -41,6 +41,23 @@ const user = {
 };
 
 describe('createApiClient', () => {
+  it('is no promise and names no call it does not have', async () => {
+    const { fetch, sent } = scriptedFetch();
+    const api = createApiClient({ fetch });
+    // Its methods are made on first use: resolving to the client must give the client, not call `then`.
+    expect(await Promise.resolve(api)).toBe(api);
+    expect(JSON.stringify({ api })).toBe('{"api":{}}');
+    await expect((api as unknown as Record<string, () => Promise<unknown>>).noSuchCall!()).rejects.toThrow(
+      'No call noSuchCall in the contract',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it('parses the session check by its schema, like every answer', async () => {
+    const { fetch } = scriptedFetch(() => Response.json({ user: { ...user, role: 'root' } }));
+    await expect(createApiClient({ fetch }).me()).rejects.toMatchObject({ kind: 'response' });
+  });
+
   it('echoes the __Host- CSRF cookie a server on https sets, before a plain one', async () => {
     const { fetch, sent } = scriptedFetch(() => Response.json({ ok: true, emailSent: true }));
     const cookies: Record<string, string> = { csrf_token: 'stale', '__Host-csrf_token': 'current' };

@@ -2,28 +2,65 @@
  * The typed HTTP client: one method per entry of the `endpoints` table, generated from it, so a
  * new endpoint gets its method (and its types) without touching this file.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { FetchLike } from '../ports.js';
-import { CSRF_HEADER, endpoints, fillPath, isStateChanging, readCsrfToken } from './endpoints.js';
-import type { EndpointDef, EndpointName, Endpoints } from './endpoints.js';
+import { CSRF_HEADER, fillPath, isStateChanging, readCsrfToken } from './endpoint-def.js';
+import type { EndpointDef } from './endpoint-def.js';
+import type { EndpointName, Endpoints } from './endpoints.js';
 import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
-import { ErrorBody } from './schemas.js';
+import { ErrorBody, sessionCheck } from './session-contract.js';
+
+let contract: Promise<Endpoints> | undefined;
+
+/** Names asked of any object that are never calls of the contract. */
+const NOT_CALLS = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType']);
+
+/**
+ * The contract's table with every schema: fetched on the first call other than the session check,
+ * and started as soon as that check has answered (what the person does next needs it). The session
+ * check's own definition is at hand from the start, so the first screen parses its answer without it.
+ * A failed fetch is tried again on the next call.
+ */
+function loadContract(): Promise<Endpoints> {
+  contract ??= import('./endpoints.js').then(
+    (module) => module.endpoints,
+    (error: unknown) => {
+      contract = undefined;
+      throw error;
+    },
+  );
+  return contract;
+}
+
+/** The definition of the call `name`, fetching the table if need be; a failed fetch is a network error. */
+async function definition(name: string): Promise<EndpointDef> {
+  if (name === 'me') return sessionCheck;
+  let table: Endpoints;
+  try {
+    table = await loadContract();
+  } catch (cause) {
+    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+  }
+  const found = (table as Record<string, EndpointDef | undefined>)[name];
+  if (!found) throw new Error(`No call ${name} in the contract`);
+  return found;
+}
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The path parameters, query and body of one endpoint, each present only when the endpoint has it. */
 export type EndpointArgs<E extends EndpointDef> = Simplify<
-  (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : unknown) &
-    (E extends { query: infer Q extends z.ZodType }
+  (E extends { params: infer P extends z.ZodMiniType } ? { params: z.input<P> } : unknown) &
+    (E extends { query: infer Q extends z.ZodMiniType }
       ? object extends z.input<Q>
         ? { query?: z.input<Q> }
         : { query: z.input<Q> }
       : unknown) &
-    (E extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : unknown)
+    (E extends { body: infer B extends z.ZodMiniType } ? { body: z.input<B> } : unknown)
 >;
 
 /** What an endpoint resolves to: its parsed response, or the raw `Response` for binary ones. */
-export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodType
+export type EndpointResult<E extends EndpointDef> = E['response'] extends z.ZodMiniType
   ? z.output<E['response']>
   : Response;
 
@@ -86,7 +123,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const { fetch, getCookie } = options;
   const now = () => (options.clock ? options.clock.now() : Date.now());
 
-  async function send(def: EndpointDef, args: RawArgs, callOptions?: CallOptions): Promise<unknown> {
+  async function send(name: string, args: RawArgs, callOptions?: CallOptions): Promise<unknown> {
+    const def = await definition(name);
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(args.query ?? {})) {
       if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -94,7 +132,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
     }
     // GET /me must never be answered from a cache: it decides who is signed in.
-    if (def === endpoints.me) search.set('t', String(now()));
+    if (def === sessionCheck) search.set('t', String(now()));
     const query = search.toString();
     const url = `${base}${fillPath(def.path, args.params)}${query ? `?${query}` : ''}`;
 
@@ -126,6 +164,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (cause) {
       throw new ApiError('response', response.status, 'The server sent an unreadable response.', { cause });
     }
+    if (def === sessionCheck) void loadContract().catch(() => undefined);
     const parsed = def.response.safeParse(json);
     if (!parsed.success) {
       throw new ApiError('response', response.status, 'The server sent an unexpected response.', {
@@ -138,17 +177,31 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function primeCsrf(): Promise<string | undefined> {
     try {
       // Any answer sets the cookie, a 401 included, so the result itself does not matter.
-      await fetch(`${base}${endpoints.me.path}?t=${now()}`, { credentials: 'include' });
+      await fetch(`${base}${sessionCheck.path}?t=${now()}`, { credentials: 'include' });
     } catch {
       // The real call will report the network problem.
     }
     return getCookie && readCsrfToken(getCookie);
   }
 
-  const client: Record<string, (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>> = {};
-  for (const [name, def] of Object.entries(endpoints) as [EndpointName, EndpointDef][]) {
-    client[name] = (args = {}, callOptions) => send(def, args, callOptions);
-  }
+  // One method per name of the table, made on first use: the table itself loads later (loadContract).
+  // Nothing else is a method: not `then` (the client would look like a promise), `toJSON` or
+  // Object's own names.
+  type Method = (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>;
+  const methods = new Map<string, Method>();
+  const target: Record<string, Method> = {};
+  const client = new Proxy(target, {
+    get(_target, name): unknown {
+      if (typeof name !== 'string' || NOT_CALLS.has(name) || name in target)
+        return (target as Record<string | symbol, unknown>)[name];
+      let method = methods.get(name);
+      if (!method) {
+        method = (args = {}, callOptions) => send(name, args, callOptions);
+        methods.set(name, method);
+      }
+      return method;
+    },
+  });
   return client as unknown as ApiClient;
 }
 

@@ -3,22 +3,10 @@
  * schemas. The server registers exactly these routes and the client has exactly these
  * methods, so the two cannot drift apart.
  */
-import type { z } from 'zod';
+import { def } from './endpoint-def.js';
+import { sessionCheck } from './session-contract.js';
 import * as l from './link-schemas.js';
 import * as s from './schemas.js';
-
-/** One call of the contract. `response: null` marks a binary (non-JSON) response. */
-export interface EndpointDef {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Path under the API base; `:name` segments are path parameters. */
-  path: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  response: z.ZodType | null;
-}
-
-const def = <const T extends EndpointDef>(d: T): T => d;
 
 export const endpoints = {
   // Auth
@@ -46,7 +34,7 @@ export const endpoints = {
     body: s.ResendRequest,
     response: s.EmailSentResponse,
   }),
-  me: def({ method: 'GET', path: '/me', response: s.MeResponse }),
+  me: sessionCheck,
   journalKey: def({ method: 'GET', path: '/me/journal-key', response: s.JournalKeyResponse }),
   logout: def({ method: 'POST', path: '/auth/logout', response: s.Ok }),
   forgotInit: def({
@@ -382,31 +370,3 @@ export const endpoints = {
 
 export type Endpoints = typeof endpoints;
 export type EndpointName = keyof Endpoints;
-
-/** The path with its `:name` segments filled in, each value URL-encoded. */
-export function fillPath(path: string, params: Record<string, string> = {}): string {
-  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-}
-
-/** Methods that change state: they carry the CSRF header. */
-export function isStateChanging(method: string): boolean {
-  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
-}
-
-/** Name of the cookie holding the CSRF token and of the header that must echo it. */
-export const CSRF_COOKIE = 'csrf_token';
-export const CSRF_HEADER = 'x-csrf-token';
-/**
- * The CSRF cookie's name when the server sets it `Secure` (over https): the `__Host-` prefix makes
- * the browser refuse it unless it is Secure, set by this very host and for the whole site.
- */
-const SECURE_CSRF_COOKIE = `__Host-${CSRF_COOKIE}`;
-
-/** The CSRF token, under whichever of its two names the server set it. */
-export function readCsrfToken(getCookie: (name: string) => string | undefined): string | undefined {
-  return getCookie(SECURE_CSRF_COOKIE) ?? getCookie(CSRF_COOKIE);
-}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
 import { isCommonPin } from '../domain/common-pins.js';
 import { isClientId } from '../domain/client-id.js';
@@ -29,82 +29,94 @@ function isCleanText(value: string): boolean {
 export function cleanString(label: string, max: number) {
   return z
     .string({ error: `${label} is required.` })
-    .max(max, { error: `${label} is too long (at most ${max} characters).` })
-    .refine(isCleanText, { error: `${label} contains characters that are not allowed.` });
+    .check(
+      z.maxLength(max, { error: `${label} is too long (at most ${max} characters).` }),
+      z.refine(isCleanText, { error: `${label} contains characters that are not allowed.` }),
+    );
 }
 
 /** A required, trimmed line of text with a person-readable message for each failure. */
 export function requiredText(label: string, max = 100) {
-  return z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, { error: `${label} is required.` })
-    .max(max, { error: `${label} must be at most ${max} characters.` })
-    .refine((value) => isCleanText(value) && hasNoBidiControls(value), {
+  return z.string({ error: `${label} is required.` }).check(
+    z.trim(),
+    z.minLength(1, { error: `${label} is required.` }),
+    z.maxLength(max, { error: `${label} must be at most ${max} characters.` }),
+    z.refine((value) => isCleanText(value) && hasNoBidiControls(value), {
       error: `${label} contains characters that are not allowed.`,
-    });
+    }),
+  );
 }
 
 /** An email address, trimmed and lower-cased so one person has one account. */
-export const Email = z
-  .string({ error: 'Email is required.' })
-  .trim()
-  .toLowerCase()
-  .min(1, { error: 'Email is required.' })
-  .max(254, { error: 'Email must be at most 254 characters.' })
-  .refine(hasNoBidiControls, { error: 'Enter a valid email address.' })
-  .pipe(z.email({ error: 'Enter a valid email address.' }));
+export const Email = z.pipe(
+  z
+    .string({ error: 'Email is required.' })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, { error: 'Email is required.' }),
+      z.maxLength(254, { error: 'Email must be at most 254 characters.' }),
+      z.refine(hasNoBidiControls, { error: 'Enter a valid email address.' }),
+    ),
+  z.email({ error: 'Enter a valid email address.' }),
+);
 
 /** A Password PIN as chosen by a user. Length only: the hash does the rest. */
-export const NewPin = z
-  .string({ error: 'Password PIN is required.' })
-  .min(MIN_PIN_LENGTH, { error: `Password PIN must be at least ${MIN_PIN_LENGTH} characters.` })
-  .max(MAX_PIN_LENGTH, { error: `Password PIN must be at most ${MAX_PIN_LENGTH} characters.` })
-  .refine((pin) => !isCommonPin(pin), { error: 'Choose a less common PIN.' });
+export const NewPin = z.string({ error: 'Password PIN is required.' }).check(
+  z.minLength(MIN_PIN_LENGTH, { error: `Password PIN must be at least ${MIN_PIN_LENGTH} characters.` }),
+  z.maxLength(MAX_PIN_LENGTH, { error: `Password PIN must be at most ${MAX_PIN_LENGTH} characters.` }),
+  z.refine((pin) => !isCommonPin(pin), { error: 'Choose a less common PIN.' }),
+);
 
 /** A Password PIN as typed at login: any non-empty string of bounded length. */
 export const Pin = z
   .string({ error: 'Password PIN is required.' })
-  .min(1, { error: 'Password PIN is required.' })
-  .max(MAX_PIN_LENGTH, { error: 'Password PIN is incorrect.' });
+  .check(
+    z.minLength(1, { error: 'Password PIN is required.' }),
+    z.maxLength(MAX_PIN_LENGTH, { error: 'Password PIN is incorrect.' }),
+  );
 
 /** A 6-digit code as typed; spaces are forgiven. */
-export const Code = z
-  .string({ error: 'Code is required.' })
-  .transform((s) => s.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{6}$/, { error: 'Enter the 6-digit code from the email.' }));
+export const Code = z.pipe(
+  z.pipe(
+    z.string({ error: 'Code is required.' }),
+    z.transform((s: string) => s.replace(/\s+/g, '')),
+  ),
+  z.string().check(z.regex(/^\d{6}$/, { error: 'Enter the 6-digit code from the email.' })),
+);
 
 /** A phone number: digits with the usual punctuation, 7 to 15 digits. */
-export const Phone = z
-  .string({ error: 'Phone is required.' })
-  .trim()
-  .max(30, { error: 'Phone must be at most 30 characters.' })
-  .refine(
+export const Phone = z.string({ error: 'Phone is required.' }).check(
+  z.trim(),
+  z.maxLength(30, { error: 'Phone must be at most 30 characters.' }),
+  z.refine(
     (s) =>
       /^\+?[\d\s().-]+$/.test(s) && (s.match(/\d/g)?.length ?? 0) >= 7 && (s.match(/\d/g)?.length ?? 0) <= 15,
-    {
-      error: 'Enter a valid phone number (7 to 15 digits).',
-    },
-  );
+    { error: 'Enter a valid phone number (7 to 15 digits).' },
+  ),
+);
 
 /** A random, URL-safe client id. */
 export const ClientId = z
   .string({ error: 'Client id is required.' })
-  .refine(isClientId, { error: 'Unknown client id.' });
+  .check(z.refine(isClientId, { error: 'Unknown client id.' }));
 
 /** A category name as sent by clients (the server checks it exists). */
 export const DocTypeName = z
   .string({ error: 'Document type is required.' })
-  .min(1, { error: 'Document type is required.' })
-  .max(200, { error: 'Document type is too long.' })
-  .refine(isCleanText, { error: 'Document type contains characters that are not allowed.' });
+  .check(
+    z.minLength(1, { error: 'Document type is required.' }),
+    z.maxLength(200, { error: 'Document type is too long.' }),
+    z.refine(isCleanText, { error: 'Document type contains characters that are not allowed.' }),
+  );
 
 /** A storage key as sent by clients (the server parses and authorises it). */
 export const DocKey = z
   .string({ error: 'File key is required.' })
-  .min(1, { error: 'File key is required.' })
-  .max(1024, { error: 'File key is too long.' })
-  .refine(isCleanText, { error: 'That file key is not valid.' });
+  .check(
+    z.minLength(1, { error: 'File key is required.' }),
+    z.maxLength(1024, { error: 'File key is too long.' }),
+    z.refine(isCleanText, { error: 'That file key is not valid.' }),
+  );
 
-/** ISO-8601 timestamp on the wire. */
-export const Timestamp = z.string();
+export { Timestamp } from './session-contract.js';

@@ -2,7 +2,7 @@
  * The client-link part of the wire contract (docs/behaviour.md#requesting-documents-from-a-client): a
  * volunteer asks a client for documents, the client hands them in through a link.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CLIENT_LINK_LANGUAGES } from '../client-link/texts.js';
 import { Code, DocKey, DocTypeName, Timestamp, cleanString, hasNoBidiControls } from './fields.js';
 import { LINK_DAYS_MAX } from '../client-link/limits.js';
@@ -15,17 +15,19 @@ export { LINK_DAYS_MAX };
 export const LINK_MAX_FILES = 100;
 
 const Note = (label: string, max: number) =>
-  cleanString(label, max).refine(hasNoBidiControls, {
-    error: `${label} contains characters that are not allowed.`,
-  });
+  cleanString(label, max).check(
+    z.refine(hasNoBidiControls, { error: `${label} contains characters that are not allowed.` }),
+  );
 
 export const LinkLanguage = z.enum(CLIENT_LINK_LANGUAGES);
 
 export const CreateLinkRequest = z.object({
-  categories: z.array(DocTypeName).min(1, { error: 'Choose at least one document type.' }).max(50),
-  message: Note('The message', LINK_MESSAGE_MAX).optional(),
-  days: z.number().int().min(1).max(LINK_DAYS_MAX).default(LINK_DAYS_DEFAULT),
-  language: LinkLanguage.default('en'),
+  categories: z
+    .array(DocTypeName)
+    .check(z.minLength(1, { error: 'Choose at least one document type.' }), z.maxLength(50)),
+  message: z.optional(Note('The message', LINK_MESSAGE_MAX)),
+  days: z._default(z.number().check(z.int(), z.minimum(1), z.maximum(LINK_DAYS_MAX)), LINK_DAYS_DEFAULT),
+  language: z._default(LinkLanguage, 'en'),
 });
 export type CreateLinkRequest = z.input<typeof CreateLinkRequest>;
 
@@ -34,33 +36,33 @@ export const CreateLinkResponse = z.object({
   /** The link with its token: shown once (QR code, Copy), never stored. */
   url: z.string(),
   expiresAt: Timestamp,
-  days: z.number().int(),
+  days: z.number().check(z.int()),
   /** Null when the client has no email (the QR code and link only). */
-  emailedTo: z.string().nullable(),
+  emailedTo: z.nullable(z.string()),
   emailSent: z.boolean(),
 });
 export type CreateLinkResponse = z.infer<typeof CreateLinkResponse>;
 
-export const LinkAnswer = z.object({ docType: z.string(), note: z.string().nullable(), at: Timestamp });
+export const LinkAnswer = z.object({ docType: z.string(), note: z.nullable(z.string()), at: Timestamp });
 export type LinkAnswer = z.infer<typeof LinkAnswer>;
 
 export const LINK_STATES = ['open', 'done', 'revoked', 'replaced', 'expired', 'season', 'locked'] as const;
 
 /** What the client's documents page shows about the newest request. */
 export const LinkStatusResponse = z.object({
-  request: z
-    .object({
+  request: z.nullable(
+    z.object({
       state: z.enum(LINK_STATES),
       categories: z.array(z.string()),
       sentAt: Timestamp,
       expiresAt: Timestamp,
-      openedAt: Timestamp.nullable(),
-      doneAt: Timestamp.nullable(),
+      openedAt: z.nullable(Timestamp),
+      doneAt: z.nullable(Timestamp),
       /** Set while five wrong answers in a row keep the client out (the link stays open). */
-      lockedUntil: Timestamp.nullable(),
-      filesIn: z.number().int(),
-    })
-    .nullable(),
+      lockedUntil: z.nullable(Timestamp),
+      filesIn: z.number().check(z.int()),
+    }),
+  ),
   /** Files that came in through any link (the `From client` mark). */
   fromClient: z.array(z.string()),
   /** Categories the client answered `I don't have this`, newest request first. */
@@ -78,36 +80,38 @@ export type NewFromClientsResponse = z.infer<typeof NewFromClientsResponse>;
 // ── The client's side (link session) ─────────────────────────────────────────────────────────
 
 /** The token from the link's fragment: 22+ base64url characters (≥ 128 bits). */
-export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'This link is not valid.' });
+export const LinkToken = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 'This link is not valid.' }));
 
-export const LinkOpenRequest = z.object({ token: LinkToken, resend: z.boolean().optional() });
+export const LinkOpenRequest = z.object({ token: LinkToken, resend: z.optional(z.boolean()) });
 export type LinkOpenRequest = z.input<typeof LinkOpenRequest>;
 export const LinkOpenResponse = z.object({
   language: LinkLanguage,
   /** The masked address the code went to (`j•••@example.org`); null when the client proves it with the PIN alone. */
-  codeSentTo: z.string().nullable(),
+  codeSentTo: z.nullable(z.string()),
   needsPin: z.boolean(),
 });
 export type LinkOpenResponse = z.infer<typeof LinkOpenResponse>;
 
 export const LinkVerifyRequest = z.object({
   token: LinkToken,
-  code: Code.optional(),
-  pin: z.string().max(128).optional(),
+  code: z.optional(Code),
+  pin: z.optional(z.string().check(z.maxLength(128))),
 });
 export type LinkVerifyRequest = z.input<typeof LinkVerifyRequest>;
 
 export const LinkFile = z.object({
   key: z.string(),
   filename: z.string(),
-  size: z.number().int(),
+  size: z.number().check(z.int()),
   contentType: z.string(),
 });
 export type LinkFile = z.infer<typeof LinkFile>;
 
 export const LinkChecklist = z.object({
   firstName: z.string(),
-  message: z.string().nullable(),
+  message: z.nullable(z.string()),
   language: LinkLanguage,
   consented: z.boolean(),
   /** The consent statement as it reads now in each language, and its version (the admin's settings). */
@@ -117,7 +121,7 @@ export const LinkChecklist = z.object({
     z.object({
       docType: z.string(),
       files: z.array(LinkFile),
-      missing: z.object({ note: z.string().nullable() }).nullable(),
+      missing: z.nullable(z.object({ note: z.nullable(z.string()) })),
     }),
   ),
 });
@@ -125,18 +129,18 @@ export type LinkChecklist = z.infer<typeof LinkChecklist>;
 
 /** The statement's version the page showed, and in which language. */
 export const LinkConsentRequest = z.object({
-  version: z.string().min(1).max(40),
-  language: LinkLanguage.optional(),
+  version: z.string().check(z.minLength(1), z.maxLength(40)),
+  language: z.optional(LinkLanguage),
 });
 export type LinkConsentRequest = z.input<typeof LinkConsentRequest>;
 
 export const LinkPresignRequest = z.object({
   docType: DocTypeName,
-  filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
-  contentType: z.string().min(1).max(255),
+  filename: cleanString('File name', 1024).check(z.minLength(1, { error: 'File name is required.' })),
+  contentType: z.string().check(z.minLength(1), z.maxLength(255)),
   // Required (unlike a volunteer's presign): the upload URL then binds the length and bytes, so a link
   // session cannot send more than it declared or overwrite what it stored.
-  size: z.number().int().nonnegative(),
+  size: z.number().check(z.int(), z.nonnegative()),
   sha256: Sha256Hex,
 });
 export type LinkPresignRequest = z.input<typeof LinkPresignRequest>;
@@ -150,7 +154,7 @@ export const LinkAnswerRequest = z.object({
   docType: DocTypeName,
   /** False takes the answer back. */
   missing: z.boolean(),
-  note: Note('The note', LINK_MESSAGE_MAX).optional(),
+  note: z.optional(Note('The note', LINK_MESSAGE_MAX)),
 });
 export type LinkAnswerRequest = z.input<typeof LinkAnswerRequest>;
 
@@ -165,7 +169,11 @@ export const ConsentTextSettings = z.object({
 export type ConsentTextSettings = z.input<typeof ConsentTextSettings>;
 
 /** As saved, with its version: one more on each change. */
-export const ConsentTextStatus = z.object({ en: z.string(), es: z.string(), version: z.number().int() });
+export const ConsentTextStatus = z.object({
+  en: z.string(),
+  es: z.string(),
+  version: z.number().check(z.int()),
+});
 export type ConsentTextStatus = z.infer<typeof ConsentTextStatus>;
 
 /**

@@ -2,11 +2,10 @@
  * The wire contract: a zod schema for every request and response (docs/behaviour.md#api). The server parses
  * requests with these and the client parses responses with them; types are `z.infer` of them.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { AUDIT_ACTIONS } from '../domain/audit.js';
 import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '../domain/constants.js';
 import { CATEGORY_TEMPLATES, MAX_CATEGORY_NOTE_LENGTH } from '../domain/categories.js';
-import { ROLES } from '../domain/roles.js';
 import {
   ClientId,
   Code,
@@ -21,29 +20,16 @@ import {
   hasNoBidiControls,
   requiredText,
 } from './fields.js';
+import { ROLES } from '../domain/roles.js';
+import { User } from './session-contract.js';
 
 // ── Shared shapes ────────────────────────────────────────────────────────────────────────────
 
 export const Ok = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof Ok>;
 
-/** Every error response: `{ "error": "message a person understands" }`. */
-/** Every failure's body: words for people, and (from servers that send it) a code for programs. */
-export const ErrorBody = z.object({ error: z.string(), code: z.string().optional() });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
-export const User = z.object({
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  role: z.enum(ROLES),
-  isAdmin: z.boolean(),
-  approved: z.boolean(),
-  createdAt: Timestamp,
-  /** Present (true) for an account a season close suspended: a returning volunteer waiting for approval. */
-  suspended: z.literal(true).optional(),
-});
-export type User = z.infer<typeof User>;
+// The error body and the session check's shapes live with the call the first screen makes.
+export { ErrorBody, MeResponse, User } from './session-contract.js';
 
 export const Client = z.object({
   clientId: z.string(),
@@ -54,18 +40,18 @@ export const Client = z.object({
   /** Whether a client PIN was set; the PIN itself never leaves the server. */
   hasPin: z.boolean(),
   /** The owning volunteer's email; null while the client is orphaned. */
-  createdBy: z.string().nullable(),
+  createdBy: z.nullable(z.string()),
   createdAt: Timestamp,
   /** Present on orphaned clients: who owned it before their account was deleted. */
-  previousCreatedBy: z.string().nullable().optional(),
-  submittedAt: Timestamp.nullable(),
+  previousCreatedBy: z.optional(z.nullable(z.string())),
+  submittedAt: z.nullable(Timestamp),
 });
 export type Client = z.infer<typeof Client>;
 
 /** SHA-256 of a file's bytes, as 64 lowercase hex digits. */
 export const Sha256Hex = z
   .string()
-  .regex(/^[0-9a-f]{64}$/, { error: 'sha256 must be 64 lowercase hex digits.' });
+  .check(z.regex(/^[0-9a-f]{64}$/, { error: 'sha256 must be 64 lowercase hex digits.' }));
 
 /** Another file of the same client with exactly the same bytes. */
 export const DuplicateOf = z.object({ key: z.string(), filename: z.string(), docType: z.string() });
@@ -74,14 +60,14 @@ export type DuplicateOf = z.infer<typeof DuplicateOf>;
 export const DocItem = z.object({
   key: z.string(),
   filename: z.string(),
-  size: z.number().int().nonnegative(),
+  size: z.number().check(z.int(), z.nonnegative()),
   docType: z.string(),
   contentType: z.string(),
   lastModified: Timestamp,
   /** Additive: the SHA-256 the server verified when the file was stored. */
-  sha256: Sha256Hex.optional(),
+  sha256: z.optional(Sha256Hex),
   /** Additive: the earliest other file of this client with the same bytes, if any. */
-  duplicateOf: DuplicateOf.optional(),
+  duplicateOf: z.optional(DuplicateOf),
 });
 export type DocItem = z.infer<typeof DocItem>;
 
@@ -95,16 +81,16 @@ export const Volunteer = z.object({
 export type Volunteer = z.infer<typeof Volunteer>;
 
 export const AuditEntry = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   at: Timestamp,
-  actor: z.string().nullable(),
+  actor: z.nullable(z.string()),
   action: z.string(),
-  clientId: z.string().nullable(),
+  clientId: z.nullable(z.string()),
   /** The client's name while the client exists (shown beside the id). */
-  clientName: z.string().nullable().default(null),
+  clientName: z._default(z.nullable(z.string()), null),
   keys: z.array(z.string()),
-  ip: z.string().nullable(),
-  detail: z.string().nullable(),
+  ip: z.nullable(z.string()),
+  detail: z.nullable(z.string()),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -116,7 +102,7 @@ export const OutboxMail = z.object({
 });
 export type OutboxMail = z.infer<typeof OutboxMail>;
 
-const items = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+const items = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item) });
 
 // ── Auth ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -142,19 +128,16 @@ export type VerifyRequest = z.input<typeof VerifyRequest>;
 export const LoginVerifyResponse = z.object({ ok: z.literal(true), user: User });
 export type LoginVerifyResponse = z.infer<typeof LoginVerifyResponse>;
 
-export const ResendRequest = z.object({ email: Email.optional() });
+export const ResendRequest = z.object({ email: z.optional(Email) });
 export type ResendRequest = z.input<typeof ResendRequest>;
-
-export const MeResponse = z.object({ user: User });
-export type MeResponse = z.infer<typeof MeResponse>;
 
 /**
  * The key that seals the signed-in person's kept uploads on a device (docs/behaviour.md#kept-uploads):
  * 32 random bytes in base64, its id, when the server destroys it, and whose it is. Held in memory only.
  */
 export const JournalKeyResponse = z.object({
-  keyId: z.string().regex(/^[0-9a-f]{32}$/),
-  key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/),
+  keyId: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+  key: z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/)),
   expiresAt: Timestamp,
   email: z.string(),
 });
@@ -183,11 +166,10 @@ export const NewClientRequest = z.object({
   email: Email,
   phone: Phone,
   /** Optional client PIN; empty means none. */
-  pin: z
-    .string()
-    .max(128, { error: 'Client PIN must be at most 128 characters.' })
-    .optional()
-    .transform((s) => (s ? s : undefined)),
+  pin: z.pipe(
+    z.optional(z.string().check(z.maxLength(128, { error: 'Client PIN must be at most 128 characters.' }))),
+    z.transform((s: string | undefined) => (s ? s : undefined)),
+  ),
 });
 export type NewClientRequest = z.input<typeof NewClientRequest>;
 export const NewClientResponse = z.object({ ok: z.literal(true), client: Client });
@@ -202,9 +184,11 @@ export type DocTypesResponse = z.infer<typeof DocTypesResponse>;
 
 export const AddDocTypeRequest = z.object({
   template: z.enum(CATEGORY_TEMPLATES, { error: 'Choose one of the document templates.' }),
-  note: cleanString('The note', MAX_CATEGORY_NOTE_LENGTH)
-    .refine(hasNoBidiControls, { error: 'The note contains characters that are not allowed.' })
-    .optional(),
+  note: z.optional(
+    cleanString('The note', MAX_CATEGORY_NOTE_LENGTH).check(
+      z.refine(hasNoBidiControls, { error: 'The note contains characters that are not allowed.' }),
+    ),
+  ),
 });
 export type AddDocTypeRequest = z.input<typeof AddDocTypeRequest>;
 export const AddDocTypeResponse = z.object({ ok: z.literal(true), docType: z.string() });
@@ -223,31 +207,31 @@ export type SubmitResponse = z.infer<typeof SubmitResponse>;
  * under that submission.
  */
 export const SubmissionStatus = z.object({
-  submittedAt: Timestamp.nullable(),
-  deleteOn: Timestamp.nullable(),
+  submittedAt: z.nullable(Timestamp),
+  deleteOn: z.nullable(Timestamp),
   canUndo: z.boolean(),
   /** The rule in force, in days after submission; null when off. */
-  retentionDays: z.number().int().nullable(),
+  retentionDays: z.nullable(z.number().check(z.int())),
 });
 export type SubmissionStatus = z.infer<typeof SubmissionStatus>;
 
 /** `include` is a comma-separated list of category names; absent means all. */
-export const DownloadAllQuery = z.object({ include: z.string().max(10_000).optional() });
+export const DownloadAllQuery = z.object({ include: z.optional(z.string().check(z.maxLength(10_000))) });
 export type DownloadAllQuery = z.input<typeof DownloadAllQuery>;
 
 export const PresignRequest = z.object({
   docType: DocTypeName,
-  filename: cleanString('File name', 1024).min(1, { error: 'File name is required.' }),
-  contentType: z.string({ error: 'Content type is required.' }).min(1).max(255),
+  filename: cleanString('File name', 1024).check(z.minLength(1, { error: 'File name is required.' })),
+  contentType: z.string({ error: 'Content type is required.' }).check(z.minLength(1), z.maxLength(255)),
   /** Additive: the exact size of the file; signed into the upload URL where the store can enforce it. */
-  size: z.number().int().nonnegative().optional(),
+  size: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Additive: the SHA-256 the client computed; the store refuses other bytes where it can. */
-  sha256: Sha256Hex.optional(),
+  sha256: z.optional(Sha256Hex),
   /**
    * Additive: the key of the file this upload replaces (Retake) — the new file takes its place in the
    * category's order. Ignored unless it is a file of the same client and category.
    */
-  replaces: z.string().max(2048).optional(),
+  replaces: z.optional(z.string().check(z.maxLength(2048))),
 });
 export type PresignRequest = z.input<typeof PresignRequest>;
 /**
@@ -258,12 +242,12 @@ export const PresignResponse = z.object({
   url: z.string(),
   key: z.string(),
   expiresAt: Timestamp,
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z.optional(z.record(z.string(), z.string())),
   /**
    * Additive: these bytes under this name are already stored in the category as `key` (a retry whose
    * first answer was lost): nothing is to be sent, and `url` is empty.
    */
-  alreadyStored: z.literal(true).optional(),
+  alreadyStored: z.optional(z.literal(true)),
 });
 export type PresignResponse = z.infer<typeof PresignResponse>;
 
@@ -278,7 +262,7 @@ export type DocListResponse = z.infer<typeof DocListResponse>;
 
 export const PresignGetRequest = z.object({
   key: DocKey,
-  downloadAs: cleanString('Download name', 255).optional(),
+  downloadAs: z.optional(cleanString('Download name', 255)),
 });
 export type PresignGetRequest = z.input<typeof PresignGetRequest>;
 export const PresignViewRequest = z.object({ key: DocKey });
@@ -289,11 +273,13 @@ export type UrlResponse = z.infer<typeof UrlResponse>;
 export const DeleteDocsRequest = z.object({
   keys: z
     .array(DocKey, { error: 'keys must be a list of file keys.' })
-    .min(1, { error: 'Select at least one file.' })
-    .max(1000, { error: 'At most 1000 files at once.' }),
+    .check(
+      z.minLength(1, { error: 'Select at least one file.' }),
+      z.maxLength(1000, { error: 'At most 1000 files at once.' }),
+    ),
 });
 export type DeleteDocsRequest = z.input<typeof DeleteDocsRequest>;
-export const DeleteDocsResponse = z.object({ ok: z.literal(true), deleted: z.number().int() });
+export const DeleteDocsResponse = z.object({ ok: z.literal(true), deleted: z.number().check(z.int()) });
 export type DeleteDocsResponse = z.infer<typeof DeleteDocsResponse>;
 
 export const RenameDocRequest = z.object({
@@ -307,7 +293,7 @@ export type RenameDocResponse = z.infer<typeof RenameDocResponse>;
 // ── Admin ────────────────────────────────────────────────────────────────────────────────────
 
 export const UserListQuery = z.object({
-  status: z.enum(['pending', 'all'], { error: 'status must be pending or all.' }).default('all'),
+  status: z._default(z.enum(['pending', 'all'], { error: 'status must be pending or all.' }), 'all'),
 });
 export type UserListQuery = z.input<typeof UserListQuery>;
 export const UserList = items(User);
@@ -330,9 +316,9 @@ export type UserChangeResponse = z.infer<typeof UserChangeResponse>;
  * (needed for orphans, whose owner is gone).
  */
 export const AdminDeleteClientRequest = z.object({
-  createdBy: cleanString('createdBy', 254).nullable(),
+  createdBy: z.nullable(cleanString('createdBy', 254)),
   clientEmail: Email,
-  clientId: ClientId.optional(),
+  clientId: z.optional(ClientId),
 });
 export type AdminDeleteClientRequest = z.input<typeof AdminDeleteClientRequest>;
 
@@ -341,16 +327,16 @@ export type AdminDeleteClientRequest = z.input<typeof AdminDeleteClientRequest>;
  * `POST /admin/clients/reassign`, whose body needs the client's email.
  */
 export const ClientMetaResponse = z.object({
-  createdBy: z.string().nullable(),
-  clientEmail: z.string().optional(),
+  createdBy: z.nullable(z.string()),
+  clientEmail: z.optional(z.string()),
 });
 export type ClientMetaResponse = z.infer<typeof ClientMetaResponse>;
 
 export const AdminReassignRequest = z.object({
-  from: cleanString('from', 254).nullable(),
+  from: z.nullable(cleanString('from', 254)),
   clientEmail: Email,
   newVolunteerEmail: Email,
-  clientId: ClientId.optional(),
+  clientId: z.optional(ClientId),
 });
 export type AdminReassignRequest = z.input<typeof AdminReassignRequest>;
 export const ReassignResponse = z.object({ ok: z.literal(true), client: Client });
@@ -366,22 +352,22 @@ const Instant = (label: string) =>
  * the following page (a cursor: entries added meanwhile never shift a page).
  */
 export const AuditQuery = z.object({
-  clientId: ClientId.optional(),
+  clientId: z.optional(ClientId),
   /** A client's id, or (part of) its name, matched without regard to case or accents. */
-  client: cleanString('client', 200).trim().optional(),
-  actor: cleanString('actor', 254).trim().toLowerCase().optional(),
-  action: z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' }).optional(),
-  from: Instant('from').optional(),
-  to: Instant('to').optional(),
+  client: z.optional(cleanString('client', 200).check(z.trim())),
+  actor: z.optional(cleanString('actor', 254).check(z.trim(), z.toLowerCase())),
+  action: z.optional(z.enum(AUDIT_ACTIONS, { error: 'Unknown action.' })),
+  from: z.optional(Instant('from')),
+  to: z.optional(Instant('to')),
   // Entry ids are PostgreSQL `serial` (int4): a larger cursor is no entry, not a database error.
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  before: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647))),
+  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000)), 100),
 });
 export type AuditQuery = z.input<typeof AuditQuery>;
 export const AuditList = z.object({
   items: z.array(AuditEntry),
   /** The `before` of the next page; null on the last. */
-  next: z.number().int().nullable().default(null),
+  next: z._default(z.nullable(z.number().check(z.int())), null),
 });
 export type AuditList = z.infer<typeof AuditList>;
 
@@ -390,23 +376,24 @@ export type AuditList = z.infer<typeof AuditList>;
  * when off (docs/behaviour.md#retention).
  */
 export const RetentionSettings = z.object({
-  days: z
-    .number({ error: 'days must be a number of days, or null for off.' })
-    .int({ error: 'days must be a whole number.' })
-    .min(RETENTION_MIN_DAYS, {
-      error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
-    })
-    .max(RETENTION_MAX_DAYS, {
-      error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
-    })
-    .nullable(),
+  days: z.nullable(
+    z.number({ error: 'days must be a number of days, or null for off.' }).check(
+      z.int({ error: 'days must be a whole number.' }),
+      z.minimum(RETENTION_MIN_DAYS, {
+        error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
+      }),
+      z.maximum(RETENTION_MAX_DAYS, {
+        error: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
+      }),
+    ),
+  ),
 });
 export type RetentionSettings = z.infer<typeof RetentionSettings>;
 
 /** The rule with what it will do: how many submitted clients still have documents it will delete, and the next day it deletes some. */
-export const RetentionStatus = RetentionSettings.extend({
-  clients: z.number().int().nonnegative(),
-  nextDeletionOn: Timestamp.nullable(),
+export const RetentionStatus = z.extend(RetentionSettings, {
+  clients: z.number().check(z.int(), z.nonnegative()),
+  nextDeletionOn: z.nullable(Timestamp),
 });
 export type RetentionStatus = z.infer<typeof RetentionStatus>;
 
@@ -415,16 +402,16 @@ export type RetentionStatus = z.infer<typeof RetentionStatus>;
  * set — for `year`: the non-admin accounts it suspends, the clients with documents, the documents.
  */
 export const SeasonSummary = z.object({
-  year: z.number().int(),
-  users: z.number().int(),
-  clients: z.number().int(),
-  documents: z.number().int(),
-  closedAt: Timestamp.nullable(),
+  year: z.number().check(z.int()),
+  users: z.number().check(z.int()),
+  clients: z.number().check(z.int()),
+  documents: z.number().check(z.int()),
+  closedAt: z.nullable(Timestamp),
 });
 export type SeasonSummary = z.infer<typeof SeasonSummary>;
 /** The typed confirmation: exactly {@link seasonClosePhrase} of the year. */
 export const SeasonCloseRequest = z.object({
-  confirm: z.string({ error: 'Type the confirmation phrase.' }).max(100),
+  confirm: z.string({ error: 'Type the confirmation phrase.' }).check(z.maxLength(100)),
 });
 export type SeasonCloseRequest = z.input<typeof SeasonCloseRequest>;
 
@@ -436,16 +423,16 @@ export type SeasonCloseRequest = z.input<typeof SeasonCloseRequest>;
  */
 export const ProgrammeOverview = z.object({
   since: Timestamp,
-  clients: z.number().int(),
-  complete: z.number().int(),
-  uploadsPerDay: z.array(z.object({ day: z.string(), count: z.number().int() })),
+  clients: z.number().check(z.int()),
+  complete: z.number().check(z.int()),
+  uploadsPerDay: z.array(z.object({ day: z.string(), count: z.number().check(z.int()) })),
   volunteers: z.array(
     z.object({
-      email: z.string().nullable(),
-      name: z.string().nullable(),
-      clients: z.number().int(),
-      complete: z.number().int(),
-      missing: z.number().int(),
+      email: z.nullable(z.string()),
+      name: z.nullable(z.string()),
+      clients: z.number().check(z.int()),
+      complete: z.number().check(z.int()),
+      missing: z.number().check(z.int()),
     }),
   ),
 });
@@ -462,7 +449,7 @@ export type OrphanReassignRequest = z.input<typeof OrphanReassignRequest>;
 // ── Server settings ──────────────────────────────────────────────────────────────────────────
 
 /** What clients need to know of the server's settings before they act: the largest upload, in bytes. */
-export const ConfigResponse = z.object({ maxUploadBytes: z.number().int().positive() });
+export const ConfigResponse = z.object({ maxUploadBytes: z.number().check(z.int(), z.positive()) });
 export type ConfigResponse = z.infer<typeof ConfigResponse>;
 
 // ── Development ──────────────────────────────────────────────────────────────────────────────
@@ -478,15 +465,14 @@ export type OutboxResponse = z.infer<typeof OutboxResponse>;
 const WebAuthnJson = z.record(z.string(), z.unknown());
 const b64url = z
   .string()
-  .max(16_384)
-  .regex(/^[A-Za-z0-9_-]*$/, { error: 'Not base64url.' });
+  .check(z.maxLength(16_384), z.regex(/^[A-Za-z0-9_-]*$/, { error: 'Not base64url.' }));
 /** A browser's answer to a ceremony: the fields the server reads checked for shape, the rest kept as sent. */
 const WebAuthnAnswer = z.looseObject({
-  id: b64url.min(1).max(1_024),
+  id: b64url.check(z.minLength(1), z.maxLength(1_024)),
   rawId: b64url,
   type: z.literal('public-key'),
-  response: z.looseObject({ clientDataJSON: b64url, userHandle: b64url.optional() }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  response: z.looseObject({ clientDataJSON: b64url, userHandle: z.optional(b64url) }),
+  clientExtensionResults: z._default(z.record(z.string(), z.unknown()), {}),
 });
 
 /** Whether this server offers passkeys at all (it needs `PUBLIC_URL`). */
@@ -499,7 +485,7 @@ export type PasskeyOptionsResponse = z.infer<typeof PasskeyOptionsResponse>;
 export const PasskeyRegisterRequest = z.object({
   response: WebAuthnAnswer,
   /** The name the person gives the passkey; without one, the browser's name for the device. */
-  name: z.string().trim().max(60).optional(),
+  name: z.optional(z.string().check(z.trim(), z.maxLength(60))),
 });
 export type PasskeyRegisterRequest = z.infer<typeof PasskeyRegisterRequest>;
 
@@ -510,7 +496,7 @@ export const Passkey = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
+  lastUsedAt: z.nullable(z.string()),
 });
 export type Passkey = z.infer<typeof Passkey>;
 
@@ -523,10 +509,10 @@ export const PasskeyList = z.object({
 });
 export type PasskeyList = z.infer<typeof PasskeyList>;
 
-export const PasskeyIdParams = z.object({ id: z.string().min(1).max(512) });
+export const PasskeyIdParams = z.object({ id: z.string().check(z.minLength(1), z.maxLength(512)) });
 export type PasskeyIdParams = z.infer<typeof PasskeyIdParams>;
 
-export const PasskeyCount = z.object({ count: z.number().int().nonnegative() });
+export const PasskeyCount = z.object({ count: z.number().check(z.int(), z.nonnegative()) });
 export type PasskeyCount = z.infer<typeof PasskeyCount>;
 
 export const PasskeyPolicy = z.object({ requireForStaff: z.boolean() });

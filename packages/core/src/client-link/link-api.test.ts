@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CSRF_HEADER, endpoints } from '../api/endpoints.js';
+import { CSRF_HEADER } from '../api/endpoint-def.js';
+import { endpoints } from '../api/endpoints.js';
 import { createLinkApi, LINK_CALLS } from './link-api.js';
 
 describe('link api', () => {

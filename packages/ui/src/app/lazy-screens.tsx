@@ -1,10 +1,26 @@
 import { lazy } from 'react';
 
 /**
- * Screens a first visit to the landing page does not need, each fetched when first shown: the
- * signed-in dashboard, the admin user page and the rarely used password reset. The landing, register
- * and login screens stay in the first download so signing in never waits on the network.
+ * Every screen but the landing page, each fetched when first shown: a first visit downloads only what
+ * the landing page needs. The service worker keeps every chunk once installed (right after that first
+ * visit), and the kiosk loads them from disk, so signing in does not wait on the network after that.
  */
+export const LoginRoute = lazy(async () => ({
+  default: (await import('../screens/auth/login')).LoginScreen,
+}));
+
+export const LoginVerifyRoute = lazy(async () => ({
+  default: (await import('../screens/auth/login-verify')).LoginVerifyScreen,
+}));
+
+export const RegisterRoute = lazy(async () => ({
+  default: (await import('../screens/auth/register')).RegisterScreen,
+}));
+
+export const RegisterPendingRoute = lazy(async () => ({
+  default: (await import('../screens/auth/register-pending')).RegisterPendingScreen,
+}));
+
 export const HomeRoute = lazy(async () => ({ default: (await import('../screens/home/home')).HomeScreen }));
 
 export const AdminUserRoute = lazy(async () => ({

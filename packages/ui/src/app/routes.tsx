@@ -1,9 +1,5 @@
 import { Navigate, Route, Switch } from './router';
 import { LandingScreen } from '../screens/auth/landing';
-import { LoginScreen } from '../screens/auth/login';
-import { LoginVerifyScreen } from '../screens/auth/login-verify';
-import { RegisterScreen } from '../screens/auth/register';
-import { RegisterPendingScreen } from '../screens/auth/register-pending';
 import { CategoryRoute, ClientDocsRoute, ClientListRoute, NewClientRoute } from './document-routes';
 import { RootLayout } from './layout';
 import {
@@ -16,6 +12,10 @@ import {
   ForgotRoute,
   ForgotVerifyRoute,
   HomeRoute,
+  LoginRoute,
+  LoginVerifyRoute,
+  RegisterPendingRoute,
+  RegisterRoute,
 } from './lazy-screens';
 import { RequireSession } from './require-session';
 
@@ -32,16 +32,16 @@ export function AppRoutes() {
           <LandingScreen />
         </Route>
         <Route path="/register">
-          <RegisterScreen />
+          <RegisterRoute />
         </Route>
         <Route path="/register/pending">
-          <RegisterPendingScreen />
+          <RegisterPendingRoute />
         </Route>
         <Route path="/login">
-          <LoginScreen />
+          <LoginRoute />
         </Route>
         <Route path="/login/verify">
-          <LoginVerifyScreen />
+          <LoginVerifyRoute />
         </Route>
         <Route path="/forgot">
           <ForgotRoute />

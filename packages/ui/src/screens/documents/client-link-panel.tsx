@@ -11,12 +11,14 @@ import {
   type LinkRequestFlow,
   type LinkRequestForm,
 } from '@vita-docs/core';
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useServices } from '../../app/services';
 import { FormModal, Modal } from '../../components/modal';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { linkTexts as T } from '../../texts';
-import { QrCode } from './qr-code';
+
+// The QR code's encoder loads when a link has been sent: the documents screens show without it.
+const QrCode = lazy(async () => ({ default: (await import('./qr-code')).QrCode }));
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
@@ -210,7 +212,9 @@ function SentDialog({ sent, onClose }: { sent: CreateLinkResponse; onClose: () =
       <p className="status status--ok" role="status">
         {sent.emailedTo && sent.emailSent ? T.sent(sent.emailedTo, sent.days) : T.notMailed(sent.days)}
       </p>
-      <QrCode text={sent.url} label={T.qrLabel} />
+      <Suspense fallback={null}>
+        <QrCode text={sent.url} label={T.qrLabel} />
+      </Suspense>
       <div className="actions actions--tight">
         <input className="field__input client-link__url" readOnly value={sent.url} aria-label="Link" />
         <button type="button" className="button" onClick={() => void copy()}>
