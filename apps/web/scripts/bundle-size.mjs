@@ -10,7 +10,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 // The targets are 85 (landing) and 110 (largest route); these trip-wires sit at today's sizes, rounded
 // up. What is left over 85 on the landing route is mostly zod's core, which parses the session
 // check's answer before the first screen acts on it (docs/architecture.md has the arithmetic).
-const GOAL_KB = 92;
+const GOAL_KB = 93;
 /** The largest initial JS of any route (its entry, its screen's chunks and what they wait for). */
 const ROUTE_GOAL_KB = 127;
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');

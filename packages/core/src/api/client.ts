@@ -6,14 +6,12 @@ import type { z } from 'zod/mini';
 import type { FetchLike } from '../ports.js';
 import { CSRF_HEADER, fillPath, isStateChanging, readCsrfToken } from './endpoint-def.js';
 import type { EndpointDef } from './endpoint-def.js';
+import { ENDPOINT_NAMES } from './endpoint-names.js';
 import type { EndpointName, Endpoints } from './endpoints.js';
 import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
 import { ErrorBody, sessionCheck } from './session-contract.js';
 
 let contract: Promise<Endpoints> | undefined;
-
-/** Names asked of any object that are never calls of the contract. */
-const NOT_CALLS = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType']);
 
 /**
  * The contract's table with every schema: fetched on the first call other than the session check,
@@ -184,24 +182,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return getCookie && readCsrfToken(getCookie);
   }
 
-  // One method per name of the table, made on first use: the table itself loads later (loadContract).
-  // Nothing else is a method: not `then` (the client would look like a promise), `toJSON` or
-  // Object's own names.
-  type Method = (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>;
-  const methods = new Map<string, Method>();
-  const target: Record<string, Method> = {};
-  const client = new Proxy(target, {
-    get(_target, name): unknown {
-      if (typeof name !== 'string' || NOT_CALLS.has(name) || name in target)
-        return (target as Record<string | symbol, unknown>)[name];
-      let method = methods.get(name);
-      if (!method) {
-        method = (args = {}, callOptions) => send(name, args, callOptions);
-        methods.set(name, method);
-      }
-      return method;
-    },
-  });
+  // One method per name of the contract, at once; each finds its definition when called (loadContract).
+  const client: Record<string, (args?: RawArgs, callOptions?: CallOptions) => Promise<unknown>> = {};
+  for (const name of ENDPOINT_NAMES) client[name] = (args = {}, callOptions) => send(name, args, callOptions);
   return client as unknown as ApiClient;
 }
 

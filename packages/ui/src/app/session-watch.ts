@@ -27,25 +27,19 @@ const SESSIONLESS = new Set<string>([
  * before the error reaches the caller as usual.
  */
 export function watchSession(api: ApiClient, onExpired: (error: unknown) => void): ApiClient {
-  const watched = new Map<string, unknown>();
-  // A proxy like the client itself: its methods are made on first use.
-  return new Proxy(api, {
-    get(target, name, receiver) {
-      const call: unknown = Reflect.get(target, name, receiver);
-      if (typeof name !== 'string' || typeof call !== 'function' || SESSIONLESS.has(name)) return call;
-      if (!watched.has(name)) {
-        const method = call as (...args: unknown[]) => Promise<unknown>;
-        watched.set(name, async (...args: unknown[]) => {
+  const watched: Record<string, unknown> = {};
+  for (const [name, call] of Object.entries(api) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    watched[name] = SESSIONLESS.has(name)
+      ? call
+      : async (...args: unknown[]) => {
           try {
-            return await method(...args);
+            return await call(...args);
           } catch (error) {
             if (isApiError(error) && (error.code === 'not_signed_in' || error.code === 'role_changed'))
               onExpired(error);
             throw error;
           }
-        });
-      }
-      return watched.get(name);
-    },
-  });
+        };
+  }
+  return watched as ApiClient;
 }
