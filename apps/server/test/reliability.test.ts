@@ -43,12 +43,11 @@ describe('reliability, short form', () => {
 
   // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
   it.skipIf(!nginx)(
-    'behind nginx, spreads work over processes, honours changes everywhere and shares limits',
+    'behind nginx, spreads work over processes, honours changes everywhere, shares limits and restarts them one at a time failing no request',
     async () => {
       await expectNothingBroke(severalProcesses);
     },
-    // About a minute on a quiet machine; four under the heaviest load seen. With the rolling restart
-    // (RELIABILITY_ROLLING_RESTART=1) four to seven under two extra busy loops and other test runs.
+    // TIMING
     600_000,
   );
 
