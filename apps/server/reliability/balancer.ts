@@ -68,8 +68,9 @@ export interface Nginx {
   /** How many requests each upstream address answered so far (from the access log). */
   answeredBy(): Promise<Map<string, number>>;
   /**
-   * What nginx said about the requests it answered 502 itself: their access log lines (which
-   * processes each tried, in order) and its error log lines about the processes since it started.
+   * What nginx said about the requests answered 502, 503 or 504 (by itself or by a process): their
+   * access log lines (which processes each tried, in order, and when each ended) and its error log
+   * lines about the processes since it started.
    */
   badGateways(): Promise<string[]>;
   /**
@@ -132,7 +133,7 @@ http { ${temp} include ${dir}/vita-docs.conf; }
     url,
     answeredBy,
     async badGateways() {
-      const answered = (await read('access.log')).filter((line) => / 502 /.test(line));
+      const answered = (await read('access.log')).filter((line) => / 50[234] /.test(line));
       const said = (await read('error.log')).filter((line) => /upstream/.test(line));
       return [...answered, ...said];
     },

@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import { findNginx, startCluster, startNginx, type Cluster } from '../balancer.js';
+import type { ServerProcess } from '../server-process.js';
 import {
   VOLUNTEER_PIN,
   createRecorder,
@@ -397,6 +398,9 @@ async function postsBackToBack(volunteer: Browser, callers: number, recorder: Re
 async function rollingRestart(cluster: Cluster, volunteers: Browser[], callers: number): Promise<Finding> {
   const result = finding();
   const perRestart: string[] = [];
+  // Every process that ran during the restart, the stopped ones included: their logs say why a request
+  // they answered 503 (which bound of DEPENDENCY_TIMEOUT_MS gave up).
+  const stopped: ServerProcess[] = [];
   const began = Date.now();
   let restarted = (): void => undefined;
   const recorder = createRecorder();
@@ -412,6 +416,7 @@ async function rollingRestart(cluster: Cluster, volunteers: Browser[], callers: 
       for (let i = 0; i < cluster.processes.length; i += 1) {
         const before = recorder.requests();
         const stopping = Date.now();
+        stopped.push(cluster.processes[i] as ServerProcess);
         await cluster.processes[i]?.stop();
         const exited = Date.now();
         const stopMs = exited - stopping;
@@ -434,6 +439,14 @@ async function rollingRestart(cluster: Cluster, volunteers: Browser[], callers: 
     result.broke.push(`the rolling restart failed requests: ${errorLines(recorder).join(', ')}`);
     // Which process each failed request reached, and what nginx saw there (its logs go with it).
     result.broke.push(`nginx: ${(await cluster.nginx.badGateways()).join(' / ') || 'no 502 of its own'}`);
+    const unavailable = [...stopped, ...cluster.processes].flatMap((p, n) =>
+      p
+        .log()
+        .split('\n')
+        .filter((line) => line.includes('unavailable'))
+        .map((line) => `process run ${n + 1}: ${line}`),
+    );
+    if (unavailable.length > 0) result.broke.push(`the processes said: ${unavailable.join(' / ')}`);
   } else result.held.push('a rolling restart under load failed no request');
   return result;
 }
