@@ -48,8 +48,8 @@ describe('reliability, short form', () => {
       await expectNothingBroke(severalProcesses);
     },
     // About a minute on a quiet machine before the rolling restart was in it, four under the heaviest
-    // load seen; the rolling restart took 78–169 s more under two extra busy loops and other test runs
-    // (load average 15–25), the whole test up to eight minutes.
+    // load seen; the rolling restart took 57–169 s more beside 2–8 busy loops and other test runs (load
+    // average 11–39), the whole test up to eight minutes.
     900_000,
   );
 
