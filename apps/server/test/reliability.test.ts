@@ -43,13 +43,14 @@ describe('reliability, short form', () => {
 
   // nginx is a Debian package (.ci/run installs it); without it there is no balancer to test through.
   it.skipIf(!nginx)(
-    'behind nginx, spreads work over processes, honours changes everywhere and shares limits',
+    'behind nginx, spreads work over processes, honours changes everywhere, shares limits and restarts them one at a time failing no request',
     async () => {
       await expectNothingBroke(severalProcesses);
     },
-    // About a minute on a quiet machine; four under the heaviest load seen. With the rolling restart
-    // (RELIABILITY_ROLLING_RESTART=1) four to seven under two extra busy loops and other test runs.
-    600_000,
+    // About a minute on a quiet machine before the rolling restart was in it, four under the heaviest
+    // load seen; the rolling restart took 57–169 s more beside 2–8 busy loops and other test runs (load
+    // average 11–39), the whole test up to eight minutes.
+    900_000,
   );
 
   it('answers 503 within 3 s while its database, S3 or SMTP stops answering, and recovers by itself', async () => {

@@ -8,15 +8,19 @@
  * nginx (open source) has no health checks to be told that: it stops choosing a process for
  * `fail_timeout` after a failed attempt (`max_fails=1`, shared by its workers through `zone`). So, with
  * a drain time, a stopping process first keeps its port open and
- * - answers each `GET` that arrives {@link DRAIN_STATUS} without doing anything: nginx sends it on to
- *   another process (`proxy_next_upstream http_502`; a GET may be sent twice) and counts the failure;
+ * - answers each `GET` that arrives {@link DRAIN_STATUS} without doing anything, on a connection it
+ *   leaves open: nginx sends the GET on to another process (`proxy_next_upstream http_502`; a GET may
+ *   be sent twice), counts the failure, and only then closes that connection. Its close is therefore
+ *   the proof that nginx has stopped choosing this process — not the moment the 502 was sent, which
+ *   nginx may read seconds later on a machine starved of CPU, choosing this process meanwhile;
  * - carries out every other request as usual (nginx cannot send those elsewhere once sent);
- * - closes the port {@link DRAIN_QUIET_MS} after the last GET it sent away or the last connection
- *   that arrived after it (well within nginx's `fail_timeout`, while nginx chooses it for nothing),
- *   or at the drain time if no GET came.
+ * - closes the port {@link DRAIN_QUIET_MS} after the balancer closed the connection of the last GET
+ *   sent away, or after the last connection that arrived since, whichever came later (well within
+ *   nginx's `fail_timeout`, while nginx chooses it for nothing), or at the drain time if none did.
  * Then, as without a drain time, every request already accepted is answered (streams included) for
  * up to the deadline, each answer closing its connection, and what is still open is cut.
  */
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DATABASE_UNAVAILABLE } from './errors.js';
 
@@ -29,9 +33,10 @@ import { DATABASE_UNAVAILABLE } from './errors.js';
 const DRAIN_STATUS = 502;
 
 /**
- * After the last GET sent elsewhere, how long the port stays open: long enough for any connection
- * nginx opened before it counted the failure to arrive and be accepted, and well under the
- * `fail_timeout` (5 s) during which nginx opens none.
+ * After the balancer closed the connection of the last GET sent elsewhere (it counted the failure
+ * before it closed it), how long the port stays open: long enough for any connection nginx opened
+ * before it counted it to arrive and be accepted, and well under the `fail_timeout` (5 s) during
+ * which nginx opens none.
  */
 const DRAIN_QUIET_MS = 1_000;
 
@@ -45,20 +50,34 @@ const SENT_ELSEWHERE = new Set(['GET', 'HEAD']);
 export function gracefulStop(app: FastifyInstance): (drainMs: number, deadlineMs: number) => Promise<void> {
   let stopping = false;
   let draining = false;
-  let sentAway = (): void => undefined;
+  let acknowledged = (): void => undefined;
+  // Requests sent away, whose connection stays open for the balancer to close; and the connections
+  // already watched for that (a client that keeps its connection may send several GETs on it).
+  const sentAway = new WeakSet<object>();
+  const watched = new WeakSet<Socket>();
   app.addHook('onRequest', async (request, reply) => {
     if (!draining || !SENT_ELSEWHERE.has(request.method)) return;
-    sentAway();
+    const { socket } = request.raw;
+    sentAway.add(request.raw);
+    // nginx closes its connection to a process once it has read the 502, counted the failure and
+    // chosen another process for the GET (ngx_http_upstream_next: the peer is freed as failed, then
+    // the connection closed): its end or reset is the proof the drain waits for. A request made with
+    // `inject()` has no connection to watch.
+    if (socket instanceof Socket && !watched.has(socket)) {
+      watched.add(socket);
+      const closedByPeer = () => acknowledged();
+      socket.once('end', closedByPeer);
+      socket.once('error', closedByPeer);
+    }
     return reply
       .code(DRAIN_STATUS)
-      .header('connection', 'close')
       .header('retry-after', '1')
       .send({ error: DATABASE_UNAVAILABLE, code: 'unavailable' });
   });
-  // Every answer given while stopping closes its connection: a kept-alive one carries no further
-  // request here.
-  app.addHook('onSend', async (_request, reply) => {
-    if (stopping) reply.header('connection', 'close');
+  // Every other answer given while stopping closes its connection: a kept-alive one carries no
+  // further request here.
+  app.addHook('onSend', async (request, reply) => {
+    if (stopping && !sentAway.has(request.raw)) reply.header('connection', 'close');
   });
   const drain = (drainMs: number) =>
     new Promise<void>((resolve) => {
@@ -69,14 +88,15 @@ export function gracefulStop(app: FastifyInstance): (drainMs: number, deadlineMs
         clearTimeout(limit);
         app.server.off('connection', arrived);
         draining = false;
+        acknowledged = () => undefined;
         resolve();
       };
       // From the check phase: the poll phase just before it has accepted every connection waiting.
       const limit = setTimeout(() => setImmediate(done), drainMs);
-      // The quiet second runs from the last GET sent away or the last connection after it, whichever
-      // came later: nginx may act on that GET's 502 late (a starved machine) and meanwhile still open
-      // connections here, with POSTs on them. A connection accepted in the poll phase between the
-      // timer and its check phase starts the second again rather than being cut.
+      // The quiet second runs from the last GET's connection closed by the balancer or the last
+      // connection after it, whichever came later: a connection nginx opened just before it counted
+      // the failure may still be on its way. A connection accepted in the poll phase between the timer
+      // and its check phase starts the second again rather than being cut.
       const wait = () => {
         clearTimeout(quiet);
         generation += 1;
@@ -87,7 +107,7 @@ export function gracefulStop(app: FastifyInstance): (drainMs: number, deadlineMs
         if (quiet) wait();
       };
       app.server.on('connection', arrived);
-      sentAway = wait;
+      acknowledged = wait;
       draining = true;
     });
   return async (drainMs, deadlineMs) => {
