@@ -28,3 +28,18 @@ export function useFlowInstance<F>(create: () => F): F {
   );
   return flow;
 }
+
+/**
+ * A flow made once for the component ({@link useFlowInstance}) that is sent `load` when the component
+ * mounts, and its current state: the shape of every screen part that shows what the server has.
+ */
+export function useLoadedFlow<
+  F extends Observable<unknown> & { send(event: { type: 'load' }): Promise<void> },
+>(create: () => F): [F, ReturnType<F['getState']>] {
+  const flow = useFlowInstance(create);
+  const state = useFlow(flow as Observable<ReturnType<F['getState']>>);
+  useEffect(() => {
+    void flow.send({ type: 'load' });
+  }, [flow]);
+  return [flow, state];
+}

@@ -4,10 +4,10 @@ import {
   createConsentTextFlow,
   type ClientLinkLanguage,
 } from '@vita-docs/core';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { useServices } from '../app/services';
 import { SaveStatus } from '../components/save-status';
-import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import { useLoadedFlow } from '../hooks/use-flow';
 import { consentTextTexts as T } from '../texts';
 
 const LANGUAGES: readonly { language: ClientLinkLanguage; label: string }[] = [
@@ -21,12 +21,8 @@ const LANGUAGES: readonly { language: ClientLinkLanguage; label: string }[] = [
  */
 export function ConsentTextForm() {
   const { api } = useServices();
-  const flow = useFlowInstance(() => createConsentTextFlow({ api }));
-  const form = useFlow(flow);
+  const [flow, form] = useLoadedFlow(() => createConsentTextFlow({ api }));
   const id = useId();
-  useEffect(() => {
-    void flow.send({ type: 'load' });
-  }, [flow]);
   if (form.status !== 'ready') return null;
 
   return (

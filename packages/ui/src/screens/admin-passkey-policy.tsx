@@ -1,8 +1,8 @@
 import { createPasskeyPolicyFlow } from '@vita-docs/core';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { useServices } from '../app/services';
 import { SaveStatus } from '../components/save-status';
-import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import { useLoadedFlow } from '../hooks/use-flow';
 
 /**
  * On /admin/settings: "Require passkeys for admins and officers" (docs/behaviour.md#passkeys). Saved
@@ -10,12 +10,8 @@ import { useFlow, useFlowInstance } from '../hooks/use-flow';
  */
 export function PasskeyPolicyForm() {
   const { api } = useServices();
-  const flow = useFlowInstance(() => createPasskeyPolicyFlow({ api }));
-  const form = useFlow(flow);
+  const [flow, form] = useLoadedFlow(() => createPasskeyPolicyFlow({ api }));
   const id = useId();
-  useEffect(() => {
-    void flow.send({ type: 'load' });
-  }, [flow]);
   if (form.status !== 'ready') return null;
 
   return (

@@ -5,7 +5,7 @@ import {
   RETENTION_NOTICE_DAYS,
   retentionReachText,
 } from '@vita-docs/core';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from '../app/router';
 import { paths } from '../app/paths';
@@ -15,7 +15,7 @@ import { AdminOnly } from '../components/admin-only';
 import { ConsentTextForm } from './admin-consent-text';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
 import { Loading, Page } from '../components/page';
-import { useFlow, useFlowInstance } from '../hooks/use-flow';
+import { useLoadedFlow } from '../hooks/use-flow';
 
 const TITLE = 'Settings';
 
@@ -33,12 +33,8 @@ export function AdminSettingsScreen() {
 
 function RetentionForm() {
   const { api } = useServices();
-  const flow = useFlowInstance(() => createRetentionFlow({ api }));
-  const form = useFlow(flow);
+  const [flow, form] = useLoadedFlow(() => createRetentionFlow({ api }));
   const id = useId();
-  useEffect(() => {
-    void flow.send({ type: 'load' });
-  }, [flow]);
 
   if (form.status !== 'ready') return <NotReady error={form.status === 'error' ? form.error : null} />;
 
