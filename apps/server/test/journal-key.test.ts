@@ -4,6 +4,7 @@
 // it was made, so what a device kept under it can never be opened again; the database holds it only
 // wrapped, under a key derived from the storage key (from the server's secret on S3).
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { fetchJournalKey, openingKey, sealingKey } from '@vita-docs/core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,6 +26,8 @@ const YEAR = new Date().getUTCFullYear();
 interface KeyAnswer {
   keyId: string;
   key: string;
+  sealKey: string;
+  openKey: string;
   expiresAt: string;
   email: string;
 }
@@ -97,6 +100,42 @@ describe('journal keys', () => {
     expect(other.keyId).not.toBe(answer.body.keyId);
     expect(other.key).not.toBe(answer.body.key);
     expect(await rowsOf(app, 'vola@example.org')).toHaveLength(1);
+  });
+
+  it('hands the key’s sealing pair with it: a device seals to the public half, only the live key’s private half opens', async () => {
+    const first = await keyOf(people.volA);
+    expect(Buffer.from(first.sealKey, 'base64')).toHaveLength(65);
+    expect(Buffer.from(first.openKey, 'base64')).toHaveLength(32);
+    const { subtle } = globalThis.crypto;
+    const held = await fetchJournalKey(async () => first, subtle, 'vola@example.org');
+    // Sealed the way a device with no connection does: with the public half alone.
+    const sealing = await sealingKey(subtle, first.sealKey);
+    const iv = randomBytes(12);
+    const sealed = await subtle.encrypt({ name: 'AES-GCM', iv }, sealing.key, Buffer.from('1099-INT'));
+    const opened = await subtle.decrypt(
+      { name: 'AES-GCM', iv },
+      await openingKey(subtle, held, sealing.ephemeral),
+      sealed,
+    );
+    expect(Buffer.from(opened).toString()).toBe('1099-INT');
+    // Another person's pair is another pair; it does not open what was sealed to this one.
+    const other = await keyOf(people.volB);
+    expect(other.sealKey).not.toBe(first.sealKey);
+    const wrong = await fetchJournalKey(async () => other, subtle, 'volb@example.org');
+    await expect(
+      subtle.decrypt({ name: 'AES-GCM', iv }, await openingKey(subtle, wrong, sealing.ephemeral), sealed),
+    ).rejects.toThrow();
+    // Nothing of the pair is stored: it is derived from the key, so it dies with it (sign-out).
+    const table = JSON.stringify(await rowsOf(app, 'vola@example.org'));
+    for (const half of [first.sealKey, first.openKey]) {
+      expect(table).not.toContain(half);
+      expect(table).not.toContain(Buffer.from(half, 'base64').toString('hex'));
+    }
+    const vol = await signIn(app, 'vola@example.org');
+    expect((await vol.post('/api/auth/logout')).status).toBe(200);
+    const next = await keyOf(await signIn(app, 'vola@example.org'));
+    expect(next.sealKey).not.toBe(first.sealKey);
+    expect(next.openKey).not.toBe(first.openKey);
   });
 
   it('keeps the key only wrapped, under a key derived from the storage key, which nothing in the database opens', async () => {

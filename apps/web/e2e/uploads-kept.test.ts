@@ -392,17 +392,41 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     await page.getByText(offline).waitFor();
     await seeHeading(page, '13614-C');
 
-    // Reloaded with no connection: the app itself, not the browser's error page.
+    // Reloaded with no connection: the app itself, not the browser's error page, and the category's
+    // screen works from the device: files are added, kept and wait for the connection.
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await page.getByText(offline).waitFor();
-    await page.getByText('This page needs a connection.').waitFor();
-    expect(new URL(page.url()).pathname).toBe(`/clients/${adaId}/docs/13614-C`);
-
-    // Back online: the session is asked again and the same screen comes back.
-    await context.setOffline(false);
     await seeHeading(page, '13614-C');
+    expect(new URL(page.url()).pathname).toBe(`/clients/${adaId}/docs/13614-C`);
+    const screen = categoryScreen(page);
+    await screen.uploaded.getByText('This page needs a connection.').waitFor();
+    await screen.uploadFiles.setInputFiles([await pdfFixture('offline-w2.pdf', 'SSN 123-45-6789')]);
+    await screen.queued('offline-w2.pdf').getByText('Ready').waitFor();
+    await screen.uploadButton.click();
+    await screen.queued('offline-w2.pdf').getByText(messages.waitingForConnection).waitFor();
+    // Kept on the device, sealed to the public half of the session's key: nothing in the clear.
+    const kept = await keptRecords(page);
+    expect(kept).toMatchObject({ entries: 1, bytes: 1 });
+    expect(kept!.clear.join('')).not.toContain('%PDF');
+    for (const secret of ['offline-w2', '13614']) expect(kept!.text).not.toContain(secret);
+    // A screen that needs the server says so.
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByText('This page needs a connection.').waitFor();
+    await page.goBack();
+    await seeHeading(page, '13614-C');
+
+    // Back online: the session is asked again, the file goes up by itself, once, and leaves the device.
+    await context.setOffline(false);
     await page.getByText(offline).waitFor({ state: 'detached' });
+    await eventually(async () =>
+      expect(
+        (await listDocs(page, adaId, '13614-C')).filter((d) => d.filename === 'offline-w2.pdf'),
+      ).toHaveLength(1),
+    );
+    await screen.row('offline-w2.pdf').waitFor();
+    await eventually(async () => expect(await keptRecords(page)).toMatchObject({ entries: 0, bytes: 0 }));
+    expect(await page.getByRole('region', { name: 'Files waiting to upload' }).count()).toBe(0);
     expect((await cached()).filter((path) => path.startsWith('/api'))).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,11 @@
 import { createApiClient, KEPT_UPLOADS_LIFETIME_HOURS, readCookie } from '@vita-docs/core';
-import { browserClock, browserConnectivity, createIndexedDbJournals, readProgrammeUrl } from '@vita-docs/ui';
+import {
+  browserClock,
+  browserConnectivity,
+  createIndexedDbJournals,
+  createStoredRememberedUser,
+  readProgrammeUrl,
+} from '@vita-docs/ui';
 import type { AppServices } from '@vita-docs/ui';
 import { browserPlatform } from './browser-platform';
 
@@ -28,5 +34,11 @@ export function createBrowserServices(): AppServices {
       lifetimeMs: KEPT_UPLOADS_LIFETIME_HOURS * 3_600_000,
     }),
     connectivity: browserConnectivity,
+    // With no connection at the start, the last person signed in here (their screens that work offline).
+    rememberedUser: createStoredRememberedUser({
+      storage: window.localStorage,
+      now: () => Date.now(),
+      lifetimeMs: KEPT_UPLOADS_LIFETIME_HOURS * 3_600_000,
+    }),
   };
 }

@@ -205,8 +205,14 @@ export type {
   KeptFile,
   OpenedJournal,
 } from './flows/upload/journal.js';
-export { fetchJournalKey, holdJournalKey, NOT_THE_OWNER } from './flows/upload/journal-key.js';
-export type { HeldJournalKey, JournalKey, JournalKeySource } from './flows/upload/journal-key.js';
+export {
+  fetchJournalKey,
+  holdJournalKey,
+  NOT_THE_OWNER,
+  openingKey,
+  sealingKey,
+} from './flows/upload/journal-key.js';
+export type { HeldJournalKey, JournalKey, JournalKeySource, SealingKey } from './flows/upload/journal-key.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
 export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';
@@ -264,6 +270,7 @@ export type {
   SubmissionEvent,
 } from './flows/retention/submission.js';
 export type {
+  RememberedUser,
   SessionFlow,
   SessionFlowOptions,
   SessionState,

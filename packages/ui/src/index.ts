@@ -17,5 +17,6 @@ export { createXhrPutFile } from './transport/xhr-put-file';
 export { saveAsDownload } from './transport/save-download';
 export { browserClock, browserConnectivity, DEFAULT_PROGRAMME_URL, readProgrammeUrl } from './host';
 export { createIndexedDbJournals, UPLOAD_JOURNAL_DB } from './adapters/upload-journal';
+export { createStoredRememberedUser } from './adapters/remembered-user';
 export type { IndexedDbJournalsOptions } from './adapters/upload-journal';
 export { PRODUCT_TITLE } from './texts';

@@ -12,7 +12,7 @@
  * withdrawn, suspended, a new PIN; the account's deletion cascades). The next request makes a new one,
  * and what a device sealed under the old can never be opened again.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { deriveSubkey, type StorageKey } from '../storage/encryption.js';
@@ -50,6 +50,35 @@ export interface JournalKeys {
  */
 export function journalWrapKey(storageKey: StorageKey | null, secret: Buffer): Buffer {
   return storageKey ? storageKey.derive(WRAP_LABEL) : deriveSubkey(secret, WRAP_LABEL);
+}
+
+/** The sealing pair's own label, so the pair is independent of every other use of the key. */
+const SEAL_LABEL = 'vita-docs/journal-seal-pair/v1';
+/** The order of the P-256 group, less one: a private scalar is in [1, n-1]. */
+const P256_ORDER_LESS_ONE = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n - 1n;
+
+/** The two halves of a person's sealing pair, as the session's answer carries them (base64). */
+export interface SealingPair {
+  /** The public point, uncompressed (65 bytes): a device may keep it, and seal to it with no connection. */
+  sealKey: string;
+  /** The private scalar (32 bytes): like the journal key itself, for the live session only. */
+  openKey: string;
+}
+
+/**
+ * The ECDH P-256 pair that goes with a journal key, derived from it: a device that has lost its
+ * connection (and its page's copy of the key, after a reload) can still seal files to the public half
+ * it kept, and only a live session, which gets the private half, opens them. Derived rather than
+ * stored, so it lives and dies with the key by construction. The scalar comes from 40 bytes reduced
+ * modulo n-1 (FIPS 186-5 A.2.1: the extra 64 bits make the bias negligible).
+ */
+export function sealingPair(key: Buffer): SealingPair {
+  const wide = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), SEAL_LABEL, 40));
+  const scalar = (BigInt(`0x${wide.toString('hex')}`) % P256_ORDER_LESS_ONE) + 1n;
+  const open = Buffer.from(scalar.toString(16).padStart(64, '0'), 'hex');
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(open);
+  return { sealKey: ecdh.getPublicKey('base64', 'uncompressed'), openKey: open.toString('base64') };
 }
 
 const boundTo = (id: string, email: string) => Buffer.from(`${id}\n${email}`, 'utf8');

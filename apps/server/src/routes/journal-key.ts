@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { userRoute } from '../http/route.js';
+import { sealingPair } from '../auth/journal-keys.js';
 import type { Services } from '../services.js';
 
 /**
@@ -14,6 +15,7 @@ export function journalKeyRoutes(app: FastifyInstance, services: Services): void
     return {
       keyId: issued.keyId,
       key: issued.key.toString('base64'),
+      ...sealingPair(issued.key),
       expiresAt: issued.expiresAt.toISOString(),
       email: user.email,
     };

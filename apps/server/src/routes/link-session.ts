@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
+import { sealingPair } from '../auth/journal-keys.js';
 import { consentForClients } from '../client-links/consent.js';
 import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
@@ -273,6 +274,7 @@ function linkJournalKeyRoute(app: FastifyInstance, services: Services): void {
     return {
       keyId: `link-${link.id}`,
       key: key.toString('base64'),
+      ...sealingPair(key),
       expiresAt: link.expires_at.toISOString(),
     };
   });

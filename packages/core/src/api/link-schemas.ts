@@ -184,6 +184,9 @@ export const LinkJournalKeyResponse = z.object({
   keyId: z.string(),
   /** AES-256, base64. */
   key: z.string(),
+  /** Its sealing pair (as the person's journal key has one, schemas.ts): public point, private scalar. */
+  sealKey: z.string(),
+  openKey: z.string(),
   /** The link's end: nothing kept is worth more after it. */
   expiresAt: Timestamp,
 });

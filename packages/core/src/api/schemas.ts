@@ -138,6 +138,10 @@ export type ResendRequest = z.input<typeof ResendRequest>;
 export const JournalKeyResponse = z.object({
   keyId: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
   key: z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/)),
+  /** The public half of the key's sealing pair (P-256, uncompressed point): a device may keep it. */
+  sealKey: z.string().check(z.regex(/^[A-Za-z0-9+/]{87}=$/)),
+  /** The private half (the scalar): held in memory only, like `key`. */
+  openKey: z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/)),
   expiresAt: Timestamp,
   email: z.string(),
 });

@@ -12,8 +12,8 @@ export interface FakeJournalKeys {
   destroy(email: string): void;
   /** Answers from now on that a person's key expires at `at` (ms since the epoch). */
   expireAt(email: string, at: number): void;
-  /** A person's current key (made if they have none), as the server would answer it. */
-  keyOf(email: string): JournalKeyResponse;
+  /** A person's current key (made if they have none), as the server would answer it but for its sealing pair. */
+  keyOf(email: string): Omit<JournalKeyResponse, 'sealKey' | 'openKey'>;
 }
 
 const randomHex = (bytes: number) =>
@@ -23,12 +23,27 @@ const randomHex = (bytes: number) =>
 const randomBase64 = (bytes: number) =>
   btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(bytes))));
 
+const toBase64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
+
+/** A sealing pair in the server's form: the public point and the private scalar, base64. */
+async function makePair(): Promise<Pick<JournalKeyResponse, 'sealKey' | 'openKey'>> {
+  const { subtle } = globalThis.crypto;
+  const pair = await subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+  const { d = '' } = await subtle.exportKey('jwk', pair.privateKey);
+  return {
+    sealKey: toBase64(await subtle.exportKey('raw', pair.publicKey)),
+    openKey: btoa(atob(d.replace(/-/g, '+').replace(/_/g, '/'))),
+  };
+}
+
 /** Creates {@link FakeJournalKeys}; a new key expires `lifetimeMs` (12 hours) after `now`. */
 export function createFakeJournalKeys(options: { now: () => number; lifetimeMs?: number }): FakeJournalKeys {
   const lifetime = options.lifetimeMs ?? 12 * 3_600_000;
-  const keys = new Map<string, JournalKeyResponse>();
+  const keys = new Map<string, Omit<JournalKeyResponse, 'sealKey' | 'openKey'>>();
+  /** Each key's sealing pair, made on its first answer (WebCrypto makes pairs only asynchronously). */
+  const pairs = new Map<string, Promise<Pick<JournalKeyResponse, 'sealKey' | 'openKey'>>>();
   let signedIn: string | null = null;
-  const keyOf = (email: string): JournalKeyResponse => {
+  const keyOf = (email: string) => {
     const found = keys.get(email);
     if (found) return found;
     const made = {
@@ -43,7 +58,10 @@ export function createFakeJournalKeys(options: { now: () => number; lifetimeMs?:
   return {
     source: async () => {
       if (signedIn === null) throw new ApiError('http', 401, 'Please sign in.');
-      return keyOf(signedIn);
+      const key = keyOf(signedIn);
+      let pair = pairs.get(key.keyId);
+      if (!pair) pairs.set(key.keyId, (pair = makePair()));
+      return { ...key, ...(await pair) };
     },
     signIn: (email) => void (signedIn = email),
     signOut: () => void (signedIn = null),

@@ -11,7 +11,7 @@
  * did not fit is still known by name and can be chosen again.
  */
 import type { DBSchema, IDBPDatabase } from 'idb';
-import { fetchJournalKey, holdJournalKey } from '@vita-docs/core';
+import { fetchJournalKey, holdJournalKey, isApiError, openingKey, sealingKey } from '@vita-docs/core';
 import type {
   FileLike,
   HeldJournalKey,
@@ -19,6 +19,7 @@ import type {
   JournalKey,
   KeptFile,
   KeyValueStorage,
+  OpenedJournal,
   UploadJournal,
   UploadJournals,
 } from '@vita-docs/core';
@@ -66,9 +67,58 @@ interface EntryRecord {
   id: string;
   /** The journal key it is sealed under. */
   keyId: string;
+  /**
+   * Sealed with no connection, to the public half of that key's pair: the one-off public key its
+   * sealing key was agreed with (see `sealingKey`), which with the private half opens it.
+   */
+  ephemeral?: Uint8Array<ArrayBuffer>;
   savedAt: number;
   entry: Sealed;
 }
+
+/** What a record is sealed under: the journal key's id, and the AES key itself. */
+interface SealUnder {
+  id: string;
+  key: CryptoKey;
+  /** Set when the AES key was agreed with the public half ({@link EntryRecord.ephemeral}). */
+  ephemeral?: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The public half of the last journal key a live session handed this device, and whose it is: with
+ * no connection (a reload on a dead wi-fi), files added are sealed to it until the key's end. It opens
+ * nothing: the private half comes only with a live session.
+ */
+interface SealRecord {
+  owner: string;
+  keyId: string;
+  sealKey: string;
+  expiresAt: number;
+}
+
+/** Per database: the staff app's and the client page's journals each keep their own. */
+const SEAL_KEY = 'vita-docs.journalSeal.';
+const sameOwner = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+function readSealRecord(storage: KeyValueStorage, db: string, owner: string, now: number): SealRecord | null {
+  try {
+    const record = JSON.parse(storage.getItem(SEAL_KEY + db) ?? 'null') as SealRecord | null;
+    return record && sameOwner(record.owner, owner) && now < record.expiresAt ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+const writeSealRecord = (storage: KeyValueStorage, db: string, owner: string, key: JournalKey) =>
+  storage.setItem(
+    SEAL_KEY + db,
+    JSON.stringify({
+      owner,
+      keyId: key.id,
+      sealKey: key.sealKey,
+      expiresAt: key.expiresAt,
+    } satisfies SealRecord),
+  );
 
 interface JournalSchema extends DBSchema {
   entries: { key: string; value: EntryRecord };
@@ -228,7 +278,14 @@ function lazyDatabase(name: string) {
   };
 }
 
-const openEntry = async (crypto: Crypto, key: JournalKey, record: EntryRecord): Promise<JournalEntry> =>
+/** The key `record` is sealed under, given the journal key it names: the key itself, or the one agreed with its public half. */
+async function recordKey(crypto: Crypto, key: JournalKey, record: EntryRecord): Promise<SealUnder> {
+  return record.ephemeral
+    ? { id: key.id, key: await openingKey(crypto.subtle, key, record.ephemeral) }
+    : { id: key.id, key: key.key };
+}
+
+const openEntry = async (crypto: Crypto, key: SealUnder, record: EntryRecord): Promise<JournalEntry> =>
   // Sealed by this code under this key: the tag vouches for the shape.
   JSON.parse(
     new TextDecoder().decode(
@@ -239,7 +296,7 @@ const openEntry = async (crypto: Crypto, key: JournalKey, record: EntryRecord): 
 async function openBytes(
   crypto: Crypto,
   db: Database,
-  key: JournalKey,
+  key: SealUnder,
   id: string,
 ): Promise<ArrayBuffer | null> {
   const stored = await db.get('bytes', id);
@@ -248,7 +305,7 @@ async function openBytes(
     : null;
 }
 
-const sealEntry = (crypto: Crypto, key: JournalKey, entry: JournalEntry) =>
+const sealEntry = (crypto: Crypto, key: SealUnder, entry: JournalEntry) =>
   seal(crypto, key.key, encoder.encode(JSON.stringify(entry)), label(key.id, entry.id, 'entry'));
 
 /** Which of the journal's records are fresh: saved no longer ago than the journal's lifetime. */
@@ -272,12 +329,13 @@ async function readKept(crypto: Crypto, db: Database, key: JournalKey, { now, li
       drop.push(record.id);
       continue;
     }
-    const entry = fresh ? await openEntry(crypto, key, record).catch(() => null) : null;
-    if (!entry) {
+    const under = fresh ? await recordKey(crypto, key, record).catch(() => null) : null;
+    const entry = under ? await openEntry(crypto, under, record).catch(() => null) : null;
+    if (!under || !entry) {
       drop.push(record.id);
       continue;
     }
-    const bytes = await openBytes(crypto, db, key, record.id);
+    const bytes = await openBytes(crypto, db, under, record.id);
     if (bytes)
       files.push({
         entry,
@@ -332,9 +390,15 @@ async function reseal(
 ) {
   for (const record of await db.getAll('entries')) {
     if (record.keyId !== from.id || !current()) continue;
-    const entry = await openEntry(crypto, from, record).catch(() => null);
-    const bytes = entry && (await openBytes(crypto, db, from, record.id));
-    const moved = entry && { ...record, keyId: to.id, entry: await sealEntry(crypto, to, entry) };
+    const under = await recordKey(crypto, from, record).catch(() => null);
+    const entry = under && (await openEntry(crypto, under, record).catch(() => null));
+    const bytes = under && entry && (await openBytes(crypto, db, under, record.id));
+    const moved = entry && {
+      id: record.id,
+      keyId: to.id,
+      savedAt: record.savedAt,
+      entry: await sealEntry(crypto, to, entry),
+    };
     const movedBytes = bytes && (await sealPieces(crypto, to.key, bytes, label(to.id, record.id, 'bytes')));
     const tx = db.transaction(['entries', 'bytes'], 'readwrite');
     const still = await tx.objectStore('entries').get(record.id);
@@ -357,11 +421,12 @@ interface Keeping {
 }
 
 /** Keeps one file under `key`: entry and bytes together, or the entry alone when the bytes cannot be kept. */
-async function keep(crypto: Crypto, key: JournalKey, kept: Keeping, writable: () => Promise<Database>) {
+async function keep(crypto: Crypto, key: SealUnder, kept: Keeping, writable: () => Promise<Database>) {
   const { entry, file, read, savedAt } = kept;
   const record: EntryRecord = {
     id: entry.id,
     keyId: key.id,
+    ...(key.ephemeral ? { ephemeral: key.ephemeral } : {}),
     savedAt,
     entry: await sealEntry(crypto, key, entry),
   };
@@ -384,6 +449,33 @@ async function keep(crypto: Crypto, key: JournalKey, kept: Keeping, writable: ()
   }
 }
 
+/** The journal of {@link SealRecord}: it seals to the public half, with one agreed key for all it keeps. */
+function sealOnlyJournal(
+  crypto: Crypto,
+  seal: SealRecord,
+  now: () => number,
+  writable: () => Promise<Database>,
+  remove: (id: string) => Promise<void>,
+): UploadJournal {
+  let agreed: Promise<SealUnder> | null = null;
+  const under = () =>
+    (agreed ??= sealingKey(crypto.subtle, seal.sealKey).then(
+      ({ key, ephemeral }) => ({ id: seal.keyId, key, ephemeral }),
+      (error: unknown) => {
+        agreed = null;
+        throw error;
+      },
+    ));
+  return {
+    async save(entry, file, read) {
+      // Past the key's end the server has destroyed it: nothing sealed to it could ever be opened.
+      if (now() >= seal.expiresAt) throw new Error('This device no longer keeps files for this sign-in.');
+      await keep(crypto, await under(), { entry, file, read, savedAt: now() }, writable);
+    },
+    remove,
+  };
+}
+
 /** The page's own timers, on which a held journal key is renewed when it expires. */
 const clockOf = (now: () => number) => ({
   now,
@@ -402,32 +494,57 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   /** The open journal's key (one person's journal is open at a time). */
   let held: HeldJournalKey | null = null;
 
+  /** The database for a journal opened at `mine`: refused once another open or a `destroy` came after it. */
+  const writableFor = (mine: number) => async () => {
+    const db = mine === epoch ? await database.get() : null;
+    if (!db || mine !== epoch) throw new Error('This device no longer keeps files for this sign-in.');
+    return db;
+  };
+  const removeFor = async (mine: number, id: string) => {
+    if (mine !== epoch) return; // everything is gone already
+    await deleteRecords(await database.get(), [id]);
+  };
+
   function journalFor(keys: HeldJournalKey, mine: number): UploadJournal {
-    const writable = async () => {
-      const db = mine === epoch ? await database.get() : null;
-      if (!db || mine !== epoch) throw new Error('This device no longer keeps files for this sign-in.');
-      return db;
-    };
     return {
       async save(entry, file, read) {
         let key = await keys.current();
         for (;;) {
-          await keep(crypto, key, { entry, file, read, savedAt: now() }, writable);
+          await keep(crypto, key, { entry, file, read, savedAt: now() }, writableFor(mine));
           if (keys.latest().id === key.id) return;
           key = keys.latest(); // renewed while this was written: written again under the new key
         }
       },
-      async remove(id) {
-        if (mine !== epoch) return; // everything is gone already
-        await deleteRecords(await database.get(), [id]);
-      },
+      remove: (id) => removeFor(mine, id),
     };
+  }
+
+  /**
+   * With no connection (the key could not be asked for): a journal that seals to the public half the
+   * device kept of `person`'s live key, if it has one; nothing kept before opens until a live session
+   * is back. Any other failure (no session, someone else's) stands.
+   */
+  function openSealOnly(person: string, failure: unknown): OpenedJournal {
+    const seal =
+      isApiError(failure) && failure.kind === 'network' ? readSealRecord(storage, name, person, now()) : null;
+    if (!seal) throw failure;
+    const mine = ++epoch;
+    held?.stop();
+    held = null;
+    const journal = sealOnlyJournal(crypto, seal, now, writableFor(mine), (id) => removeFor(mine, id));
+    return { journal, files: [], lost: [], deletedForOthers: 0, sealOnly: true };
   }
 
   return {
     async open(person) {
-      // Without a live session there is no key, and nothing opens.
-      const key = await fetchJournalKey(journalKey, crypto.subtle, person);
+      // Without a live session there is no key, and nothing opens (but with no connection, see above).
+      let key: JournalKey;
+      try {
+        key = await fetchJournalKey(journalKey, crypto.subtle, person);
+      } catch (failure) {
+        return openSealOnly(person, failure);
+      }
+      writeSealRecord(storage, name, person, key);
       const db = await database.get();
       const mine = ++epoch;
       held?.stop();
@@ -437,7 +554,10 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
         owner: person,
         first: key,
         clock: clockOf(now),
-        rekey: async (from, to) => reseal(crypto, await database.get(), from, to, () => mine === epoch),
+        rekey: async (from, to) => {
+          writeSealRecord(storage, name, person, to);
+          await reseal(crypto, await database.get(), from, to, () => mine === epoch);
+        },
       });
       const { files, lost, drop, others } = await readKept(crypto, db, key, { now, lifetimeMs });
       await deleteRecords(db, drop);
@@ -448,6 +568,7 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
       epoch += 1;
       held?.stop();
       held = null;
+      storage.removeItem(SEAL_KEY + name);
       await database.close();
       // Another tab holding it open closes it on `versionchange` (`blocking` above); then this completes.
       const { deleteDB } = await import('idb');

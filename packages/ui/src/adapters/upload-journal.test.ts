@@ -5,7 +5,7 @@
 // open moves what it sealed; another person's sign-in deletes (and later tells), the lifetime ends,
 // bytes that could not be kept leave the name, destroy deletes all.
 import 'fake-indexeddb/auto';
-import { NOT_THE_OWNER } from '@vita-docs/core';
+import { ApiError, NOT_THE_OWNER } from '@vita-docs/core';
 import { createFakeJournalKeys, createMemoryStorage, createTestFile } from '@vita-docs/core/testing';
 import type { JournalEntry, UploadJournals } from '@vita-docs/core';
 import { openDB, type IDBPDatabase } from 'idb';
@@ -124,6 +124,47 @@ describe('IndexedDB upload journal', () => {
     expect(await text(opened.files[0]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 a.pdf');
     expect(opened.files[1]!.file).toMatchObject({ name: 'c.pdf', type: 'application/pdf' });
     expect(opened.lost).toEqual([]);
+  });
+
+  it('with no connection, seals new files to the public half it kept; only the next live session opens them', async () => {
+    const first = await open('vera@example.org');
+    await first.journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
+    // The page is reloaded on a dead wi-fi: the key cannot be asked for.
+    const noConnection = async () => Promise.reject(new ApiError('network', 0, 'Failed to fetch'));
+    const dead = createIndexedDbJournals({
+      crypto: globalThis.crypto,
+      journalKey: noConnection,
+      storage,
+      now: () => now,
+      lifetimeMs: 12 * HOUR,
+    });
+    made.push(dead);
+    const sealOnly = await dead.open('Vera@example.org');
+    expect(sealOnly).toMatchObject({ files: [], lost: [], deletedForOthers: 0, sealOnly: true });
+    await sealOnly.journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
+    const raw = await rawRecords();
+    for (const secret of ['%PDF', 'b.pdf', 'Dora Client']) expect(raw).not.toContain(secret);
+    // Nobody else, and no other failure than a lost connection, gets a journal.
+    await expect(dead.open('wes@example.org')).rejects.toThrow('Failed to fetch');
+    const refused = createIndexedDbJournals({
+      crypto: globalThis.crypto,
+      journalKey: async () => Promise.reject(new ApiError('http', 401, 'Please sign in.')),
+      storage,
+      now: () => now,
+      lifetimeMs: 12 * HOUR,
+    });
+    made.push(refused);
+    await expect(refused.open('vera@example.org')).rejects.toThrow('Please sign in.');
+
+    // The live session is back: both files open, byte for byte.
+    server.signIn('vera@example.org');
+    const back = await journals().open('vera@example.org');
+    expect(back.files.map((f) => f.entry.name)).toEqual(['a.pdf', 'b.pdf']);
+    expect(await text(back.files[1]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 b.pdf');
+
+    // Past the key's end nothing is sealed to it: the server has destroyed it.
+    now += 12 * HOUR;
+    await expect(dead.open('vera@example.org')).rejects.toThrow('Failed to fetch');
   });
 
   it('keeps nothing readable and no key: no bytes, names, clients or emails in the clear, and nothing stored opens a record', async () => {

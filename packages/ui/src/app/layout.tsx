@@ -10,7 +10,7 @@ import { useFlow } from '../hooks/use-flow';
 import { useOnline } from '../hooks/use-online';
 import { texts } from '../texts';
 import { useUploadQueues } from './upload-queues';
-import { loginFor, paths } from './paths';
+import { loginFor, paths, worksOffline } from './paths';
 import { useSession, useSessionFlow } from './session';
 import '../styles/base.css';
 import '../styles/layout.css';
@@ -31,16 +31,21 @@ function useOffline(): { offline: boolean; blocked: boolean } {
   const online = useOnline();
   const session = useSession();
   const flow = useSessionFlow();
+  const { pathname } = useLocation();
   // `stale`: the server could not be asked who is signed in (no connection); `rechecking`: asked again.
   const [check, setCheck] = useState<'done' | 'stale' | 'rechecking'>('done');
-  const unknown = session.status === 'signedOut' && !session.expired && !session.reason;
+  // Who last signed in here, taken on trust: only the screens that work offline show.
+  const trusted = session.status === 'signedIn' && session.offline === true;
+  const unknown = (session.status === 'signedOut' && !session.expired && !session.reason) || trusted;
   if (!online && unknown && check === 'done') setCheck('stale');
   useEffect(() => {
     if (!online || check !== 'stale') return;
     setCheck('rechecking');
     void flow.send({ type: 'check' }).finally(() => setCheck('done'));
   }, [online, check, flow]);
-  return { offline: !online, blocked: (!online || check !== 'done') && session.status !== 'signedIn' };
+  const blocked =
+    ((!online || check !== 'done') && session.status !== 'signedIn') || (trusted && !worksOffline(pathname));
+  return { offline: !online, blocked };
 }
 
 function Frame({ children }: { children: ReactNode }) {

@@ -25,6 +25,12 @@ export const paths = {
 } as const;
 
 /**
+ * The screens that work with no connection (docs/behaviour.md#offline): a category's, where files
+ * are added and queued. Every other screen needs the server.
+ */
+export const worksOffline = (pathname: string): boolean => /^\/clients\/[^/]+\/docs\/[^/]+$/.test(pathname);
+
+/**
  * `?next=…` for a page to return to after login. Slashes stay readable (`/login?next=/clients/new`,
  * as people read and type it); everything else is encoded so the value survives the round trip.
  */

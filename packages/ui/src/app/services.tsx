@@ -1,6 +1,13 @@
 import { createContext, use } from 'react';
 import type { ReactNode } from 'react';
-import type { ApiClient, Clock, Connectivity, KeyValueStorage, UploadJournals } from '@vita-docs/core';
+import type {
+  ApiClient,
+  Clock,
+  Connectivity,
+  KeyValueStorage,
+  RememberedUser,
+  UploadJournals,
+} from '@vita-docs/core';
 import type { Platform } from '../platform';
 
 /** Settings the host decides. */
@@ -26,6 +33,11 @@ export interface AppServices {
   uploadJournals?: UploadJournals;
   /** Tells when the network comes back, so files waiting for it go again (`browserConnectivity`). */
   connectivity?: Connectivity;
+  /**
+   * Who last signed in here (`createStoredRememberedUser`): with it, a page opened with no connection
+   * shows their screens that work offline; without it, every screen says it needs a connection.
+   */
+  rememberedUser?: RememberedUser;
 }
 
 const ServicesContext = createContext<AppServices | null>(null);

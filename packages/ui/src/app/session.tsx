@@ -17,8 +17,10 @@ const SessionContext = createContext<SessionFlow | null>(null);
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const services = useServices();
-  const { api, platform } = services;
-  const session = useFlowInstance(() => createSessionFlow({ api, platform }));
+  const { api, platform, rememberedUser } = services;
+  const session = useFlowInstance(() =>
+    createSessionFlow({ api, platform, ...(rememberedUser ? { remembered: rememberedUser } : {}) }),
+  );
   const [watched] = useState(() => ({
     ...services,
     api: watchSession(api, (error) => void session.send({ type: 'expired', error })),

@@ -36,6 +36,12 @@ const IDLE_SCREEN: QueueScreen = {
 
 const key = (t: UploadTarget) => JSON.stringify([t.clientId, t.docType]);
 
+/** Signed in on trust with no connection (see `SessionState`). */
+const isOffline = (session: SessionFlow) => {
+  const state = session.getState();
+  return state.status === 'signedIn' && state.offline === true;
+};
+
 /**
  * The API as a queue of `owner` uses it: only while `owner` is the one signed in. A retry that
  * comes due while nobody is, or just after someone else signed in (before their queues replace
@@ -62,6 +68,9 @@ interface QueueEntry {
   target: UploadTarget;
   stop: () => void;
 }
+
+const idsOf = (entries: Iterable<QueueEntry>) =>
+  new Set([...entries].flatMap(({ flow }) => flow.getState().queue.map((item) => item.id)));
 
 /** The tray's items: every file of every queue not uploaded yet. */
 function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, string>): TrayItem[] {
@@ -171,6 +180,8 @@ function createQueueSet(
   return {
     entryFor,
     summarise,
+    /** The ids of every file of every queue, uploaded ones included. */
+    queuedIds: () => idsOf(entries.values()),
     /** The client's name a kept file brought, for its queue. */
     rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
     /** After the same person signed in again: see {@link resumeAfterSignIn}. */
@@ -294,6 +305,26 @@ function queuesApi({
   };
 }
 
+/** The same person signing in again after their session ended: their queues pick up where they stopped. */
+function resumeWhenBack(
+  session: SessionFlow,
+  signedIn: () => string | null,
+  set: Pick<ReturnType<typeof createQueueSet>, 'resumeAfterSignIn'>,
+): () => void {
+  let lastPerson = signedIn();
+  let signedOutSince = lastPerson === null;
+  return session.subscribe(() => {
+    const now = signedIn();
+    if (now === null) {
+      signedOutSince = true;
+      return;
+    }
+    if (signedOutSince && now === lastPerson) set.resumeAfterSignIn();
+    signedOutSince = false;
+    lastPerson = now;
+  });
+}
+
 /**
  * Keeps each category's upload queue alive while the person moves between screens: files go on
  * uploading, and a queue left by a screen (or by a session that expired and was signed into again)
@@ -314,6 +345,10 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   let openedFor: string | null = null;
   /** The last open failed (its key comes from the server, which may not have answered): the next use tries again. */
   let openFailed = false;
+  /** The last open had no connection: it seals, but read nothing kept; opened again once the session is live. */
+  let openedSealOnly = false;
+  /** Files this page's queues let go of (uploaded, removed): an open under way may still read them. */
+  const forgotten = new Set<string>();
   /**
    * Whose queues these are, counted: `clear` (another person, a sign-out) starts a new generation.
    * A queue of an older generation — a conversion still finishing after the person changed — can
@@ -328,6 +363,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       return current.journal.save(entry, file, bytes);
     },
     remove: async (id) => {
+      forgotten.add(id);
       const current = mine === generation ? await opened : null;
       if (current && mine === generation) await current.journal.remove(id);
     },
@@ -338,36 +374,31 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     journal: () => (uploadJournals ? journalOf(generation) : undefined),
   });
 
-  // The same person signing in again after their session ended: their queues pick up where they stopped.
-  let lastPerson = signedIn();
-  let signedOutSince = lastPerson === null;
-  const stopWatch = session.subscribe(() => {
-    const now = signedIn();
-    if (now === null) {
-      signedOutSince = true;
-      return;
-    }
-    if (signedOutSince && now === lastPerson) set.resumeAfterSignIn();
-    signedOutSince = false;
-    lastPerson = now;
-  });
+  const stopWatch = resumeWhenBack(session, signedIn, set);
 
   function clear(): void {
     generation += 1;
     // The next sign-in (the same person too) opens the journal afresh and is offered what it keeps.
     openedFor = null;
     openFailed = false;
+    openedSealOnly = false;
+    forgotten.clear();
     opened = Promise.resolve(null);
     set.dropAll();
     offer.setState(NO_OFFER);
     set.summarise();
   }
 
-  /** Opens the person's kept files and offers those not already in a queue (kept through an expired session). */
+  /**
+   * Opens the person's kept files and offers those not already in a queue (kept through an expired
+   * session, or added with no connection on this page).
+   */
   function openFor(person: string): void {
-    if (!uploadJournals || (openedFor === person && !openFailed)) return;
+    const live = session.getState().status === 'signedIn' && !isOffline(session);
+    if (!uploadJournals || (openedFor === person && !openFailed && !(openedSealOnly && live))) return;
     openedFor = person;
     openFailed = false;
+    openedSealOnly = !live;
     const mine = generation;
     opened = uploadJournals.open(person).catch(() => {
       if (mine === generation) openFailed = true;
@@ -375,7 +406,10 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     });
     void opened.then((found) => {
       if (!found || openedFor !== person) return;
-      const present = new Set(summary.getState().items.map((item) => item.id));
+      if (found.sealOnly) openedSealOnly = true;
+      // Every file of every queue, those uploaded meanwhile too: a file is never offered twice.
+      const queued = set.queuedIds();
+      const present = { has: (id: string) => queued.has(id) || forgotten.has(id) };
       const files = found.files.filter((kept) => !present.has(kept.entry.id));
       const lost = found.lost.filter((entry) => !present.has(entry.id));
       offer.setState({ files, lost, deletedForOthers: found.deletedForOthers });

@@ -186,6 +186,8 @@ export function UploadQueuesProvider({
   const person = session.status === 'signedIn' ? session.user.email : null;
   const keep = session.status === 'checking' || (session.status === 'signedOut' && session.expired);
   if (person !== owner && !(person === null && keep)) setOwner(person);
+  // Taken on trust with no connection until the server vouches: then what the device kept opens.
+  const live = session.status === 'signedIn' && !session.offline;
   // Before anything paints for the new owner: the old one's queues go, the new one's kept files open.
   const previous = useRef<string | null>(null);
   useLayoutEffect(() => {
@@ -202,7 +204,7 @@ export function UploadQueuesProvider({
     return () => {
       current = false;
     };
-  }, [holder, owner]);
+  }, [holder, owner, live]);
   useEffect(() => () => holder.dispose(), [holder]);
   // Reloading or closing the tab would lose files not kept on the device: the browser asks first.
   useEffect(() => {

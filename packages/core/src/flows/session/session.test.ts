@@ -67,4 +67,65 @@ describe('session', () => {
     await flow.send({ type: 'logout' });
     expect(flow.getState()).toEqual({ status: 'signedOut' });
   });
+
+  describe('with no connection at the start', () => {
+    const offlineError = () => new ApiError('network', 0, 'Failed to fetch');
+    const rememberIn = () => {
+      let kept: typeof ada | null = null;
+      return {
+        remembered: { read: () => kept, write: (user: typeof ada | null) => void (kept = user) },
+        kept: () => kept,
+      };
+    };
+
+    it('takes who last signed in here on trust, marked offline, and forgets them only on the server’s word', async () => {
+      const { remembered, kept } = rememberIn();
+      const api = {
+        me: vi.fn(async () => ({ user: ada })),
+        logout: vi.fn(async () => ({ ok: true as const })),
+      };
+      const flow = createSessionFlow({ api, platform: createRecordingDialogs(), remembered });
+      await flow.send({ type: 'check' });
+      expect(kept()).toEqual(ada);
+
+      api.me.mockRejectedValueOnce(offlineError());
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toEqual({ status: 'signedIn', user: ada, refreshing: false, offline: true });
+      expect(kept()).toEqual(ada);
+
+      await flow.send({ type: 'check' }); // the connection is back
+      expect(flow.getState()).toEqual({ status: 'signedIn', user: ada, refreshing: false });
+
+      await flow.send({ type: 'logout' });
+      expect(kept()).toBeNull();
+      api.me.mockRejectedValueOnce(offlineError());
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toEqual({ status: 'signedOut' });
+    });
+
+    it('without anyone remembered, no connection is signed out (the page says it needs one)', async () => {
+      const api = { me: vi.fn(async () => Promise.reject(offlineError())), logout: vi.fn() };
+      const flow = createSessionFlow({
+        api,
+        platform: createRecordingDialogs(),
+        remembered: rememberIn().remembered,
+      });
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toEqual({ status: 'signedOut' });
+    });
+
+    it('a session taken on trust that ended meanwhile counts as expired, and is forgotten', async () => {
+      const { remembered, kept } = rememberIn();
+      remembered.write(ada);
+      const api = { me: vi.fn(async () => Promise.reject(offlineError())), logout: vi.fn() };
+      const flow = createSessionFlow({ api, platform: createRecordingDialogs(), remembered });
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toMatchObject({ status: 'signedIn', offline: true });
+
+      api.me.mockRejectedValueOnce(new ApiError('http', 401, 'Please sign in.'));
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toEqual({ status: 'signedOut', expired: true });
+      expect(kept()).toBeNull();
+    });
+  });
 });

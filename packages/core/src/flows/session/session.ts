@@ -11,7 +11,13 @@ import type { Flow } from '../../store.js';
  */
 export type SessionState =
   | { status: 'checking' }
-  | { status: 'signedIn'; user: User; refreshing: boolean }
+  /**
+   * `offline`: the server could not be asked (no connection), and this is who last signed in on this
+   * device, whose session may well still be live: screens that need the server say so, and files
+   * added are kept for that session (docs/behaviour.md#offline). The next check that reaches the
+   * server decides.
+   */
+  | { status: 'signedIn'; user: User; refreshing: boolean; offline?: true }
   /**
    * `expired`: the server stopped knowing the session while a screen was in use (a 401); `reason`:
    * the server said why (`role_changed`: an admin changed this person's role).
@@ -36,29 +42,55 @@ export type SessionEvent =
 
 export type SessionFlow = Flow<SessionState, SessionEvent>;
 
+/** Who last signed in on this device, for a start with no connection (the host bounds how long it keeps them). */
+export interface RememberedUser {
+  read(): User | null;
+  /** `null`: forget (a sign-out, or the server said nobody is signed in). */
+  write(user: User | null): void;
+}
+
 export interface SessionFlowOptions {
   api: Pick<ApiClient, 'me' | 'logout'>;
   platform: Pick<Dialogs, 'alert'>;
+  /** Without it, no connection at the start means signed out (the page then says it needs one). */
+  remembered?: RememberedUser;
 }
 
+const isNetworkError = (error: unknown) => isApiError(error) && error.kind === 'network';
+
 /** Creates the session flow. It starts in `checking`: send `check` to ask the server. */
-export function createSessionFlow({ api, platform }: SessionFlowOptions): SessionFlow {
+export function createSessionFlow({ api, platform, remembered }: SessionFlowOptions): SessionFlow {
   const store = createStore<SessionState>({ status: 'checking' });
   // Only the newest check may set the state: a slow answer must not undo a login or logout.
   let generation = 0;
 
   async function check(): Promise<void> {
     const mine = ++generation;
+    const before = store.getState();
     store.setState((s) => (s.status === 'signedIn' ? { ...s, refreshing: true } : { status: 'checking' }));
     let next: SessionState;
+    let answered = true;
     try {
       const { user } = await api.me();
       next = { status: 'signedIn', user, refreshing: false };
     } catch (error) {
-      const reason = signedOutReason(error);
-      next = reason ? { status: 'signedOut', reason } : { status: 'signedOut' };
+      answered = !isNetworkError(error);
+      next = failedCheck(error, before);
     }
-    if (mine === generation) store.setState(next);
+    if (mine !== generation) return;
+    // Only the server's answer changes who is remembered; no connection says nothing about it.
+    if (answered) remembered?.write(next.status === 'signedIn' ? next.user : null);
+    store.setState(next);
+  }
+
+  function failedCheck(error: unknown, before: SessionState): SessionState {
+    const last = isNetworkError(error) ? remembered?.read() : null;
+    if (last) return { status: 'signedIn', user: last, refreshing: false, offline: true };
+    const reason = signedOutReason(error);
+    // Taken on trust with no connection, and ended meanwhile: as a session that expired under a screen
+    // (the queues are kept; after login the person is back where they were).
+    const expired = before.status === 'signedIn' && before.offline === true && !isNetworkError(error);
+    return { status: 'signedOut', ...(expired ? { expired: true } : {}), ...(reason ? { reason } : {}) };
   }
 
   async function logout(): Promise<void> {
@@ -69,6 +101,7 @@ export function createSessionFlow({ api, platform }: SessionFlowOptions): Sessio
       await platform.alert(errorMessage(error));
       return;
     }
+    remembered?.write(null);
     store.setState({ status: 'signedOut' });
   }
 
@@ -81,6 +114,7 @@ export function createSessionFlow({ api, platform }: SessionFlowOptions): Sessio
           return check();
         case 'signedIn':
           generation++;
+          remembered?.write(event.user);
           store.setState({ status: 'signedIn', user: event.user, refreshing: false });
           return;
         case 'expired':

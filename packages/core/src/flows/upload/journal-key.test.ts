@@ -2,7 +2,14 @@
 // server replaces it (what the old one sealed moved under the new one), refused when it cannot be.
 import { describe, expect, it } from 'vitest';
 import { createFakeJournalKeys } from '../../testing/journal-keys.js';
-import { fetchJournalKey, holdJournalKey, NOT_THE_OWNER, type JournalKey } from './journal-key.js';
+import {
+  fetchJournalKey,
+  holdJournalKey,
+  NOT_THE_OWNER,
+  openingKey,
+  sealingKey,
+  type JournalKey,
+} from './journal-key.js';
 
 const HOUR = 3_600_000;
 const { subtle } = globalThis.crypto;
@@ -22,6 +29,36 @@ describe('journal keys', () => {
     await expect(fetchJournalKey(server.source, subtle, 'vera@example.org')).rejects.toThrow(
       'Please sign in.',
     );
+  });
+
+  it('seals to the public half with no secret at hand; only the private half of that key opens it', async () => {
+    const server = createFakeJournalKeys({ now: () => 1_000_000 });
+    server.signIn('vera@example.org');
+    const vera = await fetchJournalKey(server.source, subtle, 'vera@example.org');
+    server.signIn('wes@example.org');
+    const wes = await fetchJournalKey(server.source, subtle, 'wes@example.org');
+    expect(vera.open.extractable).toBe(false);
+
+    // What a device with no connection has: the public half it kept, nothing else.
+    const sealing = await sealingKey(subtle, vera.sealKey);
+    const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
+    const sealed = await subtle.encrypt(
+      { name: 'AES-GCM', iv },
+      sealing.key,
+      new TextEncoder().encode('W-2'),
+    );
+    const again = await sealingKey(subtle, vera.sealKey);
+    expect(again.ephemeral).not.toEqual(sealing.ephemeral); // a one-off pair each time
+
+    const opened = await subtle.decrypt(
+      { name: 'AES-GCM', iv },
+      await openingKey(subtle, vera, sealing.ephemeral),
+      sealed,
+    );
+    expect(new TextDecoder().decode(opened)).toBe('W-2');
+    await expect(
+      subtle.decrypt({ name: 'AES-GCM', iv }, await openingKey(subtle, wes, sealing.ephemeral), sealed),
+    ).rejects.toThrow();
   });
 
   it('renews an expired key before use, moving what the old one sealed; without a session it refuses', async () => {

@@ -16,6 +16,10 @@ export interface JournalKey {
   /** The server's id for it: what each kept record names. */
   id: string;
   key: WebCryptoKey;
+  /** The private half of its sealing pair: opens what was sealed to {@link JournalKey.sealKey}. */
+  open: WebCryptoKey;
+  /** The public half (base64, uncompressed P-256 point): what a device keeps to seal with no connection. */
+  sealKey: string;
   /** When the server destroys it (ms since the epoch). */
   expiresAt: number;
 }
@@ -36,13 +40,86 @@ export async function fetchJournalKey(
 ): Promise<JournalKey> {
   const answer = await source();
   if (!sameEmail(answer.email, owner)) throw new Error(NOT_THE_OWNER);
-  const raw = Uint8Array.from(atob(answer.key), (c) => c.charCodeAt(0));
+  const raw = fromBase64(answer.key);
   try {
     const key = await subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']);
-    return { id: answer.keyId, key, expiresAt: Date.parse(answer.expiresAt) };
+    const open = await importOpenKey(subtle, answer.sealKey, answer.openKey);
+    return { id: answer.keyId, key, open, sealKey: answer.sealKey, expiresAt: Date.parse(answer.expiresAt) };
   } finally {
     raw.fill(0);
   }
+}
+
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+const base64Url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const P256 = { name: 'ECDH', namedCurve: 'P-256' } as const;
+
+/** The private half as a non-extractable WebCrypto key (JWK is the one form that takes a bare scalar). */
+async function importOpenKey(subtle: Subtle, sealKey: string, openKey: string): Promise<WebCryptoKey> {
+  const point = fromBase64(sealKey);
+  const scalar = fromBase64(openKey);
+  try {
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: base64Url(point.subarray(1, 33)),
+      y: base64Url(point.subarray(33, 65)),
+      d: base64Url(scalar),
+    };
+    return await subtle.importKey('jwk', jwk, P256, false, ['deriveBits']);
+  } finally {
+    scalar.fill(0);
+  }
+}
+
+/** What labels the sealing keys: no other key derived from the same secret is the same. */
+const SEALING_INFO = new TextEncoder().encode('vita-docs/journal-sealed-offline/v1');
+
+/** The AES-GCM key of an ECDH secret, salted with the one-off public key it was agreed with. */
+async function aesOf(subtle: Subtle, secret: ArrayBuffer, ephemeral: Uint8Array<ArrayBuffer>) {
+  const base = await subtle.importKey('raw', secret, 'HKDF', false, ['deriveKey']);
+  return subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: ephemeral, info: SEALING_INFO },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
+
+/** A key to seal with when only the public half is at hand, and what its opener needs besides the private half. */
+export interface SealingKey {
+  key: WebCryptoKey;
+  /** The one-off public key (uncompressed point) it was agreed with: stored beside what it seals. */
+  ephemeral: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * A fresh AES-GCM key for sealing to `sealKey` (ECDH with a one-off pair, then HKDF): the device
+ * needs no secret to seal, and only the holder of the private half can derive it again
+ * ({@link openingKey}).
+ */
+export async function sealingKey(subtle: Subtle, sealKey: string): Promise<SealingKey> {
+  const recipient = await subtle.importKey('raw', fromBase64(sealKey), P256, false, []);
+  const pair = await subtle.generateKey(P256, false, ['deriveBits']);
+  const ephemeral = new Uint8Array(await subtle.exportKey('raw', pair.publicKey));
+  const secret = await subtle.deriveBits({ name: 'ECDH', public: recipient }, pair.privateKey, 256);
+  return { key: await aesOf(subtle, secret, ephemeral), ephemeral };
+}
+
+/** The key {@link sealingKey} made with `ephemeral`, derived again with the private half. */
+export async function openingKey(
+  subtle: Subtle,
+  key: Pick<JournalKey, 'open'>,
+  ephemeral: Uint8Array<ArrayBuffer>,
+): Promise<WebCryptoKey> {
+  const sender = await subtle.importKey('raw', ephemeral, P256, false, []);
+  const secret = await subtle.deriveBits({ name: 'ECDH', public: sender }, key.open, 256);
+  return aesOf(subtle, secret, ephemeral);
 }
 
 /** An open journal's key, renewed when the server replaces it. */

@@ -49,6 +49,12 @@ export interface OpenedJournal {
   lost: readonly JournalEntry[];
   /** How many of their files were deleted because someone else signed in on this device meanwhile. */
   deletedForOthers: number;
+  /**
+   * Opened with no connection: what is saved is sealed so that only the person's next live session
+   * opens it, and nothing kept before could be read (`files` and `lost` are empty). Open it again
+   * once the session is back to be offered those.
+   */
+  sealOnly?: true;
 }
 
 /** The device's journals: one person's at a time. */

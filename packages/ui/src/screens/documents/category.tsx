@@ -32,10 +32,21 @@ import '../../styles/documents.css';
  */
 export function CategoryScreen() {
   const { clientId = '', docType = '' } = useParams();
-  return <Category key={`${clientId}/${docType}`} clientId={clientId} docType={docType} />;
+  // Opened with no connection, it is made again once the server vouches for the session: the list,
+  // the client's name and the link's marks load then (the queue is kept: it is not the screen's).
+  const session = useSession();
+  const trusted = session.status === 'signedIn' && session.offline === true;
+  return (
+    <Category
+      key={`${clientId}/${docType}/${trusted ? 'offline' : 'live'}`}
+      clientId={clientId}
+      docType={docType}
+      offline={trusted}
+    />
+  );
 }
 
-function Category({ clientId, docType }: { clientId: string; docType: string }) {
+function Category({ clientId, docType, offline }: { clientId: string; docType: string; offline: boolean }) {
   const { platform } = useServices();
   const clientName = useClientName(clientId);
   const flows = useCategoryFlows({ clientId, docType }, clientName);
@@ -83,7 +94,7 @@ function Category({ clientId, docType }: { clientId: string; docType: string }) 
               {answer.note ? ` — ${answer.note}` : ''}
             </p>
           )}
-          <UploadedList flows={flows} fromClient={fromClient} />
+          <UploadedList flows={flows} fromClient={fromClient} offline={offline} />
         </div>
       </div>
       <ViewModal flow={flows.viewer} />

@@ -3,7 +3,7 @@ import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
-import { linkTexts } from '../../texts';
+import { linkTexts, texts } from '../../texts';
 import { RetakeMenu } from './retake-menu';
 import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
@@ -12,10 +12,13 @@ import type { CategoryFlows } from './use-category-flows';
 export function UploadedList({
   flows,
   fromClient,
+  offline = false,
 }: {
   flows: CategoryFlows;
   /** Keys of the files that came through a request link (marked `From client`). */
   fromClient?: ReadonlySet<string>;
+  /** Opened with no connection: the list cannot be had, and says so. */
+  offline?: boolean;
 }) {
   const { list } = flows;
   const state = useFlow(list);
@@ -51,7 +54,7 @@ export function UploadedList({
         </div>
       </div>
       {state.items.length === 0 ? (
-        <EmptyList status={state.status} error={state.error} />
+        <EmptyList status={offline ? 'offline' : state.status} error={state.error} />
       ) : (
         <ul className="file-list">
           {state.items.map((item) => (
@@ -73,6 +76,7 @@ export function UploadedList({
 }
 
 function EmptyList({ status, error }: { status: string; error: string | null }) {
+  if (status === 'offline') return <p className="status">{texts.needsConnection}</p>;
   if (status === 'loading') return <Loading />;
   if (status === 'error') return <p className="status status--error">{error}</p>;
   return <p className="status">{messages.noFilesYet}</p>;
