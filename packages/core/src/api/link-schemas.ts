@@ -185,8 +185,8 @@ export const LinkJournalKeyResponse = z.object({
   /** AES-256, base64. */
   key: z.string(),
   /** Its sealing pair (as the person's journal key has one, schemas.ts): public point, private scalar. */
-  sealKey: z.string(),
-  openKey: z.string(),
+  sealKey: z.string().check(z.regex(/^[A-Za-z0-9+/]{87}=$/)),
+  openKey: z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/)),
   /** The link's end: nothing kept is worth more after it. */
   expiresAt: Timestamp,
 });

@@ -21,7 +21,9 @@ export function createStoredRememberedUser(options: {
           user: User;
           at: number;
         } | null;
-        return kept && now() - kept.at <= lifetimeMs ? kept.user : null;
+        const age = kept ? now() - kept.at : -1;
+        // A time ahead of now was not written by this page: it is not taken on trust.
+        return kept && age >= 0 && age <= lifetimeMs ? kept.user : null;
       } catch {
         return null;
       }

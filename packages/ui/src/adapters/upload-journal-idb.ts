@@ -100,10 +100,17 @@ interface SealRecord {
 const SEAL_KEY = 'vita-docs.journalSeal.';
 const sameOwner = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-function readSealRecord(storage: KeyValueStorage, db: string, owner: string, now: number): SealRecord | null {
+function readSealRecord(
+  storage: KeyValueStorage,
+  db: string,
+  owner: string,
+  { now, lifetimeMs }: { now: number; lifetimeMs: number },
+): SealRecord | null {
   try {
     const record = JSON.parse(storage.getItem(SEAL_KEY + db) ?? 'null') as SealRecord | null;
-    return record && sameOwner(record.owner, owner) && now < record.expiresAt ? record : null;
+    // A key lives 12 hours: an end further off was not written by this page.
+    const plausible = record && now < record.expiresAt && record.expiresAt - now <= lifetimeMs;
+    return plausible && sameOwner(record.owner, owner) ? record : null;
   } catch {
     return null;
   }
@@ -308,6 +315,8 @@ async function openBytes(
 const sealEntry = (crypto: Crypto, key: SealUnder, entry: JournalEntry) =>
   seal(crypto, key.key, encoder.encode(JSON.stringify(entry)), label(key.id, entry.id, 'entry'));
 
+const withoutClientName = ({ clientName: _untrusted, ...entry }: JournalEntry): JournalEntry => entry;
+
 /** Which of the journal's records are fresh: saved no longer ago than the journal's lifetime. */
 interface Freshness {
   now: () => number;
@@ -330,7 +339,10 @@ async function readKept(crypto: Crypto, db: Database, key: JournalKey, { now, li
       continue;
     }
     const under = fresh ? await recordKey(crypto, key, record).catch(() => null) : null;
-    const entry = under ? await openEntry(crypto, under, record).catch(() => null) : null;
+    const opened = under ? await openEntry(crypto, under, record).catch(() => null) : null;
+    // Sealing to the public half proves nothing of who sealed: a client's name from such a record is
+    // not shown (the queue learns it from the client's own screen).
+    const entry = opened && record.ephemeral ? withoutClientName(opened) : opened;
     if (!under || !entry) {
       drop.push(record.id);
       continue;
@@ -526,7 +538,9 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
    */
   function openSealOnly(person: string, failure: unknown): OpenedJournal {
     const seal =
-      isApiError(failure) && failure.kind === 'network' ? readSealRecord(storage, name, person, now()) : null;
+      isApiError(failure) && failure.kind === 'network'
+        ? readSealRecord(storage, name, person, { now: now(), lifetimeMs })
+        : null;
     if (!seal) throw failure;
     const mine = ++epoch;
     held?.stop();

@@ -162,9 +162,30 @@ describe('IndexedDB upload journal', () => {
     expect(back.files.map((f) => f.entry.name)).toEqual(['a.pdf', 'b.pdf']);
     expect(await text(back.files[1]!.file)).toBe('%PDF-1.7 SSN 123-45-6789 b.pdf');
 
-    // Past the key's end nothing is sealed to it: the server has destroyed it.
+    // Past the key's end nothing is sealed to it, by a journal opened before it either: the server
+    // has destroyed it.
+    const stillOpen = await dead.open('vera@example.org');
     now += 12 * HOUR;
+    await expect(stillOpen.journal.save(entry('c', 'c.pdf'), pdf('c.pdf'))).rejects.toThrow();
     await expect(dead.open('vera@example.org')).rejects.toThrow('Failed to fetch');
+  });
+
+  it('with no connection, takes no public half whose end is further off than a key lives', async () => {
+    await open('vera@example.org');
+    const key = `vita-docs.journalSeal.${UPLOAD_JOURNAL_DB}`;
+    const record = JSON.parse(storage.getItem(key) ?? '{}') as { expiresAt: number };
+    storage.setItem(key, JSON.stringify({ ...record, expiresAt: now + 13 * HOUR }));
+    const dead = createIndexedDbJournals({
+      crypto: globalThis.crypto,
+      journalKey: async () => Promise.reject(new ApiError('network', 0, 'Failed to fetch')),
+      storage,
+      now: () => now,
+      lifetimeMs: 12 * HOUR,
+    });
+    made.push(dead);
+    await expect(dead.open('vera@example.org')).rejects.toThrow('Failed to fetch');
+    storage.setItem(key, JSON.stringify(record));
+    await expect(dead.open('vera@example.org')).resolves.toMatchObject({ sealOnly: true });
   });
 
   it('keeps nothing readable and no key: no bytes, names, clients or emails in the clear, and nothing stored opens a record', async () => {

@@ -27,6 +27,9 @@ function focusMain(event: MouseEvent<HTMLAnchorElement>) {
  * page that needs the server (every one until the session is known) says so instead of failing.
  * When the connection returns, a session check that failed for want of it is asked again.
  */
+/** How often a session taken on trust is asked again while the browser says it is online. */
+const RECHECK_MS = 15_000;
+
 function useOffline(): { offline: boolean; blocked: boolean } {
   const online = useOnline();
   const session = useSession();
@@ -38,6 +41,13 @@ function useOffline(): { offline: boolean; blocked: boolean } {
   const trusted = session.status === 'signedIn' && session.offline === true;
   const unknown = (session.status === 'signedOut' && !session.expired && !session.reason) || trusted;
   if (!online && unknown && check === 'done') setCheck('stale');
+  // Online by the browser's word, yet the server was not reached (a captive portal, the server down):
+  // asked again now and then, since no `online` event will come.
+  useEffect(() => {
+    if (!trusted || !online || check !== 'done') return;
+    const timer = setTimeout(() => setCheck('stale'), RECHECK_MS);
+    return () => clearTimeout(timer);
+  }, [trusted, online, check]);
   useEffect(() => {
     if (!online || check !== 'stale') return;
     setCheck('rechecking');

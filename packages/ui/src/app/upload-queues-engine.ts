@@ -51,9 +51,11 @@ function apiFor(
   api: AppServices['api'],
   signedIn: () => string | null,
   owner: string | null,
+  /** Taken on trust with no connection: the browser's cookie may be someone else's by now. */
+  trusted: () => boolean,
 ): Pick<ApiClient, 'presignUpload' | 'completeUpload'> {
   const check = () => {
-    if (owner === null || signedIn() !== owner)
+    if (owner === null || signedIn() !== owner || trusted())
       throw new ApiError('network', 0, messages.waitingForConnection);
   };
   return {
@@ -67,6 +69,27 @@ interface QueueEntry {
   lent: { screen: QueueScreen };
   target: UploadTarget;
   stop: () => void;
+}
+
+/** Every file of every queue not uploaded yet, as a journal keeps it. */
+function pendingFiles(entries: Iterable<QueueEntry>) {
+  return [...entries].flatMap(({ flow, lent, target }) => {
+    const clientName = lent.screen.clientName();
+    return flow
+      .getState()
+      .queue.filter((item) => item.progress.status !== 'done')
+      .map(({ id, file }) => ({
+        entry: {
+          id,
+          target,
+          name: file.name,
+          type: file.type,
+          size: file.size,
+          ...(clientName ? { clientName } : {}),
+        },
+        file,
+      }));
+  });
 }
 
 const idsOf = (entries: Iterable<QueueEntry>) =>
@@ -180,8 +203,8 @@ function createQueueSet(
   return {
     entryFor,
     summarise,
-    /** The ids of every file of every queue, uploaded ones included. */
-    queuedIds: () => idsOf(entries.values()),
+    /** Every queue. */
+    each: () => entries.values(),
     /** The client's name a kept file brought, for its queue. */
     rememberName: (target: UploadTarget, name: string) => clientNames.set(key(target), name),
     /** After the same person signed in again: see {@link resumeAfterSignIn}. */
@@ -305,6 +328,24 @@ function queuesApi({
   };
 }
 
+/**
+ * Once the live key is back after a seal-only open: every queued file is kept again under it, since
+ * what was sealed with no connection went to a key the server may have destroyed meanwhile (a
+ * sign-out on another device) and was then deleted at this open. A file let go of meanwhile is
+ * forgotten again, so nothing uploaded is left kept.
+ */
+function keepAgain(
+  journal: UploadJournal,
+  pending: ReturnType<typeof pendingFiles>,
+  forgotten: ReadonlySet<string>,
+): void {
+  for (const { entry, file } of pending)
+    void journal
+      .save(entry, file)
+      .then(() => (forgotten.has(entry.id) ? journal.remove(entry.id) : undefined))
+      .catch(() => undefined);
+}
+
 /** The same person signing in again after their session ended: their queues pick up where they stopped. */
 function resumeWhenBack(
   session: SessionFlow,
@@ -313,13 +354,17 @@ function resumeWhenBack(
 ): () => void {
   let lastPerson = signedIn();
   let signedOutSince = lastPerson === null;
+  let trusted = isOffline(session);
   return session.subscribe(() => {
     const now = signedIn();
     if (now === null) {
       signedOutSince = true;
       return;
     }
-    if (signedOutSince && now === lastPerson) set.resumeAfterSignIn();
+    // Taken on trust until now: the files that waited for the server's word go.
+    const vouched = trusted && !isOffline(session);
+    trusted = isOffline(session);
+    if ((signedOutSince || vouched) && now === lastPerson) set.resumeAfterSignIn();
     signedOutSince = false;
     lastPerson = now;
   });
@@ -357,7 +402,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   let generation = 0;
   const journalOf = (mine: number): UploadJournal => ({
     save: async (entry, file, bytes) => {
-      if (mine === generation && openFailed && openedFor !== null) openFor(openedFor);
+      if (mine === generation && (openFailed || openedSealOnly) && openedFor !== null) openFor(openedFor);
       const current = mine === generation ? await opened : null;
       if (!current || mine !== generation) throw new Error('Nothing is kept on this device.');
       return current.journal.save(entry, file, bytes);
@@ -370,7 +415,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   });
   const set = createQueueSet(services, {
     ...shared,
-    api: () => apiFor(services.api, signedIn, signedIn()),
+    api: () => apiFor(services.api, signedIn, signedIn(), () => isOffline(session)),
     journal: () => (uploadJournals ? journalOf(generation) : undefined),
   });
 
@@ -396,6 +441,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   function openFor(person: string): void {
     const live = session.getState().status === 'signedIn' && !isOffline(session);
     if (!uploadJournals || (openedFor === person && !openFailed && !(openedSealOnly && live))) return;
+    const wasSealOnly = openedSealOnly;
     openedFor = person;
     openFailed = false;
     openedSealOnly = !live;
@@ -407,8 +453,9 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     void opened.then((found) => {
       if (!found || openedFor !== person) return;
       if (found.sealOnly) openedSealOnly = true;
+      else if (wasSealOnly) keepAgain(found.journal, pendingFiles(set.each()), forgotten);
       // Every file of every queue, those uploaded meanwhile too: a file is never offered twice.
-      const queued = set.queuedIds();
+      const queued = idsOf(set.each());
       const present = { has: (id: string) => queued.has(id) || forgotten.has(id) };
       const files = found.files.filter((kept) => !present.has(kept.entry.id));
       const lost = found.lost.filter((entry) => !present.has(entry.id));

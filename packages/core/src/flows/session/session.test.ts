@@ -114,6 +114,19 @@ describe('session', () => {
       expect(flow.getState()).toEqual({ status: 'signedOut' });
     });
 
+    it('a session the server refuses under a screen (a 401) is forgotten: nobody is taken on trust after it', async () => {
+      const { remembered, kept } = rememberIn();
+      const api = { me: vi.fn(async () => ({ user: ada })), logout: vi.fn() };
+      const flow = createSessionFlow({ api, platform: createRecordingDialogs(), remembered });
+      await flow.send({ type: 'check' });
+      expect(kept()).toEqual(ada);
+      await flow.send({ type: 'expired', error: new ApiError('http', 401, 'Please sign in.') });
+      expect(kept()).toBeNull();
+      api.me.mockRejectedValueOnce(offlineError());
+      await flow.send({ type: 'check' });
+      expect(flow.getState()).toEqual({ status: 'signedOut' });
+    });
+
     it('a session taken on trust that ended meanwhile counts as expired, and is forgotten', async () => {
       const { remembered, kept } = rememberIn();
       remembered.write(ada);

@@ -120,6 +120,8 @@ export function createSessionFlow({ api, platform, remembered }: SessionFlowOpti
         case 'expired':
           if (store.getState().status !== 'signedIn') return;
           generation++;
+          // The server refused the session: nobody is taken on trust until it vouches again.
+          remembered?.write(null);
           {
             const reason = signedOutReason(event.error);
             store.setState(
