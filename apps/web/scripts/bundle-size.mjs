@@ -2,7 +2,7 @@
 // index.html preloads (the chunks it imports statically), and for a lazily loaded screen its chunk,
 // the chunks it waits for before it renders, and what those import statically, gzip-compressed.
 // Lazy parts a screen loads on use (the capture, the converter) are not counted.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -48,48 +48,12 @@ function withStaticImports(/** @type {Iterable<string>} */ files) {
   return all;
 }
 
-const assets = readdirSync(path.join(dist, 'assets'));
-
-/** The chunk Vite built from the screen module `name` (`home` → /assets/home-<hash>.js). */
-function screenChunk(/** @type {string} */ name) {
-  const file = assets.find((f) => new RegExp(`^${name}-[\\w-]{8}\\.js$`).test(f));
-  if (!file) throw new Error(`No chunk for the screen ${name}: update ROUTES in this script`);
-  return `/assets/${file}`;
-}
-
 /**
- * The contract's table and schemas (`endpoints`): loaded on the first call other than the session
- * check, so counted for the screens that ask the server as soon as they show.
+ * Each route's pattern and the chunks it needs before its screen shows beyond the entry's, as the build
+ * wrote them (scripts/route-chunks.ts; the server preloads the same files with the page).
+ * @type {{ routes: { path: string, scripts: string[] }[] }}
  */
-const CONTRACT = 'endpoints';
-/**
- * The session check's schema with zod's core (`session-contract`): fetched beside the session check,
- * so counted for every screen that waits for that answer before it shows (the signed-in ones). The
- * landing, login, sign-up and reset screens show without it. The contract imports it, so a route
- * counting CONTRACT counts it too; it is named on each such route all the same, to say why.
- */
-const SESSION = 'session-contract';
-
-/** Every route of docs/behaviour.md#routes and the lazily loaded chunk(s) it shows or waits for. */
-const ROUTES = /** @type {const} */ ([
-  ['/', []],
-  ['/register', ['register']],
-  ['/register/pending', ['register-pending']],
-  ['/login', ['login']],
-  ['/login/verify', ['login-verify']],
-  ['/forgot, /forgot/verify, /forgot/reset', ['forgot']],
-  ['/home', ['home', SESSION, CONTRACT]],
-  ['/account', ['account', SESSION, CONTRACT]],
-  ['/admin/users/:email', ['admin-user', SESSION, CONTRACT]],
-  ['/admin/audit', ['admin-audit', SESSION, CONTRACT]],
-  ['/admin/settings', ['admin-settings', SESSION, CONTRACT]],
-  ['/admin/season', ['admin-season', SESSION, CONTRACT]],
-  ['/clients', ['client-list', SESSION, CONTRACT]],
-  ['/clients/new', ['new-client', SESSION]],
-  ['/clients/:id/docs', ['client-docs', SESSION, CONTRACT]],
-  // The category screen waits for the upload queues' code before it renders.
-  ['/clients/:id/docs/:docType', ['category', 'upload-queues-engine', SESSION, CONTRACT]],
-]);
+const { routes: ROUTES } = JSON.parse(readFileSync(path.join(dist, '.vite/route-chunks.json'), 'utf8'));
 
 const kb = (/** @type {number} */ n) => (n / 1024).toFixed(1);
 
@@ -128,10 +92,10 @@ function measureRoutes() {
   const entry = entryFiles('index.html');
   let largest = { route: '', gzip: 0 };
   console.log('Initial JS per route (entry + the chunks its screen shows with):');
-  for (const [route, screens] of ROUTES) {
-    const files = withStaticImports([...entry, ...screens.map(screenChunk)]);
+  for (const { path: route, scripts } of ROUTES) {
+    const files = withStaticImports([...entry, ...scripts]);
     const { gzip, brotli } = sizes(files);
-    console.log(`  ${route.padEnd(42)} gzip ${kb(gzip).padStart(6)} KB  brotli ${kb(brotli).padStart(6)} KB`);
+    console.log(`  ${route.padEnd(34)} gzip ${kb(gzip).padStart(6)} KB  brotli ${kb(brotli).padStart(6)} KB`);
     if (gzip > largest.gzip) largest = { route, gzip };
   }
   console.log(

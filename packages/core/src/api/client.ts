@@ -4,7 +4,13 @@
  */
 import type { z } from 'zod/mini';
 import type { FetchLike } from '../ports.js';
-import { CSRF_HEADER, fillPath, isStateChanging, readCsrfToken, SESSION_CHECK_ROUTE } from './endpoint-def.js';
+import {
+  CSRF_HEADER,
+  fillPath,
+  isStateChanging,
+  readCsrfToken,
+  SESSION_CHECK_ROUTE,
+} from './endpoint-def.js';
 import type { EndpointDef } from './endpoint-def.js';
 import { ENDPOINT_NAMES } from './endpoint-names.js';
 import type { EndpointName, Endpoints } from './endpoints.js';
