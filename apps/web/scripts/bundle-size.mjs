@@ -1,18 +1,19 @@
-// Initial JS of each route, from the production build in dist/: the entry script, every chunk
-// index.html preloads (the chunks it imports statically), and for a lazily loaded screen its chunk,
-// the chunks it waits for before it renders, and what those import statically, gzip-compressed.
-// Lazy parts a screen loads on use (the capture, the converter) are not counted.
+// Initial JS of each route, from the production build in dist/: the entry script and every chunk
+// index.html preloads (the chunks it imports statically), and for each route the chunks its screen
+// needs before it shows — its chunk, what it waits for and what those import statically — as the build
+// lists them (scripts/route-chunks.ts), gzip-compressed. Lazy parts a screen loads on use (the
+// capture, the converter, its dialogs) are not counted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-// The targets are 85 (landing) and 110 (largest route); these trip-wires sit at today's sizes, rounded
-// up. What is left over 85 on the landing route is mostly zod's core, which parses the session
-// check's answer before the first screen acts on it (docs/architecture.md has the arithmetic).
-const GOAL_KB = 93;
+// The landing's target is 85. The largest route's target is 110; its trip-wire sits at today's size,
+// rounded up: what it needs before it shows is over 110 before any of the category screen's own
+// code (docs/architecture.md has the arithmetic).
+const GOAL_KB = 85;
 /** The largest initial JS of any route (its entry, its screen's chunks and what they wait for). */
-const ROUTE_GOAL_KB = 128;
+const ROUTE_GOAL_KB = 121;
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 /** The client's document-request page (/u): its JS before the first upload (the capture parts load when used). */
 const CLIENT_PAGE_GOAL_KB = 90;
