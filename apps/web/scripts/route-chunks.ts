@@ -15,7 +15,7 @@ type OutputBundle = Rollup.OutputBundle;
 type OutputChunk = Rollup.OutputChunk;
 
 /** The file the build writes, under dist/. */
-export const ROUTE_CHUNKS_FILE = '.vite/route-chunks.json';
+const ROUTE_CHUNKS_FILE = '.vite/route-chunks.json';
 
 const packages = path.resolve(import.meta.dirname, '../../../packages');
 const ui = (file: string) => path.join(packages, 'ui/src', file);
@@ -59,7 +59,7 @@ const ROUTES: ReadonlyArray<readonly [string, readonly string[]]> = [
 ];
 
 /** One route's files beyond the entry's, as URLs. */
-export interface RouteChunks {
+interface RouteChunks {
   /** The route's pattern: `:name` segments match any one segment. */
   path: string;
   scripts: string[];

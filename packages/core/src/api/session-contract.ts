@@ -32,4 +32,8 @@ export const MeResponse = z.object({ user: User });
 export type MeResponse = z.infer<typeof MeResponse>;
 
 /** `GET /me`: the contract table's `me`. */
-export const sessionCheck = def({ ...SESSION_CHECK_ROUTE, response: MeResponse });
+export const sessionCheck = def({
+  method: SESSION_CHECK_ROUTE.method,
+  path: SESSION_CHECK_ROUTE.path,
+  response: MeResponse,
+});
