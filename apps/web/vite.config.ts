@@ -1,12 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { routeChunksPlugin } from './scripts/route-chunks.ts';
 
 // `vita-source`: workspace packages are bundled from their TypeScript sources, no prior build needed.
 export default defineConfig({
   plugins: [
     react(),
+    // Which chunks each route needs before it shows: the server preloads them with the page.
+    routeChunksPlugin(fileURLToPath(new URL('index.html', import.meta.url))),
     // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
     VitePWA({
       strategies: 'injectManifest',

@@ -15,6 +15,7 @@ import { openDatabase } from './db/database.js';
 import { CHANGES_AUTH, createSessionCache, listenForAuthChanges } from './auth/session-cache.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
+import { appPages } from './http/app-page.js';
 import { gracefulStop } from './http/graceful-stop.js';
 import { installErrorCodes, installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
@@ -326,6 +327,7 @@ async function installHttp(
 
   const webDist = config.webDist ?? defaultWebDist();
   const indexHtml = loadIndexHtml(webDist, config.programmeUrl);
+  const pageFor = indexHtml === null ? null : appPages(webDist, indexHtml);
   // The client's document-request page is a page of its own (apps/web/u.html): a phone gets only it.
   const clientPageHtml = readPage(webDist, 'u.html');
   if (indexHtml !== null) await app.register(fastifyStatic, webAppFiles(webDist));
@@ -335,8 +337,11 @@ async function installHttp(
     if (clientPageHtml !== null && request.method === 'GET' && route === '/u') {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(clientPageHtml);
     }
-    if (indexHtml !== null && request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    if (pageFor !== null && request.method === 'GET' && !request.url.startsWith('/api/')) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(pageFor(route ?? '/'));
     }
     return reply.code(404).send({ error: 'Not found.' });
   });

@@ -6,6 +6,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, register, startApp, type TestApp } from './harness.js';
 
 const CHUNK = 'export const x = 1;';
+const ROUTE_CHUNKS = {
+  routes: [
+    { path: '/', scripts: [], styles: [] },
+    { path: '/login', scripts: ['/assets/login-a1.js', '/assets/field-b2.js'], styles: [] },
+    { path: '/clients/new', scripts: ['/assets/new-client-c3.js'], styles: [] },
+    { path: '/clients/:clientId/docs', scripts: ['/assets/client-docs-d4.js'], styles: [] },
+    {
+      path: '/clients/:clientId/docs/:docType',
+      scripts: [
+        '/assets/category-e5.js',
+        '/assets/x.js"><script>alert(1)</script>',
+        'https://elsewhere.example/x.js',
+      ],
+      styles: ['/assets/documents-f6.css'],
+    },
+  ],
+};
 
 describe('serving the web app', () => {
   let app: TestApp;
@@ -23,6 +40,9 @@ describe('serving the web app', () => {
     await fs.writeFile(path.join(dist, 'assets', 'chunk.js.gz'), gzipSync(CHUNK));
     await fs.writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     await fs.writeFile(path.join(dist, 'u.html'), '<!doctype html><html><body>client page</body></html>');
+    // Which files each route needs before it shows, as the build writes it (apps/web/scripts/route-chunks.ts).
+    await fs.mkdir(path.join(dist, '.vite'));
+    await fs.writeFile(path.join(dist, '.vite', 'route-chunks.json'), JSON.stringify(ROUTE_CHUNKS));
     app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
   afterAll(async () => {
@@ -43,6 +63,35 @@ describe('serving the web app', () => {
       error: 'Not found.',
       code: expect.any(String),
     });
+  });
+
+  it("links each route's screen files from its page, so the browser fetches them with the entry", async () => {
+    const page = async (route: string) => (await fetch(app.url + route)).text();
+    const preloads = (html: string) =>
+      [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]* href="([^"]+)">/g)].map((m) => m[1]);
+    expect(preloads(await page('/login'))).toEqual(['/assets/login-a1.js', '/assets/field-b2.js']);
+    expect(preloads(await page('/login?next=/clients'))).toEqual([
+      '/assets/login-a1.js',
+      '/assets/field-b2.js',
+    ]);
+    // A fixed segment before a parameter: /clients/new is not a client's documents.
+    expect(preloads(await page('/clients/new'))).toEqual(['/assets/new-client-c3.js']);
+    expect(preloads(await page('/clients/abc/docs'))).toEqual(['/assets/client-docs-d4.js']);
+    // Only the build's own files are linked: nothing in the map adds markup or another origin.
+    const category = await page('/clients/abc/docs/W-2%20(Acme)');
+    expect(preloads(category)).toEqual(['/assets/category-e5.js', '/assets/documents-f6.css']);
+    expect(category).toContain('<link rel="preload" as="style" crossorigin href="/assets/documents-f6.css">');
+    expect(category).not.toContain('<script>');
+    expect(category).not.toContain('elsewhere');
+    // The landing needs nothing beyond the entry; an unknown address gets the page as built.
+    for (const route of ['/', '/no/such/page', '/clients/abc/docs/W-2/more'])
+      expect(preloads(await page(route))).toEqual([]);
+    // The settings stay on every page.
+    expect(category).toContain('<meta name="vita-programme-url"');
+    // The map itself is the server's, not an address of the app.
+    expect((await fetch(`${app.url}/.vite/route-chunks.json`)).headers.get('content-type')).toMatch(
+      /^text\/html/,
+    );
   });
 
   it('serves the client page of a request link at /u, with no referrer sent on', async () => {

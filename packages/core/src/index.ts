@@ -125,14 +125,10 @@ export type {
   LinkStatusResponse,
   NewFromClientsResponse,
 } from './api/link-schemas.js';
-export {
-  CLIENT_LINK_LANGUAGES,
-  CLIENT_LINK_TEXTS,
-  clientLinkText,
-  consentStatement,
-  maskEmail,
-} from './client-link/texts.js';
-export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
+export { CLIENT_LINK_TEXTS, clientLinkText, consentStatement, maskEmail } from './client-link/texts.js';
+export type { ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
+export { CLIENT_LINK_LANGUAGES } from './client-link/languages.js';
+export type { ClientLinkLanguage } from './client-link/languages.js';
 export {
   CLIENT_CAPTURE_TEXTS,
   clientCaptureText,
@@ -318,12 +314,8 @@ export type {
   AuditExportState,
   AuditExportEvent,
 } from './flows/audit-log/audit-log.js';
-export {
-  createClientDocsFlow,
-  canAddType,
-  deleteCategory,
-  findClientCard,
-} from './flows/clients/client-docs.js';
+export { createClientDocsFlow, canAddType } from './flows/clients/client-docs.js';
+export { deleteCategory, findClientCard } from './flows/clients/client-card.js';
 export type {
   ClientDocsFlow,
   ClientDocsFlowOptions,

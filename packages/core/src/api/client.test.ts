@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { FetchLike } from '../ports.js';
 import { createCookieJarFetch } from '../testing/index.js';
 import { createApiClient, readCookie } from './client.js';
@@ -204,6 +204,58 @@ describe('createApiClient', () => {
       .parameter(0)
       .toEqualTypeOf<{ query?: { status?: 'pending' | 'all' } } | undefined>();
     expect(typeof api.audit).toBe('function');
+  });
+});
+
+describe('the session check without its schema in the first download', () => {
+  /**
+   * A fresh client module whose import of the session check's schema waits for `gate` (or fails when
+   * `fail` says so), as a chunk on a slow or dropped connection would.
+   */
+  async function clientWithSlowSchema(gate: Promise<void>, fail: () => boolean = () => false) {
+    vi.resetModules();
+    vi.doMock('./session-contract.js', async (original: () => Promise<unknown>) => {
+      await gate;
+      if (fail()) throw new TypeError('Failed to fetch dynamically imported module');
+      return original();
+    });
+    return import('./client.js');
+  }
+  afterEach(() => {
+    vi.doUnmock('./session-contract.js');
+  });
+
+  it('sends GET /me before the schema has arrived, then parses the answer with it', async () => {
+    let release = () => {};
+    const { createApiClient: create } = await clientWithSlowSchema(new Promise((r) => (release = r)));
+    const { fetch, sent } = scriptedFetch(() => Response.json({ user }));
+    const answer = create({ fetch }).me();
+    await vi.waitFor(() => expect(sent.map((s) => s.url)).toEqual([expect.stringMatching(/^\/api\/me\?t=/)]));
+    release();
+    await expect(answer).resolves.toEqual({ user });
+    // Same checks as before: an answer that breaks the schema is refused.
+    const bad = scriptedFetch(() => Response.json({ user: { ...user, role: 'root' } }));
+    await expect(create({ fetch: bad.fetch }).me()).rejects.toMatchObject({ kind: 'response' });
+  });
+
+  it('reports a schema that cannot be fetched as a network failure, and fetches it again next time', async () => {
+    let failing = true;
+    const { createApiClient: create, httpError: readError } = await clientWithSlowSchema(
+      Promise.resolve(),
+      () => failing,
+    );
+    const { fetch } = scriptedFetch(() => Response.json({ user }));
+    await expect(create({ fetch }).me()).rejects.toMatchObject({ kind: 'network' });
+    // An error answer read without the schema says its status text.
+    const refusal = () =>
+      new Response(JSON.stringify({ error: 'Not yours.', code: 'forbidden' }), {
+        status: 403,
+        statusText: 'Forbidden',
+      });
+    await expect(readError(refusal())).resolves.toMatchObject({ message: 'Forbidden', status: 403 });
+    failing = false;
+    await expect(create({ fetch }).me()).resolves.toEqual({ user });
+    await expect(readError(refusal())).resolves.toMatchObject({ message: 'Not yours.', code: 'forbidden' });
   });
 });
 

@@ -4,19 +4,45 @@
  */
 import type { z } from 'zod/mini';
 import type { FetchLike } from '../ports.js';
-import { CSRF_HEADER, fillPath, isStateChanging, readCsrfToken } from './endpoint-def.js';
+import {
+  CSRF_HEADER,
+  fillPath,
+  isStateChanging,
+  readCsrfToken,
+  SESSION_CHECK_ROUTE,
+} from './endpoint-def.js';
 import type { EndpointDef } from './endpoint-def.js';
 import { ENDPOINT_NAMES } from './endpoint-names.js';
 import type { EndpointName, Endpoints } from './endpoints.js';
 import { ApiError, isErrorCode, type ErrorCode } from './errors.js';
-import { ErrorBody, sessionCheck } from './session-contract.js';
+import type * as SessionContract from './session-contract.js';
+
+let sessionContract: Promise<typeof SessionContract> | undefined;
+
+/**
+ * The session check's schema and the error body (with zod's core): not in the web app's first
+ * download, since the landing, login and sign-up screens show before any answer. Fetched beside the
+ * first request; a failed fetch is tried again on the next call.
+ */
+function loadSessionContract(): Promise<typeof SessionContract> {
+  sessionContract ??= import('./session-contract.js').catch((error: unknown) => {
+    sessionContract = undefined;
+    throw error;
+  });
+  return sessionContract;
+}
+
+/** A code that could not be fetched, reported like a request that could not be sent. */
+function networkError(cause: unknown): ApiError {
+  return new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+}
 
 let contract: Promise<Endpoints> | undefined;
 
 /**
  * The contract's table with every schema: fetched on the first call other than the session check,
  * and started as soon as that check has answered (what the person does next needs it). The session
- * check's own definition is at hand from the start, so the first screen parses its answer without it.
+ * check needs only its own small part of the contract (above), so the first answer waits for less.
  * A failed fetch is tried again on the next call.
  */
 function loadContract(): Promise<Endpoints> {
@@ -30,18 +56,36 @@ function loadContract(): Promise<Endpoints> {
   return contract;
 }
 
-/** The definition of the call `name`, fetching the table if need be; a failed fetch is a network error. */
-async function definition(name: string): Promise<EndpointDef> {
-  if (name === 'me') return sessionCheck;
+/** One call's method and path, and its response schema once that is at hand (`null`: binary). */
+interface Call {
+  method: EndpointDef['method'];
+  path: string;
+  response: () => Promise<z.ZodMiniType | null>;
+}
+
+/**
+ * The call `name`: the session check at once (its schema comes when its answer does, loaded in
+ * parallel with the request), any other after fetching the table. A failed fetch is a network error.
+ */
+async function callOf(name: string): Promise<Call> {
+  if (name === 'me') {
+    const schema = loadSessionContract().then((module) => module.sessionCheck.response);
+    // Awaited once the answer is in; until then (or if the request fails first) nothing is unhandled.
+    void schema.catch(() => undefined);
+    return {
+      ...SESSION_CHECK_ROUTE,
+      response: () => schema.catch((cause: unknown) => Promise.reject(networkError(cause))),
+    };
+  }
   let table: Endpoints;
   try {
     table = await loadContract();
   } catch (cause) {
-    throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+    throw networkError(cause);
   }
   const found = (table as Record<string, EndpointDef | undefined>)[name];
   if (!found) throw new Error(`No call ${name} in the contract`);
-  return found;
+  return { method: found.method, path: found.path, response: () => Promise.resolve(found.response) };
 }
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -122,7 +166,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const now = () => (options.clock ? options.clock.now() : Date.now());
 
   async function send(name: string, args: RawArgs, callOptions?: CallOptions): Promise<unknown> {
-    const def = await definition(name);
+    const def = await callOf(name);
+    const session = name === 'me';
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(args.query ?? {})) {
       if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -130,7 +175,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
     }
     // GET /me must never be answered from a cache: it decides who is signed in.
-    if (def === sessionCheck) search.set('t', String(now()));
+    if (session) search.set('t', String(now()));
     const query = search.toString();
     const url = `${base}${fillPath(def.path, args.params)}${query ? `?${query}` : ''}`;
 
@@ -154,7 +199,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
     }
     if (!response.ok) throw await httpError(response);
-    if (def.response === null) return response;
+    const schema = await def.response();
+    if (schema === null) return response;
 
     let json: unknown;
     try {
@@ -162,8 +208,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (cause) {
       throw new ApiError('response', response.status, 'The server sent an unreadable response.', { cause });
     }
-    if (def === sessionCheck) void loadContract().catch(() => undefined);
-    const parsed = def.response.safeParse(json);
+    if (session) void loadContract().catch(() => undefined);
+    const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new ApiError('response', response.status, 'The server sent an unexpected response.', {
         cause: parsed.error,
@@ -175,7 +221,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function primeCsrf(): Promise<string | undefined> {
     try {
       // Any answer sets the cookie, a 401 included, so the result itself does not matter.
-      await fetch(`${base}${sessionCheck.path}?t=${now()}`, { credentials: 'include' });
+      await fetch(`${base}${SESSION_CHECK_ROUTE.path}?t=${now()}`, { credentials: 'include' });
     } catch {
       // The real call will report the network problem.
     }
@@ -199,12 +245,14 @@ export async function httpError(response: Response): Promise<ApiError> {
   let message = response.statusText || `Request failed with status ${response.status}`;
   let code: ErrorCode | undefined;
   try {
+    // Without the schema's chunk (the connection dropped) the status text says enough.
+    const { ErrorBody } = await loadSessionContract();
     const body = ErrorBody.safeParse(JSON.parse(text));
     if (body.success && body.data.error) message = body.data.error;
     // A code this version does not know yet falls back to the one its status means.
     if (body.success && isErrorCode(body.data.code)) code = body.data.code;
   } catch {
-    // Not JSON: keep the status text.
+    // Not JSON, or no schema to read it with: keep the status text.
   }
   return new ApiError('http', response.status, message, code ? { code } : undefined);
 }

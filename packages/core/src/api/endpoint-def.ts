@@ -17,6 +17,12 @@ export interface EndpointDef {
 
 export const def = <const T extends EndpointDef>(d: T): T => d;
 
+/**
+ * The session check's method and path (`GET /me`, the table's `me`), apart from its schema: the web
+ * app sends the first screen's question at once while the schema, and zod with it, load beside it.
+ */
+export const SESSION_CHECK_ROUTE = { method: 'GET', path: '/me' } as const;
+
 /** The path with its `:name` segments filled in, each value URL-encoded. */
 export function fillPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {

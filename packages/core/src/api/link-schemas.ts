@@ -3,7 +3,7 @@
  * volunteer asks a client for documents, the client hands them in through a link.
  */
 import { z } from 'zod/mini';
-import { CLIENT_LINK_LANGUAGES } from '../client-link/texts.js';
+import { CLIENT_LINK_LANGUAGES } from '../client-link/languages.js';
 import { Code, DocKey, DocTypeName, Timestamp, cleanString, hasNoBidiControls } from './fields.js';
 import { LINK_DAYS_MAX } from '../client-link/limits.js';
 import { Sha256Hex } from './schemas.js';

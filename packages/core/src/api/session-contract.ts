@@ -1,11 +1,12 @@
 /**
- * The part of the contract the first screen needs before it renders: the session check (`GET /me`,
- * whose answer is parsed like every other) and the error body. The rest of the table and its schemas
- * load on the first call that needs them (client.ts), so the web app's first download stays small.
+ * The part of the contract every answer may need: the session check (`GET /me`, whose answer is
+ * parsed like every other) and the error body. The client loads it (and zod's core with it) beside
+ * the first request rather than before the first screen, and the rest of the table and its schemas
+ * on the first call that needs them (client.ts), so the web app's first download stays small.
  */
 import { z } from 'zod/mini';
 import { ROLES } from '../domain/roles.js';
-import { def } from './endpoint-def.js';
+import { def, SESSION_CHECK_ROUTE } from './endpoint-def.js';
 
 /** ISO-8601 timestamp on the wire. */
 export const Timestamp = z.string();
@@ -31,4 +32,8 @@ export const MeResponse = z.object({ user: User });
 export type MeResponse = z.infer<typeof MeResponse>;
 
 /** `GET /me`: the contract table's `me`. */
-export const sessionCheck = def({ method: 'GET', path: '/me', response: MeResponse });
+export const sessionCheck = def({
+  method: SESSION_CHECK_ROUTE.method,
+  path: SESSION_CHECK_ROUTE.path,
+  response: MeResponse,
+});

@@ -6,7 +6,8 @@
  */
 import type { ScanTexts } from '../flows/scan/scan-texts.js';
 import type { QualityWarning } from '../quality/assess.js';
-import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from './texts.js';
+import type { ClientLinkLanguage } from './languages.js';
+import { CLIENT_LINK_TEXTS } from './texts.js';
 
 const en = {
   scanTitle: 'Scan pages',

@@ -9,8 +9,10 @@ export type {
   ClientLinkState,
   ClientLinkEvent,
 } from '../flows/client-link/client-link.js';
-export { CLIENT_LINK_LANGUAGES, CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
-export type { ClientLinkLanguage, ClientLinkTextKey, ClientLinkTexts } from './texts.js';
+export { CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+export type { ClientLinkTextKey, ClientLinkTexts } from './texts.js';
+export { CLIENT_LINK_LANGUAGES } from './languages.js';
+export type { ClientLinkLanguage } from './languages.js';
 export { createLinkApi, LINK_CALLS } from './link-api.js';
 export type { LinkApi, LinkApiOptions } from './link-api.js';
 export type { LinkChecklist, LinkFile } from '../api/link-schemas.js';

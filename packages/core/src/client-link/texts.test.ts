@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { STAFF_SCAN_TEXTS, type ScanTexts } from '../flows/scan/scan-texts.js';
 import { CLIENT_CAPTURE_TEXTS, clientQualityWarning, clientScanTexts } from './capture-texts.js';
-import { CLIENT_LINK_LANGUAGES, CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+import { CLIENT_LINK_LANGUAGES } from './languages.js';
+import { CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
 
 /** Both tables the client page speaks from: the page's and its capture parts'. */
 const TABLES = { page: CLIENT_LINK_TEXTS, capture: CLIENT_CAPTURE_TEXTS } as const;

@@ -4,8 +4,7 @@
  * language: `satisfies` makes a missing or extra key a type error, and texts.test.ts checks it at run time.
  * The staff screens stay English as the spec writes them (packages/ui texts).
  */
-export const CLIENT_LINK_LANGUAGES = ['en', 'es'] as const;
-export type ClientLinkLanguage = (typeof CLIENT_LINK_LANGUAGES)[number];
+import type { ClientLinkLanguage } from './languages.js';
 
 const en = {
   codeSent: 'We sent a 6-digit code to {email}.',

@@ -7,7 +7,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage, isApiError } from '../../api/errors.js';
 import type { LinkChecklist } from '../../api/link-schemas.js';
-import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '../../client-link/texts.js';
+import type { ClientLinkLanguage } from '../../client-link/languages.js';
+import { CLIENT_LINK_TEXTS } from '../../client-link/texts.js';
 import { createStore, type Flow, type Store } from '../../store.js';
 
 export type ClientLinkState =

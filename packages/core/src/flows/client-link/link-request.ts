@@ -14,7 +14,7 @@ import {
   type CreateLinkResponse,
   type LinkStatusResponse,
 } from '../../api/link-schemas.js';
-import type { ClientLinkLanguage } from '../../client-link/texts.js';
+import type { ClientLinkLanguage } from '../../client-link/languages.js';
 import type { Dialogs } from '../../ports.js';
 import { createStore, type Flow } from '../../store.js';
 

@@ -3,11 +3,10 @@ import { errorMessage } from '../../api/errors.js';
 import type { Client } from '../../api/schemas.js';
 import { isCategoryTemplate, isFixedCategory } from '../../domain/categories.js';
 import type { CategoryTemplate } from '../../domain/categories.js';
-import { deleteCategoryConfirm, deleteFailedMessage } from '../../domain/messages.js';
-import { canManageAllClients } from '../../domain/roles.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Dialogs } from '../../ports.js';
 import { createStore } from '../../store.js';
+import { deleteCategory, findClientCard } from './client-card.js';
 import type { Flow } from '../../store.js';
 
 /** One row of the Required Documents list: Ready when it has files, Missing otherwise. */
@@ -68,26 +67,6 @@ export function canAddType(state: ClientDocsState): state is ClientDocsState & {
   return state.adding !== null && state.adding.template !== null && !state.adding.saving;
 }
 
-/**
- * Deletes a custom category and its files after its confirm (docs/behaviour.md#categories). Resolves
- * true when it is gone. Shared by Delete Type (category list) and Delete Category (category screen).
- */
-export async function deleteCategory(
-  api: Pick<ApiClient, 'deleteDocType'>,
-  platform: Dialogs,
-  clientId: string,
-  name: string,
-): Promise<boolean> {
-  if (isFixedCategory(name) || !(await platform.confirm(deleteCategoryConfirm(name)))) return false;
-  try {
-    await api.deleteDocType({ params: { id: clientId }, query: { docType: name } });
-    return true;
-  } catch (error) {
-    await platform.alert(deleteFailedMessage(errorMessage(error)));
-    return false;
-  }
-}
-
 /** The client's categories, each Ready (it holds files) or Missing. */
 async function loadCategories(
   api: Pick<ApiClient, 'docTypes' | 'docStatus'>,
@@ -96,24 +75,6 @@ async function loadCategories(
   const params = { id: clientId };
   const [{ types }, status] = await Promise.all([api.docTypes({ params }), api.docStatus({ params })]);
   return types.map((name) => ({ name, hasFiles: status[name] === true, custom: !isFixedCategory(name) }));
-}
-
-/**
- * A client's card from the lists the person may see (admins: all clients, others: their own); null
- * when it is not there or the list cannot be loaded — only the name is missing then, the documents
- * load on their own.
- */
-export async function findClientCard(
-  api: Pick<ApiClient, 'listClients' | 'listAllClients'>,
-  actor: Actor,
-  clientId: string,
-): Promise<Client | null> {
-  try {
-    const { items } = canManageAllClients(actor) ? await api.listAllClients() : await api.listClients();
-    return items.find((c) => c.clientId === clientId) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 const LOADING: ClientDocsState = {

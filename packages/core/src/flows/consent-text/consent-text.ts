@@ -4,7 +4,7 @@
  * saved change counts up the version a client's consent is audited with.
  */
 import type { ApiClient } from '../../api/client.js';
-import type { ClientLinkLanguage } from '../../client-link/texts.js';
+import type { ClientLinkLanguage } from '../../client-link/languages.js';
 import type { Flow } from '../../store.js';
 import { createSettingsForm } from '../settings-form/settings-form.js';
 import type { SaveOutcome, SettingsFormState } from '../settings-form/settings-form.js';

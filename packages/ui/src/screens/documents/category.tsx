@@ -10,20 +10,16 @@ import { Page } from '../../components/page';
 import { notUploadableMessage } from '../../texts';
 import { useLeaveGuard } from '../../hooks/use-leave-guard';
 import type { LeaveTarget } from '../../hooks/use-leave-guard';
-import { LeaveDialog } from './leave-dialog';
+import { LeaveDialog, RenameDialog, ScanDialog, ScannerInboxPanel, ViewModal } from './category-parts';
 import type { LeaveChoice } from './leave-dialog';
-import { RenameDialog } from './rename-dialog';
-import { ScanDialog } from './scan-dialog';
-import { ScannerInboxPanel } from './scanner-inbox-panel';
 import { UploadQueue } from './upload-queue';
 import { UploadedList } from './uploaded-list';
 import { isUploadable } from './uploadable';
 import { useCategoryFlows } from './use-category-flows';
-import { useLinkStatus } from './client-link-panel';
+import { useLinkStatus } from './link-status';
 import { linkTexts } from '../../texts';
 import { useFileDrop } from './use-file-drop';
 import type { Dropped } from './use-file-drop';
-import { ViewModal } from './view-modal';
 import '../../styles/documents.css';
 
 /**

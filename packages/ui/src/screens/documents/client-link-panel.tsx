@@ -1,6 +1,5 @@
 import {
   canSendLinkRequest,
-  createLinkRequestFlow,
   LINK_MESSAGE_MAX,
   LINK_DAYS_MAX,
   requestLine,
@@ -11,31 +10,16 @@ import {
   type LinkRequestFlow,
   type LinkRequestForm,
 } from '@vita-docs/core';
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
-import { useServices } from '../../app/services';
+import { lazy, Suspense, useId, useState } from 'react';
 import { FormModal, Modal } from '../../components/modal';
-import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+import { useFlow } from '../../hooks/use-flow';
 import { linkTexts as T } from '../../texts';
+import type { useLinkStatus } from './link-status';
 
 // The QR code's encoder loads when a link has been sent: the documents screens show without it.
 const QrCode = lazy(async () => ({ default: (await import('./qr-code')).QrCode }));
 
 const when = (iso: string) => new Date(iso).toLocaleString();
-
-/**
- * The client's newest request as the documents pages show it, through the volunteer's request flow
- * (core `createLinkRequestFlow`): read again each time the page's own list is (`loaded` turns `ready`:
- * a load, Refresh, an upload).
- */
-export function useLinkStatus(clientId: string, loaded = 'ready') {
-  const { api, platform } = useServices();
-  const flow = useFlowInstance(() => createLinkRequestFlow({ api, clientId, platform }));
-  const { status } = useFlow(flow);
-  useEffect(() => {
-    if (loaded === 'ready') void flow.send({ type: 'load' });
-  }, [flow, loaded]);
-  return { status, flow };
-}
 
 /**
  * `Request documents from client` on the Client Documents page: the dialog that sends the link, the

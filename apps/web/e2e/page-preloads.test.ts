@@ -1,0 +1,57 @@
+// How a screen's files reach the phone (docs/architecture.md#ui-packagesui-and-web-appsweb): the page
+// the server sends for an address links what that address's screen needs before it shows, so the
+// browser fetches those files with the entry, once each, instead of one round trip after it has run.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
+import { seeHeading } from './support/journeys.js';
+
+/** The build's map of what each route needs (apps/web/scripts/route-chunks.ts). */
+const routeChunks = JSON.parse(
+  readFileSync(
+    path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/.vite/route-chunks.json'),
+    'utf8',
+  ),
+) as { routes: { path: string; scripts: string[] }[] };
+
+describe("a route's screen files", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("are fetched from the page's links for /login, once each, before its form shows", async () => {
+    const login = routeChunks.routes.find((route) => route.path === '/login')?.scripts ?? [];
+    expect(login.length).toBeGreaterThan(0);
+    const { page, context } = await app.visit();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    const timings = new Map(
+      await page.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+          (entry) =>
+            [new URL(entry.name).pathname, { start: entry.startTime, end: entry.responseEnd }] as const,
+        ),
+      ),
+    );
+    const entry = [...timings].find(([file]) => /^\/assets\/main-[\w-]+\.js$/.test(file))?.[1];
+    expect(entry).toBeDefined();
+    for (const file of login) {
+      expect(
+        requested.filter((request) => request === file),
+        file,
+      ).toHaveLength(1);
+      // Asked for while the entry was still arriving: the entry's own import could only ask once it had run.
+      expect(timings.get(file)?.start, file).toBeLessThan(entry?.end ?? 0);
+    }
+    await context.close();
+  });
+});

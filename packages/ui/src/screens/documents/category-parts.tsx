@@ -1,0 +1,90 @@
+import { lazy, Suspense, useEffect } from 'react';
+import type { ComponentType } from 'react';
+import { useFlow } from '../../hooks/use-flow';
+import type { Observable } from '../../hooks/use-flow';
+import type { LeaveDialog as LeaveDialogPart } from './leave-dialog';
+import type { RenameDialog as RenameDialogPart } from './rename-dialog';
+import type { ScanDialog as ScanDialogPart } from './scan-dialog';
+import type { ScannerInboxPanel as ScannerInboxPart } from './scanner-inbox-panel';
+import type { ViewModal as ViewModalPart } from './view-modal';
+
+/**
+ * The category screen's parts that are not on it when it first shows, each in a chunk of its own: the
+ * dialogs (viewing, renaming, scanning pages, leaving with files queued) and the desktop's scanner
+ * inbox. Same props as the parts themselves, so the screen uses them as it would the parts.
+ */
+
+/** A part fetched once and kept: a second `load` is the first one's promise. */
+function part<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loading: Promise<ComponentType<P>> | undefined;
+  const once = () => {
+    loading ??= load().catch((error: unknown) => {
+      // A failed fetch (the connection dropped) is tried again the next time the part is needed.
+      loading = undefined;
+      throw error;
+    });
+    return loading;
+  };
+  return { load: once, Part: lazy(() => once().then((component) => ({ default: component }))) };
+}
+
+const view = part(() => import('./view-modal').then((m) => m.ViewModal));
+const rename = part(() => import('./rename-dialog').then((m) => m.RenameDialog));
+const scan = part(() => import('./scan-dialog').then((m) => m.ScanDialog));
+const leave = part(() => import('./leave-dialog').then((m) => m.LeaveDialog));
+const inbox = part(() => import('./scanner-inbox-panel').then((m) => m.ScannerInboxPanel));
+
+/**
+ * Scanning pages and leaving with files queued both work without the server: their code is fetched
+ * once the screen has shown (it does not wait for it), so it is at hand should the connection drop
+ * before the app's files are kept on the device (the service worker).
+ */
+const preloadOfflineParts = () => Promise.all([scan.load(), leave.load()]);
+
+/** A dialog of a flow that is `closed` until opened: rendered (and fetched, if not yet) when open. */
+function DialogOf<P extends { flow: Observable<{ status: string }> }>({
+  Part,
+  ...props
+}: P & { Part: ComponentType<P> }) {
+  const { status } = useFlow(props.flow);
+  if (status === 'closed') return null;
+  return (
+    <Suspense fallback={null}>
+      <Part {...(props as unknown as P)} />
+    </Suspense>
+  );
+}
+
+export function ViewModal(props: Parameters<typeof ViewModalPart>[0]) {
+  return <DialogOf Part={view.Part} {...props} />;
+}
+
+export function RenameDialog(props: Parameters<typeof RenameDialogPart>[0]) {
+  return <DialogOf Part={rename.Part} {...props} />;
+}
+
+/** Always on the screen: it fetches the parts that work offline once the screen has shown. */
+export function ScanDialog(props: Parameters<typeof ScanDialogPart>[0]) {
+  useEffect(() => {
+    preloadOfflineParts().catch(() => undefined);
+  }, []);
+  return <DialogOf Part={scan.Part} {...props} />;
+}
+
+/** Rendered only while the person is leaving with files queued. */
+export function LeaveDialog(props: Parameters<typeof LeaveDialogPart>[0]) {
+  return (
+    <Suspense fallback={null}>
+      <leave.Part {...props} />
+    </Suspense>
+  );
+}
+
+/** Fetched on the screen's first render only on the desktop (the one host with a scanner inbox). */
+export function ScannerInboxPanel(props: Parameters<typeof ScannerInboxPart>[0]) {
+  return (
+    <Suspense fallback={null}>
+      <inbox.Part {...props} />
+    </Suspense>
+  );
+}
