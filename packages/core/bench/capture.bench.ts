@@ -1,6 +1,7 @@
 /**
- * The capture benchmark. In Chromium (worker port): the quality check of a 12 MP photo, median of 10
- * (goal ≤ 30 ms in the worker), with the same work timed on the page's thread and the metrics alone;
+ * The capture benchmark. In Chromium (worker port): the quality check of a 12 MP photo, median of 7
+ * (goal ≤ 40 ms), with the same work timed on the page's thread, the metrics alone and, in the same
+ * run, the floor (the JPEG decoder's 1/8 decode alone) and the check's ratio to it;
  * a scan of ten 12 MP photos built into one PDF (goal ≤ 1.5 s) while the page's main thread is watched
  * (goal: no task over 50 ms). In Node (sharp): the same two. Then the calibration set through the
  * worker port: the confusion matrix the Node test prints, as Chromium decodes and scales. Prints;
@@ -17,7 +18,7 @@ import type { Checked } from '../test/calibration-set.js';
 import { samplePhoto } from '../test/page-photos.js';
 import { startBrowserHarness } from '../test/browser/harness.js';
 
-const RUNS = 10;
+const RUNS = 7;
 const PAGES = 10;
 
 interface CaptureResult {
@@ -25,6 +26,7 @@ interface CaptureResult {
   sameWorkHere: number[];
   metricsOnly: number[];
   decodeFloor: number[];
+  pdfDecode: number[];
   scans: { ms: number; maxGap: number; longTasks: number[] }[];
 }
 
@@ -88,18 +90,20 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
       `Capture benchmark, Chromium, worker port (${machine}; photo ${(firstPhoto.length / 1e6).toFixed(1)} MB)`,
       [
         [
-          'quality check of a 12 MP photo, from the page (median of 10; goal ≤ 30 ms)',
+          `quality check of a 12 MP photo, from the page (median of ${RUNS}; goal ≤ 40 ms)`,
           ms(median(browser.assess)),
         ],
         [
-          '  the same work on the page thread (decode to 1/4, pixels, metrics)',
+          '  the same work on the page thread (decode to 1/8, pixels, metrics)',
           ms(median(browser.sameWorkHere)),
         ],
-        [
-          '  the shared TypeScript alone (1008×756 RGBA → grey 512×384 → metrics)',
-          ms(median(browser.metricsOnly)),
-        ],
+        ['  the shared TypeScript alone (504×378 BGRX → grey → metrics)', ms(median(browser.metricsOnly))],
         ['  floor: ImageDecoder decoding the JPEG at 1/8, nothing else', ms(median(browser.decodeFloor))],
+        [
+          '  the check over the floor, same run',
+          `${(median(browser.assess) / median(browser.decodeFloor)).toFixed(2)}×`,
+        ],
+        ["  the PDF conversion's own decode of the photo (1/2), nothing else", ms(median(browser.pdfDecode))],
         [
           `${PAGES}-page scan of 12 MP photos → one PDF (goal ≤ 1.5 s)`,
           browser.scans.map((scan) => ms(scan.ms)).join(', '),
@@ -115,6 +119,7 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
           browser.scans.map((scan) => ms(scan.maxGap)).join(', '),
         ],
         ['  runs of the quality check', browser.assess.map((v) => v.toFixed(0)).join(' ')],
+        ['  runs of the floor', browser.decodeFloor.map((v) => v.toFixed(0)).join(' ')],
       ],
     ),
   );
@@ -137,7 +142,7 @@ it('capture: quality check and a 10-page scan, in Chromium and in Node', async (
     );
   console.log(
     table(`Capture benchmark, Node, sharp port (${machine})`, [
-      ['quality check of a 12 MP photo (median of 10)', ms(median(nodeAssess))],
+      [`quality check of a 12 MP photo (median of ${RUNS})`, ms(median(nodeAssess))],
       [`${PAGES}-page scan of 12 MP photos → one PDF`, nodeScans.map(ms).join(', ')],
     ]),
   );

@@ -418,7 +418,7 @@ export { canConvertImage } from './pdf/can-convert.js';
 export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
 export type { QualityWarning, ImageMetrics, ImageAssessment } from './quality/assess.js';
 export { measureGray, grayFromPixels, QUALITY_SAMPLE_SIDE } from './quality/metrics.js';
-export type { GrayMetrics } from './quality/metrics.js';
+export type { GrayMetrics, PixelOrder } from './quality/metrics.js';
 export { readImageInfo, sniffFormat, exifOrientation } from './pdf/image-info.js';
 export type { ImageInfo, ImageFormat } from './pdf/image-info.js';
 export { decodeBmp } from './pdf/bmp.js';

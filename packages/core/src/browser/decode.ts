@@ -65,24 +65,28 @@ function imageDecoderFramesUpright(): Promise<boolean> {
 }
 
 /**
- * A JPEG decoded by `ImageDecoder` with its long side scaled to about `longSide` (the decoder picks
- * an n/8 of the stored size itself: callers check the result), upright. Null where there is no
- * `ImageDecoder`, or where `orientation` is not upright and its frames do not come upright.
+ * A JPEG decoded by `ImageDecoder` at about `size` (the decoder picks an n/8 of the stored size
+ * itself: callers check the result), upright. `size` is a square box the image fits inside by its
+ * long side, whichever way the photo is stored, or the exact size wanted (as stored, or turned: the
+ * decoder goes by the area). Null where there is no `ImageDecoder`, or where `orientation` is not
+ * upright and its frames do not come upright.
  */
 export async function decodeJpegScaled(
   blob: Blob,
-  longSide: number,
+  size: number | { width: number; height: number },
   orientation: number,
 ): Promise<Decoded | null> {
   if (typeof ImageDecoder === 'undefined' || !(await ImageDecoder.isTypeSupported('image/jpeg'))) return null;
   if (orientation !== 1 && !(await imageDecoderFramesUpright())) return null;
-  // A square box: the image fits inside it by its long side, whichever way the photo is stored.
-  const side = Math.max(1, Math.round(longSide));
+  const box =
+    typeof size === 'number'
+      ? { width: Math.max(1, Math.round(size)), height: Math.max(1, Math.round(size)) }
+      : size;
   const decoder = new ImageDecoder({
     data: blob.stream(),
     type: 'image/jpeg',
-    desiredWidth: side,
-    desiredHeight: side,
+    desiredWidth: box.width,
+    desiredHeight: box.height,
   });
   try {
     const { image } = await decoder.decode();

@@ -28,13 +28,15 @@ export interface ImageAssessment {
 /**
  * Where each warning starts, chosen on the calibration set (`calibration.test.ts` prints the worst
  * good and bad values in Node, `pnpm bench` in Chromium) in the gap between the good photos and the
- * bad ones, grey levels 0–255 on the 512 px copy:
+ * bad ones, grey levels 0–255 on the 512 px sample (a 12 MP photo's 504 px one, see `copySize`):
  * - too dark: dark photos' paper stays below about 105, good photos' paper above 235;
  * - washed out: washed-out ink stays above about 180, good ink below 130;
- * - blurry: text blurred by a quarter of its x-height or more scores at most about 4.8, sharp text
- *   of a whole page at least 6.4 in Chromium and 6.9 in Node. Text twice as large (a half-page form
- *   filling the frame) scores lower even when sharp, down to about 5 when slightly soft: the measure
- *   rewards thin strokes, so a close-up of large print may be called blurry;
+ * - blurry: text blurred by a quarter of its x-height or more scores at most about 4.7, and a 12 MP
+ *   photo, measured at the decoder's 1/8 (means of 8×8 blocks keep a little more of an edge than a
+ *   shrink), at most 5.0 in Node and 5.25 in Chromium; sharp text of a whole page at least 6.4 in
+ *   Chromium and 6.9 in Node: 5.6 is the middle of that gap. Text twice as large (a half-page form
+ *   filling the frame) scores lower even when sharp, down to about 6 and 4.7 when slightly soft:
+ *   the measure rewards thin strokes, so a close-up of large print may be called blurry;
  * - blank: a blank sheet has detail in under 1 % of its tiles, the sparsest note in 8 %;
  * - too small: under 1000 px on the long side, body text is a few pixels high once the page fills
  *   the screen.
@@ -43,7 +45,7 @@ export const QUALITY_THRESHOLDS = {
   minPaperLevel: 120,
   maxInkLevel: 150,
   minDetail: 0.025,
-  minSharpness: 5.5,
+  minSharpness: 5.6,
   minLongSide: 1000,
 } as const;
 

@@ -127,15 +127,32 @@ describe('grayFromPixels', () => {
     ]).toEqual([10, 255, 127]);
     expect(() => grayFromPixels(new Uint8Array(4), 5)).toThrow(RangeError);
   });
+
+  it("reads a decoder's own frames: blue first, and a fourth byte that is padding", () => {
+    // Pure red, green, blue, then a grey whose padding byte is 0.
+    const bgrx = new Uint8Array([0, 0, 255, 0, 0, 255, 0, 0, 255, 0, 0, 0, 10, 10, 10, 0]);
+    expect([...grayFromPixels(bgrx, 4, { blueFirst: true, opaque: true })]).toEqual([77, 149, 29, 10]);
+    const rgbx = new Uint8Array([255, 0, 0, 7, 10, 10, 10, 0]);
+    expect([...grayFromPixels(rgbx, 4, { opaque: true })]).toEqual([77, 10]);
+    const bgra = new Uint8Array([255, 0, 0, 255, 10, 10, 10, 0]);
+    expect([...grayFromPixels(bgra, 4, { blueFirst: true })]).toEqual([29, 255]);
+  });
 });
 
 describe('the copy the ports hand over and its shrinking', () => {
-  it('the copy is the photo halved until it fits 1024 px, at most to an eighth, as a JPEG decoder scales', () => {
-    expect(copySize(4032, 3024)).toEqual({ width: 1008, height: 756 });
-    expect(copySize(3024, 4032)).toEqual({ width: 756, height: 1008 });
-    expect(copySize(1275, 1650)).toEqual({ width: 638, height: 825 });
+  it('the copy is the photo at 1/8 when that is the sample, else at 1/4, 1/2 or 1 as long as it is 1.5× the sample', () => {
+    // 12 MP photos: 1/8 is the sample, measured as it is.
+    expect(copySize(4032, 3024)).toEqual({ width: 504, height: 378 });
+    expect(copySize(3024, 4032)).toEqual({ width: 378, height: 504 });
+    expect(copySize(4000, 3000)).toEqual({ width: 500, height: 375 });
+    // 1/4 would be the sample too, but the decoder's 1/4 smooths more than its 1/8 (8×8 means):
+    // 1/2, shrunk by 2, as the thresholds were set on.
     expect(copySize(2048, 1536)).toEqual({ width: 1024, height: 768 });
-    expect(copySize(900, 600)).toEqual({ width: 900, height: 600 });
+    expect(copySize(1275, 1650)).toEqual({ width: 638, height: 825 });
+    expect(copySize(3264, 2448)).toEqual({ width: 816, height: 612 });
+    // Not 600 px (a shrink by 1.17 blurs): the whole photo.
+    expect(copySize(1200, 900)).toEqual({ width: 1200, height: 900 });
+    expect(copySize(480, 360)).toEqual({ width: 480, height: 360 });
     expect(copySize(12000, 9000)).toEqual({ width: 1500, height: 1125 });
   });
 
@@ -152,7 +169,13 @@ describe('the copy the ports hand over and its shrinking', () => {
     expect(shrinkGray(new Uint8Array(500 * 400), 500, 400).width).toBe(500);
   });
 
-  it('measurePixels is grey, shrink and measure in one', () => {
+  it('measurePixels is grey, shrink and measure in one; a copy no larger than the sample is measured as it is', () => {
+    const copy = new Uint8Array(504 * 378 * 4).map(
+      (_, i) => ((i * 2654435761) >>> 24) | (i % 4 === 3 ? 255 : 0),
+    );
+    expect(measurePixels(copy, 4, 504, 378, 512, { blueFirst: true, opaque: true })).toEqual(
+      measureGray(grayFromPixels(copy, 4, { blueFirst: true, opaque: true }), 504, 378),
+    );
     const rgba = new Uint8ClampedArray(1008 * 756 * 4).map((_, i) => (i % 4 === 3 ? 255 : 180));
     expect(measurePixels(rgba, 4, 1008, 756)).toEqual(
       measureGray(new Uint8Array(512 * 384).fill(180), 512, 384),

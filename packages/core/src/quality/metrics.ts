@@ -5,8 +5,19 @@
  * levels on a sample whose longest side is at most {@link QUALITY_SAMPLE_SIDE} pixels.
  */
 
-/** The longest side of the grey sample the metrics are computed on. */
+/**
+ * The longest side of the grey sample the metrics are computed on. A copy a little smaller (see
+ * {@link SAMPLE_SLACK}) is measured as it is: a 12 MP photo decoded at 1/8 in the JPEG decoder's DCT
+ * (504×378), the cheapest decode there is, with no shrinking after it.
+ */
 export const QUALITY_SAMPLE_SIDE = 512;
+
+/**
+ * A copy this much under the sample side is measured as it is, not decoded at twice the size and
+ * shrunk: 4032×3024 and 4000×3000 photos (504 and 500 px at 1/8) go the fast way, and the sample's
+ * scale varies by at most 3 %, well inside what the thresholds tolerate.
+ */
+const SAMPLE_SLACK = 0.97;
 
 /** Side of the square tiles detail is judged in, in pixels of the sample (a few lines of body text). */
 const TILE = 16;
@@ -130,21 +141,38 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
 }
 
 /**
- * Grey levels (Rec. 601 luma, what JPEG stores) of interleaved pixels with 1 to 4 channels: grey,
- * grey + alpha, RGB or RGBA. Transparent pixels count as white paper.
+ * How colour pixels are laid out when not RGB(A): a decoder's own frames are often BGRX, blue first
+ * and a fourth byte that is padding, not alpha.
  */
-export function grayFromPixels(data: Uint8Array | Uint8ClampedArray, channels: number): Uint8Array {
+export interface PixelOrder {
+  /** Blue, green, red (BGR, BGRA, BGRX) rather than red first. */
+  blueFirst?: boolean;
+  /** The fourth byte is padding (RGBX, BGRX): every pixel is opaque. */
+  opaque?: boolean;
+}
+
+/**
+ * Grey levels (Rec. 601 luma, what JPEG stores) of interleaved pixels with 1 to 4 channels: grey,
+ * grey + alpha, RGB or RGBA (or, by `order`, BGR, BGRA, RGBX, BGRX). Transparent pixels count as
+ * white paper.
+ */
+export function grayFromPixels(
+  data: Uint8Array | Uint8ClampedArray,
+  channels: number,
+  order: PixelOrder = {},
+): Uint8Array {
   if (!Number.isInteger(channels) || channels < 1 || channels > 4)
     throw new RangeError(`1 to 4 channels, not ${channels}`);
   const count = Math.floor(data.length / channels);
   if (channels === 1) return Uint8Array.from(data.subarray(0, count));
   const gray = new Uint8Array(count);
   const colour = channels >= 3;
-  const alpha = channels === 2 || channels === 4;
-  // Integer weights (×256) keep this loop cheap on a 1000 px copy: it runs for every photo checked.
+  const alpha = (channels === 2 || channels === 4) && !order.opaque;
+  const [first, third] = order.blueFirst ? [29, 77] : [77, 29];
+  // Integer weights (×256) keep this loop cheap: it runs for every photo checked.
   for (let i = 0, at = 0; i < count; i++, at += channels) {
     const r = data[at] ?? 0;
-    let value = colour ? (77 * r + 150 * (data[at + 1] ?? 0) + 29 * (data[at + 2] ?? 0) + 128) >> 8 : r;
+    let value = colour ? (first * r + 150 * (data[at + 1] ?? 0) + third * (data[at + 2] ?? 0) + 128) >> 8 : r;
     if (alpha) {
       const opacity = data[at + channels - 1] ?? 255;
       if (opacity < 255) value = (value * opacity + 255 * (255 - opacity) + 127) / 255;
@@ -225,24 +253,38 @@ function sampleSize(
 }
 
 /**
- * The size a port hands its copy over at: the photo halved as often as it takes to fit twice
- * `maxSide`, but at most three times (to 1/8) — exactly what a JPEG decoder does in its DCT, so
- * sharp's shrink-on-load and a browser's `ImageDecoder` give the same pixels. {@link shrinkGray} then
- * takes it to the sample size, the same way in both ports.
+ * The least a larger copy is shrunk by: shrinking by a little blurs by where each new pixel falls
+ * (half-way between two old ones, it is their mean), which reads as blur to the sharpness measure.
+ */
+const LEAST_SHRINK = 1.5;
+
+/**
+ * The size a port hands its copy over at: the photo at 1/8 when that is the sample itself (at most
+ * `maxSide`, at least that less {@link SAMPLE_SLACK}), else at the smallest of 1/4, 1/2 or 1 that is
+ * at least {@link LEAST_SHRINK} times it — exactly what a JPEG decoder does in its DCT, so sharp's
+ * shrink-on-load and a browser's `ImageDecoder` give the same pixels. Only 1/8 is measured as it is:
+ * it is the means of 8×8 blocks, as a shrink would make them, while the decoder's 1/4 and 1/2 smooth
+ * more (a close-up's sharp text: 5.7 off the decoder's 1/4, 6.4 off its 1/2 shrunk by 2).
+ * {@link shrinkGray} then takes a larger copy to the sample size, the same way in both ports.
  */
 export function copySize(
   width: number,
   height: number,
   maxSide = QUALITY_SAMPLE_SIDE,
 ): { width: number; height: number } {
-  let divisor = 1;
-  while (divisor < 8 && Math.ceil(Math.max(width, height) / divisor) > 2 * maxSide) divisor *= 2;
+  const least = Math.ceil(maxSide * SAMPLE_SLACK);
+  const longest = Math.max(width, height);
+  let divisor = 8;
+  for (; divisor > 1; divisor /= 2) {
+    const side = Math.ceil(longest / divisor);
+    if ((divisor === 8 && side >= least && side <= maxSide) || side >= LEAST_SHRINK * maxSide) break;
+  }
   return { width: Math.ceil(width / divisor), height: Math.ceil(height / divisor) };
 }
 
 /**
- * The shared end of both ports: interleaved pixels (1–4 channels) of the copy, made grey, shrunk to
- * the sample size and measured.
+ * The shared end of both ports: interleaved pixels (1–4 channels, in `order`) of the copy, made grey,
+ * shrunk to the sample size (when larger) and measured.
  */
 export function measurePixels(
   pixels: Uint8Array | Uint8ClampedArray,
@@ -250,7 +292,8 @@ export function measurePixels(
   width: number,
   height: number,
   maxSide = QUALITY_SAMPLE_SIDE,
+  order: PixelOrder = {},
 ): GrayMetrics {
-  const sample = shrinkGray(grayFromPixels(pixels, channels), width, height, maxSide);
+  const sample = shrinkGray(grayFromPixels(pixels, channels, order), width, height, maxSide);
   return measureGray(sample.gray, sample.width, sample.height);
 }
