@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { ApiError, NOT_THE_OWNER } from '@vita-docs/core';
 import { createFakeJournalKeys, createMemoryStorage, createTestFile } from '@vita-docs/core/testing';
-import type { JournalEntry, UploadJournals } from '@vita-docs/core';
+import type { JournalEntry, JournalKeySource, UploadJournals } from '@vita-docs/core';
 import { openDB, type IDBPDatabase } from 'idb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIndexedDbJournals, UPLOAD_JOURNAL_DB } from './upload-journal';
@@ -18,10 +18,10 @@ let storage = createMemoryStorage();
 let server = createFakeJournalKeys({ now: () => now });
 /** Every journals object a test made: each holds its open journal's key (and renews it) until destroyed. */
 let made: UploadJournals[] = [];
-const journals = (crypto: Crypto = globalThis.crypto) => {
+const journals = (crypto: Crypto = globalThis.crypto, journalKey: JournalKeySource = server.source) => {
   const j = createIndexedDbJournals({
     crypto,
-    journalKey: server.source,
+    journalKey,
     storage,
     now: () => now,
     lifetimeMs: 12 * HOUR,
@@ -34,6 +34,9 @@ const open = (person: string, j = journals()) => {
   server.signIn(person.trim().toLowerCase());
   return j.open(person);
 };
+
+/** A key source as a page with no connection has it. */
+const noConnection = async () => Promise.reject(new ApiError('network', 0, 'Failed to fetch'));
 
 const entry = (id: string, name: string): JournalEntry => ({
   id,
@@ -130,15 +133,7 @@ describe('IndexedDB upload journal', () => {
     const first = await open('vera@example.org');
     await first.journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
     // The page is reloaded on a dead wi-fi: the key cannot be asked for.
-    const noConnection = async () => Promise.reject(new ApiError('network', 0, 'Failed to fetch'));
-    const dead = createIndexedDbJournals({
-      crypto: globalThis.crypto,
-      journalKey: noConnection,
-      storage,
-      now: () => now,
-      lifetimeMs: 12 * HOUR,
-    });
-    made.push(dead);
+    const dead = journals(undefined, noConnection);
     const sealOnly = await dead.open('Vera@example.org');
     expect(sealOnly).toMatchObject({ files: [], lost: [], deletedForOthers: 0, sealOnly: true });
     await sealOnly.journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
@@ -146,14 +141,9 @@ describe('IndexedDB upload journal', () => {
     for (const secret of ['%PDF', 'b.pdf', 'Dora Client']) expect(raw).not.toContain(secret);
     // Nobody else, and no other failure than a lost connection, gets a journal.
     await expect(dead.open('wes@example.org')).rejects.toThrow('Failed to fetch');
-    const refused = createIndexedDbJournals({
-      crypto: globalThis.crypto,
-      journalKey: async () => Promise.reject(new ApiError('http', 401, 'Please sign in.')),
-      storage,
-      now: () => now,
-      lifetimeMs: 12 * HOUR,
-    });
-    made.push(refused);
+    const refused = journals(undefined, async () =>
+      Promise.reject(new ApiError('http', 401, 'Please sign in.')),
+    );
     await expect(refused.open('vera@example.org')).rejects.toThrow('Please sign in.');
 
     // The live session is back: both files open, byte for byte.
@@ -175,14 +165,7 @@ describe('IndexedDB upload journal', () => {
     const key = `vita-docs.journalSeal.${UPLOAD_JOURNAL_DB}`;
     const record = JSON.parse(storage.getItem(key) ?? '{}') as { expiresAt: number };
     storage.setItem(key, JSON.stringify({ ...record, expiresAt: now + 13 * HOUR }));
-    const dead = createIndexedDbJournals({
-      crypto: globalThis.crypto,
-      journalKey: async () => Promise.reject(new ApiError('network', 0, 'Failed to fetch')),
-      storage,
-      now: () => now,
-      lifetimeMs: 12 * HOUR,
-    });
-    made.push(dead);
+    const dead = journals(undefined, noConnection);
     await expect(dead.open('vera@example.org')).rejects.toThrow('Failed to fetch');
     storage.setItem(key, JSON.stringify(record));
     await expect(dead.open('vera@example.org')).resolves.toMatchObject({ sealOnly: true });
