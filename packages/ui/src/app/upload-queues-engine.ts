@@ -456,9 +456,9 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       else if (wasSealOnly) keepAgain(found.journal, pendingFiles(set.each()), forgotten);
       // Every file of every queue, those uploaded meanwhile too: a file is never offered twice.
       const queued = idsOf(set.each());
-      const present = { has: (id: string) => queued.has(id) || forgotten.has(id) };
-      const files = found.files.filter((kept) => !present.has(kept.entry.id));
-      const lost = found.lost.filter((entry) => !present.has(entry.id));
+      const fresh = (id: string) => !queued.has(id) && !forgotten.has(id);
+      const files = found.files.filter((kept) => fresh(kept.entry.id));
+      const lost = found.lost.filter((entry) => fresh(entry.id));
       offer.setState({ files, lost, deletedForOthers: found.deletedForOthers });
     });
   }
