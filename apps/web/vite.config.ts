@@ -44,7 +44,15 @@ export default defineConfig({
     // server compresses nothing per request. The pages are not: the server sends them from memory.
     compression({ include: /\.(js|mjs|css|svg|webmanifest)$/, logLevel: 'silent' }),
   ],
-  resolve: { conditions: ['vita-source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['vita-source', ...defaultClientConditions],
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(new URL('src/sync-external-store.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     target: 'es2022',
     // The staff app, and the client's document-request page (/u) with only what it needs.

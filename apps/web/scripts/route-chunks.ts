@@ -1,7 +1,7 @@
 /**
  * What each route of the staff app needs before its screen shows, beyond the page's own entry: its
  * screen's chunk, what that imports, and what the screen waits for (the session check's schema, the
- * contract, the upload queues). The build writes it as dist/.vite/route-chunks.json, read by
+ * contract). The build writes it as dist/.vite/route-chunks.json, read by
  *  - the server, which adds these files to the page it sends for that address as modulepreload (and
  *    style preload) links: the browser fetches them beside the entry, not one round trip after it has run;
  *  - scripts/bundle-size.mjs, which counts them as the route's initial JS.
@@ -51,11 +51,8 @@ const ROUTES: ReadonlyArray<readonly [string, readonly string[]]> = [
   // Nothing to ask the server for until the form is sent: only the session.
   ['/clients/new', [ui('screens/clients/new-client.tsx'), SESSION]],
   ['/clients/:clientId/docs', [ui('screens/documents/client-docs.tsx'), ...SIGNED_IN]],
-  // The category screen waits for the upload queues' code before it renders.
-  [
-    '/clients/:clientId/docs/:docType',
-    [ui('screens/documents/category.tsx'), ui('app/upload-queues-engine.ts'), ...SIGNED_IN],
-  ],
+  // The category screen shows before its adding of files (with the upload queues' code) is here.
+  ['/clients/:clientId/docs/:docType', [ui('screens/documents/category.tsx'), ...SIGNED_IN]],
 ];
 
 /** One route's files beyond the entry's, as URLs. */

@@ -22,6 +22,7 @@ export const texts = {
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
   offline: 'You are offline. Files you add are kept on this device and upload when the connection returns.',
   needsConnection: 'This page needs a connection.',
+  addFiles: 'Add files',
 } as const;
 
 /** The volunteer's side of requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client). */

@@ -1,5 +1,4 @@
 import { lazy } from 'react';
-import { loadUploadQueues } from './upload-queues-loader';
 
 /**
  * The client and document screens, each loaded on first visit (route-level code
@@ -18,8 +17,13 @@ export const ClientDocsRoute = lazy(async () => ({
   default: (await import('../screens/documents/client-docs')).ClientDocsScreen,
 }));
 
-// The category screen queues files: the upload queues' code (its own chunk) comes with it.
+// The category screen shows its Uploaded list without waiting for the adding of files (with the upload
+// queues' code, chunks of their own): those are fetched as soon as the screen's code is here.
 export const CategoryRoute = lazy(async () => {
-  const [screen] = await Promise.all([import('../screens/documents/category'), loadUploadQueues()]);
+  const [screen, parts] = await Promise.all([
+    import('../screens/documents/category'),
+    import('../screens/documents/category-parts'),
+  ]);
+  void parts.loadCategoryUpload();
   return { default: screen.CategoryScreen };
 });

@@ -9,8 +9,9 @@ let engineCode: typeof EngineCode | undefined;
 let loadingEngine: Promise<void> | undefined;
 
 /**
- * Loads the upload queues' code. Started at sign-in; screens that queue files and the kept-files
- * offer wait for it before they render, so the queues are always there when they are used. A failed
+ * Loads the upload queues' code. Started at sign-in; the parts that queue files (the category
+ * screen's adding of files, the kept-files offer) wait for it before they render, so the queues are
+ * always there when they are used. A failed
  * load is tried again next time.
  */
 export function loadUploadQueues(): Promise<void> {

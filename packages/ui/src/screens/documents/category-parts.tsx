@@ -1,6 +1,10 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { ComponentType } from 'react';
+import { loadUploadQueues } from '../../app/upload-queues-loader';
+import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
+import { texts } from '../../texts';
+import type { CategoryUpload as CategoryUploadPart } from './category-upload';
 import type { Observable } from '../../hooks/use-flow';
 import type { LeaveDialog as LeaveDialogPart } from './leave-dialog';
 import type { RenameDialog as RenameDialogPart } from './rename-dialog';
@@ -10,23 +14,41 @@ import type { ViewModal as ViewModalPart } from './view-modal';
 
 /**
  * The category screen's parts that are not on it when it first shows, each in a chunk of its own: the
- * dialogs (viewing, renaming, scanning pages, leaving with files queued) and the desktop's scanner
- * inbox. Same props as the parts themselves, so the screen uses them as it would the parts.
+ * adding of files with the upload queues' code, the dialogs (viewing, renaming, scanning pages,
+ * leaving with files queued) and the desktop's scanner inbox. Same props as the parts themselves, so
+ * the screen uses them as it would the parts.
  */
 
 /** A part fetched once and kept: a second `load` is the first one's promise. */
 function part<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loading: Promise<ComponentType<P>> | undefined;
+  let loaded: ComponentType<P> | undefined;
   const once = () => {
-    loading ??= load().catch((error: unknown) => {
-      // A failed fetch (the connection dropped) is tried again the next time the part is needed.
-      loading = undefined;
-      throw error;
-    });
+    loading ??= load().then(
+      (component) => (loaded = component),
+      (error: unknown) => {
+        // A failed fetch (the connection dropped) is tried again the next time the part is needed.
+        loading = undefined;
+        throw error;
+      },
+    );
     return loading;
   };
-  return { load: once, Part: lazy(() => once().then((component) => ({ default: component }))) };
+  return {
+    load: once,
+    Part: lazy(() => once().then((component) => ({ default: component }))),
+    /** The part, if its code is here already. */
+    loaded: () => loaded,
+  };
 }
+
+// The queue needs the upload queues' code (a chunk of its own, fetched from sign-in on).
+const upload = part(() =>
+  Promise.all([import('./category-upload'), loadUploadQueues()]).then(([m]) => m.CategoryUpload),
+);
+
+/** Starts fetching the adding of files: the route does once the screen's own code is here. */
+export const loadCategoryUpload = () => upload.load().catch(() => undefined);
 
 const view = part(() => import('./view-modal').then((m) => m.ViewModal));
 const rename = part(() => import('./rename-dialog').then((m) => m.RenameDialog));
@@ -40,6 +62,27 @@ const inbox = part(() => import('./scanner-inbox-panel').then((m) => m.ScannerIn
  * before the app's files are kept on the device (the service worker).
  */
 const preloadOfflineParts = () => Promise.all([scan.load(), leave.load()]);
+
+/**
+ * The adding of files: at once when its code is here (any visit after the first), else its panel's
+ * title with `Loading…` until it is.
+ */
+export function CategoryUpload(props: Parameters<typeof CategoryUploadPart>[0]) {
+  const [Loaded] = useState(upload.loaded);
+  if (Loaded) return <Loaded {...props} />;
+  return (
+    <Suspense
+      fallback={
+        <section className="panel">
+          <h2 className="panel__title">{texts.addFiles}</h2>
+          <Loading />
+        </section>
+      }
+    >
+      <upload.Part {...props} />
+    </Suspense>
+  );
+}
 
 /** A dialog of a flow that is `closed` until opened: rendered (and fetched, if not yet) when open. */
 function DialogOf<P extends { flow: Observable<{ status: string }> }>({

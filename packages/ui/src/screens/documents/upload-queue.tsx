@@ -9,7 +9,7 @@ import {
 import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
 import { useId, useRef } from 'react';
 import { useFlow } from '../../hooks/use-flow';
-import { progressLabel } from '../../texts';
+import { progressLabel, texts } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 import { PhotoThumb } from './photo-thumb';
 import { RetryRemoveButtons } from '../../components/queue-item-actions';
@@ -40,7 +40,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
       aria-labelledby={headingId}
     >
       <h2 className="panel__title" id={headingId}>
-        Add files
+        {texts.addFiles}
       </h2>
       <div className="actions actions--tight">
         <FilePicker label="Upload files" accept={UPLOAD_ACCEPT} multiple onFiles={(files) => onAdd(files)} />

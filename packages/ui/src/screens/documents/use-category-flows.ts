@@ -3,62 +3,31 @@ import {
   createFileViewerFlow,
   createRenameFlow,
   createRetakeFlow,
-  createScanFlow,
-  scanFileName,
 } from '@vita-docs/core';
-import type { FileLike, UploadTarget } from '@vita-docs/core';
-import { useEffect, useRef, useState } from 'react';
+import type { UploadTarget } from '@vita-docs/core';
+import { useEffect, useState } from 'react';
 import { useServices } from '../../app/services';
 import { useUploadQueues } from '../../app/upload-queues';
 import { useFlowInstance } from '../../hooks/use-flow';
 
 /**
- * The category screen's flows, wired to each other and to the host's services: the upload queue and
- * retake refresh the list; a rename updates the entry in place; a finished scan joins the queue. One
- * set per client and category (the screen is keyed by both). The upload queue is the app's
- * (`useUploadQueues`): it outlives the screen, so uploads go on elsewhere and come back with it.
+ * The category screen's flows for its Uploaded list, wired to each other and to the host's services:
+ * retake refreshes the list; a rename updates the entry in place; each file the app's upload queue
+ * stores for this category refreshes it. One set per client and category (the screen is keyed by
+ * both). The adding of files has its own (category-upload.tsx).
  */
-export function useCategoryFlows(target: UploadTarget, clientName: string | null) {
-  const { api, platform, localStorage, clock } = useServices();
+export function useCategoryFlows(target: UploadTarget) {
+  const { api, platform, localStorage } = useServices();
   const queues = useUploadQueues();
-  const { photos } = queues;
   const list = useFlowInstance(() => createFileListFlow({ api, platform, target }));
   const refresh = () => list.send({ type: 'refresh' });
-  const [upload] = useState(() => queues.queueFor(target));
   const { clientId, docType } = target;
-  // The queue keeps the client's name with each file it keeps (for the resume offer and the tray).
-  const name = useRef(clientName);
-  useEffect(() => {
-    name.current = clientName;
-  }, [clientName]);
-  useEffect(
-    () =>
-      queues.attach(
-        { clientId, docType },
-        {
-          refresh: () => list.send({ type: 'refresh' }),
-          uploadedNames: () => list.getState().items.map((item) => item.filename),
-          clientName: () => name.current ?? undefined,
-        },
-      ),
-    [queues, list, clientId, docType],
-  );
-  const scan = useFlowInstance(() =>
-    createScanFlow({
-      build: photos.buildScan,
-      canUse: photos.canUse,
-      inspect: photos.inspect,
-      platform,
-      clock,
-      onScanned: (file) => upload.send({ type: 'add', files: [file] }),
-    }),
-  );
   const retake = useFlowInstance(() =>
     createRetakeFlow({
       api,
       putFile: platform.putFile,
-      convert: photos.convert,
-      inspect: photos.inspect,
+      convert: queues.photos.convert,
+      inspect: queues.photos.inspect,
       storage: localStorage,
       platform,
       target,
@@ -91,18 +60,12 @@ export function useCategoryFlows(target: UploadTarget, clientName: string | null
       }),
     [queues, list, clientId, docType],
   );
-  /** A desk scanner's one-file-per-page scans made into one PDF (the Scanner inbox's Combine). */
-  const combine = (files: readonly FileLike[]) =>
-    photos.buildScan(
-      files.map((file) => ({ file })),
-      scanFileName(new Date(clock.now())),
-    );
-  return { list, upload, scan, retake, rename, viewer, combine, renamedKey };
+  return { list, retake, rename, viewer, renamedKey };
 }
 
 /** What the Uploaded list drives. */
 export type CategoryFlows = Pick<
   ReturnType<typeof useCategoryFlows>,
-  'list' | 'upload' | 'retake' | 'rename' | 'viewer'
+  'list' | 'retake' | 'rename' | 'viewer'
 > &
   Partial<Pick<ReturnType<typeof useCategoryFlows>, 'renamedKey'>>;
