@@ -177,6 +177,41 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     await next.close();
   });
 
+  it('a file queued in one tab is held there by a lock; closed, the tab lets it go and another tab offers it', async () => {
+    const { page, context } = await app.visit();
+    await signIn(page, vera);
+    const screen = await openCategory(page, boId, 'Digital Consent Form');
+    await journalOpened(page);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('consent.pdf')]);
+    await screen.queued('consent.pdf').getByText('Ready').waitFor();
+    await eventually(async () => expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 }));
+
+    // What the browser tells every tab of the profile: one kept file held (another tab's offer leaves it out).
+    const other = await context.newPage();
+    await other.goto('/home');
+    await seeHeading(other, /^Hello, Vera/);
+    const heldFiles = () =>
+      other.evaluate(async () =>
+        ((await navigator.locks.query()).held ?? []).filter((lock) =>
+          lock.name?.startsWith('vita-docs.upload.'),
+        ),
+      );
+    expect(await heldFiles()).toHaveLength(1);
+
+    const closed = page.waitForEvent('close');
+    await page.close({ runBeforeUnload: true }); // kept on the device: nothing to ask
+    await closed;
+    await eventually(async () => expect(await heldFiles()).toEqual([]));
+    await other.reload();
+    const offer = other.getByRole('region', { name: 'Files waiting to upload' });
+    await offer.getByText('consent.pdf').waitFor();
+    await offer.getByRole('button', { name: 'Resume' }).click();
+    await eventually(async () =>
+      expect(names(await listDocs(other, boId, 'Digital Consent Form'))).toEqual(['consent.pdf']),
+    );
+    await other.close();
+  });
+
   it('a PUT whose answer is lost after the server stored it is sent again and stored once', async () => {
     const { page } = await app.visit();
     await signIn(page, vera);

@@ -4,6 +4,7 @@ import {
   browserConnectivity,
   createIndexedDbJournals,
   createStoredRememberedUser,
+  createWebLockClaims,
   readProgrammeUrl,
 } from '@vita-docs/ui';
 import type { AppServices } from '@vita-docs/ui';
@@ -34,6 +35,8 @@ export function createBrowserServices(): AppServices {
       lifetimeMs: KEPT_UPLOADS_LIFETIME_HOURS * 3_600_000,
     }),
     connectivity: browserConnectivity,
+    // A file queued in one tab is neither offered nor resumed by another (a lock per file while queued).
+    ...('locks' in navigator && { fileClaims: createWebLockClaims(navigator.locks) }),
     // With no connection at the start, the last person signed in here (their screens that work offline).
     rememberedUser: createStoredRememberedUser({
       storage: window.localStorage,

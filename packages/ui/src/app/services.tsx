@@ -38,6 +38,22 @@ export interface AppServices {
    * shows their screens that work offline; without it, every screen says it needs a connection.
    */
   rememberedUser?: RememberedUser;
+  /**
+   * Which kept files a page of this browser holds in its queues (`createWebLockClaims`): another page
+   * (a second tab) neither offers nor resumes them, so a file is not sent twice. Without it every page
+   * offers every kept file it does not hold itself.
+   */
+  fileClaims?: FileClaims;
+}
+
+/** Kept files claimed by the page whose queue holds them (docs/behaviour.md#kept-uploads). */
+export interface FileClaims {
+  /** Claims the file for this page: false when another page holds it. */
+  claim(id: string): Promise<boolean>;
+  /** Lets go of the file. */
+  release(id: string): void;
+  /** The files other pages hold now. */
+  heldElsewhere(): Promise<ReadonlySet<string>>;
 }
 
 const ServicesContext = createContext<AppServices | null>(null);

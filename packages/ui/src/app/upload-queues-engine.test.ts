@@ -1,24 +1,87 @@
 // The upload queues with a session taken on trust (docs/behaviour.md#offline): files queued while the
 // server has not vouched for the session wait, whatever the connection says, since the browser's
 // cookie may by then be someone else's; once `GET /me` answers for the same person they go, once.
+// And two pages (tabs) of one browser sharing one journal (docs/behaviour.md#kept-uploads): a file
+// one holds in its queue is neither offered nor resumed by the other.
 import { ApiError, createSessionFlow, createStore } from '@vita-docs/core';
-import type { User } from '@vita-docs/core';
+import type { SessionFlow } from '@vita-docs/core';
+import type { FileLike, UploadJournals, User } from '@vita-docs/core';
 import {
   createFakeApi,
   createManualClock,
   createManualConnectivity,
+  createMemoryJournals,
   createMemoryStorage,
   createRecordingDialogs,
   createTestFile,
   createTestUser,
 } from '@vita-docs/core/testing';
+import type { FakeApi } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { createUploadQueues } from './upload-queues-engine';
 import { NO_OFFER } from './upload-queues';
 import type { KeptOffer, QueuesSummary } from './upload-queues';
+import type { AppServices, FileClaims } from './services';
 
 const vera = createTestUser({ email: 'vera@example.org', firstName: 'Vera' });
+
+const photos: PhotoTools = {
+  convert: async (file) => file,
+  inspect: async () => [],
+  canUse: async () => false,
+  buildScan: async () => Promise.reject(new Error('no scans here')),
+  dispose: () => undefined,
+};
+
+/** One page's upload queues, as `upload-queues.tsx` makes them. */
+function openQueues(api: FakeApi, session: SessionFlow, more: Partial<AppServices> = {}) {
+  return createUploadQueues(
+    {
+      api,
+      platform: { ...createRecordingDialogs(), putFile: api.putFile, saveFile: async () => {} },
+      clock: createManualClock(),
+      sessionStorage: createMemoryStorage(),
+      localStorage: createMemoryStorage(),
+      config: { programmeUrl: 'https://programme.example.org/' },
+      ...more,
+    },
+    session,
+    {
+      photos,
+      summary: createStore<QueuesSummary>({ items: [], finished: 0, finishedBytes: 0 }),
+      offer: createStore<KeptOffer>(NO_OFFER),
+      announceStored: () => undefined,
+    },
+  );
+}
+
+/**
+ * The browser's locks as the pages of one profile share them (the Web Locks API's rules: one holder
+ * per name, a page's locks let go of when it closes).
+ */
+function createLocks() {
+  const holders = new Map<string, object>();
+  return {
+    page(): FileClaims & { close(): void } {
+      const me = {};
+      return {
+        claim: async (id) => {
+          const holder = holders.get(id);
+          if (holder && holder !== me) return false;
+          holders.set(id, me);
+          return true;
+        },
+        release: (id) => void (holders.get(id) === me && holders.delete(id)),
+        heldElsewhere: async () =>
+          new Set([...holders].filter(([, holder]) => holder !== me).map(([id]) => id)),
+        close: () => {
+          for (const [id, holder] of holders) if (holder === me) holders.delete(id);
+        },
+      };
+    },
+  };
+}
 
 describe('upload queues under a session taken on trust', () => {
   it('send nothing until the server vouches for the session, then send each file once', async () => {
@@ -38,31 +101,7 @@ describe('upload queues under a session taken on trust', () => {
     expect(session.getState()).toMatchObject({ status: 'signedIn', offline: true });
 
     const connectivity = createManualConnectivity(); // the browser says online: a captive portal
-    const photos: PhotoTools = {
-      convert: async (file) => file,
-      inspect: async () => [],
-      canUse: async () => false,
-      buildScan: async () => Promise.reject(new Error('no scans here')),
-      dispose: () => undefined,
-    };
-    const queues = createUploadQueues(
-      {
-        api,
-        platform: { ...createRecordingDialogs(), putFile: api.putFile, saveFile: async () => {} },
-        clock: createManualClock(),
-        sessionStorage: createMemoryStorage(),
-        localStorage: createMemoryStorage(),
-        config: { programmeUrl: 'https://programme.example.org/' },
-        connectivity,
-      },
-      session,
-      {
-        photos,
-        summary: createStore<QueuesSummary>({ items: [], finished: 0, finishedBytes: 0 }),
-        offer: createStore<KeptOffer>(NO_OFFER),
-        announceStored: () => undefined,
-      },
-    );
+    const queues = openQueues(api, session, { connectivity });
     const flow = queues.queues.queueFor({ clientId, docType: 'W-2' });
     await flow.send({ type: 'add', files: [createTestFile('w2.pdf', '%PDF-1.7 W-2', 'application/pdf')] });
     await flow.send({ type: 'upload' });
@@ -75,5 +114,88 @@ describe('upload queues under a session taken on trust', () => {
     expect(api.callNames().filter((name) => name === 'presignUpload')).toHaveLength(1);
     expect([...api.world.docs.values()].map((doc) => doc.item.filename)).toEqual(['w2.pdf']);
     queues.dispose();
+  });
+});
+
+describe('upload queues of two pages of one browser', () => {
+  /** Vera signed in live, with one client, one shared journal and one browser's locks. */
+  async function browser() {
+    const api = createFakeApi();
+    api.world.session = { email: vera.email };
+    const { clientId } = api.addClient({ firstName: 'Ada', createdBy: vera.email });
+    const journals = createMemoryJournals();
+    const locks = createLocks();
+    const open = async (uploadJournals: UploadJournals = journals) => {
+      const session = createSessionFlow({
+        api: { me: async () => ({ user: vera }), logout: api.logout },
+        platform: createRecordingDialogs(),
+      });
+      await session.send({ type: 'check' });
+      const claims = locks.page();
+      const page = openQueues(api, session, { uploadJournals, fileClaims: claims });
+      await page.openFor(vera.email);
+      return { ...page, close: () => (page.dispose(), claims.close()) };
+    };
+    const target = { clientId, docType: 'W-2' };
+    return { api, journals, open, target };
+  }
+  const w2 = (): FileLike => createTestFile('w2.pdf', '%PDF-1.7 W-2', 'application/pdf');
+  const offered = (page: { queues: { offer: { getState(): KeptOffer } } }) =>
+    page.queues.offer.getState().files.map((kept) => kept.entry.name);
+
+  it('a file queued in one page is not offered by another while the first is open; then it is', async () => {
+    const { journals, open, target } = await browser();
+    const first = await open();
+    await first.queues.queueFor(target).send({ type: 'add', files: [w2()] });
+    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
+
+    const second = await open();
+    expect(offered(second)).toEqual([]);
+    second.close();
+
+    first.close(); // the tab is closed: the browser lets its locks go, the file stays kept
+    const third = await open();
+    expect(offered(third)).toEqual(['w2.pdf']);
+    third.close();
+  });
+
+  it('a file two pages offer is resumed by the first to ask, and stored once', async () => {
+    const { api, journals, open, target } = await browser();
+    const before = await open();
+    await before.queues.queueFor(target).send({ type: 'add', files: [w2()] });
+    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
+    before.close();
+
+    const [one, two] = [await open(), await open()];
+    expect([offered(one), offered(two)]).toEqual([['w2.pdf'], ['w2.pdf']]);
+    one.queues.resume();
+    two.queues.resume();
+    await vi.waitFor(() => expect(api.world.docs.size).toBe(1));
+    await vi.waitFor(() => expect(journals.kept.size).toBe(0));
+    expect(two.queues.queueFor(target).getState().queue).toEqual([]);
+    expect(api.callNames().filter((name) => name === 'presignUpload')).toHaveLength(1);
+    one.close();
+    two.close();
+  });
+
+  it('Discard in one page deletes nothing another page has resumed', async () => {
+    const { api, journals, open, target } = await browser();
+    const before = await open();
+    await before.queues.queueFor(target).send({ type: 'add', files: [w2()] });
+    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
+    before.close();
+
+    const [one, two] = [await open(), await open()];
+    const held = api.hold('presignUpload'); // the resumed file is on its way in the first page
+    one.queues.resume();
+    await vi.waitFor(() => expect(one.queues.queueFor(target).getState().queue).toHaveLength(1));
+    await two.queues.discard();
+    expect(journals.kept.size).toBe(1);
+
+    held.release();
+    await vi.waitFor(() => expect(api.world.docs.size).toBe(1));
+    await vi.waitFor(() => expect(journals.kept.size).toBe(0));
+    one.close();
+    two.close();
   });
 });

@@ -15,7 +15,7 @@ import type {
   UploadTarget,
 } from '@vita-docs/core';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
-import type { AppServices } from './services';
+import type { AppServices, FileClaims } from './services';
 import { NO_OFFER } from './upload-queues';
 import type { KeptOffer, QueueScreen, QueuesSummary, TrayItem, UploadQueues } from './upload-queues';
 
@@ -64,6 +64,65 @@ function apiFor(
   };
 }
 
+/**
+ * The files this page's queues hold, claimed for as long as they are queued: another page of the same
+ * browser neither offers nor resumes them (docs/behaviour.md#kept-uploads). Without the host's claims
+ * every call answers as if no other page existed.
+ */
+function createClaimSync(claims: FileClaims | undefined) {
+  /** Claimed (or being claimed) by this page. */
+  const mine = new Set<string>();
+  /** Of those, the ones seen in a queue: let go of once they leave it. */
+  const queued = new Set<string>();
+  const sync = (ids: ReadonlySet<string>) => {
+    if (!claims) return;
+    for (const id of ids) {
+      queued.add(id);
+      if (!mine.has(id)) {
+        mine.add(id);
+        void claims.claim(id);
+      }
+    }
+    for (const id of queued)
+      if (!ids.has(id)) {
+        queued.delete(id);
+        mine.delete(id);
+        claims.release(id);
+      }
+  };
+  return {
+    /** Claims the files newly queued and lets go of those that left every queue (`ids`: all queued now). */
+    sync,
+    /** Claims kept files before this page acts on them; answers those it got (another page holds the rest). */
+    async take(ids: readonly string[]): Promise<ReadonlySet<string>> {
+      if (!claims) return new Set(ids);
+      const got = await Promise.all(
+        ids.map(async (id) => {
+          if (mine.has(id)) return true;
+          mine.add(id);
+          const claimed = await claims.claim(id);
+          if (!claimed) mine.delete(id);
+          return claimed;
+        }),
+      );
+      return new Set(ids.filter((_, i) => got[i]));
+    },
+    /** Files taken that are now queued or not (restored, or deleted): from now on they are let go of with the queues. */
+    settle(ids: Iterable<string>, queuedNow: ReadonlySet<string>) {
+      for (const id of ids) if (mine.has(id)) queued.add(id);
+      sync(queuedNow);
+    },
+    elsewhere: async (): Promise<ReadonlySet<string>> => (claims ? claims.heldElsewhere() : new Set()),
+    releaseAll() {
+      for (const id of mine) claims?.release(id);
+      mine.clear();
+      queued.clear();
+    },
+  };
+}
+
+type ClaimSync = ReturnType<typeof createClaimSync>;
+
 interface QueueEntry {
   flow: UploadFlow;
   lent: { screen: QueueScreen };
@@ -92,8 +151,36 @@ function pendingFiles(entries: Iterable<QueueEntry>) {
   });
 }
 
-const idsOf = (entries: Iterable<QueueEntry>) =>
-  new Set([...entries].flatMap(({ flow }) => flow.getState().queue.map((item) => item.id)));
+/**
+ * What a just-opened journal offers: not a file of this page's queues, those uploaded meanwhile too
+ * (a file is never offered twice), nor one it let go of, nor one another page holds.
+ */
+async function offerOf(
+  found: OpenedJournal,
+  entries: Iterable<QueueEntry>,
+  forgotten: ReadonlySet<string>,
+  claims: ClaimSync,
+): Promise<KeptOffer> {
+  const elsewhere = await claims.elsewhere().catch(() => new Set<string>());
+  const queued = [...entries].flatMap(({ flow }) => flow.getState().queue.map((item) => item.id));
+  const taken = new Set([...queued, ...forgotten, ...elsewhere]);
+  return {
+    files: found.files.filter((kept) => !taken.has(kept.entry.id)),
+    lost: found.lost.filter((entry) => !taken.has(entry.id)),
+    deletedForOthers: found.deletedForOthers,
+  };
+}
+
+/** The files of every queue not uploaded yet. */
+const pendingIds = (entries: Iterable<QueueEntry>) =>
+  new Set(
+    [...entries].flatMap(({ flow }) =>
+      flow
+        .getState()
+        .queue.filter((item) => item.progress.status !== 'done')
+        .map((item) => item.id),
+    ),
+  );
 
 /** The tray's items: every file of every queue not uploaded yet. */
 function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, string>): TrayItem[] {
@@ -124,12 +211,16 @@ function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, strin
 interface QueueSetParts extends Pick<SharedParts, 'photos' | 'summary' | 'announceStored'> {
   api: () => Pick<ApiClient, 'presignUpload' | 'completeUpload'>;
   journal: () => UploadJournal | undefined;
+  claims: ClaimSync;
 }
+
+let ids = 0;
+const newId = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${++ids}`;
 
 /** One upload queue per client and category, made when first asked for, and the tray's summary of them all. */
 function createQueueSet(
   services: AppServices,
-  { photos, summary, announceStored, api, journal }: QueueSetParts,
+  { photos, summary, announceStored, api, journal, claims }: QueueSetParts,
 ) {
   const { platform, localStorage, clock, connectivity } = services;
   const entries = new Map<string, QueueEntry>();
@@ -137,12 +228,11 @@ function createQueueSet(
   let asked = false;
   /** Client names the kept files brought, for queues no screen has lent its name to yet. */
   const clientNames = new Map<string, string>();
-  let ids = 0;
-  const newId = () => globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${++ids}`;
 
   /** The tray's view, after any queue changed; files that finish count towards `Uploading n of N`. */
   function summarise(finished: readonly { size: number }[] = []): void {
     const items = trayItems(entries.values(), clientNames);
+    claims.sync(new Set(items.map((item) => item.id)));
     summary.setState((s) => {
       const done = s.finished + finished.length;
       const doneBytes = s.finishedBytes + finished.reduce((sum, f) => sum + f.size, 0);
@@ -242,18 +332,25 @@ function resumeAfterSignIn(entries: Iterable<QueueEntry>): void {
   }
 }
 
-/** Queues the offered kept files again, each in its category's queue, and uploads them. */
-function resumeKept(files: readonly KeptFile[], queues: ReturnType<typeof createQueueSet>): void {
+/**
+ * Queues the offered kept files again, each in its category's queue, and uploads them; resolves once
+ * they are queued.
+ */
+async function resumeKept(files: readonly KeptFile[], queues: ReturnType<typeof createQueueSet>) {
   const byTarget = new Map<string, KeptFile[]>();
   for (const kept of files)
     byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
+  const restored: Promise<unknown>[] = [];
   for (const group of byTarget.values()) {
     const [first] = group;
     if (!first) continue;
     if (first.entry.clientName) queues.rememberName(first.entry.target, first.entry.clientName);
     const { flow } = queues.entryFor(first.entry.target);
-    void flow.send({ type: 'restore', files: group }).then(() => flow.send({ type: 'upload' }));
+    const restore = flow.send({ type: 'restore', files: group });
+    void restore.then(() => flow.send({ type: 'upload' }));
+    restored.push(restore);
   }
+  await Promise.allSettled(restored);
 }
 
 interface QueuesApiParts {
@@ -263,6 +360,7 @@ interface QueuesApiParts {
   set: ReturnType<typeof createQueueSet>;
   /** The signed-in person's journal as their queues use it now. */
   journal: () => UploadJournal;
+  claims: ClaimSync;
   clear: () => void;
 }
 
@@ -273,6 +371,7 @@ function queuesApi({
   shared,
   set,
   journal,
+  claims,
   clear,
 }: QueuesApiParts): Omit<UploadQueues, 'onStored'> {
   const { photos, summary, offer } = shared;
@@ -292,17 +391,23 @@ function queuesApi({
     resume() {
       const { files } = offer.getState();
       offer.setState((s) => ({ ...s, files: [] }));
-      resumeKept(files, set);
+      // A file another page resumed meanwhile is left to it.
+      void claims.take(files.map((file) => file.entry.id)).then(async (ours) => {
+        await resumeKept(
+          files.filter((file) => ours.has(file.entry.id)),
+          set,
+        );
+        claims.settle(ours, pendingIds(set.each()));
+      });
     },
     async discard() {
       const { files, lost } = offer.getState();
       offer.setState((s) => ({ ...s, files: [], lost: [] }));
       const kept = journal();
-      await Promise.all(
-        [...files.map((file) => file.entry), ...lost].map((entry) =>
-          kept.remove(entry.id).catch(() => undefined),
-        ),
-      );
+      // Not a file another page has queued meanwhile: its journal record is that page's now.
+      const ours = await claims.take([...files.map((file) => file.entry.id), ...lost.map((e) => e.id)]);
+      await Promise.all([...ours].map((id) => kept.remove(id).catch(() => undefined)));
+      claims.settle(ours, pendingIds(set.each()));
     },
     chooseAgain(entry, file) {
       offer.setState((s) => ({ ...s, lost: s.lost.filter((e) => e.id !== entry.id) }));
@@ -402,7 +507,8 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   let generation = 0;
   const journalOf = (mine: number): UploadJournal => ({
     save: async (entry, file, bytes) => {
-      if (mine === generation && (openFailed || openedSealOnly) && openedFor !== null) openFor(openedFor);
+      if (mine === generation && (openFailed || openedSealOnly) && openedFor !== null)
+        void openFor(openedFor);
       const current = mine === generation ? await opened : null;
       if (!current || mine !== generation) throw new Error('Nothing is kept on this device.');
       return current.journal.save(entry, file, bytes);
@@ -413,13 +519,16 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       if (current && mine === generation) await current.journal.remove(id);
     },
   });
+  const claims = createClaimSync(services.fileClaims);
   const set = createQueueSet(services, {
     ...shared,
+    claims,
     api: () => apiFor(services.api, signedIn, signedIn(), () => isOffline(session)),
     journal: () => (uploadJournals ? journalOf(generation) : undefined),
   });
 
   const stopWatch = resumeWhenBack(session, signedIn, set);
+  const journal = () => journalOf(generation);
 
   function clear(): void {
     generation += 1;
@@ -432,15 +541,17 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
     set.dropAll();
     offer.setState(NO_OFFER);
     set.summarise();
+    claims.releaseAll();
   }
 
   /**
    * Opens the person's kept files and offers those not already in a queue (kept through an expired
    * session, or added with no connection on this page).
    */
-  function openFor(person: string): void {
+  function openFor(person: string): Promise<void> {
     const live = session.getState().status === 'signedIn' && !isOffline(session);
-    if (!uploadJournals || (openedFor === person && !openFailed && !(openedSealOnly && live))) return;
+    if (!uploadJournals || (openedFor === person && !openFailed && !(openedSealOnly && live)))
+      return Promise.resolve();
     const wasSealOnly = openedSealOnly;
     openedFor = person;
     openFailed = false;
@@ -450,21 +561,17 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       if (mine === generation) openFailed = true;
       return null;
     });
-    void opened.then((found) => {
+    return opened.then(async (found) => {
       if (!found || openedFor !== person) return;
       if (found.sealOnly) openedSealOnly = true;
       else if (wasSealOnly) keepAgain(found.journal, pendingFiles(set.each()), forgotten);
-      // Every file of every queue, those uploaded meanwhile too: a file is never offered twice.
-      const queued = idsOf(set.each());
-      const fresh = (id: string) => !queued.has(id) && !forgotten.has(id);
-      const files = found.files.filter((kept) => fresh(kept.entry.id));
-      const lost = found.lost.filter((entry) => fresh(entry.id));
-      offer.setState({ files, lost, deletedForOthers: found.deletedForOthers });
+      const offered = await offerOf(found, set.each(), forgotten, claims);
+      if (openedFor === person && mine === generation) offer.setState(offered);
     });
   }
 
   return {
-    queues: queuesApi({ services, session, shared, set, journal: () => journalOf(generation), clear }),
+    queues: queuesApi({ services, session, shared, set, journal, claims, clear }),
     clear,
     openFor,
     dispose: () => {

@@ -114,7 +114,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
       if (!code)
         throw new Error('The upload queues were used before their code loaded (await loadUploadQueues()).');
       engine = code.createUploadQueues(services, session, { photos, summary, offer, announceStored });
-      if (owner) engine.openFor(owner);
+      if (owner) void engine.openFor(owner);
     }
     return engine;
   };
@@ -155,7 +155,7 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
     /** Opens the person's kept files: now if the queues' code is loaded, else when it is. */
     openFor: (person: string) => {
       owner = person;
-      if (loadedUploadQueues()) started().openFor(person);
+      if (loadedUploadQueues()) void started().openFor(person);
     },
     dispose: () => {
       engine?.dispose();
