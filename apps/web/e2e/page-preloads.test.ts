@@ -80,9 +80,14 @@ describe("a route's screen files", () => {
     expect(await page.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(1);
     expect(await screen.uploadFiles.count()).toBe(0);
     expect(held.length).toBeGreaterThan(0);
+    const listAt = async () => (await screen.uploaded.boundingBox())?.y ?? NaN;
+    const before = await listAt();
 
     for (const route of held) await route.continue();
     await page.unroute(upload);
+    await screen.uploadFiles.waitFor({ state: 'attached' });
+    // The panel kept about its own height while it loaded: the list below hardly moved.
+    expect(Math.abs((await listAt()) - before)).toBeLessThan(16);
     await screen.uploadFiles.setInputFiles([await pdfFixture('statement-2.pdf')]);
     await screen.uploadButton.click();
     await screen.row('statement-2.pdf').waitFor();

@@ -65,7 +65,7 @@ const preloadOfflineParts = () => Promise.all([scan.load(), leave.load()]);
 
 /**
  * The adding of files: at once when its code is here (any visit after the first), else its panel's
- * title with `Loading…` until it is.
+ * title with `Loading…` until it is, in about the panel's height (the list below does not jump).
  */
 export function CategoryUpload(props: Parameters<typeof CategoryUploadPart>[0]) {
   const [Loaded] = useState(upload.loaded);
@@ -73,10 +73,12 @@ export function CategoryUpload(props: Parameters<typeof CategoryUploadPart>[0]) 
   return (
     <Suspense
       fallback={
-        <section className="panel">
-          <h2 className="panel__title">{texts.addFiles}</h2>
-          <Loading />
-        </section>
+        <div>
+          <section className="panel panel--loading">
+            <h2 className="panel__title">{texts.addFiles}</h2>
+            <Loading />
+          </section>
+        </div>
       }
     >
       <upload.Part {...props} />
