@@ -5,7 +5,7 @@
 // one holds in its queue is neither offered nor resumed by the other.
 import { ApiError, createSessionFlow, createStore } from '@vita-docs/core';
 import type { SessionFlow } from '@vita-docs/core';
-import type { FileLike, UploadJournals, User } from '@vita-docs/core';
+import type { FileLike, UploadJournals, UploadTarget, User } from '@vita-docs/core';
 import {
   createFakeApi,
   createManualClock,
@@ -16,7 +16,7 @@ import {
   createTestFile,
   createTestUser,
 } from '@vita-docs/core/testing';
-import type { FakeApi } from '@vita-docs/core/testing';
+import type { FakeApi, MemoryJournals } from '@vita-docs/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { createUploadQueues } from './upload-queues-engine';
@@ -117,6 +117,9 @@ describe('upload queues under a session taken on trust', () => {
   });
 });
 
+/** One page's queues, and its closing (its locks let go of). */
+type Page = ReturnType<typeof openQueues> & { close(): void };
+
 describe('upload queues of two pages of one browser', () => {
   /** Vera signed in live, with one client, one shared journal and one browser's locks. */
   async function browser() {
@@ -125,7 +128,7 @@ describe('upload queues of two pages of one browser', () => {
     const { clientId } = api.addClient({ firstName: 'Ada', createdBy: vera.email });
     const journals = createMemoryJournals();
     const locks = createLocks();
-    const open = async (uploadJournals: UploadJournals = journals) => {
+    const open = async (uploadJournals: UploadJournals = journals): Promise<Page> => {
       const session = createSessionFlow({
         api: { me: async () => ({ user: vera }), logout: api.logout },
         platform: createRecordingDialogs(),
@@ -140,6 +143,18 @@ describe('upload queues of two pages of one browser', () => {
     return { api, journals, open, target };
   }
   const w2 = (): FileLike => createTestFile('w2.pdf', '%PDF-1.7 W-2', 'application/pdf');
+  /** A file kept by a page since closed, and two pages opened after it (both offer it). */
+  async function twoPagesOfferingOne(
+    open: () => Promise<Page>,
+    target: UploadTarget,
+    journals: MemoryJournals,
+  ): Promise<[Page, Page]> {
+    const before = await open();
+    await before.queues.queueFor(target).send({ type: 'add', files: [w2()] });
+    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
+    before.close();
+    return [await open(), await open()];
+  }
   const offered = (page: { queues: { offer: { getState(): KeptOffer } } }) =>
     page.queues.offer.getState().files.map((kept) => kept.entry.name);
 
@@ -161,12 +176,7 @@ describe('upload queues of two pages of one browser', () => {
 
   it('a file two pages offer is resumed by the first to ask, and stored once', async () => {
     const { api, journals, open, target } = await browser();
-    const before = await open();
-    await before.queues.queueFor(target).send({ type: 'add', files: [w2()] });
-    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
-    before.close();
-
-    const [one, two] = [await open(), await open()];
+    const [one, two] = await twoPagesOfferingOne(open, target, journals);
     expect([offered(one), offered(two)]).toEqual([['w2.pdf'], ['w2.pdf']]);
     one.queues.resume();
     two.queues.resume();
@@ -180,12 +190,7 @@ describe('upload queues of two pages of one browser', () => {
 
   it('Discard in one page deletes nothing another page has resumed', async () => {
     const { api, journals, open, target } = await browser();
-    const before = await open();
-    await before.queues.queueFor(target).send({ type: 'add', files: [w2()] });
-    await vi.waitFor(() => expect(journals.kept.size).toBe(1));
-    before.close();
-
-    const [one, two] = [await open(), await open()];
+    const [one, two] = await twoPagesOfferingOne(open, target, journals);
     const held = api.hold('presignUpload'); // the resumed file is on its way in the first page
     one.queues.resume();
     await vi.waitFor(() => expect(one.queues.queueFor(target).getState().queue).toHaveLength(1));
