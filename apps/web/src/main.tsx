@@ -1,5 +1,5 @@
-import { AppProviders, AppRoutes, BrowserRouter } from '@vita-docs/ui';
-import { StrictMode } from 'react';
+import { AppProviders, AppRoutes, BrowserRouter, preloadScreen } from '@vita-docs/ui';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { registerAppShell } from './app-shell';
 import { reloadOnNewBuild } from './reload-on-new-build';
@@ -11,12 +11,22 @@ if (!root) throw new Error('index.html has no #root element');
 reloadOnNewBuild();
 registerAppShell();
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders services={createBrowserServices()}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </AppProviders>
-  </StrictMode>,
-);
+// The address's screen first (its chunk is already on its way: the page links it), so the first paint
+// is that screen, not a loading line; if it cannot be fetched, the screen's own loading tries again.
+// Then a transition, so React renders the first screen in slices between which the browser may paint
+// and answer input, not in one long task (a phone's CPU makes each of those several times longer).
+void preloadScreen(window.location.pathname)
+  .catch(() => undefined)
+  .then(() =>
+    startTransition(() =>
+      createRoot(root).render(
+        <StrictMode>
+          <AppProviders services={createBrowserServices()}>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </AppProviders>
+        </StrictMode>,
+      ),
+    ),
+  );
