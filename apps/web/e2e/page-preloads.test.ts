@@ -54,4 +54,41 @@ describe("a route's screen files", () => {
     }
     await context.close();
   });
+
+  it('/login paints its form first: never a loading line before it', async () => {
+    const { page, context } = await app.visit();
+    // Every text the page's main area shows, in order, from before the app's first render.
+    await page.addInitScript(() => {
+      const shown: string[] = [];
+      (window as Window & { shown?: string[] }).shown = shown;
+      new MutationObserver(() => {
+        const text = document.querySelector('main')?.textContent ?? '';
+        if (text && shown.at(-1) !== text) shown.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    const shown = await page.evaluate(() => (window as Window & { shown?: string[] }).shown ?? []);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((text) => text.includes('Loading'))).toEqual([]);
+    await context.close();
+  });
+
+  it('sends GET /me first: before the session schema, the contract or any other call', async () => {
+    const { page, context } = await app.visit();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    // The login screen asks the server whether passkeys are offered: a call that needs the contract.
+    await page.waitForResponse((response) => new URL(response.url()).pathname.startsWith('/api/auth/'));
+    const me = requested.indexOf('/api/me');
+    const later = requested.filter(
+      (file) => /^\/assets\/(session-contract|endpoints)-[\w-]+\.js$/.test(file) || file.startsWith('/api/'),
+    );
+    expect(me).toBeGreaterThan(-1);
+    expect(later[0]).toBe('/api/me');
+    expect(later.some((file) => file.includes('session-contract'))).toBe(true);
+    await context.close();
+  });
 });
