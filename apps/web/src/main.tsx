@@ -1,6 +1,6 @@
 import { AppProviders, AppRoutes, BrowserRouter, preloadScreen } from '@vita-docs/ui';
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { registerAppShell } from './app-shell';
 import { reloadOnNewBuild } from './reload-on-new-build';
 import { createBrowserServices } from './services';
@@ -15,18 +15,22 @@ registerAppShell();
 // is that screen, not a loading line; if it cannot be fetched, the screen's own loading tries again.
 // Then a transition, so React renders the first screen in slices between which the browser may paint
 // and answer input, not in one long task (a phone's CPU makes each of those several times longer).
+// The landing's and Login's pages arrive with that first render as HTML (scripts/first-paint.ts),
+// shown before this runs: it is hydrated (what was typed meanwhile stays), not drawn again.
 void preloadScreen(window.location.pathname)
   .catch(() => undefined)
   .then(() =>
-    startTransition(() =>
-      createRoot(root).render(
+    startTransition(() => {
+      const app = (
         <StrictMode>
           <AppProviders services={createBrowserServices()}>
             <BrowserRouter>
               <AppRoutes />
             </BrowserRouter>
           </AppProviders>
-        </StrictMode>,
-      ),
-    ),
+        </StrictMode>
+      );
+      if (root.firstElementChild) hydrateRoot(root, app);
+      else createRoot(root).render(app);
+    }),
   );
