@@ -78,10 +78,13 @@ describe("a route's screen files", () => {
     const { page, context } = await app.visit();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    // The login screen asks the server whether passkeys are offered: a call that needs the contract.
+    const asked = page.waitForResponse((response) =>
+      new URL(response.url()).pathname.startsWith('/api/auth/'),
+    );
     await page.goto('/login');
     await seeHeading(page, 'Login');
-    // The login screen asks the server whether passkeys are offered: a call that needs the contract.
-    await page.waitForResponse((response) => new URL(response.url()).pathname.startsWith('/api/auth/'));
+    await asked;
     const me = requested.indexOf('/api/me');
     const later = requested.filter(
       (file) => /^\/assets\/(session-contract|endpoints)-[\w-]+\.js$/.test(file) || file.startsWith('/api/'),
@@ -89,6 +92,37 @@ describe("a route's screen files", () => {
     expect(me).toBeGreaterThan(-1);
     expect(later[0]).toBe('/api/me');
     expect(later.some((file) => file.includes('session-contract'))).toBe(true);
+    await context.close();
+  });
+
+  it('shows the landing and Login from the page itself, before any script has run', async () => {
+    // With scripts off, what shows is the page as the server sent it: the first paint.
+    const context = await app.browser.newContext({ javaScriptEnabled: false, baseURL: app.server.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    await seeHeading(page, 'Upload and manage client tax documents securely');
+    await page.getByRole('link', { name: 'Login' }).waitFor();
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    await page.getByLabel('Email').waitFor();
+    await page.getByLabel('Password PIN').waitFor();
+    await context.close();
+  });
+
+  it('hydrates the first paint: what was typed before the app ran stays, and the form works', async () => {
+    const { page, context, errors } = await app.visit();
+    // Typed into the page's own form while the entry is on its way: hydration keeps the page's elements
+    // (and so the text), a new render would replace them.
+    await page.route('**/assets/main-*.js', async (route) => {
+      await page.getByLabel('Email').fill('early@example.org');
+      await route.continue();
+    });
+    // The app asks GET /me in its first commit: by then the page is the app's.
+    const committed = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/me');
+    await page.goto('/login');
+    await committed;
+    expect(await page.getByLabel('Email').inputValue()).toBe('early@example.org');
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
