@@ -125,4 +125,23 @@ describe("a route's screen files", () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('keeps the page for offline use without its first paint: it opens at any address', async () => {
+    const { page, context } = await app.visit(undefined, { serviceWorkers: 'allow' });
+    await page.goto('/login');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // Now through the worker, which keeps the page it gets.
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    const kept = () =>
+      page.evaluate(async () => {
+        const response = await (await caches.open('vita-app-page')).match('/');
+        return response ? response.text() : null;
+      });
+    await page.waitForFunction(async () => !!(await (await caches.open('vita-app-page')).match('/')));
+    const html = (await kept()) ?? '';
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('Password PIN');
+    await context.close();
+  });
 });
