@@ -16,6 +16,13 @@ const FIRST_PAINT_FILE = '.vite/first-paint.json';
 /** The addresses whose page carries its first paint. */
 const ROUTES = ['/', '/login'];
 
+/** What `@vita-docs/ui/first-paint` exports (loaded through Vite: its sources are TSX). */
+interface FirstPaintModule {
+  firstPaint(path: string): Promise<string>;
+  PROGRAMME_URL_PLACEHOLDER: string;
+  DEFAULT_PROGRAMME_URL: string;
+}
+
 /** One address's first paint. */
 interface FirstPaint {
   path: string;
@@ -47,9 +54,7 @@ async function render(root: string, mode: string): Promise<FirstPaints> {
     },
   });
   try {
-    const module = (await server.ssrLoadModule(
-      '@vita-docs/ui/first-paint',
-    )) as typeof import('@vita-docs/ui/first-paint');
+    const module = (await server.ssrLoadModule('@vita-docs/ui/first-paint')) as unknown as FirstPaintModule;
     const routes: FirstPaint[] = [];
     for (const path of ROUTES) routes.push({ path, markup: await module.firstPaint(path) });
     return {
