@@ -12,7 +12,7 @@ export default defineConfig({
     react(),
     // Which chunks each route needs before it shows: the server preloads them with the page.
     routeChunksPlugin(fileURLToPath(new URL('index.html', import.meta.url))),
-    // The landing's and Login's first paint as HTML, which the server puts in their pages.
+    // The landing's first paint as HTML, which the server puts in its page.
     firstPaintPlugin(fileURLToPath(new URL('.', import.meta.url))),
     // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
     VitePWA({

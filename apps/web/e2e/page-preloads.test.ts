@@ -95,44 +95,46 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it('shows the landing and Login from the page itself, before any script has run', async () => {
+  it('shows the landing from the page itself, before any script has run', async () => {
     // With scripts off, what shows is the page as the server sent it: the first paint.
     const context = await app.browser.newContext({ javaScriptEnabled: false, baseURL: app.server.url });
     const page = await context.newPage();
     await page.goto('/');
     await seeHeading(page, 'Upload and manage client tax documents securely');
     await page.getByRole('link', { name: 'Login' }).waitFor();
-    await page.goto('/login');
-    await seeHeading(page, 'Login');
-    await page.getByLabel('Email').waitFor();
-    await page.getByLabel('Password PIN').waitFor();
+    await page.getByRole('link', { name: 'Register' }).waitFor();
     await context.close();
   });
 
-  it('hydrates the first paint: what was typed before the app ran stays, and the form works', async () => {
+  it("hydrates the landing's first paint: the page's own elements stay", async () => {
     const { page, context, errors } = await app.visit();
-    // Typed into the page's own form while the entry is on its way: hydration keeps the page's elements
-    // (and so the text), a new render would replace them.
+    // The page's heading, marked while the entry is on its way: hydration keeps the element, a new
+    // render would replace it.
     await page.route('**/assets/main-*.js', async (route) => {
-      await page.getByLabel('Email').fill('early@example.org');
+      await page
+        .getByRole('heading', { level: 1 })
+        .evaluate((heading) => Object.assign(heading, { fromPage: true }));
       await route.continue();
     });
     // The app asks GET /me in its first commit: by then the page is the app's.
     const committed = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/me');
-    await page.goto('/login');
+    await page.goto('/');
     await committed;
-    expect(await page.getByLabel('Email').inputValue()).toBe('early@example.org');
+    const kept = await page
+      .getByRole('heading', { level: 1 })
+      .evaluate((heading) => (heading as HTMLElement & { fromPage?: boolean }).fromPage === true);
+    expect(kept).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('keeps the page for offline use without its first paint: it opens at any address', async () => {
     const { page, context } = await app.visit(undefined, { serviceWorkers: 'allow' });
-    await page.goto('/login');
+    await page.goto('/');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     // Now through the worker, which keeps the page it gets.
-    await page.goto('/login');
-    await seeHeading(page, 'Login');
+    await page.goto('/');
+    await seeHeading(page, 'Upload and manage client tax documents securely');
     const kept = () =>
       page.evaluate(async () => {
         const response = await (await caches.open('vita-app-page')).match('/');
@@ -141,7 +143,7 @@ describe("a route's screen files", () => {
     await page.waitForFunction(async () => !!(await (await caches.open('vita-app-page')).match('/')));
     const html = (await kept()) ?? '';
     expect(html).toContain('<div id="root"></div>');
-    expect(html).not.toContain('Password PIN');
+    expect(html).not.toContain('Volunteers of the free tax help programme');
     await context.close();
   });
 });

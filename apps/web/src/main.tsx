@@ -15,8 +15,8 @@ registerAppShell();
 // is that screen, not a loading line; if it cannot be fetched, the screen's own loading tries again.
 // Then a transition, so React renders the first screen in slices between which the browser may paint
 // and answer input, not in one long task (a phone's CPU makes each of those several times longer).
-// The landing's and Login's pages arrive with that first render as HTML (scripts/first-paint.ts),
-// shown before this runs: it is hydrated (what was typed meanwhile stays), not drawn again.
+// The landing's page arrives with that first render as HTML (scripts/first-paint.ts),
+// shown before this runs: it is hydrated (its elements stay), not drawn again.
 void preloadScreen(window.location.pathname)
   .catch(() => undefined)
   .then(() =>

@@ -30,8 +30,8 @@ const isAppPage = (request: Request, url: URL) =>
   url.pathname !== '/u';
 
 /**
- * The page as kept: without the first paint the server put in it for its own address (the landing's,
- * Login's), since the page kept is opened offline at any address.
+ * The page as kept: without the first paint the server put in it for its own address (the landing's),
+ * since the page kept is opened offline at any address.
  */
 async function withoutFirstPaint({ response }: { response: Response }): Promise<Response | null> {
   if (!response.ok) return null;

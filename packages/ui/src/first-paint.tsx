@@ -1,5 +1,5 @@
 /**
- * The first paint of a signed-out screen as HTML, made when the web app is built (apps/web
+ * The first paint of a signed-out screen (the landing) as HTML, made when the web app is built (apps/web
  * scripts/first-paint.ts): the server puts it in that address's page, so a phone shows the screen
  * before the app's JavaScript has arrived, and the app then hydrates it (apps/web src/main.tsx).
  * It is exactly the app's own first render — the session not known yet, online, nothing kept, no
