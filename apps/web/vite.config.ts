@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { firstPaintPlugin } from './scripts/first-paint.ts';
 import { routeChunksPlugin } from './scripts/route-chunks.ts';
 
 // `vita-source`: workspace packages are bundled from their TypeScript sources, no prior build needed.
@@ -11,6 +12,8 @@ export default defineConfig({
     react(),
     // Which chunks each route needs before it shows: the server preloads them with the page.
     routeChunksPlugin(fileURLToPath(new URL('index.html', import.meta.url))),
+    // The landing's first paint as HTML, which the server puts in its page.
+    firstPaintPlugin(fileURLToPath(new URL('.', import.meta.url))),
     // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
     VitePWA({
       strategies: 'injectManifest',

@@ -15,7 +15,7 @@ import { openDatabase } from './db/database.js';
 import { CHANGES_AUTH, createSessionCache, listenForAuthChanges } from './auth/session-cache.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded/cluster.js';
 import type { Config } from './env.js';
-import { appPages } from './http/app-page.js';
+import { appPages, escapeHtml } from './http/app-page.js';
 import { gracefulStop } from './http/graceful-stop.js';
 import { installErrorCodes, installErrorHandler } from './http/errors.js';
 import { installForwardedForCheck } from './http/forwarded.js';
@@ -106,15 +106,6 @@ export interface Server {
    */
   close(deadlineMs?: number): Promise<void>;
 }
-
-const HTML_ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
 /**
  * The web app's page, read once, with the programme's website (PROGRAMME_URL) added as a meta tag
@@ -327,7 +318,7 @@ async function installHttp(
 
   const webDist = config.webDist ?? defaultWebDist();
   const indexHtml = loadIndexHtml(webDist, config.programmeUrl);
-  const pageFor = indexHtml === null ? null : appPages(webDist, indexHtml);
+  const pageFor = indexHtml === null ? null : appPages(webDist, indexHtml, config.programmeUrl);
   // The client's document-request page is a page of its own (apps/web/u.html): a phone gets only it.
   const clientPageHtml = readPage(webDist, 'u.html');
   if (indexHtml !== null) await app.register(fastifyStatic, webAppFiles(webDist));

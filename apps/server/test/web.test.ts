@@ -24,6 +24,18 @@ const ROUTE_CHUNKS = {
   ],
 };
 
+const FIRST_PAINT = {
+  programmeUrlPlaceholder: 'https://programme-url.invalid/',
+  programmeUrl: 'https://built.example.org/',
+  routes: [
+    {
+      path: '/',
+      markup: '<h1>Welcome</h1><a href="https://programme-url.invalid/">Visit</a><p>$&amp; $1</p>',
+    },
+    { path: '/login', markup: '<h1>Login</h1>' },
+  ],
+};
+
 describe('serving the web app', () => {
   let app: TestApp;
   let dist: string;
@@ -32,7 +44,7 @@ describe('serving the web app', () => {
     await fs.mkdir(path.join(dist, 'assets'));
     await fs.writeFile(
       path.join(dist, 'index.html'),
-      '<!doctype html><html><head><title>VITA</title></head><body></body></html>',
+      '<!doctype html><html><head><title>VITA</title></head><body><div id="root"></div></body></html>',
     );
     await fs.writeFile(path.join(dist, 'assets', 'chunk.js'), CHUNK);
     // As the build leaves them: a compressed copy of each script beside it (apps/web/vite.config.ts).
@@ -43,6 +55,8 @@ describe('serving the web app', () => {
     // Which files each route needs before it shows, as the build writes it (apps/web/scripts/route-chunks.ts).
     await fs.mkdir(path.join(dist, '.vite'));
     await fs.writeFile(path.join(dist, '.vite', 'route-chunks.json'), JSON.stringify(ROUTE_CHUNKS));
+    // The first paints of the landing and Login, as the build writes them (apps/web/scripts/first-paint.ts).
+    await fs.writeFile(path.join(dist, '.vite', 'first-paint.json'), JSON.stringify(FIRST_PAINT));
     app = await startApp({ WEB_DIST: dist, PROGRAMME_URL: 'https://vita.example.edu/?a=1&b="2"' });
   });
   afterAll(async () => {
@@ -92,6 +106,18 @@ describe('serving the web app', () => {
     expect((await fetch(`${app.url}/.vite/route-chunks.json`)).headers.get('content-type')).toMatch(
       /^text\/html/,
     );
+  });
+
+  it("puts the landing's and Login's first paint in their pages, with the server's programme link", async () => {
+    const page = async (route: string) => (await fetch(app.url + route)).text();
+    // The programme link as the server's PROGRAMME_URL, escaped; `$` in the markup stays as it is.
+    expect(await page('/')).toContain(
+      '<div id="root"><h1>Welcome</h1><a href="https://vita.example.edu/?a=1&amp;b=&quot;2&quot;">Visit</a><p>$&amp; $1</p></div>',
+    );
+    expect(await page('/login?next=/clients')).toContain('<div id="root"><h1>Login</h1></div>');
+    // Any other address: the page as built, which the app renders itself.
+    for (const route of ['/clients/new', '/register', '/no/such/page'])
+      expect(await page(route), route).toContain('<div id="root"></div>');
   });
 
   it('serves the client page of a request link at /u, with no referrer sent on', async () => {

@@ -93,4 +93,96 @@ describe("a route's screen files", () => {
     await screen.row('statement-2.pdf').waitFor();
     await context.close();
   });
+
+  it('/login paints its form first: never a loading line before it', async () => {
+    const { page, context } = await app.visit();
+    // Every text the page's main area shows, in order, from before the app's first render.
+    await page.addInitScript(() => {
+      const shown: string[] = [];
+      (window as Window & { shown?: string[] }).shown = shown;
+      new MutationObserver(() => {
+        const text = document.querySelector('main')?.textContent ?? '';
+        if (text && shown.at(-1) !== text) shown.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    const shown = await page.evaluate(() => (window as Window & { shown?: string[] }).shown ?? []);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((text) => text.includes('Loading'))).toEqual([]);
+    await context.close();
+  });
+
+  it('sends GET /me first: before the session schema, the contract or any other call', async () => {
+    const { page, context } = await app.visit();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    // The login screen asks the server whether passkeys are offered: a call that needs the contract.
+    const asked = page.waitForResponse((response) =>
+      new URL(response.url()).pathname.startsWith('/api/auth/'),
+    );
+    await page.goto('/login');
+    await seeHeading(page, 'Login');
+    await asked;
+    const me = requested.indexOf('/api/me');
+    const later = requested.filter(
+      (file) => /^\/assets\/(session-contract|endpoints)-[\w-]+\.js$/.test(file) || file.startsWith('/api/'),
+    );
+    expect(me).toBeGreaterThan(-1);
+    expect(later[0]).toBe('/api/me');
+    expect(later.some((file) => file.includes('session-contract'))).toBe(true);
+    await context.close();
+  });
+
+  it('shows the landing from the page itself, before any script has run', async () => {
+    // With scripts off, what shows is the page as the server sent it: the first paint.
+    const context = await app.browser.newContext({ javaScriptEnabled: false, baseURL: app.server.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    await seeHeading(page, 'Upload and manage client tax documents securely');
+    await page.getByRole('link', { name: 'Login' }).waitFor();
+    await page.getByRole('link', { name: 'Register' }).waitFor();
+    await context.close();
+  });
+
+  it("hydrates the landing's first paint: the page's own elements stay", async () => {
+    const { page, context, errors } = await app.visit();
+    // The page's heading, marked while the entry is on its way: hydration keeps the element, a new
+    // render would replace it.
+    await page.route('**/assets/main-*.js', async (route) => {
+      await page
+        .getByRole('heading', { level: 1 })
+        .evaluate((heading) => Object.assign(heading, { fromPage: true }));
+      await route.continue();
+    });
+    // The app asks GET /me in its first commit: by then the page is the app's.
+    const committed = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/me');
+    await page.goto('/');
+    await committed;
+    const kept = await page
+      .getByRole('heading', { level: 1 })
+      .evaluate((heading) => (heading as HTMLElement & { fromPage?: boolean }).fromPage === true);
+    expect(kept).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps the page for offline use without its first paint: it opens at any address', async () => {
+    const { page, context } = await app.visit(undefined, { serviceWorkers: 'allow' });
+    await page.goto('/');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // Now through the worker, which keeps the page it gets.
+    await page.goto('/');
+    await seeHeading(page, 'Upload and manage client tax documents securely');
+    const kept = () =>
+      page.evaluate(async () => {
+        const response = await (await caches.open('vita-app-page')).match('/');
+        return response ? response.text() : null;
+      });
+    await page.waitForFunction(async () => !!(await (await caches.open('vita-app-page')).match('/')));
+    const html = (await kept()) ?? '';
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('Volunteers of the free tax help programme');
+    await context.close();
+  });
 });

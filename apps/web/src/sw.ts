@@ -29,6 +29,23 @@ const isAppPage = (request: Request, url: URL) =>
   !url.pathname.startsWith('/api/') &&
   url.pathname !== '/u';
 
+/**
+ * The page as kept: without the first paint the server put in it for its own address (the landing's),
+ * since the page kept is opened offline at any address.
+ */
+async function withoutFirstPaint({ response }: { response: Response }): Promise<Response | null> {
+  if (!response.ok) return null;
+  const html = (await response.clone().text()).replace(
+    /<div id="root">[\s\S]*<\/div>(\s*<\/body>)/,
+    '<div id="root"></div>$1',
+  );
+  const headers = new Headers(response.headers);
+  // The body is now this text, as it is: neither its old length nor its transfer encoding applies.
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(html, { status: response.status, headers });
+}
+
 // The page as the server sends it (with its run-time settings) is kept under one key, so whichever
 // app address is opened offline gets the last page seen.
 registerRoute(
@@ -36,6 +53,6 @@ registerRoute(
   new NetworkFirst({
     cacheName: 'vita-app-page',
     networkTimeoutSeconds: 5,
-    plugins: [{ cacheKeyWillBeUsed: async () => '/' }],
+    plugins: [{ cacheKeyWillBeUsed: async () => '/', cacheWillUpdate: withoutFirstPaint }],
   }),
 );

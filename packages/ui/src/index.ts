@@ -4,6 +4,7 @@
  * {@link AppProviders}, and that is all.
  */
 export { AppRoutes } from './app/routes';
+export { preloadScreen } from './app/lazy-screens';
 export { BrowserRouter, HashRouter } from './app/router';
 export { AppProviders } from './app/providers';
 export { ServicesProvider, useServices, usePlatform } from './app/services';

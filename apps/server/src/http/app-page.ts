@@ -43,6 +43,45 @@ function readRoutes(webDist: string): RouteFiles[] {
   });
 }
 
+/** Where the build writes the first paints of the signed-out screens (apps/web/scripts/first-paint.ts). */
+const FIRST_PAINT_FILE = '.vite/first-paint.json';
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+/** Text safe inside an HTML attribute or element. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+/**
+ * The first paint of each address that has one, its programme link written in (`programmeUrl`: the
+ * server's PROGRAMME_URL, else the build's own): the markup of the app's first render, which the app
+ * hydrates. None when the file is missing or not what the build writes.
+ */
+function readFirstPaints(webDist: string, programmeUrl: string | undefined): Map<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(path.join(webDist, FIRST_PAINT_FILE), 'utf8'));
+  } catch {
+    return new Map();
+  }
+  const { programmeUrlPlaceholder, programmeUrl: built, routes } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof programmeUrlPlaceholder !== 'string' || typeof built !== 'string' || !Array.isArray(routes))
+    return new Map();
+  const link = escapeHtml(programmeUrl ?? built);
+  return new Map(
+    routes.flatMap((route: unknown) => {
+      const { path: address, markup } = (route ?? {}) as Record<string, unknown>;
+      return typeof address === 'string' && typeof markup === 'string'
+        ? [[address, markup.replaceAll(programmeUrlPlaceholder, link)] as const]
+        : [];
+    }),
+  );
+}
+
 /** Whether `pathname` is an address of the route `pattern` (the app's router matches the same way). */
 function matches(pattern: string, pathname: string): boolean {
   const want = pattern.split('/');
@@ -55,16 +94,21 @@ function matches(pattern: string, pathname: string): boolean {
 
 /**
  * The page to send for each address: `html` (the built page with its run-time settings) with the
- * links of the first route that matches, made once here, not per request. Another address gets
- * `html` as it is (the app sends it to `/`).
+ * links of the first route that matches, and that address's first paint when it has one, made once
+ * here, not per request. Another address gets `html` as it is (the app sends it to `/`).
  */
-export function appPages(webDist: string, html: string): (pathname: string) => string {
+export function appPages(webDist: string, html: string, programmeUrl?: string): (pathname: string) => string {
+  const paints = readFirstPaints(webDist, programmeUrl);
   const pages = readRoutes(webDist).map((route) => {
     const links = [
       ...route.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
       ...route.styles.map((href) => `<link rel="preload" as="style" crossorigin href="${href}">`),
     ].join('');
-    return { pattern: route.path, page: links ? html.replace('</head>', `${links}</head>`) : html };
+    const paint = paints.get(route.path);
+    let page = links ? html.replace('</head>', `${links}</head>`) : html;
+    // A function, so that `$` in the markup is not read as a replacement pattern.
+    if (paint) page = page.replace('<div id="root"></div>', () => `<div id="root">${paint}</div>`);
+    return { pattern: route.path, page };
   });
   return (pathname) => pages.find(({ pattern }) => matches(pattern, pathname))?.page ?? html;
 }

@@ -64,19 +64,24 @@ interface Call {
 }
 
 /**
- * The call `name`: the session check at once (its schema comes when its answer does, loaded in
- * parallel with the request), any other after fetching the table. A failed fetch is a network error.
+ * The session check's call, at once: it needs no table, and its schema is fetched only once its
+ * request has gone (see `send`), awaited when the answer is in. The request comes first because
+ * the screens' first work (React's first commit) runs in the same task as the check is asked.
  */
+function sessionCall(): Call {
+  let schema: Promise<z.ZodMiniType> | undefined;
+  return {
+    ...SESSION_CHECK_ROUTE,
+    response: () =>
+      (schema ??= loadSessionContract().then(
+        (module) => module.sessionCheck.response,
+        (cause: unknown) => Promise.reject(networkError(cause)),
+      )),
+  };
+}
+
+/** Any call but the session check, after fetching the table. A failed fetch is a network error. */
 async function callOf(name: string): Promise<Call> {
-  if (name === 'me') {
-    const schema = loadSessionContract().then((module) => module.sessionCheck.response);
-    // Awaited once the answer is in; until then (or if the request fails first) nothing is unhandled.
-    void schema.catch(() => undefined);
-    return {
-      ...SESSION_CHECK_ROUTE,
-      response: () => schema.catch((cause: unknown) => Promise.reject(networkError(cause))),
-    };
-  }
   let table: Endpoints;
   try {
     table = await loadContract();
@@ -166,8 +171,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const now = () => (options.clock ? options.clock.now() : Date.now());
 
   async function send(name: string, args: RawArgs, callOptions?: CallOptions): Promise<unknown> {
-    const def = await callOf(name);
     const session = name === 'me';
+    const def = session ? sessionCall() : await callOf(name);
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(args.query ?? {})) {
       if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
@@ -191,15 +196,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (token) headers[CSRF_HEADER] = token;
     }
 
+    // Called here, before anything is awaited: the request goes now.
+    const answer = (async () => fetch(url, init))();
+    // The response's schema is fetched while the answer comes (the session check's, not before it).
+    const schemaOnItsWay = def.response();
+    // Awaited once the answer is in; until then (or if the request fails first) nothing is unhandled.
+    void schemaOnItsWay.catch(() => undefined);
     let response: Response;
     try {
-      response = await fetch(url, init);
+      response = await answer;
     } catch (cause) {
       if (callOptions?.signal?.aborted) throw cause;
       throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
     }
     if (!response.ok) throw await httpError(response);
-    const schema = await def.response();
+    const schema = await schemaOnItsWay;
     if (schema === null) return response;
 
     let json: unknown;

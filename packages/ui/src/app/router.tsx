@@ -152,7 +152,7 @@ export function HashRouter({ children }: { children: ReactNode }) {
 }
 
 /**
- * A router over a list in memory, starting at `path` (tests).
+ * A router over a list in memory, starting at `path` (tests, and the build's first paint).
  *
  * @internal
  */

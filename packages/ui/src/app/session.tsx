@@ -1,4 +1,4 @@
-import { createContext, use, useEffect, useState } from 'react';
+import { createContext, use, useEffect, useLayoutEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { createSessionFlow } from '@vita-docs/core';
 import type { SessionFlow, SessionState } from '@vita-docs/core';
@@ -25,7 +25,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     ...services,
     api: watchSession(api, (error) => void session.send({ type: 'expired', error })),
   }));
-  useEffect(() => {
+  // Asked in the first commit, before the screens' own effects ask the server for anything (effects
+  // run child first): the answer decides the most, and its request should leave first.
+  useLayoutEffect(() => {
     void session.send({ type: 'check' });
   }, [session]);
   // A sign-out (not a session that ended by itself) deletes the forms' kept drafts.
