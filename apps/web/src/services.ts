@@ -4,7 +4,6 @@ import {
   browserConnectivity,
   createIndexedDbJournals,
   createStoredRememberedUser,
-  createWebLockClaims,
   readProgrammeUrl,
 } from '@vita-docs/ui';
 import type { AppServices } from '@vita-docs/ui';
@@ -36,7 +35,7 @@ export function createBrowserServices(): AppServices {
     }),
     connectivity: browserConnectivity,
     // A file queued in one tab is neither offered nor resumed by another (a lock per file while queued).
-    ...('locks' in navigator && { fileClaims: createWebLockClaims(navigator.locks) }),
+    ...('locks' in navigator && { locks: navigator.locks }),
     // With no connection at the start, the last person signed in here (their screens that work offline).
     rememberedUser: createStoredRememberedUser({
       storage: window.localStorage,

@@ -1,4 +1,14 @@
-import type { FileClaims } from '../app/services';
+import type { Locks } from '../app/services';
+
+/** Kept files claimed by the page whose queue holds them (docs/behaviour.md#kept-uploads). */
+export interface FileClaims {
+  /** Claims the file for this page: false when another page holds it. */
+  claim(id: string): Promise<boolean>;
+  /** Lets go of the file. */
+  release(id: string): void;
+  /** The files other pages hold now. */
+  heldElsewhere(): Promise<ReadonlySet<string>>;
+}
 
 /** One Web Lock per kept file, named after its journal entry. */
 const LOCK_PREFIX = 'vita-docs.upload.';
@@ -14,7 +24,7 @@ interface Claim {
  * the file. The browser lets a closed or crashed page's locks go by itself, so a file is never
  * claimed by a page that is gone; a lock is asked for only if free (`ifAvailable`), never waited for.
  */
-export function createWebLockClaims(locks: LockManager): FileClaims {
+export function createWebLockClaims(locks: Locks): FileClaims {
   const claims = new Map<string, Claim>();
   return {
     claim(id) {

@@ -39,21 +39,21 @@ export interface AppServices {
    */
   rememberedUser?: RememberedUser;
   /**
-   * Which kept files a page of this browser holds in its queues (`createWebLockClaims`): another page
-   * (a second tab) neither offers nor resumes them, so a file is not sent twice. Without it every page
-   * offers every kept file it does not hold itself.
+   * The browser's Web Locks (`navigator.locks`): a page holds a lock per file its queues hold
+   * (`adapters/file-claims.ts`), so another page (a second tab) neither offers nor resumes it and a
+   * file is not sent twice. Without it every page offers every kept file it does not hold itself.
    */
-  fileClaims?: FileClaims;
+  locks?: Locks;
 }
 
-/** Kept files claimed by the page whose queue holds them (docs/behaviour.md#kept-uploads). */
-export interface FileClaims {
-  /** Claims the file for this page: false when another page holds it. */
-  claim(id: string): Promise<boolean>;
-  /** Lets go of the file. */
-  release(id: string): void;
-  /** The files other pages hold now. */
-  heldElsewhere(): Promise<ReadonlySet<string>>;
+/** The part of the Web Locks API the upload queues use (`navigator.locks` is one). */
+export interface Locks {
+  request<T>(
+    name: string,
+    options: { ifAvailable: true },
+    callback: (lock: Lock | null) => T | Promise<T>,
+  ): Promise<T>;
+  query(): Promise<LockManagerSnapshot>;
 }
 
 const ServicesContext = createContext<AppServices | null>(null);

@@ -22,7 +22,7 @@ import type { PhotoTools } from '../screens/documents/lazy-converter';
 import { createUploadQueues } from './upload-queues-engine';
 import { NO_OFFER } from './upload-queues';
 import type { KeptOffer, QueuesSummary } from './upload-queues';
-import type { AppServices, FileClaims } from './services';
+import type { AppServices, Locks } from './services';
 
 const vera = createTestUser({ email: 'vera@example.org', firstName: 'Vera' });
 
@@ -57,26 +57,27 @@ function openQueues(api: FakeApi, session: SessionFlow, more: Partial<AppService
 }
 
 /**
- * The browser's locks as the pages of one profile share them (the Web Locks API's rules: one holder
- * per name, a page's locks let go of when it closes).
+ * The browser's Web Locks as the pages of one profile share them: one holder per name, held until
+ * the holder's callback settles, and a closed page's locks let go of.
  */
 function createLocks() {
   const holders = new Map<string, object>();
   return {
-    page(): FileClaims & { close(): void } {
+    page(): Locks & { close(): void } {
       const me = {};
       return {
-        claim: async (id) => {
-          const holder = holders.get(id);
-          if (holder && holder !== me) return false;
-          holders.set(id, me);
-          return true;
+        async request(name, _options, callback) {
+          if (holders.has(name)) return callback(null);
+          holders.set(name, me);
+          try {
+            return await callback({ name, mode: 'exclusive' });
+          } finally {
+            if (holders.get(name) === me) holders.delete(name);
+          }
         },
-        release: (id) => void (holders.get(id) === me && holders.delete(id)),
-        heldElsewhere: async () =>
-          new Set([...holders].filter(([, holder]) => holder !== me).map(([id]) => id)),
+        query: async () => ({ held: [...holders.keys()].map((name) => ({ name })), pending: [] }),
         close: () => {
-          for (const [id, holder] of holders) if (holder === me) holders.delete(id);
+          for (const [name, holder] of holders) if (holder === me) holders.delete(name);
         },
       };
     },
@@ -134,10 +135,10 @@ describe('upload queues of two pages of one browser', () => {
         platform: createRecordingDialogs(),
       });
       await session.send({ type: 'check' });
-      const claims = locks.page();
-      const page = openQueues(api, session, { uploadJournals, fileClaims: claims });
+      const pageLocks = locks.page();
+      const page = openQueues(api, session, { uploadJournals, locks: pageLocks });
       await page.openFor(vera.email);
-      return { ...page, close: () => (page.dispose(), claims.close()) };
+      return { ...page, close: () => (page.dispose(), pageLocks.close()) };
     };
     const target = { clientId, docType: 'W-2' };
     return { api, journals, open, target };

@@ -15,7 +15,9 @@ import type {
   UploadTarget,
 } from '@vita-docs/core';
 import type { PhotoTools } from '../screens/documents/lazy-converter';
-import type { AppServices, FileClaims } from './services';
+import { createWebLockClaims } from '../adapters/file-claims';
+import type { FileClaims } from '../adapters/file-claims';
+import type { AppServices } from './services';
 import { NO_OFFER } from './upload-queues';
 import type { KeptOffer, QueueScreen, QueuesSummary, TrayItem, UploadQueues } from './upload-queues';
 
@@ -519,7 +521,7 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       if (current && mine === generation) await current.journal.remove(id);
     },
   });
-  const claims = createClaimSync(services.fileClaims);
+  const claims = createClaimSync(services.locks && createWebLockClaims(services.locks));
   const set = createQueueSet(services, {
     ...shared,
     claims,
