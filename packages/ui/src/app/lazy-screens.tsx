@@ -1,32 +1,14 @@
-import { lazy } from 'react';
 import type { ComponentType } from 'react';
+import { lazyPart } from '../components/lazy-part';
 import { paths } from './paths';
 
 /** A lazily loaded screen that can also be fetched ahead: once fetched, it renders without suspending. */
 export type PreloadableScreen = ComponentType & { preload(): Promise<unknown> };
 
-/**
- * A screen from its chunk. React's `lazy` suspends on its first render even when the chunk is already
- * here (a "Loading…" paint, then the screen), so once `preload` has fetched it, the screen itself is
- * rendered instead. A failed fetch is tried again on the next render or preload.
- */
+/** A screen from its chunk: fetched ahead by `preload`, it renders without suspending (`lazyPart`). */
 function screen(load: () => Promise<ComponentType>): PreloadableScreen {
-  let ready: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
-  const preload = () =>
-    (loading ??= load().then(
-      (component) => (ready = component),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    ));
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  function Screen() {
-    const Ready = ready;
-    return Ready ? <Ready /> : <Lazy />;
-  }
-  return Object.assign(Screen, { preload });
+  const { Part, load: preload } = lazyPart(load);
+  return Object.assign(Part, { preload });
 }
 
 /**

@@ -175,14 +175,7 @@ async function offerOf(
 
 /** The files of every queue not uploaded yet. */
 const pendingIds = (entries: Iterable<QueueEntry>) =>
-  new Set(
-    [...entries].flatMap(({ flow }) =>
-      flow
-        .getState()
-        .queue.filter((item) => item.progress.status !== 'done')
-        .map((item) => item.id),
-    ),
-  );
+  new Set(pendingFiles(entries).map(({ entry }) => entry.id));
 
 /** The tray's items: every file of every queue not uploaded yet. */
 function trayItems(entries: Iterable<QueueEntry>, clientNames: Map<string, string>): TrayItem[] {

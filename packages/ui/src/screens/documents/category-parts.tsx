@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect } from 'react';
 import type { ComponentType } from 'react';
 import { loadUploadQueues } from '../../app/upload-queues-loader';
+import { lazyPart } from '../../components/lazy-part';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 import { texts } from '../../texts';
@@ -19,42 +20,19 @@ import type { ViewModal as ViewModalPart } from './view-modal';
  * the screen uses them as it would the parts.
  */
 
-/** A part fetched once and kept: a second `load` is the first one's promise. */
-function part<P extends object>(load: () => Promise<ComponentType<P>>) {
-  let loading: Promise<ComponentType<P>> | undefined;
-  let loaded: ComponentType<P> | undefined;
-  const once = () => {
-    loading ??= load().then(
-      (component) => (loaded = component),
-      (error: unknown) => {
-        // A failed fetch (the connection dropped) is tried again the next time the part is needed.
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
-  return {
-    load: once,
-    Part: lazy(() => once().then((component) => ({ default: component }))),
-    /** The part, if its code is here already. */
-    loaded: () => loaded,
-  };
-}
-
 // The queue needs the upload queues' code (a chunk of its own, fetched from sign-in on).
-const upload = part(() =>
+const upload = lazyPart(() =>
   Promise.all([import('./category-upload'), loadUploadQueues()]).then(([m]) => m.CategoryUpload),
 );
 
 /** Starts fetching the adding of files: the route does once the screen's own code is here. */
 export const loadCategoryUpload = () => upload.load().catch(() => undefined);
 
-const view = part(() => import('./view-modal').then((m) => m.ViewModal));
-const rename = part(() => import('./rename-dialog').then((m) => m.RenameDialog));
-const scan = part(() => import('./scan-dialog').then((m) => m.ScanDialog));
-const leave = part(() => import('./leave-dialog').then((m) => m.LeaveDialog));
-const inbox = part(() => import('./scanner-inbox-panel').then((m) => m.ScannerInboxPanel));
+const view = lazyPart(() => import('./view-modal').then((m) => m.ViewModal));
+const rename = lazyPart(() => import('./rename-dialog').then((m) => m.RenameDialog));
+const scan = lazyPart(() => import('./scan-dialog').then((m) => m.ScanDialog));
+const leave = lazyPart(() => import('./leave-dialog').then((m) => m.LeaveDialog));
+const inbox = lazyPart(() => import('./scanner-inbox-panel').then((m) => m.ScannerInboxPanel));
 
 /**
  * Scanning pages and leaving with files queued both work without the server: their code is fetched
@@ -68,8 +46,6 @@ const preloadOfflineParts = () => Promise.all([scan.load(), leave.load()]);
  * title with `Loading…` until it is, in about the panel's height (the list below does not jump).
  */
 export function CategoryUpload(props: Parameters<typeof CategoryUploadPart>[0]) {
-  const [Loaded] = useState(upload.loaded);
-  if (Loaded) return <Loaded {...props} />;
   return (
     <Suspense
       fallback={
