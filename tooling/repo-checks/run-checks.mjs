@@ -1,47 +1,84 @@
-// `npm test`'s last step: runs lint, typecheck and every package's tests through turbo, then prints
-// one line with the totals across packages (turbo alone reports only how many tasks passed). Each
-// package's vitest writes a JSON report to test-results/vitest.json (tooling/vitest); stale reports
-// are removed first so a package that did not run cannot lend its old numbers.
+// `npm test` and, with --reliability, `npm run test:reliability`: builds once (the web app included,
+// so no test builds it again), starts one PostgreSQL with a migrated template for every package's
+// tests (each test server or test file copies the template: tooling/test-server/test-database.js),
+// runs the checks and tests through turbo, then prints one line with the totals across packages and
+// the ten slowest test files (turbo alone reports only how many tasks passed). Each package's vitest
+// writes a JSON report to test-results/ (tooling/vitest); stale reports are removed first so a package
+// that did not run cannot lend its old numbers (turbo puts back a cached task's report).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ADMIN_URL_ENV, TEMPLATE_ENV } from '../test-server/database.js';
+import { startTestDatabase } from '../test-server/test-database.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const groups = ['apps', 'packages', 'tooling'];
+const reliability = process.argv.includes('--reliability');
+const extra = process.argv.slice(2).filter((arg) => arg !== '--reliability');
+const reportName = reliability ? 'vitest-reliability.json' : 'vitest.json';
 
 async function reports() {
   const found = [];
   for (const group of groups) {
     const entries = await fs.readdir(path.join(root, group), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
-      if (entry.isDirectory()) found.push(path.join(root, group, entry.name, 'test-results', 'vitest.json'));
+      if (entry.isDirectory()) found.push(path.join(root, group, entry.name, 'test-results', reportName));
     }
   }
   return found;
 }
 
-for (const file of await reports()) await fs.rm(file, { force: true });
+function turbo(args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn('turbo', [...args, '--output-logs=errors-only', ...extra], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+    child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+  });
+}
 
-const args = [
-  'run',
-  'lint',
-  'lint:exports',
-  'lint:repo',
-  'format:check',
-  'typecheck',
-  'test',
-  '--concurrency=2',
-  '--output-logs=errors-only',
-  ...process.argv.slice(2),
-];
-const code = await new Promise((resolve) => {
-  const child = spawn('turbo', args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
-});
+async function serverModule(file) {
+  return import(pathToFileURL(path.join(root, 'apps/server/dist', file)).href);
+}
+
+/** The shared test database, from the server's build (the first turbo run makes it). */
+async function startDatabase() {
+  const { startEmbeddedPostgres } = await serverModule('db/embedded/cluster.js');
+  const { openDatabase } = await serverModule('db/database.js');
+  return startTestDatabase({ startEmbeddedPostgres, openDatabase });
+}
+
+for (const file of await reports()) await fs.rm(file, { force: true });
+const began = Date.now();
+
+let code = await turbo(['run', 'build', '--concurrency=2']);
+if (code === 0) {
+  if (reliability) {
+    code = await turbo(['run', 'test:reliability', '--concurrency=1']);
+  } else {
+    const database = await startDatabase();
+    const stop = () => database.stop().catch(() => undefined);
+    process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+    process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
+    const env = { ...process.env, [ADMIN_URL_ENV]: database.adminUrl, [TEMPLATE_ENV]: database.template };
+    try {
+      code = await turbo(
+        ['run', 'lint', 'lint:exports', 'lint:repo', 'format:check', 'typecheck', 'test', '--concurrency=2'],
+        env,
+      );
+    } finally {
+      await stop();
+    }
+  }
+}
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const packages = [];
+const files = [];
 for (const file of await reports()) {
   const text = await fs.readFile(file, 'utf8').catch(() => null);
   if (text === null) continue;
@@ -49,10 +86,25 @@ for (const file of await reports()) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  packages.push(path.basename(path.dirname(path.dirname(file))));
+  const name = path.basename(path.dirname(path.dirname(file)));
+  const cached = (report.startTime ?? 0) < began;
+  packages.push(cached ? `${name} (cached)` : name);
+  if (cached) continue;
+  for (const result of report.testResults ?? []) {
+    files.push({
+      name: path.relative(root, result.name),
+      seconds: (result.endTime - result.startTime) / 1000,
+    });
+  }
+}
+const slowest = files.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+if (slowest.length > 0) {
+  console.log('\nSlowest test files run now:');
+  for (const { name, seconds } of slowest) console.log(`${seconds.toFixed(1).padStart(7)} s  ${name}`);
 }
 console.log(
   `\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped ` +
-    `(${packages.length} packages: ${packages.join(', ')})${code === 0 ? '' : ' — a check failed, see above'}`,
+    `(${packages.length} packages: ${packages.join(', ')}) in ${((Date.now() - began) / 1000).toFixed(0)} s` +
+    `${code === 0 ? '' : ' — a check failed, see above'}`,
 );
 process.exit(code);

@@ -40,6 +40,9 @@ export interface TestServer {
 }
 
 /** Spawns apps/server (its build when newer than its sources and core's, else its sources through tsx) and waits until it listens. */
+/** A port nothing on 127.0.0.1 listens on now. */
+export declare function freePort(): Promise<number>;
+
 export declare function startTestServer(options?: TestServerOptions): Promise<TestServer>;
 
 export interface ChromiumLaunchOptions {

@@ -9,7 +9,8 @@ import { templateCopy } from './database.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server');
 
-async function freePort() {
+/** A port nothing on 127.0.0.1 listens on now: every test and bench that needs one takes it from here. */
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);

@@ -2,12 +2,18 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { databaseUrl } from './database.js';
+import { ADMIN_URL_ENV, databaseUrl, TEMPLATE_ENV } from './database.js';
 
 const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** @type {import('./test-database.js').startTestDatabase} */
 export async function startTestDatabase({ startEmbeddedPostgres, openDatabase }) {
+  // `npm test` (tooling/repo-checks/run-checks.mjs) starts one PostgreSQL and template for every
+  // package's tests and hands them down: a package's global setup then uses them, starting nothing.
+  const shared = { adminUrl: process.env[ADMIN_URL_ENV], template: process.env[TEMPLATE_ENV] };
+  if (shared.adminUrl && shared.template) {
+    return { adminUrl: shared.adminUrl, template: shared.template, stop: async () => undefined };
+  }
   let cluster;
   let dir;
   let adminUrl = process.env.TEST_DATABASE_URL;

@@ -129,10 +129,6 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
 
     const violations = await axeViolations(page, ['.scanner-inbox']);
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await page.screenshot({
-      path: join(import.meta.dirname, '..', 'test-results', 'inbox-panel.png'),
-      fullPage: true,
-    });
 
     // Add all leaves the duplicate in the inbox.
     await inboxPanel().getByRole('button', { name: 'Add all to queue' }).click();
@@ -260,7 +256,6 @@ describe.skipIf(!hasChromium)('desktop renderer in Chromium against the real ser
     await cut.getByText('This scan could not be read. Scan it again.').waitFor({ timeout: 30_000 });
     const violations = await axeViolations(page, ['.desk-bar', '.desk-notices']);
     expect(violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    await page.screenshot({ path: join(import.meta.dirname, '..', 'test-results', 'desk-notices.png') });
     await cut.getByRole('button', { name: 'Dismiss' }).click();
     await notices
       .getByRole('listitem', { name: 'again.pdf' })

@@ -5,10 +5,10 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@vita-docs/test-server';
 import { Session } from './session.mjs';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,15 +18,6 @@ const STORAGE_KEY = randomBytes(32).toString('base64');
 
 /** 1 MB = 2^20 bytes throughout the benchmarks. */
 export const MB = 1024 * 1024;
-
-export async function freePort() {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, child, log) {
   for (;;) {

@@ -6,9 +6,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '@vita-docs/test-server';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded/cluster.js';
 import { startS3rver } from '../test/s3rver.js';
 import { freshDataDir, serverDir, sleep, startServer, type ServerProcess } from './harness.js';
@@ -49,17 +49,6 @@ async function nginxSite(ports: readonly number[], listen: number, accessLog: st
     .replace(/^( *server 127\.0\.0\.1:\d+ .*;\n)+/m, `${upstream}\n`)
     .replace(/listen 80;/, `listen 127.0.0.1:${listen};`)
     .replace(/access_log \S+ /, `access_log ${accessLog} `);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** A running nginx with the documented site in front of `ports`. */

@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@vita-docs/test-server';
 import pg from 'pg';
 
 export const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,17 +27,6 @@ export async function freshDataDir(label: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `vita-rel-${label}-`));
   await fs.chmod(dir, 0o700);
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /** A running `node dist/main.js`. */

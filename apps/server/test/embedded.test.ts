@@ -4,11 +4,11 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from '@vita-docs/test-server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, PIN } from './harness.js';
 
@@ -19,15 +19,6 @@ interface Running {
   url: string;
   log(): string;
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -8,10 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { readCsrfToken } from '@vita-docs/core';
 import { createCookieJarFetch, type CookieJarFetch } from '@vita-docs/core/testing';
-import pg from 'pg';
-import { expect, inject, vi } from 'vitest';
+import { templateCopy } from '@vita-docs/test-server/database';
+import { expect, vi } from 'vitest';
 import { buildServer, loadConfig, type BuildOptions, type Config, type Server } from '../src/app.js';
-import { databaseUrl } from './database-url.js';
 
 export interface TestApp {
   url: string;
@@ -32,28 +31,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-let databases = 0;
+export { adminQuery } from '@vita-docs/test-server/database';
 
-/** Runs one statement as the test cluster's administrator. */
-export async function adminQuery(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** A database of its own, copied from the migrated template. */
+/** A database of its own, copied from the migrated template (global-setup.ts). */
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  databases += 1;
-  const name = `vita_test_${process.pid}_${databases}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
-  return {
-    url: databaseUrl(inject('adminDatabaseUrl'), name),
-    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  const database = await templateCopy();
+  if (!database) throw new Error('no test database: run the tests through vitest (test/global-setup.ts)');
+  return database;
 }
 
 /** The storage key test servers use unless told otherwise (never the one in the user's config directory). */

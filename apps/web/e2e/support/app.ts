@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer } from '@vita-docs/test-server';
+import { freePort, startTestServer } from '@vita-docs/test-server';
 import type { TestServer } from '@vita-docs/test-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, PHONE } from './browser.js';
@@ -44,21 +43,11 @@ export interface AppOptions {
   localhost?: boolean;
 }
 
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
-    throw new Error('apps/web/dist is missing: run `vite build` first (`pnpm test` does).');
+    throw new Error(
+      'apps/web/dist is missing: run `pnpm --filter @vita-docs/web build` first (`npm test` does).',
+    );
   }
   // Served from a copy: a rebuild of dist/ while this file runs (another package's test, a developer)
   // would otherwise swap the hashed chunks under the open pages.

@@ -5,10 +5,7 @@ import { axeViolations } from '@vita-docs/test-server/axe';
 import type { Page } from 'playwright-core';
 import { DESKTOP, PHONE } from './browser.js';
 
-const screenshots = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../test-results/screenshots',
-);
+const failures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/failures');
 
 /** An axe violation in a form that reads well in a failed assertion. */
 function describe(violation: {
@@ -23,11 +20,11 @@ function describe(violation: {
 
 /**
  * Checks the screen as it is now at phone (390×844) and desktop (1280×800) size: no axe-core
- * violations, and a full-page screenshot of each saved as `test-results/screenshots/<name>-<size>.png`.
+ * violations. Only a failing check keeps a full-page screenshot, as
+ * `test-results/failures/<name>-<size>.png`: nothing compares the passing ones.
  * The caller first waits for what the person should see, so the screen is settled.
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
-  await mkdir(screenshots, { recursive: true });
   const original = page.viewportSize();
   for (const [size, viewport] of [
     ['phone', PHONE],
@@ -35,9 +32,11 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   ] as const) {
     await page.setViewportSize(viewport);
     const violations = await axeViolations(page);
-    if (violations.length)
+    if (violations.length) {
+      await mkdir(failures, { recursive: true });
+      await page.screenshot({ path: path.join(failures, `${name}-${size}.png`), fullPage: true });
       throw new Error(`axe-core on "${name}" at ${size} size:\n${violations.map(describe).join('\n')}`);
-    await page.screenshot({ path: path.join(screenshots, `${name}-${size}.png`), fullPage: true });
+    }
   }
   if (original) await page.setViewportSize(original);
 }

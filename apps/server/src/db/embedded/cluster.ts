@@ -206,7 +206,9 @@ async function writeSettings(
     port,
     unix_socket_directories: quote(socketDir ?? ''),
     unix_socket_permissions: '0700',
-    max_connections: 50,
+    // A throw-away test cluster serves every package's test servers of one `npm test` at once (up to
+    // 10 connections each); a programme's server keeps at most 10.
+    max_connections: durable ? 50 : 200,
     // A programme's database is small; these keep an idle cluster light.
     shared_buffers: quote('32MB'),
     io_method: quote('sync'),

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatTable, serverDir } from '../reliability/harness.js';
-import { scenario } from '../reliability/scenarios/6-hostile-input.js';
+import { formatTable, serverDir } from '../../reliability/harness.js';
+import { scenario } from '../../reliability/scenarios/6-hostile-input.js';
 
 describe('reliability: hostile input, short form', () => {
   it('answers every hostile request without a 5xx, refuses in JSON { error }, stays up and gives its memory back', async () => {

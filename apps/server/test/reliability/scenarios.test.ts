@@ -1,16 +1,17 @@
 /**
- * The short form of the reliability suite (see reliability/): each scenario starts the production
- * build as its own process and drives it over HTTP. A row that says something broke fails the test.
+ * The short form of the reliability suite (see reliability/), `npm run test:reliability`: each
+ * scenario starts the production build as its own process and drives it over HTTP for minutes. A row
+ * that says something broke fails the test. The crash-during-uploads scenario is `npm test`'s smoke
+ * (test/crash-recovery.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../reliability/harness.js';
-import { scenario as crashDuringUploads } from '../reliability/scenarios/2-crash-during-uploads.js';
-import { scenario as crashDuringDeletes } from '../reliability/scenarios/3-crash-during-zip-and-deletes.js';
-import { scenario as diskFull } from '../reliability/scenarios/4-disk-full.js';
-import { scenario as databaseOutage } from '../reliability/scenarios/5-database-outage.js';
-import { scenario as severalProcesses } from '../reliability/scenarios/8-several-processes.js';
-import { scenario as hungDependencies } from '../reliability/scenarios/9-hung-dependencies.js';
-import { findNginx } from '../reliability/balancer.js';
+import type { Scenario } from '../../reliability/harness.js';
+import { scenario as crashDuringDeletes } from '../../reliability/scenarios/3-crash-during-zip-and-deletes.js';
+import { scenario as diskFull } from '../../reliability/scenarios/4-disk-full.js';
+import { scenario as databaseOutage } from '../../reliability/scenarios/5-database-outage.js';
+import { scenario as severalProcesses } from '../../reliability/scenarios/8-several-processes.js';
+import { scenario as hungDependencies } from '../../reliability/scenarios/9-hung-dependencies.js';
+import { findNginx } from '../../reliability/balancer.js';
 
 // RELIABILITY_LOG=1 prints each scenario's progress lines (the numbers behind its row).
 const quiet = {
@@ -25,10 +26,6 @@ async function expectNothingBroke(scenario: Scenario) {
 }
 
 describe('reliability, short form', () => {
-  it('loses no acknowledged upload when the server is killed in the middle of 100', async () => {
-    await expectNothingBroke(crashDuringUploads);
-  }, 240_000);
-
   it('shows nothing half-deleted after being killed during a ZIP, a category delete and a client delete', async () => {
     await expectNothingBroke(crashDuringDeletes);
   }, 300_000);
