@@ -149,5 +149,14 @@ describe('the client page’s capture tools, in Spanish', () => {
     await added.getByText('kept.pdf', { exact: true }).waitFor();
     expect(await stored()).toEqual(['kept.pdf']);
     expect(await added.getByText('kept.pdf', { exact: true }).count()).toBe(1);
+    // Its thumbnail is its first page, drawn by pdf.js from the file's bytes (never by fetching an
+    // object URL, which the page's connect-src refuses: the file would show only as `PDF`).
+    const canvas = added.getByRole('img', { name: 'Vista previa de kept.pdf' }).locator('canvas');
+    const painted = (c: HTMLCanvasElement) =>
+      c
+        .getContext('2d')
+        ?.getImageData(0, 0, c.width, c.height)
+        .data.some((v, i) => i % 4 === 3 && v > 0);
+    await expect.poll(() => canvas.evaluate(painted)).toBe(true);
   });
 });

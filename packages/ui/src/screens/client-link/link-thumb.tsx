@@ -26,12 +26,11 @@ function PdfThumb({ file, label }: { file: Blob; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    const url = URL.createObjectURL(file);
     let stop = () => {};
     let closed = false;
     let close = () => {};
     void import('../documents/pdf-render')
-      .then(({ openPdf }) => openPdf(url))
+      .then(({ openPdf }) => openPdf(file))
       .then((pdf) => {
         close = () => pdf.close();
         if (closed) return close();
@@ -43,7 +42,6 @@ function PdfThumb({ file, label }: { file: Blob; label: string }) {
       closed = true;
       stop();
       close();
-      URL.revokeObjectURL(url);
     };
   }, [file]);
   if (failed)

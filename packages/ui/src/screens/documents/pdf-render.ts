@@ -13,13 +13,18 @@ export interface OpenedPdf {
 }
 
 /**
- * Opens a PDF with pdf.js, drawn into the page rather than the browser's own viewer: that viewer
+ * Opens a PDF (a URL of the server's, or a file on this device) with pdf.js, drawn into the page rather than the browser's own viewer: that viewer
  * swallows every key (Escape never reached the dialog once focus was inside it) and phones'
  * browsers have none at all. Kept apart from the screens so pdf.js loads only when a PDF is viewed.
  */
-export async function openPdf(url: string): Promise<OpenedPdf> {
-  // Eval is off so the app's Content-Security-Policy (no 'unsafe-eval') holds.
-  const task = getDocument({ url, isEvalSupported: false });
+export async function openPdf(source: string | Blob): Promise<OpenedPdf> {
+  // A file on this device is handed over as its bytes: given an object URL, pdf.js would fetch it,
+  // and the Content-Security-Policy's connect-src (which names no blob:) refuses that fetch.
+  // Eval is off so the same policy (no 'unsafe-eval') holds.
+  const task = getDocument({
+    ...(typeof source === 'string' ? { url: source } : { data: new Uint8Array(await source.arrayBuffer()) }),
+    isEvalSupported: false,
+  });
   const pdf = await task.promise;
   return {
     pages: pdf.numPages,
