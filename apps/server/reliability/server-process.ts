@@ -19,8 +19,11 @@ export const MB = 1024 * 1024;
 export const ADMIN = { email: 'admin@reliability.test', pin: 'reliable admin pin 1' } as const;
 /** The PIN of every simulated volunteer. */
 export const VOLUNTEER_PIN = 'reliable volunteer pin 1';
-/** The storage key of every server of this run (restarts on a data directory need the same one). */
-const STORAGE_KEY = randomBytes(32).toString('base64');
+/**
+ * The storage key of every server of this run (restarts on a data directory need the same one, and so
+ * do `npm run backup` / `restore`, which authenticate a backup with a key derived from it).
+ */
+export const STORAGE_KEY = randomBytes(32).toString('base64');
 
 /** A fresh, private data directory straight under the temp folder (the embedded PostgreSQL's own user must reach it). */
 export async function freshDataDir(label: string): Promise<string> {

@@ -8,7 +8,7 @@ import { pruneCodes } from './auth/codes.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneThrottle } from './auth/throttle.js';
 import { pruneSessions } from './auth/sessions.js';
-import { createJournalKeys, journalWrapKey } from './auth/journal-keys.js';
+import { createJournalKeys, journalWrapKey, linkJournalRoot } from './auth/journal-keys.js';
 import { ensureAdmin, loadSecret } from './bootstrap.js';
 import { preparePrivateDataDir } from './data-dir.js';
 import { openDatabase } from './db/database.js';
@@ -263,7 +263,11 @@ async function openServices(
   const mailer = config.smtpUrl
     ? await smtpMailer(config.smtpUrl, config.mailFrom, app.log, config.dependencyTimeoutMs)
     : outboxMailer(db, app.log);
-  const journalKeys = createJournalKeys(db, journalWrapKey(storageKey, secret));
+  const journalKeys = createJournalKeys(
+    db,
+    journalWrapKey(storageKey, secret),
+    linkJournalRoot(storageKey, secret),
+  );
   const services: Services = { config, db, secret, mailer, store, sessions, journalKeys, log: app.log };
   // Before anything is listed: files stored before the index existed get their rows.
   await indexStoredFiles(services);

@@ -3,16 +3,18 @@
  * database: races on the 100-file cap and on the mailed code, the cap on wrong answers over a link's life,
  * the audit entries, the link's address never taken from a request's Host, and staff dedupe beside a link.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hkdfSync } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
 import { MAX_WRONG_TOTAL } from '../src/client-links/links.js';
 import { createClient, pdfBytes, requestLink, sha256 } from './docs-helpers.js';
-import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
+import { seedPeople, startApp, TEST_STORAGE_KEY, type Agent, type TestApp } from './harness.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
+const hkdf = (master: Buffer, label: string) =>
+  Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, 32));
 
 describe('client request links under attack', () => {
   let app: TestApp;
@@ -266,6 +268,31 @@ describe('client request links under attack', () => {
     expect((await people.volA.call('DELETE', `/api/clients/${first.clientId}/link`)).status).toBe(200);
     // Revoking ended its sessions too.
     expect((await phone.get('/api/link/session/journal-key')).status).toBe(401);
+  });
+
+  it('derives the link journal key from the storage key: nothing a backup holds gives it, and it stays the same for the link', async () => {
+    const link = await requested();
+    const id = await linkId(link.token);
+    const first = await (await linkSessionFor(link.token, link.email)).get('/api/link/session/journal-key');
+    const later = await (await linkSessionFor(link.token, link.email)).get('/api/link/session/journal-key');
+    expect(later.body).toEqual(first.body);
+    const key = Buffer.from(first.body.key as string, 'base64');
+    // The HMAC secret is in the database, and so in every backup: under no label does it give the key.
+    const { value } = await db()
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', 'hmac')
+      .executeTakeFirstOrThrow();
+    const secret = Buffer.from(value, 'base64');
+    for (const label of [`vita-docs/link-journal/v1/${id}`, `vita-docs/link-journal/v2/${id}`]) {
+      expect(hkdf(secret, label).equals(key)).toBe(false);
+      expect(hkdf(hkdf(secret, 'vita-docs/link-journal-root/v2'), label).equals(key)).toBe(false);
+    }
+    // The storage key, which no backup holds, does.
+    const root = hkdf(Buffer.from(TEST_STORAGE_KEY, 'base64'), 'vita-docs/link-journal-root/v2');
+    expect(hkdf(root, `vita-docs/link-journal/v2/${id}`).equals(key)).toBe(true);
+    // A new id for the new derivation: a phone's files kept under the old key are deleted at open.
+    expect(first.body.keyId).toBe(`link-v2-${id}`);
   });
 
   it('never builds the link from the Host header a request brings', async () => {

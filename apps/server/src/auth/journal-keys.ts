@@ -41,6 +41,14 @@ export interface JournalKeys {
   destroyAll(): Promise<void>;
   /** Deletes the keys past their lifetime that nobody asked for since (housekeeping). */
   prune(): Promise<void>;
+  /** The journal key of a client link (see {@link linkJournalRoot}): the same for the link's whole life. */
+  forLink(linkId: string): IssuedLinkKey;
+}
+
+/** A client link's journal key with its id, as the link session's answer carries it. */
+export interface IssuedLinkKey {
+  keyId: string;
+  key: Buffer;
 }
 
 /**
@@ -50,6 +58,19 @@ export interface JournalKeys {
  */
 export function journalWrapKey(storageKey: StorageKey | null, secret: Buffer): Buffer {
   return storageKey ? storageKey.derive(WRAP_LABEL) : deriveSubkey(secret, WRAP_LABEL);
+}
+
+/**
+ * The root of client links' journal keys, with its own label. Like the wrapping key, from the storage
+ * key (the HMAC secret only on S3, where there is none): the secret is in the database and so in every
+ * backup, and a backup alone must not open what a client's phone kept. The version is in the label and
+ * in each key's id, so a phone's files kept under a key of another version are known as such (an
+ * unknown key id: deleted at open, like those of a destroyed key) rather than failing to open.
+ */
+const LINK_ROOT_LABEL = 'vita-docs/link-journal-root/v2';
+
+export function linkJournalRoot(storageKey: StorageKey | null, secret: Buffer): Buffer {
+  return storageKey ? storageKey.derive(LINK_ROOT_LABEL) : deriveSubkey(secret, LINK_ROOT_LABEL);
 }
 
 /** The sealing pair's own label, so the pair is independent of every other use of the key. */
@@ -104,7 +125,7 @@ function unwrap(wrapKey: Buffer, id: string, email: string, wrapped: Buffer): Bu
   }
 }
 
-export function createJournalKeys(db: Db, wrapKey: Buffer): JournalKeys {
+export function createJournalKeys(db: Db, wrapKey: Buffer, linkRoot: Buffer): JournalKeys {
   const cutoff = () => sql<Date>`now() - make_interval(hours => ${JOURNAL_KEY_HOURS})`;
   const live = (email: string) =>
     db
@@ -160,6 +181,14 @@ export function createJournalKeys(db: Db, wrapKey: Buffer): JournalKeys {
     },
     async prune() {
       await db.deleteFrom('journal_keys').where('created_at', '<=', cutoff()).execute();
+    },
+    forLink(linkId) {
+      // Derived, not stored: it lives as long as the link (at most 14 days), and only a live session
+      // of the link is handed it.
+      return {
+        keyId: `link-v2-${linkId}`,
+        key: deriveSubkey(linkRoot, `vita-docs/link-journal/v2/${linkId}`),
+      };
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run backup -- <folder>` / `npm run restore -- <folder>` (README, "Backups"): reads the same
- * settings as the server (DATA_DIR, DATABASE_URL, S3_*), so it runs with the server's environment.
+ * settings as the server (DATA_DIR, DATABASE_URL, S3_*, the storage key, SESSION_SECRET), so it runs
+ * with the server's environment.
  */
 import path from 'node:path';
 import { ConfigError, invocationDir, loadConfig } from '../env.js';
@@ -8,7 +9,7 @@ import { backUp } from './backup.js';
 import { restore } from './restore.js';
 
 const KEY_NOTE =
-  'The storage key (STORAGE_KEY / STORAGE_KEY_FILE) is NOT in the backup: the stored files stay encrypted under it. Keep it, separately.';
+  'The storage key (STORAGE_KEY / STORAGE_KEY_FILE) is NOT in the backup: the stored files stay encrypted under it, and the backup is authenticated with it (a restore without it refuses the backup). Keep it, separately.';
 
 const [command, folderArg] = process.argv.slice(2);
 if ((command !== 'backup' && command !== 'restore') || !folderArg) {
@@ -30,6 +31,9 @@ try {
     if (manifest.storage === 's3') {
       say(
         'Files are in S3: this backup holds the database and the manifest only; back the bucket up with S3 versioning or replication.',
+      );
+      say(
+        'The backup is authenticated with a key derived from SESSION_SECRET: restore it with the same SESSION_SECRET.',
       );
     }
     say(KEY_NOTE);

@@ -1,18 +1,30 @@
 /**
- * What a backup folder holds (docs/backup in README): `manifest.json`, one JSON-lines file per table
- * under `database/`, and the stored files (still encrypted) under `files/` in the store's own layout.
+ * What a backup folder holds (docs/backup in README): `manifest.json`, its MAC in `manifest.mac`
+ * (authenticate.ts), one JSON-lines file per table under `database/`, and the stored files (still
+ * encrypted) under `files/` in the store's own layout.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type { Config } from '../env.js';
 
-export const FORMAT = 1;
+/** 2: the manifest carries each table file's SHA-256 and is authenticated (`manifest.mac`). */
+export const FORMAT = 2;
 export const MANIFEST = 'manifest.json';
+export const MANIFEST_MAC = 'manifest.mac';
+/** Where the table files are, under the backup's folder. */
+export const DATABASE_DIR = 'database';
+/** Where the stored files are, under the backup's folder. */
+export const FILES_DIR = 'files';
 
-/** Tables whose rows are not worth keeping: everyone signs in again after a restore. */
+/**
+ * Tables whose rows are not worth keeping: everyone signs in again after a restore. A backup never
+ * holds them, so a restore refuses a backup that does (their rows would be sessions and codes).
+ */
 export const NOT_BACKED_UP = new Set([
   'sessions',
+  // A client's link session too: after a restore the client opens the link again with a new code.
+  'client_link_sessions',
   'codes',
   'reset_grants',
   'rate_limits',
@@ -46,6 +58,8 @@ export interface Manifest {
   migrations: string[];
   /** Rows per table. */
   tables: Record<string, number>;
+  /** The SHA-256 of each table's file (`database/<table>.jsonl`): the MAC of the manifest covers them. */
+  tableSha256: Record<string, string>;
   storage: 'local' | 's3';
   documents: ManifestDocument[];
 }

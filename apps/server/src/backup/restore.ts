@@ -3,9 +3,15 @@
  * the schema is brought to the backup's migrations, every row loaded in one transaction, and each
  * stored file copied and checked against the manifest. Sessions were never backed up: everyone signs
  * in again. The server then starts on it as usual (and applies any newer migrations itself).
+ *
+ * A backup folder is not trusted: it may have been changed, or made up, by whoever could write where
+ * it was kept, and a restore runs with the rights of the server's account (root in a container).
+ * Before anything is written: its MAC must verify (authenticate.ts), each table file must have the
+ * SHA-256 the manifest gives, only tables a backup writes are loaded, and every stored file's path
+ * must stay inside the backup's `files/` folder (and so inside DATA_DIR's), with no link on the way.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import path from 'node:path';
@@ -15,17 +21,31 @@ import { preparePrivateDataDir } from '../data-dir.js';
 import { startEmbeddedPostgres } from '../db/embedded/cluster.js';
 import { migrationProvider } from '../db/migrations.js';
 import type { Config } from '../env.js';
-import { FORMAT, isEmptyDir, MANIFEST, quoteIdent, type Manifest } from './format.js';
+import { authenticatedManifest, backupKey } from './authenticate.js';
+import {
+  DATABASE_DIR,
+  FILES_DIR,
+  FORMAT,
+  isEmptyDir,
+  NOT_BACKED_UP,
+  quoteIdent,
+  type Manifest,
+} from './format.js';
 
 const INSERT_ROWS = 500;
+/** The names a backup gives its tables (the schema's own: lower case, digits, underscores). */
+const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
+const NOTHING_WRITTEN = 'Nothing was written.';
 
-export async function restore(
-  config: Config,
-  folder: string,
-  say: (line: string) => void,
-): Promise<Manifest> {
-  const manifest = JSON.parse(await fs.readFile(path.join(folder, MANIFEST), 'utf8')) as Manifest;
-  if (manifest.format !== FORMAT) throw new Error(`${folder} is not a backup this version can restore.`);
+export async function restore(config: Config, given: string, say: (line: string) => void): Promise<Manifest> {
+  // The folder itself may be reached through a link (`/backups/latest`); nothing inside it may.
+  const folder = await fs.realpath(given).catch(() => {
+    throw new Error(`${given} is not a backup: there is no such folder.`);
+  });
+  const { key } = await backupKey(config);
+  const manifest = parseManifest(await authenticatedManifest(folder, key), folder);
+  await checkTables(folder, manifest);
+  await checkStoredFiles(folder, manifest);
   const known = Object.keys(await migrationProvider.getMigrations());
   const unknown = manifest.migrations.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
@@ -80,7 +100,7 @@ async function loadDatabase(connection: pg.ClientConfig, folder: string, manifes
     // Rows the migrations themselves made (defaults) give way to the backup's.
     if (tables.length > 0) await client.query(`TRUNCATE ${tables.map(quoteIdent).join(', ')} CASCADE`);
     for (const table of await referencedFirst(client, tables)) {
-      await loadTable(client, table, path.join(folder, 'database', `${table}.jsonl`));
+      await loadTable(client, table, path.join(folder, DATABASE_DIR, `${table}.jsonl`), manifest);
     }
     await resetSequences(client);
     await client.query('COMMIT');
@@ -125,19 +145,118 @@ async function referencedFirst(client: pg.Client, tables: string[]): Promise<str
   return ordered;
 }
 
-async function loadTable(client: pg.Client, table: string, file: string): Promise<void> {
+/** The manifest's contents, once its MAC verified. */
+function parseManifest(bytes: Buffer, folder: string): Manifest {
+  const manifest = JSON.parse(bytes.toString('utf8')) as Manifest;
+  if (manifest.format !== FORMAT) throw new Error(`${folder} is not a backup this version can restore.`);
+  return manifest;
+}
+
+const refuse = (why: string) => new Error(`Refusing to restore: ${why}. ${NOTHING_WRITTEN}`);
+
+/** Throws when an entry of the backup (`parts` under the folder) or a folder on its way is a link or missing. */
+async function assertPlain(folder: string, parts: string[], what: string): Promise<void> {
+  for (let i = 1; i <= parts.length; i += 1) {
+    const entry = parts.slice(0, i).join('/');
+    const stat = await fs.lstat(path.join(folder, ...parts.slice(0, i))).catch(() => null);
+    if (!stat) throw refuse(`the backup's entry ${entry} (${what}) is missing`);
+    if (stat.isSymbolicLink()) {
+      throw refuse(
+        `the backup's entry ${entry} (${what}) is a link; a backup holds none, and a link could lead anywhere`,
+      );
+    }
+    const last = i === parts.length;
+    if (last ? !stat.isFile() : !stat.isDirectory()) {
+      throw refuse(`the backup's entry ${entry} (${what}) is not a ${last ? 'file' : 'folder'}`);
+    }
+  }
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/**
+ * Only tables a backup writes, each file a plain file with the SHA-256 the (authenticated) manifest
+ * gives: a row planted in a table file, or a table a backup never holds (`sessions`), is refused.
+ */
+async function checkTables(folder: string, manifest: Manifest): Promise<void> {
+  for (const table of Object.keys(manifest.tables)) {
+    if (!TABLE_NAME.test(table) || NOT_BACKED_UP.has(table)) {
+      throw refuse(`the backup lists the table ${JSON.stringify(table)}, which a backup never holds`);
+    }
+    const entry = [DATABASE_DIR, `${table}.jsonl`];
+    await assertPlain(folder, entry, `the table ${table}`);
+    const expected = manifest.tableSha256[table];
+    if (expected === undefined || (await sha256Of(path.join(folder, ...entry))) !== expected) {
+      throw refuse(
+        `the backup does not verify: its table file ${entry.join('/')} was changed since the backup was taken (its SHA-256 differs from the manifest's)`,
+      );
+    }
+  }
+}
+
+/** The parts of a stored file's path; throws, naming the entry, for one that could leave the folder. */
+function storedParts(stored: string, docKey: string): string[] {
+  const parts = typeof stored === 'string' ? stored.split('/') : [];
+  const confined =
+    parts.length > 0 &&
+    !path.isAbsolute(stored) &&
+    parts.every((part) => part !== '' && part !== '.' && part !== '..' && !/[\\\0]/.test(part));
+  if (!confined) {
+    throw refuse(
+      `the backup's entry ${JSON.stringify(stored)} (the file of ${docKey}) is not a path inside its ${FILES_DIR} folder (an absolute path, .. or an empty part)`,
+    );
+  }
+  return parts;
+}
+
+/** Every stored file's path stays inside `files/`, with no link on the way, and is named once. */
+async function checkStoredFiles(folder: string, manifest: Manifest): Promise<void> {
+  if (manifest.storage !== 'local') return;
+  const seen = new Set<string>();
+  for (const doc of manifest.documents) {
+    if (!doc.stored) {
+      throw new Error(
+        `The manifest has no stored file for ${doc.key}: the backup is incomplete. ${NOTHING_WRITTEN}`,
+      );
+    }
+    const parts = storedParts(doc.stored.path, doc.key);
+    if (seen.has(doc.stored.path)) {
+      throw refuse(`the backup names its entry ${FILES_DIR}/${doc.stored.path} for two documents`);
+    }
+    seen.add(doc.stored.path);
+    await assertPlain(folder, [FILES_DIR, ...parts], `the file of ${doc.key}`);
+  }
+}
+
+async function loadTable(client: pg.Client, table: string, file: string, manifest: Manifest): Promise<void> {
   const insert = `INSERT INTO ${quoteIdent(table)} SELECT * FROM json_populate_recordset(NULL::${quoteIdent(table)}, $1::json)`;
   let batch: string[] = [];
   const flush = async () => {
     if (batch.length > 0) await client.query(insert, [`[${batch.join(',')}]`]);
     batch = [];
   };
-  for await (const line of readline.createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (!line) continue;
-    batch.push(line);
-    if (batch.length >= INSERT_ROWS) await flush();
+  // Hashed again as it is read: a file changed since it was checked is refused before the commit.
+  const hash = createHash('sha256');
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const input = handle.createReadStream();
+  input.on('data', (chunk) => hash.update(chunk));
+  try {
+    for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+      if (!line) continue;
+      batch.push(line);
+      if (batch.length >= INSERT_ROWS) await flush();
+    }
+    await flush();
+  } finally {
+    input.destroy();
   }
-  await flush();
+  if (hash.digest('hex') !== manifest.tableSha256[table]) {
+    throw new Error(`Refusing to restore: the table file of ${table} changed while it was restored.`);
+  }
 }
 
 /** Serial columns continue after the restored rows. */
@@ -156,18 +275,43 @@ async function resetSequences(client: pg.Client): Promise<void> {
   }
 }
 
-/** Copies each document's stored file into place, refusing any whose bytes differ from the manifest's. */
+/**
+ * Copies each document's stored file into place, refusing any whose bytes differ from the manifest's.
+ * The paths were checked (checkStoredFiles); the copy still follows no link, in the backup or in
+ * DATA_DIR, and never writes over a file.
+ */
 async function copyFiles(folder: string, root: string, manifest: Manifest): Promise<void> {
-  await fs.mkdir(root, { recursive: true, mode: 0o700 });
+  await mkdirNoLink(path.dirname(root), [path.basename(root)]);
   for (const doc of manifest.documents) {
     if (!doc.stored)
       throw new Error(`The manifest has no stored file for ${doc.key}: the backup is incomplete.`);
-    const bytes = await fs.readFile(path.join(folder, 'files', doc.stored.path));
+    const parts = storedParts(doc.stored.path, doc.key);
+    const source = await fs.open(
+      path.join(folder, FILES_DIR, ...parts),
+      constants.O_RDONLY | constants.O_NOFOLLOW,
+    );
+    const bytes = await source.readFile().finally(() => source.close());
     if (createHash('sha256').update(bytes).digest('hex') !== doc.stored.sha256) {
       throw new Error(`The backup's file for ${doc.key} is damaged (its SHA-256 differs from the manifest).`);
     }
-    const target = path.join(root, doc.stored.path);
-    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    await fs.writeFile(target, bytes, { mode: 0o600, flag: 'wx' });
+    await mkdirNoLink(root, parts.slice(0, -1));
+    // `wx` (O_CREAT | O_EXCL) neither follows a link nor writes over anything.
+    await fs.writeFile(path.join(root, ...parts), bytes, { mode: 0o600, flag: 'wx' });
+  }
+}
+
+/** Makes the folders `parts` under `base` one by one (0700), refusing any that is a link. */
+async function mkdirNoLink(base: string, parts: string[]): Promise<void> {
+  let dir = base;
+  for (const part of parts) {
+    dir = path.join(dir, part);
+    const stat = await fs.lstat(dir).catch(() => null);
+    if (!stat) {
+      await fs.mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      if ((await fs.lstat(dir)).isDirectory()) continue;
+    } else if (stat.isDirectory()) continue;
+    throw new Error(`Refusing to restore: ${dir} in DATA_DIR is a link or not a folder.`);
   }
 }

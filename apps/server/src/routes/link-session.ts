@@ -42,7 +42,6 @@ import { cookieSecure } from '../http/security.js';
 import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
-import { deriveSubkey } from '../storage/encryption.js';
 import { LINK_SECONDS } from '../storage/types.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
@@ -263,16 +262,16 @@ function linkChecklistRoutes(app: FastifyInstance, services: Services): void {
 
 /**
  * The link's journal key: the client's phone seals the files it queued under it (IndexedDB), so a reload
- * loses none. Derived from the server's secret and the link, handed only to a live session of that link
+ * loses none. Derived from the storage key and the link (journal-keys.ts), handed only to a live session of that link
  * (never cached): once the link is revoked, done or expired, what the phone kept never opens again.
  */
 function linkJournalKeyRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'linkJournalKey', async ({ request, reply }) => {
     const { link } = await linkSession(services, request);
     void reply.header('cache-control', 'no-store');
-    const key = deriveSubkey(services.secret, `vita-docs/link-journal/v1/${link.id}`);
+    const { keyId, key } = services.journalKeys.forLink(link.id);
     return {
-      keyId: `link-${link.id}`,
+      keyId,
       key: key.toString('base64'),
       ...sealingPair(key),
       expiresAt: link.expires_at.toISOString(),

@@ -74,7 +74,7 @@ async function createKeyFile(file: string): Promise<Buffer | null> {
 /** Reads the key a source names (creating the default file when allowed); null when the file is missing. */
 async function readKey(
   source: StorageKeySource,
-  options: { dataDir: string; mayCreate: boolean; log: FastifyBaseLogger },
+  options: { dataDir: string; mayCreate: boolean; log: Pick<FastifyBaseLogger, 'warn'> },
 ): Promise<Buffer | null> {
   if (source.kind === 'value') return source.key;
   await assertOutside(source.path, options.dataDir);
@@ -154,4 +154,20 @@ export async function loadStorageKey(
     );
   }
   return key;
+}
+
+/**
+ * The storage key a source names, for the backup commands: read, never made (a backup and a restore
+ * are run with the key the server has), with the server's checks of the key file. The fingerprint is
+ * the caller's to compare with the database's.
+ */
+export async function readStorageKey(source: StorageKeySource, dataDir: string): Promise<StorageKey> {
+  const master = await readKey(source, { dataDir, mayCreate: false, log: { warn: () => undefined } });
+  if (!master) {
+    throw new Error(
+      `There is no storage key at ${source.kind === 'file' ? source.path : 'STORAGE_KEY'}. Run the command with the ` +
+        'storage key the server has (STORAGE_KEY or STORAGE_KEY_FILE): a backup is authenticated with it.',
+    );
+  }
+  return storageKeyFrom(master);
 }
