@@ -42,7 +42,7 @@ export async function backupKey(config: Config): Promise<BackupKey> {
 }
 
 /** The MAC of a manifest's bytes, as `manifest.mac` holds it (hex, one line). */
-export const macOf = (key: Buffer, manifest: Buffer): string =>
+const macOf = (key: Buffer, manifest: Buffer): string =>
   createHmac('sha256', key).update(manifest).digest('hex');
 
 /** Writes the manifest and its MAC. */
