@@ -35,7 +35,7 @@ import {
   reserveDocument,
   type Reservation,
 } from '../documents/documents.js';
-import { settle } from '../documents/lifecycle.js';
+import { refusalOf, settle } from '../documents/lifecycle.js';
 import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import { cookieSecure } from '../http/security.js';
@@ -509,11 +509,21 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
   });
 }
 
-/** One of this link's own uploads; 404 for any other key (another client's, one stored before). */
-async function ownUpload(db: Db, link: LinkRow, key: string) {
+/**
+ * One of this link's own uploads; 404 for any other key (another client's, one stored before). With
+ * `sayWhyRefused`, one of its own refused after it arrived (a volunteer's list settled it first) answers
+ * with the reason instead.
+ */
+async function ownUpload(db: Db, link: LinkRow, key: string, sayWhyRefused = false) {
   const row = await findDocument(db, key);
-  if (!row || row.uploaded_by !== linkUploader(link.id) || row.client_id !== link.client_id)
-    throw notFound('That upload was not started, or it was deleted.');
+  const uploader = linkUploader(link.id);
+  if (!row || row.uploaded_by !== uploader || row.client_id !== link.client_id) {
+    const refusal =
+      row || !sayWhyRefused
+        ? undefined
+        : await refusalOf(db, key, { clientId: link.client_id, uploadedBy: uploader });
+    throw refusal ?? notFound('That upload was not started, or it was deleted.');
+  }
   return row;
 }
 
@@ -522,7 +532,7 @@ function linkCompleteRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkComplete', async ({ body, request }) => {
     const { link, client } = await linkSession(services, request);
-    const row = await ownUpload(db, link, body.key);
+    const row = await ownUpload(db, link, body.key, true);
     let doc = row;
     if (row.state !== 'stored') {
       const settled = await settle(services, row);
