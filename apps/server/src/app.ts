@@ -52,7 +52,7 @@ import { seasonDownloadRoute } from './routes/season-download.js';
 import { resumeSeasonClose } from './season.js';
 import { runRetention } from './retention.js';
 import { createObjectStore } from './storage/create.js';
-import { indexStoredFiles, settleInterrupted, sweep } from './documents/lifecycle.js';
+import { indexStoredFiles, pruneRefusals, settleInterrupted, sweep } from './documents/lifecycle.js';
 import { encryptStoredFiles } from './storage/encrypt-existing.js';
 import { fixDocumentNames } from './documents/rename.js';
 import { claimRun } from './recurring.js';
@@ -376,6 +376,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
     Promise.all([
       pruneSessions(db, policy),
       pruneRateLimits(db),
+      pruneRefusals(db),
       pruneCodes(db),
       pruneThrottle(db),
       services.journalKeys.prune(),

@@ -180,13 +180,13 @@ const MATRIX: Record<EndpointName, Row> = {
   ],
   getConsentText: [() => ['GET', '/api/admin/consent-text'], ADMIN_ONLY(200)],
   setConsentText: [() => ['POST', '/api/admin/consent-text', { en: '', es: '' }], ADMIN_ONLY(200)],
-  // The client's volunteer, officers and admins may ask a client for documents (client-links.test.ts).
+  // Like its documents: the client's volunteer and admins may ask a client for documents (client-links.test.ts).
   createClientLink: [
     (w) => ['POST', `/api/clients/${w.clientId}/link`, { categories: ['13614-C'] }],
-    [401, 401, 200, 403, 200, 200],
+    OWNER_OR_ADMIN(200),
   ],
-  clientLinkStatus: [(w) => ['GET', `/api/clients/${w.clientId}/link`], [401, 401, 200, 403, 200, 200]],
-  revokeClientLink: [(w) => ['DELETE', `/api/clients/${w.clientId}/link`], [401, 401, 200, 403, 200, 200]],
+  clientLinkStatus: [(w) => ['GET', `/api/clients/${w.clientId}/link`], OWNER_OR_ADMIN(200)],
+  revokeClientLink: [(w) => ['DELETE', `/api/clients/${w.clientId}/link`], OWNER_OR_ADMIN(200)],
   newFromClients: [() => ['GET', '/api/client-links/new'], SIGNED_IN(200)],
   // No signed-in session opens a link: an unknown token is gone, and the link session's calls need its cookie.
   linkOpen: [() => ['POST', '/api/link/open', { token: 'A'.repeat(43) }], PUBLIC(410)],

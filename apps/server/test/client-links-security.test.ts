@@ -8,9 +8,18 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
-import { MAX_WRONG_TOTAL } from '../src/client-links/links.js';
+import { LINK_REQUEST_LIMITS, LINK_WRITES_PER_MINUTE, MAX_WRONG_TOTAL } from '../src/client-links/links.js';
 import { createClient, pdfBytes, requestLink, sha256 } from './docs-helpers.js';
-import { seedPeople, startApp, TEST_STORAGE_KEY, type Agent, type TestApp } from './harness.js';
+import {
+  mailsSent,
+  register,
+  seedPeople,
+  signIn,
+  startApp,
+  TEST_STORAGE_KEY,
+  type Agent,
+  type TestApp,
+} from './harness.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
 const hkdf = (master: Buffer, label: string) =>
@@ -338,4 +347,98 @@ describe('client request links under attack', () => {
     expect(row).toEqual({ state: 'stored', uploaded_by: 'vola@example.org' });
     expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient).not.toContain(staffKey);
   });
+
+  it(`refuses request links to one client past ${LINK_REQUEST_LIMITS.perClient.max} a day, saying when to try again`, async () => {
+    const { max } = LINK_REQUEST_LIMITS.perClient;
+    const { clientId, email } = await requested();
+    for (let i = 1; i < max; i += 1)
+      expect(
+        (await people.volA.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] })).status,
+      ).toBe(200);
+    const mailed = (await app.outbox()).filter((m) => m.to === email).length;
+    // Another volunteer's or an admin's request counts for the client too.
+    const refused = await people.admin.post(`/api/clients/${clientId}/link`, {
+      categories: ['13614-C'],
+      message: 'spam',
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe(
+      `A client can be sent at most ${max} request links a day. Try again in 24 hours.`,
+    );
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+    await mailsSent(app, people.admin);
+    expect((await app.outbox()).filter((m) => m.to === email)).toHaveLength(mailed);
+    // The open link is still the last one that was sent.
+    expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.request.state).toBe('open');
+  });
+
+  it(`refuses a volunteer's request links past ${LINK_REQUEST_LIMITS.perVolunteer.max} an hour, saying when to try again`, async () => {
+    const { max } = LINK_REQUEST_LIMITS.perVolunteer;
+    await register(app, 'busy@example.org');
+    await people.admin.post('/api/admin/users/busy%40example.org/approve', { approved: true });
+    const busy = await signIn(app, 'busy@example.org');
+    for (let i = 0; i < max; i += 1) await requestLink(busy, ['13614-C']);
+    const clientId = await createClient(busy, 'one-more@example.org');
+    const refused = await busy.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(
+      new RegExp(
+        `^You can send at most ${max} request links an hour\\. Try again in (1 hour|\\d+ minutes)\\.$`,
+      ),
+    );
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    // Another volunteer is not held up by it.
+    expect((await requestLink(people.volB, ['13614-C'])).res.status).toBe(200);
+  });
+
+  it("audits a link session's changes of state only, and refuses its writes past the limit a minute", async () => {
+    const { token, email, clientId } = await requested(['13614-C', 'Banking Info']);
+    const phone = await linkSessionFor(token, email);
+    const bytes = pdfBytes();
+    const signed = await presign(phone, bytes);
+    await fetch(signed.body.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...(signed.body.headers ?? {}) },
+      body: bytes,
+    });
+    for (let i = 0; i < 50; i += 1) {
+      expect((await phone.post('/api/link/session/complete', { key: signed.body.key })).status).toBe(200);
+      const answer = { docType: 'Banking Info', missing: true, note: 'none' };
+      expect((await phone.post('/api/link/session/answer', answer)).status).toBe(200);
+    }
+    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
+    const count = async (action: string) =>
+      (await auditOf(clientId)).filter((e) => e.action === action).length;
+    expect([await count('link.upload'), await count('link.missing'), await count('link.consent')]).toEqual([
+      1, 1, 1,
+    ]);
+    // A new note, and taking it back, are changes: each audited once.
+    await phone.post('/api/link/session/answer', { docType: 'Banking Info', missing: true, note: 'closed' });
+    await phone.post('/api/link/session/answer', { docType: 'Banking Info', missing: false });
+    await phone.post('/api/link/session/answer', { docType: 'Banking Info', missing: false });
+    expect(await count('link.missing')).toBe(3);
+
+    // Toggling on another link: every write counts, and past the limit a minute it is refused.
+    const other = await requested(['13614-C']);
+    const toggler = await linkSessionFor(other.token, other.email);
+    const statuses: number[] = [];
+    let refusal: Awaited<ReturnType<typeof toggler.post<{ error: string }>>> | undefined;
+    // The consent of linkSessionFor was the first write of this minute.
+    for (let i = 1; i <= LINK_WRITES_PER_MINUTE; i += 1) {
+      const res = await toggler.post('/api/link/session/answer', {
+        docType: '13614-C',
+        missing: i % 2 === 1,
+      });
+      statuses.push(res.status);
+      if (res.status === 429) refusal = res;
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect(refusal?.body.error).toBe(EN.tooFast);
+    expect(Number(refusal?.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    const toggles = (await auditOf(other.clientId)).filter((e) => e.action === 'link.missing');
+    expect(toggles.length).toBe(LINK_WRITES_PER_MINUTE - 1);
+    // Reading is not writing: the checklist still opens.
+    expect((await toggler.get('/api/link/session/checklist')).status).toBe(200);
+  }, 90_000);
 });

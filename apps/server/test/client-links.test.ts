@@ -103,11 +103,33 @@ describe('client document requests', () => {
     ).toBe(403);
     expect((await people.volB.get(`/api/clients/${clientId}/link`)).status).toBe(403);
     expect(
-      (await people.officer.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] })).status,
-    ).toBe(200);
-    expect(
       (await people.volA.post(`/api/clients/NoSuchClient1234/link`, { categories: ['13614-C'] })).status,
     ).toBe(404);
+  });
+
+  it("keeps a volunteer's client links from officers, as its documents are; admins may", async () => {
+    const { clientId, token } = await requested(['13614-C']);
+    const documents = await people.officer.get(`/api/docs/list/${clientId}?docType=13614-C`);
+    expect(documents.status).toBe(403);
+    // Each link route refuses the officer as the document list does: no status (the client's email,
+    // uploads and notes), no new link mailed to the client, no revoke of the owner's live link.
+    const asOfficer = [
+      await people.officer.get(`/api/clients/${clientId}/link`),
+      await people.officer.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'], message: 'hi' }),
+      await people.officer.del(`/api/clients/${clientId}/link`),
+    ];
+    expect(asOfficer.map((r) => [r.status, r.body.error])).toEqual(
+      asOfficer.map(() => [documents.status, documents.body.error]),
+    );
+    // The owner's link still works.
+    expect((await (await app.agent().prime()).post('/api/link/open', { token })).status).toBe(200);
+    const byAdmin = await people.admin.get(`/api/clients/${clientId}/link`);
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body.request).toMatchObject({ state: 'open' });
+    expect(
+      (await people.admin.post(`/api/clients/${clientId}/link`, { categories: ['13614-C'] })).status,
+    ).toBe(200);
+    expect((await people.admin.del(`/api/clients/${clientId}/link`)).status).toBe(200);
   });
 
   it('opens a link session only with the mailed code: HttpOnly, SameSite=Strict, path-scoped cookie', async () => {
@@ -513,5 +535,33 @@ describe('client document requests', () => {
     const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=13614-C`);
     expect(listed.status).toBe(200);
     expect(listed.body.items).toEqual([]);
+  });
+
+  it("stores nothing through an upload URL handed out before I'm done", async () => {
+    const { token, email, clientId } = await requested(['13614-C']);
+    const phone = await linkSessionFor(token, email);
+    await phone.post('/api/link/session/consent', { version: '1' });
+    const bytes = pdfBytes();
+    const presign = await phone.post('/api/link/session/presign', {
+      docType: '13614-C',
+      filename: 'after-done.pdf',
+      contentType: 'application/pdf',
+      size: bytes.length,
+      sha256: sha256(bytes),
+    });
+    expect(presign.status).toBe(200);
+    expect((await phone.post('/api/link/session/done')).status).toBe(200);
+    const put = await fetch(presign.body.url as string, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/pdf', ...(presign.body.headers ?? {}) },
+      body: bytes,
+    });
+    expect(put.ok).toBe(false);
+    expect((await phone.post('/api/link/session/complete', { key: presign.body.key })).status).toBe(401);
+    const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=13614-C`);
+    expect(listed.body.items).toEqual([]);
+    expect(
+      await db().selectFrom('documents').select('key').where('client_id', '=', clientId).execute(),
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { buildDocKey, endpoints } from '@vita-docs/core';
 import { indexStoredFiles, settleInterrupted, sweep } from '../src/documents/lifecycle.js';
 import { samplePdf } from './storage.js';
 import { inspectZip } from './zip-inspect.js';
-import { createClient, pdfBytes, sha256, upload } from './docs-helpers.js';
+import { createClient, pdfBytes, requestLink, sha256, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type TestApp } from './harness.js';
 import { startS3rver } from './s3rver.js';
 
@@ -489,6 +489,50 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       const zip = await JSZip.loadAsync(Buffer.from(await res.arrayBuffer()), { checkCRC32: true });
       expect(zip.file('Banking Info/v.pdf')).toBeNull();
       expect(await zip.file('MISSING-FILES.txt')!.async('string')).toContain('Banking Info/v.pdf');
+    },
+  );
+
+  it.runIf(storeKind === 's3')(
+    'answers a complete that comes after a list refused the bytes with the reason, on both upload paths',
+    async () => {
+      const declared = pdfBytes(9_000);
+      const sent = Buffer.from(declared);
+      sent.writeUInt8(sent.readUInt8(4_000) ^ 0xff, 4_000);
+      const put = (url: string, headers: Record<string, string> | undefined) =>
+        fetch(url, { method: 'PUT', headers: { 'content-type': 'application/pdf', ...headers }, body: sent });
+      const declaration = {
+        docType: '13614-C',
+        filename: 'bad.pdf',
+        contentType: 'application/pdf',
+        size: declared.length,
+        sha256: sha256(declared),
+      };
+
+      // Staff: presign, PUT other bytes, a list settles (refuses) them, then complete.
+      const clientId = await createClient(people.volA);
+      const presign = await people.volA.post(`/api/docs/presign/${clientId}`, declaration);
+      expect((await put(presign.body.url, presign.body.headers)).status).toBe(200);
+      expect(await list(clientId, '13614-C')).toEqual([]);
+      const complete = await people.volA.post('/api/docs/complete', { key: presign.body.key });
+      expect([complete.status, complete.body.code]).toEqual([400, 'bad_digest']);
+      expect(complete.body.error).toContain('arrived different');
+
+      // A link session's upload, refused by the volunteer's list before the phone completes it.
+      const link = await requestLink(people.volA, ['13614-C']);
+      const phone = await app.agent().prime();
+      const since = (await app.outbox()).length;
+      expect((await phone.post('/api/link/open', { token: link.token })).status).toBe(200);
+      const code = await app.latestCode(link.email, since);
+      expect((await phone.post('/api/link/verify', { token: link.token, code })).status).toBe(200);
+      await phone.post('/api/link/session/consent', { version: '1' });
+      const linkPresign = await phone.post('/api/link/session/presign', declaration);
+      expect((await put(linkPresign.body.url, linkPresign.body.headers)).status).toBe(200);
+      expect(await list(link.clientId, '13614-C')).toEqual([]);
+      const linkComplete = await phone.post('/api/link/session/complete', { key: linkPresign.body.key });
+      expect([linkComplete.status, linkComplete.body.code]).toEqual([400, 'bad_digest']);
+      // Another's session learns nothing of it: the key is not its own.
+      const other = await people.volB.post('/api/docs/complete', { key: linkPresign.body.key });
+      expect(other.status).toBe(403);
     },
   );
 });

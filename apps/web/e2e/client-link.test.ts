@@ -322,13 +322,30 @@ describe('a request link refuses what it must', () => {
     await form.getByText(/this is version 2\.$/).waitFor();
     await desk.close();
 
+    // Another client: Dora has had her requests for the day (the next test).
+    const dana = await api.createClient('Dana', 'Consent');
     const client = await app.visit();
-    await openWithCode(app, client, await request());
+    await openWithCode(app, client, await request(dana.clientId), dana.email);
     await client.page.getByText('Volunteers of Site 12 see what you add. It is deleted in May.').waitFor();
     expect(await client.page.locator('main').textContent()).not.toContain(CLIENT_LINK_TEXTS.en.consent);
     await client.page.getByRole('checkbox', { name: 'I agree' }).check();
     await client.page.getByRole('button', { name: 'Continue' }).click();
-    await seeHeading(client.page, 'Hi Dora, please add these documents');
+    await seeHeading(client.page, 'Hi Dana, please add these documents');
     await client.close();
+  });
+
+  it('a sixth request to one client in a day is refused, saying when to try again', async () => {
+    // Five went to Dora in the tests above.
+    const { page, dialogs } = await app.visit(DESKTOP);
+    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
+    await page.getByRole('button', { name: 'Request documents from client' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request documents' });
+    await dialog.getByRole('button', { name: 'Send link' }).click();
+    expect(await dialogs.next()).toEqual({
+      type: 'alert',
+      message: 'A client can be sent at most 5 request links a day. Try again in 24 hours.',
+    });
+    // The dialog stays as filled in, to send once the day is over.
+    expect(await dialog.getByRole('button', { name: 'Send link' }).isEnabled()).toBe(true);
   });
 });

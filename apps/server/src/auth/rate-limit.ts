@@ -11,6 +11,18 @@ export async function hitRateLimit(
   limit: number,
   windowSeconds: number,
 ): Promise<boolean> {
+  return (await takeRateLimit(db, key, limit, windowSeconds)).allowed;
+}
+
+/**
+ * {@link hitRateLimit}, also saying when its window ends: a refusal can tell the person when to try again.
+ */
+export async function takeRateLimit(
+  db: Db,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const window = sql`make_interval(secs => ${windowSeconds})`;
   const row = await db
     .insertInto('rate_limits')
@@ -21,9 +33,12 @@ export async function hitRateLimit(
         window_start: sql<Date>`CASE WHEN rate_limits.window_start < now() - ${window} THEN now() ELSE rate_limits.window_start END`,
       }),
     )
-    .returning('count')
+    .returning([
+      'count',
+      sql<number>`ceil(extract(epoch from (rate_limits.window_start + ${window} - now())))::int`.as('left'),
+    ])
     .executeTakeFirstOrThrow();
-  return row.count <= limit;
+  return { allowed: row.count <= limit, retryAfterSeconds: Math.max(1, Number(row.left)) };
 }
 
 /** Drops counters whose window ended long ago; called now and then, not per request. */

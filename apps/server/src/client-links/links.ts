@@ -9,7 +9,8 @@ import { sql, type Selectable } from 'kysely';
 import { audit } from '../audit.js';
 import type { Db } from '../db/database.js';
 import type { ClientLinksTable } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { takeRateLimit } from '../auth/rate-limit.js';
+import { HttpError, tooManyRequests } from '../http/errors.js';
 
 export type LinkRow = Selectable<ClientLinksTable>;
 
@@ -23,6 +24,63 @@ export const LINK_IDLE_MINUTES = 60;
  * may all come from its one wi-fi address; enough to stop one address trying many links.
  */
 export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 60, window: 900 } } as const;
+
+/**
+ * Request links a client can be sent a day, and a volunteer can send an hour: each mails a message the
+ * volunteer wrote to the client's address, so without a bound an account could mail anyone at will.
+ */
+export const LINK_REQUEST_LIMITS = {
+  perClient: { max: 5, window: 24 * 3600 },
+  perVolunteer: { max: 30, window: 3600 },
+} as const;
+
+/** "12 minutes", "3 hours": how long until a refused request may be sent again, rounded up. */
+export function waitInWords(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
+}
+
+/**
+ * Counts one more request link by `volunteer` for `clientId`; 429 saying when to try again once either
+ * limit of {@link LINK_REQUEST_LIMITS} is reached. The volunteer's own limit first: a volunteer refused
+ * there uses up nothing of the client's day.
+ */
+export async function claimLinkRequest(db: Db, volunteer: string, clientId: string): Promise<void> {
+  const { perVolunteer, perClient } = LINK_REQUEST_LIMITS;
+  const mine = await takeRateLimit(db, `link-request-by:${volunteer}`, perVolunteer.max, perVolunteer.window);
+  if (!mine.allowed)
+    throw tooManyRequests(
+      `You can send at most ${perVolunteer.max} request links an hour. Try again in ${waitInWords(mine.retryAfterSeconds)}.`,
+      mine.retryAfterSeconds,
+    );
+  const theirs = await takeRateLimit(db, `link-request-for:${clientId}`, perClient.max, perClient.window);
+  if (!theirs.allowed)
+    throw tooManyRequests(
+      `A client can be sent at most ${perClient.max} request links a day. Try again in ${waitInWords(theirs.retryAfterSeconds)}.`,
+      theirs.retryAfterSeconds,
+    );
+}
+
+/**
+ * Writes one link session may make a minute (consent, answers, presigns, completes, removes, Done): far
+ * above what a client adding 100 files needs, low enough that a script cannot fill the audit log or the
+ * database. Counted per link, so a second session of the same link shares it.
+ */
+export const LINK_WRITES_PER_MINUTE = 240;
+
+/** Counts one write of a link session; 429 (in the link's language) past {@link LINK_WRITES_PER_MINUTE}. */
+export async function claimLinkWrite(db: Db, link: Pick<LinkRow, 'id' | 'language'>): Promise<void> {
+  const hit = await takeRateLimit(db, `link-write:${link.id}`, LINK_WRITES_PER_MINUTE, 60);
+  if (!hit.allowed)
+    throw new HttpError(
+      429,
+      CLIENT_LINK_TEXTS[link.language].tooFast,
+      { 'retry-after': String(hit.retryAfterSeconds) },
+      'rate_limited',
+    );
+}
 
 /** A mailed code works this long. */
 export const CODE_MINUTES = 10;
@@ -74,6 +132,106 @@ export async function closeOpenLink(
     await dropPendingUploads(db, [closed.id]);
   }
   return closed;
+}
+
+/**
+ * The client's `I'm done`: closes the link as done with its sessions and, as a revoke or expiry does, its
+ * unfinished uploads (an upload URL handed out before stores nothing after). False if it was closed already.
+ */
+export async function finishLink(db: Db, linkId: string): Promise<boolean> {
+  const closed = await db
+    .updateTable('client_links')
+    .set({ closed_at: sql`now()`, closed_reason: 'done' })
+    .where('id', '=', linkId)
+    .where('closed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!closed) return false;
+  await db.deleteFrom('client_link_sessions').where('link_id', '=', linkId).execute();
+  await dropPendingUploads(db, [linkId]);
+  return true;
+}
+
+/**
+ * The client's `I don't have this` (with its note) for one category, or taking it back. True when it
+ * changed something: the same answer given again is no new event for the audit log.
+ */
+export async function setAnswer(
+  db: Db,
+  linkId: string,
+  docType: string,
+  answer: { missing: boolean; note: string | null },
+): Promise<boolean> {
+  if (!answer.missing) {
+    const removed = await db
+      .deleteFrom('client_link_answers')
+      .where('link_id', '=', linkId)
+      .where('doc_type', '=', docType)
+      .executeTakeFirst();
+    return removed.numDeletedRows > 0n;
+  }
+  const { note } = answer;
+  const written = await db
+    .insertInto('client_link_answers')
+    .values({ link_id: linkId, doc_type: docType, note })
+    .onConflict((oc) =>
+      oc
+        .columns(['link_id', 'doc_type'])
+        .doUpdateSet({ note, at: sql`now()` })
+        .where(sql<boolean>`client_link_answers.note IS DISTINCT FROM excluded.note`),
+    )
+    .returning('link_id')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
+/** Records the consent version the client ticked; true when it differs from the one already recorded. */
+export async function recordConsent(db: Db, linkId: string, version: string): Promise<boolean> {
+  const row = await db
+    .updateTable('client_links')
+    .set({ consent_version: version })
+    .where('id', '=', linkId)
+    .where(sql<boolean>`consent_version IS DISTINCT FROM ${version}`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Audits a link's completed upload once: a `complete` sent again (a retry, a script) for a file already
+ * recorded adds no entry. (The store's own `doc.upload` entry records the bytes arriving.)
+ */
+export async function auditLinkUploadOnce(
+  db: Db,
+  entry: { linkId: string; clientId: string; key: string; ip: string },
+): Promise<void> {
+  const keys = JSON.stringify([entry.key]);
+  await db
+    .insertInto('audit_log')
+    .columns(['actor', 'action', 'client_id', 'keys', 'ip'])
+    .expression(
+      db
+        .selectNoFrom([
+          sql<string>`${linkUploader(entry.linkId)}`.as('actor'),
+          sql<string>`'link.upload'`.as('action'),
+          sql<string>`${entry.clientId}`.as('client_id'),
+          sql<string>`${keys}::jsonb`.as('keys'),
+          sql<string>`${entry.ip}`.as('ip'),
+        ])
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('audit_log')
+                .select('id')
+                .where('client_id', '=', entry.clientId)
+                .where('action', '=', 'link.upload')
+                .where(sql<boolean>`keys @> ${keys}::jsonb`),
+            ),
+          ),
+        ),
+    )
+    .execute();
 }
 
 /** A season close ends every open request (and every link session) at once. */

@@ -369,6 +369,20 @@ const migrations: Record<string, Migration> = {
      )`,
     `INSERT INTO consent_text (id) VALUES (true)`,
   ),
+  '0026_link_limits': statements(
+    // Why an upload was refused after its bytes arrived (documents/lifecycle.ts): the pending row goes
+    // with the bytes, and a `complete` that comes after (a list settled it first) still answers with the
+    // reason instead of "not started". Kept a day; the sweeper prunes older ones.
+    `CREATE TABLE refused_uploads (
+       key text PRIMARY KEY,
+       client_id text NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
+       uploaded_by text,
+       kind text NOT NULL,
+       message text NOT NULL,
+       refused_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    `CREATE INDEX refused_uploads_at ON refused_uploads (refused_at)`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

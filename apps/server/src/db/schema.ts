@@ -157,6 +157,17 @@ export interface DocumentsTable {
   version: string | null;
 }
 
+/** An upload refused after its bytes arrived, kept so a later `complete` answers with the reason. */
+export interface RefusedUploadsTable {
+  key: string;
+  client_id: string;
+  uploaded_by: string | null;
+  /** A refusing StorageErrorKind: `bad_digest`, `too_large`, `unsupported_type`. */
+  kind: string;
+  message: string;
+  refused_at: CreatedAt;
+}
+
 export interface RecurringRunsTable {
   name: string;
   ran_at: Date;
@@ -296,6 +307,7 @@ export interface Database {
   client_doc_types: ClientDocTypesTable;
   audit_log: AuditLogTable;
   documents: DocumentsTable;
+  refused_uploads: RefusedUploadsTable;
   server_jobs: ServerJobsTable;
   recurring_runs: RecurringRunsTable;
   storage_key: StorageKeyTable;

@@ -12,7 +12,7 @@ import type { Db } from '../db/database.js';
 import { assertExpected, digestStream, type FileDigest } from '../storage/digest.js';
 import { FALLBACK_CONTENT_TYPE, UNSUPPORTED_TYPE_MESSAGE, tooLarge } from '../storage/filetypes.js';
 import { documentRef } from '../storage/keys.js';
-import { StorageError, type ObjectStore } from '../storage/types.js';
+import { StorageError, type ObjectStore, type StorageErrorKind } from '../storage/types.js';
 import {
   findDocument,
   markStored,
@@ -79,12 +79,7 @@ export async function settle(
       throw error;
     // The bytes go only with the pending row: if another request stored or removed it meanwhile,
     // whatever is at the key now is not this refusal's to delete.
-    const removed = await db
-      .deleteFrom('documents')
-      .where('key', '=', row.key)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (removed.numDeletedRows > 0n) {
+    if (await dropRefused(db, row, error)) {
       log.info(
         { document: documentRef(row.key), kind: error.kind },
         'upload refused after it arrived; deleted',
@@ -100,6 +95,57 @@ export async function settle(
   return current?.state === 'stored'
     ? { state: 'stored', document: toStored(current) }
     : { state: 'waiting' };
+}
+
+/**
+ * Deletes a refused pending row and, in the same transaction, records why: whichever request settled it
+ * (a list, the sweeper), the uploader's `complete` then answers with the reason. False when the row was
+ * no longer pending (another request stored or removed it).
+ */
+async function dropRefused(db: Db, row: DocumentRow, error: StorageError): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('documents')
+      .where('key', '=', row.key)
+      .where('state', '=', 'pending')
+      .returning(['client_id', 'uploaded_by'])
+      .executeTakeFirst();
+    if (!removed) return false;
+    const refusal = { kind: error.kind, message: error.message, refused_at: sql<Date>`now()` };
+    await trx
+      .insertInto('refused_uploads')
+      .values({ key: row.key, client_id: removed.client_id, uploaded_by: removed.uploaded_by, ...refusal })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ uploaded_by: removed.uploaded_by, ...refusal }))
+      .execute();
+    return true;
+  });
+}
+
+/**
+ * Why the upload at `key` was refused after it arrived, as the error to answer with; undefined if it
+ * was not (or the record was pruned). Only for the client (and uploader) given: another caller learns nothing.
+ */
+export async function refusalOf(
+  db: Db,
+  key: string,
+  owner: { clientId: string; uploadedBy?: string },
+): Promise<StorageError | undefined> {
+  let query = db
+    .selectFrom('refused_uploads')
+    .select(['kind', 'message'])
+    .where('key', '=', key)
+    .where('client_id', '=', owner.clientId);
+  if (owner.uploadedBy !== undefined) query = query.where('uploaded_by', '=', owner.uploadedBy);
+  const row = await query.executeTakeFirst();
+  return row && new StorageError(row.kind as StorageErrorKind, row.message);
+}
+
+/** Drops refusal records older than a day: every upload URL has long expired by then. */
+export async function pruneRefusals(db: Db): Promise<void> {
+  await db
+    .deleteFrom('refused_uploads')
+    .where('refused_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }
 
 /** Pending uploads settled per list, status or ZIP request (the rest wait for the next one or the sweeper). */

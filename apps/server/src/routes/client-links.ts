@@ -1,6 +1,9 @@
 /**
  * The volunteer's side of requesting documents from a client (docs/behaviour.md#requesting-documents-from-a-client):
  * create (and mail) a request link, see what came back, revoke it, and the dashboard's `New from clients`.
+ * Who may: the documents' rule ({@link clientFor}), the client's volunteer and admins. A link's status
+ * shows the client's uploads, notes and email, and creating one mails the client: an officer, who may
+ * reassign a client but not read its documents, reaches none of it.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -13,24 +16,14 @@ import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { randomToken, sha256 } from '../auth/crypto.js';
 import type { UserRow } from '../auth/sessions.js';
-import { CLIENT_NOT_FOUND, hasDocType, type ClientRow } from '../clients/clients.js';
-import { closeOpenLink, linkStatus } from '../client-links/links.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { clientFor, hasDocType } from '../clients/clients.js';
+import { claimLinkRequest, closeOpenLink, linkStatus } from '../client-links/links.js';
+import { badRequest } from '../http/errors.js';
 import { serverOrigin } from '../http/origin.js';
 import { userRoute } from '../http/route.js';
-import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 
 const NO_WAY_TO_PROVE = "Add the client's email or a client PIN first.";
-
-/** The client's volunteer, an officer or an admin may ask the client for documents; 404 / 403 otherwise. */
-async function requestableClient(db: Db, user: UserRow, clientId: string): Promise<ClientRow> {
-  const row = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
-  if (!row) throw notFound(CLIENT_NOT_FOUND);
-  if (!user.is_admin && user.role !== 'officer' && row.created_by !== user.email)
-    throw forbidden('This client belongs to another volunteer.');
-  return row;
-}
 
 /**
  * Where the link points: PUBLIC_URL, else the address this server listens on — never the request's
@@ -53,11 +46,13 @@ async function createLink(
   request: FastifyRequest,
 ) {
   const { db } = services;
-  const client = await requestableClient(db, user, clientId);
+  const client = await clientFor(db, user, clientId);
   if (!client.email && client.pin_hash === null) throw badRequest(NO_WAY_TO_PROVE);
   const categories = [...new Set(body.categories)];
   for (const name of categories)
     if (!(await hasDocType(db, client.id, name))) throw badRequest(`Unknown document type “${name}”.`);
+  // Counted once the request is known to be valid: a typo uses up nothing.
+  await claimLinkRequest(db, user.email, client.id);
   // 256 random bits in the fragment; only the hash is kept.
   const token = randomToken(32);
   const id = randomUUID();
@@ -126,7 +121,7 @@ export function clientLinkRoutes(app: FastifyInstance, services: Services): void
   );
 
   userRoute(app, 'clientLinkStatus', async ({ user, params }) => {
-    const client = await requestableClient(db, user, params.id);
+    const client = await clientFor(db, user, params.id);
     // The owner has now seen what came back: it leaves the dashboard's `New from clients`.
     if (client.created_by === user.email)
       await db
@@ -140,7 +135,7 @@ export function clientLinkRoutes(app: FastifyInstance, services: Services): void
   });
 
   userRoute(app, 'revokeClientLink', async ({ user, params, request }) => {
-    const client = await requestableClient(db, user, params.id);
+    const client = await clientFor(db, user, params.id);
     const closed = await closeOpenLink(db, client.id, 'revoked');
     if (closed)
       await audit(db, { actor: user.email, action: 'link.revoke', clientId: client.id, ip: request.ip });

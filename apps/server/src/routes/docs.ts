@@ -14,7 +14,7 @@ import {
   toDocItem,
   toStored,
 } from '../documents/documents.js';
-import { settle, settleArrived } from '../documents/lifecycle.js';
+import { refusalOf, settle, settleArrived } from '../documents/lifecycle.js';
 import { moveDocument } from '../documents/rename.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { JsonText, userRoute } from '../http/route.js';
@@ -61,6 +61,15 @@ async function requireStored(services: Services, key: string): Promise<{ content
     return { contentType: row.content_type };
   }
   throw fileGone();
+}
+
+/**
+ * What a `complete` with no upload of its client's to settle answers: the refusal when the bytes were
+ * refused after they arrived (a list or the sweeper settled them first), else "not started".
+ */
+async function noUpload(db: Db, key: string, clientId: string, row: unknown): Promise<Error> {
+  const refusal = row ? undefined : await refusalOf(db, key, { clientId });
+  return refusal ?? notFound('That upload was not started, or it was deleted.');
 }
 
 /** The document routes: uploads ({@link uploadRoutes}) and the stored files ({@link storedFileRoutes}). */
@@ -138,7 +147,7 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
     const parts = await authorizeKey(db, user, body.key);
     const row = await findDocument(db, body.key);
     if (!row || row.client_id !== parts.clientId || row.state === 'claimed')
-      throw notFound('That upload was not started, or it was deleted.');
+      throw await noUpload(db, body.key, parts.clientId, row);
     if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
     const settled = await settle(services, row);
     if (settled.state === 'refused') throw settled.error;

@@ -14,7 +14,10 @@ import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/cryp
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
 import {
+  auditLinkUploadOnce,
+  claimLinkWrite,
   claimTry,
+  finishLink,
   CODE_MINUTES,
   LINK_IDLE_MINUTES,
   LINK_IP_LIMITS,
@@ -22,6 +25,8 @@ import {
   linkState,
   linkUploader,
   MAX_WRONG_TOTAL,
+  recordConsent,
+  setAnswer,
   settleWrongTry,
   type LinkRow,
 } from '../client-links/links.js';
@@ -35,7 +40,7 @@ import {
   reserveDocument,
   type Reservation,
 } from '../documents/documents.js';
-import { settle } from '../documents/lifecycle.js';
+import { refusalOf, settle } from '../documents/lifecycle.js';
 import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import { cookieSecure } from '../http/security.js';
@@ -99,6 +104,19 @@ async function linkSession(
     .executeTakeFirst();
   if (!session) throw unauthorized(EN.expired);
   return openLink(services.db, 'id', session.link_id);
+}
+
+/**
+ * {@link linkSession} for a request that writes: each counts against the link's writes a minute (429
+ * past `LINK_WRITES_PER_MINUTE`), so no script fills the audit log or the database through it.
+ */
+async function linkWriteSession(
+  services: Services,
+  request: FastifyRequest,
+): Promise<{ link: LinkRow; client: ClientRow }> {
+  const session = await linkSession(services, request);
+  await claimLinkWrite(services.db, session.link);
+  return session;
 }
 
 function setLinkCookie(services: Services, request: FastifyRequest, reply: FastifyReply, token: string) {
@@ -327,7 +345,7 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
-    const { link, client } = await linkSession(services, request);
+    const { link, client } = await linkWriteSession(services, request);
     // What the page says it showed is not evidence alone: it must be the text served now (an admin may
     // have changed it since the page loaded), and that is the version recorded.
     const { version } = await consentForClients(db);
@@ -336,11 +354,8 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
         'The statement has changed since this page opened. Reload the page and read it again.',
       );
     const language = body.language ?? link.language;
-    await db
-      .updateTable('client_links')
-      .set({ consent_version: version })
-      .where('id', '=', link.id)
-      .execute();
+    // Ticked again (another session, a retry): recorded once.
+    if (!(await recordConsent(db, link.id, version))) return { ok: true as const };
     await audit(db, {
       actor: linkUploader(link.id),
       action: 'link.consent',
@@ -356,24 +371,14 @@ function linkAnswerRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkAnswer', async ({ body, request }) => {
-    const { link, client } = await linkSession(services, request);
+    const { link, client } = await linkWriteSession(services, request);
     if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
     // A category the volunteer removed since the request takes nothing more.
     if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
-    if (body.missing) {
-      const note = body.note?.trim() || null;
-      await db
-        .insertInto('client_link_answers')
-        .values({ link_id: link.id, doc_type: body.docType, note })
-        .onConflict((oc) => oc.columns(['link_id', 'doc_type']).doUpdateSet({ note, at: sql`now()` }))
-        .execute();
-    } else {
-      await db
-        .deleteFrom('client_link_answers')
-        .where('link_id', '=', link.id)
-        .where('doc_type', '=', body.docType)
-        .execute();
-    }
+    const note = (body.missing && body.note?.trim()) || null;
+    // The same answer again changes nothing and is not audited again.
+    if (!(await setAnswer(db, link.id, body.docType, { missing: body.missing, note })))
+      return { ok: true as const };
     await audit(db, {
       actor: linkUploader(link.id),
       action: 'link.missing',
@@ -389,16 +394,8 @@ function linkDoneRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkDone', async ({ request, reply }) => {
-    const { link, client } = await linkSession(services, request);
-    const closed = await db
-      .updateTable('client_links')
-      .set({ closed_at: sql`now()`, closed_reason: 'done' })
-      .where('id', '=', link.id)
-      .where('closed_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (!closed) throw linkGone();
-    await db.deleteFrom('client_link_sessions').where('link_id', '=', link.id).execute();
+    const { link, client } = await linkWriteSession(services, request);
+    if (!(await finishLink(db, link.id))) throw linkGone();
     void reply.clearCookie(cookieName(cookieSecure(services, request)), { path: LINK_COOKIE_PATH });
     await audit(db, {
       actor: linkUploader(link.id),
@@ -452,7 +449,7 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
   publicRoute(app, 'linkPresign', async ({ body, request }) => {
-    const { link, client } = await linkSession(services, request);
+    const { link, client } = await linkWriteSession(services, request);
     if (!link.consent_version) throw forbidden('Please agree to the statement first.');
     if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
     // A category the volunteer removed since the request takes nothing more.
@@ -508,11 +505,21 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
   });
 }
 
-/** One of this link's own uploads; 404 for any other key (another client's, one stored before). */
-async function ownUpload(db: Db, link: LinkRow, key: string) {
+/**
+ * One of this link's own uploads; 404 for any other key (another client's, one stored before). With
+ * `sayWhyRefused`, one of its own refused after it arrived (a volunteer's list settled it first) answers
+ * with the reason instead.
+ */
+async function ownUpload(db: Db, link: LinkRow, key: string, sayWhyRefused = false) {
   const row = await findDocument(db, key);
-  if (!row || row.uploaded_by !== linkUploader(link.id) || row.client_id !== link.client_id)
-    throw notFound('That upload was not started, or it was deleted.');
+  const uploader = linkUploader(link.id);
+  if (!row || row.uploaded_by !== uploader || row.client_id !== link.client_id) {
+    const refusal =
+      row || !sayWhyRefused
+        ? undefined
+        : await refusalOf(db, key, { clientId: link.client_id, uploadedBy: uploader });
+    throw refusal ?? notFound('That upload was not started, or it was deleted.');
+  }
   return row;
 }
 
@@ -520,8 +527,8 @@ function linkCompleteRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkComplete', async ({ body, request }) => {
-    const { link, client } = await linkSession(services, request);
-    const row = await ownUpload(db, link, body.key);
+    const { link, client } = await linkWriteSession(services, request);
+    const row = await ownUpload(db, link, body.key, true);
     let doc = row;
     if (row.state !== 'stored') {
       const settled = await settle(services, row);
@@ -530,14 +537,9 @@ function linkCompleteRoute(app: FastifyInstance, services: Services): void {
         throw new HttpError(409, 'The file has not arrived. Please upload it again.');
       doc = (await findDocument(db, body.key)) ?? row;
     }
-    // The store may have verified the bytes at the PUT already: each completed upload is recorded here.
-    await audit(db, {
-      actor: linkUploader(link.id),
-      action: 'link.upload',
-      clientId: client.id,
-      keys: [row.key],
-      ip: request.ip,
-    });
+    // The store may have verified the bytes at the PUT already: each completed upload is recorded here,
+    // once however often its `complete` is sent.
+    await auditLinkUploadOnce(db, { linkId: link.id, clientId: client.id, key: row.key, ip: request.ip });
     return {
       ok: true as const,
       file: {
@@ -554,7 +556,7 @@ function linkRemoveRoute(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
   publicRoute(app, 'linkRemove', async ({ body, request }) => {
-    const { link, client } = await linkSession(services, request);
+    const { link, client } = await linkWriteSession(services, request);
     const row = await ownUpload(db, link, body.key);
     await audit(db, {
       actor: linkUploader(link.id),
