@@ -28,6 +28,7 @@ export const LINK_IP_LIMITS = { open: { max: 60, window: 900 }, verify: { max: 6
 /**
  * Request links a client can be sent a day, and a volunteer can send an hour: each mails a message the
  * volunteer wrote to the client's address, so without a bound an account could mail anyone at will.
+ * @internal Exported for its tests.
  */
 export const LINK_REQUEST_LIMITS = {
   perClient: { max: 5, window: 24 * 3600 },
@@ -35,7 +36,7 @@ export const LINK_REQUEST_LIMITS = {
 } as const;
 
 /** "12 minutes", "3 hours": how long until a refused request may be sent again, rounded up. */
-export function waitInWords(seconds: number): string {
+function waitInWords(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
   const hours = Math.ceil(minutes / 60);
@@ -67,6 +68,7 @@ export async function claimLinkRequest(db: Db, volunteer: string, clientId: stri
  * Writes one link session may make a minute (consent, answers, presigns, completes, removes, Done): far
  * above what a client adding 100 files needs, low enough that a script cannot fill the audit log or the
  * database. Counted per link, so a second session of the same link shares it.
+ * @internal Exported for its tests.
  */
 export const LINK_WRITES_PER_MINUTE = 240;
 
