@@ -32,11 +32,19 @@ function serializeError(error: unknown): {
   [key: string]: unknown;
 } {
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)), stack: '' };
-  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
+  const { code, statusCode, $metadata } = error as Error & {
+    code?: unknown;
+    statusCode?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
+  // An AWS SDK error names S3's error code as its type, but an answer without a body (a HEAD's, or a
+  // proxy's 500) only as `UnknownError`: the HTTP status S3 answered is what tells them apart.
+  const httpStatusCode = $metadata?.httpStatusCode;
   return {
     type: error.name,
     ...(typeof code === 'string' && { code }),
     ...(typeof statusCode === 'number' && { statusCode }),
+    ...(typeof httpStatusCode === 'number' && { httpStatusCode }),
     message: scrub(error.message),
     stack: scrub(error.stack),
     ...(error.cause !== undefined && { cause: serializeError(error.cause) }),
