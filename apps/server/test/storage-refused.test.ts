@@ -1,10 +1,13 @@
 // A file store that refuses the server (a wrong secret key: 403 `SignatureDoesNotMatch`; an outage:
 // 500) has not lost anything: the ZIP downloads fail with 503 before any ZIP byte, and the log says
 // what S3 answered. Only an object S3 says is not there is named in MISSING-FILES.txt.
+import { rm, symlink } from 'node:fs/promises';
+import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, upload } from './docs-helpers.js';
 import { seedPeople, startApp, type Agent, type TestApp } from './harness.js';
+import { objectPath } from '../src/storage/local-layout.js';
 import { startS3rver, type S3Fault } from './s3rver.js';
 import { samplePdf } from './storage.js';
 
@@ -147,5 +150,44 @@ describe('ZIP downloads while S3 refuses the server', () => {
       expect(note, route).toMatch(/second\.pdf/);
       if (route === 'download-all') expect(note).toContain('second.pdf (no longer in storage)');
     }
+  });
+});
+
+describe('ZIP downloads while the local store cannot read a file', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    app = await startApp({}, { logLines: lines });
+    people = await seedPeople(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers 503 for a file it cannot open (not "missing"), and still names a deleted one', async () => {
+    const clientId = await createClient(people.volA);
+    const key = await upload(people.volA, clientId, 'Banking Info', 'unreadable.pdf', samplePdf('u'));
+    const file = objectPath(path.join(app.config.dataDir, 'files'), key);
+    // As root no permission stops a read: a link to itself fails to open (ELOOP) as an unreadable
+    // file or a disk error would, while the file is still there.
+    await rm(file);
+    await symlink(path.basename(file), file);
+    const from = lines.length;
+    const zip = await people.volA.get(`/api/clients/${clientId}/docs/download-all`);
+    expect(zip.status).toBe(503);
+    expect(zip.body).toMatchObject({ code: 'unavailable' });
+    expect(lines.slice(from).join('')).toContain('"code":"ELOOP"');
+
+    await rm(file);
+    const gone = await fetch(`${app.url}/api/clients/${clientId}/docs/download-all`, {
+      headers: { cookie: [...people.volA.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(gone.status).toBe(200);
+    const archive = await JSZip.loadAsync(await gone.arrayBuffer());
+    expect(await archive.file('MISSING-FILES.txt')!.async('string')).toContain(
+      'Banking Info/unreadable.pdf (no longer in storage)',
+    );
   });
 });
