@@ -86,4 +86,41 @@ describe('server log privacy', () => {
     const found = secrets.filter((secret) => log.includes(secret));
     expect(found, found.map((s) => lines.find((l) => l.includes(s))).join('\n')).toEqual([]);
   });
+
+  it('logs no query string: an email in an audit filter, a client’s name in a category note', async () => {
+    await register(app, 'quentin.query@example.org', 'Quentin', 'Querysmith');
+    const admin = await signIn('amelia.admin@example.org');
+    const clientId = (
+      (
+        await admin.post('/api/clients/new', {
+          firstName: 'Philippa',
+          lastName: 'Paramsworth',
+          email: 'philippa@client.example.org',
+          phone: '555-010-2030',
+        })
+      ).body as { client: { clientId: string } }
+    ).client.clientId;
+    await admin.post(`/api/clients/${clientId}/docs/types`, { template: 'Other', note: 'Philippa rental' });
+    const from = lines.length;
+    expect((await admin.get('/api/admin/audit?actor=someone%40example.org')).status).toBe(200);
+    expect(
+      (await admin.get(`/api/admin/audit?actor=${encodeURIComponent('quentin.query@example.org')}`)).status,
+    ).toBe(200);
+    const note = encodeURIComponent('Other (Philippa rental)');
+    expect((await admin.get(`/api/docs/list/${clientId}?docType=${note}`)).status).toBe(200);
+    expect((await admin.get(`/api/clients/${clientId}/docs/download-all?include=${note}`)).status).toBe(200);
+    // Refused and unknown requests are logged too.
+    await admin.get(
+      `/api/clients/${clientId}/docs/download-all?include=${encodeURIComponent('Philippa unknown')}`,
+    );
+    await admin.get('/api/no-such-route?actor=someone%40example.org');
+
+    const logged = lines.slice(from).join('');
+    expect(logged).toContain('/api/admin/audit');
+    for (const secret of ['someone', 'quentin', 'Philippa', 'actor=', 'docType=', 'include='])
+      expect(
+        logged,
+        lines.slice(from).find((l) => l.includes(secret)),
+      ).not.toContain(secret);
+  });
 });

@@ -19,12 +19,43 @@ export interface RecordedRequest {
 }
 
 /**
- * A proxy in front of s3rver that records every request (method, URL, headers) and passes it on
- * unchanged: what the server and the browser actually sent to "S3".
+ * An answer the proxy gives instead of passing a request on, for the requests `when` picks: a
+ * refusing S3 (wrong credentials: 403 `SignatureDoesNotMatch`; an outage: 500 with no body), which
+ * s3rver itself never gives, as it checks no signatures.
  */
-async function recordingProxy(target: number, requests: RecordedRequest[]) {
+export interface S3Fault {
+  status: number;
+  /** S3's error code, sent as an XML error body (a HEAD answer has no body whatever this says). */
+  code?: string;
+  when(request: { method: string; url: string }): boolean;
+}
+
+/**
+ * A proxy in front of s3rver that records every request (method, URL, headers) and passes it on
+ * unchanged (what the server and the browser actually sent to "S3"), unless a fault is set that
+ * picks it.
+ */
+async function recordingProxy(
+  target: number,
+  requests: RecordedRequest[],
+  faults: { current: S3Fault | null },
+) {
   const proxy = http.createServer((request, response) => {
-    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    const seen = { method: request.method ?? '', url: request.url ?? '' };
+    requests.push({ ...seen, headers: request.headers });
+    const fault = faults.current;
+    if (fault?.when(seen)) {
+      const body = fault.code
+        ? `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${fault.code}</Code><Message>${fault.code}</Message></Error>`
+        : '';
+      request.resume();
+      response.writeHead(fault.status, {
+        'content-type': 'application/xml',
+        'content-length': Buffer.byteLength(body),
+      });
+      response.end(seen.method === 'HEAD' ? undefined : body);
+      return;
+    }
     const upstream = http.request(
       {
         host: '127.0.0.1',
@@ -50,9 +81,13 @@ async function recordingProxy(target: number, requests: RecordedRequest[]) {
 
 /**
  * An in-process S3-compatible server on a random port, with one bucket, and the env to use it. With
- * `record`, the env points at a proxy that keeps every request in `requests`.
+ * `record`, the env points at a proxy that keeps every request in `requests`; with `faults`, at one
+ * that also answers what {@link S3Fault} `fault(…)` sets in S3's place (null passes all on again).
  */
-export async function startS3rver(bucket = 'vita-docs', options: { record?: boolean } = {}) {
+export async function startS3rver(
+  bucket = 'vita-docs',
+  options: { record?: boolean; faults?: boolean } = {},
+) {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
   const directory = await mkdtemp(path.join(tmpdir(), 'vita-s3rver-'));
   const server = new S3rver({
@@ -64,7 +99,8 @@ export async function startS3rver(bucket = 'vita-docs', options: { record?: bool
   });
   const { port } = await server.run();
   const requests: RecordedRequest[] = [];
-  const proxy = options.record ? await recordingProxy(port, requests) : undefined;
+  const faults: { current: S3Fault | null } = { current: null };
+  const proxy = options.record || options.faults ? await recordingProxy(port, requests, faults) : undefined;
   return {
     env: {
       S3_ENDPOINT: `http://127.0.0.1:${proxy?.port ?? port}`,
@@ -75,6 +111,19 @@ export async function startS3rver(bucket = 'vita-docs', options: { record?: bool
       S3_FORCE_PATH_STYLE: 'true',
     },
     requests,
+    fault(fault: S3Fault | null) {
+      faults.current = fault;
+    },
+    /** Deletes an object behind the server's back (s3rver checks no signature). */
+    async remove(key: string) {
+      const res = await fetch(
+        `http://127.0.0.1:${port}/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`,
+        {
+          method: 'DELETE',
+        },
+      );
+      if (!res.ok) throw new Error(`delete ${key}: ${res.status}`);
+    },
     async close() {
       await proxy?.close();
       await server.close();

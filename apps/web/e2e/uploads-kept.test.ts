@@ -7,7 +7,7 @@ import {
   logoutWithWaitingConfirm,
   messages,
 } from '@vita-docs/core';
-import type { BrowserContext, Page, Response } from 'playwright-core';
+import type { BrowserContext, Page, Response, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import type { Person } from './support/api.js';
@@ -283,6 +283,53 @@ describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     await seeHeading(page, /^Hello, Vera/); // Cancel: still signed in, the file still kept
     expect(await keptRecords(page)).toMatchObject({ entries: 1 });
 
+    await page.getByRole('button', { name: 'Logout' }).click();
+    expect(await dialogs.next()).toEqual({ type: 'confirm', message: logoutWithWaitingConfirm(1) });
+    await page.waitForURL((url) => url.pathname === '/');
+    await eventually(async () => expect(await keptRecords(page)).toBeNull());
+    await context.close();
+  });
+
+  it('Logout right after a page load asks about the kept file before its journal is open, and after', async () => {
+    const { page, context, dialogs } = await app.visit();
+    await signIn(page, vera);
+    const screen = await openCategory(page, adaId, 'Banking Info');
+    await cutUploads(context);
+    await screen.uploadFiles.setInputFiles([await pdfFixture('kept-at-logout.pdf')]);
+    await screen.queued('kept-at-logout.pdf').getByText('Ready').waitFor();
+    await screen.uploadButton.click();
+    await screen.queued('kept-at-logout.pdf').getByText(messages.waitingForConnection).waitFor();
+    expect(await keptRecords(page)).toMatchObject({ entries: 1 });
+
+    // A page load whose journal is not open yet: its key from the server is held back until Logout
+    // has been pressed, so the page cannot know yet what the device keeps (pressed within a second).
+    const held: Route[] = [];
+    const keyRoute = '**/api/me/journal-key';
+    await page.route(keyRoute, (route) => void held.push(route));
+    const keyAsked = page.waitForRequest(
+      (request) => new URL(request.url()).pathname === '/api/me/journal-key',
+    );
+    await page.goto('/home');
+    await seeHeading(page, /^Hello, Vera/);
+    await keyAsked;
+    dialogs.answerNextConfirm(false);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    for (const route of held) await route.continue();
+    await page.unroute(keyRoute);
+    expect(await dialogs.next()).toEqual({ type: 'confirm', message: logoutWithWaitingConfirm(1) });
+    await seeHeading(page, /^Hello, Vera/); // Cancel: still signed in, the file still kept
+    expect(await keptRecords(page)).toMatchObject({ entries: 1 });
+
+    // Once the page offers the kept file, Logout asks the same; OK signs out and deletes it.
+    await page
+      .getByRole('region', { name: 'Files waiting to upload' })
+      .getByText(filesWaitingMessage(1))
+      .waitFor();
+    dialogs.answerNextConfirm(false);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    expect(await dialogs.next()).toEqual({ type: 'confirm', message: logoutWithWaitingConfirm(1) });
+    await seeHeading(page, /^Hello, Vera/);
+    expect(await keptRecords(page)).toMatchObject({ entries: 1 });
     await page.getByRole('button', { name: 'Logout' }).click();
     expect(await dialogs.next()).toEqual({ type: 'confirm', message: logoutWithWaitingConfirm(1) });
     await page.waitForURL((url) => url.pathname === '/');

@@ -75,7 +75,13 @@ export async function settle(
   try {
     digest = await verify(store, row, head.size);
   } catch (error) {
-    if (!(error instanceof StorageError) || error.kind === 'failed' || error.kind === 'not_found')
+    // A store that failed or refused to answer has judged nothing: the upload waits for a retry.
+    if (
+      !(error instanceof StorageError) ||
+      error.kind === 'failed' ||
+      error.kind === 'not_found' ||
+      error.kind === 'unavailable'
+    )
       throw error;
     // The bytes go only with the pending row: if another request stored or removed it meanwhile,
     // whatever is at the key now is not this refusal's to delete.

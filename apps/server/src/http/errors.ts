@@ -126,6 +126,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         void reply
           .code(500)
           .send({ error: 'The file store could not complete the request. Please try again.' });
+      } else if (err.kind === 'unavailable') {
+        // Its cause says what the store answered (S3's status code and error code, or the errno).
+        request.log.error({ err }, 'file store unavailable or refused the server');
+        void reply.code(503).header('retry-after', '5').send({ error: err.message, code: err.code });
       } else {
         void reply.code(storageErrorStatus(err.kind)).send({ error: err.message, code: err.code });
       }

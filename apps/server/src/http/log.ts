@@ -1,19 +1,18 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Paths whose query string is a capability (a signed storage URL): logged without it. */
-const CAPABILITY_PATHS = '/api/storage/';
-
 /** Paths that name a person by email (the API's user routes): the email is not logged. */
 const USER_PATH = /^(\/api\/admin\/users\/)[^/?]+/;
 
 /**
- * The request URL as logged: signed storage URLs lose their query (`?…`), so logs never hold a
- * working link, and a user route loses its email, so logs hold no personal data.
+ * The request URL as logged: never its query, which is a capability on signed storage URLs (so logs
+ * never hold a working link) and personal data on others (`/api/admin/audit?actor=<email>`, a
+ * category's note with a client's name in `include=` or `docType=`); `?[redacted]` says there was
+ * one. A user route loses its email too, so logs hold no personal data.
  */
 function loggedUrl(url: string): string {
   const query = url.indexOf('?');
-  if (query >= 0 && url.startsWith(CAPABILITY_PATHS)) return `${url.slice(0, query)}?[redacted]`;
-  return url.replace(USER_PATH, '$1[email]');
+  const path = query >= 0 ? `${url.slice(0, query)}?[redacted]` : url;
+  return path.replace(USER_PATH, '$1[email]');
 }
 
 /** A quoted string holding a path separator: the file path an error message names (`open '/…/123_W-2 Jane.pdf'`). */
@@ -32,11 +31,19 @@ function serializeError(error: unknown): {
   [key: string]: unknown;
 } {
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)), stack: '' };
-  const { code, statusCode } = error as Error & { code?: unknown; statusCode?: unknown };
+  const { code, statusCode, $metadata } = error as Error & {
+    code?: unknown;
+    statusCode?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
+  // An AWS SDK error names S3's error code as its type, but an answer without a body (a HEAD's, or a
+  // proxy's 500) only as `UnknownError`: the HTTP status S3 answered is what tells them apart.
+  const httpStatusCode = $metadata?.httpStatusCode;
   return {
     type: error.name,
     ...(typeof code === 'string' && { code }),
     ...(typeof statusCode === 'number' && { statusCode }),
+    ...(typeof httpStatusCode === 'number' && { httpStatusCode }),
     message: scrub(error.message),
     stack: scrub(error.stack),
     ...(error.cause !== undefined && { cause: serializeError(error.cause) }),

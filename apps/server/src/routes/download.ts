@@ -7,18 +7,41 @@ import { listDocuments } from '../documents/documents.js';
 import { documentRef } from '../storage/keys.js';
 import { StorageError } from '../storage/types.js';
 import { settleArrived } from '../documents/lifecycle.js';
-import { isDependencyUnavailable } from '../db/errors.js';
 import { badRequest } from '../http/errors.js';
 import { userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { createZipNamer } from '../zip/names.js';
-import { createZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.js';
+import { startZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.js';
 
 /** The note added to an archive when documents had to be left out. */
 const MISSING_FILES_NAME = 'MISSING-FILES.txt';
 const MISSING_FILES_NOTE =
   'These documents could not be included in this download. Ask an administrator to check the server log.';
 const DAMAGED_NOTE = ' (damaged: it failed its integrity check on the server)';
+
+/** What `MISSING-FILES.txt` says after the name of a file left out, by why. */
+const LEFT_OUT_NOTES = {
+  gone: ' (no longer in storage)',
+  damaged: DAMAGED_NOTE,
+  mismatch: ' (changed or damaged since it was uploaded)',
+} as const;
+
+/**
+ * Why a file that could not be opened is left out of the archive, or null when the download must
+ * fail instead. Deleted between listing and zipping (meant to go), bytes that no longer match the
+ * index, or a file that fails its integrity check (logged by the store): the rest of the archive is
+ * still worth having. Only a store that says the file is not there has lost it: one that does not
+ * answer, or refuses the server (a wrong secret key), has judged nothing, and naming every file as
+ * gone would be false.
+ */
+function whyLeftOut(err: unknown): keyof typeof LEFT_OUT_NOTES | null {
+  if (err instanceof ZipSizeMismatch) return 'mismatch';
+  if (!(err instanceof StorageError)) return null;
+  if (err.kind === 'not_found') return 'gone';
+  if (err.kind === 'damaged') return 'damaged';
+  if (err.kind === 'conflict') return 'mismatch';
+  return null;
+}
 
 /**
  * Splits `include` into category names. Names may themselves contain commas (a note like
@@ -88,27 +111,24 @@ export function downloadRoutes(app: FastifyInstance, services: Services): void {
     });
     // Logs name documents by reference (client id and upload number), never by file name.
     const document = (entry: ZipEntry) => documentRef(keyOf.get(entry.name) ?? '');
-    const archive = createZipStream(entries(), {
+    // Started before any header goes out: a store that refuses the first file it is asked for fails
+    // the download with its status (503), not a 200 archive. After that, see `startZipStream`.
+    const archive = await startZipStream(entries(), {
       onOpenError: (err, entry) => {
-        // A store that does not answer has not lost the file: the download fails (cut off) rather
-        // than saying it is gone.
-        if (isDependencyUnavailable(err)) return false;
-        // Deleted between listing and zipping (meant to go), bytes that no longer match the index, or
-        // a file that fails its integrity check (reported, and logged by the store): either way the
-        // rest of the archive is still worth having.
-        const damaged = err instanceof StorageError && err.kind === 'damaged';
-        const mismatch =
-          err instanceof ZipSizeMismatch || (err instanceof StorageError && err.kind === 'conflict');
-        if (mismatch)
+        const why = whyLeftOut(err);
+        if (why === null) {
+          log.error({ err, document: document(entry) }, 'file store failed while zipping; download stopped');
+          return false;
+        }
+        if (why === 'mismatch')
           log.error(
-            { document: document(entry), reason: err.message },
+            { document: document(entry), reason: err instanceof Error ? err.message : '' },
             'stored file does not match its record; left out of the ZIP',
           );
-        else if (damaged) log.warn({ document: document(entry) }, 'damaged file left out of the ZIP');
+        else if (why === 'damaged')
+          log.warn({ document: document(entry) }, 'damaged file left out of the ZIP');
         else log.warn({ document: document(entry) }, 'file vanished while zipping; left out');
-        missing.push(
-          `${entry.name}${damaged ? DAMAGED_NOTE : mismatch ? ' (changed or damaged since it was uploaded)' : ' (no longer in storage)'}`,
-        );
+        missing.push(`${entry.name}${LEFT_OUT_NOTES[why]}`);
         return true;
       },
       onEntryError: (err, entry) => {

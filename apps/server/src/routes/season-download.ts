@@ -11,7 +11,8 @@ import { currentSeason } from '../season.js';
 import type { Services } from '../services.js';
 import { documentRef } from '../storage/keys.js';
 import { createZipNamer, safeSegment } from '../zip/names.js';
-import { createZipStream, type ZipEntry } from '../zip/writer.js';
+import { startZipStream, ZipSizeMismatch, type ZipEntry } from '../zip/writer.js';
+import { StorageError } from '../storage/types.js';
 
 /** An archive entry that remembers its storage key, for the log. */
 type KeyedEntry = ZipEntry & { key: string };
@@ -81,12 +82,25 @@ export function seasonDownloadRoute(app: FastifyInstance, services: Services): v
       }
     };
     await audit(db, { actor: user.email, action: 'season.download', ip: request.ip, detail: String(year) });
-    const archive = createZipStream(entries(), {
+    // Started before any header goes out: a store that refuses the first file it is asked for fails
+    // the download with its status (503), not a 200 archive. After that, see `startZipStream`.
+    const archive = await startZipStream(entries(), {
       onOpenError: (err, entry) => {
-        // One unreadable file must not cost the whole programme's archive: it is named inside instead.
         // Logs name documents by reference, never by file or client name.
         const key = (entry as Partial<KeyedEntry>).key;
-        log.warn({ err, document: key ? documentRef(key) : 'note' }, 'file left out of the season ZIP');
+        const document = key ? documentRef(key) : 'note';
+        // A store that does not answer, or refuses the server, has lost nothing: the download fails
+        // rather than name every file as gone.
+        const leftOut =
+          err instanceof ZipSizeMismatch ||
+          (err instanceof StorageError && err.kind !== 'unavailable' && err.kind !== 'failed');
+        if (!leftOut) {
+          log.error({ err, document }, 'file store failed while zipping; season download stopped');
+          return false;
+        }
+        // One file that is gone, damaged or changed must not cost the whole programme's archive: it
+        // is named inside instead.
+        log.warn({ err, document }, 'file left out of the season ZIP');
         missing.push(entry.name);
         return true;
       },

@@ -20,7 +20,7 @@ import { isMissing, objectPath } from './local-layout.js';
 import type { LocalState } from './local-state.js';
 import { readHead } from './local-write.js';
 import { SealedStream, type ByteRange } from './sealed-read.js';
-import { fileGone, StorageError, type StoredObject } from './types.js';
+import { fileGone, StorageError, storeUnavailable, type StoredObject } from './types.js';
 
 /** A stored file opened for serving (see {@link openForServing}). */
 export interface OpenedObject {
@@ -62,14 +62,17 @@ interface OpenFile {
   first?: Buffer;
 }
 
-/** Opens a file, or null when there is none (or it is not a file). */
+/**
+ * Opens a file, or null when there is none (or it is not a file). Any other failure (EACCES, EIO,
+ * EMFILE) is `unavailable`: the file may be there, so it is never reported as gone.
+ */
 async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats } | null> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
   } catch (error) {
     if (isMissing(error)) return null;
-    throw error;
+    throw storeUnavailable(error);
   }
   try {
     const info = await handle.stat();
@@ -78,7 +81,7 @@ async function openFile(file: string): Promise<{ handle: FileHandle; info: Stats
     return null;
   } catch (error) {
     await handle.close();
-    throw error;
+    throw storeUnavailable(error);
   }
 }
 

@@ -7,9 +7,12 @@ import { Readable } from 'node:stream';
 import { contentTypeFromName, servedContentType } from './filetypes.js';
 import { assertDocKey } from './keys.js';
 import { isNotFound, type S3Context } from './s3-context.js';
-import { fileGone, StorageError, type StoredObject } from './types.js';
+import { fileGone, StorageError, storeUnavailable, type StoredObject } from './types.js';
 
-/** One object's metadata, or null when it is not there. */
+/**
+ * One object's metadata, or null when S3 says it is not there; any other failure (a refusal, an
+ * outage, a timeout) is `unavailable`, never "not there".
+ */
 export async function headObject(ctx: S3Context, key: string): Promise<StoredObject | null> {
   assertDocKey(key);
   try {
@@ -23,13 +26,16 @@ export async function headObject(ctx: S3Context, key: string): Promise<StoredObj
     };
   } catch (error) {
     if (isNotFound(error)) return null;
-    throw error;
+    throw storeUnavailable(error);
   }
 }
 
 const changed = () => new StorageError('conflict', 'The stored file was changed after it was checked.');
 
-/** See `ObjectStore.open`: `not_found`, or `conflict` when `options.version` is not the object's. */
+/**
+ * See `ObjectStore.open`: `not_found` only when S3 says the object is not there, `conflict` when
+ * `options.version` is not the object's, `unavailable` for any other answer (or none).
+ */
 export async function openObject(
   ctx: S3Context,
   key: string,
@@ -53,8 +59,9 @@ export async function openObject(
     }
     return { size: out.ContentLength ?? 0, stream: out.Body, ...(out.ETag ? { version: out.ETag } : {}) };
   } catch (error) {
+    if (error instanceof StorageError) throw error;
     if (isNotFound(error)) throw fileGone();
     if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) throw changed();
-    throw error;
+    throw storeUnavailable(error);
   }
 }

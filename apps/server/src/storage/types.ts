@@ -60,7 +60,12 @@ export interface StoredObject {
   contentType: string;
 }
 
-/** What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 507, 500). */
+/**
+ * What can go wrong, as a kind the routes map to a status (400, 404, 409, 413, 415, 403, 507, 503, 500).
+ * `not_found` is only ever the store saying the file is not there; `unavailable` is the store failing
+ * to answer, or refusing the server (S3's 403 of a wrong secret key, its 5xx; a local EACCES or EIO),
+ * which says nothing about the file.
+ */
 export type StorageErrorKind =
   | 'invalid_key'
   | 'not_found'
@@ -71,6 +76,7 @@ export type StorageErrorKind =
   | 'bad_digest'
   | 'forbidden'
   | 'no_space'
+  | 'unavailable'
   | 'failed';
 
 /** The machine code a {@link StorageErrorKind} is answered with, unless the error names its own. */
@@ -84,6 +90,7 @@ const STORAGE_CODES: Record<StorageErrorKind, ErrorCode> = {
   bad_digest: 'bad_digest',
   forbidden: 'link_invalid',
   no_space: 'storage_full',
+  unavailable: 'unavailable',
   failed: 'internal',
 };
 
@@ -121,6 +128,17 @@ export const fileDamaged = (reason: string) =>
 export const uploadLinkUsed = () =>
   new StorageError('conflict', 'This upload link was already used. Start the upload again.');
 
+/**
+ * The store did not answer, or refused the server, when asked for a file: the file may well be there.
+ * The cause (S3's exception with its status code, or the file-system error) goes to the log.
+ */
+export const storeUnavailable = (cause: unknown) =>
+  new StorageError(
+    'unavailable',
+    'The file store could not be read just now, so nothing was sent. Please try again in a few minutes; if it keeps happening, ask an administrator to check the server log.',
+    { cause },
+  );
+
 /** The disk (or quota) of the store is full: nothing of the file was kept. */
 export const noSpace = (cause: unknown) =>
   new StorageError(
@@ -145,6 +163,7 @@ export function storageErrorStatus(kind: StorageErrorKind): number {
     bad_digest: 400,
     forbidden: 403,
     no_space: 507,
+    unavailable: 503,
     failed: 500,
   };
   return statuses[kind];

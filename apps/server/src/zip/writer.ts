@@ -218,3 +218,36 @@ export function createZipStream(
   // takes to want it.
   return Readable.from(archive(entries, options), { objectMode: false, highWaterMark: 0 });
 }
+
+/**
+ * {@link createZipStream}, resolved only once the archive's first piece is made: the first entry
+ * that opens has opened (the ones before it left out by `onOpenError`), or, with no entry left, the
+ * end records are ready. An error before then rejects, so the route can still answer it with a
+ * status instead of a `200` archive. An error after it destroys the stream: the response is cut
+ * off (no final chunk, so the browser reports the download as failed), as its headers are sent.
+ */
+export async function startZipStream(
+  entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
+  options: ZipOptions = {},
+): Promise<Readable> {
+  const pieces = archive(entries, options);
+  let first: IteratorResult<Buffer, void> | undefined = await pieces.next();
+  const resumed: AsyncIterableIterator<Buffer> = {
+    next: () => {
+      const piece = first;
+      first = undefined;
+      return piece ? Promise.resolve(piece) : pieces.next();
+    },
+    // Destroying the stream (the reader went away) returns the archive, closing the open source,
+    // also before the first piece was read.
+    return: async () => {
+      first = undefined;
+      await pieces.return(undefined);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+  return Readable.from(resumed, { objectMode: false, highWaterMark: 0 });
+}

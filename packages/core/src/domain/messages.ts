@@ -37,6 +37,9 @@ export const messages = {
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
   waitingForConnection: 'Waiting for connection…',
+  /** The question before signing out when the files kept on the device could not be read (no key, no connection). */
+  logoutKeptUnknownConfirm:
+    'Files may still be waiting to upload on this device, and they could not be checked just now. Log out anyway? They will be deleted from this device.',
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',

@@ -3,7 +3,7 @@
 // cookie may by then be someone else's; once `GET /me` answers for the same person they go, once.
 // And two pages (tabs) of one browser sharing one journal (docs/behaviour.md#kept-uploads): a file
 // one holds in its queue is neither offered nor resumed by the other.
-import { ApiError, createSessionFlow, createStore } from '@vita-docs/core';
+import { ApiError, createSessionFlow, createStore, messages } from '@vita-docs/core';
 import type { SessionFlow } from '@vita-docs/core';
 import type { FileLike, UploadJournals, UploadTarget, User } from '@vita-docs/core';
 import {
@@ -203,5 +203,39 @@ describe('upload queues of two pages of one browser', () => {
     await vi.waitFor(() => expect(journals.kept.size).toBe(0));
     one.close();
     two.close();
+  });
+});
+
+describe('Logout and the files the device keeps', () => {
+  it('asks when what the device keeps cannot be read (no journal key), and keeps it on Cancel', async () => {
+    const api = createFakeApi();
+    api.world.session = { email: vera.email };
+    const destroy = vi.fn(async () => undefined);
+    const unreadable: UploadJournals = {
+      open: () => Promise.reject(new ApiError('network', 0, 'Failed to fetch')),
+      destroy,
+    };
+    const session = createSessionFlow({
+      api: { me: async () => ({ user: vera }), logout: api.logout },
+      platform: createRecordingDialogs(),
+    });
+    await session.send({ type: 'check' });
+    const dialogs = createRecordingDialogs();
+    const page = openQueues(api, session, {
+      uploadJournals: unreadable,
+      platform: { ...dialogs, putFile: api.putFile, saveFile: async () => {} },
+    });
+    await page.openFor(vera.email);
+
+    dialogs.answerConfirms(false);
+    expect(await page.queues.logout()).toBe(false);
+    expect(dialogs.confirms).toEqual([messages.logoutKeptUnknownConfirm]);
+    expect(session.getState().status).toBe('signedIn');
+    expect(destroy).not.toHaveBeenCalled();
+
+    expect(await page.queues.logout()).toBe(true);
+    expect(dialogs.confirms).toEqual([messages.logoutKeptUnknownConfirm, messages.logoutKeptUnknownConfirm]);
+    expect(destroy).toHaveBeenCalledOnce();
+    page.dispose();
   });
 });

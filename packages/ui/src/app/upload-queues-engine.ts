@@ -355,6 +355,11 @@ interface QueuesApiParts {
   set: ReturnType<typeof createQueueSet>;
   /** The signed-in person's journal as their queues use it now. */
   journal: () => UploadJournal;
+  /**
+   * Resolves once the offer holds everything the device keeps for the signed-in person (an open
+   * under way waited for, a missing or failed one made again): false when that cannot be read.
+   */
+  keptKnown: () => Promise<boolean>;
   claims: ClaimSync;
   clear: () => void;
 }
@@ -366,6 +371,7 @@ function queuesApi({
   shared,
   set,
   journal,
+  keptKnown,
   claims,
   clear,
 }: QueuesApiParts): Omit<UploadQueues, 'onStored'> {
@@ -415,9 +421,15 @@ function queuesApi({
       offer.setState((s) => ({ ...s, deletedForOthers: 0 }));
     },
     async logout() {
+      // What the device keeps is known only once its journal is open, which right after a page load
+      // may still be under way (its key comes from the server): decided before, the question would
+      // be skipped and the kept files deleted unasked.
+      const known = await keptKnown();
       const { files, lost } = offer.getState();
       const waiting = summary.getState().items.length + files.length + lost.length; // items: none done
-      if (waiting > 0 && !(await services.platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
+      const question =
+        waiting > 0 ? logoutWithWaitingConfirm(waiting) : known ? null : messages.logoutKeptUnknownConfirm;
+      if (question !== null && !(await services.platform.confirm(question))) return false;
       await session.send({ type: 'logout' });
       const signedOut = session.getState().status === 'signedOut';
       if (!signedOut) return false;
@@ -470,6 +482,12 @@ function resumeWhenBack(
   });
 }
 
+/** The signed-in person's email, or null. */
+function signedInAs(session: SessionFlow): string | null {
+  const state = session.getState();
+  return state.status === 'signedIn' ? state.user.email : null;
+}
+
 /**
  * Keeps each category's upload queue alive while the person moves between screens: files go on
  * uploading, and a queue left by a screen (or by a session that expired and was signed into again)
@@ -481,10 +499,7 @@ function resumeWhenBack(
 export function createUploadQueues(services: AppServices, session: SessionFlow, shared: SharedParts) {
   const { uploadJournals } = services;
   const { summary, offer } = shared;
-  const signedIn = () => {
-    const state = session.getState();
-    return state.status === 'signedIn' ? state.user.email : null;
-  };
+  const signedIn = () => signedInAs(session);
   /** The signed-in person's journal once opened (null: none, or not opened yet). */
   let opened: Promise<OpenedJournal | null> = Promise.resolve(null);
   let openedFor: string | null = null;
@@ -492,6 +507,8 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
   let openFailed = false;
   /** The last open had no connection: it seals, but read nothing kept; opened again once the session is live. */
   let openedSealOnly = false;
+  /** The last open and the offer made from it: what a sign-out waits for before it decides to ask. */
+  let offering: Promise<void> = Promise.resolve();
   /** Files this page's queues let go of (uploaded, removed): an open under way may still read them. */
   const forgotten = new Set<string>();
   /**
@@ -541,12 +558,13 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
 
   /**
    * Opens the person's kept files and offers those not already in a queue (kept through an expired
-   * session, or added with no connection on this page).
+   * session, or added with no connection on this page). Resolves once they are offered (an open
+   * already under way too).
    */
   function openFor(person: string): Promise<void> {
     const live = session.getState().status === 'signedIn' && !isOffline(session);
     if (!uploadJournals || (openedFor === person && !openFailed && !(openedSealOnly && live)))
-      return Promise.resolve();
+      return offering;
     const wasSealOnly = openedSealOnly;
     openedFor = person;
     openFailed = false;
@@ -556,23 +574,27 @@ export function createUploadQueues(services: AppServices, session: SessionFlow, 
       if (mine === generation) openFailed = true;
       return null;
     });
-    return opened.then(async (found) => {
+    return (offering = opened.then(async (found) => {
       if (!found || openedFor !== person) return;
       if (found.sealOnly) openedSealOnly = true;
       else if (wasSealOnly) keepAgain(found.journal, pendingFiles(set.each()), forgotten);
       const offered = await offerOf(found, set.each(), forgotten, claims);
       if (openedFor === person && mine === generation) offer.setState(offered);
-    });
+    }));
+  }
+
+  /** See {@link QueuesApiParts.keptKnown}: opens (again) a journal not open, waits for one opening. */
+  async function keptKnown(person = signedIn()): Promise<boolean> {
+    if (!uploadJournals || person === null) return !uploadJournals;
+    await openFor(person).catch(() => undefined);
+    return openedFor === person && !openFailed && !openedSealOnly;
   }
 
   return {
-    queues: queuesApi({ services, session, shared, set, journal, claims, clear }),
+    queues: queuesApi({ services, session, shared, set, journal, keptKnown, claims, clear }),
     clear,
     openFor,
-    dispose: () => {
-      stopWatch();
-      clear();
-    },
+    dispose: () => [stopWatch, clear].forEach((stop) => stop()),
     /** Whether a reload would lose a file: one not kept on the device and not uploaded yet. */
     wouldLose: () => summary.getState().items.some((item) => !item.saved),
   };

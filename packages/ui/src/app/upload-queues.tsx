@@ -1,4 +1,4 @@
-import { createStore, logoutWithWaitingConfirm } from '@vita-docs/core';
+import { createStore, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
 import type {
   FileLike,
   FileProgress,
@@ -137,9 +137,14 @@ function createQueuesFacade(services: AppServices, session: SessionFlow) {
       // Their code never loaded (offline since sign-in): nothing was queued on this page, but the
       // device may keep files from an earlier visit, which signing out deletes: asked first, as the
       // queues would (when they can be read).
-      const kept = owner ? await services.uploadJournals?.open(owner).catch(() => null) : null;
+      const journals = services.uploadJournals;
+      const kept = journals && owner ? await journals.open(owner).catch(() => null) : undefined;
       const waiting = kept ? kept.files.length + kept.lost.length : 0;
-      if (waiting > 0 && !(await services.platform.confirm(logoutWithWaitingConfirm(waiting)))) return false;
+      // Kept files that could not be read (no key from the server, no connection) may still be there.
+      const unknown = kept === null || kept?.sealOnly === true;
+      const question =
+        waiting > 0 ? logoutWithWaitingConfirm(waiting) : unknown ? messages.logoutKeptUnknownConfirm : null;
+      if (question !== null && !(await services.platform.confirm(question))) return false;
       await session.send({ type: 'logout' });
       if (session.getState().status !== 'signedOut') return false;
       await services.uploadJournals?.destroy().catch(() => undefined);
