@@ -208,6 +208,7 @@ async function* archive(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, o
 /**
  * A readable ZIP archive of `entries`, produced as it is read. Errors (a source failing, an unsafe
  * name) destroy the stream with that error; destroying the stream stops reading the current source.
+ * @internal Exported for its unit test (the routes use {@link startZipStream}).
  */
 export function createZipStream(
   entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>,
