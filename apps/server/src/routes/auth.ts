@@ -317,6 +317,19 @@ export async function startSession(
   request.auth.user = user;
 }
 
+/** `Remove all passkeys` on the reset screen: one a thief added (the reset mail lists them) goes too. */
+async function removePasskeysAtReset(db: Db, email: string, ip: string): Promise<number> {
+  const removed = await removeAllPasskeys(db, email);
+  if (removed > 0)
+    await audit(db, {
+      actor: email,
+      action: 'passkey.remove',
+      ip,
+      detail: `all ${removed} passkeys, at a Password PIN reset`,
+    });
+  return removed;
+}
+
 /** Forgot Password: a mailed code (and its resend) proves the mailbox; the grant cookie it gives sets a new PIN. */
 function forgotPinRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
@@ -390,15 +403,7 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
       .where('email', '=', used.email)
       .execute();
     await revokeUserSessions(db, used.email);
-    // `Remove all passkeys` on the reset screen: one a thief added (the reset mail lists them) goes too.
-    const removed = body.removePasskeys ? await removeAllPasskeys(db, used.email) : 0;
-    if (removed > 0)
-      await audit(db, {
-        actor: used.email,
-        action: 'passkey.remove',
-        ip: request.ip,
-        detail: `all ${removed} passkeys, at a Password PIN reset`,
-      });
+    const removed = body.removePasskeys ? await removePasskeysAtReset(db, used.email, request.ip) : 0;
     // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).
     await clearFailures(db, used.email);
     clearSessionCookie(request);

@@ -59,15 +59,24 @@ function rpOrRefuse(services: Services): RelyingParty {
   return rp;
 }
 
+/** The held-back session's confirmation (passkey-confirmations.ts): refused for any other session. */
+function heldBack(request: FastifyRequest): string {
+  const token = request.auth.sessionToken;
+  if (!request.auth.passkeyDue || !token) throw badRequest(passkeyMessages.confirmNotNeeded);
+  return sessionHashOf(token);
+}
+
 /**
  * Passkeys (docs/behaviour.md#passkeys): signing in with one ({@link passkeySignInRoutes}), a
- * person's own ({@link ownPasskeyRoutes}) and the admin's ({@link adminPasskeyRoutes}).
+ * person's own ({@link ownPasskeyRoutes}, with the mailed confirmation the passkey rule asks
+ * for: {@link confirmationRoutes}) and the admin's ({@link adminPasskeyRoutes}).
  */
 export function passkeyRoutes(app: FastifyInstance, services: Services): void {
   if (!relyingParty(services.config))
     services.log.warn('Passkeys are off: set PUBLIC_URL (the address people open) to offer them.');
   passkeySignInRoutes(app, services);
   ownPasskeyRoutes(app, services);
+  confirmationRoutes(app, services);
   adminPasskeyRoutes(app, services);
 }
 
@@ -107,14 +116,7 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
 }
 
 function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
-  const { db, config, mailer, secret } = services;
-
-  /** The held-back session's confirmation (passkey-confirmations.ts): refused for any other session. */
-  const heldBack = (request: FastifyRequest): string => {
-    const token = request.auth.sessionToken;
-    if (!request.auth.passkeyDue || !token) throw badRequest(passkeyMessages.confirmNotNeeded);
-    return sessionHashOf(token);
-  };
+  const { db, config, mailer } = services;
 
   userRoute(app, 'listPasskeys', async ({ user }) => {
     const rows = await listPasskeys(db, user.email);
@@ -132,23 +134,6 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       offer: enabled && rows.length === 0 && askAgain,
       required: enabled && rows.length === 0 && staff && (await requireForStaff(db, config)),
     };
-  });
-
-  userRoute(app, 'passkeyConfirmationRequest', async ({ user, request }) => {
-    const sessionHash = heldBack(request);
-    const slot = `passkeyConfirmation:${user.email}`;
-    if (!(await hitRateLimit(db, slot, CONFIRMATION_LIMIT.max, CONFIRMATION_LIMIT.window)))
-      throw tooManyRequests(TEXT.tooManyCodes, CONFIRMATION_LIMIT.window);
-    const code = await issueConfirmation(db, secret, { email: user.email, sessionHash });
-    const emailSent = await mailer.send(passkeyConfirmationMail(user.email, code, CONFIRMATION_MINUTES));
-    return { ok: true as const, emailSent };
-  });
-
-  userRoute(app, 'passkeyConfirm', async ({ user, body, request }) => {
-    const sessionHash = heldBack(request);
-    if (!(await confirm(db, secret, { email: user.email, sessionHash, code: body.code })))
-      throw badRequest(passkeyMessages.badConfirmCode);
-    return { ok: true as const };
   });
 
   userRoute(app, 'passkeyRegisterOptions', async ({ user, request }) => {
@@ -210,6 +195,28 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       .set({ passkey_offer_declined_at: sql<Date>`now()` })
       .where('email', '=', user.email)
       .execute();
+    return { ok: true as const };
+  });
+}
+
+/** Under the passkey rule, the code a held-back session is mailed before it enrols its first passkey. */
+function confirmationRoutes(app: FastifyInstance, services: Services): void {
+  const { db, mailer, secret } = services;
+
+  userRoute(app, 'passkeyConfirmationRequest', async ({ user, request }) => {
+    const sessionHash = heldBack(request);
+    const slot = `passkeyConfirmation:${user.email}`;
+    if (!(await hitRateLimit(db, slot, CONFIRMATION_LIMIT.max, CONFIRMATION_LIMIT.window)))
+      throw tooManyRequests(TEXT.tooManyCodes, CONFIRMATION_LIMIT.window);
+    const code = await issueConfirmation(db, secret, { email: user.email, sessionHash });
+    const emailSent = await mailer.send(passkeyConfirmationMail(user.email, code, CONFIRMATION_MINUTES));
+    return { ok: true as const, emailSent };
+  });
+
+  userRoute(app, 'passkeyConfirm', async ({ user, body, request }) => {
+    const sessionHash = heldBack(request);
+    if (!(await confirm(db, secret, { email: user.email, sessionHash, code: body.code })))
+      throw badRequest(passkeyMessages.badConfirmCode);
     return { ok: true as const };
   });
 }

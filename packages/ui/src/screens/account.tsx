@@ -127,21 +127,7 @@ function Passkeys() {
         {error && <p className="status status--error">{error}</p>}
         {list && list.passkeys.length === 0 && <p className="status">No passkeys yet.</p>}
         {list && list.passkeys.length > 0 && (
-          <ul className="client-list">
-            {list.passkeys.map((p) => (
-              <li key={p.id} className="client-list__item">
-                <article aria-label={p.name}>
-                  <strong>{p.name}</strong>
-                  <p>
-                    Created {day(p.createdAt)} · Last used {day(p.lastUsedAt)}
-                  </p>
-                  <button className="button" type="button" disabled={busy} onClick={() => void remove(p.id)}>
-                    {passkeyMessages.remove}
-                  </button>
-                </article>
-              </li>
-            ))}
-          </ul>
+          <PasskeyItems passkeys={list.passkeys} busy={busy} onRemove={(id) => void remove(id)} />
         )}
         {list?.required ? (
           <ConfirmThenCreate
@@ -240,5 +226,34 @@ function ConfirmThenCreate({ email, onCreated }: { email: string; onCreated: () 
         </form>
       )}
     </>
+  );
+}
+
+/** Each passkey with its days and `Remove`. */
+function PasskeyItems({
+  passkeys,
+  busy,
+  onRemove,
+}: {
+  passkeys: PasskeyList['passkeys'];
+  busy: boolean;
+  onRemove: (id: string) => void;
+}) {
+  return (
+    <ul className="client-list">
+      {passkeys.map((p) => (
+        <li key={p.id} className="client-list__item">
+          <article aria-label={p.name}>
+            <strong>{p.name}</strong>
+            <p>
+              Created {day(p.createdAt)} · Last used {day(p.lastUsedAt)}
+            </p>
+            <button className="button" type="button" disabled={busy} onClick={() => onRemove(p.id)}>
+              {passkeyMessages.remove}
+            </button>
+          </article>
+        </li>
+      ))}
+    </ul>
   );
 }
