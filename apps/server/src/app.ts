@@ -5,6 +5,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { pruneCodes } from './auth/codes.js';
+import { pruneChallenges } from './auth/passkeys.js';
 import { pruneRateLimits } from './auth/rate-limit.js';
 import { pruneThrottle } from './auth/throttle.js';
 import { pruneSessions } from './auth/sessions.js';
@@ -378,6 +379,7 @@ function startBackgroundWork(services: Services, local: LocalObjectStore | undef
       pruneRateLimits(db),
       pruneRefusals(db),
       pruneCodes(db),
+      pruneChallenges(db),
       pruneThrottle(db),
       services.journalKeys.prune(),
     ]).catch((err: unknown) => log.warn({ err }, 'housekeeping failed'));

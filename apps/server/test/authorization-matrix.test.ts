@@ -171,6 +171,10 @@ const MATRIX: Record<EndpointName, Row> = {
   listPasskeys: [() => ['GET', '/api/me/passkeys'], SIGNED_IN(200)],
   deletePasskey: [() => ['DELETE', '/api/me/passkeys/none'], SIGNED_IN(404)],
   passkeyNotNow: [() => ['POST', '/api/me/passkeys/not-now'], SIGNED_IN(200)],
+  // A confirmation is for a session held back by the passkey rule only: any other is told none is needed.
+  passkeyConfirmationRequest: [() => ['POST', '/api/me/passkeys/confirmation'], SIGNED_IN(400)],
+  passkeyConfirm: [() => ['POST', '/api/me/passkeys/confirm', { code: '123456' }], SIGNED_IN(400)],
+  removeOwnPasskeys: [() => ['DELETE', '/api/me/passkeys'], SIGNED_IN(200)],
   userPasskeys: [() => ['GET', '/api/admin/users/vola%40example.org/passkeys'], ADMIN_ONLY(200)],
   removeUserPasskeys: [() => ['DELETE', '/api/admin/users/ghost%40example.org/passkeys'], ADMIN_ONLY(404)],
   getPasskeyPolicy: [() => ['GET', '/api/admin/passkey-policy'], ADMIN_ONLY(200)],

@@ -233,6 +233,11 @@ describe('passkeys', () => {
     const volB = await signIn(app, 'volb@example.org');
     expect((await volB.get('/api/clients')).status).toBe(200);
 
+    // It enrols after confirming the code mailed to the account (the next describe has the refusals).
+    const sent = (await app.outbox()).length;
+    expect((await officer.post('/api/me/passkeys/confirmation')).status).toBe(200);
+    const code = await app.latestCode('officer@example.org', sent);
+    expect((await officer.post('/api/me/passkeys/confirm', { code })).status).toBe(200);
     expect((await createPasskey(officer, new SoftAuthenticator(ORIGIN))).status).toBe(200);
     expect((await officer.get('/api/clients')).status).toBe(200);
     await people.admin.post('/api/admin/passkey-policy', { requireForStaff: false });
@@ -246,7 +251,8 @@ describe('passkeys', () => {
     const code = await app.latestCode('officer@example.org', sent);
     const mail = (await app.outbox()).slice(sent).find((m) => m.to === 'officer@example.org');
     expect(code).toMatch(/^\d{6}$/);
-    expect(mail?.text).toContain('Your account has 1 passkey.');
+    expect(mail?.text).toContain('Your account has 1 passkey:');
+    expect(mail?.text).toMatch(/^- Browser on this device, added [A-Z][a-z]+ \d{1,2}, \d{4}$/m);
     expect(
       (await browser.post('/api/auth/forgot-verify', { email: 'officer@example.org', code })).status,
     ).toBe(200);
@@ -259,6 +265,235 @@ describe('passkeys', () => {
           .count,
       ),
     ).toBe(1);
+  });
+});
+
+describe('passkeys: the rule, the mails and the limits', () => {
+  let app: TestApp;
+  let people: Awaited<ReturnType<typeof seedPeople>>;
+  let db: pg.Client;
+  beforeAll(async () => {
+    // Behind a trusted proxy so a test can come from its own network (X-Forwarded-For).
+    app = await startApp({ PUBLIC_URL: ORIGIN, TRUST_PROXY: '127.0.0.1' });
+    people = await seedPeople(app);
+    db = new pg.Client({ connectionString: app.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await app?.close();
+  });
+
+  async function createPasskey(agent: Agent, device: SoftAuthenticator, name?: string) {
+    const options = await agent.post('/api/me/passkeys/register-options');
+    if (options.status !== 200) return options;
+    return agent.post('/api/me/passkeys/register-verify', {
+      response: device.create(options.body.options),
+      ...(name === undefined ? {} : { name }),
+    });
+  }
+
+  /** PIN, then the mailed code, in a fresh browser: the answer to the code. */
+  async function pinAndCode(email: string) {
+    const browser = await app.agent().prime();
+    const sent = (await app.outbox()).length;
+    expect((await browser.post('/api/auth/login-init', { email, pin: PIN })).status).toBe(200);
+    const code = await app.latestCode(email, sent);
+    return { browser, verify: await browser.post('/api/auth/login-verify', { email, code }) };
+  }
+
+  const setRule = async (on: boolean) =>
+    expect((await people.admin.post('/api/admin/passkey-policy', { requireForStaff: on })).status).toBe(200);
+
+  const passkeysOf = async (email: string) =>
+    (await db.query<{ name: string }>('SELECT name FROM passkeys WHERE user_email = $1', [email])).rows;
+
+  const audited = async (action: string, actor: string) =>
+    (
+      await db.query<{ detail: string }>(
+        'SELECT detail FROM audit_log WHERE action = $1 AND actor = $2 ORDER BY id',
+        [action, actor],
+      )
+    ).rows.map((r) => r.detail);
+
+  it('with the rule on, staff who own a passkey get no session from PIN + code, only from the passkey', async () => {
+    const key = new SoftAuthenticator(ORIGIN);
+    expect((await createPasskey(people.officer, key)).status).toBe(200);
+    await setRule(true);
+    try {
+      const { browser, verify } = await pinAndCode('officer@example.org');
+      expect(verify.status).toBe(403);
+      expect(verify.body).toEqual({ error: messages.passkeySignInRequired, code: 'passkey_required' });
+      // No session came of it: the officer's lists stay shut to this browser.
+      expect((await browser.get('/api/officer/volunteers')).status).toBe(401);
+
+      const { body } = await browser.post('/api/auth/passkey/login-options');
+      const signedIn = await browser.post('/api/auth/passkey/login-verify', {
+        response: key.get(body.options),
+      });
+      expect(signedIn.status).toBe(200);
+      expect((await browser.get('/api/officer/volunteers')).status).toBe(200);
+    } finally {
+      await setRule(false);
+    }
+  });
+
+  it('with the rule on, staff without a passkey enrol only with a mailed code: once, within 15 minutes', async () => {
+    await people.admin.post('/api/admin/users/vola%40example.org/role', { role: 'officer' });
+    await setRule(true);
+    try {
+      const { browser, verify } = await pinAndCode('vola@example.org');
+      expect(verify.status).toBe(200);
+      expect((await browser.get('/api/officer/volunteers')).body.code).toBe('passkey_required');
+      const key = new SoftAuthenticator(ORIGIN);
+
+      // Without the mailed code: refused, nothing kept.
+      const unconfirmed = await createPasskey(browser, key);
+      expect(unconfirmed.status).toBe(403);
+      expect(unconfirmed.body.error).toBe(passkeyMessages.confirmFirst);
+      expect(await passkeysOf('vola@example.org')).toEqual([]);
+
+      // A code older than 15 minutes is refused.
+      let sent = (await app.outbox()).length;
+      expect((await browser.post('/api/me/passkeys/confirmation')).body).toEqual({
+        ok: true,
+        emailSent: true,
+      });
+      const stale = await app.latestCode('vola@example.org', sent);
+      const mail = (await app.outbox()).slice(sent).find((m) => m.to === 'vola@example.org');
+      expect(mail?.subject).toBe('Your VITA Documents passkey confirmation code');
+      expect(mail?.text).toContain('It expires in 15 minutes and works once.');
+      const window = await db.query<{ minutes: number }>(
+        `SELECT extract(epoch FROM expires_at - created_at) / 60 AS minutes FROM passkey_confirmations WHERE user_email = 'vola@example.org'`,
+      );
+      expect(Number(window.rows[0]?.minutes)).toBe(15);
+      await db.query(
+        `UPDATE passkey_confirmations SET created_at = created_at - interval '15 minutes 1 second', expires_at = expires_at - interval '15 minutes 1 second'`,
+      );
+      const late = await browser.post('/api/me/passkeys/confirm', { code: stale });
+      expect(late.status).toBe(400);
+      expect(late.body.error).toBe(passkeyMessages.badConfirmCode);
+
+      // A fresh code: a wrong one is refused, the right one confirms once.
+      sent = (await app.outbox()).length;
+      await browser.post('/api/me/passkeys/confirmation');
+      const code = await app.latestCode('vola@example.org', sent);
+      const wrong = code === '000000' ? '111111' : '000000';
+      expect((await browser.post('/api/me/passkeys/confirm', { code: wrong })).status).toBe(400);
+      expect((await browser.post('/api/me/passkeys/confirm', { code })).status).toBe(200);
+      expect((await browser.post('/api/me/passkeys/confirm', { code })).status).toBe(400);
+
+      // Another held-back session of the same person cannot use this session's confirmation.
+      const other = await pinAndCode('vola@example.org');
+      expect((await createPasskey(other.browser, new SoftAuthenticator(ORIGIN))).status).toBe(403);
+
+      expect((await createPasskey(browser, key)).status).toBe(200);
+      expect((await browser.get('/api/officer/volunteers')).status).toBe(200);
+      const used = await db.query(
+        `SELECT used_at FROM passkey_confirmations WHERE user_email = 'vola@example.org' AND confirmed_at IS NOT NULL`,
+      );
+      expect(used.rows).toEqual([{ used_at: expect.any(Date) }]);
+      expect(await passkeysOf('vola@example.org')).toHaveLength(1);
+    } finally {
+      await setRule(false);
+      await people.admin.post('/api/admin/users/vola%40example.org/role', { role: 'volunteer' });
+    }
+  });
+
+  it('mails the owner of every new passkey and audits it', async () => {
+    const sent = (await app.outbox()).length;
+    const made = await createPasskey(people.volB, new SoftAuthenticator(ORIGIN), 'Work laptop');
+    expect(made.status).toBe(200);
+    const mail = (await app.outbox()).slice(sent).find((m) => m.to === 'volb@example.org');
+    expect(mail?.subject).toBe('A passkey was added to your VITA Documents account');
+    expect(mail?.text).toMatch(
+      /^A passkey was added to your account on [A-Z][a-z]+ \d{1,2}, \d{4} at \d{1,2}:\d{2} (AM|PM) UTC\. If this wasn't you, /,
+    );
+    expect(mail?.text).toContain('Remove all passkeys');
+    expect(mail?.text).toContain('Work laptop');
+    expect(await audited('passkey.create', 'volb@example.org')).toContain('Work laptop');
+  });
+
+  it('refuses passkey names the other text fields refuse, with a message', async () => {
+    const key = new SoftAuthenticator(ORIGIN);
+    const before = (await passkeysOf('volb@example.org')).length;
+    for (const name of [
+      'Phone\u202Egnp.exe',
+      'Phone\r\nBcc: x',
+      'Phone\u0085',
+      'Phone\uD800',
+      'Phone\u0000',
+    ]) {
+      const refused = await createPasskey(people.volB, key, name);
+      expect(refused.status, JSON.stringify(name)).toBe(400);
+      expect(refused.body.error).toBe('Passkey name contains characters that are not allowed.');
+    }
+    expect(await passkeysOf('volb@example.org')).toHaveLength(before);
+  });
+
+  it('prunes expired challenges and limits login-options per network', async () => {
+    await db.query(
+      `INSERT INTO passkey_challenges (requester, purpose, challenge, expires_at) VALUES ('stale', 'login', 'x', now() - interval '1 second')`,
+    );
+    const browser = await app.agent('198.51.100.7').prime();
+    expect((await browser.post('/api/auth/passkey/login-options')).status).toBe(200);
+    expect((await db.query(`SELECT 1 FROM passkey_challenges WHERE requester = 'stale'`)).rows).toEqual([]);
+
+    // New browsers each time (no cookies kept), as a script would: the 101st in 15 minutes is refused.
+    let granted = 1;
+    for (;;) {
+      const reply = await (await app.agent('198.51.100.7').prime()).post('/api/auth/passkey/login-options');
+      if (reply.status !== 200) {
+        expect(reply.status).toBe(429);
+        expect(reply.body.error).toBe('Too many attempts. Please wait a few minutes and try again.');
+        break;
+      }
+      granted += 1;
+      expect(granted).toBeLessThanOrEqual(100);
+    }
+    expect(granted).toBe(100);
+    // Another network is not held back.
+    expect(
+      (await (await app.agent('198.51.100.8').prime()).post('/api/auth/passkey/login-options')).status,
+    ).toBe(200);
+  });
+
+  it('lists the passkeys in the reset mail; Remove all passkeys at a reset and in Account, audited', async () => {
+    const volB = people.volB;
+    expect((await createPasskey(volB, new SoftAuthenticator(ORIGIN), 'Kitchen tablet')).status).toBe(200);
+    const names = (await passkeysOf('volb@example.org')).map((p) => p.name);
+    expect(names.length).toBeGreaterThan(1);
+
+    const browser = await app.agent().prime();
+    const sent = (await app.outbox()).length;
+    await browser.post('/api/auth/forgot-init', { email: 'volb@example.org' });
+    const code = await app.latestCode('volb@example.org', sent);
+    const mail = (await app.outbox()).slice(sent).find((m) => m.to === 'volb@example.org');
+    expect(mail?.text).toContain(`Your account has ${names.length} passkeys:`);
+    for (const name of names)
+      expect(mail?.text).toMatch(new RegExp(`^- ${name}, added [A-Z][a-z]+ \\d{1,2}, \\d{4}$`, 'm'));
+    expect(mail?.text).toContain('Remove all passkeys');
+    expect((await browser.post('/api/auth/forgot-verify', { email: 'volb@example.org', code })).status).toBe(
+      200,
+    );
+    const reset = await browser.post('/api/auth/forgot-reset', {
+      newPin1: `${PIN} 2`,
+      newPin2: `${PIN} 2`,
+      removePasskeys: true,
+    });
+    expect(reset.status).toBe(200);
+    expect(await passkeysOf('volb@example.org')).toEqual([]);
+    expect(await audited('passkey.remove', 'volb@example.org')).toContain(
+      `all ${names.length} passkeys, at a Password PIN reset`,
+    );
+
+    // In Account: the signed-in person removes all of theirs.
+    const volA = await signIn(app, 'vola@example.org');
+    const had = (await passkeysOf('vola@example.org')).length;
+    expect(had).toBeGreaterThan(0);
+    expect((await volA.del('/api/me/passkeys')).status).toBe(200);
+    expect(await passkeysOf('vola@example.org')).toEqual([]);
+    expect(await audited('passkey.remove', 'vola@example.org')).toContain(`all ${had} passkeys`);
   });
 });
 

@@ -2,7 +2,7 @@
 // WebAuthn: internal transport, resident keys, user verification on): the dashboard's offer after a
 // PIN + code sign-in, `Sign in with a passkey` as the whole sign-in, /account's list and Remove, Not
 // now, and the admin removing a user's passkeys.
-import { messages, passkeyMessages } from '@vita-docs/core';
+import { messages, passkeyConfirmSent, passkeyMessages } from '@vita-docs/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person } from './support/api.js';
@@ -13,6 +13,7 @@ import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
 
 const admin = person('Pia', 'Admin');
 const vera = person('Vera', 'Passkey');
+const olga = person('Olga', 'Officer');
 
 /** A platform authenticator in this browser profile, as a phone's fingerprint reader is. */
 async function addVirtualAuthenticator(visitor: Visitor): Promise<void> {
@@ -46,6 +47,8 @@ describe('passkeys', () => {
     await api.signIn(admin);
     await api.register(vera);
     await api.approve(vera.email);
+    await api.register(olga);
+    await api.approve(olga.email, 'officer');
     await api.dispose();
   });
   afterAll(async () => {
@@ -86,7 +89,7 @@ describe('passkeys', () => {
       .getByText(/Created .* · Last used /)
       .waitFor();
     await checkScreen(page, 'account');
-    await page.getByRole('button', { name: passkeyMessages.remove }).click();
+    await page.getByRole('button', { name: passkeyMessages.remove, exact: true }).click();
     await page.getByText('No passkeys yet.').waitFor();
     await page.getByRole('link', { name: 'Home' }).last().click();
     await atPath(page, '/home');
@@ -115,7 +118,7 @@ describe('passkeys', () => {
     // Added from /account instead: `Add a passkey`.
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('button', { name: passkeyMessages.add }).click();
-    await page.getByRole('button', { name: passkeyMessages.remove }).waitFor();
+    await page.getByRole('button', { name: passkeyMessages.remove, exact: true }).waitFor();
   });
 
   it('an admin sees how many passkeys a user has and removes them all', async () => {
@@ -130,5 +133,53 @@ describe('passkeys', () => {
     await passkeys.getByText('No passkeys').waitFor();
     const mail = (await app.server.outbox()).filter((m) => m.to === vera.email).at(-1);
     expect(mail?.subject).toBe('Your VITA Documents passkeys were removed');
+  });
+
+  it('with the rule on: an officer enrols after a mailed code, then PIN + code leads to Sign in with a passkey', async () => {
+    const api = await ApiSession.open(app.server);
+    await api.signIn(admin);
+    await api.call('POST', '/admin/passkey-policy', { requireForStaff: true });
+    try {
+      const visitor = await app.visit();
+      const { page } = visitor;
+      await addVirtualAuthenticator(visitor);
+      // PIN + code of an officer without a passkey: held back on /account until one is made.
+      await signInViaUi(page, app.server, olga);
+      await atPath(page, '/account');
+      await page.getByText(passkeyMessages.required).waitFor();
+      expect(await page.getByRole('button', { name: passkeyMessages.add }).count()).toBe(0);
+
+      const after = Date.now();
+      await page.getByRole('button', { name: passkeyMessages.emailCode }).click();
+      await page.getByText(passkeyConfirmSent(olga.email)).waitFor();
+      await checkScreen(page, 'account-passkey-confirmation');
+      const code = await app.server.latestCode(olga.email, { after });
+      await page.getByLabel(passkeyMessages.confirmCode).fill(code);
+      await page.getByRole('button', { name: passkeyMessages.create }).click();
+      await page.getByRole('button', { name: passkeyMessages.remove, exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Home' }).last().click();
+      await atPath(page, '/home');
+      const added = (await app.server.outbox()).filter((m) => m.to === olga.email).at(-1);
+      expect(added?.subject).toBe('A passkey was added to your VITA Documents account');
+      await logout(page);
+
+      // PIN + code again: no session, the passkey instead.
+      await page.goto('/login');
+      const again = Date.now();
+      await page.getByLabel('Email').fill(olga.email);
+      await page.getByLabel('Password PIN').fill(olga.pin);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await atPath(page, '/login/verify');
+      await page.getByLabel('6-digit code').fill(await app.server.latestCode(olga.email, { after: again }));
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.getByRole('alert').getByText(messages.passkeySignInRequired).waitFor();
+      await checkScreen(page, 'login-passkey-required');
+      await page.getByRole('button', { name: messages.passkeySignIn }).click();
+      await atPath(page, '/home');
+      await seeHeading(page, 'Hello, Olga');
+    } finally {
+      await api.call('POST', '/admin/passkey-policy', { requireForStaff: false });
+      await api.dispose();
+    }
   });
 });

@@ -48,7 +48,7 @@ export {
   documentsDeletedOnText,
   retentionReachText,
 } from './domain/messages.js';
-export { passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
+export { passkeyConfirmSent, passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
 export { formatBytes, formatMegabytes, fullName, scanFileName, searchFold } from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
 export { AUDIT_ACTION_LABELS, auditActionLabel, auditFiles } from './domain/audit-labels.js';

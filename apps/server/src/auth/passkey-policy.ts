@@ -36,12 +36,18 @@ export async function setRequireForStaff(db: Db, on: boolean, by: string): Promi
 }
 
 /**
- * Whether a PIN + code sign-in of `user` must make a passkey before anything else: the rule is on,
- * they are an admin or officer, have none, and this server can make passkeys at all (`PUBLIC_URL`).
+ * What the rule asks of a PIN + code sign-in of `user`: nothing (`none`: the rule is off, they are
+ * neither admin nor officer, or this server cannot make passkeys at all without `PUBLIC_URL`);
+ * `passkey` when they own one (only a passkey sign-in gives them a session: PIN + code is refused);
+ * `enrol` when they own none (a held-back session that makes one, after a mailed confirmation).
  */
-export async function passkeyDue(db: Db, config: PolicyConfig, user: UserRow): Promise<boolean> {
-  if (!relyingParty(config)) return false;
-  if (!user.is_admin && user.role !== 'officer') return false;
-  if (!(await requireForStaff(db, config))) return false;
-  return (await countPasskeys(db, user.email)) === 0;
+export async function passkeyRule(
+  db: Db,
+  config: PolicyConfig,
+  user: UserRow,
+): Promise<'none' | 'enrol' | 'passkey'> {
+  if (!relyingParty(config)) return 'none';
+  if (!user.is_admin && user.role !== 'officer') return 'none';
+  if (!(await requireForStaff(db, config))) return 'none';
+  return (await countPasskeys(db, user.email)) === 0 ? 'enrol' : 'passkey';
 }

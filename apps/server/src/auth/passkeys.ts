@@ -40,6 +40,18 @@ export function relyingParty(config: Pick<Config, 'publicUrl'>): RelyingParty | 
 
 export type Ceremony = 'register' | 'login';
 
+/**
+ * Drops challenges past their time. Each browser keeps at most one per ceremony, but a script that
+ * sheds its cookies is a new browser every time: without this, every challenge it asked for would be
+ * kept for good (the number it can ask for is limited in routes/passkeys.ts).
+ */
+export async function pruneChallenges(db: Db): Promise<void> {
+  await db
+    .deleteFrom('passkey_challenges')
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .execute();
+}
+
 /** Keeps a new challenge for this browser and ceremony, replacing one it had (one open at a time). */
 async function keepChallenge(
   db: Db,
@@ -49,6 +61,7 @@ async function keepChallenge(
   email: string | null,
 ): Promise<void> {
   const expires = sql<Date>`now() + make_interval(mins => ${CHALLENGE_MINUTES})`;
+  await pruneChallenges(db);
   await db
     .insertInto('passkey_challenges')
     .values({ requester, purpose, challenge, user_email: email, expires_at: expires })
@@ -120,12 +133,46 @@ export async function registrationOptions(db: Db, rp: RelyingParty, user: UserRo
   return options;
 }
 
-/** Checks a new passkey against this browser's challenge and keeps it; null when refused. */
+/** A stored passkey as its owner sees it. */
+export interface PasskeyInfo {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** A person's passkeys, oldest first. */
+export async function listPasskeys(db: Db, email: string): Promise<PasskeyInfo[]> {
+  const rows = await db
+    .selectFrom('passkeys')
+    .select(['id', 'name', 'created_at', 'last_used_at'])
+    .where('user_email', '=', email)
+    .orderBy('created_at', 'asc')
+    .execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
+}
+
+/** Removes every passkey of a person; answers how many there were. */
+export async function removeAllPasskeys(db: Db, email: string): Promise<number> {
+  const gone = await db.deleteFrom('passkeys').where('user_email', '=', email).executeTakeFirst();
+  return Number(gone.numDeletedRows);
+}
+
+/**
+ * Checks a new passkey against this browser's challenge and keeps it; null when refused. `mayKeep`,
+ * when given, runs in the transaction that keeps it (a confirmation spent with it): false refuses.
+ */
 export async function registerPasskey(
   db: Db,
   rp: RelyingParty,
-  args: { user: UserRow; requester: string; response: RegistrationResponseJSON; name: string },
-): Promise<{ id: string; name: string; createdAt: Date } | null> {
+  args: {
+    user: UserRow;
+    requester: string;
+    response: RegistrationResponseJSON;
+    name: string;
+    mayKeep?: (trx: Db) => Promise<boolean>;
+  },
+): Promise<{ id: string; name: string; createdAt: Date } | 'not allowed' | null> {
   const challenge = await takeChallenge(db, args.requester, 'register', args.user.email);
   if (!challenge) return null;
   const verdict = await verifyRegistrationResponse({
@@ -137,22 +184,26 @@ export async function registerPasskey(
   }).catch(() => null);
   if (!verdict?.verified) return null;
   const { credential, credentialDeviceType, credentialBackedUp } = verdict.registrationInfo;
-  const row = await db
-    .insertInto('passkeys')
-    .values({
-      id: credential.id,
-      user_email: args.user.email,
-      public_key: Buffer.from(credential.publicKey),
-      counter: credential.counter,
-      transports: JSON.stringify(credential.transports ?? []),
-      device_type: credentialDeviceType,
-      backed_up: credentialBackedUp,
-      name: args.name,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning(['id', 'name', 'created_at'])
-    .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, createdAt: row.created_at } : null;
+  return db.transaction().execute(async (trx) => {
+    if (args.mayKeep && !(await args.mayKeep(trx))) return 'not allowed' as const;
+    const row = await trx
+      .insertInto('passkeys')
+      .values({
+        id: credential.id,
+        user_email: args.user.email,
+        public_key: Buffer.from(credential.publicKey),
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports ?? []),
+        device_type: credentialDeviceType,
+        backed_up: credentialBackedUp,
+        name: args.name,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirst();
+    if (!row) return null;
+    return { id: row.id, name: row.name, createdAt: row.created_at };
+  });
 }
 
 /**

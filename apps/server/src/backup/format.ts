@@ -31,6 +31,10 @@ export const NOT_BACKED_UP = new Set([
   'login_throttle',
   'journal_keys',
   'passkey_challenges',
+  // Mailed enrolment codes, bound to a session that a restore does not bring back.
+  'passkey_confirmations',
+  // Why an upload was refused, kept a day for a late `complete`: its pending row is not restored either.
+  'refused_uploads',
   'ended_sessions',
   'recurring_runs',
   'dev_outbox',

@@ -369,6 +369,24 @@ const migrations: Record<string, Migration> = {
      )`,
     `INSERT INTO consent_text (id) VALUES (true)`,
   ),
+  '0025_passkey_confirmations': statements(
+    // Under the passkey rule, a held-back session enrols its first passkey only after a code mailed to
+    // the account: one live code per session, 15 minutes, five tries, confirmed once and used once.
+    `CREATE TABLE passkey_confirmations (
+       id bigserial PRIMARY KEY,
+       user_email text NOT NULL REFERENCES users(email) ON DELETE CASCADE ON UPDATE CASCADE,
+       session_hash text NOT NULL,
+       code_hash text NOT NULL,
+       attempts integer NOT NULL DEFAULT 0,
+       confirmed_at timestamptz,
+       used_at timestamptz,
+       expires_at timestamptz NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    `CREATE INDEX passkey_confirmations_session ON passkey_confirmations (session_hash)`,
+    // Expired challenges are pruned on every new one: the index keeps that a short look.
+    `CREATE INDEX passkey_challenges_expiry ON passkey_challenges (expires_at)`,
+  ),
   '0026_link_limits': statements(
     // Why an upload was refused after its bytes arrived (documents/lifecycle.ts): the pending row goes
     // with the bytes, and a `complete` that comes after (a list settled it first) still answers with the

@@ -238,6 +238,20 @@ export interface PasskeyChallengesTable {
   expires_at: Timestamp;
 }
 
+/** A mailed code that lets a held-back session enrol its first passkey (auth/passkey-confirmations.ts). */
+export interface PasskeyConfirmationsTable {
+  id: Generated<string>;
+  user_email: string;
+  /** SHA-256 of the session token that asked: only that session may use it. */
+  session_hash: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  confirmed_at: NullableTimestamp;
+  used_at: NullableTimestamp;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface PasskeyPolicyTable {
   id: Generated<boolean>;
   require_for_staff: boolean;
@@ -317,6 +331,7 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   passkey_policy: PasskeyPolicyTable;
+  passkey_confirmations: PasskeyConfirmationsTable;
   client_links: ClientLinksTable;
   client_link_sessions: ClientLinkSessionsTable;
   client_link_answers: ClientLinkAnswersTable;

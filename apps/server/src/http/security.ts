@@ -22,6 +22,8 @@ export interface AuthState {
   sessionToken: string | null;
   /** Random id of the browser before sign-in; binds CSRF tokens and code requests to it. */
   preId: string;
+  /** The session owes a passkey (the passkey rule): it reaches only {@link WHILE_PASSKEY_DUE}. */
+  passkeyDue?: boolean;
   /** Set when the browser holds a session cookie that must go (signed out, stale or revoked). */
   dropSessionCookie: boolean;
   /** Why that cookie's session was ended by someone else, when it was (told in the 401). */
@@ -76,11 +78,16 @@ export function clearSessionCookie(request: FastifyRequest): void {
   request.auth.dropSessionCookie = true;
 }
 
-/** What a session that owes a passkey may still reach: who it is, signing out, and making the passkey. */
+/**
+ * What a session that owes a passkey may still reach: who it is, signing out, the mailed confirmation
+ * and making the passkey.
+ */
 const WHILE_PASSKEY_DUE = new Set([
   'GET /api/me',
   'POST /api/auth/logout',
   'GET /api/me/passkeys',
+  'POST /api/me/passkeys/confirmation',
+  'POST /api/me/passkeys/confirm',
   'POST /api/me/passkeys/register-options',
   'POST /api/me/passkeys/register-verify',
 ]);
@@ -121,7 +128,10 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
         auth.dropSessionCookie = true;
         auth.endedReason = await sessionEndReason(services.db, token);
       }
-      if (auth.user && found.passkeyDue) assertPasskeyNotDue(request);
+      if (auth.user && found.passkeyDue) {
+        auth.passkeyDue = true;
+        assertPasskeyNotDue(request);
+      }
     }
     if (isStateChanging(request.method)) {
       const sent = request.headers[CSRF_HEADER];

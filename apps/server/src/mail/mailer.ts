@@ -78,12 +78,44 @@ export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
   };
 }
 
-/** The texts of the code mails. */
-export function codeMail(to: string, purpose: 'login' | 'reset', code: string, passkeys = 0): Mail {
+/** A day in mails: `November 3, 2026` (the server does not know the reader's time zone; days are UTC). */
+const mailDay = (at: Date) =>
+  at.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** A moment in mails: `November 3, 2026 at 4:05 PM UTC`. */
+const mailMoment = (at: Date) =>
+  `${mailDay(at)} at ${at
+    .toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' })
+    .replace(/\s/g, ' ')} UTC`;
+
+/** A passkey as a mail names it. */
+export interface MailPasskey {
+  name: string;
+  createdAt: Date;
+}
+
+/**
+ * The lines of a reset mail about the account's passkeys: a reset does not remove them, so each is
+ * named with its day, and a passkey a thief added is visible (and removable on the reset screen).
+ */
+function passkeyLines(passkeys: readonly MailPasskey[]): string[] {
+  if (passkeys.length === 0) return ['', 'Your account has no passkeys.'];
+  return [
+    '',
+    `Your account has ${passkeys.length === 1 ? '1 passkey' : `${passkeys.length} passkeys`}:`,
+    ...passkeys.map((p) => `- ${p.name}, added ${mailDay(p.createdAt)}`),
+    'If one of them is not yours, tick Remove all passkeys when you set your new Password PIN.',
+  ];
+}
+
+/** The texts of the code mails; a reset's lists the account's passkeys. */
+export function codeMail(
+  to: string,
+  purpose: 'login' | 'reset',
+  code: string,
+  passkeys: readonly MailPasskey[] = [],
+): Mail {
   const what = purpose === 'login' ? 'sign-in' : 'password reset';
-  // A reset does not remove passkeys: saying how many there are makes one added by a thief visible.
-  const passkeyLine =
-    purpose === 'reset' ? [`Your account has ${passkeys === 1 ? '1 passkey' : `${passkeys} passkeys`}.`] : [];
   return {
     to,
     // Never the code itself: subjects show on lock screens, in notifications and in mail logs.
@@ -93,18 +125,50 @@ export function codeMail(to: string, purpose: 'login' | 'reset', code: string, p
       '',
       'It expires in 10 minutes and works once.',
       'If you did not ask for it, you can ignore this email.',
-      ...passkeyLine,
+      ...(purpose === 'reset' ? passkeyLines(passkeys) : []),
     ].join('\n'),
   };
 }
 
-/** Sent after every Password PIN change. */
-export function pinChangedMail(to: string): Mail {
+/** The code an admin or officer without a passkey confirms before making one (the passkey rule). */
+export function passkeyConfirmationMail(to: string, code: string, minutes: number): Mail {
+  return {
+    to,
+    subject: 'Your VITA Documents passkey confirmation code',
+    text: [
+      `Your passkey confirmation code is ${code}.`,
+      '',
+      `It expires in ${minutes} minutes and works once. Enter it on the Account page to add a passkey.`,
+      'If you did not ask for it, someone may know your Password PIN: set a new one with Forgot Password on the sign-in page and tell your site coordinator.',
+    ].join('\n'),
+  };
+}
+
+/** Sent for every new passkey of any account, so one added by someone else does not go unnoticed. */
+export function passkeyAddedMail(to: string, passkey: MailPasskey): Mail {
+  return {
+    to,
+    subject: 'A passkey was added to your VITA Documents account',
+    text: [
+      `A passkey was added to your account on ${mailMoment(passkey.createdAt)}. If this wasn't you, set a new Password PIN with Forgot Password on the sign-in page and tick Remove all passkeys there (or use Remove all passkeys on the Account page), and tell your site coordinator or an admin right away.`,
+      '',
+      `The new passkey is named: ${passkey.name}`,
+    ].join('\n'),
+  };
+}
+
+/** Sent after every Password PIN change; says so when the account's passkeys were removed with it. */
+export function pinChangedMail(to: string, passkeysRemoved = 0): Mail {
   return {
     to,
     subject: 'Your VITA Documents Password PIN was changed',
     text: [
       'Your Password PIN was just changed, and every device signed in to your account was signed out.',
+      ...(passkeysRemoved > 0
+        ? [
+            `${passkeysRemoved === 1 ? 'Its passkey was' : `All ${passkeysRemoved} of its passkeys were`} removed.`,
+          ]
+        : []),
       '',
       'If you did not do this, tell your site coordinator right away: someone may have access to your email.',
     ].join('\n'),

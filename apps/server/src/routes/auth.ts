@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
+import { messages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
+import { audit } from '../audit.js';
 import {
   codeAllowance,
   consumeCode,
@@ -15,7 +16,8 @@ import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { networkOf } from '../auth/network.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
-import { countPasskeys, passkeyDue } from '../auth/passkey-policy.js';
+import { passkeyRule } from '../auth/passkey-policy.js';
+import { listPasskeys, removeAllPasskeys } from '../auth/passkeys.js';
 import { createSession, revokeSession, revokeUserSessions, type UserRow } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
 import type { Db } from '../db/database.js';
@@ -167,7 +169,7 @@ async function resend(
     if ((await codeAllowance(db, asked)) !== 'ok') return true;
     // A reset challenge may be for an email without an account: its new code is not sent (see forgotInit).
     const code = await issueCode(db, secret, { ...asked, kind: 'resend' });
-    const passkeys = purpose === 'reset' && user ? await countPasskeys(db, email) : 0;
+    const passkeys = purpose === 'reset' && user ? await listPasskeys(db, email) : [];
     return user ? mailer.send(codeMail(email, purpose, code, passkeys)) : true;
   };
 }
@@ -268,9 +270,11 @@ function signInRoutes(app: FastifyInstance, services: Services): void {
     const user = await findUser(db, body.email);
     if (!user || !user.approved) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
-    await startSession(services, request, reply, user, {
-      passkeyDue: await passkeyDue(db, services.config, user),
-    });
+    const rule = await passkeyRule(db, services.config, user);
+    // Under the passkey rule, staff who own a passkey sign in with it: PIN + code (phishable, and
+    // all a thief of the PIN and the mailbox holds) gives them no session at all.
+    if (rule === 'passkey') throw new HttpError(403, messages.passkeySignInRequired, {}, 'passkey_required');
+    await startSession(services, request, reply, user, { passkeyDue: rule === 'enrol' });
     return { ok: true as const, user: toUser(user) };
   });
 
@@ -313,6 +317,19 @@ export async function startSession(
   request.auth.user = user;
 }
 
+/** `Remove all passkeys` on the reset screen: one a thief added (the reset mail lists them) goes too. */
+async function removePasskeysAtReset(db: Db, email: string, ip: string): Promise<number> {
+  const removed = await removeAllPasskeys(db, email);
+  if (removed > 0)
+    await audit(db, {
+      actor: email,
+      action: 'passkey.remove',
+      ip,
+      detail: `all ${removed} passkeys, at a Password PIN reset`,
+    });
+  return removed;
+}
+
 /** Forgot Password: a mailed code (and its resend) proves the mailbox; the grant cookie it gives sets a new PIN. */
 function forgotPinRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
@@ -326,7 +343,7 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
       if ((await codeAllowance(db, asked)) !== 'ok') return;
       const code = await issueCode(db, secret, { ...asked, kind: 'initial' });
       if (await findUser(db, body.email))
-        await mailer.send(codeMail(body.email, 'reset', code, await countPasskeys(db, body.email)));
+        await mailer.send(codeMail(body.email, 'reset', code, await listPasskeys(db, body.email)));
     });
     return { ok: true as const, emailSent: true };
   });
@@ -386,12 +403,13 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
       .where('email', '=', used.email)
       .execute();
     await revokeUserSessions(db, used.email);
+    const removed = body.removePasskeys ? await removePasskeysAtReset(db, used.email, request.ip) : 0;
     // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).
     await clearFailures(db, used.email);
     clearSessionCookie(request);
     log.info('password PIN reset; all sessions revoked');
     // The owner hears of every change, so a reset they did not make does not go unnoticed.
-    inBackground(log, 'pin-changed mail', () => mailer.send(pinChangedMail(used.email)));
+    inBackground(log, 'pin-changed mail', () => mailer.send(pinChangedMail(used.email, removed)));
     return { ok: true as const };
   });
 }

@@ -4,12 +4,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { sha256 } from '../auth/crypto.js';
+import { networkOf } from '../auth/network.js';
+import {
+  CONFIRMATION_MINUTES,
+  confirm,
+  isConfirmed,
+  issueConfirmation,
+  sessionHashOf,
+  useConfirmation,
+} from '../auth/passkey-confirmations.js';
 import { countPasskeys, requireForStaff, setRequireForStaff } from '../auth/passkey-policy.js';
 import {
   authenticate,
   authenticationOptions,
   deviceName,
+  listPasskeys,
   registerPasskey,
+  removeAllPasskeys,
   registrationOptions,
   relyingParty,
   type RelyingParty,
@@ -17,7 +28,7 @@ import {
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { actorOf, publicRoute, userRoute } from '../http/route.js';
-import { passkeysRemovedMail } from '../mail/mailer.js';
+import { passkeyAddedMail, passkeyConfirmationMail, passkeysRemovedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { findUser, toUser } from '../users/users.js';
 import { startSession, TEXT } from './auth.js';
@@ -27,6 +38,16 @@ const OFFER_AGAIN_DAYS = 30;
 
 /** Passkey sign-ins per address, like PIN tries (auth.ts `loginPerIp`): a success gives its slot back. */
 const LOGIN_LIMIT = { max: 100, window: 900 };
+
+/**
+ * Sign-in challenges per network (`networkOf`: an IPv4 address, an IPv6 /64), so a script that sheds
+ * its cookies cannot fill the table; a sign-in that succeeds gives its slot back, so what is limited
+ * is ceremonies left unfinished. Generous, as a whole intake site often shares one address.
+ */
+const LOGIN_OPTIONS_LIMIT = { max: 100, window: 900 };
+
+/** Confirmation codes a person may be mailed per hour under the passkey rule. */
+const CONFIRMATION_LIMIT = { max: 5, window: 3600 };
 
 /** The browser a ceremony belongs to, hashed as the code requests are (auth.ts `requesterOf`). */
 const requesterOf = (request: FastifyRequest) => sha256(`pre|${request.auth.preId}`);
@@ -38,15 +59,24 @@ function rpOrRefuse(services: Services): RelyingParty {
   return rp;
 }
 
+/** The held-back session's confirmation (passkey-confirmations.ts): refused for any other session. */
+function heldBack(request: FastifyRequest): string {
+  const token = request.auth.sessionToken;
+  if (!request.auth.passkeyDue || !token) throw badRequest(passkeyMessages.confirmNotNeeded);
+  return sessionHashOf(token);
+}
+
 /**
  * Passkeys (docs/behaviour.md#passkeys): signing in with one ({@link passkeySignInRoutes}), a
- * person's own ({@link ownPasskeyRoutes}) and the admin's ({@link adminPasskeyRoutes}).
+ * person's own ({@link ownPasskeyRoutes}, with the mailed confirmation the passkey rule asks
+ * for: {@link confirmationRoutes}) and the admin's ({@link adminPasskeyRoutes}).
  */
 export function passkeyRoutes(app: FastifyInstance, services: Services): void {
   if (!relyingParty(services.config))
     services.log.warn('Passkeys are off: set PUBLIC_URL (the address people open) to offer them.');
   passkeySignInRoutes(app, services);
   ownPasskeyRoutes(app, services);
+  confirmationRoutes(app, services);
   adminPasskeyRoutes(app, services);
 }
 
@@ -57,6 +87,9 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'passkeyLoginOptions', async ({ request }) => {
     const rp = rpOrRefuse(services);
+    const slot = `passkeyOptionsPerNetwork:${networkOf(request.ip)}`;
+    if (!(await hitRateLimit(db, slot, LOGIN_OPTIONS_LIMIT.max, LOGIN_OPTIONS_LIMIT.window)))
+      throw tooManyRequests(TEXT.tooManyAttempts, LOGIN_OPTIONS_LIMIT.window);
     const options = await authenticationOptions(db, rp, requesterOf(request));
     return { options: options as unknown as Record<string, unknown> };
   });
@@ -72,6 +105,7 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
     const user = await findUser(db, used.email);
     if (!user) throw badRequest(messages.passkeyFailed);
     await refundRateLimit(db, slot);
+    await refundRateLimit(db, `passkeyOptionsPerNetwork:${networkOf(request.ip)}`);
     // As after a right PIN: a suspended or unapproved account is told why, and gets no session.
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
@@ -82,15 +116,10 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
 }
 
 function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
-  const { db, config } = services;
+  const { db, config, mailer } = services;
 
   userRoute(app, 'listPasskeys', async ({ user }) => {
-    const rows = await db
-      .selectFrom('passkeys')
-      .select(['id', 'name', 'created_at', 'last_used_at'])
-      .where('user_email', '=', user.email)
-      .orderBy('created_at', 'asc')
-      .execute();
+    const rows = await listPasskeys(db, user.email);
     const declined = user.passkey_offer_declined_at;
     const askAgain = !declined || Date.now() - declined.getTime() > OFFER_AGAIN_DAYS * 86_400_000;
     const staff = user.is_admin || user.role === 'officer';
@@ -99,8 +128,8 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       passkeys: rows.map((r) => ({
         id: r.id,
         name: r.name,
-        createdAt: r.created_at.toISOString(),
-        lastUsedAt: r.last_used_at?.toISOString() ?? null,
+        createdAt: r.createdAt.toISOString(),
+        lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
       })),
       offer: enabled && rows.length === 0 && askAgain,
       required: enabled && rows.length === 0 && staff && (await requireForStaff(db, config)),
@@ -108,6 +137,9 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'passkeyRegisterOptions', async ({ user, request }) => {
+    // Under the passkey rule, PIN + code alone does not add the passkey: the mailed code first.
+    if (request.auth.passkeyDue && !(await isConfirmed(db, heldBack(request))))
+      throw forbidden(passkeyMessages.confirmFirst);
     const options = await registrationOptions(db, rpOrRefuse(services), user, requesterOf(request));
     return { options: options as unknown as Record<string, unknown> };
   });
@@ -119,9 +151,15 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       requester: requesterOf(request),
       response: body.response as unknown as RegistrationResponseJSON,
       name: body.name || deviceName(request.headers['user-agent']),
+      ...(request.auth.passkeyDue && {
+        mayKeep: (trx: typeof db) => useConfirmation(trx, heldBack(request)),
+      }),
     });
+    if (made === 'not allowed') throw forbidden(passkeyMessages.confirmFirst);
     if (!made) throw badRequest(passkeyMessages.createFailed);
     await audit(db, { actor: user.email, action: 'passkey.create', ip: request.ip, detail: made.name });
+    // Every new passkey is told to its owner: whoever holds a session could otherwise add one silently.
+    await mailer.send(passkeyAddedMail(user.email, { name: made.name, createdAt: made.createdAt }));
     // A session that owed a passkey starts afresh without the debt (the old one ends, so every
     // server process forgets it).
     await startSession(services, request, reply, user, { passkeyDue: false });
@@ -140,12 +178,45 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
     return { ok: true as const };
   });
 
+  userRoute(app, 'removeOwnPasskeys', async ({ user, request }) => {
+    const count = await removeAllPasskeys(db, user.email);
+    await audit(db, {
+      actor: user.email,
+      action: 'passkey.remove',
+      ip: request.ip,
+      detail: `all ${count} passkeys`,
+    });
+    return { ok: true as const };
+  });
+
   userRoute(app, 'passkeyNotNow', async ({ user }) => {
     await db
       .updateTable('users')
       .set({ passkey_offer_declined_at: sql<Date>`now()` })
       .where('email', '=', user.email)
       .execute();
+    return { ok: true as const };
+  });
+}
+
+/** Under the passkey rule, the code a held-back session is mailed before it enrols its first passkey. */
+function confirmationRoutes(app: FastifyInstance, services: Services): void {
+  const { db, mailer, secret } = services;
+
+  userRoute(app, 'passkeyConfirmationRequest', async ({ user, request }) => {
+    const sessionHash = heldBack(request);
+    const slot = `passkeyConfirmation:${user.email}`;
+    if (!(await hitRateLimit(db, slot, CONFIRMATION_LIMIT.max, CONFIRMATION_LIMIT.window)))
+      throw tooManyRequests(TEXT.tooManyCodes, CONFIRMATION_LIMIT.window);
+    const code = await issueConfirmation(db, secret, { email: user.email, sessionHash });
+    const emailSent = await mailer.send(passkeyConfirmationMail(user.email, code, CONFIRMATION_MINUTES));
+    return { ok: true as const, emailSent };
+  });
+
+  userRoute(app, 'passkeyConfirm', async ({ user, body, request }) => {
+    const sessionHash = heldBack(request);
+    if (!(await confirm(db, secret, { email: user.email, sessionHash, code: body.code })))
+      throw badRequest(passkeyMessages.badConfirmCode);
     return { ok: true as const };
   });
 }
@@ -162,8 +233,7 @@ function adminPasskeyRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'removeUserPasskeys', async ({ user, params, request }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
     if (!(await findUser(db, params.email))) throw notFound(messages.userNotFound);
-    const gone = await db.deleteFrom('passkeys').where('user_email', '=', params.email).execute();
-    const count = gone.reduce((n, r) => n + Number(r.numDeletedRows), 0);
+    const count = await removeAllPasskeys(db, params.email);
     await audit(db, {
       actor: user.email,
       action: 'passkey.remove',

@@ -89,6 +89,19 @@ export const endpoints = {
     response: s.Ok,
   }),
   passkeyNotNow: def({ method: 'POST', path: '/me/passkeys/not-now', response: s.Ok }),
+  /** Under the passkey rule, a session without a passkey asks for a mailed code before enrolling. */
+  passkeyConfirmationRequest: def({
+    method: 'POST',
+    path: '/me/passkeys/confirmation',
+    response: s.EmailSentResponse,
+  }),
+  passkeyConfirm: def({
+    method: 'POST',
+    path: '/me/passkeys/confirm',
+    body: s.PasskeyConfirmRequest,
+    response: s.Ok,
+  }),
+  removeOwnPasskeys: def({ method: 'DELETE', path: '/me/passkeys', response: s.Ok }),
   userPasskeys: def({
     method: 'GET',
     path: '/admin/users/:email/passkeys',

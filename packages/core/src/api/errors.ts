@@ -17,7 +17,11 @@ export const ERROR_CODES = [
   'role_changed',
   /** Signed in, but not allowed to do this. */
   'forbidden',
-  /** Signed in with PIN + code where the passkey rule applies: create a passkey first. */
+  /**
+   * The passkey rule holds a PIN + code sign-in of an admin or officer: one without a passkey makes
+   * one first (their session reaches nothing else); one with a passkey gets no session and signs in
+   * with the passkey.
+   */
   'passkey_required',
   /** The CSRF token is missing or stale: reload and try again. */
   'bad_token',

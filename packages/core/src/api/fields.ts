@@ -47,6 +47,17 @@ export function requiredText(label: string, max = 100) {
   );
 }
 
+/** A trimmed line of text that may be left blank, refusing what {@link requiredText} refuses. */
+export function optionalText(label: string, max = 100) {
+  return z.string({ error: `${label} must be text.` }).check(
+    z.trim(),
+    z.maxLength(max, { error: `${label} must be at most ${max} characters.` }),
+    z.refine((value) => isCleanText(value) && hasNoBidiControls(value), {
+      error: `${label} contains characters that are not allowed.`,
+    }),
+  );
+}
+
 /** An email address, trimmed and lower-cased so one person has one account. */
 export const Email = z.pipe(
   z

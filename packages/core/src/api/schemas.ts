@@ -18,6 +18,7 @@ import {
   Timestamp,
   cleanString,
   hasNoBidiControls,
+  optionalText,
   requiredText,
 } from './fields.js';
 import { ROLES } from '../domain/roles.js';
@@ -153,6 +154,8 @@ export type ForgotInitRequest = z.input<typeof ForgotInitRequest>;
 export const ForgotResetRequest = z.object({
   newPin1: NewPin,
   newPin2: z.string({ error: 'Confirm the new Password PIN.' }),
+  /** `Remove all passkeys` ticked on the reset screen: a passkey a thief added goes with the old PIN. */
+  removePasskeys: z.optional(z.boolean()),
 });
 export type ForgotResetRequest = z.input<typeof ForgotResetRequest>;
 
@@ -488,10 +491,14 @@ export type PasskeyOptionsResponse = z.infer<typeof PasskeyOptionsResponse>;
 
 export const PasskeyRegisterRequest = z.object({
   response: WebAuthnAnswer,
-  /** The name the person gives the passkey; without one, the browser's name for the device. */
-  name: z.optional(z.string().check(z.trim(), z.maxLength(60))),
+  /** The name the person gives the passkey; without one (or blank), the browser's name for the device. */
+  name: z.optional(optionalText('Passkey name', 60)),
 });
 export type PasskeyRegisterRequest = z.infer<typeof PasskeyRegisterRequest>;
+
+/** The code mailed to confirm a new passkey under the passkey rule. */
+export const PasskeyConfirmRequest = z.object({ code: Code });
+export type PasskeyConfirmRequest = z.input<typeof PasskeyConfirmRequest>;
 
 export const PasskeyLoginRequest = z.object({ response: WebAuthnAnswer });
 export type PasskeyLoginRequest = z.infer<typeof PasskeyLoginRequest>;

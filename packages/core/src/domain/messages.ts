@@ -46,6 +46,9 @@ export const messages = {
   // Passkeys on the login screen (the rest, for screens loaded later, are in passkey-messages.ts).
   passkeySignIn: 'Sign in with a passkey',
   passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',
+  /** The answer to a right code of an admin or officer who owns a passkey, under the passkey rule. */
+  passkeySignInRequired:
+    'Your programme requires admins and officers who have a passkey to sign in with it. Use Sign in with a passkey.',
 } as const;
 
 /** The text of a quality warning of a captured page (see `assessImage`). */

@@ -12,7 +12,23 @@ export const passkeyMessages = {
   required: 'Your programme requires a passkey for admins and officers. Create one to continue.',
   createFailed: 'The passkey was not created. You can try again, or keep signing in with your PIN.',
   removed: 'Passkeys removed.',
+  removeAll: 'Remove all passkeys',
+  removeAllConfirm:
+    'Remove all your passkeys? You then sign in with your Password PIN and a code until you add a new one.',
+  /** Under the passkey rule, before the first passkey: a code mailed to the account proves it is them. */
+  confirmIntro: 'Before you add a passkey, confirm it is you with a code we email you.',
+  emailCode: 'Email me a code',
+  confirmCode: 'Confirmation code',
+  confirmFirst: 'Confirm it is you with the code we email you before adding a passkey.',
+  badConfirmCode: 'That code is not valid or has expired. Use Email me a code to get a new one.',
+  confirmNotNeeded: 'No confirmation is needed to add a passkey to this account.',
+  confirmNotSent: 'The email could not be sent. Please try again in a few minutes.',
 } as const;
+
+/** The line under `Email me a code` once the code is on its way. */
+export function passkeyConfirmSent(email: string): string {
+  return `We emailed a 6-digit code to ${email}. It expires in 15 minutes and works once.`;
+}
 
 /** The admin's question before removing all of someone's passkeys (a lost phone). */
 export function removePasskeysConfirm(name: string): string {

@@ -1,11 +1,14 @@
-import { isApiError, messages, passkeyMessages } from '@vita-docs/core';
+import { CODE_LENGTH, isApiError, messages, passkeyConfirmSent, passkeyMessages } from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from '../app/router';
 import { createPasskey } from '../adapters/passkeys';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { useSession } from '../app/session';
+import { Field } from '../components/field';
+import { submitted } from '../components/form';
 import { Loading, Page } from '../components/page';
 
 const TITLE = 'Account';
@@ -50,7 +53,10 @@ export function useCreatePasskey() {
   }, [api, platform]);
 }
 
-/** `/account` (docs/behaviour.md#account-screen): the person's passkeys, `Remove` and `Add a passkey`. */
+/**
+ * `/account` (docs/behaviour.md#account-screen): the person's passkeys, `Remove`, `Remove all
+ * passkeys` and `Add a passkey`; under the passkey rule, the mailed code before the first one.
+ */
 export function AccountScreen() {
   const session = useSession();
   if (session.status === 'checking') {
@@ -73,6 +79,7 @@ export function AccountScreen() {
 
 function Passkeys() {
   const { api, platform } = useServices();
+  const session = useSession();
   const { list, error, reload } = usePasskeys();
   const create = useCreatePasskey();
   const [busy, setBusy] = useState(false);
@@ -81,6 +88,17 @@ function Passkeys() {
   const add = async () => {
     setBusy(true);
     if (await create()) await reload();
+    setBusy(false);
+  };
+  const removeAll = async () => {
+    if (!(await platform.confirm(passkeyMessages.removeAllConfirm))) return;
+    setBusy(true);
+    try {
+      await api.removeOwnPasskeys();
+    } catch (e) {
+      await platform.alert(isApiError(e) ? e.message : String(e));
+    }
+    await reload();
     setBusy(false);
   };
   const remove = async (id: string) => {
@@ -109,29 +127,133 @@ function Passkeys() {
         {error && <p className="status status--error">{error}</p>}
         {list && list.passkeys.length === 0 && <p className="status">No passkeys yet.</p>}
         {list && list.passkeys.length > 0 && (
-          <ul className="client-list">
-            {list.passkeys.map((p) => (
-              <li key={p.id} className="client-list__item">
-                <article aria-label={p.name}>
-                  <strong>{p.name}</strong>
-                  <p>
-                    Created {day(p.createdAt)} · Last used {day(p.lastUsedAt)}
-                  </p>
-                  <button className="button" type="button" disabled={busy} onClick={() => void remove(p.id)}>
-                    {passkeyMessages.remove}
-                  </button>
-                </article>
-              </li>
-            ))}
-          </ul>
+          <PasskeyItems passkeys={list.passkeys} busy={busy} onRemove={(id) => void remove(id)} />
         )}
-        <div className="actions">
-          <button className="button button--primary" type="button" disabled={busy} onClick={() => void add()}>
-            {passkeyMessages.add}
-          </button>
-          {!list?.required && <Link to={paths.home}>Home</Link>}
-        </div>
+        {list?.required ? (
+          <ConfirmThenCreate
+            email={session.status === 'signedIn' ? session.user.email : ''}
+            onCreated={() => void reload()}
+          />
+        ) : (
+          <div className="actions">
+            <button
+              className="button button--primary"
+              type="button"
+              disabled={busy}
+              onClick={() => void add()}
+            >
+              {passkeyMessages.add}
+            </button>
+            {list && list.passkeys.length > 0 && (
+              <button className="button" type="button" disabled={busy} onClick={() => void removeAll()}>
+                {passkeyMessages.removeAll}
+              </button>
+            )}
+            <Link to={paths.home}>Home</Link>
+          </div>
+        )}
       </section>
     </Page>
+  );
+}
+
+/**
+ * Under the passkey rule, the first passkey of a PIN + code sign-in: a code mailed to the account
+ * first (`Email me a code`), then the code and `Create a passkey`.
+ */
+function ConfirmThenCreate({ email, onCreated }: { email: string; onCreated: () => void }) {
+  const { api, platform } = useServices();
+  const create = useCreatePasskey();
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const emailCode = async () => {
+    setBusy(true);
+    try {
+      const { emailSent } = await api.passkeyConfirmationRequest();
+      if (emailSent) setSent(true);
+      else await platform.alert(passkeyMessages.confirmNotSent);
+    } catch (e) {
+      await platform.alert(isApiError(e) ? e.message : String(e));
+    }
+    setBusy(false);
+  };
+  const confirmAndCreate = async (event: FormEvent<HTMLFormElement>) => {
+    const code = submitted(event)('code');
+    setBusy(true);
+    try {
+      await api.passkeyConfirm({ body: { code } });
+    } catch (e) {
+      await platform.alert(isApiError(e) ? e.message : String(e));
+      setBusy(false);
+      return;
+    }
+    if (await create()) onCreated();
+    setBusy(false);
+  };
+
+  return (
+    <>
+      <p>{passkeyMessages.confirmIntro}</p>
+      <div className="actions">
+        <button
+          className={sent ? 'button' : 'button button--primary'}
+          type="button"
+          disabled={busy}
+          onClick={() => void emailCode()}
+        >
+          {passkeyMessages.emailCode}
+        </button>
+      </div>
+      {sent && (
+        <form className="form" aria-busy={busy} onSubmit={(e) => void confirmAndCreate(e)}>
+          <p className="status" role="status">
+            {passkeyConfirmSent(email)}
+          </p>
+          <Field
+            label={passkeyMessages.confirmCode}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={CODE_LENGTH}
+            required
+          />
+          <div className="actions">
+            <button className="button button--primary" type="submit" disabled={busy}>
+              {passkeyMessages.create}
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}
+
+/** Each passkey with its days and `Remove`. */
+function PasskeyItems({
+  passkeys,
+  busy,
+  onRemove,
+}: {
+  passkeys: PasskeyList['passkeys'];
+  busy: boolean;
+  onRemove: (id: string) => void;
+}) {
+  return (
+    <ul className="client-list">
+      {passkeys.map((p) => (
+        <li key={p.id} className="client-list__item">
+          <article aria-label={p.name}>
+            <strong>{p.name}</strong>
+            <p>
+              Created {day(p.createdAt)} · Last used {day(p.lastUsedAt)}
+            </p>
+            <button className="button" type="button" disabled={busy} onClick={() => onRemove(p.id)}>
+              {passkeyMessages.remove}
+            </button>
+          </article>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -253,6 +253,9 @@ const passkeyParts = (p: Pools) => ({
     .string({ minLength: 1, maxLength: 40 })
     .map((id): Parts => ({ params: { id }, query: [], body: undefined })),
   passkeyNotNow: none,
+  passkeyConfirmationRequest: none,
+  passkeyConfirm: body(opt({ code: sixDigits }, ['code'])),
+  removeOwnPasskeys: none,
   userPasskeys: withEmail(p),
   removeUserPasskeys: withEmail(p),
   getPasskeyPolicy: none,

@@ -21,7 +21,8 @@ export type ForgotState =
 export type ForgotEvent =
   | { type: 'submitEmail'; email: string }
   | { type: 'submitCode'; code: string }
-  | { type: 'submitNewPin'; newPin1: string; newPin2: string };
+  /** `removePasskeys`: `Remove all passkeys` ticked (one in the reset mail is not theirs). */
+  | { type: 'submitNewPin'; newPin1: string; newPin2: string; removePasskeys?: boolean };
 
 /** The ports of {@link createForgotFlow}. */
 export interface ForgotFlowOptions {
@@ -74,10 +75,15 @@ export function createForgotFlow({ api, storage, platform, step = 'email' }: For
     }
   }
 
-  async function submitNewPin(email: string, newPin1: string, newPin2: string): Promise<void> {
+  async function submitNewPin(
+    email: string,
+    newPin1: string,
+    newPin2: string,
+    removePasskeys: boolean,
+  ): Promise<void> {
     store.setState({ status: 'saving', email });
     try {
-      await api.forgotReset({ body: { newPin1, newPin2 } });
+      await api.forgotReset({ body: { newPin1, newPin2, ...(removePasskeys && { removePasskeys }) } });
     } catch (error) {
       return fail({ status: 'newPin', email, error: errorMessage(error) });
     }
@@ -94,7 +100,7 @@ export function createForgotFlow({ api, storage, platform, step = 'email' }: For
       if (event.type === 'submitEmail' && state.status === 'email') await submitEmail(event.email);
       if (event.type === 'submitCode' && state.status === 'code') await submitCode(state.email, event.code);
       if (event.type === 'submitNewPin' && state.status === 'newPin') {
-        await submitNewPin(state.email, event.newPin1, event.newPin2);
+        await submitNewPin(state.email, event.newPin1, event.newPin2, event.removePasskeys === true);
       }
     },
   };

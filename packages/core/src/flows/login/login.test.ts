@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/errors.js';
 import { messages } from '../../domain/messages.js';
 import {
   createFakeApi,
@@ -60,6 +61,20 @@ describe('login flow', () => {
     await flow.send({ type: 'submitCode', code: '000000' });
     expect(flow.getState()).toMatchObject({ status: 'code', email: 'vera@example.org' });
     expect(platform.alerts).toHaveLength(1);
+  });
+
+  it('under the passkey rule, a right code of staff with a passkey leads to the passkey, without an alert', async () => {
+    const { api, platform, flow } = setup();
+    await flow.send({ type: 'submitCredentials', email: 'vera@example.org', pin: 'pin-12345' });
+    api.loginVerify = () =>
+      Promise.reject(new ApiError('http', 403, messages.passkeySignInRequired, { code: 'passkey_required' }));
+    await flow.send({ type: 'submitCode', code: '123456' });
+    expect(flow.getState()).toEqual({
+      status: 'passkeyRequired',
+      email: 'vera@example.org',
+      error: messages.passkeySignInRequired,
+    });
+    expect(platform.alerts).toEqual([]);
   });
 
   it('the verify page picks up the email kept by the login page', async () => {

@@ -1,6 +1,6 @@
 /** Two-step sign-in (docs/behaviour.md#sign-in): credentials, then the emailed code. */
 import type { ApiClient } from '../../api/client.js';
-import { errorMessage } from '../../api/errors.js';
+import { errorMessage, isApiError } from '../../api/errors.js';
 import type { User } from '../../api/schemas.js';
 import { messages } from '../../domain/messages.js';
 import type { Dialogs, KeyValueStorage } from '../../ports.js';
@@ -14,6 +14,11 @@ export type LoginState =
   | { status: 'sendingCode'; email: string }
   | { status: 'code'; email: string; error: string | null }
   | { status: 'verifying'; email: string }
+  /**
+   * The code was right, but under the passkey rule this admin or officer signs in with their passkey
+   * only: `error` says so, shown beside `Sign in with a passkey` (not as an alert).
+   */
+  | { status: 'passkeyRequired'; email: string; error: string }
   | { status: 'signedIn'; user: User };
 
 /** What the user does. */
@@ -92,6 +97,8 @@ export function createLoginFlow({
       const { user } = await api.loginVerify({ body: { code: code.trim(), email } });
       store.setState({ status: 'signedIn', user });
     } catch (error) {
+      if (isApiError(error) && error.code === 'passkey_required')
+        return store.setState({ status: 'passkeyRequired', email, error: error.message });
       await fail({ status: 'code', email, error: errorMessage(error) });
     }
   }
@@ -109,7 +116,11 @@ export function createLoginFlow({
           if (state.status === 'code') await submitCode(state.email, event.code);
           return;
         case 'startOver':
-          if (state.status === 'code' || state.status === 'credentials') {
+          if (
+            state.status === 'code' ||
+            state.status === 'credentials' ||
+            state.status === 'passkeyRequired'
+          ) {
             store.setState({ status: 'credentials', email: state.email, error: null });
           }
           return;

@@ -1,4 +1,10 @@
-import { CODE_LENGTH, createForgotFlow, createResendFlow, MIN_PIN_LENGTH } from '@vita-docs/core';
+import {
+  CODE_LENGTH,
+  createForgotFlow,
+  createResendFlow,
+  MIN_PIN_LENGTH,
+  passkeyMessages,
+} from '@vita-docs/core';
 import type { FormEvent } from 'react';
 import { Navigate } from '../../app/router';
 import { paths } from '../../app/paths';
@@ -78,7 +84,12 @@ export function ForgotResetScreen() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     const field = submitted(event);
-    void flow.send({ type: 'submitNewPin', newPin1: field('newPin1'), newPin2: field('newPin2') });
+    void flow.send({
+      type: 'submitNewPin',
+      newPin1: field('newPin1'),
+      newPin2: field('newPin2'),
+      removePasskeys: field('removePasskeys') === 'on',
+    });
   }
 
   const busy = state.status === 'saving';
@@ -100,6 +111,11 @@ export function ForgotResetScreen() {
           autoComplete="new-password"
           required
         />
+        {/* The reset mail lists the account's passkeys: one that is not theirs goes with the old PIN. */}
+        <label className="checkbox">
+          <input type="checkbox" name="removePasskeys" />
+          {passkeyMessages.removeAll}
+        </label>
         <div className="actions">
           <button className="button button--primary" type="submit" disabled={busy}>
             Save

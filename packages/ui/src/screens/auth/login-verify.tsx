@@ -1,10 +1,11 @@
-import { CODE_LENGTH, createLoginFlow, createResendFlow } from '@vita-docs/core';
+import { CODE_LENGTH, createLoginFlow, createResendFlow, messages } from '@vita-docs/core';
 import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../app/router';
 import { nextQuery, paths, safeNext } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSessionFlow } from '../../app/session';
 import { CodeForm } from '../../components/code-form';
+import { PasskeySignIn } from '../../components/passkey-sign-in';
 import { Page } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 
@@ -32,6 +33,23 @@ export function LoginVerifyScreen() {
 
   // Without the email kept by /login there is nothing to verify: start there.
   if (state.status === 'credentials') return <Navigate to={`${paths.login}${nextQuery(next)}`} replace />;
+
+  // Under the passkey rule, an admin or officer who owns a passkey signs in with it, not with the code.
+  if (state.status === 'passkeyRequired') {
+    return (
+      <Page title={messages.passkeySignIn}>
+        <p className="status status--error" role="alert">
+          {state.error}
+        </p>
+        <PasskeySignIn
+          onSignedIn={(user) => {
+            void session.send({ type: 'signedIn', user });
+            void navigate(next ?? paths.home, { replace: true });
+          }}
+        />
+      </Page>
+    );
+  }
 
   const busy = state.status === 'verifying' || state.status === 'signedIn';
   return (
