@@ -18,7 +18,7 @@ export function vitaVitestConfig(test = {}) {
       include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
-      // The JSON report feeds the one-line total `npm test` prints at the end (tooling/run-checks.mjs).
+      // The JSON report feeds the one-line total `npm test` prints at the end (tooling/repo-checks/run-checks.mjs).
       reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
       ...test,
       // A committed `.only` would skip the rest of the suite and still pass: fail the run instead,

@@ -14,7 +14,7 @@ const FIRST_PAINT_FILE = '.vite/first-paint.json';
 
 /**
  * The addresses whose page carries its first paint: the landing only. Login's too was measured
- * (docs/architecture.md, Lighthouse): its paint came sooner, but the scripts it waits for to work
+ * (docs/benchmarks.md#lighthouse): its paint came sooner, but the scripts it waits for to work
  * (its screen's chunks, then the contract for the passkey offer) then all ran after that paint, and
  * its blocking time rose more than its paint gained.
  */

@@ -1,18 +1,19 @@
-// Compares the built declarations of every entry point with its report in `api/` (`--update`
+// Compares the built declarations of every entry point (package.json's `exports`) with its report in `api/` (`--update`
 // rewrites the reports instead): what consumers of the package can import changes only on purpose.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const update = process.argv.includes('--update');
-const entries = {
-  index: 'dist/index.d.ts',
-  testing: 'dist/testing/index.d.ts',
-  browser: 'dist/browser/index.d.ts',
-  node: 'dist/index.node.d.ts',
-  cookies: 'dist/cookies.d.ts',
-};
+/** Every entry point of package.json's `exports` with declarations: `.` is `index`, `./node` is `node`. */
+const exports = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).exports;
+const entries = Object.fromEntries(
+  Object.entries(exports)
+    .filter(([, target]) => typeof target === 'object' && target.types)
+    .map(([key, target]) => [key === '.' ? 'index' : key.slice(2), target.types.replace(/^\.\//, '')]),
+);
 
 let changed = 0;
 for (const [name, entry] of Object.entries(entries)) {
@@ -37,6 +38,11 @@ for (const [name, entry] of Object.entries(entries)) {
   if (!result.succeeded && !update)
     console.error(`api/${name}.api.md does not match the built declarations of ${entry}`);
 }
+// A report whose entry point is gone describes nothing a consumer can import.
+const stale = readdirSync(path.join(root, 'api')).filter((f) => !(f.replace(/\.api\.md$/, '') in entries));
+for (const file of stale)
+  console.error(`api/${file} has no entry point in package.json's exports: delete it`);
+if (stale.length > 0) process.exitCode = 1;
 if (changed > 0 && !update) {
   console.error(
     `${changed} API report(s) changed: run \`pnpm --filter @vita-docs/core api:update\` and commit api/ if the change is meant.`,

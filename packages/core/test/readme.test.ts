@@ -39,3 +39,19 @@ it('the README capture example runs and prints what it promises', async () => {
     ['W-2 Ada.pdf', 'application/pdf'],
   ]);
 });
+
+it('the README names every entry point of package.json and every dependency', async () => {
+  const readme = await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+  const pkg = JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>;
+    dependencies: Record<string, string>;
+  };
+  const entryPoints = Object.keys(pkg.exports)
+    .filter((key) => key !== './package.json')
+    .map((key) => `@vita-docs/core${key.slice(1)}`);
+  const table = readme.split('## Entry points')[1]?.split('\n## ')[0] ?? '';
+  const listed = [...table.matchAll(/^\| `(@vita-docs\/core[^`]*)` \|/gm)].map((m) => m[1]);
+  expect(listed.sort()).toEqual(entryPoints.sort());
+  const imports = /\*\*What it may import:\*\*([^\n]*(?:\n[^\n]+)*)/.exec(readme)?.[1] ?? '';
+  for (const dependency of Object.keys(pkg.dependencies)) expect(imports).toContain(`\`${dependency}\``);
+});
