@@ -229,6 +229,29 @@ export function vitaEslint({ dirname, layer, ignores = [], envModule, maxFunctio
           rules: { 'no-restricted-globals': ['error', ...coreGlobalBans] },
         }
       : {},
+    // The server's shipped code takes core's contract only: the root barrel would load every flow
+    // and pdf-lib at each start, and nothing else keeps a route from calling a flow. Its reliability
+    // scenarios and benchmarks drive it as clients do, so they may use the whole of core.
+    layer === 'server'
+      ? {
+          files: ['src/**/*.ts'],
+          ignores: TEST_FILES,
+          rules: {
+            'no-restricted-imports': [
+              'error',
+              {
+                paths: [
+                  {
+                    name: '@vita-docs/core',
+                    message: 'Import from @vita-docs/core/contract: the server takes the contract only.',
+                  },
+                ],
+                patterns: layerBans.server,
+              },
+            ],
+          },
+        }
+      : {},
     {
       files: ['src/**/*.ts', 'src/**/*.tsx'],
       ignores: [...TEST_FILES, ...(envModule ? [envModule] : [])],

@@ -3,7 +3,7 @@
  * its tables with hash joins rather than a probe per client (`bench/overview.mjs` times them on a
  * seeded season).
  */
-import { FIXED_CATEGORIES } from '@vita-docs/core';
+import { FIXED_CATEGORIES } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 

@@ -6,7 +6,7 @@
  * The client, its categories and the audit trail stay; one audit entry per client says what went.
  * One process at a time runs it (an advisory lock), at start and every hour; each run is idempotent.
  */
-import { RETENTION_NOTICE_DAYS } from '@vita-docs/core';
+import { RETENTION_NOTICE_DAYS } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import { audit } from './audit.js';
 import type { Db } from './db/database.js';

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { CODE_LENGTH } from '@vita-docs/core';
+import { CODE_LENGTH } from '@vita-docs/core/contract';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { hmac, randomDigits, safeEqual } from './crypto.js';

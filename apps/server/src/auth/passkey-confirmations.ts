@@ -5,7 +5,7 @@
  * lives 15 minutes, takes five tries, confirms once, and the confirmation lets one passkey be kept.
  */
 import { sql } from 'kysely';
-import { CODE_LENGTH } from '@vita-docs/core';
+import { CODE_LENGTH } from '@vita-docs/core/contract';
 import type { Db } from '../db/database.js';
 import { hmac, randomDigits, safeEqual, sha256 } from './crypto.js';
 

@@ -4,7 +4,7 @@
  * Settings; an empty text means the default. Each change counts up its version, and a ticked consent
  * is audited with the version the client saw.
  */
-import { consentStatement, type ConsentTextStatus } from '@vita-docs/core';
+import { consentStatement, type ConsentTextStatus } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 

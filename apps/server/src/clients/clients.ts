@@ -1,4 +1,4 @@
-import { canAccessClient, FIXED_CATEGORIES, type Client } from '@vita-docs/core';
+import { canAccessClient, FIXED_CATEGORIES, type Client } from '@vita-docs/core/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ClientsTable } from '../db/schema.js';

@@ -4,7 +4,7 @@
  * Deletes change rows first and remove bytes after, so a crash between the two leaves bytes without
  * a row (swept later), never a listed document without bytes.
  */
-import { buildDocKey, type DocItem } from '@vita-docs/core';
+import { buildDocKey, type DocItem } from '@vita-docs/core/contract';
 import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, DocumentsTable } from '../db/schema.js';

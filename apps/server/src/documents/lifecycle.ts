@@ -5,7 +5,7 @@
  * index existed.
  */
 import { dropStaleClaims } from './rename.js';
-import { parseDocKey } from '@vita-docs/core';
+import { parseDocKey } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';

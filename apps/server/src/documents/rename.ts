@@ -10,7 +10,7 @@
  * stop at any point leaves the document listed with its bytes; a claim left behind expires and the
  * sweeper removes it with its bytes ({@link dropStaleClaims}).
  */
-import { buildDocKey, documentFileName, parseDocKey } from '@vita-docs/core';
+import { buildDocKey, documentFileName, parseDocKey } from '@vita-docs/core/contract';
 import type { Transaction } from 'kysely';
 import { audit } from '../audit.js';
 import type { Db } from '../db/database.js';

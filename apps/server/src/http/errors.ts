@@ -1,4 +1,4 @@
-import { errorCodeForStatus, messages, type ErrorCode } from '@vita-docs/core';
+import { errorCodeForStatus, messages, type ErrorCode } from '@vita-docs/core/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 // zod's core error class: what zod/mini's parse throws (it has no ZodError of its own).
 import { $ZodError as ZodError } from 'zod/v4/core';

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors.js';
-import { errorCodeForStatus } from '@vita-docs/core';
+import { errorCodeForStatus } from '@vita-docs/core/contract';
 
 const TEXT = {
   malformed: 'The request is not valid.',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endpoints, type EndpointName, type Endpoints } from '@vita-docs/core';
+import { endpoints, type EndpointName, type Endpoints } from '@vita-docs/core/contract';
 import type { z } from 'zod/mini';
 import type { UserRow } from '../auth/sessions.js';
 import { signedOutError } from './errors.js';

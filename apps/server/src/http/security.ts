@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, passkeyMessages } from '@vita-docs/core';
+import { CSRF_COOKIE, CSRF_HEADER, isStateChanging, passkeyMessages } from '@vita-docs/core/contract';
 import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { resolveSession, sessionEndReason, type UserRow } from '../auth/sessions.js';
 import type { SessionEndReason } from '../db/schema.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { canApproveUsers, canDeleteUser, canManageAllUsers, canSetRole } from '@vita-docs/core';
+import { canApproveUsers, canDeleteUser, canManageAllUsers, canSetRole } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import { forbidden, notFound } from '../http/errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllUsers, searchFold } from '@vita-docs/core';
+import { canManageAllUsers, searchFold } from '@vita-docs/core/contract';
 import type { Db } from '../db/database.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { messages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core';
+import { messages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import {
   codeAllowance,

@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { linkSchemas } from '@vita-docs/core';
-import { clientLinkText } from '@vita-docs/core';
+import type { linkSchemas } from '@vita-docs/core/contract';
+import { clientLinkText } from '@vita-docs/core/contract';
 import type { z } from 'zod/mini';
 
 type CreateLink = z.output<typeof linkSchemas.CreateLinkRequest>;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { documentFileName, zipFileName } from '@vita-docs/core';
+import { documentFileName, zipFileName } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import { clientDocTypes, clientFor } from '../clients/clients.js';
 import { listDocuments } from '../documents/documents.js';

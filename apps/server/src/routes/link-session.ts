@@ -5,7 +5,7 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core';
+import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { sealingPair } from '../auth/journal-keys.js';

@@ -1,4 +1,4 @@
-import { canManageAllUsers, messages, passkeyMessages } from '@vita-docs/core';
+import { canManageAllUsers, messages, passkeyMessages } from '@vita-docs/core/contract';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';

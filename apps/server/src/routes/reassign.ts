@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllClients, canReassignClients } from '@vita-docs/core';
+import { canManageAllClients, canReassignClients } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';

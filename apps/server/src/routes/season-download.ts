@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { canManageAllUsers, documentFileName } from '@vita-docs/core';
+import { canManageAllUsers, documentFileName } from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import type { Db } from '../db/database.js';

@@ -1,4 +1,4 @@
-import { canManageAllUsers, seasonClosePhrase } from '@vita-docs/core';
+import { canManageAllUsers, seasonClosePhrase } from '@vita-docs/core/contract';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden, HttpError } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';

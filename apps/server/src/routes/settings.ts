@@ -1,4 +1,4 @@
-import { canManageAllUsers } from '@vita-docs/core';
+import { canManageAllUsers } from '@vita-docs/core/contract';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit.js';
 import { consentSettings, setConsentSettings } from '../client-links/consent.js';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocKey, safeFileName } from '@vita-docs/core';
+import { buildDocKey, safeFileName } from '@vita-docs/core/contract';
 import { storageKeyFrom } from './encryption.js';
 import { createLocalStore } from './local.js';
 import { createS3Store } from './s3.js';

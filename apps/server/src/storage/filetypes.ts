@@ -2,7 +2,7 @@
  * The allow-list of document types (PDF, JPEG, PNG, WebP, BMP, HEIC/HEIF, TIFF): recognising them by
  * magic bytes, normalising declared types, and the headers files are served with.
  */
-import { fileExtension, fileTooLargeMessage, mediaType, safeFileName } from '@vita-docs/core';
+import { fileExtension, fileTooLargeMessage, mediaType, safeFileName } from '@vita-docs/core/contract';
 import { StorageError } from './types.js';
 
 /** Canonical types of the allow-list. */

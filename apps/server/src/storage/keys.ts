@@ -2,7 +2,7 @@
  * Key and prefix validation shared by both stores. Routes validate too; the stores check again so a
  * forgotten check in a route can never reach a path outside the store.
  */
-import { isClientId, parseDocKey, type DocKeyParts } from '@vita-docs/core';
+import { isClientId, parseDocKey, type DocKeyParts } from '@vita-docs/core/contract';
 import { StorageError } from './types.js';
 
 const isDotSegment = (segment: string): boolean => segment === '.' || segment === '..';

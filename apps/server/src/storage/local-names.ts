@@ -4,7 +4,7 @@
  */
 import { readdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { isClientId, parseDocKey } from '@vita-docs/core';
+import { isClientId, parseDocKey } from '@vita-docs/core/contract';
 import { assertPrefix } from './keys.js';
 import { categoryFromDir, isMissing, objectPath, prefixPath } from './local-layout.js';
 import { describe } from './local-read.js';

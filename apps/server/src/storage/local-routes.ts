@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { documentFileName, mediaType } from '@vita-docs/core';
+import { documentFileName, mediaType } from '@vita-docs/core/contract';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { DATABASE_UNAVAILABLE, frameworkMessage } from '../http/errors.js';
 import { allowSlowUpload } from '../http/protocol.js';

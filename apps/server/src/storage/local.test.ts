@@ -8,7 +8,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildDocKey, categoryName } from '@vita-docs/core';
+import { buildDocKey, categoryName } from '@vita-docs/core/contract';
 import { storageKeyFrom } from './encryption.js';
 import { objectPath } from './local-layout.js';
 import { createLocalStore, type LocalObjectStore } from './local.js';

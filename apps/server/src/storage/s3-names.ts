@@ -8,7 +8,7 @@ import {
   ListObjectsCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { parseDocKey } from '@vita-docs/core';
+import { parseDocKey } from '@vita-docs/core/contract';
 import { contentTypeFromName, FALLBACK_CONTENT_TYPE } from './filetypes.js';
 import { assertDocKey, assertPrefix } from './keys.js';
 import { isNotFound, type S3Context } from './s3-context.js';

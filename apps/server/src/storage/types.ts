@@ -5,7 +5,7 @@
  * method refuses anything else with a {@link StorageError} of kind `invalid_key`.
  */
 import type { Readable } from 'node:stream';
-import type { ErrorCode } from '@vita-docs/core';
+import type { ErrorCode } from '@vita-docs/core/contract';
 
 /**
  * The longest a signed link lives, by method: an upload link long enough for a slow phone

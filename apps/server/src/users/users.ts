@@ -1,4 +1,4 @@
-import type { User } from '@vita-docs/core';
+import type { User } from '@vita-docs/core/contract';
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../auth/sessions.js';
 

@@ -2,7 +2,7 @@
  * Entry names for a client's download-all archive: `{docType}/{filename}`, each part made safe for
  * every extractor (Windows included) and every name unique within the archive.
  */
-import { fileExtension, safeFileName } from '@vita-docs/core';
+import { fileExtension, safeFileName } from '@vita-docs/core/contract';
 
 /** Device names Windows refuses as file or folder names, with or without an extension. */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
