@@ -4,7 +4,11 @@
  * proves nothing alone: a 6-digit code mailed to the client (and the client PIN when there is one)
  * opens a link session, which reaches only this request's categories of this client.
  */
-import { CLIENT_LINK_TEXTS, type ClientLinkLanguage, type LinkStatusResponse } from '@vita-docs/core/contract';
+import {
+  CLIENT_LINK_TEXTS,
+  type ClientLinkLanguage,
+  type LinkStatusResponse,
+} from '@vita-docs/core/contract';
 import { sql, type Selectable } from 'kysely';
 import { audit } from '../audit.js';
 import type { Db } from '../db/database.js';

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { canManageAllClients, categoryName, FIXED_CATEGORIES, isFixedCategory } from '@vita-docs/core/contract';
+import {
+  canManageAllClients,
+  categoryName,
+  FIXED_CATEGORIES,
+  isFixedCategory,
+} from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import { randomToken } from '../auth/crypto.js';
 import { hashPin } from '../auth/passwords.js';

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { applyRenameRule, buildDocKey, documentFileName, messages, type DocKeyParts } from '@vita-docs/core/contract';
+import {
+  applyRenameRule,
+  buildDocKey,
+  documentFileName,
+  messages,
+  type DocKeyParts,
+} from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
 import { assertClientAccess, CLIENT_NOT_FOUND, clientFor, hasDocType } from '../clients/clients.js';
