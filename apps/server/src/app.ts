@@ -31,7 +31,7 @@ import {
   type RequestDeadlines,
 } from './http/protocol.js';
 import { withLogRedaction } from './http/log.js';
-import { installSecurity, installSecurityHeaders } from './http/security.js';
+import { installSecurity, installSecurityHeaders, requestPath } from './http/security.js';
 import { outboxMailer, smtpMailer } from './mail/mailer.js';
 import { adminUserRoutes } from './routes/admin-users.js';
 import { auditRoutes } from './routes/audit.js';
@@ -329,15 +329,13 @@ async function installHttp(
   if (indexHtml !== null) await app.register(fastifyStatic, webAppFiles(webDist));
   app.setNotFoundHandler((request, reply) => {
     // The SPA owns every non-API path (it redirects unknown ones to /); the API answers 404 JSON.
-    const route = request.url.split('?')[0];
+    // Judged by the decoded path, as the router judges it: `/%61pi/x` is an API path too.
+    const route = requestPath(request);
     if (clientPageHtml !== null && request.method === 'GET' && route === '/u') {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(clientPageHtml);
     }
-    if (pageFor !== null && request.method === 'GET' && !request.url.startsWith('/api/')) {
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(pageFor(route ?? '/'));
+    if (pageFor !== null && request.method === 'GET' && !route.startsWith('/api/')) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(pageFor(route));
     }
     return reply.code(404).send({ error: 'Not found.' });
   });

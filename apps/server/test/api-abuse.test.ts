@@ -2,11 +2,12 @@
  * Abuse of the API by a stranger or by an account reaching past its role, refused: each test fails
  * if its fix is undone.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/env.js';
 import { samplePdf } from './storage.js';
 import { createClient, upload } from './docs-helpers.js';
-import { PIN, register, seedPeople, startApp, type TestApp } from './harness.js';
+import { PIN, register, seedPeople, signIn, startApp, type Agent, type TestApp } from './harness.js';
 
 describe('abuse of the API', () => {
   let app: TestApp;
@@ -17,6 +18,71 @@ describe('abuse of the API', () => {
   });
   afterAll(async () => {
     await app?.close();
+  });
+
+  /**
+   * Sends `target` exactly as written (fetch and the test agent would normalise the path), with the
+   * agent's cookies and no CSRF header; the status, the error code and the cache-control header.
+   */
+  function raw(agent: Agent, method: string, target: string) {
+    const cookie = [...agent.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const { hostname, port } = new URL(app.url);
+    return new Promise<{ status: number; code: unknown; cacheControl: unknown }>((resolve, reject) => {
+      const request = http.request(
+        { hostname, port, method, path: target, headers: { cookie, 'content-type': 'application/json' } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            let code: unknown;
+            try {
+              code = (JSON.parse(text) as { code?: unknown }).code;
+            } catch {
+              code = undefined;
+            }
+            resolve({
+              status: response.statusCode ?? 0,
+              code,
+              cacheControl: response.headers['cache-control'],
+            });
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(method === 'POST' ? '{}' : undefined);
+    });
+  }
+
+  it('checks a percent-encoded or absolute-form API path like the plain one: CSRF, session, no-store', async () => {
+    const signedIn = await signIn(app, 'vola@example.org');
+    const plainPost = await raw(signedIn, 'POST', '/api/auth/logout');
+    expect(plainPost).toMatchObject({ status: 403, code: 'bad_token' });
+    for (const target of [
+      '/%61pi/auth/logout',
+      '/%61%70%69/auth/logout',
+      '/api%2fauth/logout',
+      '/api%2Fauth%2Flogout',
+      '/api/auth/%6cogout',
+    ]) {
+      expect({ target, ...(await raw(signedIn, 'POST', target)) }).toMatchObject({
+        target,
+        status: 403,
+        code: 'bad_token',
+      });
+    }
+    // The session is still there (no variant signed it out), and a GET reads it through any spelling.
+    const plainGet = await raw(signedIn, 'GET', '/api/me');
+    expect(plainGet).toMatchObject({ status: 200, cacheControl: 'no-store' });
+    expect(await raw(signedIn, 'GET', '/%61pi/me')).toMatchObject({ status: 200, cacheControl: 'no-store' });
+    // The router keeps an encoded `/` as it is: no route, an API 404 that no cache keeps.
+    expect(await raw(signedIn, 'GET', '/api%2fme')).toMatchObject({ status: 404, cacheControl: 'no-store' });
+    const stranger = await app.agent().prime();
+    expect(await raw(stranger, 'GET', '/%61pi/me')).toMatchObject({ status: 401, cacheControl: 'no-store' });
+    // A request target that is not a path (absolute-form) is refused outright.
+    const absolute = await raw(signedIn, 'POST', `${app.url}/api/auth/logout`);
+    expect(absolute.status).toBe(400);
+    expect((await raw(signedIn, 'GET', '/api/me')).status).toBe(200);
   });
 
   it('serves the dev outbox only to callers on this machine, never through a proxy', async () => {

@@ -307,6 +307,40 @@ describe('a restore trusts nothing a backup says', () => {
     120_000,
   );
 
+  it.each([
+    ['a byte added to it', 'append'],
+    ['a byte changed in it', 'flip'],
+  ])(
+    'refuses a stored file with %s, naming the entry, before anything is written (no database made)',
+    async (name, how) => {
+      let entry = '';
+      const { base, folder } = await crafted(
+        `damaged-${how}`,
+        async (backup, manifest) => {
+          const { stored } = firstStored(manifest);
+          entry = `files/${stored.path}`;
+          const file = path.join(backup, 'files', stored.path);
+          if (how === 'append') await fs.appendFile(file, Buffer.from([0]));
+          else {
+            const bytes = await fs.readFile(file);
+            bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] as number) ^ 0xff;
+            await fs.writeFile(file, bytes);
+          }
+        },
+        { reseal: false },
+      );
+      const result = await restoreCase(base, folder);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(entry);
+      expect(result.stderr).toMatch(how === 'append' ? /larger than/ : /SHA-256/);
+      expect(result.stderr).toMatch(/Nothing was written/);
+      expect(result.stderr).not.toMatch(/rows in/);
+      expect(result.inDataDir).toEqual([]);
+      expect(result.written).toEqual([]);
+    },
+    120_000,
+  );
+
   it('refuses a backup whose table file was edited (a planted row) as not verifying, and writes nothing', async () => {
     const { base, folder } = await crafted(
       'planted-row',

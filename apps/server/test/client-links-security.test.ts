@@ -8,7 +8,12 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { CLIENT_LINK_TEXTS, LINK_MAX_FILES, readCsrfToken } from '@vita-docs/core';
-import { LINK_REQUEST_LIMITS, LINK_WRITES_PER_MINUTE, MAX_WRONG_TOTAL } from '../src/client-links/links.js';
+import {
+  LINK_REQUEST_LIMITS,
+  LINK_WRITES_PER_DAY,
+  LINK_WRITES_PER_MINUTE,
+  MAX_WRONG_TOTAL,
+} from '../src/client-links/links.js';
 import { createClient, pdfBytes, requestLink, sha256 } from './docs-helpers.js';
 import {
   mailsSent,
@@ -441,4 +446,34 @@ describe('client request links under attack', () => {
     // Reading is not writing: the checklist still opens.
     expect((await toggler.get('/api/link/session/checklist')).status).toBe(200);
   }, 90_000);
+
+  it("bounds a link's writes a day too, and takes the client's I'm done past either limit", async () => {
+    /** Spends link `id`'s budget under `key` (the minute's or the day's) as if its writes had been made. */
+    const spend = async (key: string, count: number) => {
+      await db()
+        .insertInto('rate_limits')
+        .values({ key, window_start: sql<Date>`now()`, count })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ window_start: sql<Date>`now()`, count }))
+        .execute();
+    };
+    const answer = { docType: '13614-C', missing: true };
+
+    // The minute's writes are spent: an answer waits, Done is still taken.
+    const minute = await requested(['13614-C']);
+    const hurried = await linkSessionFor(minute.token, minute.email);
+    await spend(`link-write:${await linkId(minute.token)}`, LINK_WRITES_PER_MINUTE);
+    expect((await hurried.post('/api/link/session/answer', answer)).status).toBe(429);
+    expect((await hurried.post('/api/link/session/done')).status).toBe(200);
+
+    // The day's writes are spent (the minute's are not): refused until the day is over, Done still taken.
+    const day = await requested(['13614-C']);
+    const busy = await linkSessionFor(day.token, day.email);
+    await spend(`link-write-day:${await linkId(day.token)}`, LINK_WRITES_PER_DAY);
+    const refused = await busy.post<{ error: string }>('/api/link/session/answer', answer);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe(EN.tooManyToday);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60 * 60);
+    expect((await auditOf(day.clientId)).filter((e) => e.action === 'link.missing')).toEqual([]);
+    expect((await busy.post('/api/link/session/done')).status).toBe(200);
+  });
 });

@@ -8,13 +8,16 @@
  * it was kept, and a restore runs with the rights of the server's account (root in a container).
  * Before anything is written: its MAC must verify (authenticate.ts), each table file must have the
  * SHA-256 the manifest gives, only tables a backup writes are loaded, and every stored file's path
- * must stay inside the backup's `files/` folder (and so inside DATA_DIR's), with no link on the way.
+ * must stay inside the backup's `files/` folder (and so inside DATA_DIR's), with no link on the way,
+ * and have the byte count and SHA-256 the manifest gives (read as a stream, never whole).
  */
 import { createHash } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { preparePrivateDataDir } from '../data-dir.js';
@@ -229,7 +232,48 @@ async function checkStoredFiles(folder: string, manifest: Manifest): Promise<voi
     }
     seen.add(doc.stored.path);
     await assertPlain(folder, [FILES_DIR, ...parts], `the file of ${doc.key}`);
+    const source = await fs.open(
+      path.join(folder, FILES_DIR, ...parts),
+      constants.O_RDONLY | constants.O_NOFOLLOW,
+    );
+    const check = storedCheck(doc.stored, `${FILES_DIR}/${doc.stored.path}`, doc.key);
+    try {
+      for await (const chunk of source.createReadStream() as AsyncIterable<Buffer>) check.update(chunk);
+    } finally {
+      await source.close().catch(() => undefined);
+    }
+    check.end();
   }
+}
+
+/**
+ * Counts and hashes a stored file's bytes as they stream past: a file longer than the manifest's
+ * count is refused as soon as it is exceeded (a file swapped for a huge one is never read through),
+ * and at the end its count and SHA-256 must be the manifest's.
+ */
+function storedCheck(
+  stored: { sha256: string; bytes: number },
+  entry: string,
+  docKey: string,
+  fail: (why: string) => Error = refuse,
+) {
+  const hash = createHash('sha256');
+  let seen = 0;
+  const damaged = (why: string) =>
+    fail(`the backup's entry ${entry} (the file of ${docKey}) is damaged: ${why}`);
+  return {
+    update(chunk: Buffer) {
+      seen += chunk.length;
+      if (seen > stored.bytes)
+        throw damaged(`it is larger than the ${stored.bytes} bytes the manifest records`);
+      hash.update(chunk);
+    },
+    end() {
+      if (seen !== stored.bytes)
+        throw damaged(`it is smaller than the ${stored.bytes} bytes the manifest records`);
+      if (hash.digest('hex') !== stored.sha256) throw damaged(`its SHA-256 differs from the manifest's`);
+    },
+  };
 }
 
 async function loadTable(client: pg.Client, table: string, file: string, manifest: Manifest): Promise<void> {
@@ -290,13 +334,44 @@ async function copyFiles(folder: string, root: string, manifest: Manifest): Prom
       path.join(folder, FILES_DIR, ...parts),
       constants.O_RDONLY | constants.O_NOFOLLOW,
     );
-    const bytes = await source.readFile().finally(() => source.close());
-    if (createHash('sha256').update(bytes).digest('hex') !== doc.stored.sha256) {
-      throw new Error(`The backup's file for ${doc.key} is damaged (its SHA-256 differs from the manifest).`);
-    }
     await mkdirNoLink(root, parts.slice(0, -1));
+    const target = path.join(root, ...parts);
+    // Checked again as it streams: a file changed since it was checked is refused, its copy removed.
+    const check = storedCheck(
+      doc.stored,
+      `${FILES_DIR}/${doc.stored.path}`,
+      doc.key,
+      (why) => new Error(`The restore stopped: ${why}. DATA_DIR holds an incomplete restore: remove it.`),
+    );
+    const verify = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        try {
+          check.update(chunk);
+          next(null, chunk);
+        } catch (error) {
+          next(error as Error);
+        }
+      },
+      flush(next) {
+        try {
+          check.end();
+          next();
+        } catch (error) {
+          next(error as Error);
+        }
+      },
+    });
     // `wx` (O_CREAT | O_EXCL) neither follows a link nor writes over anything.
-    await fs.writeFile(path.join(root, ...parts), bytes, { mode: 0o600, flag: 'wx' });
+    const written = await fs.open(target, 'wx', 0o600);
+    try {
+      await pipeline(source.createReadStream(), verify, written.createWriteStream());
+    } catch (error) {
+      await fs.rm(target, { force: true });
+      throw error;
+    } finally {
+      await source.close().catch(() => undefined);
+      await written.close().catch(() => undefined);
+    }
   }
 }
 

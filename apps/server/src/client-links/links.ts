@@ -69,23 +69,33 @@ export async function claimLinkRequest(db: Db, volunteer: string, clientId: stri
 }
 
 /**
- * Writes one link session may make a minute (consent, answers, presigns, completes, removes, Done): far
- * above what a client adding 100 files needs, low enough that a script cannot fill the audit log or the
- * database. Counted per link, so a second session of the same link shares it.
+ * Writes one link session may make a minute (consent, answers, presigns, completes, removes): far
+ * above what a client adding 100 files needs, low enough that a script cannot fill the database in a
+ * burst. Counted per link, so a second session of the same link shares it. `I'm done` is not counted:
+ * it happens once, and a client who hit the limit can still finish.
  * @internal Exported for its tests.
  */
 export const LINK_WRITES_PER_MINUTE = 240;
 
-/** Counts one write of a link session; 429 (in the link's language) past {@link LINK_WRITES_PER_MINUTE}. */
+/**
+ * Writes one link may make a day (adding 100 files is about 200): bounds the audit entries a link can
+ * add (each change of state is one) over its life, whatever pace a script keeps under the minute's limit.
+ * @internal Exported for its tests.
+ */
+export const LINK_WRITES_PER_DAY = 2_000;
+
+/**
+ * Counts one write of a link session; 429 (in the link's language) past {@link LINK_WRITES_PER_MINUTE}
+ * or {@link LINK_WRITES_PER_DAY}.
+ */
 export async function claimLinkWrite(db: Db, link: Pick<LinkRow, 'id' | 'language'>): Promise<void> {
-  const hit = await takeRateLimit(db, `link-write:${link.id}`, LINK_WRITES_PER_MINUTE, 60);
-  if (!hit.allowed)
-    throw new HttpError(
-      429,
-      CLIENT_LINK_TEXTS[link.language].tooFast,
-      { 'retry-after': String(hit.retryAfterSeconds) },
-      'rate_limited',
-    );
+  const texts = CLIENT_LINK_TEXTS[link.language];
+  const refused = (message: string, retryAfterSeconds: number) =>
+    new HttpError(429, message, { 'retry-after': String(retryAfterSeconds) }, 'rate_limited');
+  const minute = await takeRateLimit(db, `link-write:${link.id}`, LINK_WRITES_PER_MINUTE, 60);
+  if (!minute.allowed) throw refused(texts.tooFast, minute.retryAfterSeconds);
+  const day = await takeRateLimit(db, `link-write-day:${link.id}`, LINK_WRITES_PER_DAY, 24 * 60 * 60);
+  if (!day.allowed) throw refused(texts.tooManyToday, day.retryAfterSeconds);
 }
 
 /** A mailed code works this long. */

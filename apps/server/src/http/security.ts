@@ -4,7 +4,7 @@ import { hmac, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { resolveSession, sessionEndReason, type UserRow } from '../auth/sessions.js';
 import type { SessionEndReason } from '../db/schema.js';
 import type { Services } from '../services.js';
-import { HttpError } from './errors.js';
+import { badRequest, HttpError } from './errors.js';
 
 const SESSION_COOKIE = 'vita_session';
 const PRE_SESSION_COOKIE = 'vita_pre';
@@ -36,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-/** Paths whose requests carry their own signature instead of cookies (presigned storage URLs). */
+/** The prefix of presigned storage URLs' paths. */
 const CSRF_EXEMPT_PREFIX = '/api/storage/';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -92,9 +92,31 @@ const WHILE_PASSKEY_DUE = new Set([
   'POST /api/me/passkeys/register-verify',
 ]);
 
+/**
+ * The path a request is handled under: the matched route's pattern or, where no route matched, the
+ * request's path percent-decoded with runs of `/` made one. Never the raw URL: the router decodes it,
+ * so `/%61pi/auth/logout` reaches the `/api/auth/logout` handler though its raw URL does not start
+ * with `/api/`.
+ */
+export function requestPath(request: FastifyRequest): string {
+  const route = request.routeOptions.url;
+  if (route !== undefined && !route.includes('*')) return route;
+  const raw = request.url.split('?')[0] ?? '';
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: the raw path is judged as it is.
+  }
+  return decoded.replace(/\/{2,}/g, '/');
+}
+
+const isApi = (path: string) => path.startsWith('/api/');
+/** Paths whose requests carry their own signature instead of cookies (presigned storage URLs). */
+const isStorage = (path: string) => path.startsWith(CSRF_EXEMPT_PREFIX);
+
 function assertPasskeyNotDue(request: FastifyRequest): void {
-  const path = request.url.split('?')[0] ?? '';
-  if (WHILE_PASSKEY_DUE.has(`${request.method} ${path}`)) return;
+  if (WHILE_PASSKEY_DUE.has(`${request.method} ${requestPath(request)}`)) return;
   throw new HttpError(403, passkeyMessages.required, {}, 'passkey_required');
 }
 
@@ -117,7 +139,13 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     const preId = preCookie && /^[A-Za-z0-9_-]{20,64}$/.test(preCookie) ? preCookie : randomToken(18);
     const auth: AuthState = { user: null, sessionToken: null, preId, dropSessionCookie: false };
     request.auth = auth;
-    if (!request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX)) return;
+    // Only origin-form targets (`/path`): an absolute-form one (`http://host/api/…`) is routed like its
+    // path by some servers and not by others, so it is not let through to be judged either way.
+    if (!request.raw.url?.startsWith('/')) {
+      throw badRequest('The request target must be a path.');
+    }
+    const path = requestPath(request);
+    if (!isApi(path) || isStorage(path)) return;
 
     const token = cookies[named(SESSION_COOKIE, secure)];
     if (token && token.length <= 100) {
@@ -150,8 +178,8 @@ export function installSecurity(app: FastifyInstance, services: Services): void 
     const auth = request.auth;
     // Only API answers manage the cookies: a static file (a lazily loaded chunk) knows nothing of the
     // session and must not reset the CSRF token to the signed-out one.
-    if (!auth || !request.url.startsWith('/api/') || request.url.startsWith(CSRF_EXEMPT_PREFIX))
-      return payload;
+    const path = requestPath(request);
+    if (!auth || !isApi(path) || isStorage(path)) return payload;
     const secure = cookieSecure(services, request);
     if (request.cookies[named(PRE_SESSION_COOKIE, secure)] !== auth.preId) {
       void reply.setCookie(named(PRE_SESSION_COOKIE, secure), auth.preId, {
@@ -206,9 +234,10 @@ export function installSecurityHeaders(app: FastifyInstance, services: Services)
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
     // Presigned view URLs may be framed by the app itself; they set their own CSP for that.
-    if (!request.url.startsWith('/api/storage/')) reply.header('x-frame-options', 'DENY');
+    const path = requestPath(request);
+    if (!isStorage(path)) reply.header('x-frame-options', 'DENY');
     // API answers hold people's data: no browser or proxy cache keeps them.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (isApi(path)) reply.header('cache-control', 'no-store');
     // Served over https (directly or through a trusted proxy): browsers must never fall back to http.
     if (request.protocol === 'https')
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');

@@ -107,8 +107,9 @@ async function linkSession(
 }
 
 /**
- * {@link linkSession} for a request that writes: each counts against the link's writes a minute (429
- * past `LINK_WRITES_PER_MINUTE`), so no script fills the audit log or the database through it.
+ * {@link linkSession} for a request that writes: each counts against the link's writes a minute and a
+ * day (429 past `LINK_WRITES_PER_MINUTE` or `LINK_WRITES_PER_DAY`), so no script fills the audit log
+ * or the database through it.
  */
 async function linkWriteSession(
   services: Services,
@@ -394,7 +395,9 @@ function linkDoneRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkDone', async ({ request, reply }) => {
-    const { link, client } = await linkWriteSession(services, request);
+    // Not counted as a write: it happens once (the link is then finished), and must work for a client
+    // whose budget of writes is spent.
+    const { link, client } = await linkSession(services, request);
     if (!(await finishLink(db, link.id))) throw linkGone();
     void reply.clearCookie(cookieName(cookieSecure(services, request)), { path: LINK_COOKIE_PATH });
     await audit(db, {

@@ -16,6 +16,7 @@ const en = {
   wrongAnswer: 'That did not match. Check and try again.',
   locked: 'Too many wrong tries. Try again in 30 minutes.',
   tooFast: 'Too many changes in a short time. Wait a minute and try again.',
+  tooManyToday: 'Too many changes through this link today. Try again tomorrow.',
   expired: 'This link has expired. Ask your volunteer for a new one.',
   consent:
     'I agree that the volunteers of this tax programme will see the documents I add here, to prepare my tax return. They are deleted at the end of the tax season.',
@@ -63,6 +64,7 @@ const es = {
   wrongAnswer: 'No coincide. Revise e intente de nuevo.',
   locked: 'Demasiados intentos fallidos. Intente de nuevo en 30 minutos.',
   tooFast: 'Demasiados cambios en poco tiempo. Espere un minuto e intente de nuevo.',
+  tooManyToday: 'Demasiados cambios con este enlace hoy. Intente de nuevo mañana.',
   expired: 'Este enlace ha vencido. Pida uno nuevo a su voluntario.',
   consent:
     'Acepto que los voluntarios de este programa de impuestos vean los documentos que agrego aquí, para preparar mi declaración. Se borran al final de la temporada de impuestos.',
