@@ -2,11 +2,9 @@
 // registration, approval with the officer question, two-step login with the emailed code, the
 // dashboard, logout, unknown paths and ?next.
 import { messages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
 import type { Person } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { checkScreen } from './support/screens.js';
 import {
@@ -17,21 +15,23 @@ import {
   signInViaUi,
   submitCredentials,
 } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Ada', 'Admin');
 const vera = person('Vera', 'Volunteer');
 const olga = person('Olga', 'Officer');
 
-describe('accounts', () => {
+test.describe('accounts', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('first visit: the landing page, then Register leads to the pending page', async () => {
+  test('first visit: the landing page, then Register leads to the pending page', async () => {
     const { page } = await app.visit();
     await page.goto('/');
     await seeHeading(page, messages.landingTagline);
@@ -64,7 +64,7 @@ describe('accounts', () => {
     await checkScreen(page, 'register-pending');
   });
 
-  it('a volunteer still pending cannot log in: the server says why in an alert', async () => {
+  test('a volunteer still pending cannot log in: the server says why in an alert', async () => {
     const { page, dialogs } = await app.visit();
     await page.goto('/login');
     await submitCredentials(page, vera);
@@ -72,7 +72,7 @@ describe('accounts', () => {
     await atPath(page, '/login');
   });
 
-  it('the admin approves, answering the Officer question both ways', async () => {
+  test('the admin approves, answering the Officer question both ways', async () => {
     const outside = await ApiSession.open(app.server);
     await outside.register(olga);
     await outside.dispose();
@@ -148,7 +148,7 @@ describe('accounts', () => {
     expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
   });
 
-  it('keyboard only: Tab reaches every control with a visible focus ring, Enter submits', async () => {
+  test('keyboard only: Tab reaches every control with a visible focus ring, Enter submits', async () => {
     const { page } = await app.visit({ width: 1280, height: 800 });
     await page.goto('/');
     await seeHeading(page, messages.landingTagline);
@@ -187,7 +187,7 @@ describe('accounts', () => {
     await seeHeading(page, 'Hello, Vera');
   });
 
-  it('the approved volunteer logs in with the emailed code, sees the dashboard, and logs out', async () => {
+  test('the approved volunteer logs in with the emailed code, sees the dashboard, and logs out', async () => {
     const { page, dialogs } = await app.visit();
     await signInViaUi(page, app.server, vera);
     await atPath(page, '/home');
@@ -223,7 +223,7 @@ describe('accounts', () => {
     expect(dialogs.unread()).toEqual([]);
   });
 
-  it('any path the app does not know goes to /', async () => {
+  test('any path the app does not know goes to /', async () => {
     const { page } = await app.visit();
     for (const path of ['/nowhere', '/register/pending/more', '/clients/abc', '/admin', '/HOME/x']) {
       await page.goto(path);
@@ -232,7 +232,7 @@ describe('accounts', () => {
     }
   });
 
-  it('signed out, /clients/new goes to /login?next=/clients/new, and back there after login', async () => {
+  test('signed out, /clients/new goes to /login?next=/clients/new, and back there after login', async () => {
     const { page } = await app.visit();
     await page.goto('/clients/new');
     await atPath(page, '/login?next=/clients/new');

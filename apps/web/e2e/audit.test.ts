@@ -3,34 +3,34 @@
 // client, action and day, paged with Load more, exported as CSV — every row from GET /api/admin/audit;
 // the retention rule set and recorded.
 import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import {
   documentsDeletedOnText,
   markSubmittedConfirm,
   retentionReachText,
   submittedOnText,
 } from '@vita-docs/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import type { DialogLog } from './support/dialogs.js';
 import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const DAY = 86_400_000;
 const vera = person('Vera', 'Audit');
 
-describe('the audit screen', () => {
+test.describe('the audit screen', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let page: Page;
   let dialogs: DialogLog;
   let clientId = '';
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
     const adminApi = await seedPeople(app.server, admin, [{ person: vera }]);
     const api = await ApiSession.open(app.server);
@@ -63,11 +63,11 @@ describe('the audit screen', () => {
     await signInViaUi(page, app.server, admin);
     await seeHeading(page, /^Hello, Amy/);
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('the admin’s dashboard shows the programme overview', async () => {
+  test('the admin’s dashboard shows the programme overview', async () => {
     const overview = page.getByRole('region', { name: 'Programme overview' });
     await overview.getByText('Clients this season').waitFor();
     // Dora (no files yet: all five categories missing); the deleted client is gone.
@@ -83,7 +83,7 @@ describe('the audit screen', () => {
     await checkScreen(page, 'dashboard-admin-overview');
   });
 
-  it('is linked from the admin’s dashboard and lists the newest entries first', async () => {
+  test('is linked from the admin’s dashboard and lists the newest entries first', async () => {
     await page.getByRole('link', { name: 'Audit log' }).click();
     await seeHeading(page, 'Audit log');
     const rows = page.getByRole('region', { name: 'Audit entries' }).getByRole('row');
@@ -94,7 +94,7 @@ describe('the audit screen', () => {
     await checkScreen(page, 'audit-log');
   });
 
-  it('filters by who and by action, and pages with Load more', async () => {
+  test('filters by who and by action, and pages with Load more', async () => {
     const form = page.getByRole('form', { name: 'Filter the audit log' });
     await form.getByLabel('User email').fill(vera.email);
     await form.getByRole('button', { name: 'Apply' }).click();
@@ -130,7 +130,7 @@ describe('the audit screen', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
-  it('a day with nothing in it says so', async () => {
+  test('a day with nothing in it says so', async () => {
     const form = page.getByRole('form', { name: 'Filter the audit log' });
     await form.getByLabel('From').fill('2020-01-01');
     await form.getByLabel('To').fill('2020-01-31');
@@ -139,7 +139,7 @@ describe('the audit screen', () => {
     await form.getByRole('button', { name: 'Clear' }).click();
   });
 
-  it('exports the filtered entries as CSV, with formulas escaped', async () => {
+  test('exports the filtered entries as CSV, with formulas escaped', async () => {
     const form = page.getByRole('form', { name: 'Filter the audit log' });
     const exportCsv = async () => {
       const [download] = await Promise.all([
@@ -169,7 +169,7 @@ describe('the audit screen', () => {
     await form.getByRole('button', { name: 'Clear' }).click();
   });
 
-  it('Settings sets the retention rule, which the audit log records', async () => {
+  test('Settings sets the retention rule, which the audit log records', async () => {
     await page.goto('/home');
     await page.getByRole('link', { name: 'Settings' }).click();
     await seeHeading(page, 'Settings');
@@ -212,7 +212,7 @@ describe('the audit screen', () => {
       .waitFor();
   });
 
-  it('a client marked as submitted shows when its documents go, and can be undone; Settings counts it', async () => {
+  test('a client marked as submitted shows when its documents go, and can be undone; Settings counts it', async () => {
     await page.goto(`/clients/${clientId}/docs/Banking%20Info`);
     const screen = categoryScreen(page);
     await screen.uploadFiles.setInputFiles([await pdfFixture('statement.pdf')]);
@@ -249,7 +249,7 @@ describe('the audit screen', () => {
     await page.getByText(retentionReachText(0, null)).waitFor();
   });
 
-  it('is for admins only: a volunteer is sent home', async () => {
+  test('is for admins only: a volunteer is sent home', async () => {
     const visitor = await app.visit(DESKTOP);
     await signInViaUi(visitor.page, app.server, vera);
     await seeHeading(visitor.page, /^Hello, Vera/);

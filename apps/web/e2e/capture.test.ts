@@ -3,8 +3,7 @@
 // Letter PDF, and a dark photo is flagged but still uploaded after Keep anyway.
 import { scanDiscardConfirm } from '@vita-docs/core';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
@@ -12,6 +11,7 @@ import { categoryScreen, expectFiles, listDocs, pagePhoto, storedBytes } from '.
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Scanner');
@@ -34,24 +34,25 @@ async function pdfPages(bytes: Uint8Array) {
   });
 }
 
-describe('capture on a phone: Scan pages and quality warnings', () => {
+test.describe('capture on a phone: Scan pages and quality warnings', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let vis: Visitor;
   let page: Page;
   let clientId = '';
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     vis = await app.visit(PHONE);
     page = vis.page;
     await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/13614-C`);
     await seeHeading(page, '13614-C');
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('three pages, one turned back upright, reordered, Done → one PDF of three Letter pages in that order', async () => {
+  test('three pages, one turned back upright, reordered, Done → one PDF of three Letter pages in that order', async () => {
     const screen = categoryScreen(page);
     await screen.addFiles.getByRole('button', { name: 'Scan pages', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Scan pages' });
@@ -104,7 +105,7 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
     ]);
   });
 
-  it('Cancel asks before the pages are thrown away', async () => {
+  test('Cancel asks before the pages are thrown away', async () => {
     await categoryScreen(page).addFiles.getByRole('button', { name: 'Scan pages', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Scan pages' });
     await dialog
@@ -122,7 +123,7 @@ describe('capture on a phone: Scan pages and quality warnings', () => {
     expect(await categoryScreen(page).queue.count()).toBe(0);
   });
 
-  it('a dark photo is flagged on the queued file and uploads after Keep anyway', async () => {
+  test('a dark photo is flagged on the queued file and uploads after Keep anyway', async () => {
     await page.goto(`/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(page, 'Banking Info');
     const screen = categoryScreen(page);

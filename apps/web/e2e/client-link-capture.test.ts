@@ -1,13 +1,13 @@
 // The client's capture tools on a request link, at phone size, in Spanish (docs/behaviour.md#requesting-documents-from-a-client):
 // the Scan pages dialog speaks the client's language, a dark photo shows the staff capture's quality warning
 // (in Spanish) and waits for Keep anyway or Retake, and each added file shows a thumbnail made on the phone.
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Capture');
@@ -32,14 +32,15 @@ async function openInSpanish(app: TestApp, client: Visitor, url: string): Promis
   await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
 }
 
-describe('the client page’s capture tools, in Spanish', () => {
+test.describe('the client page’s capture tools, in Spanish', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
   let api: ApiSession;
   let client: Visitor;
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     api = await ApiSession.open(app.server);
     await api.signIn(vera);
     const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {
@@ -49,12 +50,12 @@ describe('the client page’s capture tools, in Spanish', () => {
     client = await app.visit();
     await openInSpanish(app, client, url);
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await api?.dispose();
     await app?.stop();
   });
 
-  it('Scan pages opens in Spanish, with its pages, warnings and question in Spanish', async () => {
+  test('Scan pages opens in Spanish, with its pages, warnings and question in Spanish', async () => {
     const page = client.page;
     await row(page, 'Banking Info').getByRole('button', { name: 'Escanear páginas' }).click();
     const scan = page.getByRole('dialog', { name: 'Escanear páginas' });
@@ -78,7 +79,7 @@ describe('the client page’s capture tools, in Spanish', () => {
     await scan.waitFor({ state: 'detached' });
   });
 
-  it('a dark photo waits with the quality warning; Keep anyway sends it, and the row shows it with a thumbnail', async () => {
+  test('a dark photo waits with the quality warning; Keep anyway sends it, and the row shows it with a thumbnail', async () => {
     const page = client.page;
     const form = row(page, '13614-C');
     await form
@@ -102,7 +103,7 @@ describe('the client page’s capture tools, in Spanish', () => {
       .toBeGreaterThan(0);
   });
 
-  it('a scanned PDF shows its first page as its thumbnail', async () => {
+  test('a scanned PDF shows its first page as its thumbnail', async () => {
     const page = client.page;
     await row(page, 'Banking Info').getByRole('button', { name: 'Escanear páginas' }).click();
     const scan = page.getByRole('dialog', { name: 'Escanear páginas' });
@@ -120,7 +121,7 @@ describe('the client page’s capture tools, in Spanish', () => {
       .toBeGreaterThan(0);
   });
 
-  it('a file queued offline is kept across a reload and stored once when the connection returns', async () => {
+  test('a file queued offline is kept across a reload and stored once when the connection returns', async () => {
     const { page, context } = client;
     const stored = async () =>
       (

@@ -6,14 +6,14 @@
 // an expired link, a revoked link, another client's files; and the admin's own consent statement.
 import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import JSZip from 'jszip';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { categoryRow, pagePhoto } from './support/documents.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Links');
@@ -53,24 +53,25 @@ async function openWithCode(app: TestApp, client: Visitor, url: string, to = DOR
   await client.page.getByRole('button', { name: 'Continue' }).click();
 }
 
-describe('a client hands in documents through a request link', () => {
+test.describe('a client hands in documents through a request link', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
   let volunteer: Visitor;
   let client: Visitor;
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     volunteer = await app.visit();
     client = await app.visit();
     await signInViaUi(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
     await seeHeading(volunteer.page, 'Client Documents');
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('the volunteer sends a request for three categories and sees the QR code', async () => {
+  test('the volunteer sends a request for three categories and sees the QR code', async () => {
     const page = volunteer.page;
     await page.getByRole('button', { name: 'Request documents from client' }).click();
     const dialog = page.getByRole('dialog', { name: 'Request documents' });
@@ -88,7 +89,7 @@ describe('a client hands in documents through a request link', () => {
     await page.getByText(/^Request sent .*, not opened yet, 0 files back\.$/).waitFor();
   });
 
-  it('the client proves who they are, consents, photographs, scans, answers and is done', async () => {
+  test('the client proves who they are, consents, photographs, scans, answers and is done', async () => {
     const page = client.page;
     await openWithCode(app, client, await mailedLink(app, DORA));
     await page.getByRole('checkbox', { name: 'I agree' }).check();
@@ -135,7 +136,7 @@ describe('a client hands in documents through a request link', () => {
     expect(mail?.subject).toBe('Dora C. sent documents');
   });
 
-  it('the volunteer sees New from clients, From client, the note, and the ZIP holds both files', async () => {
+  test('the volunteer sees New from clients, From client, the note, and the ZIP holds both files', async () => {
     const page = volunteer.page;
     await page.goto('/home');
     const fresh = page.getByRole('region', { name: 'New from clients' });
@@ -160,17 +161,18 @@ describe('a client hands in documents through a request link', () => {
   });
 });
 
-describe('a request link refuses what it must', () => {
+test.describe('a request link refuses what it must', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
   let api: ApiSession;
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     api = await ApiSession.open(app.server);
     await api.signIn(vera);
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await api?.dispose();
     await app?.stop();
   });
@@ -182,7 +184,7 @@ describe('a request link refuses what it must', () => {
     return answer.url;
   };
 
-  it('locks the link after five wrong codes', async () => {
+  test('locks the link after five wrong codes', async () => {
     const url = await request();
     const client = await app.visit();
     await client.page.goto(url);
@@ -232,7 +234,7 @@ describe('a request link refuses what it must', () => {
     await volunteer.close();
   });
 
-  it('an expired link says only that it expired, to a client in it and to one opening it', async () => {
+  test('an expired link says only that it expired, to a client in it and to one opening it', async () => {
     const url = await request();
     const client = await app.visit();
     await openWithCode(app, client, url);
@@ -253,7 +255,7 @@ describe('a request link refuses what it must', () => {
     await fresh.close();
   });
 
-  it('a revoked link says only that it expired', async () => {
+  test('a revoked link says only that it expired', async () => {
     const url = await request();
     const client = await app.visit();
     await openWithCode(app, client, url);
@@ -270,7 +272,7 @@ describe('a request link refuses what it must', () => {
     await fresh.close();
   });
 
-  it('a link session reaches neither another category nor another client', async () => {
+  test('a link session reaches neither another category nor another client', async () => {
     const other = await api.createClient('Otto', 'Other');
     const url = await request();
     const client = await app.visit();
@@ -308,7 +310,7 @@ describe('a request link refuses what it must', () => {
     await client.close();
   });
 
-  it('the admin rewrites the consent statement in Settings and a client is shown it', async () => {
+  test('the admin rewrites the consent statement in Settings and a client is shown it', async () => {
     const desk = await app.visit(DESKTOP);
     await signInViaUi(desk.page, app.server, admin);
     await desk.page.goto('/admin/settings');

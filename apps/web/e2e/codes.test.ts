@@ -1,13 +1,12 @@
 // The emailed codes (docs/behaviour.md#resend-cooldown): Resend code with its 30 s countdown, a wrong
 // code, and the forgot-password journey to a new Password PIN.
 import { messages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Ann', 'Admin');
 const vic = person('Vic', 'Volunteer');
@@ -27,18 +26,19 @@ async function recordResendLabels(page: Page): Promise<() => Promise<string[]>> 
   return () => page.evaluate(() => (window as unknown as { resendLabels: string[] }).resendLabels);
 }
 
-describe('codes', () => {
+test.describe('codes', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
     const session = await seedPeople(app.server, admin, [{ person: vic }, { person: rosa }]);
     await session.dispose();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('Resend code counts down from 30 s and is disabled meanwhile; the new code signs in', async () => {
+  test('Resend code counts down from 30 s and is disabled meanwhile; the new code signs in', async () => {
     const { page, context, dialogs } = await app.visit();
     // The page's clock runs normally but can jump ahead, so the end of the cooldown needs no 30 s wait.
     await context.clock.install();
@@ -72,7 +72,7 @@ describe('codes', () => {
     await seeHeading(page, 'Hello, Vic');
   });
 
-  it('a wrong code shows the server’s message and keeps the person on the code page', async () => {
+  test('a wrong code shows the server’s message and keeps the person on the code page', async () => {
     const { page, dialogs } = await app.visit();
     await page.goto('/login');
     await submitCredentials(page, admin);
@@ -84,7 +84,7 @@ describe('codes', () => {
     expect(await page.getByRole('button', { name: 'Submit' }).isEnabled()).toBe(true);
   });
 
-  it('/login/verify without an email from /login starts over at /login', async () => {
+  test('/login/verify without an email from /login starts over at /login', async () => {
     const { page } = await app.visit();
     await page.goto('/login/verify');
     await atPath(page, '/login');
@@ -94,7 +94,7 @@ describe('codes', () => {
     await atPath(page, '/forgot');
   });
 
-  it('forgot password: code, new PIN, then login with the new PIN', async () => {
+  test('forgot password: code, new PIN, then login with the new PIN', async () => {
     const { page, dialogs } = await app.visit();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot Password' }).click();

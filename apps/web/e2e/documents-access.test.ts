@@ -5,9 +5,7 @@
 import { messages, zipFileName } from '@vita-docs/core';
 import JSZip from 'jszip';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import {
@@ -24,19 +22,21 @@ import {
 import type { Fixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Abe', 'Admin');
 const vera = person('Vera', 'Access');
 const victor = person('Victor', 'Other');
 const wendy = person('Wendy', 'Leaving');
 
-describe('client documents: access, ZIP, reassignment, deletion', () => {
+test.describe('client documents: access, ZIP, reassignment, deletion', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let coraId = '';
   let ottoId = '';
   let files: Record<'a' | 'b' | 'bank' | 'big', Fixture>;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
     const adminApi = await seedPeople(app.server, admin, [
       { person: vera },
@@ -65,11 +65,11 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     await adminApi.deleteUser(wendy.email);
     await adminApi.dispose();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('files dropped on the category screen join the queue; other kinds are refused with a message', async () => {
+  test('files dropped on the category screen join the queue; other kinds are refused with a message', async () => {
     const { page, dialogs } = await app.visit();
     await signInViaUi(
       page,
@@ -91,7 +91,7 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     await expectFiles(page, ['consent.pdf']);
   });
 
-  it('Download All: the dialog lists every type, and a subset downloads exactly those files', async () => {
+  test('Download All: the dialog lists every type, and a subset downloads exactly those files', async () => {
     const { page } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, vera, `/clients/${coraId}/docs`);
     await page.getByRole('button', { name: 'Download All Documents' }).click();
@@ -140,7 +140,7 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     }
   });
 
-  it('Download All of a large archive shows its progress, then holds every file', async () => {
+  test('Download All of a large archive shows its progress, then holds every file', async () => {
     const { page } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, vera, `/clients/${coraId}/docs`);
     // A slow line (about 2 MB/s), so the 6 MB archive takes a few seconds.
@@ -183,7 +183,7 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     expect(Buffer.from(big).equals(files.big.buffer)).toBe(true);
   });
 
-  it('a second volunteer opening the client by its URL sees an error, not the data', async () => {
+  test('a second volunteer opening the client by its URL sees an error, not the data', async () => {
     const { page, dialogs } = await app.visit();
     await signInViaUi(page, app.server, victor, `/clients/${coraId}/docs`);
     await seeHeading(page, 'Client Documents');
@@ -213,7 +213,7 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     expect(await page.getByRole('link', { name: 'Cora Client' }).count()).toBe(0);
   });
 
-  it('Reassign Client: the empty list says so; a failed client-meta lookup takes the orphan path', async () => {
+  test('Reassign Client: the empty list says so; a failed client-meta lookup takes the orphan path', async () => {
     const { page, dialogs } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, admin, '/clients');
     // Admins see every client, with who created it.
@@ -259,7 +259,7 @@ describe('client documents: access, ZIP, reassignment, deletion', () => {
     await page.getByText(`Volunteer: ${victor.email}`).waitFor();
   });
 
-  it('an admin deletes a client: its files are gone from storage', async () => {
+  test('an admin deletes a client: its files are gone from storage', async () => {
     expect((await filesOnDisk(app.server.dataDir, coraId)).length).toBe(5);
     const { page, dialogs } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, admin);

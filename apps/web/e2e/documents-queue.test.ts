@@ -2,8 +2,7 @@
 // input, an upload that fails mid-queue and its retry, and custom document types added, filled and
 // deleted.
 import { deleteCategoryConfirm, messages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
@@ -21,24 +20,26 @@ import {
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Queue');
 
-describe("a volunteer's full day, part 2", () => {
+test.describe("a volunteer's full day, part 2", () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let vis: Visitor;
   let page: Page;
   let clientId = '';
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Ada'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Ada'));
     vis = await app.visit(DESKTOP);
     page = vis.page;
     await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
     await seeHeading(page, 'Client Documents');
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
@@ -48,7 +49,7 @@ describe("a volunteer's full day, part 2", () => {
     await seeHeading(page, name);
   };
 
-  it('the camera input takes photos; a failed upload stays queued with its error and can be retried', async () => {
+  test('the camera input takes photos; a failed upload stays queued with its error and can be retried', async () => {
     const { dialogs } = vis;
     await openCategory('Banking Info');
     const screen = categoryScreen(page);
@@ -89,7 +90,7 @@ describe("a volunteer's full day, part 2", () => {
     expect(await pageSizes(await storedBytes(page, camera.key))).toEqual([{ width: 792, height: 612 }]);
   });
 
-  it('a custom type with a note is added, filled, and deleted with its files', async () => {
+  test('a custom type with a note is added, filled, and deleted with its files', async () => {
     const { dialogs } = vis;
     await page.goto(`/clients/${clientId}/docs`);
     await page.getByRole('button', { name: 'Add document type' }).click();

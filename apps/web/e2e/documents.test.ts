@@ -3,10 +3,8 @@
 // retake, select and delete. Part 2 (documents-queue.test.ts): the camera, a failing upload, custom
 // types.
 import { deleteSelectedConfirm, FIXED_CATEGORIES, formatBytes, messages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import {
   categoryRow,
@@ -22,11 +20,13 @@ import type { Fixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
 import { DESKTOP } from './support/browser.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Ann', 'Admin');
 const vera = person('Vera', 'Day');
 
-describe("a volunteer's full day", () => {
+test.describe("a volunteer's full day", () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let vis: Visitor;
   let page: Page;
@@ -36,7 +36,7 @@ describe("a volunteer's full day", () => {
   let landscape: Fixture;
   const requested: string[] = [];
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
     await (await seedPeople(app.server, admin, [{ person: vera }])).dispose();
     [w2, portrait, landscape] = await Promise.all([
@@ -49,7 +49,7 @@ describe("a volunteer's full day", () => {
     page = vis.page;
     page.on('request', (r) => requested.push(r.url()));
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
@@ -59,7 +59,7 @@ describe("a volunteer's full day", () => {
     await seeHeading(page, name);
   };
 
-  it('signed out, /clients/new goes to login and back; the new client has five Missing categories', async () => {
+  test('signed out, /clients/new goes to login and back; the new client has five Missing categories', async () => {
     await page.goto('/clients/new');
     await atPath(page, '/login?next=/clients/new');
     await signInViaUi(page, app.server, vera, '/login?next=/clients/new');
@@ -92,7 +92,7 @@ describe("a volunteer's full day", () => {
     await checkScreen(page, 'client-list');
   });
 
-  it('a PDF and two photos, converted to Letter PDFs in the right orientation, listed in order', async () => {
+  test('a PDF and two photos, converted to Letter PDFs in the right orientation, listed in order', async () => {
     await openCategory('13614-C');
     const screen = categoryScreen(page);
     await screen.uploaded.getByText(messages.noFilesYet).waitFor();
@@ -145,7 +145,7 @@ describe("a volunteer's full day", () => {
     await categoryRow(page, 'Banking Info').getByText('Missing', { exact: true }).waitFor();
   });
 
-  it('conversion off uploads the image as it is, and the choice is remembered as 1/0', async () => {
+  test('conversion off uploads the image as it is, and the choice is remembered as 1/0', async () => {
     await openCategory('13614-C');
     const screen = categoryScreen(page);
     const receipt = await photoFixture('receipt.jpg', 640, 480);
@@ -175,7 +175,7 @@ describe("a volunteer's full day", () => {
     expect(await page.evaluate(() => localStorage.getItem('vita.convertToPdf'))).toBe('1');
   });
 
-  it('View: a PDF fitted page by page, an image, and a download link for anything else', async () => {
+  test('View: a PDF fitted page by page, an image, and a download link for anything else', async () => {
     const screen = categoryScreen(page);
     await screen.row('w2.pdf').getByRole('button', { name: 'View' }).click();
     let modal = page.getByRole('dialog', { name: 'w2.pdf' });
@@ -231,7 +231,7 @@ describe("a volunteer's full day", () => {
     await modal.waitFor({ state: 'detached' });
   });
 
-  it('Rename: empty is refused, unchanged just closes, the extension is added back', async () => {
+  test('Rename: empty is refused, unchanged just closes, the extension is added back', async () => {
     const { dialogs } = vis;
     const screen = categoryScreen(page);
     await screen.row('receipt.jpg').getByRole('button', { name: 'Rename' }).click();
@@ -268,7 +268,7 @@ describe("a volunteer's full day", () => {
     expect(dialogs.unread()).toEqual([]);
   });
 
-  it('Retake via Upload replaces the file; Select All, Delete and Delete Selected ask first', async () => {
+  test('Retake via Upload replaces the file; Select All, Delete and Delete Selected ask first', async () => {
     const { dialogs } = vis;
     const screen = categoryScreen(page);
     const replacement = await pdfFixture('scan-retake.pdf');

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Route } from '@playwright/test';
 import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { categoryScreen, pdfFixture, uploadViaApi } from './support/documents.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Preload');
@@ -24,19 +24,20 @@ const routeChunks = JSON.parse(
   ),
 ) as { routes: { path: string; scripts: string[] }[] };
 
-describe("a route's screen files", () => {
+test.describe("a route's screen files", () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Ada', async (api, id, { server }) => {
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Ada', async (api, id, { server }) => {
       await uploadViaApi(api, server.url, id, 'Banking Info', await pdfFixture('statement.pdf'));
     }));
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it("are fetched from the page's links for /login, once each, before its form shows", async () => {
+  test("are fetched from the page's links for /login, once each, before its form shows", async () => {
     const login = routeChunks.routes.find((route) => route.path === '/login')?.scripts ?? [];
     expect(login.length).toBeGreaterThan(0);
     const { page, context } = await app.visit();
@@ -65,7 +66,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it("lists a category's files before the adding of files and the upload queues' code have arrived", async () => {
+  test("lists a category's files before the adding of files and the upload queues' code have arrived", async () => {
     const { page, context } = await app.visit();
     await signInViaUi(page, app.server, vera);
     await atPath(page, '/home');
@@ -94,7 +95,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it('/login paints its form first: never a loading line before it', async () => {
+  test('/login paints its form first: never a loading line before it', async () => {
     const { page, context } = await app.visit();
     // Every text the page's main area shows, in order, from before the app's first render.
     await page.addInitScript(() => {
@@ -113,7 +114,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it('sends GET /me first: before the session schema, the contract or any other call', async () => {
+  test('sends GET /me first: before the session schema, the contract or any other call', async () => {
     const { page, context } = await app.visit();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
@@ -134,7 +135,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it('shows the landing from the page itself, before any script has run', async () => {
+  test('shows the landing from the page itself, before any script has run', async () => {
     // With scripts off, what shows is the page as the server sent it: the first paint.
     const context = await app.browser.newContext({ javaScriptEnabled: false, baseURL: app.server.url });
     const page = await context.newPage();
@@ -145,7 +146,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it("hydrates the landing's first paint: the page's own elements stay", async () => {
+  test("hydrates the landing's first paint: the page's own elements stay", async () => {
     const { page, context, errors } = await app.visit();
     // The page's heading, marked while the entry is on its way: hydration keeps the element, a new
     // render would replace it.
@@ -167,7 +168,7 @@ describe("a route's screen files", () => {
     await context.close();
   });
 
-  it('keeps the page for offline use without its first paint: it opens at any address', async () => {
+  test('keeps the page for offline use without its first paint: it opens at any address', async () => {
     const { page, context } = await app.visit(undefined, { serviceWorkers: 'allow' });
     await page.goto('/');
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);

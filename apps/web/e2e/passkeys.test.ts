@@ -3,13 +3,12 @@
 // PIN + code sign-in, `Sign in with a passkey` as the whole sign-in, /account's list and Remove, Not
 // now, and the admin removing a user's passkeys.
 import { messages, passkeyConfirmSent, passkeyMessages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Pia', 'Admin');
 const vera = person('Vera', 'Passkey');
@@ -38,9 +37,10 @@ async function logout(page: Page): Promise<void> {
   await atPath(page, '/');
 }
 
-describe('passkeys', () => {
+test.describe('passkeys', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp({ localhost: true });
     const api = await ApiSession.open(app.server);
     await api.register(admin);
@@ -51,11 +51,11 @@ describe('passkeys', () => {
     await api.approve(olga.email, 'officer');
     await api.dispose();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('PIN + code → Create a passkey → sign out → Sign in with a passkey: no PIN, no code', async () => {
+  test('PIN + code → Create a passkey → sign out → Sign in with a passkey: no PIN, no code', async () => {
     const visitor = await app.visit();
     const { page } = visitor;
     await addVirtualAuthenticator(visitor);
@@ -100,7 +100,7 @@ describe('passkeys', () => {
     await atPath(page, '/login');
   });
 
-  it('Not now: the offer is not shown again (asked again after 30 days: the server test counts them)', async () => {
+  test('Not now: the offer is not shown again (asked again after 30 days: the server test counts them)', async () => {
     const visitor = await app.visit();
     const { page } = visitor;
     await addVirtualAuthenticator(visitor);
@@ -121,7 +121,7 @@ describe('passkeys', () => {
     await page.getByRole('button', { name: passkeyMessages.remove, exact: true }).waitFor();
   });
 
-  it('an admin sees how many passkeys a user has and removes them all', async () => {
+  test('an admin sees how many passkeys a user has and removes them all', async () => {
     const visitor = await app.visit();
     const { page } = visitor;
     await signInViaUi(page, app.server, admin);
@@ -135,7 +135,7 @@ describe('passkeys', () => {
     expect(mail?.subject).toBe('Your VITA Documents passkeys were removed');
   });
 
-  it('with the rule on: an officer enrols after a mailed code, then PIN + code leads to Sign in with a passkey', async () => {
+  test('with the rule on: an officer enrols after a mailed code, then PIN + code leads to Sign in with a passkey', async () => {
     const api = await ApiSession.open(app.server);
     await api.signIn(admin);
     await api.call('POST', '/admin/passkey-policy', { requireForStaff: true });

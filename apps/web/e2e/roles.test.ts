@@ -2,13 +2,12 @@
 // and the Reassign modal, the admin user page for each kind of account, and the admin's optimistic
 // deletes.
 import { messages, roleChangeConfirm } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person, seedPeople } from './support/api.js';
-import { startApp } from './support/app.js';
 import type { TestApp } from './support/app.js';
 import { checkScreen } from './support/screens.js';
 import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Ana', 'Admin');
 const olga = person('Olga', 'Officer');
@@ -23,11 +22,12 @@ const region = (page: Page, name: string) => page.getByRole('region', { name });
 const card = (page: Page, section: string, name: string) =>
   region(page, section).getByRole('article', { name });
 
-describe('roles', () => {
+test.describe('roles', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let orphanId: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ startApp }) => {
     app = await startApp();
     const adminApi = await seedPeople(app.server, admin, [
       { person: olga, role: 'officer' },
@@ -52,11 +52,11 @@ describe('roles', () => {
     await adminApi.deleteUser(wendy.email);
     await adminApi.dispose();
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('an officer sees Pending Approvals and Orphaned Clients, but not All Users or All Clients', async () => {
+  test('an officer sees Pending Approvals and Orphaned Clients, but not All Users or All Clients', async () => {
     const { page, dialogs } = await app.visit();
     await signInViaUi(page, app.server, olga);
     await seeHeading(page, 'Hello, Olga Officer');
@@ -79,7 +79,7 @@ describe('roles', () => {
     expect(dialogs.unread()).toEqual([]);
   });
 
-  it('the Reassign modal: No closes it, Yes, Reassign waits for a choice, then the orphan has a volunteer', async () => {
+  test('the Reassign modal: No closes it, Yes, Reassign waits for a choice, then the orphan has a volunteer', async () => {
     const { page, dialogs } = await app.visit();
     await signInViaUi(page, app.server, olga);
     const orphan = card(page, 'Orphaned Clients (Needs Reassignment)', 'Carl Client');
@@ -105,7 +105,7 @@ describe('roles', () => {
       .waitFor();
   });
 
-  it('the admin user page shows each kind of account with the right actions', async () => {
+  test('the admin user page shows each kind of account with the right actions', async () => {
     const { page, dialogs } = await app.visit(/* desktop */ { width: 1280, height: 800 });
     await signInViaUi(page, app.server, admin);
     await seeHeading(page, 'Hello, Ana Admin');
@@ -168,7 +168,7 @@ describe('roles', () => {
     await atPath(page, '/home');
   });
 
-  it('the person whose role changed is told so on the login page at their next request', async () => {
+  test('the person whose role changed is told so on the login page at their next request', async () => {
     const { page } = await app.visit();
     await signInViaUi(page, app.server, dora);
     await seeHeading(page, /^Hello, Dora/);
@@ -186,7 +186,7 @@ describe('roles', () => {
     expect(await page.getByText(messages.roleChanged).count()).toBe(0);
   });
 
-  it('non-admins are sent to /home; signed-out visitors are asked to sign in', async () => {
+  test('non-admins are sent to /home; signed-out visitors are asked to sign in', async () => {
     const { page } = await app.visit();
     await page.goto(`/admin/users/${encodeURIComponent(vera.email)}`);
     await seeHeading(page, messages.pleaseSignIn);
@@ -198,7 +198,7 @@ describe('roles', () => {
     await seeHeading(page, 'Hello, Olga Officer');
   });
 
-  it('the admin deletes a user and a client: gone at once, back with an alert when the server refuses', async () => {
+  test('the admin deletes a user and a client: gone at once, back with an alert when the server refuses', async () => {
     const { page, dialogs } = await app.visit({ width: 1280, height: 800 });
     await signInViaUi(page, app.server, admin);
     const danCard = card(page, 'All Users', 'Dan Delete');

@@ -4,7 +4,6 @@
 import { readFile } from 'node:fs/promises';
 import { seasonClosePhrase } from '@vita-docs/core';
 import JSZip from 'jszip';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
@@ -12,25 +11,27 @@ import { listDocs, pdfFixture, uploadViaApi } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
 import { seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Season');
 const YEAR = new Date().getUTCFullYear();
 
-describe('closing the season', () => {
+test.describe('closing the season', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora', async (api, id, started) => {
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora', async (api, id, started) => {
       await uploadViaApi(api, started.server.url, id, 'Banking Info', await pdfFixture('statement.pdf'));
     }));
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('shows what it does, offers the ZIPs, needs the exact phrase, then closes', async () => {
+  test('shows what it does, offers the ZIPs, needs the exact phrase, then closes', async () => {
     const { page, context, dialogs } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, admin);
     await page.getByRole('link', { name: 'Close season' }).click();
@@ -72,7 +73,7 @@ describe('closing the season', () => {
     await context.close();
   });
 
-  it('a suspended volunteer is told why they cannot sign in', async () => {
+  test('a suspended volunteer is told why they cannot sign in', async () => {
     const { page, dialogs } = await app.visit();
     await page.goto('/login');
     await submitCredentials(page, vera);

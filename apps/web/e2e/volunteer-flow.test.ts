@@ -3,8 +3,7 @@
 // the Retake menu stays on screen, per-file buttons name their file and Delete sits apart, and focus
 // never falls to <body> when a row goes.
 import { messages } from '@vita-docs/core';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
@@ -18,6 +17,7 @@ import {
 import { checkScreen } from './support/screens.js';
 import { seeHeading, submitCredentials } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Volunteer');
@@ -33,22 +33,23 @@ const focused = (page: Page) =>
     return `${el.tagName.toLowerCase()} ${label?.trim() ?? ''}`;
   });
 
-describe('a volunteer under time pressure', () => {
+test.describe('a volunteer under time pressure', () => {
+  test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let vis: Visitor;
   let page: Page;
   let clientId = '';
 
-  beforeAll(async () => {
-    ({ app, clientId } = await startWithClient(admin, vera, 'Dora'));
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     vis = await app.visit(PHONE);
     page = vis.page;
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     await app?.stop();
   });
 
-  it('the code field has focus when the verify screen opens', async () => {
+  test('the code field has focus when the verify screen opens', async () => {
     await page.goto(`/login?next=${encodeURIComponent(`/clients/${clientId}/docs/Banking Info`)}`);
     const after = Date.now();
     await submitCredentials(page, vera);
@@ -61,7 +62,7 @@ describe('a volunteer under time pressure', () => {
     await seeHeading(page, 'Banking Info');
   });
 
-  it('the category names its client; an upload says how many went up and shows the list', async () => {
+  test('the category names its client; an upload says how many went up and shows the list', async () => {
     const screen = categoryScreen(page);
     await page.getByText('Dora Client', { exact: true }).waitFor();
     await screen.uploadFiles.setInputFiles([
@@ -83,7 +84,7 @@ describe('a volunteer under time pressure', () => {
     await checkScreen(page, 'category-uploaded-summary');
   });
 
-  it('per-file buttons name their file; Delete comes last; the Retake menu stays inside the viewport', async () => {
+  test('per-file buttons name their file; Delete comes last; the Retake menu stays inside the viewport', async () => {
     const screen = categoryScreen(page);
     const row = screen.row('statement-2.pdf');
     const names = await row
@@ -111,7 +112,7 @@ describe('a volunteer under time pressure', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('after a file is deleted, focus goes to the next row, not to <body>', async () => {
+  test('after a file is deleted, focus goes to the next row, not to <body>', async () => {
     const screen = categoryScreen(page);
     vis.dialogs.answerNextConfirm(true);
     await screen.row('statement-2.pdf').getByRole('button', { name: 'Delete statement-2.pdf' }).click();
@@ -127,7 +128,7 @@ describe('a volunteer under time pressure', () => {
     await expect.poll(() => focused(page)).toBe('input Select statement-1.pdf');
   });
 
-  it('two camera photos are named after the category, 1 and 2; a picked file keeps its name', async () => {
+  test('two camera photos are named after the category, 1 and 2; a picked file keeps its name', async () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
@@ -143,7 +144,7 @@ describe('a volunteer under time pressure', () => {
     await screen.queued('Banking Info 3.pdf').getByRole('button', { name: 'Remove' }).click();
   });
 
-  it('a 26 MB file is refused in the queue at once: no request, no Retry', async () => {
+  test('a 26 MB file is refused in the queue at once: no request, no Retry', async () => {
     const screen = categoryScreen(page);
     const presigns: string[] = [];
     page.on('request', (request) => {
@@ -162,7 +163,7 @@ describe('a volunteer under time pressure', () => {
     await item.getByRole('button', { name: 'Remove' }).click();
   });
 
-  it('an expired session goes to login and back, the queued photo still there', async () => {
+  test('an expired session goes to login and back, the queued photo still there', async () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
     await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
@@ -183,7 +184,7 @@ describe('a volunteer under time pressure', () => {
     await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
   });
 
-  it('leaving with a file not uploaded asks (Done, Back): Stay keeps the page, Upload now sends it and goes', async () => {
+  test('leaving with a file not uploaded asks (Done, Back): Stay keeps the page, Upload now sends it and goes', async () => {
     const screen = categoryScreen(page);
     await page.getByRole('link', { name: 'Done' }).click();
     const ask = page.getByRole('dialog', { name: '1 file is not uploaded yet.' });
@@ -217,7 +218,7 @@ describe('a volunteer under time pressure', () => {
     expect(await screen.queue.count()).toBe(0);
   });
 
-  it('Discard empties the queue and leaves', async () => {
+  test('Discard empties the queue and leaves', async () => {
     const screen = categoryScreen(page);
     await screen.uploadFiles.setInputFiles([await pdfFixture('draft.pdf')]);
     await screen.queued('draft.pdf').waitFor();
@@ -232,7 +233,7 @@ describe('a volunteer under time pressure', () => {
     expect(await screen.queue.count()).toBe(0);
   });
 
-  it('after five wrong codes the message says to use Resend code', async () => {
+  test('after five wrong codes the message says to use Resend code', async () => {
     const other = await app.visit(PHONE);
     await other.page.goto('/login');
     await submitCredentials(other.page, vera);
@@ -248,7 +249,7 @@ describe('a volunteer under time pressure', () => {
     await other.close();
   });
 
-  it('an approved volunteer gets an email with the sign-in link', async () => {
+  test('an approved volunteer gets an email with the sign-in link', async () => {
     const session = await ApiSession.open(app.server);
     await session.register(newcomer);
     await session.dispose();

@@ -1,5 +1,5 @@
-import { request } from 'playwright-core';
-import type { APIRequestContext } from 'playwright-core';
+import { request } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import type { TestServer } from '@vita-docs/test-server';
 
 /** A person as the tests create them. */

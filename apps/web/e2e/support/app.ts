@@ -3,10 +3,10 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { freePort, startTestServer } from '@vita-docs/test-server';
 import type { TestServer } from '@vita-docs/test-server';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPage, PHONE } from './browser.js';
+import { newPage, PHONE } from './browser.js';
 import type { ProfileOptions } from './browser.js';
 import { DialogLog } from './dialogs.js';
 
@@ -25,12 +25,13 @@ export interface Visitor {
   close(): Promise<void>;
 }
 
-/** The real server (fresh database, dev outbox) serving the built web app, and a Chromium. */
+/** The real server (fresh database, dev outbox) serving the built web app, visited with the worker's Chromium. */
 export interface TestApp {
   server: TestServer;
   browser: Browser;
   /** A new browser profile on the app; phone-sized unless told otherwise. */
   visit(viewport?: { width: number; height: number }, options?: ProfileOptions): Promise<Visitor>;
+  /** Stops the server and drops its database; closes the profiles it opened (the browser is the worker's). */
   stop(): Promise<void>;
 }
 
@@ -43,22 +44,33 @@ export interface AppOptions {
   localhost?: boolean;
 }
 
-export async function startApp(options: AppOptions = {}): Promise<TestApp> {
+/**
+ * A copy of the built app for one worker's servers: a rebuild of dist/ while the journeys run
+ * (another package's test, a developer) would otherwise swap the hashed chunks under the open pages.
+ */
+export async function copyWebDist(): Promise<{ dir: string; remove(): Promise<void> }> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
     throw new Error(
       'apps/web/dist is missing: run `pnpm --filter @vita-docs/web build` first (`npm test` does).',
     );
   }
-  // Served from a copy: a rebuild of dist/ while this file runs (another package's test, a developer)
-  // would otherwise swap the hashed chunks under the open pages.
-  const webCopy = await mkdtemp(path.join(os.tmpdir(), 'vita-web-'));
-  await cp(webDist, webCopy, { recursive: true });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vita-web-'));
+  await cp(webDist, dir, { recursive: true });
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Starts a server on a fresh copy of the template database, serving `webCopy`; pages open in `browser`. */
+export async function startApp(
+  browser: Browser,
+  webCopy: string,
+  options: AppOptions = {},
+): Promise<TestApp> {
   const port = options.localhost ? await freePort() : undefined;
   const publicUrl = port ? `http://localhost:${port}` : undefined;
-  const [server, browser] = await Promise.all([
-    startTestServer({ env: { WEB_DIST: webCopy, ...(publicUrl && { PUBLIC_URL: publicUrl }) }, port }),
-    launchBrowser(),
-  ]);
+  const server = await startTestServer({
+    env: { WEB_DIST: webCopy, ...(publicUrl && { PUBLIC_URL: publicUrl }) },
+    port,
+  });
   const visitors: Visitor[] = [];
   return {
     server,
@@ -86,9 +98,8 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     },
     async stop() {
       const errors = visitors.flatMap((v) => v.errors);
-      await browser.close();
+      await Promise.all(visitors.map((v) => v.close()));
       await server.stop({ keepData: false });
-      await rm(webCopy, { recursive: true, force: true });
       if (errors.length) throw new Error(`Errors in the page:\n${errors.join('\n')}`);
     },
   };

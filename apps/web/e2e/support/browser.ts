@@ -1,11 +1,4 @@
-import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumLaunchOptions } from '@vita-docs/test-server';
-
-/** The system Chromium, launched the same way by every package's browser tests. */
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch(chromiumLaunchOptions());
-}
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 
 /** Generous on a loaded 2-core machine: waits are for events, so only a real failure takes this long. */
 export const WAIT_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { Dialog, Page } from 'playwright-core';
+import type { Dialog, Page } from '@playwright/test';
 import { WAIT_MS } from './browser.js';
 
 /** One alert or confirm as the person saw it. */

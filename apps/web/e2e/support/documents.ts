@@ -4,8 +4,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { request } from 'playwright-core';
-import type { Locator, Page } from 'playwright-core';
+import { request } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 
 /** A file as `setInputFiles` takes it. */

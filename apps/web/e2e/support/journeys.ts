@@ -1,5 +1,5 @@
 import type { TestServer } from '@vita-docs/test-server';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import type { Person } from './api.js';
 
 /** The landing of a path: waits until the page's URL is exactly `pathAndQuery` on the app's origin. */

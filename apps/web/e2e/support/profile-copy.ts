@@ -5,7 +5,7 @@
  * 32-byte window of the short ones), decoded from base64 or hex, hashed, and as the CryptoKey objects
  * IndexedDB can hold, with and without the labels the app's source shows it binds into each record.
  */
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 
 /** What the copy held and what of it opened. */
 export interface ProfileAttack {

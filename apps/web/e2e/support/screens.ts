@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { axeViolations } from '@vita-docs/test-server/axe';
-import type { Page } from 'playwright-core';
+import type { Page } from '@playwright/test';
 import { DESKTOP, PHONE } from './browser.js';
 
 const failures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/failures');

@@ -1,6 +1,5 @@
 import { ApiSession, seedPeople } from './api.js';
 import type { Person } from './api.js';
-import { startApp } from './app.js';
 import type { TestApp } from './app.js';
 
 /**
@@ -8,6 +7,7 @@ import type { TestApp } from './app.js';
  * API; `prepare` does more as the volunteer (an upload, say) before that session ends.
  */
 export async function startWithClient(
+  startApp: () => Promise<TestApp>,
   admin: Person,
   volunteer: Person,
   clientFirstName: string,

@@ -1,0 +1,2 @@
+/** Starts (or reuses, when the environment names them) the run's PostgreSQL and migrated template; returns the teardown. */
+export default function setup(): Promise<() => Promise<void>>;
