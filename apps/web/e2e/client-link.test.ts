@@ -336,7 +336,7 @@ test.describe('a request link refuses what it must', () => {
     await client.close();
   });
 
-  it('a sixth request to one client in a day is refused, saying when to try again', async () => {
+  test('a sixth request to one client in a day is refused, saying when to try again', async () => {
     // Five went to Dora in the tests above.
     const { page, dialogs } = await app.visit(DESKTOP);
     await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
