@@ -146,7 +146,7 @@ test.describe('passkeys', () => {
       // PIN + code of an officer without a passkey: held back on /account until one is made.
       await signInViaUi(page, app.server, olga);
       await atPath(page, '/account');
-      await page.getByText(passkeyMessages.required).waitFor();
+      await page.getByRole('region', { name: 'Passkeys' }).getByText(passkeyMessages.required).waitFor();
       expect(await page.getByRole('button', { name: passkeyMessages.add }).count()).toBe(0);
 
       const after = Date.now();
