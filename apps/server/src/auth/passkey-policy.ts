@@ -46,8 +46,20 @@ export async function passkeyRule(
   config: PolicyConfig,
   user: UserRow,
 ): Promise<'none' | 'enrol' | 'passkey'> {
+  if ((await staffRule(db, config, user)) === 'none') return 'none';
+  return (await countPasskeys(db, user.email)) === 0 ? 'enrol' : 'passkey';
+}
+
+/**
+ * Whether the rule applies to `user` at all (`staff`: it is on, passkeys can be made, and they are an
+ * admin or officer): their passkeys are then removed only by an admin, never by themselves.
+ */
+export async function staffRule(
+  db: Db,
+  config: PolicyConfig,
+  user: Pick<UserRow, 'is_admin' | 'role'>,
+): Promise<'none' | 'staff'> {
   if (!relyingParty(config)) return 'none';
   if (!user.is_admin && user.role !== 'officer') return 'none';
-  if (!(await requireForStaff(db, config))) return 'none';
-  return (await countPasskeys(db, user.email)) === 0 ? 'enrol' : 'passkey';
+  return (await requireForStaff(db, config)) ? 'staff' : 'none';
 }

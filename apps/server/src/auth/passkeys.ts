@@ -221,17 +221,31 @@ export async function authenticationOptions(db: Db, rp: RelyingParty, requester:
 }
 
 /**
+ * What a sign-in assertion came to: `signedIn` with whose passkey it was; `noChallenge` when this
+ * browser has no open challenge (nothing was checked); `limited` when `mayTry` refused the owner of
+ * a known passkey; else `failed`.
+ */
+export type SignInOutcome =
+  | { kind: 'signedIn'; email: string; passkeyId: string }
+  | { kind: 'noChallenge' }
+  | { kind: 'limited' }
+  | { kind: 'failed' };
+
+/**
  * Checks a sign-in assertion against this browser's challenge and the stored passkey; on success
- * keeps the new counter and backup state and answers whose passkey it was. Null when refused.
+ * keeps the new counter and backup state. `mayTry` is asked, with the owner's email, before a
+ * known passkey's assertion is checked (the per-account throttle).
  */
 export async function authenticate(
   db: Db,
   rp: RelyingParty,
   requester: string,
   response: AuthenticationResponseJSON,
-): Promise<{ email: string; passkeyId: string } | null> {
+  mayTry: (email: string) => Promise<boolean>,
+): Promise<SignInOutcome> {
+  const failed = { kind: 'failed' } as const;
   const challenge = await takeChallenge(db, requester, 'login', null);
-  if (!challenge) return null;
+  if (!challenge) return { kind: 'noChallenge' };
   const stored = await db
     .selectFrom('passkeys')
     .innerJoin('users', 'users.email', 'passkeys.user_email')
@@ -239,10 +253,11 @@ export async function authenticate(
     .select(['users.email', 'users.webauthn_user_id'])
     .where('passkeys.id', '=', response.id)
     .executeTakeFirst();
-  if (!stored) return null;
+  if (!stored) return failed;
   // A discoverable passkey names its user: it must be the one the credential was made for.
   const handle = response.response.userHandle;
-  if (handle && handle !== stored.webauthn_user_id) return null;
+  if (handle && handle !== stored.webauthn_user_id) return failed;
+  if (!(await mayTry(stored.email))) return { kind: 'limited' };
   const verdict = await verifyAuthenticationResponse({
     response,
     expectedChallenge: challenge,
@@ -256,7 +271,7 @@ export async function authenticate(
       transports: stored.transports,
     },
   }).catch(() => null);
-  if (!verdict?.verified) return null;
+  if (!verdict?.verified) return failed;
   // The counter only moves forward: a parallel use of a cloned key that lost the race is refused.
   const kept = await db
     .updateTable('passkeys')
@@ -268,8 +283,8 @@ export async function authenticate(
     .where('id', '=', stored.id)
     .where(sql<boolean>`(counter < ${verdict.authenticationInfo.newCounter} OR counter = 0)`)
     .executeTakeFirst();
-  if (kept.numUpdatedRows === 0n) return null;
-  return { email: stored.email, passkeyId: stored.id };
+  if (kept.numUpdatedRows === 0n) return failed;
+  return { kind: 'signedIn', email: stored.email, passkeyId: stored.id };
 }
 
 /** A short name for the device a passkey was made on, from its browser's user agent. */

@@ -145,16 +145,28 @@ export function passkeyConfirmationMail(to: string, code: string, minutes: numbe
 }
 
 /** Sent for every new passkey of any account, so one added by someone else does not go unnoticed. */
-export function passkeyAddedMail(to: string, passkey: MailPasskey): Mail {
+export function passkeyAddedMail(to: string, passkey: MailPasskey, userAgent?: string): Mail {
   return {
     to,
     subject: 'A passkey was added to your VITA Documents account',
     text: [
-      `A passkey was added to your account on ${mailMoment(passkey.createdAt)}. If this wasn't you, set a new Password PIN with Forgot Password on the sign-in page and tick Remove all passkeys there (or use Remove all passkeys on the Account page), and tell your site coordinator or an admin right away.`,
+      `A passkey was added to your account on ${mailMoment(passkey.createdAt)}. If this wasn't you, set a new Password PIN with Forgot Password on the sign-in page and tick Remove all passkeys there (or use Remove all passkeys on the Account page), and tell your site coordinator or an admin right away. Admins and officers: ask an admin to remove your passkeys.`,
       '',
-      `The new passkey is named: ${passkey.name}`,
+      // Quoted, and the browser beside it, so a name cannot pass for a line of the mail's own.
+      `The new passkey is named: "${passkey.name}"`,
+      `It was added from this browser: ${shortUserAgent(userAgent)}`,
     ].join('\n'),
   };
+}
+
+/**
+ * A user agent fit for one line of a mail: printable ASCII only (a header is the sender's to write),
+ * at most 80 characters.
+ */
+function shortUserAgent(userAgent: string | undefined): string {
+  const clean = (userAgent ?? '').replace(/[^\x20-\x7e]/g, '').trim();
+  if (!clean) return 'unknown';
+  return clean.length > 80 ? `${clean.slice(0, 79)}…` : clean;
 }
 
 /** Sent after every Password PIN change; says so when the account's passkeys were removed with it. */

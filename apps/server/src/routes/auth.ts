@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { messages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core/contract';
+import { messages, passkeyMessages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import {
   codeAllowance,
@@ -16,7 +16,7 @@ import { knownDevice, rememberDevice } from '../auth/devices.js';
 import { networkOf } from '../auth/network.js';
 import { hashPin, verifyPin } from '../auth/passwords.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
-import { passkeyRule } from '../auth/passkey-policy.js';
+import { countPasskeys, passkeyRule, staffRule } from '../auth/passkey-policy.js';
 import { listPasskeys, removeAllPasskeys } from '../auth/passkeys.js';
 import { createSession, revokeSession, revokeUserSessions, type UserRow } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
@@ -330,6 +330,26 @@ async function removePasskeysAtReset(db: Db, email: string, ip: string): Promise
   return removed;
 }
 
+/**
+ * Under the passkey rule, an admin's or officer's passkeys are not removed at a reset: the mailbox
+ * alone (the reset's code, then PIN + code and the enrol confirmation) would lead to a new passkey
+ * and a full session. Refused before the grant is used, so the same grant sets the PIN without
+ * removing them; an admin removes lost passkeys (audited, mailed).
+ */
+async function refuseStaffPasskeysAtReset(services: Services, grant: string): Promise<void> {
+  const { db, config } = services;
+  const row = await db
+    .selectFrom('reset_grants')
+    .select('email')
+    .where('token_hash', '=', sha256(grant))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  const user = row && (await findUser(db, row.email));
+  if (!user || (await staffRule(db, config, user)) === 'none') return;
+  if ((await countPasskeys(db, user.email)) > 0) throw forbidden(passkeyMessages.staffPasskeysAtReset);
+}
+
 /** Forgot Password: a mailed code (and its resend) proves the mailbox; the grant cookie it gives sets a new PIN. */
 function forgotPinRoutes(app: FastifyInstance, services: Services): void {
   const { db, secret, mailer, log } = services;
@@ -387,6 +407,7 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
     const grant = request.cookies[RESET_COOKIE];
     if (!grant) throw badRequest(TEXT.resetExpired);
     if (body.newPin1 !== body.newPin2) throw badRequest(TEXT.pinsDiffer);
+    if (body.removePasskeys) await refuseStaffPasskeysAtReset(services, grant);
     const used = await db
       .updateTable('reset_grants')
       .set({ used_at: new Date() })

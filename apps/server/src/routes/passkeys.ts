@@ -13,7 +13,8 @@ import {
   sessionHashOf,
   useConfirmation,
 } from '../auth/passkey-confirmations.js';
-import { countPasskeys, requireForStaff, setRequireForStaff } from '../auth/passkey-policy.js';
+import { countPasskeys, requireForStaff, setRequireForStaff, staffRule } from '../auth/passkey-policy.js';
+import type { UserRow } from '../auth/sessions.js';
 import {
   authenticate,
   authenticationOptions,
@@ -36,15 +37,26 @@ import { startSession, TEXT } from './auth.js';
 /** Asked again 30 days after `Not now`. */
 const OFFER_AGAIN_DAYS = 30;
 
-/** Passkey sign-ins per address, like PIN tries (auth.ts `loginPerIp`): a success gives its slot back. */
-const LOGIN_LIMIT = { max: 100, window: 900 };
+/**
+ * Assertions checked against one account's passkeys; a sign-in that succeeds gives its slot back. The
+ * answers of a browser without an open challenge are refused before this (and spend nothing): every
+ * answer checked used a challenge, and challenges are limited below.
+ */
+const LOGIN_FAILURES_PER_ACCOUNT = { max: 10, window: 900 };
 
 /**
- * Sign-in challenges per network (`networkOf`: an IPv4 address, an IPv6 /64), so a script that sheds
- * its cookies cannot fill the table; a sign-in that succeeds gives its slot back, so what is limited
- * is ceremonies left unfinished. Generous, as a whole intake site often shares one address.
+ * Sign-in challenges per browser (its pre-session), so one browser cannot spend a shared address's
+ * allowance and lock the staff behind it out of passkey sign-in. A sign-in that succeeds gives its
+ * slot back, so what is limited is ceremonies left unfinished.
  */
-const LOGIN_OPTIONS_LIMIT = { max: 100, window: 900 };
+const LOGIN_OPTIONS_PER_BROWSER = { max: 20, window: 900 };
+
+/**
+ * A backstop per network (`networkOf`: an IPv4 address, an IPv6 /64) against a script that sheds its
+ * cookies to be a new browser each time: large, as a whole intake site often shares one address, and
+ * each browser keeps one open challenge at most (auth/passkeys.ts `keepChallenge`).
+ */
+const LOGIN_OPTIONS_PER_NETWORK = { max: 1000, window: 900 };
 
 /** Confirmation codes a person may be mailed per hour under the passkey rule. */
 const CONFIRMATION_LIMIT = { max: 5, window: 3600 };
@@ -87,25 +99,32 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'passkeyLoginOptions', async ({ request }) => {
     const rp = rpOrRefuse(services);
-    const slot = `passkeyOptionsPerNetwork:${networkOf(request.ip)}`;
-    if (!(await hitRateLimit(db, slot, LOGIN_OPTIONS_LIMIT.max, LOGIN_OPTIONS_LIMIT.window)))
-      throw tooManyRequests(TEXT.tooManyAttempts, LOGIN_OPTIONS_LIMIT.window);
+    const { browser, network } = optionSlots(request);
+    // The browser's own budget first: a browser that spent it does not also drain its network's pool.
+    for (const [slot, limit] of [
+      [browser, LOGIN_OPTIONS_PER_BROWSER],
+      [network, LOGIN_OPTIONS_PER_NETWORK],
+    ] as const)
+      if (!(await hitRateLimit(db, slot, limit.max, limit.window)))
+        throw tooManyRequests(TEXT.tooManyAttempts, limit.window);
     const options = await authenticationOptions(db, rp, requesterOf(request));
     return { options: options as unknown as Record<string, unknown> };
   });
 
   publicRoute(app, 'passkeyLoginVerify', async ({ body, request, reply }) => {
     const rp = rpOrRefuse(services);
-    const slot = `passkeyPerIp:${request.ip}`;
-    if (!(await hitRateLimit(db, slot, LOGIN_LIMIT.max, LOGIN_LIMIT.window)))
-      throw tooManyRequests(TEXT.tooManyAttempts, LOGIN_LIMIT.window);
     const response = body.response as unknown as AuthenticationResponseJSON;
-    const used = await authenticate(db, rp, requesterOf(request), response);
-    if (!used) throw badRequest(messages.passkeyFailed);
-    const user = await findUser(db, used.email);
+    const accountSlot = (email: string) => `passkeyFailuresPerAccount:${email}`;
+    const outcome = await authenticate(db, rp, requesterOf(request), response, (email) =>
+      hitRateLimit(db, accountSlot(email), LOGIN_FAILURES_PER_ACCOUNT.max, LOGIN_FAILURES_PER_ACCOUNT.window),
+    );
+    if (outcome.kind === 'limited')
+      throw tooManyRequests(TEXT.tooManyAttempts, LOGIN_FAILURES_PER_ACCOUNT.window);
+    if (outcome.kind !== 'signedIn') throw badRequest(messages.passkeyFailed);
+    const user = await findUser(db, outcome.email);
     if (!user) throw badRequest(messages.passkeyFailed);
-    await refundRateLimit(db, slot);
-    await refundRateLimit(db, `passkeyOptionsPerNetwork:${networkOf(request.ip)}`);
+    const { browser, network } = optionSlots(request);
+    for (const slot of [accountSlot(user.email), browser, network]) await refundRateLimit(db, slot);
     // As after a right PIN: a suspended or unapproved account is told why, and gets no session.
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
@@ -113,6 +132,14 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
     await startSession(services, request, reply, user, { passkeyDue: false });
     return { ok: true as const, user: toUser(user) };
   });
+}
+
+/** The counters of `login-options` this request spends: its browser's and its network's. */
+function optionSlots(request: FastifyRequest) {
+  return {
+    browser: `passkeyOptionsPerBrowser:${requesterOf(request)}`,
+    network: `passkeyOptionsPerNetwork:${networkOf(request.ip)}`,
+  };
 }
 
 function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
@@ -146,11 +173,12 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'passkeyRegisterVerify', async ({ user, body, request, reply }) => {
     const rp = rpOrRefuse(services);
+    const userAgent = request.headers['user-agent'];
     const made = await registerPasskey(db, rp, {
       user,
       requester: requesterOf(request),
       response: body.response as unknown as RegistrationResponseJSON,
-      name: body.name || deviceName(request.headers['user-agent']),
+      name: body.name || deviceName(userAgent),
       ...(request.auth.passkeyDue && {
         mayKeep: (trx: typeof db) => useConfirmation(trx, heldBack(request)),
       }),
@@ -159,7 +187,9 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
     if (!made) throw badRequest(passkeyMessages.createFailed);
     await audit(db, { actor: user.email, action: 'passkey.create', ip: request.ip, detail: made.name });
     // Every new passkey is told to its owner: whoever holds a session could otherwise add one silently.
-    await mailer.send(passkeyAddedMail(user.email, { name: made.name, createdAt: made.createdAt }));
+    await mailer.send(
+      passkeyAddedMail(user.email, { name: made.name, createdAt: made.createdAt }, userAgent),
+    );
     // A session that owed a passkey starts afresh without the debt (the old one ends, so every
     // server process forgets it).
     await startSession(services, request, reply, user, { passkeyDue: false });
@@ -167,6 +197,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'deletePasskey', async ({ user, params, request }) => {
+    if ((await countPasskeys(db, user.email)) <= 1) await refuseIfStaffKeeps(services, user);
     const gone = await db
       .deleteFrom('passkeys')
       .where('id', '=', params.id)
@@ -179,6 +210,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'removeOwnPasskeys', async ({ user, request }) => {
+    await refuseIfStaffKeeps(services, user);
     const count = await removeAllPasskeys(db, user.email);
     await audit(db, {
       actor: user.email,
@@ -197,6 +229,16 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       .execute();
     return { ok: true as const };
   });
+}
+
+/**
+ * Under the passkey rule, an admin or officer keeps at least one passkey: removing the last from a
+ * session would leave PIN + code, and so the mailbox alone, as the way to the next passkey
+ * ({@link passkeyRule} answers `enrol`). An admin removes them instead (audited, mailed).
+ */
+async function refuseIfStaffKeeps(services: Services, user: UserRow): Promise<void> {
+  if ((await staffRule(services.db, services.config, user)) === 'none') return;
+  throw forbidden(passkeyMessages.staffKeepsPasskey);
 }
 
 /** Under the passkey rule, the code a held-back session is mailed before it enrols its first passkey. */

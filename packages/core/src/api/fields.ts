@@ -3,9 +3,11 @@ import { MAX_PIN_LENGTH, MIN_PIN_LENGTH } from '../domain/constants.js';
 import { isCommonPin } from '../domain/common-pins.js';
 import { isClientId } from '../domain/client-id.js';
 
-// C0, DEL and C1 controls (U+0085 breaks lines for some readers).
+// C0, DEL and C1 controls (U+0085 breaks lines for some readers), the line and paragraph separators
+// (U+2028, U+2029: new lines in a mail) and invisible characters that hide what a text says (U+200B,
+// U+2060, U+FEFF). The joiners U+200C and U+200D stay: names and emoji are written with them.
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b\u2060\ufeff]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**

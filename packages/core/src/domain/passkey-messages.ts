@@ -23,6 +23,15 @@ export const passkeyMessages = {
   badConfirmCode: 'That code is not valid or has expired. Use Email me a code to get a new one.',
   confirmNotNeeded: 'No confirmation is needed to add a passkey to this account.',
   confirmNotSent: 'The email could not be sent. Please try again in a few minutes.',
+  /**
+   * Under the passkey rule, Forgot Password cannot remove an admin's or officer's passkeys (a mailbox
+   * alone would then lead to a new passkey): the PIN can still be reset without removing them.
+   */
+  staffPasskeysAtReset:
+    'Passkeys of admins and officers cannot be removed here. Untick Remove all passkeys to set your new PIN, and ask an admin to remove your passkeys if you lost them.',
+  /** Under the passkey rule, staff keep at least one passkey; an admin can remove them. */
+  staffKeepsPasskey:
+    'Admins and officers must keep a passkey. Add another before removing this one, or ask an admin to remove your passkeys.',
 } as const;
 
 /** The line under `Email me a code` once the code is on its way. */
