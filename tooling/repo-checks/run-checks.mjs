@@ -71,6 +71,53 @@ function fromPlaywright(report, file) {
   };
 }
 
+function turbo(args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn('turbo', [...args, '--output-logs=errors-only', ...extra], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+    child.on('exit', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
+  });
+}
+
+async function serverModule(file) {
+  return import(pathToFileURL(path.join(root, 'apps/server/dist', file)).href);
+}
+
+/** The shared test database, from the server's build (the first turbo run makes it). */
+async function startDatabase() {
+  const { startEmbeddedPostgres } = await serverModule('db/embedded/cluster.js');
+  const { openDatabase } = await serverModule('db/database.js');
+  return startTestDatabase({ startEmbeddedPostgres, openDatabase });
+}
+
+for (const file of await reports()) await fs.rm(file, { force: true });
+const began = Date.now();
+
+let code = await turbo(['run', 'build', '--concurrency=2']);
+if (code === 0) {
+  if (reliability) {
+    code = await turbo(['run', 'test:reliability', '--concurrency=1']);
+  } else {
+    const database = await startDatabase();
+    const stop = () => database.stop().catch(() => undefined);
+    process.once('SIGINT', () => void stop().then(() => process.exit(130)));
+    process.once('SIGTERM', () => void stop().then(() => process.exit(143)));
+    const env = { ...process.env, [ADMIN_URL_ENV]: database.adminUrl, [TEMPLATE_ENV]: database.template };
+    try {
+      code = await turbo(
+        ['run', 'lint', 'lint:exports', 'lint:repo', 'format:check', 'typecheck', 'test', '--concurrency=2'],
+        env,
+      );
+    } finally {
+      await stop();
+    }
+  }
+}
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const packages = [];
 const files = [];
