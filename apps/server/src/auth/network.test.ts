@@ -26,4 +26,8 @@ describe('networkOf', () => {
     expect(networkOf('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
     expect(networkOf('1:2:3:4:5:6:1.2.3.4')).toBe('1:2:3:4::/64');
   });
+
+  it('counts a request whose connection has gone (no address left) under one key instead of failing', () => {
+    expect(networkOf(undefined)).toBe('gone');
+  });
 });

@@ -6,7 +6,10 @@ import net from 'node:net';
  * between its addresses at will, so counting exact IPv6 addresses would let it start afresh with
  * every request. An IPv4 address written as IPv6 (`::ffff:203.0.113.7`) counts as the IPv4 one.
  */
-export function networkOf(address: string): string {
+export function networkOf(address: string | undefined): string {
+  // Fastify's `request.ip` is the socket's address, which Node forgets once the client has gone (a
+  // request still being handled after its connection closed): such a request answers nobody.
+  if (!address) return 'gone';
   const plain = address.split('%')[0] ?? address; // a zone (`fe80::1%eth0`) names an interface, not a network
   if (net.isIPv6(plain)) {
     const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(plain);

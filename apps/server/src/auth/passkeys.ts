@@ -2,7 +2,7 @@
  * Passkeys (WebAuthn) through `@simplewebauthn/server`: it parses and checks the authenticator's
  * CBOR/COSE data, signatures, origin, RP id, flags and counters. This module keeps what the library
  * leaves to its caller: where the relying party is, the challenges (single-use, 5 minutes, bound to
- * the browser that asked) and the stored credentials.
+ * the browser that asked; a sign-in's carried in the challenge itself) and the stored credentials.
  */
 import {
   generateAuthenticationOptions,
@@ -12,10 +12,11 @@ import {
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Config } from '../env.js';
-import { randomToken } from './crypto.js';
+import { randomToken, sha256 } from './crypto.js';
 import type { UserRow } from './sessions.js';
 
 const CHALLENGE_MINUTES = 5;
@@ -41,9 +42,8 @@ export function relyingParty(config: Pick<Config, 'publicUrl'>): RelyingParty | 
 export type Ceremony = 'register' | 'login';
 
 /**
- * Drops challenges past their time. Each browser keeps at most one per ceremony, but a script that
- * sheds its cookies is a new browser every time: without this, every challenge it asked for would be
- * kept for good (the number it can ask for is limited in routes/passkeys.ts).
+ * Drops challenges past their time: a registration's (one per signed-in browser) and the spent
+ * sign-in challenges kept to refuse a replay.
  */
 export async function pruneChallenges(db: Db): Promise<void> {
   await db
@@ -152,6 +152,35 @@ export async function listPasskeys(db: Db, email: string): Promise<PasskeyInfo[]
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
 }
 
+/**
+ * Removes one of a person's passkeys (its name; undefined when it is not theirs). `beforeLast` runs
+ * when it would be their last and may refuse by throwing. The count and the delete are one
+ * transaction with the person's passkeys locked: two removals at once must not both see two and
+ * leave a staff account under the passkey rule with none.
+ */
+export async function removePasskey(
+  db: Db,
+  email: string,
+  id: string,
+  beforeLast: () => Promise<void>,
+): Promise<{ name: string } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const held = await trx
+      .selectFrom('passkeys')
+      .select('id')
+      .where('user_email', '=', email)
+      .forUpdate()
+      .execute();
+    if (held.length <= 1) await beforeLast();
+    return trx
+      .deleteFrom('passkeys')
+      .where('id', '=', id)
+      .where('user_email', '=', email)
+      .returning('name')
+      .executeTakeFirst();
+  });
+}
+
 /** Removes every passkey of a person; answers how many there were. */
 export async function removeAllPasskeys(db: Db, email: string): Promise<number> {
   const gone = await db.deleteFrom('passkeys').where('user_email', '=', email).executeTakeFirst();
@@ -210,20 +239,92 @@ export async function registerPasskey(
  * The options for `navigator.credentials.get()`: no allow-list (the browser offers the passkeys it
  * holds for this site, so the email is not asked first), user verification required.
  */
-export async function authenticationOptions(db: Db, rp: RelyingParty, requester: string) {
-  const options = await generateAuthenticationOptions({
+/**
+ * Sign-in challenges are not stored when asked for: each carries its expiry and an HMAC (under
+ * `key`) over it and the browser that asked, so `login-options` writes nothing, and there is no
+ * allowance that a crowd of cookie-shedding requests behind one address could use up and so lock
+ * the staff there out of signing in. Only a challenge that signed someone in is kept, until it
+ * expires, so that it works once.
+ */
+export async function authenticationOptions(rp: RelyingParty, key: Buffer, requester: string) {
+  return generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: 'required',
     timeout: CHALLENGE_MINUTES * 60_000,
+    challenge: signInChallenge(key, requester, Date.now()),
   });
-  await keepChallenge(db, requester, 'login', options.challenge, null);
-  return options;
+}
+
+const NONCE_BYTES = 16;
+const MAC_BYTES = 16;
+
+function challengeMac(key: Buffer, requester: string, body: Buffer): Buffer {
+  return createHmac('sha256', key).update(requester).update('|').update(body).digest().subarray(0, MAC_BYTES);
 }
 
 /**
- * What a sign-in assertion came to: `signedIn` with whose passkey it was; `noChallenge` when this
- * browser has no open challenge (nothing was checked); `limited` when `mayTry` refused the owner of
- * a known passkey; else `failed`.
+ * A nonce, the expiry (Unix seconds) and the MAC of both with the asking browser.
+ * @internal Exported for its tests (a challenge made at another time).
+ */
+export function signInChallenge(key: Buffer, requester: string, now: number): Uint8Array<ArrayBuffer> {
+  const body = Buffer.alloc(NONCE_BYTES + 8);
+  randomBytes(NONCE_BYTES).copy(body);
+  body.writeBigUInt64BE(BigInt(Math.floor(now / 1000) + CHALLENGE_MINUTES * 60), NONCE_BYTES);
+  return new Uint8Array(Buffer.concat([body, challengeMac(key, requester, body)]));
+}
+
+/**
+ * The challenge an assertion answers (base64url, from its client data) when this server made it for
+ * this browser and it has not expired; else null. Whether it was used before is asked separately.
+ */
+function openSignInChallenge(
+  key: Buffer,
+  requester: string,
+  response: AuthenticationResponseJSON,
+  now: number,
+): { challenge: string; expiresAt: Date } | null {
+  let challenge: unknown;
+  try {
+    challenge = (
+      JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8')) as {
+        challenge?: unknown;
+      }
+    ).challenge;
+  } catch {
+    return null;
+  }
+  if (typeof challenge !== 'string') return null;
+  const bytes = Buffer.from(challenge, 'base64url');
+  if (bytes.length !== NONCE_BYTES + 8 + MAC_BYTES) return null;
+  const body = bytes.subarray(0, NONCE_BYTES + 8);
+  if (!timingSafeEqual(bytes.subarray(NONCE_BYTES + 8), challengeMac(key, requester, body))) return null;
+  const expiresAt = new Date(Number(body.readBigUInt64BE(NONCE_BYTES)) * 1000);
+  return expiresAt.getTime() > now ? { challenge, expiresAt } : null;
+}
+
+/** Marks a sign-in challenge used; false when it was used already (a replayed assertion). */
+async function spendSignInChallenge(db: Db, challenge: string, expiresAt: Date): Promise<boolean> {
+  await pruneChallenges(db);
+  const kept = await db
+    .insertInto('passkey_challenges')
+    .values({
+      requester: `used:${sha256(challenge)}`,
+      purpose: 'login',
+      challenge: sha256(challenge),
+      user_email: null,
+      expires_at: expiresAt,
+    })
+    .onConflict((oc) => oc.columns(['requester', 'purpose']).doNothing())
+    .returning('requester')
+    .executeTakeFirst();
+  return kept !== undefined;
+}
+
+/**
+ * What a sign-in assertion came to: `signedIn` with whose passkey it was; `noChallenge` when it
+ * answers no challenge this server made for this browser, or an expired one (nothing was checked);
+ * `limited` when a failed assertion against a known passkey was one too many for its owner
+ * (`failedOnce`); else `failed`.
  */
 export type SignInOutcome =
   | { kind: 'signedIn'; email: string; passkeyId: string }
@@ -233,19 +334,21 @@ export type SignInOutcome =
 
 /**
  * Checks a sign-in assertion against this browser's challenge and the stored passkey; on success
- * keeps the new counter and backup state. `mayTry` is asked, with the owner's email, before a
- * known passkey's assertion is checked (the per-account throttle).
+ * keeps the new counter and backup state. The signature is checked first: a valid assertion is never
+ * refused for others' failures (a credential id is no secret, so counting before would let anyone
+ * lock its owner out). `failedOnce`, with the owner's email, counts a failed one; false: limited.
  */
 export async function authenticate(
   db: Db,
   rp: RelyingParty,
+  key: Buffer,
   requester: string,
   response: AuthenticationResponseJSON,
-  mayTry: (email: string) => Promise<boolean>,
+  failedOnce: (email: string) => Promise<boolean>,
 ): Promise<SignInOutcome> {
   const failed = { kind: 'failed' } as const;
-  const challenge = await takeChallenge(db, requester, 'login', null);
-  if (!challenge) return { kind: 'noChallenge' };
+  const opened = openSignInChallenge(key, requester, response, Date.now());
+  if (!opened) return { kind: 'noChallenge' };
   const stored = await db
     .selectFrom('passkeys')
     .innerJoin('users', 'users.email', 'passkeys.user_email')
@@ -257,10 +360,9 @@ export async function authenticate(
   // A discoverable passkey names its user: it must be the one the credential was made for.
   const handle = response.response.userHandle;
   if (handle && handle !== stored.webauthn_user_id) return failed;
-  if (!(await mayTry(stored.email))) return { kind: 'limited' };
   const verdict = await verifyAuthenticationResponse({
     response,
-    expectedChallenge: challenge,
+    expectedChallenge: opened.challenge,
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
     requireUserVerification: true,
@@ -271,7 +373,9 @@ export async function authenticate(
       transports: stored.transports,
     },
   }).catch(() => null);
-  if (!verdict?.verified) return failed;
+  if (!verdict?.verified) return (await failedOnce(stored.email)) ? failed : { kind: 'limited' };
+  // Single use: the same assertion (or another answer to the same challenge) signs nobody in again.
+  if (!(await spendSignInChallenge(db, opened.challenge, opened.expiresAt))) return failed;
   // The counter only moves forward: a parallel use of a cloned key that lost the race is refused.
   const kept = await db
     .updateTable('passkeys')

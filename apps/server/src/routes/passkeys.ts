@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { sha256 } from '../auth/crypto.js';
-import { networkOf } from '../auth/network.js';
 import {
   CONFIRMATION_MINUTES,
   confirm,
@@ -22,11 +21,13 @@ import {
   listPasskeys,
   registerPasskey,
   removeAllPasskeys,
+  removePasskey,
   registrationOptions,
   relyingParty,
   type RelyingParty,
 } from '../auth/passkeys.js';
 import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
+import { deriveSubkey } from '../storage/encryption.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { actorOf, publicRoute, userRoute } from '../http/route.js';
 import { passkeyAddedMail, passkeyConfirmationMail, passkeysRemovedMail } from '../mail/mailer.js';
@@ -38,25 +39,16 @@ import { startSession, TEXT } from './auth.js';
 const OFFER_AGAIN_DAYS = 30;
 
 /**
- * Assertions checked against one account's passkeys; a sign-in that succeeds gives its slot back. The
- * answers of a browser without an open challenge are refused before this (and spend nothing): every
- * answer checked used a challenge, and challenges are limited below.
+ * Failed assertions against one account's passkeys (a valid signature is never refused: see
+ * `authenticate`); a sign-in that succeeds gives its slot back. Answers to no challenge of this
+ * server's for this browser are refused before this and spend nothing. `login-options` itself is not
+ * limited: it stores nothing (auth/passkeys.ts), so a flood has nothing to fill or use up.
  */
 const LOGIN_FAILURES_PER_ACCOUNT = { max: 10, window: 900 };
 
-/**
- * Sign-in challenges per browser (its pre-session), so one browser cannot spend a shared address's
- * allowance and lock the staff behind it out of passkey sign-in. A sign-in that succeeds gives its
- * slot back, so what is limited is ceremonies left unfinished.
- */
-const LOGIN_OPTIONS_PER_BROWSER = { max: 20, window: 900 };
-
-/**
- * A backstop per network (`networkOf`: an IPv4 address, an IPv6 /64) against a script that sheds its
- * cookies to be a new browser each time: large, as a whole intake site often shares one address, and
- * each browser keeps one open challenge at most (auth/passkeys.ts `keepChallenge`).
- */
-const LOGIN_OPTIONS_PER_NETWORK = { max: 1000, window: 900 };
+/** What sign-in challenges are signed with (a sub-key of the HMAC secret of its own). */
+const loginChallengeKey = (services: Services) =>
+  deriveSubkey(services.secret, 'vita-docs/passkey-sign-in-challenge/v1');
 
 /** Confirmation codes a person may be mailed per hour under the passkey rule. */
 const CONFIRMATION_LIMIT = { max: 5, window: 3600 };
@@ -99,15 +91,7 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'passkeyLoginOptions', async ({ request }) => {
     const rp = rpOrRefuse(services);
-    const { browser, network } = optionSlots(request);
-    // The browser's own budget first: a browser that spent it does not also drain its network's pool.
-    for (const [slot, limit] of [
-      [browser, LOGIN_OPTIONS_PER_BROWSER],
-      [network, LOGIN_OPTIONS_PER_NETWORK],
-    ] as const)
-      if (!(await hitRateLimit(db, slot, limit.max, limit.window)))
-        throw tooManyRequests(TEXT.tooManyAttempts, limit.window);
-    const options = await authenticationOptions(db, rp, requesterOf(request));
+    const options = await authenticationOptions(rp, loginChallengeKey(services), requesterOf(request));
     return { options: options as unknown as Record<string, unknown> };
   });
 
@@ -115,7 +99,8 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
     const rp = rpOrRefuse(services);
     const response = body.response as unknown as AuthenticationResponseJSON;
     const accountSlot = (email: string) => `passkeyFailuresPerAccount:${email}`;
-    const outcome = await authenticate(db, rp, requesterOf(request), response, (email) =>
+    const key = loginChallengeKey(services);
+    const outcome = await authenticate(db, rp, key, requesterOf(request), response, (email) =>
       hitRateLimit(db, accountSlot(email), LOGIN_FAILURES_PER_ACCOUNT.max, LOGIN_FAILURES_PER_ACCOUNT.window),
     );
     if (outcome.kind === 'limited')
@@ -123,8 +108,7 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
     if (outcome.kind !== 'signedIn') throw badRequest(messages.passkeyFailed);
     const user = await findUser(db, outcome.email);
     if (!user) throw badRequest(messages.passkeyFailed);
-    const { browser, network } = optionSlots(request);
-    for (const slot of [accountSlot(user.email), browser, network]) await refundRateLimit(db, slot);
+    await refundRateLimit(db, accountSlot(user.email));
     // As after a right PIN: a suspended or unapproved account is told why, and gets no session.
     if (user.suspended) throw forbidden(TEXT.suspended);
     if (!user.approved) throw forbidden(TEXT.pending);
@@ -132,14 +116,6 @@ function passkeySignInRoutes(app: FastifyInstance, services: Services): void {
     await startSession(services, request, reply, user, { passkeyDue: false });
     return { ok: true as const, user: toUser(user) };
   });
-}
-
-/** The counters of `login-options` this request spends: its browser's and its network's. */
-function optionSlots(request: FastifyRequest) {
-  return {
-    browser: `passkeyOptionsPerBrowser:${requesterOf(request)}`,
-    network: `passkeyOptionsPerNetwork:${networkOf(request.ip)}`,
-  };
 }
 
 function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
@@ -197,13 +173,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'deletePasskey', async ({ user, params, request }) => {
-    if ((await countPasskeys(db, user.email)) <= 1) await refuseIfStaffKeeps(services, user);
-    const gone = await db
-      .deleteFrom('passkeys')
-      .where('id', '=', params.id)
-      .where('user_email', '=', user.email)
-      .returning('name')
-      .executeTakeFirst();
+    const gone = await removePasskey(db, user.email, params.id, () => refuseIfStaffKeeps(services, user));
     if (!gone) throw notFound('Passkey not found.');
     await audit(db, { actor: user.email, action: 'passkey.remove', ip: request.ip, detail: gone.name });
     return { ok: true as const };
