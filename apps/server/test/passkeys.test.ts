@@ -540,6 +540,48 @@ describe('passkeys: the rule, the mails and the limits', () => {
     }
   });
 
+  it('answers a burst of removals by a staff member with one passkey without draining the database pool', async () => {
+    if ((await passkeysOf('officer@example.org')).length === 0)
+      expect((await createPasskey(people.officer, new SoftAuthenticator(ORIGIN))).status).toBe(200);
+    await setRule(true);
+    try {
+      expect((await passkeysOf('officer@example.org')).length).toBe(1);
+      // The person's passkeys held locked by another connection while 12 removals arrive, so all of
+      // them are inside the server at once, then let go.
+      const locker = new pg.Client({ connectionString: app.databaseUrl });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('SELECT id FROM passkeys WHERE user_email = $1 FOR UPDATE', ['officer@example.org']);
+      const cookies = people.officer.cookies;
+      const headers = {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-csrf-token': cookies.get('csrf_token') ?? '',
+      };
+      const sent = Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const reply = await fetch(`${app.url}/api/me/passkeys/nonexistent${i}`, {
+            method: 'DELETE',
+            headers,
+          });
+          return reply.status;
+        }),
+      );
+      const waiting = async () =>
+        (
+          await db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+          )
+        ).rows[0]?.n ?? 0;
+      await vi.waitFor(async () => expect(await waiting()).toBeGreaterThanOrEqual(9), { timeout: 10_000 });
+      await locker.query('COMMIT');
+      await locker.end();
+      const statuses = await sent;
+      expect(statuses).toEqual(Array<number>(12).fill(403));
+    } finally {
+      await setRule(false);
+    }
+  });
+
   it('with the rule on, staff cannot remove their own passkeys by a reset or in Account: an admin can', async () => {
     const key = new SoftAuthenticator(ORIGIN);
     expect((await createPasskey(people.officer, key)).status).toBe(200);

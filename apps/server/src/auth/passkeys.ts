@@ -154,7 +154,8 @@ export async function listPasskeys(db: Db, email: string): Promise<PasskeyInfo[]
 
 /**
  * Removes one of a person's passkeys (its name; undefined when it is not theirs). `beforeLast` runs
- * when it would be their last and may refuse by throwing. The count and the delete are one
+ * when it would be their last and may refuse by throwing; it must not query (the transaction holds a
+ * connection and the person's rows). The count and the delete are one
  * transaction with the person's passkeys locked: two removals at once must not both see two and
  * leave a staff account under the passkey rule with none.
  */
@@ -162,7 +163,7 @@ export async function removePasskey(
   db: Db,
   email: string,
   id: string,
-  beforeLast: () => Promise<void>,
+  beforeLast: () => void,
 ): Promise<{ name: string } | undefined> {
   return db.transaction().execute(async (trx) => {
     const held = await trx
@@ -171,7 +172,7 @@ export async function removePasskey(
       .where('user_email', '=', email)
       .forUpdate()
       .execute();
-    if (held.length <= 1) await beforeLast();
+    if (held.length <= 1) beforeLast();
     return trx
       .deleteFrom('passkeys')
       .where('id', '=', id)

@@ -173,7 +173,12 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'deletePasskey', async ({ user, params, request }) => {
-    const gone = await removePasskey(db, user.email, params.id, () => refuseIfStaffKeeps(services, user));
+    // Whether the rule binds this person is asked before the removal's transaction: asked inside, it
+    // would take a second connection while holding one (a burst of removals then drains the pool).
+    const keepsOne = (await staffRule(db, services.config, user)) !== 'none';
+    const gone = await removePasskey(db, user.email, params.id, () => {
+      if (keepsOne) throw forbidden(passkeyMessages.staffKeepsPasskey);
+    });
     if (!gone) throw notFound('Passkey not found.');
     await audit(db, { actor: user.email, action: 'passkey.remove', ip: request.ip, detail: gone.name });
     return { ok: true as const };
