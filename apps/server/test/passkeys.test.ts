@@ -182,6 +182,10 @@ describe('passkeys', () => {
     const volA = await signIn(app, 'vola@example.org');
     const made = await createPasskey(volA, key);
     expect((await volA.del(`/api/me/passkeys/${made.body.id}`)).status).toBe(200);
+    // Told to the owner: a thief with a session could otherwise take the owner's passkey unnoticed.
+    const told = (await app.outbox()).filter((m) => m.to === 'vola@example.org').at(-1);
+    expect(told?.subject).toBe('A passkey was removed from your VITA Documents account');
+    expect(told?.text).toContain(`The passkey "${made.body.name}" was removed on `);
     expect((await passkeySignIn(key)).reply.status).toBe(400);
     for (const p of (await volA.get('/api/me/passkeys')).body.passkeys)
       expect((await volA.del(`/api/me/passkeys/${p.id}`)).status).toBe(200);

@@ -313,7 +313,9 @@ async function spendSignInChallenge(db: Db, challenge: string, expiresAt: Date):
       purpose: 'login',
       challenge: sha256(challenge),
       user_email: null,
-      expires_at: expiresAt,
+      // Kept a challenge's lifetime past its expiry: the expiry is checked by this process's clock, the
+      // pruning by the database's, and a skew between the two must not let a spent one work again.
+      expires_at: new Date(expiresAt.getTime() + CHALLENGE_MINUTES * 60_000),
     })
     .onConflict((oc) => oc.columns(['requester', 'purpose']).doNothing())
     .returning('requester')

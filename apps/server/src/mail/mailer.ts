@@ -160,6 +160,26 @@ export function passkeyAddedMail(to: string, passkey: MailPasskey, userAgent?: s
 }
 
 /**
+ * Sent when a person removes passkeys of their own (one by name, or all): whoever holds a session
+ * could otherwise take the owner's passkey away unnoticed and keep one of their own.
+ */
+export function passkeyRemovedMail(to: string, removed: string | number, userAgent?: string): Mail {
+  const what =
+    typeof removed === 'string'
+      ? `The passkey "${removed}" was`
+      : `All ${removed} passkeys of your account were`;
+  return {
+    to,
+    subject: 'A passkey was removed from your VITA Documents account',
+    text: [
+      `${what} removed on ${mailMoment(new Date())}. If this wasn't you, set a new Password PIN with Forgot Password on the sign-in page and tell your site coordinator or an admin right away.`,
+      '',
+      `It was removed from this browser: ${shortUserAgent(userAgent)}`,
+    ].join('\n'),
+  };
+}
+
+/**
  * A user agent fit for one line of a mail: printable ASCII only (a header is the sender's to write),
  * at most 80 characters.
  */

@@ -30,7 +30,12 @@ import { hitRateLimit, refundRateLimit } from '../auth/rate-limit.js';
 import { deriveSubkey } from '../storage/encryption.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import { actorOf, publicRoute, userRoute } from '../http/route.js';
-import { passkeyAddedMail, passkeyConfirmationMail, passkeysRemovedMail } from '../mail/mailer.js';
+import {
+  passkeyAddedMail,
+  passkeyConfirmationMail,
+  passkeyRemovedMail,
+  passkeysRemovedMail,
+} from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { findUser, toUser } from '../users/users.js';
 import { startSession, TEXT } from './auth.js';
@@ -181,6 +186,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
     });
     if (!gone) throw notFound('Passkey not found.');
     await audit(db, { actor: user.email, action: 'passkey.remove', ip: request.ip, detail: gone.name });
+    await mailer.send(passkeyRemovedMail(user.email, gone.name, request.headers['user-agent']));
     return { ok: true as const };
   });
 
@@ -193,6 +199,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
       ip: request.ip,
       detail: `all ${count} passkeys`,
     });
+    if (count > 0) await mailer.send(passkeyRemovedMail(user.email, count, request.headers['user-agent']));
     return { ok: true as const };
   });
 
