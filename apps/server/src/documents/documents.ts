@@ -7,6 +7,7 @@
 import { buildDocKey, type DocItem } from '@vita-docs/core/contract';
 import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 import type { Database, DocumentsTable } from '../db/schema.js';
 import type { FileDigest } from '../storage/digest.js';
 
@@ -154,6 +155,16 @@ export async function reserveDocument(db: Db, r: Reservation): Promise<string> {
       .returning('key')
       .executeTakeFirst();
     if (inserted) return key;
+  }
+}
+
+/** {@link reserveDocument} for staff: undefined when the client was deleted meanwhile. */
+export async function reserveStaffUpload(db: Db, r: Reservation): Promise<string | undefined> {
+  try {
+    return await reserveDocument(db, r);
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return undefined;
+    throw err;
   }
 }
 
