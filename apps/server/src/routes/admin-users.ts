@@ -6,9 +6,11 @@ import { forbidden, notFound } from '../http/errors.js';
 import { appOrigin } from '../http/origin.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { approvedMail } from '../mail/mailer.js';
-import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
 import { deleteUserRow, findUser, listUserRows, setApproval, setRole, toUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 const USER_NOT_FOUND = 'User not found.';
 

@@ -26,7 +26,6 @@ import { countPasskeys, passkeyRule, staffRule } from '../auth/passkey-policy.js
 import { listPasskeys, removeAllPasskeys } from '../auth/passkeys.js';
 import { createSession, revokeSession, revokeUserSessions, type UserRow } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
-import type { Db } from '../db/database.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
@@ -34,6 +33,9 @@ import { codeMail, lockedMail, pinChangedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 const RESET_COOKIE = 'vita_reset';
 const RESET_GRANT_MINUTES = 10;

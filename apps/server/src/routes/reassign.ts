@@ -12,7 +12,6 @@ import {
 } from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
-import type { Db } from '../db/database.js';
 import {
   approvedAccounts,
   findClientToMove,
@@ -22,6 +21,9 @@ import {
 } from '../reassignment/reassignment.js';
 import type { Services } from '../services.js';
 import { findUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 function requireReassigner(user: UserRow): void {
   if (!canReassignClients(actorOf(user))) throw forbidden();
