@@ -43,6 +43,9 @@ export const messages = {
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
+  /** The question before `Revoke link` on the Client Documents page: the client loses the link at once. */
+  revokeLinkConfirm: 'Revoke this link? The client will no longer be able to use it.',
+  linkRevoked: 'Link revoked.',
   // Passkeys on the login screen (the rest, for screens loaded later, are in passkey-messages.ts).
   passkeySignIn: 'Sign in with a passkey',
   passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',

@@ -2,6 +2,7 @@ import {
   canSendLinkRequest,
   LINK_MESSAGE_MAX,
   LINK_DAYS_MAX,
+  messages,
   requestLine,
   type Client,
   type ClientDocsState,
@@ -35,7 +36,7 @@ export function ClientLinkPanel({
   link: ReturnType<typeof useLinkStatus>;
 }) {
   const { flow } = link;
-  const { status, form, sent } = useFlow(flow);
+  const { status, form, sent, revoked } = useFlow(flow);
   const canRequest = Boolean(client.email) || client.hasPin;
   const line = requestLine(status);
   return (
@@ -60,6 +61,10 @@ export function ClientLinkPanel({
         )}
       </div>
       {!canRequest && <p className="status">{T.noWayToProve}</p>}
+      {/* Always in the page, so screen readers announce the revoke when it lands. */}
+      <p className="status status--ok" role="status">
+        {revoked ? messages.linkRevoked : ''}
+      </p>
       {line.kind === 'open' && (
         <p className="status">{T.openRequest(when(line.sentAt), line.opened, line.filesIn)}</p>
       )}
