@@ -7,7 +7,7 @@ import {
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { progressLabel, texts } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
@@ -34,6 +34,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   const sendable = state.queue.filter(
     ({ progress }) => !(progress.status === 'failed' && !progress.retryable),
   ).length;
+  const said = useUploadedLine(state, sendable, busy);
   return (
     <section
       className={`panel drop-target${dragging ? ' drop-target--active' : ''}`}
@@ -81,22 +82,62 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
           type="button"
           className="button button--primary"
           disabled={sendable === 0 || busy}
-          onClick={() => void flow.send({ type: 'upload' })}
+          onClick={() => {
+            said.pressed();
+            void flow.send({ type: 'upload' });
+          }}
         >
           {`Upload (${sendable})`}
         </button>
-        {/* Always in the page, so screen readers announce what appears in it. Said until something new can
-            be sent: a file refused for good (too large) stays listed beside it until removed. */}
-        <span className="status" role="status">
-          {state.status === 'converting'
-            ? 'Converting images…'
-            : state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
-              ? filesUploadedMessage(state.lastUploaded)
-              : ''}
+        {/* Always in the page, so screen readers announce what appears in it. */}
+        <span className="status" role="status" tabIndex={-1} ref={said.line}>
+          {state.status === 'converting' ? 'Converting images…' : said.text}
         </span>
       </div>
     </section>
   );
+}
+
+/**
+ * `{n} files uploaded.` after a round: the focus goes to it when the round came from `Upload (n)`
+ * (the button is disabled then, and the focus would fall to the page), and it goes at the person's
+ * next action — a press or a change anywhere — or once something new can be sent, so it never
+ * speaks of an earlier round.
+ */
+function useUploadedLine(state: UploadState, sendable: number, busy: boolean) {
+  const line = useRef<HTMLSpanElement>(null);
+  const pressedUpload = useRef(false);
+  const [cleared, setCleared] = useState(false);
+  const text =
+    !cleared && state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
+      ? filesUploadedMessage(state.lastUploaded)
+      : '';
+  // Each round says its own line again.
+  useEffect(() => {
+    if (busy) setCleared(false);
+  }, [busy]);
+  useEffect(() => {
+    if (busy) return;
+    if (pressedUpload.current && text) line.current?.focus({ preventScroll: true });
+    pressedUpload.current = false;
+  }, [busy, text]);
+  useEffect(() => {
+    if (!text) return;
+    const clear = () => setCleared(true);
+    document.addEventListener('click', clear, true);
+    document.addEventListener('change', clear, true);
+    return () => {
+      document.removeEventListener('click', clear, true);
+      document.removeEventListener('change', clear, true);
+    };
+  }, [text]);
+  return {
+    line,
+    text,
+    pressed: () => {
+      pressedUpload.current = true;
+    },
+  };
 }
 
 interface QueueItemProps {
