@@ -66,7 +66,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
         />
         Convert images to PDF (fit to Letter)
       </label>
-      <p className="hint">
+      <p className="hint drop-hint">
         {dragging ? 'Drop the files to add them.' : 'You can also drop files onto this page.'}
       </p>
       {count > 0 && (
