@@ -34,7 +34,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   const sendable = state.queue.filter(
     ({ progress }) => !(progress.status === 'failed' && !progress.retryable),
   ).length;
-  const said = useUploadedLine(state, sendable, busy);
+  const said = useUploadedLine(flow, state, sendable, busy);
   return (
     <section
       className={`panel drop-target${dragging ? ' drop-target--active' : ''}`}
@@ -98,24 +98,30 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   );
 }
 
+/** The queues whose `{n} files uploaded.` the person has moved on from. */
+const clearedLines = new WeakSet<UploadFlow>();
+
 /**
  * `{n} files uploaded.` after a round: the focus goes to it when the round came from `Upload (n)`
  * (the button is disabled then, and the focus would fall to the page), and it goes at the person's
  * next action — a press or a change anywhere — or once something new can be sent, so it never
  * speaks of an earlier round.
  */
-function useUploadedLine(state: UploadState, sendable: number, busy: boolean) {
+function useUploadedLine(flow: UploadFlow, state: UploadState, sendable: number, busy: boolean) {
   const line = useRef<HTMLSpanElement>(null);
   const pressedUpload = useRef(false);
-  const [cleared, setCleared] = useState(false);
+  // Kept with the queue (it outlives the screen): back on the screen, a line cleared stays cleared.
+  const [cleared, setCleared] = useState(() => clearedLines.has(flow));
   const text =
     !cleared && state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
       ? filesUploadedMessage(state.lastUploaded)
       : '';
   // Each round says its own line again.
   useEffect(() => {
-    if (busy) setCleared(false);
-  }, [busy]);
+    if (!busy) return;
+    clearedLines.delete(flow);
+    setCleared(false);
+  }, [busy, flow]);
   useEffect(() => {
     if (busy) return;
     if (pressedUpload.current && text) line.current?.focus({ preventScroll: true });
@@ -123,14 +129,19 @@ function useUploadedLine(state: UploadState, sendable: number, busy: boolean) {
   }, [busy, text]);
   useEffect(() => {
     if (!text) return;
-    const clear = () => setCleared(true);
-    document.addEventListener('click', clear, true);
-    document.addEventListener('change', clear, true);
-    return () => {
-      document.removeEventListener('click', clear, true);
-      document.removeEventListener('change', clear, true);
+    const clear = () => {
+      clearedLines.add(flow);
+      setCleared(true);
     };
-  }, [text]);
+    // Bubbling, after the page's own handlers: a render in the middle of a click on a controlled
+    // checkbox would put it back before React saw it change.
+    document.addEventListener('click', clear);
+    document.addEventListener('change', clear);
+    return () => {
+      document.removeEventListener('click', clear);
+      document.removeEventListener('change', clear);
+    };
+  }, [text, flow]);
   return {
     line,
     text,
