@@ -1,4 +1,11 @@
-import { CODE_LENGTH, isApiError, messages, passkeyConfirmSent, passkeyMessages } from '@vita-docs/core';
+import {
+  CODE_LENGTH,
+  formatDate,
+  isApiError,
+  messages,
+  passkeyConfirmSent,
+  passkeyMessages,
+} from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
@@ -18,7 +25,7 @@ const TITLE = 'Account';
 const cancelled = (error: unknown) =>
   error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'Never');
+const day = (iso: string | null) => (iso ? formatDate(iso) : 'Never');
 
 /** The signed-in person's passkeys, loaded and reloaded; `error` is the load's failure. */
 export function usePasskeys() {

@@ -1,5 +1,6 @@
 import {
   canSendLinkRequest,
+  formatDateTime,
   LINK_MESSAGE_MAX,
   LINK_DAYS_MAX,
   messages,
@@ -20,7 +21,7 @@ import type { useLinkStatus } from './link-status';
 // The QR code's encoder loads when a link has been sent: the documents screens show without it.
 const QrCode = lazy(async () => ({ default: (await import('./qr-code')).QrCode }));
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * `Request documents from client` on the Client Documents page: the dialog that sends the link, the
