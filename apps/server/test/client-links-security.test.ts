@@ -56,7 +56,7 @@ describe('client request links under attack', () => {
   const auditOf = (clientId: string) =>
     db()
       .selectFrom('audit_log')
-      .select(['action', 'actor', 'keys', 'detail'])
+      .select(['action', 'actor', 'keys', 'detail', 'ip'])
       .where('client_id', '=', clientId)
       .orderBy('id')
       .execute();
@@ -228,10 +228,18 @@ describe('client request links under attack', () => {
       body: bytes,
     });
     expect(put.ok).toBe(true);
-    // No Complete: the store recorded the upload as its bytes arrived, as the link's.
-    const uploads = (await auditOf(clientId)).filter((e) => e.action === 'doc.upload');
+    // No Complete: the store recorded the upload as its bytes arrived, as the link's, with the address
+    // it came from (as the link's other entries have it).
+    const entries = await auditOf(clientId);
+    const uploads = entries.filter((e) => e.action === 'doc.upload');
+    const opened = entries.find((e) => e.action === 'link.consent' || e.action === 'link.verify');
+    expect(opened?.ip).toBeTruthy();
     expect(uploads).toEqual([
-      expect.objectContaining({ actor: `link:${await linkId(token)}`, keys: [signed.body.key] }),
+      expect.objectContaining({
+        actor: `link:${await linkId(token)}`,
+        keys: [signed.body.key],
+        ip: opened?.ip,
+      }),
     ]);
     expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient).toEqual([
       signed.body.key,

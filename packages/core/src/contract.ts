@@ -55,9 +55,17 @@ export {
   retentionReachText,
 } from './domain/messages.js';
 export { passkeyConfirmSent, passkeyMessages, removePasskeysConfirm } from './domain/passkey-messages.js';
-export { formatBytes, formatMegabytes, fullName, scanFileName, searchFold } from './domain/format.js';
+export {
+  formatBytes,
+  formatDate,
+  formatDateTime,
+  formatMegabytes,
+  fullName,
+  scanFileName,
+  searchFold,
+} from './domain/format.js';
 export { AUDIT_ACTIONS } from './domain/audit.js';
-export { AUDIT_ACTION_LABELS, auditActionLabel, auditFiles } from './domain/audit-labels.js';
+export { AUDIT_ACTION_LABELS, auditActionLabel, auditActorLabel, auditFiles } from './domain/audit-labels.js';
 export type { AuditAction } from './domain/audit.js';
 export {
   CODE_LENGTH,

@@ -240,7 +240,7 @@ export type {
   PasskeyPolicyEvent,
 } from './flows/passkey-policy/passkey-policy.js';
 export type { SaveOutcome, SettingsFormState } from './flows/settings-form/settings-form.js';
-export { createRetentionFlow } from './flows/retention/retention.js';
+export { createRetentionFlow, retentionDaysValid } from './flows/retention/retention.js';
 export type {
   RetentionFlow,
   RetentionFlowOptions,

@@ -175,12 +175,15 @@ export async function findDocument(db: Db, key: string): Promise<DocumentRow | u
 
 /**
  * Marks a pending row stored with its verified digest, and records the upload in the audit log (as its
- * uploader) in the same statement; the stored document, or null if it was not pending.
+ * uploader, with the address the bytes or the completion came from, as the uploader's other entries
+ * have theirs; none when the server settled it by itself) in the same statement; the stored document,
+ * or null if it was not pending.
  */
 export async function markStored(
   db: Db,
   key: string,
   digest: FileDigest & { version?: string | null },
+  ip: string | null = null,
 ): Promise<StoredDocument | null> {
   if (!digest.contentType) throw new Error('Only allow-listed files are stored.');
   const { rows } = await sql<DocumentRow>`
@@ -191,8 +194,8 @@ export async function markStored(
       WHERE key = ${key} AND state = 'pending'
       RETURNING *
     ), logged AS (
-      INSERT INTO audit_log (actor, action, client_id, keys)
-      SELECT uploaded_by, 'doc.upload', client_id, jsonb_build_array(key) FROM stored
+      INSERT INTO audit_log (actor, action, client_id, keys, ip)
+      SELECT uploaded_by, 'doc.upload', client_id, jsonb_build_array(key), ${ip}::text FROM stored
     )
     SELECT * FROM stored`.execute(db);
   const [row] = rows;

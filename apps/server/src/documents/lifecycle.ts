@@ -61,7 +61,7 @@ async function verify(
 export async function settle(
   services: LifecycleServices,
   row: DocumentRow,
-  options: { dropIfMissing?: boolean } = {},
+  options: { dropIfMissing?: boolean; ip?: string } = {},
 ): Promise<Settled> {
   const { db, store, log } = services;
   const head = await store.head(row.key);
@@ -94,7 +94,7 @@ export async function settle(
     }
     return { state: 'refused', error };
   }
-  const document = await markStored(db, row.key, digest);
+  const document = await markStored(db, row.key, digest, options.ip ?? null);
   if (document) return { state: 'stored', document };
   // Settled (or deleted) by another request meanwhile: report what the index now says.
   const current = await findDocument(db, row.key);

@@ -116,13 +116,13 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
     );
   });
 
-  userRoute(app, 'completeUpload', async ({ user, body }) => {
+  userRoute(app, 'completeUpload', async ({ user, body, request }) => {
     const parts = await authorizeKey(db, user, body.key);
     const row = await findDocument(db, body.key);
     if (!row || row.client_id !== parts.clientId || row.state === 'claimed')
       throw await noUpload(db, body.key, parts.clientId, row);
     if (row.state === 'stored') return { ok: true as const, item: toDocItem(toStored(row)) };
-    const settled = await settle(services, row);
+    const settled = await settle(services, row, { ip: request.ip });
     if (settled.state === 'refused') throw settled.error;
     if (settled.state === 'waiting')
       throw new HttpError(409, 'The file has not arrived. Please upload it again.');

@@ -380,7 +380,7 @@ function linkCompleteRoute(app: FastifyInstance, services: Services): void {
     const row = await ownUpload(db, link, body.key, true);
     let doc = row;
     if (row.state !== 'stored') {
-      const settled = await settle(services, row);
+      const settled = await settle(services, row, { ip: request.ip });
       if (settled.state === 'refused') throw settled.error;
       if (settled.state === 'waiting')
         throw new HttpError(409, 'The file has not arrived. Please upload it again.');

@@ -83,8 +83,8 @@ export async function createObjectStore(
           sha256: row.declared_sha256,
         };
       },
-      async after(key, digest) {
-        if (await markStored(db, key, digest)) return;
+      async after(key, digest, ip) {
+        if (await markStored(db, key, digest, ip)) return;
         // Another request (a completion, the sweeper) may have recorded these very bytes already.
         const row = await findDocument(db, key);
         if (row?.state === 'stored' && row.sha256 === digest.sha256) return;

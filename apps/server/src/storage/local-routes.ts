@@ -67,7 +67,7 @@ async function handlePut(store: LocalObjectStore, request: FastifyRequest, reply
   // destroyOnReturn: false keeps the socket when `receive` stops early, so the 413/415 still gets out.
   const body = request.raw.iterator({ destroyOnReturn: false }) as UploadBody;
   const digest = await store.receive(grant.key, body, grant.maxBytes, expected);
-  await store.uploads.after(grant.key, digest);
+  await store.uploads.after(grant.key, digest, request.ip);
   // `stored`: the document is verified and listed already, so the client need not call complete.
   return reply
     .code(200)

@@ -65,8 +65,8 @@ export interface UploadHooks {
    * more (its client or category was deleted, it was already stored); returns what was declared.
    */
   before(key: string): Promise<DigestExpectation>;
-  /** After the file is durable and visible: record it as stored. */
-  after(key: string, digest: FileDigest): Promise<void>;
+  /** After the file is durable and visible: record it as stored (`ip`: the address that sent it). */
+  after(key: string, digest: FileDigest, ip: string): Promise<void>;
 }
 
 /** The local store, plus what its HTTP routes need. */

@@ -57,6 +57,17 @@ export function auditActionLabel(action: string): string {
   return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
 }
 
+/**
+ * Who did it, for people: an account's email as recorded; a client acting through a request link
+ * (recorded as `link:<id>`) by their name, `Client Rosa Díaz (request link)` (the screen and the CSV).
+ */
+export function auditActorLabel(entry: { actor: string | null; clientName: string | null }): string {
+  const { actor, clientName } = entry;
+  if (actor === null) return '—';
+  if (!actor.startsWith('link:')) return actor;
+  return clientName ? `Client ${clientName} (request link)` : 'Client (request link)';
+}
+
 /** The files an entry names, as `category / file name` where the key says so (the screen and the CSV). */
 export function auditFiles(keys: readonly string[]): string[] {
   return keys.map((key) => {

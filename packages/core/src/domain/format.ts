@@ -47,3 +47,41 @@ export function fullName(person: { firstName: string; lastName: string }): strin
 export function searchFold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * Dates as every screen writes them, in one place: `Nov 29, 2026, 5:00 AM` for a moment (in the
+ * person's own time zone), `Nov 29, 2026` for a date alone. Made on first use: the first page's
+ * script does not pay for them.
+ */
+let formats: {
+  dateTime: Intl.DateTimeFormat;
+  date: Intl.DateTimeFormat;
+  utcDate: Intl.DateTimeFormat;
+} | null = null;
+
+function dateFormats() {
+  const day = { month: 'short', day: 'numeric', year: 'numeric' } as const;
+  formats ??= {
+    dateTime: new Intl.DateTimeFormat('en-US', { ...day, hour: 'numeric', minute: '2-digit' }),
+    date: new Intl.DateTimeFormat('en-US', day),
+    utcDate: new Intl.DateTimeFormat('en-US', { ...day, timeZone: 'UTC' }),
+  };
+  return formats;
+}
+
+// Newer ICU data puts a narrow no-break space before AM/PM: one plain space, whatever the browser's.
+const plainSpaces = (text: string) => text.replace(/\s/gu, ' ');
+
+/** `Nov 29, 2026, 5:00 AM`: a moment in the person's own time zone. */
+export function formatDateTime(at: string | number | Date): string {
+  return plainSpaces(dateFormats().dateTime.format(new Date(at)));
+}
+
+/**
+ * `Nov 29, 2026`: a date alone; `utc` for a calendar day the server keeps as UTC midnight (a
+ * submission day, a retention day), which every time zone must read as the same day.
+ */
+export function formatDate(at: string | number | Date, { utc = false }: { utc?: boolean } = {}): string {
+  const { date, utcDate } = dateFormats();
+  return plainSpaces((utc ? utcDate : date).format(new Date(at)));
+}

@@ -3,7 +3,8 @@
  * import these; nothing else spells them out.
  */
 import type { QualityWarning } from '../quality/assess.js';
-import { formatSizeLimit, fullName } from './format.js';
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from './constants.js';
+import { formatDate, formatSizeLimit, fullName } from './format.js';
 
 export const messages = {
   loginEmailNotSent:
@@ -43,6 +44,11 @@ export const messages = {
   notKeptOnDevice:
     'This file could not be kept on this device: it is lost if this page is closed before it is uploaded.',
   retryingByItself: 'It is sent again by itself.',
+  /** The question before `Revoke link` on the Client Documents page: the client loses the link at once. */
+  revokeLinkConfirm: 'Revoke this link? The client will no longer be able to use it.',
+  linkRevoked: 'Link revoked.',
+  /** Settings: `Days after submission` outside the rule's range (the server's refusal says the same). */
+  retentionDaysRange: `Choose between ${RETENTION_MIN_DAYS} and ${RETENTION_MAX_DAYS} days.`,
   // Passkeys on the login screen (the rest, for screens loaded later, are in passkey-messages.ts).
   passkeySignIn: 'Sign in with a passkey',
   passkeyFailed: 'That passkey did not work. Try again, or sign in with your email and Password PIN.',
@@ -194,14 +200,9 @@ export function roleChangeConfirm(
   return `${what} They will be signed out and must sign in again.`;
 }
 
-/** `December 2, 2026`: a day as the submission line and the retention notices name it (UTC). */
+/** `Dec 2, 2026`: a day as the submission line and the retention notices name it (UTC), as every date. */
 export function longDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  return formatDate(iso, { utc: true });
 }
 
 /** The question before `Mark as submitted`: what it means, and what the retention rule then does. */

@@ -9,6 +9,10 @@ export const passkeyMessages = {
   notNow: 'Not now',
   remove: 'Remove',
   add: 'Add a passkey',
+  /** On /account where the server offers no passkeys (no `PUBLIC_URL`): `Add a passkey` is not shown. */
+  notOffered: 'Passkeys are not offered here. You sign in with your email and Password PIN.',
+  /** The dashboard's offer once the passkey is made. */
+  created: 'Passkey created.',
   required: 'Your programme requires a passkey for admins and officers. Create one to continue.',
   createFailed: 'The passkey was not created. You can try again, or keep signing in with your PIN.',
   removed: 'Passkeys removed.',

@@ -1,4 +1,4 @@
-import { auditActionLabel, auditFiles } from '@vita-docs/core';
+import { auditActionLabel, auditActorLabel, auditFiles } from '@vita-docs/core';
 import type { AuditEntry } from '@vita-docs/core';
 
 /**
@@ -12,7 +12,7 @@ export async function auditCsv(entries: readonly AuditEntry[]): Promise<string> 
   return `\uFEFF${stringify(
     entries.map((e) => [
       e.at,
-      e.actor ?? '',
+      e.actor === null ? '' : auditActorLabel(e),
       auditActionLabel(e.action),
       e.action,
       e.clientId ?? '',

@@ -1,6 +1,6 @@
 import { createContext, use, useEffect, useLayoutEffect, useState } from 'react';
 import type { ReactNode } from 'react';
-import { createSessionFlow } from '@vita-docs/core';
+import { createSessionFlow, messages } from '@vita-docs/core';
 import type { SessionFlow, SessionState } from '@vita-docs/core';
 import { useFlow, useFlowInstance } from '../hooks/use-flow';
 import { clearFormDrafts } from './form-drafts';
@@ -24,6 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [watched] = useState(() => ({
     ...services,
     api: watchSession(api, (error) => void session.send({ type: 'expired', error })),
+    platform: quietOnRoleChange(platform),
   }));
   // Asked in the first commit, before the screens' own effects ask the server for anything (effects
   // run child first): the answer decides the most, and its request should leave first.
@@ -45,6 +46,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       </ServicesProvider>
     </SessionContext>
   );
+}
+
+/**
+ * The platform with one alert fewer: a call refused because the person's role was changed ends the
+ * session, and the login page the person is sent to says so; the screen that made the call alerting
+ * the same sentence would say it twice. (The platform's own object stays the prototype: a host's
+ * platform may keep state or methods on it.)
+ */
+function quietOnRoleChange<P extends { alert(message: string): void | Promise<void> }>(platform: P): P {
+  return Object.assign(Object.create(platform) as P, {
+    alert: (message: string) => (message === messages.roleChanged ? undefined : platform.alert(message)),
+  });
 }
 
 /** The session flow, to send `check`, `signedIn` or `logout`. */

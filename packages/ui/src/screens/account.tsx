@@ -1,8 +1,16 @@
-import { CODE_LENGTH, isApiError, messages, passkeyConfirmSent, passkeyMessages } from '@vita-docs/core';
+import {
+  CODE_LENGTH,
+  formatDate,
+  isApiError,
+  messages,
+  passkeyConfirmSent,
+  passkeyMessages,
+} from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
 import { useCallback, useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from '../app/router';
+import { passkeysOffered } from '../adapters/passkey-sign-in';
 import { createPasskey } from '../adapters/passkeys';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
@@ -17,7 +25,7 @@ const TITLE = 'Account';
 const cancelled = (error: unknown) =>
   error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 'Never');
+const day = (iso: string | null) => (iso ? formatDate(iso) : 'Never');
 
 /** The signed-in person's passkeys, loaded and reloaded; `error` is the load's failure. */
 export function usePasskeys() {
@@ -36,6 +44,23 @@ export function usePasskeys() {
     void reload();
   }, [reload]);
   return { list, error, reload };
+}
+
+/**
+ * Whether passkeys can be made here (the server has a `PUBLIC_URL` and the browser WebAuthn); null
+ * until known. Without them `Add a passkey` would only fail.
+ */
+function usePasskeysOffered(): boolean | null {
+  const { api } = useServices();
+  const [offered, setOffered] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    void passkeysOffered(api).then((on) => live && setOffered(on));
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return offered;
 }
 
 /** Runs the create ceremony; alerts what went wrong unless the person cancelled. True when made. */
@@ -82,6 +107,7 @@ function Passkeys() {
   const session = useSession();
   const { list, error, reload } = usePasskeys();
   const create = useCreatePasskey();
+  const offered = usePasskeysOffered();
   const [busy, setBusy] = useState(false);
   const headingId = useId();
 
@@ -126,6 +152,7 @@ function Passkeys() {
         {!list && !error && <Loading />}
         {error && <p className="status status--error">{error}</p>}
         {list && list.passkeys.length === 0 && <p className="status">No passkeys yet.</p>}
+        {offered === false && <p className="status">{passkeyMessages.notOffered}</p>}
         {list && list.passkeys.length > 0 && (
           <PasskeyItems passkeys={list.passkeys} busy={busy} onRemove={(id) => void remove(id)} />
         )}
@@ -136,14 +163,16 @@ function Passkeys() {
           />
         ) : (
           <div className="actions">
-            <button
-              className="button button--primary"
-              type="button"
-              disabled={busy}
-              onClick={() => void add()}
-            >
-              {passkeyMessages.add}
-            </button>
+            {offered && (
+              <button
+                className="button button--primary"
+                type="button"
+                disabled={busy}
+                onClick={() => void add()}
+              >
+                {passkeyMessages.add}
+              </button>
+            )}
             {list && list.passkeys.length > 0 && (
               <button className="button" type="button" disabled={busy} onClick={() => void removeAll()}>
                 {passkeyMessages.removeAll}

@@ -2,6 +2,8 @@ import {
   auditFiles,
   AUDIT_ACTIONS,
   auditActionLabel,
+  auditActorLabel,
+  formatDateTime,
   createAuditExportFlow,
   createAuditLogFlow,
   NO_FILTERS,
@@ -161,9 +163,6 @@ function FilterForm({ flow, initial }: { flow: AuditLogFlow; initial: AuditFilte
 /** The files an entry names, as `category / file name` where the key says so. */
 const files = (entry: AuditEntry) => auditFiles(entry.keys).join(', ');
 
-const when = (at: string) =>
-  new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
 function AuditTable({ items }: { items: readonly AuditEntry[] }) {
   if (items.length === 0) return <p>No entries match.</p>;
   return (
@@ -183,9 +182,9 @@ function AuditTable({ items }: { items: readonly AuditEntry[] }) {
           {items.map((entry) => (
             <tr key={entry.id}>
               <td>
-                <time dateTime={entry.at}>{when(entry.at)}</time>
+                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
               </td>
-              <td className="audit-table__who">{entry.actor ?? '—'}</td>
+              <td className="audit-table__who">{auditActorLabel(entry)}</td>
               <td>{auditActionLabel(entry.action)}</td>
               <td className="audit-table__client">
                 {entry.clientId ? (

@@ -4,7 +4,7 @@ import {
   createConsentTextFlow,
   type ClientLinkLanguage,
 } from '@vita-docs/core';
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { useServices } from '../app/services';
 import { SaveStatus } from '../components/save-status';
 import { useLoadedFlow } from '../hooks/use-flow';
@@ -43,13 +43,12 @@ export function ConsentTextForm() {
           <label className="field__label" htmlFor={`${id}-${language}`}>
             {label}
           </label>
-          <textarea
+          <GrowingTextarea
             id={`${id}-${language}`}
-            className="field__input"
             maxLength={CONSENT_TEXT_MAX}
             placeholder={CLIENT_LINK_TEXTS[language].consent}
             value={form.texts[language]}
-            onChange={(e) => void flow.send({ type: 'setText', language, text: e.currentTarget.value })}
+            onChange={(text) => void flow.send({ type: 'setText', language, text })}
           />
         </div>
       ))}
@@ -60,5 +59,38 @@ export function ConsentTextForm() {
       </div>
       <SaveStatus outcome={form.outcome} />
     </form>
+  );
+}
+
+/**
+ * A text box as tall as its text (or, empty, its placeholder: the statement in use), so the admin
+ * reads the whole statement without scrolling inside it. CSS `field-sizing: content` does it where the
+ * browser has it; elsewhere the box is sized to its text after each change.
+ */
+function GrowingTextarea(props: {
+  id: string;
+  maxLength: number;
+  placeholder: string;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  const { value } = props;
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element || CSS.supports('field-sizing', 'content')) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight + element.offsetHeight - element.clientHeight}px`;
+  }, [value]);
+  return (
+    <textarea
+      ref={box}
+      id={props.id}
+      className="field__input field__input--grow"
+      maxLength={props.maxLength}
+      placeholder={props.placeholder}
+      value={value}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    />
   );
 }

@@ -3,6 +3,7 @@ import {
   RETENTION_MAX_DAYS,
   RETENTION_MIN_DAYS,
   RETENTION_NOTICE_DAYS,
+  retentionDaysValid,
   retentionReachText,
 } from '@vita-docs/core';
 import { useId } from 'react';
@@ -45,7 +46,8 @@ function RetentionForm() {
 
   return (
     <Page title={TITLE}>
-      <form className="form" aria-labelledby={`${id}-title`} onSubmit={save}>
+      {/* Checked by the form's flow, which says why on the page (the browser's bubble alone is missed). */}
+      <form className="form" aria-labelledby={`${id}-title`} onSubmit={save} noValidate>
         <h2 id={`${id}-title`} className="panel__title">
           Retention
         </h2>
@@ -72,6 +74,7 @@ function RetentionForm() {
             disabled={!form.on}
             value={form.days}
             aria-describedby={`${id}-hint`}
+            aria-invalid={form.on && !retentionDaysValid(form.days)}
             onChange={(e) => void flow.send({ type: 'setDays', days: e.currentTarget.value })}
           />
           <p className="field__hint" id={`${id}-hint`}>

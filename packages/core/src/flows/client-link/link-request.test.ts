@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.js';
+import { messages } from '../../domain/messages.js';
 import type { LinkStatusResponse } from '../../api/link-schemas.js';
 import {
   canSend,
@@ -100,6 +101,8 @@ describe('the volunteer’s request: transitions', () => {
 function serverLike() {
   let status: LinkStatusResponse = { request: null, fromClient: [], answers: [] };
   const alerts: string[] = [];
+  const confirms: string[] = [];
+  let answer = true;
   const sentBodies: unknown[] = [];
   let refuse: string | null = null;
   const api: LinkRequestFlowOptions['api'] = {
@@ -126,9 +129,22 @@ function serverLike() {
   const options: LinkRequestFlowOptions = {
     api,
     clientId: 'c1',
-    platform: { alert: (message) => void alerts.push(message) },
+    platform: {
+      alert: (message) => void alerts.push(message),
+      confirm: (message) => {
+        confirms.push(message);
+        return answer;
+      },
+    },
   };
-  return { options, alerts, sentBodies, refuse: (message: string) => (refuse = message) };
+  return {
+    options,
+    alerts,
+    confirms,
+    sentBodies,
+    refuse: (message: string) => (refuse = message),
+    answer: (ok: boolean) => (answer = ok),
+  };
 }
 
 describe('the volunteer’s request: the flow', () => {
@@ -148,8 +164,17 @@ describe('the volunteer’s request: the flow', () => {
     expect(requestLine(flow.getState().status)).toMatchObject({ kind: 'open', opened: false });
     await flow.send({ type: 'closeSent' });
     expect(flow.getState().sent).toBeNull();
+    server.answer(false);
     await flow.send({ type: 'revoke' });
+    expect(requestLine(flow.getState().status)).toMatchObject({ kind: 'open' });
+    expect(flow.getState().revoked).toBe(false);
+    server.answer(true);
+    await flow.send({ type: 'revoke' });
+    expect(server.confirms).toEqual([messages.revokeLinkConfirm, messages.revokeLinkConfirm]);
     expect(requestLine(flow.getState().status)).toEqual({ kind: 'none' });
+    expect(flow.getState().revoked).toBe(true);
+    await flow.send({ type: 'openDialog', categories: CATEGORIES });
+    expect(flow.getState().revoked).toBe(false);
     expect(server.alerts).toEqual([]);
   });
 

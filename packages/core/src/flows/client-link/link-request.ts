@@ -7,6 +7,7 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
+import { messages } from '../../domain/messages.js';
 import {
   LINK_DAYS_DEFAULT,
   LINK_DAYS_MAX,
@@ -35,6 +36,8 @@ export interface LinkRequestState {
   form: LinkRequestForm | null;
   /** The answer to `Send link`: the link is shown this once. */
   sent: CreateLinkResponse | null;
+  /** The link was just revoked (said until the next request is opened). */
+  revoked: boolean;
 }
 
 /** A category of the client's documents page, as the dialog lists it. */
@@ -58,14 +61,19 @@ export type LinkRequestEvent =
 export interface LinkRequestFlowOptions {
   api: Pick<ApiClient, 'clientLinkStatus' | 'createClientLink' | 'revokeClientLink'>;
   clientId: string;
-  /** Shows a refusal. */
-  platform: Pick<Dialogs, 'alert'>;
+  /** Shows a refusal; asks before revoking. */
+  platform: Pick<Dialogs, 'alert' | 'confirm'>;
 }
 
 export type LinkRequestFlow = Flow<LinkRequestState, LinkRequestEvent>;
 
 /** @internal Exported for its unit test. */
-export const INITIAL_LINK_REQUEST: LinkRequestState = { status: null, form: null, sent: null };
+export const INITIAL_LINK_REQUEST: LinkRequestState = {
+  status: null,
+  form: null,
+  sent: null,
+  revoked: false,
+};
 
 /** @internal The dialog opened: the Missing categories (no files yet) are ticked to start with. */
 export function openDialog(
@@ -75,6 +83,7 @@ export function openDialog(
   const chosen = categories.filter((c) => !c.hasFiles).map((c) => c.name);
   return {
     ...state,
+    revoked: false,
     form: { chosen, message: '', days: LINK_DAYS_DEFAULT, language: 'en', saving: false },
   };
 }
@@ -183,9 +192,11 @@ export function createLinkRequestFlow({ api, clientId, platform }: LinkRequestFl
   }
 
   async function revoke(): Promise<void> {
+    // The client loses the link at once, in the middle of adding files perhaps: asked first.
+    if (!(await platform.confirm(messages.revokeLinkConfirm))) return;
     try {
       await api.revokeClientLink({ params });
-      store.setState((s) => ({ ...s, sent: null }));
+      store.setState((s) => ({ ...s, sent: null, revoked: true }));
     } catch (error) {
       await platform.alert(errorMessage(error));
     }

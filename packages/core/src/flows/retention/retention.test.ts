@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeApi } from '../../testing/index.js';
-import { createRetentionFlow } from './retention.js';
+import { createRetentionFlow, retentionDaysValid } from './retention.js';
 
 async function setup(days: number | null = null) {
   const api = createFakeApi();
@@ -78,5 +78,19 @@ describe('Settings: the retention rule', () => {
     const flow = createRetentionFlow({ api });
     await flow.send({ type: 'load' });
     expect(flow.getState()).toEqual({ status: 'error', error: 'Server error' });
+  });
+});
+
+describe('days after submission, as typed', () => {
+  it('a whole number from 7 to 365', () => {
+    expect(['7', '180', '365'].map(retentionDaysValid)).toEqual([true, true, true]);
+    expect(['6', '366', '', ' ', '7.5', 'abc'].map(retentionDaysValid)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -5,6 +5,8 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import type { RetentionStatus } from '../../api/schemas.js';
+import { RETENTION_MAX_DAYS, RETENTION_MIN_DAYS } from '../../domain/constants.js';
+import { messages } from '../../domain/messages.js';
 import type { Flow } from '../../store.js';
 import { createSettingsForm } from '../settings-form/settings-form.js';
 import type { SaveOutcome, SettingsFormState } from '../settings-form/settings-form.js';
@@ -37,6 +39,17 @@ export interface RetentionFlowOptions {
   api: Pick<ApiClient, 'getRetention' | 'setRetention'>;
 }
 
+/** `Days after submission` as typed is a whole number from 7 to 365. */
+export function retentionDaysValid(days: string): boolean {
+  const value = Number(days);
+  return (
+    days.trim() !== '' &&
+    Number.isInteger(value) &&
+    value >= RETENTION_MIN_DAYS &&
+    value <= RETENTION_MAX_DAYS
+  );
+}
+
 /** The form of a saved rule: on with its days, or off with the days offered. */
 const formOf = ({ days, clients, nextDeletionOn }: RetentionStatus, offered: string) => ({
   on: days !== null,
@@ -64,8 +77,16 @@ export function createRetentionFlow({ api }: RetentionFlowOptions): RetentionFlo
           return form.edit({ on: event.on });
         case 'setDays':
           return form.edit({ days: event.days });
-        case 'save':
+        case 'save': {
+          // Refused here, in the form's own words, rather than by the browser's bubble alone (or a
+          // round trip): the rule is left as saved.
+          const state = store.getState();
+          if (state.status === 'ready' && state.on && !retentionDaysValid(state.days)) {
+            store.setState({ ...state, outcome: { saved: false, error: messages.retentionDaysRange } });
+            return;
+          }
           return form.save();
+        }
       }
     },
   };

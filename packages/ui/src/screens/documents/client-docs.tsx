@@ -9,6 +9,7 @@ import { useUploadQueues } from '../../app/upload-queues';
 import { Page } from '../../components/page';
 import { ReassignDialog } from '../../components/reassign-dialog';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
+import { useMedia } from '../../hooks/use-media';
 import { AddTypeDialog } from './add-type-dialog';
 import { ClientLinkPanel } from './client-link-panel';
 import { useLinkStatus } from './link-status';
@@ -16,6 +17,9 @@ import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';
 import { SubmissionLine } from './submission-line';
 import '../../styles/documents.css';
+
+/** Below this width (documents.css's breakpoint) the page is laid out for a phone. */
+const PHONE_WIDTH = '(max-width: 39.99rem)';
 
 /** `/clients/{clientId}/docs`: the Client Documents page (docs/behaviour.md#client-documents-screen). */
 export function ClientDocsScreen() {
@@ -40,6 +44,11 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
 
   const ready = state.status === 'ready';
   const { client } = state;
+  const anyFiles = state.categories.some((category) => category.hasFiles);
+  const phone = useMedia(PHONE_WIDTH);
+  const requiredDocuments = (
+    <RequiredDocuments flow={flow} state={state} clientId={clientId} link={link.status} />
+  );
   return (
     <Page title="Client Documents" width="wide">
       {client && (
@@ -52,11 +61,14 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
           </p>
         </div>
       )}
+      {/* On a phone the categories come first: they are what the person came for. */}
+      {phone && requiredDocuments}
       <div className="toolbar">
         <div className="actions">
           <button
             type="button"
-            className="button button--primary"
+            // The page's main action only once there is something to download.
+            className={`button${anyFiles ? ' button--primary' : ''}`}
             disabled={!ready}
             onClick={() => void download.send({ type: 'open', choices: state.categories })}
           >
@@ -89,7 +101,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
       {/* Once the client is known: the confirm names them. */}
       {client && <SubmissionLine clientId={clientId} clientName={fullName(client)} />}
       {client && <ClientLinkPanel client={client} state={state} link={link} />}
-      <RequiredDocuments flow={flow} state={state} clientId={clientId} link={link.status} />
+      {!phone && requiredDocuments}
       <AddTypeDialog flow={flow} state={state} />
       <DownloadDialog flow={download} />
       {reassigning && (

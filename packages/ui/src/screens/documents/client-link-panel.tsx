@@ -1,7 +1,9 @@
 import {
   canSendLinkRequest,
+  formatDateTime,
   LINK_MESSAGE_MAX,
   LINK_DAYS_MAX,
+  messages,
   requestLine,
   type Client,
   type ClientDocsState,
@@ -19,7 +21,7 @@ import type { useLinkStatus } from './link-status';
 // The QR code's encoder loads when a link has been sent: the documents screens show without it.
 const QrCode = lazy(async () => ({ default: (await import('./qr-code')).QrCode }));
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * `Request documents from client` on the Client Documents page: the dialog that sends the link, the
@@ -35,7 +37,7 @@ export function ClientLinkPanel({
   link: ReturnType<typeof useLinkStatus>;
 }) {
   const { flow } = link;
-  const { status, form, sent } = useFlow(flow);
+  const { status, form, sent, revoked } = useFlow(flow);
   const canRequest = Boolean(client.email) || client.hasPin;
   const line = requestLine(status);
   return (
@@ -60,6 +62,10 @@ export function ClientLinkPanel({
         )}
       </div>
       {!canRequest && <p className="status">{T.noWayToProve}</p>}
+      {/* Always in the page, so screen readers announce the revoke when it lands. */}
+      <p className="status status--ok" role="status">
+        {revoked ? messages.linkRevoked : ''}
+      </p>
       {line.kind === 'open' && (
         <p className="status">{T.openRequest(when(line.sentAt), line.opened, line.filesIn)}</p>
       )}

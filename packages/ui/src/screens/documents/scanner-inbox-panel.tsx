@@ -1,4 +1,4 @@
-import { canAddScan, createInboxQueue, fileExtension, formatBytes } from '@vita-docs/core';
+import { canAddScan, createInboxQueue, fileExtension, formatBytes, formatDateTime } from '@vita-docs/core';
 import type { FileLike, InboxQueueState, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
@@ -142,7 +142,7 @@ function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
           {scan.relPath}
         </span>
         <span className="scanner-inbox__meta">
-          {`${formatBytes(scan.size)} · ${new Date(scan.mtimeMs).toLocaleString()}`}
+          {`${formatBytes(scan.size)} · ${formatDateTime(scan.mtimeMs)}`}
         </span>
         <span className="scanner-inbox__tags">
           {scan.duplicateOf && (

@@ -7,7 +7,7 @@ import {
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { progressLabel, texts } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
@@ -34,6 +34,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
   const sendable = state.queue.filter(
     ({ progress }) => !(progress.status === 'failed' && !progress.retryable),
   ).length;
+  const said = useUploadedLine(flow, state, sendable, busy);
   return (
     <section
       className={`panel drop-target${dragging ? ' drop-target--active' : ''}`}
@@ -65,7 +66,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
         />
         Convert images to PDF (fit to Letter)
       </label>
-      <p className="hint">
+      <p className="hint drop-hint">
         {dragging ? 'Drop the files to add them.' : 'You can also drop files onto this page.'}
       </p>
       {count > 0 && (
@@ -81,22 +82,73 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
           type="button"
           className="button button--primary"
           disabled={sendable === 0 || busy}
-          onClick={() => void flow.send({ type: 'upload' })}
+          onClick={() => {
+            said.pressed();
+            void flow.send({ type: 'upload' });
+          }}
         >
           {`Upload (${sendable})`}
         </button>
-        {/* Always in the page, so screen readers announce what appears in it. Said until something new can
-            be sent: a file refused for good (too large) stays listed beside it until removed. */}
-        <span className="status" role="status">
-          {state.status === 'converting'
-            ? 'Converting images…'
-            : state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
-              ? filesUploadedMessage(state.lastUploaded)
-              : ''}
+        {/* Always in the page, so screen readers announce what appears in it. */}
+        <span className="status" role="status" tabIndex={-1} ref={said.line}>
+          {state.status === 'converting' ? 'Converting images…' : said.text}
         </span>
       </div>
     </section>
   );
+}
+
+/** The queues whose `{n} files uploaded.` the person has moved on from. */
+const clearedLines = new WeakSet<UploadFlow>();
+
+/**
+ * `{n} files uploaded.` after a round: the focus goes to it when the round came from `Upload (n)`
+ * (the button is disabled then, and the focus would fall to the page), and it goes at the person's
+ * next action — a press or a change anywhere — or once something new can be sent, so it never
+ * speaks of an earlier round.
+ */
+function useUploadedLine(flow: UploadFlow, state: UploadState, sendable: number, busy: boolean) {
+  const line = useRef<HTMLSpanElement>(null);
+  const pressedUpload = useRef(false);
+  // Kept with the queue (it outlives the screen): back on the screen, a line cleared stays cleared.
+  const [cleared, setCleared] = useState(() => clearedLines.has(flow));
+  const text =
+    !cleared && state.status === 'idle' && state.lastUploaded > 0 && sendable === 0
+      ? filesUploadedMessage(state.lastUploaded)
+      : '';
+  // Each round says its own line again.
+  useEffect(() => {
+    if (!busy) return;
+    clearedLines.delete(flow);
+    setCleared(false);
+  }, [busy, flow]);
+  useEffect(() => {
+    if (busy) return;
+    if (pressedUpload.current && text) line.current?.focus({ preventScroll: true });
+    pressedUpload.current = false;
+  }, [busy, text]);
+  useEffect(() => {
+    if (!text) return;
+    const clear = () => {
+      clearedLines.add(flow);
+      setCleared(true);
+    };
+    // Bubbling, after the page's own handlers: a render in the middle of a click on a controlled
+    // checkbox would put it back before React saw it change.
+    document.addEventListener('click', clear);
+    document.addEventListener('change', clear);
+    return () => {
+      document.removeEventListener('click', clear);
+      document.removeEventListener('change', clear);
+    };
+  }, [text, flow]);
+  return {
+    line,
+    text,
+    pressed: () => {
+      pressedUpload.current = true;
+    },
+  };
 }
 
 interface QueueItemProps {

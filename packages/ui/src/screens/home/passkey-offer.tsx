@@ -18,6 +18,7 @@ export function PasskeyOffer() {
   const create = useCreatePasskey();
   const [platformReady, setPlatformReady] = useState(false);
   const [answered, setAnswered] = useState(false);
+  const [created, setCreated] = useState(false);
   const headingId = useId();
   useEffect(() => {
     let live = true;
@@ -28,11 +29,18 @@ export function PasskeyOffer() {
   }, []);
 
   if (list?.required) return <Navigate to={paths.account} replace />;
+  if (created) {
+    return (
+      <p className="status status--ok" role="status">
+        {passkeyMessages.created}
+      </p>
+    );
+  }
   if (!list?.offer || !platformReady || answered) return null;
 
   const createNow = async () => {
     if (await create()) {
-      setAnswered(true);
+      setCreated(true);
       await reload();
     }
   };
