@@ -21,7 +21,7 @@ export const texts = {
   registerFirstAdmin:
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
   offline: 'You are offline. Files you add are kept on this device and upload when the connection returns.',
-  needsConnection: 'This page needs a connection.',
+  needsConnection: messages.needsConnection,
   addFiles: 'Add files',
 } as const;
 

@@ -94,6 +94,7 @@ export async function offerOf(
     files: found.files.filter((kept) => !taken.has(kept.entry.id)),
     lost: found.lost.filter((entry) => !taken.has(entry.id)),
     deletedForOthers: found.deletedForOthers,
+    ...(found.sealOnly && found.sealedCount ? { sealed: found.sealedCount } : {}),
   };
 }
 
@@ -252,7 +253,7 @@ function resumeAfterSignIn(entries: Iterable<QueueEntry>): void {
  * Queues the offered kept files again, each in its category's queue, and uploads them; resolves once
  * they are queued.
  */
-export async function resumeKept(files: readonly KeptFile[], queues: QueueSet) {
+async function resumeKept(files: readonly KeptFile[], queues: QueueSet) {
   const byTarget = new Map<string, KeptFile[]>();
   for (const kept of files)
     byTarget.set(key(kept.entry.target), [...(byTarget.get(key(kept.entry.target)) ?? []), kept]);
@@ -267,6 +268,19 @@ export async function resumeKept(files: readonly KeptFile[], queues: QueueSet) {
     restored.push(restore);
   }
   await Promise.allSettled(restored);
+}
+
+/**
+ * Resumes the kept files this page can claim (a file another page resumed meanwhile is left to it),
+ * then lets them go with the queues.
+ */
+export async function resumeClaimed(files: readonly KeptFile[], claims: ClaimSync, queues: QueueSet) {
+  const ours = await claims.take(files.map((file) => file.entry.id));
+  await resumeKept(
+    files.filter((file) => ours.has(file.entry.id)),
+    queues,
+  );
+  claims.settle(ours, pendingIds(queues.each()));
 }
 
 export type QueueSet = ReturnType<typeof createQueueSet>;

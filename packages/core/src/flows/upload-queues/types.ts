@@ -47,6 +47,11 @@ export interface KeptOffer {
   lost: readonly JournalEntry[];
   /** How many were deleted because someone else signed in here meanwhile. */
   deletedForOthers: number;
+  /**
+   * How many of the person's files the device keeps unread, the journal having opened with no
+   * connection (a reload offline): once the session is live they are read and upload by themselves.
+   */
+  sealed?: number;
 }
 
 /** No files to offer. */

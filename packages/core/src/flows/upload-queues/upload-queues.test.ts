@@ -313,6 +313,96 @@ describe('what a journal offers', () => {
   });
 });
 
+describe('files kept with no connection, after a reload', () => {
+  /** Vera's page reloaded with no connection: her session taken on trust, her journal opened seal-only. */
+  async function reloadedOffline(
+    journals: MemoryJournals,
+    api: FakeApi,
+    claims?: UploadQueuesPorts['claims'],
+  ) {
+    let kept: User | null = vera;
+    const me = vi.fn(async (): Promise<{ user: User }> =>
+      Promise.reject(new ApiError('network', 0, messages.needsConnection)),
+    );
+    const session = createSessionFlow({
+      api: { me, logout: api.logout },
+      platform: createRecordingDialogs(),
+      remembered: { read: () => kept, write: (user) => void (kept = user) },
+    });
+    await session.send({ type: 'check' });
+    const page = openQueues(api, session, { journals, ...(claims ? { claims } : {}) });
+    await page.openFor(vera.email);
+    /** The connection is back and `GET /me` vouches for the same person: the host opens the journal again. */
+    const back = async () => {
+      me.mockResolvedValue({ user: vera });
+      await session.send({ type: 'check' });
+      await page.openFor(vera.email);
+    };
+    return { page, session, back };
+  }
+
+  /** Vera's live page that kept two files, then was closed (reloaded). */
+  async function keptTwo() {
+    const api = createFakeApi();
+    api.world.session = { email: vera.email };
+    const { clientId } = api.addClient({ firstName: 'Ada', createdBy: vera.email });
+    const target = { clientId, docType: 'W-2' };
+    const journals = createMemoryJournals();
+    const earlier = await journals.open(vera.email);
+    for (const id of ['k1', 'k2'])
+      await earlier.journal.save(
+        { id, target, name: `${id}.pdf`, type: 'application/pdf', size: 3 },
+        pdf(`${id}.pdf`),
+      );
+    return { api, journals, target };
+  }
+  const stored = (api: FakeApi) => [...api.world.docs.values()].map((doc) => doc.item.filename).sort();
+
+  it('counts the kept files while offline; back in the same session they upload by themselves, once each', async () => {
+    const { api, journals } = await keptTwo();
+    journals.setOffline(true);
+    const { page, back } = await reloadedOffline(journals, api);
+    expect(page.queues.offer.getState()).toEqual({ ...NO_OFFER, sealed: 2 });
+
+    journals.setOffline(false);
+    await back();
+    expect(page.queues.offer.getState()).toEqual(NO_OFFER); // nothing to Resume
+    await vi.waitFor(() => expect(stored(api)).toEqual(['k1.pdf', 'k2.pdf']));
+    await vi.waitFor(() => expect(journals.kept.size).toBe(0));
+    expect(api.callNames().filter((name) => name === 'presignUpload')).toHaveLength(2);
+    page.dispose();
+  });
+
+  it('with two pages back online at once, the claim decides which sends each file: each is stored once', async () => {
+    const { api, journals } = await keptTwo();
+    const claims = createMemoryClaims();
+    journals.setOffline(true);
+    const one = await reloadedOffline(journals, api, claims.page());
+    const two = await reloadedOffline(journals, api, claims.page());
+    journals.setOffline(false);
+    await Promise.all([one.back(), two.back()]);
+    await vi.waitFor(() => expect(stored(api)).toEqual(['k1.pdf', 'k2.pdf']));
+    await vi.waitFor(() => expect(journals.kept.size).toBe(0));
+    expect(api.callNames().filter((name) => name === 'presignUpload')).toHaveLength(2);
+    for (const { page } of [one, two]) {
+      expect(page.queues.offer.getState().files).toEqual([]);
+      page.dispose();
+    }
+  });
+
+  it('files kept through a session that ended are offered with Resume, not sent', async () => {
+    const { api, journals } = await keptTwo();
+    journals.setOffline(true);
+    const { page, back } = await reloadedOffline(journals, api);
+    page.clear(); // the session ended (signed out, or someone else): the next sign-in starts afresh
+    journals.setOffline(false);
+    await back();
+    expect(page.queues.offer.getState().files.map((kept) => kept.entry.name)).toEqual(['k1.pdf', 'k2.pdf']);
+    expect(api.callNames()).not.toContain('presignUpload');
+    page.dispose();
+  });
+});
+
 describe('claims of the files a page holds', () => {
   it('claims each queued file while it is queued and lets it go once stored; a sign-out lets go of all', async () => {
     const claims = createMemoryClaims();

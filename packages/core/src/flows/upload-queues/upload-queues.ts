@@ -18,7 +18,7 @@ import {
   offerOf,
   pendingFiles,
   pendingIds,
-  resumeKept,
+  resumeClaimed,
 } from './queue-set.js';
 import type { QueueSet } from './queue-set.js';
 import { NO_OFFER } from './types.js';
@@ -67,14 +67,7 @@ function queuesApi({
     resume() {
       const { files } = offer.getState();
       offer.setState((s) => ({ ...s, files: [] }));
-      // A file another page resumed meanwhile is left to it.
-      void claims.take(files.map((file) => file.entry.id)).then(async (ours) => {
-        await resumeKept(
-          files.filter((file) => ours.has(file.entry.id)),
-          set,
-        );
-        claims.settle(ours, pendingIds(set.each()));
-      });
+      void resumeClaimed(files, claims, set);
     },
     async discard() {
       const { files, lost } = offer.getState();
@@ -289,7 +282,13 @@ export function createUploadQueues(
       if (found.sealOnly) kept.openedSealOnly = true;
       else if (wasSealOnly) keepAgain(found.journal, pendingFiles(set.each()), kept.forgotten);
       const offered = await offerOf(found, set.each(), kept.forgotten, claims);
-      if (kept.openedFor === person && mine === kept.generation) offer.setState(offered);
+      if (kept.openedFor !== person || mine !== kept.generation) return;
+      // Kept while this page had no connection and the same session is live again: what the page
+      // promised (they upload when the connection returns) happens without asking. Files kept
+      // through a session that ended are offered instead (a sign-out or another person clears first).
+      const promised = wasSealOnly && !found.sealOnly;
+      offer.setState(promised ? { ...offered, files: [] } : offered);
+      if (promised) void resumeClaimed(offered.files, claims, set);
     }));
   }
 
