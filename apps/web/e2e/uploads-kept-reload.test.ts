@@ -108,6 +108,25 @@ test.describe('the offline promise kept', () => {
     await context.close();
   });
 
+  test('a queued file that has not been sent says “Not uploaded yet”, in the queue and the tray, never “Ready”', async () => {
+    const { page, context } = await app.visit();
+    await signInHome(app, page, vera);
+    const screen = await openCategory(page, boId, 'Banking Info');
+    await screen.uploadFiles.setInputFiles([await pdfFixture('not-sent.pdf')]);
+    const row = screen.queued('not-sent.pdf');
+    await row.getByText('Not uploaded yet', { exact: true }).waitFor();
+    expect(await row.getByText('Ready').count()).toBe(0);
+    await page.getByRole('button', { name: /waiting to upload|Uploading/ }).click();
+    const tray = page.getByRole('region', { name: 'Uploads' });
+    await tray.getByText('not-sent.pdf').waitFor();
+    await tray.getByText('Not uploaded yet', { exact: true }).waitFor();
+    expect(await tray.getByText('Ready').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await screen.uploadButton.click();
+    await screen.row('not-sent.pdf').waitFor();
+    await context.close();
+  });
+
   test('a screen opened with no connection says it needs one, never the browser’s “Failed to fetch”', async () => {
     const { page, context, dialogs } = await signedInCategory(adaId, 'Banking Info');
     await context.setOffline(true);

@@ -96,7 +96,8 @@ export function progressLabel(progress: FileProgress): string {
     case 'waiting':
       return messages.waitingForConnection;
     case 'queued':
-      return 'Ready';
+      // Not `Ready`: that is what a category holding stored files says.
+      return 'Not uploaded yet';
     case 'uploading':
       return `${progress.total ? Math.floor((progress.loaded / progress.total) * 100) : 0}%`;
     case 'done':
