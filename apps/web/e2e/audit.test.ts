@@ -216,7 +216,7 @@ test.describe('the audit screen', () => {
     await page.goto(`/clients/${clientId}/docs/Banking%20Info`);
     const screen = categoryScreen(page);
     await screen.uploadFiles.setInputFiles([await pdfFixture('statement.pdf')]);
-    await screen.queued('statement.pdf').getByText('Ready').waitFor();
+    await screen.queued('statement.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await expectFiles(page, ['statement.pdf']);
 

@@ -88,7 +88,7 @@ test.describe('capture on a phone: Scan pages and quality warnings', () => {
     await dialog.getByRole('button', { name: 'Done (3 pages)' }).click();
     await dialog.waitFor({ state: 'detached' });
     const queued = screen.queue.getByRole('listitem');
-    await queued.getByText('Ready').waitFor();
+    await queued.getByText('Not uploaded yet').waitFor();
     const name = (await queued.locator('.queue__name').textContent()) ?? '';
     expect(name).toMatch(/^Scan \d{4}-\d{2}-\d{2} \d{2}-\d{2}\.pdf$/);
 
@@ -131,7 +131,7 @@ test.describe('capture on a phone: Scan pages and quality warnings', () => {
     // A camera photo is named after the category.
     const item = screen.queued('Banking Info 1.pdf');
     await item.getByText('This photo looks too dark.').waitFor();
-    await item.getByText('Ready').waitFor();
+    await item.getByText('Not uploaded yet').waitFor();
     await checkScreen(page, 'queue-quality-warning');
     await item.getByRole('button', { name: 'Keep anyway' }).click();
     expect(await item.getByText('This photo looks too dark.').count()).toBe(0);

@@ -86,7 +86,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
       type: 'alert',
       message: 'Only PDF files and images can be uploaded. Not added: notes.txt',
     });
-    await screen.queued('consent.pdf').getByText('Ready').waitFor();
+    await screen.queued('consent.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await expectFiles(page, ['consent.pdf']);
   });

@@ -57,7 +57,7 @@ test.describe("a volunteer's full day, part 2", () => {
     expect(await screen.takePhoto.getAttribute('capture')).toBe('environment');
     expect(await screen.takePhoto.getAttribute('multiple')).not.toBeNull();
     await screen.takePhoto.setInputFiles([await photoFixture('camera.jpg', 1600, 1200)]);
-    await screen.queued('Banking Info 1.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 1.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadFiles.setInputFiles([
       await pdfFixture('statement-1.pdf'),
       await pdfFixture('statement-2.pdf'),

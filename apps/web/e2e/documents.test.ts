@@ -106,14 +106,14 @@ test.describe("a volunteer's full day", () => {
     const converterChunks = () => requested.filter((url) => /browser-converter|raster-worker/.test(url));
     expect(converterChunks()).toEqual([]);
     await screen.uploadFiles.setInputFiles([w2]);
-    await screen.queued('w2.pdf').getByText('Ready').waitFor();
+    await screen.queued('w2.pdf').getByText('Not uploaded yet').waitFor();
     await screen.queued('w2.pdf').getByRole('button', { name: 'Remove' }).click();
     expect(converterChunks()).toEqual([]);
 
     await screen.uploadFiles.setInputFiles([w2, portrait, landscape]);
     // Conversion replaces the photos in the queue by their PDFs.
-    await screen.queued('id-portrait.pdf').getByText('Ready').waitFor();
-    await screen.queued('paystub-landscape.pdf').getByText('Ready').waitFor();
+    await screen.queued('id-portrait.pdf').getByText('Not uploaded yet').waitFor();
+    await screen.queued('paystub-landscape.pdf').getByText('Not uploaded yet').waitFor();
     await screen
       .queued('w2.pdf')
       .getByText(/^\d+\.\d\d MB$/)
@@ -157,7 +157,7 @@ test.describe("a volunteer's full day", () => {
     expect(await screen.convert.isChecked()).toBe(false);
 
     await screen.uploadFiles.setInputFiles([receipt, scan]);
-    await screen.queued('receipt.jpg').getByText('Ready').waitFor();
+    await screen.queued('receipt.jpg').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await expectFiles(page, [
       'w2.pdf',

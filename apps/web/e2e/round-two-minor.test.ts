@@ -104,7 +104,7 @@ test.describe('a volunteer on a phone, round 2 (minor)', () => {
     ]);
     await screen.uploadFiles.setInputFiles(await oversizedPdfOnDisk('scan-27mb.pdf', 27));
     await screen.queued('scan-27mb.pdf').getByText('This file is larger than the 25 MB limit.').waitFor();
-    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 3.pdf').getByText('Not uploaded yet').waitFor();
     expect(await screen.uploadButton.textContent()).toBe('Upload (4)');
     expect(await inView(page, screen.uploadButton)).toBe(true);
     await checkScreen(page, 'round2-upload-in-view');
@@ -116,7 +116,7 @@ test.describe('a volunteer on a phone, round 2 (minor)', () => {
     expect(await screen.uploadButton.isDisabled()).toBe(true);
     await screen.queued('scan-27mb.pdf').getByRole('button', { name: 'Remove' }).click();
     await screen.uploadFiles.setInputFiles([await pdfFixture('later.pdf')]);
-    await screen.queued('later.pdf').getByText('Ready').waitFor();
+    await screen.queued('later.pdf').getByText('Not uploaded yet').waitFor();
     expect(await screen.uploadButton.textContent()).toBe('Upload (1)');
     expect(await screen.addFiles.getByText('4 files uploaded.').count()).toBe(0);
   });
@@ -146,7 +146,7 @@ test.describe('a volunteer on a phone, round 2 (minor)', () => {
     await page.context().setOffline(true);
     try {
       await screen.uploadFiles.setInputFiles([await pdfFixture('offline.pdf')]);
-      await screen.queued('offline.pdf').getByText('Ready').waitFor();
+      await screen.queued('offline.pdf').getByText('Not uploaded yet').waitFor();
       await screen.uploadButton.click();
       await screen.queued('offline.pdf').getByText(messages.waitingForConnection).waitFor();
       // The tray says what its one file waits for.

@@ -89,7 +89,7 @@ test.describe('a volunteer, round 2', () => {
       await pagePhoto('image.jpg', 1200, 1600),
       await pagePhoto('image.jpg', 1200, 1600),
     ]);
-    await screen.queued('Banking Info 2.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 2.pdf').getByText('Not uploaded yet').waitFor();
     const slow = await holdUploads(page);
     await screen.uploadButton.click();
     await slow.waitFor(1);
@@ -143,7 +143,7 @@ test.describe('a volunteer, round 2', () => {
   test('a file that failed because the session ended uploads by itself after signing in again', async () => {
     const screen = categoryScreen(page);
     await screen.uploadFiles.setInputFiles([await pdfFixture('statement.pdf')]);
-    await screen.queued('statement.pdf').getByText('Ready').waitFor();
+    await screen.queued('statement.pdf').getByText('Not uploaded yet').waitFor();
     await page.context().clearCookies();
     await screen.uploadButton.click();
     await signInAgain(app, page, 'Banking Info');
@@ -191,7 +191,7 @@ test.describe('a volunteer, round 2', () => {
     // The way to the file store is cut: the file waits, kept on the device, through a reload.
     await context.route('**/api/storage/put?**', (route) => route.abort('internetdisconnected'));
     await screen.uploadFiles.setInputFiles([await pdfFixture('kept.pdf')]);
-    await screen.queued('kept.pdf').getByText('Ready').waitFor();
+    await screen.queued('kept.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('kept.pdf').getByText(messages.waitingForConnection).waitFor();
     await tab.reload();

@@ -51,7 +51,7 @@ test.describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
       await pdfFixture('w2-initech.pdf'),
     ]);
     for (const name of ['w2-acme.pdf', 'w2-globex.pdf', 'w2-initech.pdf']) {
-      await screen.queued(name).getByText('Ready').waitFor();
+      await screen.queued(name).getByText('Not uploaded yet').waitFor();
     }
     await screen.uploadButton.click();
     for (const name of ['w2-acme.pdf', 'w2-globex.pdf', 'w2-initech.pdf']) {
@@ -110,7 +110,7 @@ test.describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     const screen = await openCategory(page, boId, 'Digital Consent Form');
     await journalOpened(page);
     await screen.uploadFiles.setInputFiles([await pdfFixture('consent.pdf')]);
-    await screen.queued('consent.pdf').getByText('Ready').waitFor();
+    await screen.queued('consent.pdf').getByText('Not uploaded yet').waitFor();
     await eventually(async () => expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 }));
 
     // What the browser tells every tab of the profile: one kept file held (another tab's offer leaves it out).
@@ -151,7 +151,7 @@ test.describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
       await route.abort('connectionreset'); // … and the answer never arrives
     });
     await screen.uploadFiles.setInputFiles([await pdfFixture('interest.pdf')]);
-    await screen.queued('interest.pdf').getByText('Ready').waitFor();
+    await screen.queued('interest.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.row('interest.pdf').waitFor();
     const docs = await listDocs(page, adaId, 'License/Other Identification');
@@ -173,7 +173,7 @@ test.describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
       await pdfFixture('checking.pdf'),
       await pdfFixture('savings.pdf'),
     ]);
-    await screen.queued('savings.pdf').getByText('Ready').waitFor();
+    await screen.queued('savings.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await page.getByRole('button', { name: /^Uploading 1 of 2/ }).waitFor();
 
@@ -197,7 +197,7 @@ test.describe('uploads that survive bad wi-fi, reloads and closed tabs', () => {
     const screen = await openCategory(page, boId, '13614-C');
     await cutUploads(context);
     await screen.uploadFiles.setInputFiles([await pdfFixture('bo-w2.pdf')]);
-    await screen.queued('bo-w2.pdf').getByText('Ready').waitFor();
+    await screen.queued('bo-w2.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('bo-w2.pdf').getByText(messages.waitingForConnection).waitFor();
     expect(await keptRecords(page)).toMatchObject({ entries: 1 });

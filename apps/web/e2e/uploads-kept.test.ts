@@ -49,7 +49,7 @@ test.describe('kept uploads and the browser profile: sign-out, keys, other peopl
     const screen = await openCategory(page, adaId, 'Banking Info');
     await cutUploads(context);
     await screen.uploadFiles.setInputFiles([await pdfFixture('kept-at-logout.pdf')]);
-    await screen.queued('kept-at-logout.pdf').getByText('Ready').waitFor();
+    await screen.queued('kept-at-logout.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('kept-at-logout.pdf').getByText(messages.waitingForConnection).waitFor();
     expect(await keptRecords(page)).toMatchObject({ entries: 1 });
@@ -105,7 +105,7 @@ test.describe('kept uploads and the browser profile: sign-out, keys, other peopl
     const screen = await openCategory(page, boId, 'Michigan/Locality Intake');
     await cutUploads(context);
     await screen.uploadFiles.setInputFiles([await pdfFixture('bo-intake.pdf', 'SSN 987-65-4321')]);
-    await screen.queued('bo-intake.pdf').getByText('Ready').waitFor();
+    await screen.queued('bo-intake.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('bo-intake.pdf').getByText(messages.waitingForConnection).waitFor();
     expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 });
@@ -148,7 +148,7 @@ test.describe('kept uploads and the browser profile: sign-out, keys, other peopl
 
     await context.unroute('**/api/me/journal-key', noAnswer);
     await screen.uploadFiles.setInputFiles([await pdfFixture('with-key.pdf')]);
-    await screen.queued('with-key.pdf').getByText('Ready').waitFor();
+    await screen.queued('with-key.pdf').getByText('Not uploaded yet').waitFor();
     expect(await screen.queued('with-key.pdf').getByText(messages.notKeptOnDevice).count()).toBe(0);
     expect(await keptRecords(page)).toMatchObject({ entries: 1, bytes: 1 });
     await context.close();
@@ -163,7 +163,7 @@ test.describe('kept uploads and the browser profile: sign-out, keys, other peopl
       await pdfFixture('bo-bank-1.pdf'),
       await pdfFixture('bo-bank-2.pdf'),
     ]);
-    await screen.queued('bo-bank-2.pdf').getByText('Ready').waitFor();
+    await screen.queued('bo-bank-2.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('bo-bank-2.pdf').getByText(messages.waitingForConnection).waitFor();
 
@@ -237,7 +237,7 @@ test.describe('kept uploads and the browser profile: sign-out, keys, other peopl
     const screen = categoryScreen(page);
     await screen.uploaded.getByText('This page needs a connection.').waitFor();
     await screen.uploadFiles.setInputFiles([await pdfFixture('offline-w2.pdf', 'SSN 123-45-6789')]);
-    await screen.queued('offline-w2.pdf').getByText('Ready').waitFor();
+    await screen.queued('offline-w2.pdf').getByText('Not uploaded yet').waitFor();
     await screen.uploadButton.click();
     await screen.queued('offline-w2.pdf').getByText(messages.waitingForConnection).waitFor();
     // Kept on the device, sealed to the public half of the session's key: nothing in the clear.

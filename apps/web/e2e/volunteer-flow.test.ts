@@ -133,14 +133,14 @@ test.describe('a volunteer under time pressure', () => {
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
     await screen.uploadFiles.setInputFiles([await pdfFixture('lease.pdf')]);
-    await screen.queued('Banking Info 1.pdf').getByText('Ready').waitFor();
-    await screen.queued('Banking Info 2.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 1.pdf').getByText('Not uploaded yet').waitFor();
+    await screen.queued('Banking Info 2.pdf').getByText('Not uploaded yet').waitFor();
     await screen.queued('lease.pdf').waitFor();
     await screen.uploadButton.click();
     await expectFiles(page, ['statement-1.pdf', 'Banking Info 1.pdf', 'Banking Info 2.pdf', 'lease.pdf']);
     // The next one continues the numbers already uploaded.
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
-    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 3.pdf').getByText('Not uploaded yet').waitFor();
     await screen.queued('Banking Info 3.pdf').getByRole('button', { name: 'Remove' }).click();
   });
 
@@ -166,7 +166,7 @@ test.describe('a volunteer under time pressure', () => {
   test('an expired session goes to login and back, the queued photo still there', async () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await photoFixture('image.jpg', 1200, 1600)]);
-    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 3.pdf').getByText('Not uploaded yet').waitFor();
     // The session ends on the server's side as far as this browser knows: its cookies are gone.
     await page.context().clearCookies();
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -181,7 +181,7 @@ test.describe('a volunteer under time pressure', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await seeHeading(page, 'Banking Info');
     expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(decodeURIComponent(categoryPath));
-    await screen.queued('Banking Info 3.pdf').getByText('Ready').waitFor();
+    await screen.queued('Banking Info 3.pdf').getByText('Not uploaded yet').waitFor();
   });
 
   test('leaving with a file not uploaded asks (Done, Back): Stay keeps the page, Upload now sends it and goes', async () => {

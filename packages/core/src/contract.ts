@@ -40,6 +40,7 @@ export {
   notUploadedYetMessage,
   seasonClosePhrase,
   filesWaitingMessage,
+  offlineKeptMessage,
   filesLostMessage,
   filesDeletedForOtherMessage,
   logoutWithWaitingConfirm,

@@ -63,6 +63,19 @@ export {
   sealingKey,
 } from './flows/upload/journal-key.js';
 export type { HeldJournalKey, JournalKey, JournalKeySource, SealingKey } from './flows/upload/journal-key.js';
+export { createUploadQueues } from './flows/upload-queues/upload-queues.js';
+export type { UploadQueuesEngine } from './flows/upload-queues/upload-queues.js';
+export { NO_OFFER } from './flows/upload-queues/types.js';
+export type {
+  FileClaims,
+  KeptOffer,
+  QueueScreen,
+  QueuesSummary,
+  TrayItem,
+  UploadQueueSet,
+  UploadQueuesPorts,
+  UploadQueuesShared,
+} from './flows/upload-queues/types.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
 export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';

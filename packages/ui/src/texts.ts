@@ -21,7 +21,7 @@ export const texts = {
   registerFirstAdmin:
     'This is the first account of this installation, so it is already an approved admin. You can log in now.',
   offline: 'You are offline. Files you add are kept on this device and upload when the connection returns.',
-  needsConnection: 'This page needs a connection.',
+  needsConnection: messages.needsConnection,
   addFiles: 'Add files',
 } as const;
 
@@ -96,7 +96,8 @@ export function progressLabel(progress: FileProgress): string {
     case 'waiting':
       return messages.waitingForConnection;
     case 'queued':
-      return 'Ready';
+      // Not `Ready`: that is what a category holding stored files says.
+      return 'Not uploaded yet';
     case 'uploading':
       return `${progress.total ? Math.floor((progress.loaded / progress.total) * 100) : 0}%`;
     case 'done':

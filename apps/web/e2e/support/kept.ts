@@ -64,6 +64,13 @@ export async function journalOpened(page: Page): Promise<void> {
   });
 }
 
+/** Waits until the app's service worker controls the page: from then on a reload with no connection opens the app. */
+export async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+    timeout: WAIT_MS,
+  });
+}
+
 /** Blocks the file store's PUTs as lost connections (the API stays reachable); returns the unblock. */
 export async function cutUploads(context: BrowserContext): Promise<() => Promise<void>> {
   const cut = (route: { abort(code: string): Promise<void> }) => route.abort('internetdisconnected');

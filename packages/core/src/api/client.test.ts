@@ -166,14 +166,14 @@ describe('createApiClient', () => {
     });
   });
 
-  it('reports a network failure and a response that breaks the contract', async () => {
+  it('reports a network failure in the product’s words (never “Failed to fetch”) and a response that breaks the contract', async () => {
     const offline = createApiClient({
       fetch: () => Promise.reject(new TypeError('Failed to fetch')),
     });
     await expect(offline.listClients()).rejects.toMatchObject({
       kind: 'network',
       status: 0,
-      message: 'Failed to fetch',
+      message: 'This page needs a connection.',
     });
     const { fetch } = scriptedFetch(() => Response.json({ item: [] }));
     await expect(createApiClient({ fetch }).listClients()).rejects.toMatchObject({

@@ -3,6 +3,7 @@
  * new endpoint gets its method (and its types) without touching this file.
  */
 import type { z } from 'zod/mini';
+import { messages } from '../domain/messages.js';
 import type { FetchLike } from '../ports.js';
 import {
   CSRF_HEADER,
@@ -32,9 +33,12 @@ function loadSessionContract(): Promise<typeof SessionContract> {
   return sessionContract;
 }
 
-/** A code that could not be fetched, reported like a request that could not be sent. */
+/**
+ * A request (or a code) that could not be sent: said in the product's words, since the browser's own
+ * (`Failed to fetch`) would reach the screens as is; the browser's error stays as the cause.
+ */
 function networkError(cause: unknown): ApiError {
-  return new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+  return new ApiError('network', 0, messages.needsConnection, { cause });
 }
 
 let contract: Promise<Endpoints> | undefined;
@@ -207,7 +211,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       response = await answer;
     } catch (cause) {
       if (callOptions?.signal?.aborted) throw cause;
-      throw new ApiError('network', 0, cause instanceof Error ? cause.message : 'Network error', { cause });
+      throw networkError(cause);
     }
     if (!response.ok) throw await httpError(response);
     const schema = await schemaOnItsWay;

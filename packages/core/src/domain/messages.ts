@@ -38,6 +38,8 @@ export const messages = {
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
   waitingForConnection: 'Waiting for connection…',
+  /** A request that could not be sent for want of a connection (never the browser's `Failed to fetch`). */
+  needsConnection: 'This page needs a connection.',
   /** The question before signing out when the files kept on the device could not be read (no key, no connection). */
   logoutKeptUnknownConfirm:
     'Files may still be waiting to upload on this device, and they could not be checked just now. Log out anyway? They will be deleted from this device.',
@@ -152,6 +154,16 @@ export function seasonClosePhrase(year: number): string {
 /** The offer after signing in on a device that kept someone's queued files: `You have 3 files waiting to upload.` */
 export function filesWaitingMessage(count: number): string {
   return count === 1 ? 'You have 1 file waiting to upload.' : `You have ${count} files waiting to upload.`;
+}
+
+/**
+ * With no connection, when the device keeps files the person added that wait for it (after a reload
+ * too): `You are offline. 1 file you added is kept on this device and will upload when the connection returns.`
+ */
+export function offlineKeptMessage(count: number): string {
+  return count === 1
+    ? 'You are offline. 1 file you added is kept on this device and will upload when the connection returns.'
+    : `You are offline. ${count} files you added are kept on this device and will upload when the connection returns.`;
 }
 
 /** Kept files whose bytes are gone (not kept, or unreadable): the person must choose them again. */

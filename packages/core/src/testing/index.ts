@@ -11,6 +11,8 @@ export {
   createManualConnectivity,
 } from './ports.js';
 export type { MemoryStorage, RecordingDialogs, RecordingLogger, ManualConnectivity } from './ports.js';
+export { createMemoryClaims } from './claims.js';
+export type { MemoryClaims, MemoryPageClaims } from './claims.js';
 export { createMemoryJournals } from './journal.js';
 export type { MemoryJournals } from './journal.js';
 export { createFakeJournalKeys } from './journal-keys.js';

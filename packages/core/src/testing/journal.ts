@@ -9,6 +9,11 @@ export interface MemoryJournals extends UploadJournals {
   failSaves(fail: boolean): void;
   /** Deleted-for-others counts not yet told, per owner. */
   readonly untold: ReadonlyMap<string, number>;
+  /**
+   * With no connection (no key from the server) every later open is seal-only: it reads nothing,
+   * counts the owner's kept files, and keeps what is saved for the next live open.
+   */
+  setOffline(offline: boolean): void;
 }
 
 /** Creates {@link MemoryJournals}; `now` stamps kept files, `lifetimeMs` drops older ones at open. */
@@ -20,11 +25,27 @@ export function createMemoryJournals(
   const kept = new Map<string, KeptFile & { owner: string; bytes: boolean }>();
   const untold = new Map<string, number>();
   let failing = false;
+  let offline = false;
+  const journalOf = (owner: string) => ({
+    async save(entry: JournalEntry, file: FileLike) {
+      kept.set(entry.id, { entry, file, savedAt: now(), owner, bytes: !failing });
+      if (failing) throw new Error('QuotaExceededError');
+    },
+    async remove(id: string) {
+      kept.delete(id);
+    },
+  });
   return {
     kept,
     untold,
     failSaves: (fail) => void (failing = fail),
+    setOffline: (value) => void (offline = value),
     async open(owner): Promise<OpenedJournal> {
+      if (offline) {
+        const mine = [...kept.values()].filter((r) => r.owner === owner && now() - r.savedAt <= lifetime);
+        const sealed = { files: [], lost: [], deletedForOthers: 0, sealOnly: true as const };
+        return { ...sealed, sealedCount: mine.length, journal: journalOf(owner) };
+      }
       const files: KeptFile[] = [];
       const lost: JournalEntry[] = [];
       for (const [id, record] of [...kept]) {
@@ -42,15 +63,7 @@ export function createMemoryJournals(
         files,
         lost,
         deletedForOthers,
-        journal: {
-          async save(entry: JournalEntry, file: FileLike) {
-            kept.set(entry.id, { entry, file, savedAt: now(), owner, bytes: !failing });
-            if (failing) throw new Error('QuotaExceededError');
-          },
-          async remove(id: string) {
-            kept.delete(id);
-          },
-        },
+        journal: journalOf(owner),
       };
     },
     async destroy() {

@@ -1,14 +1,5 @@
+import type { FileClaims } from '@vita-docs/core';
 import type { Locks } from '../app/services';
-
-/** Kept files claimed by the page whose queue holds them (docs/behaviour.md#kept-uploads). */
-export interface FileClaims {
-  /** Claims the file for this page: false when another page holds it. */
-  claim(id: string): Promise<boolean>;
-  /** Lets go of the file. */
-  release(id: string): void;
-  /** The files other pages hold now. */
-  heldElsewhere(): Promise<ReadonlySet<string>>;
-}
 
 /** One Web Lock per kept file, named after its journal entry. */
 const LOCK_PREFIX = 'vita-docs.upload.';
@@ -20,7 +11,7 @@ interface Claim {
 }
 
 /**
- * {@link FileClaims} on the browser's Web Locks API: a lock held for as long as a page's queue holds
+ * Core's `FileClaims` port (docs/behaviour.md#kept-uploads) on the browser's Web Locks API: a lock held for as long as a page's queue holds
  * the file. The browser lets a closed or crashed page's locks go by itself, so a file is never
  * claimed by a page that is gone; a lock is asked for only if free (`ifAvailable`), never waited for.
  */

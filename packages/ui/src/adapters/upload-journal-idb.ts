@@ -461,6 +461,21 @@ async function keep(crypto: Crypto, key: SealUnder, kept: Keeping, writable: () 
   }
 }
 
+/** How many of the seal record's person's files the device keeps, within their lifetime (0 when unreadable). */
+async function countSealed(
+  database: ReturnType<typeof lazyDatabase>,
+  seal: SealRecord,
+  now: number,
+  lifetimeMs: number,
+): Promise<number> {
+  try {
+    const records = await (await database.get()).getAll('entries');
+    return records.filter((r) => r.keyId === seal.keyId && now - r.savedAt <= lifetimeMs).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** The journal of {@link SealRecord}: it seals to the public half, with one agreed key for all it keeps. */
 function sealOnlyJournal(
   crypto: Crypto,
@@ -534,9 +549,10 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
   /**
    * With no connection (the key could not be asked for): a journal that seals to the public half the
    * device kept of `person`'s live key, if it has one; nothing kept before opens until a live session
-   * is back. Any other failure (no session, someone else's) stands.
+   * is back, but the person's files are counted (by the key they are sealed under, which is kept in the
+   * clear) so the page can say how many wait. Any other failure (no session, someone else's) stands.
    */
-  function openSealOnly(person: string, failure: unknown): OpenedJournal {
+  async function openSealOnly(person: string, failure: unknown): Promise<OpenedJournal> {
     const seal =
       isApiError(failure) && failure.kind === 'network'
         ? readSealRecord(storage, name, person, { now: now(), lifetimeMs })
@@ -546,7 +562,8 @@ export function openIndexedDbJournals(options: IndexedDbJournalsOptions): Upload
     held?.stop();
     held = null;
     const journal = sealOnlyJournal(crypto, seal, now, writableFor(mine), (id) => removeFor(mine, id));
-    return { journal, files: [], lost: [], deletedForOthers: 0, sealOnly: true };
+    const sealedCount = await countSealed(database, seal, now(), lifetimeMs);
+    return { journal, files: [], lost: [], deletedForOthers: 0, sealOnly: true, sealedCount };
   }
 
   return {

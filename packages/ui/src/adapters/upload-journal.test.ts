@@ -129,13 +129,19 @@ describe('IndexedDB upload journal', () => {
     expect(opened.lost).toEqual([]);
   });
 
-  it('with no connection, seals new files to the public half it kept; only the next live session opens them', async () => {
+  it('with no connection, counts the person’s kept files and seals new ones to the public half it kept; only the next live session opens them', async () => {
     const first = await open('vera@example.org');
     await first.journal.save(entry('a', 'a.pdf'), pdf('a.pdf'));
     // The page is reloaded on a dead wi-fi: the key cannot be asked for.
     const dead = journals(undefined, noConnection);
     const sealOnly = await dead.open('Vera@example.org');
-    expect(sealOnly).toMatchObject({ files: [], lost: [], deletedForOthers: 0, sealOnly: true });
+    expect(sealOnly).toMatchObject({
+      files: [],
+      lost: [],
+      deletedForOthers: 0,
+      sealOnly: true,
+      sealedCount: 1,
+    });
     await sealOnly.journal.save(entry('b', 'b.pdf'), pdf('b.pdf'));
     const raw = await rawRecords();
     for (const secret of ['%PDF', 'b.pdf', 'Dora Client']) expect(raw).not.toContain(secret);

@@ -1,3 +1,4 @@
+import { offlineKeptMessage } from '@vita-docs/core';
 import { Suspense, useEffect, useState } from 'react';
 import type { MouseEvent, ReactNode } from 'react';
 import { useLocation, useNavigate } from './router';
@@ -58,6 +59,24 @@ function useOffline(): { offline: boolean; blocked: boolean } {
   return { offline: !online, blocked };
 }
 
+/**
+ * With no connection: how many of the person's files the device keeps for it — those read back on
+ * this page's queues and those it cannot read until the session is live again (after a reload) —
+ * or, with none, that files added are kept. Its own component: the queues' summary changes with
+ * every upload's progress, which need not render the whole frame.
+ */
+function OfflineBanner() {
+  const queues = useUploadQueues();
+  const { sealed = 0 } = useFlow(queues.offer);
+  const queued = useFlow(queues.summary).items.filter((item) => item.saved).length;
+  const kept = sealed + queued;
+  return (
+    <p className="offline-banner" role="status">
+      {kept > 0 ? offlineKeptMessage(kept) : texts.offline}
+    </p>
+  );
+}
+
 function Frame({ children }: { children: ReactNode }) {
   useFocusRescue();
   const { files, lost, deletedForOthers } = useFlow(useUploadQueues().offer);
@@ -70,11 +89,7 @@ function Frame({ children }: { children: ReactNode }) {
       </a>
       <Header />
       <main id="main" className="app-main" tabIndex={-1}>
-        {offline && (
-          <p className="offline-banner" role="status">
-            {texts.offline}
-          </p>
-        )}
+        {offline && <OfflineBanner />}
         {offered && <LazyKeptUploadsOffer />}
         {blocked ? <p className="lead">{texts.needsConnection}</p> : children}
       </main>

@@ -1,14 +1,5 @@
-import { createStore, logoutWithWaitingConfirm, messages } from '@vita-docs/core';
-import type {
-  FileLike,
-  FileProgress,
-  JournalEntry,
-  KeptFile,
-  SessionFlow,
-  Store,
-  UploadFlow,
-  UploadTarget,
-} from '@vita-docs/core';
+import { createStore, logoutWithWaitingConfirm, messages, NO_OFFER } from '@vita-docs/core';
+import type { KeptOffer, QueuesSummary, SessionFlow, UploadQueueSet, UploadTarget } from '@vita-docs/core';
 import { createContext, use, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import { preloadUploadParts } from '../components/lazy-parts';
@@ -20,73 +11,14 @@ import type { AppServices } from './services';
 import { loadedUploadQueues, loadUploadQueues } from './upload-queues-loader';
 import type * as EngineCode from './upload-queues-engine';
 
-/** What the category screen on display lends its queue: the list to refresh, the names it holds, the client's name. */
-export interface QueueScreen {
-  refresh: () => unknown;
-  uploadedNames: () => readonly string[];
-  clientName: () => string | undefined;
-}
-
-/** One file of any queue, as the upload tray lists it. */
-export interface TrayItem {
-  id: string;
-  target: UploadTarget;
-  clientName: string | undefined;
-  name: string;
-  size: number;
-  progress: FileProgress;
-  /** Kept on the device: a reload would not lose it. */
-  saved: boolean;
-  flow: UploadFlow;
-}
-
-/** Every queue at once: what the tray in the header shows. */
-export interface QueuesSummary {
-  items: readonly TrayItem[];
-  /** Files stored since the queues were last empty, and their bytes: `Uploading 3 of 5`. */
-  finished: number;
-  finishedBytes: number;
-}
-
-/** Files kept on this device from an earlier visit, offered after sign-in (docs/behaviour.md#kept-uploads). */
-export interface KeptOffer {
-  files: readonly KeptFile[];
-  /** Kept by name only: their bytes could not be kept or read back. */
-  lost: readonly JournalEntry[];
-  /** How many were deleted because someone else signed in here meanwhile. */
-  deletedForOthers: number;
-}
-
-/** No files to offer. */
-export const NO_OFFER: KeptOffer = { files: [], lost: [], deletedForOthers: 0 };
-
 /** The upload queues of the signed-in person, one per client and category, and the photo tools. */
-export interface UploadQueues {
+export interface UploadQueues extends UploadQueueSet {
   photos: PhotoTools;
-  /** The queue of a category: the same one each time the screen is opened again. */
-  queueFor(target: UploadTarget): UploadFlow;
-  /** The screen showing `target` lends its list; returns the function that takes it back. */
-  attach(target: UploadTarget, screen: QueueScreen): () => void;
-  summary: Pick<Store<QueuesSummary>, 'getState' | 'subscribe'>;
   /**
    * Calls `listener` each time a file of a queue is stored on the server (with its queue's target),
    * so every screen showing that client's documents updates as uploads land; returns the unsubscribe.
    */
   onStored(listener: (target: UploadTarget) => void): () => void;
-  offer: Pick<Store<KeptOffer>, 'getState' | 'subscribe'>;
-  /** Queues the offered files again and uploads them. */
-  resume(): void;
-  /** Deletes the offered files from the device. */
-  discard(): Promise<void>;
-  /** A lost file chosen again: queued for its category, the lost entry forgotten. */
-  chooseAgain(entry: JournalEntry, file: FileLike): void;
-  /** Dismisses the note about files deleted for someone else's sign-in. */
-  dismissDeleted(): void;
-  /**
-   * Signs out: asks first when files are not uploaded yet; then empties every queue and deletes
-   * what the device kept. Resolves to whether the person is signed out.
-   */
-  logout(): Promise<boolean>;
 }
 
 const UploadQueuesContext = createContext<UploadQueues | null>(null);

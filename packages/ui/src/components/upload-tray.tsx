@@ -1,8 +1,8 @@
 import { formatMegabytes, messages, uploadingTrayLabel, waitingTrayLabel } from '@vita-docs/core';
+import type { QueuesSummary, TrayItem } from '@vita-docs/core';
 import { useId, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useUploadQueues } from '../app/upload-queues';
-import type { QueuesSummary, TrayItem } from '../app/upload-queues';
 import { useFlow } from '../hooks/use-flow';
 import { progressLabel } from '../texts';
 import { RetryRemoveButtons } from './queue-item-actions';

@@ -55,6 +55,11 @@ export interface OpenedJournal {
    * once the session is back to be offered those.
    */
   sealOnly?: true;
+  /**
+   * With `sealOnly`: how many of the person's files the device keeps (counted, not read), to say so
+   * while the connection is away; they are read, and upload, once the session is live again.
+   */
+  sealedCount?: number;
 }
 
 /** The device's journals: one person's at a time. */

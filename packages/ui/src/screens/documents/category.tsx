@@ -35,7 +35,7 @@ export function CategoryScreen() {
 
 function Category({ clientId, docType, offline }: { clientId: string; docType: string; offline: boolean }) {
   const clientName = useClientName(clientId);
-  const flows = useCategoryFlows({ clientId, docType });
+  const flows = useCategoryFlows({ clientId, docType }, { offline });
   const uploaded = useRef<HTMLDivElement>(null);
   // Read again with the list (an upload, Refresh): the marks of what the client sent.
   const link = useLinkStatus(clientId, useFlow(flows.list).status);

@@ -14,9 +14,11 @@ import { useFlowInstance } from '../../hooks/use-flow';
  * The category screen's flows for its Uploaded list, wired to each other and to the host's services:
  * retake refreshes the list; a rename updates the entry in place; each file the app's upload queue
  * stores for this category refreshes it. One set per client and category (the screen is keyed by
- * both). The adding of files has its own (category-upload.tsx).
+ * both). The adding of files has its own (category-upload.tsx). `offline`: the session is taken on
+ * trust with no connection, the list is not asked for (it would only fail, and say so in an alert
+ * over a screen that already says it needs a connection); the screen is made again once live.
  */
-export function useCategoryFlows(target: UploadTarget) {
+export function useCategoryFlows(target: UploadTarget, { offline = false }: { offline?: boolean } = {}) {
   const { api, platform, localStorage } = useServices();
   const queues = useUploadQueues();
   const list = useFlowInstance(() => createFileListFlow({ api, platform, target }));
@@ -48,8 +50,8 @@ export function useCategoryFlows(target: UploadTarget) {
   );
   const viewer = useFlowInstance(() => createFileViewerFlow({ api, platform }));
   useEffect(() => {
-    void list.send({ type: 'refresh' });
-  }, [list]);
+    if (!offline) void list.send({ type: 'refresh' });
+  }, [list, offline]);
   // Each file the queue stores shows in the list as it lands, not only when the whole queue is done.
   useEffect(
     () =>
