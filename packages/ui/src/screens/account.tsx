@@ -151,8 +151,7 @@ function Passkeys() {
         </h2>
         {!list && !error && <Loading />}
         {error && <p className="status status--error">{error}</p>}
-        {list && list.passkeys.length === 0 && <p className="status">No passkeys yet.</p>}
-        {offered === false && <p className="status">{passkeyMessages.notOffered}</p>}
+        <PasskeyNotes none={list?.passkeys.length === 0} offered={offered} />
         {list && list.passkeys.length > 0 && (
           <PasskeyItems passkeys={list.passkeys} busy={busy} onRemove={(id) => void remove(id)} />
         )}
@@ -183,6 +182,16 @@ function Passkeys() {
         )}
       </section>
     </Page>
+  );
+}
+
+/** `No passkeys yet.`, and where passkeys cannot be made here, that they are not offered. */
+function PasskeyNotes({ none, offered }: { none: boolean; offered: boolean | null }) {
+  return (
+    <>
+      {none && <p className="status">No passkeys yet.</p>}
+      {offered === false && <p className="status">{passkeyMessages.notOffered}</p>}
+    </>
   );
 }
 

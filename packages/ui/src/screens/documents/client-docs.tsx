@@ -1,5 +1,5 @@
 import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
-import type { ClientDocsFlow, User } from '@vita-docs/core';
+import type { Client, ClientDocsFlow, User } from '@vita-docs/core';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from '../../app/router';
 import { paths } from '../../app/paths';
@@ -51,16 +51,7 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
   );
   return (
     <Page title="Client Documents" width="wide">
-      {client && (
-        <div className="client-facts">
-          <p className="lead">
-            {fullName(client)} · {client.email}
-          </p>
-          <p className="client-facts__owner">
-            Volunteer: {client.createdBy ?? 'unknown (needs reassignment)'}
-          </p>
-        </div>
-      )}
+      {client && <ClientFacts client={client} />}
       {/* On a phone the categories come first: they are what the person came for. */}
       {phone && requiredDocuments}
       <div className="toolbar">
@@ -117,6 +108,18 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
         />
       )}
     </Page>
+  );
+}
+
+/** Whose documents these are, and whose client. */
+function ClientFacts({ client }: { client: Client }) {
+  return (
+    <div className="client-facts">
+      <p className="lead">
+        {fullName(client)} · {client.email}
+      </p>
+      <p className="client-facts__owner">Volunteer: {client.createdBy ?? 'unknown (needs reassignment)'}</p>
+    </div>
   );
 }
 

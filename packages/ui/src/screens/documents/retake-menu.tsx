@@ -1,6 +1,6 @@
 import type { FileLike } from '@vita-docs/core';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import type { KeyboardEvent } from 'react';
+import type { KeyboardEvent, RefObject } from 'react';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 
 /** The menu's choices (its file inputs), in order. */
@@ -58,32 +58,7 @@ export function RetakeMenu({ filename, disabled, onFile }: RetakeMenuProps) {
     setOpen(false);
     if (files[0]) onFile(files[0]);
   };
-  const keys = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && open) {
-      event.stopPropagation();
-      setOpen(false);
-      // The focus may be on one of the menu's choices, which go with it: back to the button that opened it.
-      button.current?.focus();
-      return;
-    }
-    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
-    if (!step) return;
-    event.preventDefault();
-    if (!open) {
-      setOpen(true);
-      focusOnOpen.current = step;
-      return;
-    }
-    moveFocus(menu.current, step);
-  };
-  // Opened with an arrow key: the first (down) or last (up) choice takes the focus once it is there.
-  const focusOnOpen = useRef(0);
-  useEffect(() => {
-    if (!open || !focusOnOpen.current) return;
-    const items = choices(menu.current);
-    items.at(focusOnOpen.current > 0 ? 0 : -1)?.focus();
-    focusOnOpen.current = 0;
-  }, [open]);
+  const keys = useMenuKeys(open, setOpen, menu, button);
   return (
     <div className="retake" ref={container} onKeyDown={keys}>
       <button
@@ -112,4 +87,43 @@ export function RetakeMenu({ filename, disabled, onFile }: RetakeMenuProps) {
       )}
     </div>
   );
+}
+
+/**
+ * The keys a menu answers: the arrows move through its choices (opening it from the button at the
+ * first or last), Escape closes it and gives the focus back to the button.
+ */
+function useMenuKeys(
+  open: boolean,
+  setOpen: (open: boolean) => void,
+  menu: RefObject<HTMLDivElement | null>,
+  button: RefObject<HTMLButtonElement | null>,
+) {
+  const keys = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && open) {
+      event.stopPropagation();
+      setOpen(false);
+      // The focus may be on one of the menu's choices, which go with it: back to the button that opened it.
+      button.current?.focus();
+      return;
+    }
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    if (!open) {
+      setOpen(true);
+      focusOnOpen.current = step;
+      return;
+    }
+    moveFocus(menu.current, step);
+  };
+  // Opened with an arrow key: the first (down) or last (up) choice takes the focus once it is there.
+  const focusOnOpen = useRef(0);
+  useEffect(() => {
+    if (!open || !focusOnOpen.current) return;
+    const items = choices(menu.current);
+    items.at(focusOnOpen.current > 0 ? 0 : -1)?.focus();
+    focusOnOpen.current = 0;
+  }, [open, menu]);
+  return keys;
 }
