@@ -34,6 +34,12 @@ export const messages = {
   photoBlurry: 'This photo looks blurry.',
   pageBlank: 'This page looks blank.',
   photoTooSmall: 'This photo is too small to read.',
+  photoGlare: 'This photo has glare. Tilt the page away from the light and retake.',
+  edgesNotFound: 'Page edges not found. The whole photo is used.',
+  adjustCorners: 'Adjust corners',
+  cornersReset: 'Reset',
+  cornersWholePhoto: 'Use whole photo',
+  cornersSave: 'Save',
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
   waitingForConnection: 'Waiting for connection…',
@@ -64,6 +70,10 @@ export function qualityWarningMessage(warning: QualityWarning): string {
       return messages.pageBlank;
     case 'tooSmall':
       return messages.photoTooSmall;
+    case 'glare':
+      return messages.photoGlare;
+    case 'edgesNotFound':
+      return messages.edgesNotFound;
   }
 }
 

@@ -292,13 +292,12 @@ export function findPage(gray: Uint8Array, width: number, height: number): PageS
 
 /** `notAPage` when the region runs along three or more sides of the frame for a quarter of their length. */
 function touchesFrame(edges: Point[], width: number, height: number): KeepWholeReason | null {
-  const counts = [0, 0, 0, 0];
-  for (const p of edges) {
-    if (p.x < 1) counts[0]++;
-    if (p.x > width - 1) counts[1]++;
-    if (p.y < 1) counts[2]++;
-    if (p.y > height - 1) counts[3]++;
-  }
+  const counts = [
+    edges.filter((p) => p.x < 1).length,
+    edges.filter((p) => p.x > width - 1).length,
+    edges.filter((p) => p.y < 1).length,
+    edges.filter((p) => p.y > height - 1).length,
+  ];
   const sides = [height, height, width, width].filter((length, i) => (counts[i] ?? 0) >= 0.25 * length);
   return sides.length >= 3 ? 'notAPage' : null;
 }

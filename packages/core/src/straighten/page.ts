@@ -70,27 +70,35 @@ const GLARE_ABOVE_PAPER = 10;
 
 /**
  * The share of the page covered by its largest blown-out patch: grey at least {@link GLARE_LEVEL}
- * and clearly brighter than the paper around it (its median). A straightened grey page.
+ * and clearly brighter than the paper around it (its median). `inside` marks the page's pixels; all
+ * of them without it.
  */
-export function glareShare(gray: Uint8Array, width: number, height: number): number {
+export function glareShare(gray: Uint8Array, width: number, height: number, inside?: Uint8Array): number {
   const histogram = new Uint32Array(256);
-  for (const value of gray) histogram[value] = (histogram[value] ?? 0) + 1;
+  let count = 0;
+  for (let i = 0; i < width * height; i++) {
+    if (inside && !inside[i]) continue;
+    const value = gray[i] ?? 0;
+    histogram[value] = (histogram[value] ?? 0) + 1;
+    count++;
+  }
   let seen = 0;
   let median = 255;
   for (let level = 0; level < 256; level++) {
     seen += histogram[level] ?? 0;
-    if (seen >= gray.length / 2) {
+    if (seen >= count / 2) {
       median = level;
       break;
     }
   }
   const level = Math.max(GLARE_LEVEL, median + GLARE_ABOVE_PAPER);
-  if (level > 255) return 0;
+  if (level > 255 || count === 0) return 0;
+  const bright = (i: number) => (gray[i] ?? 0) >= level && (!inside || inside[i] === 1);
   const visited = new Uint8Array(gray.length);
   const stack = new Int32Array(gray.length);
   let largest = 0;
-  for (let start = 0; start < gray.length; start++) {
-    if (visited[start] || (gray[start] ?? 0) < level) continue;
+  for (let start = 0; start < width * height; start++) {
+    if (visited[start] || !bright(start)) continue;
     let top = 0;
     let size = 0;
     stack[top++] = start;
@@ -100,14 +108,30 @@ export function glareShare(gray: Uint8Array, width: number, height: number): num
       size++;
       const x = at % width;
       for (const n of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width]) {
-        if (n < 0 || n >= gray.length || visited[n] || (gray[n] ?? 0) < level) continue;
+        if (n < 0 || n >= width * height || visited[n] || !bright(n)) continue;
         visited[n] = 1;
         stack[top++] = n;
       }
     }
     largest = Math.max(largest, size);
   }
-  return largest / (width * height);
+  return largest / count;
+}
+
+/** 1 for each pixel of a `width`×`height` image whose centre lies inside the (clockwise, convex) quad. */
+export function quadMask(quad: Quad, width: number, height: number): Uint8Array {
+  const mask = new Uint8Array(width * height);
+  const sides = quad.map((a, i) => {
+    const b = quad[(i + 1) % 4] ?? a;
+    return { ax: a.x, ay: a.y, dx: b.x - a.x, dy: b.y - a.y };
+  });
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const px = x + 0.5;
+      const py = y + 0.5;
+      if (sides.every((s) => s.dx * (py - s.ay) - s.dy * (px - s.ax) >= 0)) mask[y * width + x] = 1;
+    }
+  return mask;
 }
 
 /**
