@@ -13,6 +13,8 @@ import type {
 import { grayFromPixels } from '../quality/metrics.js';
 import { QUALITY_SAMPLE_SIDE } from '../quality/metrics.js';
 import { resolveCrop, straightenPixels } from '../straighten/page.js';
+import { scaleQuad } from '../straighten/geometry.js';
+import type { Quad } from '../straighten/geometry.js';
 import type { ImageMetrics } from '../quality/assess.js';
 import { decodeJpegScaled, decoderHonoursOrientation } from './decode.js';
 import type { Decoded } from './decode.js';
@@ -110,15 +112,13 @@ function context2d(width: number, height: number): OffscreenCanvasRenderingConte
  * size (at most twice `maxSide`, so the page inside it still has `maxSide` pixels to give), the page
  * found in a grey copy of the quality check's size, then warped out of it.
  */
-async function straightenedPage(
-  request: Omit<RasterRequest, 'file'> & { blob: Blob },
-): Promise<{
+async function straightenedPage(request: Omit<RasterRequest, 'file'> & { blob: Blob }): Promise<{
   data: Uint8ClampedArray<ArrayBuffer>;
   width: number;
   height: number;
   outline: RasterResult['outline'];
 }> {
-  const decoded = await decodeForJpeg({ ...request, maxSide: Math.round(request.maxSide * 1.2) });
+  const decoded = await decodeForJpeg(request);
   try {
     const { manual } = decoded;
     const swap = manual && request.orientation >= 5;
@@ -142,10 +142,18 @@ async function straightenedPage(
       small.drawImage(context.canvas, 0, 0, w, h);
       return { gray: grayFromPixels(small.getImageData(0, 0, w, h).data, 4), width: w, height: h };
     });
-    const photo = context.getImageData(0, 0, width, height).data;
+    // Only the page's bounding box is read back: reading a 3 MP canvas costs as much as the warp.
+    const box = boundingBox(outline.corners, width, height);
+    const photo = context.getImageData(box.x, box.y, box.width, box.height).data;
+    const corners = outline.corners
+      ? scaleQuad(outline.corners, width / box.width, height / box.height).map((p) => ({
+          x: p.x - box.x / box.width,
+          y: p.y - box.y / box.height,
+        }))
+      : null;
     const page = straightenPixels(
-      { data: photo, width, height, channels: 4 },
-      outline.corners,
+      { data: photo, width: box.width, height: box.height, channels: 4 },
+      corners as Quad | null,
       request.maxSide,
     );
     return {
@@ -157,6 +165,18 @@ async function straightenedPage(
   } finally {
     decoded.close();
   }
+}
+
+/** The pixels around the corners (shares of the photo), whole pixels, inside the photo. */
+function boundingBox(corners: Quad | null, width: number, height: number) {
+  if (!corners) return { x: 0, y: 0, width, height };
+  const xs = corners.map((p) => p.x * width);
+  const ys = corners.map((p) => p.y * height);
+  const x = Math.max(0, Math.floor(Math.min(...xs)) - 1);
+  const y = Math.max(0, Math.floor(Math.min(...ys)) - 1);
+  const right = Math.min(width, Math.ceil(Math.max(...xs)) + 1);
+  const bottom = Math.min(height, Math.ceil(Math.max(...ys)) + 1);
+  return { x, y, width: Math.max(1, right - x), height: Math.max(1, bottom - y) };
 }
 
 /** The straightened page drawn turned on a canvas of its turned size. */

@@ -108,12 +108,46 @@ function regions(mask: Uint8Array, width: number, height: number, keep: number):
   return found.slice(0, keep);
 }
 
-/** The region's edge pixels: members with a 4-neighbour outside it (or on the frame's edge). */
-function edgePoints(region: Region, width: number, height: number): Point[] {
-  const inside = new Uint8Array(width * height);
+/**
+ * The region with its holes filled (text, form boxes and rules are holes in the paper): the pixels
+ * not reachable from the frame's edge without crossing it. Its size, and its outer edge pixels
+ * (those with a 4-neighbour outside, or on the frame's edge).
+ */
+function filledOutline(region: Region, width: number, height: number): { size: number; edges: Point[] } {
+  const total = width * height;
+  const inside = new Uint8Array(total);
   for (const at of region.pixels) inside[at] = 1;
+  // 2: outside, reached from the frame's edge over pixels that are not the region.
+  const stack = new Int32Array(total);
+  let top = 0;
+  const seed = (at: number) => {
+    if (!inside[at]) {
+      inside[at] = 2;
+      stack[top++] = at;
+    }
+  };
+  for (let x = 0; x < width; x++) {
+    seed(x);
+    seed((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    seed(y * width);
+    seed(y * width + width - 1);
+  }
+  while (top > 0) {
+    const at = stack[--top] ?? 0;
+    const x = at % width;
+    for (const n of [x > 0 ? at - 1 : -1, x < width - 1 ? at + 1 : -1, at - width, at + width])
+      if (n >= 0 && n < total && !inside[n]) {
+        inside[n] = 2;
+        stack[top++] = n;
+      }
+  }
   const points: Point[] = [];
-  for (const at of region.pixels) {
+  let size = 0;
+  for (let at = 0; at < total; at++) {
+    if (inside[at] === 2) continue;
+    size++;
     const x = at % width;
     const y = (at - x) / width;
     if (
@@ -121,14 +155,14 @@ function edgePoints(region: Region, width: number, height: number): Point[] {
       y === 0 ||
       x === width - 1 ||
       y === height - 1 ||
-      !inside[at - 1] ||
-      !inside[at + 1] ||
-      !inside[at - width] ||
-      !inside[at + width]
+      inside[at - 1] === 2 ||
+      inside[at + 1] === 2 ||
+      inside[at - width] === 2 ||
+      inside[at + width] === 2
     )
       points.push({ x: x + 0.5, y: y + 0.5 });
   }
-  return points;
+  return { size, edges: points };
 }
 
 /** Andrew's monotone chain: the convex hull, clockwise on screen. */
@@ -257,8 +291,8 @@ function refine(quad: Quad, edges: Point[], width: number, height: number): Quad
   return current;
 }
 
-/** The pixel count a region should have for its quad to be a filled page: holes are text. */
-const MIN_FILL = 0.7;
+/** The share of its quad a region (holes filled) covers when it is a page. */
+const MIN_FILL = 0.9;
 /** How much larger than its quad a region's hull may be: a page's hull is its quad. */
 const MAX_HULL_OVER_QUAD = 1.06;
 
@@ -270,24 +304,57 @@ export function findPage(gray: Uint8Array, width: number, height: number): PageS
   const blurred = boxBlur(gray, width, height, Math.max(1, Math.round(Math.max(width, height) / 256)));
   const { threshold, low, high } = otsu(blurred);
   const contrast = high - low;
-  const mask = new Uint8Array(width * height);
-  for (let i = 0; i < mask.length; i++) mask[i] = (blurred[i] ?? 0) > threshold ? 1 : 0;
+  // Otsu's split first; then splits nearer the paper's own level, for grounds with light patches
+  // (a checked cloth, a pale wood grain) that Otsu joins to the page.
+  const paper = levelAt(blurred, 0.97);
+  const thresholds = [threshold, (threshold + paper) / 2, paper - 24].filter(
+    (t, i, all) => t > low && all.indexOf(t) === i,
+  );
   let best: { quad: Quad; area: number; edges: Point[] } | null = null;
-  for (const region of regions(mask, width, height, 3)) {
-    if (region.size < 0.05 * width * height) break;
-    const edges = edgePoints(region, width, height);
-    const hull = convexHull(edges);
-    if (hull.length < 4) continue;
-    const quad = orderCorners(largestQuad(hull));
-    const area = polygonArea(quad);
-    if (area <= 0 || region.size < MIN_FILL * area || polygonArea(hull) > MAX_HULL_OVER_QUAD * area) continue;
-    if (!best || area > best.area) best = { quad, area, edges };
+  for (const t of thresholds) {
+    const candidate = pageRegion(blurred, width, height, t);
+    if (candidate && (!best || candidate.area > best.area * 1.02)) best = candidate;
   }
   if (!best) return { quad: null, reason: 'notFound', contrast };
   const quad = refine(best.quad, best.edges, width, height);
   // A region along three sides of the frame is the ground around a page, or the page seen too close.
   const reason = keepWholeReason(quad, width, height, contrast) ?? touchesFrame(best.edges, width, height);
   return { quad: reason ? null : quad, reason, contrast };
+}
+
+/** The grey level below which `fraction` of the pixels lie. */
+function levelAt(gray: Uint8Array, fraction: number): number {
+  const histogram = new Uint32Array(256);
+  for (const value of gray) histogram[value] = (histogram[value] ?? 0) + 1;
+  let seen = 0;
+  for (let level = 0; level < 256; level++) {
+    seen += histogram[level] ?? 0;
+    if (seen >= fraction * gray.length) return level;
+  }
+  return 255;
+}
+
+/** The bright region above `threshold` most like a page (filled, its hull its quad), the largest such. */
+function pageRegion(
+  blurred: Uint8Array,
+  width: number,
+  height: number,
+  threshold: number,
+): { quad: Quad; area: number; edges: Point[] } | null {
+  const mask = new Uint8Array(width * height);
+  for (let i = 0; i < mask.length; i++) mask[i] = (blurred[i] ?? 0) > threshold ? 1 : 0;
+  let best: { quad: Quad; area: number; edges: Point[] } | null = null;
+  for (const region of regions(mask, width, height, 3)) {
+    if (region.size < 0.05 * width * height) break;
+    const { size, edges } = filledOutline(region, width, height);
+    const hull = convexHull(edges);
+    if (hull.length < 4) continue;
+    const quad = orderCorners(largestQuad(hull));
+    const area = polygonArea(quad);
+    if (area <= 0 || size < MIN_FILL * area || polygonArea(hull) > MAX_HULL_OVER_QUAD * area) continue;
+    if (!best || area > best.area) best = { quad, area, edges };
+  }
+  return best;
 }
 
 /** `notAPage` when the region runs along three or more sides of the frame for a quarter of their length. */

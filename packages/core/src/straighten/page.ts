@@ -66,7 +66,9 @@ export function straightenPixels(source: Pixels, corners: Quad | null, maxSide: 
 /** A pixel is glare at or above this grey level (blown out: no ink shows through it). */
 const GLARE_LEVEL = 248;
 /** ...and this far above the paper's own level, so a page shot bright all over is not glare. */
-const GLARE_ABOVE_PAPER = 10;
+const GLARE_ABOVE_PAPER = 6;
+/** Paper this bright all over is blown out as a whole (washed out), with no patch to tell apart. */
+const GLARE_PAPER_LIMIT = 249;
 
 /**
  * The share of the page covered by its largest blown-out patch: grey at least {@link GLARE_LEVEL}
@@ -92,7 +94,7 @@ export function glareShare(gray: Uint8Array, width: number, height: number, insi
     }
   }
   const level = Math.max(GLARE_LEVEL, median + GLARE_ABOVE_PAPER);
-  if (level > 255 || count === 0) return 0;
+  if (median >= GLARE_PAPER_LIMIT || count === 0) return 0;
   const bright = (i: number) => (gray[i] ?? 0) >= level && (!inside || inside[i] === 1);
   const visited = new Uint8Array(gray.length);
   const stack = new Int32Array(gray.length);
