@@ -22,6 +22,11 @@ export type QualityWarning =
  */
 export const NOTICE_WARNINGS: readonly QualityWarning[] = ['edgesNotFound'];
 
+/** Whether a warning is a fault of the photo, to answer with `Retake` or `Keep anyway` (not a notice). */
+export function isQualityFault(warning: QualityWarning): boolean {
+  return !NOTICE_WARNINGS.includes(warning);
+}
+
 /** The metrics of the grey copy and the size of the photo itself (upright or not: only the long side matters). */
 export interface ImageMetrics extends GrayMetrics {
   width: number;
