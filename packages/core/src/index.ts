@@ -269,13 +269,8 @@ export { MAX_SCAN_PAGES } from './pdf/scan-page.js';
 export type { ScanPage } from './pdf/scan-page.js';
 export { isConvertibleImage, isHeicFile, isPhotoFile, pdfFileName } from './pdf/convertible.js';
 export { canConvertImage } from './pdf/can-convert.js';
-export {
-  assessImage,
-  isQualityFault,
-  NOTICE_WARNINGS,
-  qualityWarnings,
-  QUALITY_THRESHOLDS,
-} from './quality/assess.js';
+export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
+export { isQualityFault, NOTICE_WARNINGS } from './quality/warnings.js';
 export {
   orderCorners,
   rectToQuad,

@@ -16,17 +16,6 @@ import type { PageOutline } from '../straighten/page.js';
 export type QualityWarning =
   'tooDark' | 'washedOut' | 'blurry' | 'blank' | 'tooSmall' | 'glare' | 'edgesNotFound';
 
-/**
- * Warnings that only say what was done, with nothing to answer (no `Retake` / `Keep anyway`): the
- * whole photo was used because no page edges were found.
- */
-export const NOTICE_WARNINGS: readonly QualityWarning[] = ['edgesNotFound'];
-
-/** Whether a warning is a fault of the photo, to answer with `Retake` or `Keep anyway` (not a notice). */
-export function isQualityFault(warning: QualityWarning): boolean {
-  return !NOTICE_WARNINGS.includes(warning);
-}
-
 /** The metrics of the grey copy and the size of the photo itself (upright or not: only the long side matters). */
 export interface ImageMetrics extends GrayMetrics {
   width: number;

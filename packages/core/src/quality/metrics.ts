@@ -220,7 +220,6 @@ export function grayFromPixels(
  * A grey image shrunk so its longest side is at most `maxSide`, each new pixel the mean of the old
  * pixels it covers (those at its edges weighted by how much of them it covers): the last step for the
  * copy a port hands over (see {@link copySize}), shared so that both ports end with the same filter.
- * @internal exported for its unit test
  */
 export function shrinkGray(
   gray: Uint8Array,

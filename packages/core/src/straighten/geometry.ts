@@ -149,7 +149,7 @@ function isConvex(quad: Quad): boolean {
  * has corners between 45° and 135° and fills at least a tenth of the frame; the page and what it lies
  * on differ by at least `minContrast` grey levels.
  */
-export const OUTLINE_RULES = {
+const OUTLINE_RULES = {
   minAreaShare: 0.1,
   /** An outline nearly the whole frame is the frame: nothing to crop. */
   maxAreaShare: 0.97,
@@ -193,11 +193,3 @@ export function scaleQuad(quad: Quad, sx: number, sy: number): Quad {
   const at = (p: Point): Point => ({ x: p.x * sx, y: p.y * sy });
   return [at(a), at(b), at(c), at(d)];
 }
-
-/** The whole image as a quad, in shares of its sides. */
-export const WHOLE_PHOTO: Quad = [
-  { x: 0, y: 0 },
-  { x: 1, y: 0 },
-  { x: 1, y: 1 },
-  { x: 0, y: 1 },
-];

@@ -9,7 +9,7 @@ import { uploadDocument } from '../../api/upload.js';
 import { messages } from '../../domain/messages.js';
 import { isConvertibleImage } from '../../pdf/convertible.js';
 import type { FileLike } from '../../ports.js';
-import { isQualityFault } from '../../quality/assess.js';
+import { isQualityFault } from '../../quality/warnings.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';

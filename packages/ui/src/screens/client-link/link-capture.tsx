@@ -93,6 +93,17 @@ export interface LinkCaptureOptions {
   language: () => ClientLinkLanguage;
 }
 
+/** What was done to a photo with nothing to answer (its page edges not found: the whole photo used). */
+function Notices({ item, language }: { item: QueuedFile; language: ClientLinkLanguage }) {
+  return item.warnings
+    .filter((warning) => !isQualityFault(warning))
+    .map((warning) => (
+      <span key={warning} className="hint">
+        {clientQualityWarning(language, warning)}
+      </span>
+    ));
+}
+
 /** A file still to be sent whose photo has warnings the client has not answered (Keep anyway or Retake). */
 const awaitsChoice = (item: QueuedFile) =>
   item.warnings.some(isQualityFault) && ['queued', 'converting', 'saving'].includes(item.progress.status);
@@ -292,13 +303,7 @@ export function RowQueue({
               label={clientCaptureText(language, 'preview', { name })}
             />
             <span className="link-file__name">{name}</span>
-            {item.warnings
-              .filter((warning) => !isQualityFault(warning))
-              .map((warning) => (
-                <span key={warning} className="hint">
-                  {clientQualityWarning(language, warning)}
-                </span>
-              ))}
+            <Notices item={item} language={language} />
             {choose ? (
               item.warnings.filter(isQualityFault).map((warning) => (
                 <span key={warning} className="queue__warning">
