@@ -310,10 +310,11 @@ export function findPage(gray: Uint8Array, width: number, height: number): PageS
   const thresholds = [threshold, (threshold + paper) / 2, paper - 24].filter(
     (t, i, all) => t > low && all.indexOf(t) === i,
   );
+  // The first split that gives a page wins: a higher one only shrinks it.
   let best: { quad: Quad; area: number; edges: Point[] } | null = null;
   for (const t of thresholds) {
-    const candidate = pageRegion(blurred, width, height, t);
-    if (candidate && (!best || candidate.area > best.area * 1.02)) best = candidate;
+    best = pageRegion(blurred, width, height, t);
+    if (best) break;
   }
   if (!best) return { quad: null, reason: 'notFound', contrast };
   const quad = refine(best.quad, best.edges, width, height);
