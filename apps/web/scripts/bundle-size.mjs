@@ -106,6 +106,32 @@ function measureRoutes() {
   }
 }
 
+/** What finding and straightening pages adds to the capture parts (the worker and the converter). */
+const STRAIGHTEN_GOAL_KB = 150;
+
+/**
+ * The straightening code's own size: core's compiled modules for it, unminified and so an upper bound
+ * of what it adds to the capture parts, which load on first use (never in a route's initial JS).
+ */
+function measureStraightening() {
+  const core = path.resolve(dist, '../../../packages/core/dist');
+  const files = ['geometry.js', 'find-page.js', 'warp.js', 'page.js']
+    .map((name) => path.join(core, 'straighten', name))
+    .concat(path.join(core, 'quality', 'page-metrics.js'));
+  let raw = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  console.log(
+    `Straightening added to the capture parts: ${kb(raw)} KB raw, ${kb(gzip)} KB gzip, unminified (goal ≤ ${STRAIGHTEN_GOAL_KB} KB gzip)`,
+  );
+  if (gzip / 1024 > STRAIGHTEN_GOAL_KB) process.exitCode = 1;
+}
+
 measure('index.html', 'Landing route', GOAL_KB);
 measureRoutes();
 measure('u.html', 'Client page (/u)', CLIENT_PAGE_GOAL_KB);
+measureStraightening();

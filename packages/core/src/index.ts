@@ -283,6 +283,19 @@ export type { ScanPage } from './pdf/scan-page.js';
 export { isConvertibleImage, isHeicFile, isPhotoFile, pdfFileName } from './pdf/convertible.js';
 export { canConvertImage } from './pdf/can-convert.js';
 export { assessImage, qualityWarnings, QUALITY_THRESHOLDS } from './quality/assess.js';
+export { isQualityFault, NOTICE_WARNINGS } from './quality/warnings.js';
+export {
+  orderCorners,
+  rectToQuad,
+  project,
+  straightenedSize,
+  keepWholeReason,
+} from './straighten/geometry.js';
+export type { Point, Quad, Homography, KeepWholeReason } from './straighten/geometry.js';
+export { findOutline, straightenPixels } from './straighten/page.js';
+export type { PageCrop, PageOutline } from './straighten/page.js';
+export { measurePagePixels } from './quality/page-metrics.js';
+export type { PageMetrics } from './quality/page-metrics.js';
 export type { QualityWarning, ImageMetrics, ImageAssessment } from './quality/assess.js';
 export { measureGray, grayFromPixels, QUALITY_SAMPLE_SIDE } from './quality/metrics.js';
 export type { GrayMetrics, PixelOrder } from './quality/metrics.js';
@@ -298,4 +311,6 @@ export type {
   ImageCheckPort,
   MeasureRequest,
   DecodeRequest,
+  PagePixels,
+  PagePixelsPort,
 } from './pdf/raster.js';

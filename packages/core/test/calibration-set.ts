@@ -7,7 +7,8 @@
 import { blurRaw, expose, NORMAL, renderBlank, renderPage, seededRandom, toJpeg } from './page-photos.js';
 import type { Exposure, Layout } from './page-photos.js';
 import { QUALITY_THRESHOLDS } from '../src/quality/assess.js';
-import type { ImageAssessment, ImageMetrics, QualityWarning } from '../src/quality/assess.js';
+import type { ImageAssessment, QualityWarning } from '../src/quality/assess.js';
+import type { GrayMetrics } from '../src/quality/metrics.js';
 
 /** What a photo is, as a person would judge it. `borderline` blur is shown but not scored. */
 export type PhotoClass = 'ok' | 'dark' | 'washedOut' | 'blurry' | 'blank' | 'small' | 'borderline';
@@ -185,7 +186,7 @@ const ROWS: PhotoClass[] = ['ok', 'dark', 'washedOut', 'blurry', 'blank', 'small
 const COLUMNS: (QualityWarning | 'none')[] = ['none', 'tooDark', 'washedOut', 'blurry', 'blank', 'tooSmall'];
 
 /** Each threshold with the metric it applies to and the side the bad photos fall on. */
-const MARGINS: { label: PhotoClass; metric: keyof ImageMetrics; threshold: number; badBelow: boolean }[] = [
+const MARGINS: { label: PhotoClass; metric: keyof GrayMetrics; threshold: number; badBelow: boolean }[] = [
   { label: 'dark', metric: 'paperLevel', threshold: QUALITY_THRESHOLDS.minPaperLevel, badBelow: true },
   { label: 'washedOut', metric: 'inkLevel', threshold: QUALITY_THRESHOLDS.maxInkLevel, badBelow: false },
   { label: 'blurry', metric: 'sharpness', threshold: QUALITY_THRESHOLDS.minSharpness, badBelow: true },

@@ -7,6 +7,7 @@ import type { DecodeRequest, MeasureRequest } from '../pdf/raster.js';
 import type { ImageMetrics } from '../quality/assess.js';
 import { copySize, measurePixels } from '../quality/metrics.js';
 import type { PixelOrder } from '../quality/metrics.js';
+import { measurePagePixels } from '../quality/page-metrics.js';
 import { decodeJpegScaled } from './decode.js';
 import type { Decoded } from './decode.js';
 
@@ -80,7 +81,10 @@ export async function measureImage(request: Blobbed<MeasureRequest>): Promise<Im
     const copy = copySize(original.width, original.height, maxSide);
     const { pixels, width, height, order } =
       (await framePixels(decoded.source, copy)) ?? canvasPixels(decoded, copy);
-    return { ...measurePixels(pixels, 4, width, height, maxSide, order), ...original };
+    const measured = request.page
+      ? measurePagePixels(pixels, 4, width, height, maxSide, order)
+      : measurePixels(pixels, 4, width, height, maxSide, order);
+    return { ...measured, ...original };
   } finally {
     decoded.close();
   }

@@ -3,7 +3,7 @@
  * the page never freezes. A small pool lets the pages of a scan be decoded side by side.
  */
 import type { FileLike } from '../ports.js';
-import type { ImageCheckPort, RasterPort } from '../pdf/raster.js';
+import type { ImageCheckPort, PagePixelsPort, RasterPort } from '../pdf/raster.js';
 import type { JobRequest, JobResult, WorkerJob, WorkerResponse } from './raster-worker.js';
 
 /** Options of {@link createWorkerRaster}. */
@@ -21,7 +21,7 @@ export interface WorkerRasterOptions {
 }
 
 /** The ports backed by lazily started Web Workers; `dispose` ends them. */
-export interface WorkerRaster extends RasterPort, ImageCheckPort {
+export interface WorkerRaster extends RasterPort, ImageCheckPort, PagePixelsPort {
   dispose(): void;
 }
 
@@ -96,6 +96,7 @@ export function createWorkerRaster(options: WorkerRasterOptions = {}): WorkerRas
     toJpeg: ({ file, ...request }) => run('jpeg', file, request),
     measure: ({ file, ...request }) => run('measure', file, request),
     canDecode: ({ file, ...request }) => run('decodes', file, request).catch(() => false),
+    pagePixels: ({ file, ...request }) => run('pixels', file, request),
     dispose() {
       for (const entry of pool.splice(0)) {
         entry.worker.terminate();

@@ -36,6 +36,12 @@ const en = {
   photoBlurry: 'This photo looks blurry.',
   pageBlank: 'This page looks blank.',
   photoTooSmall: 'This photo is too small to read.',
+  photoGlare: 'This photo has glare. Tilt the page away from the light and retake.',
+  edgesNotFound: 'Page edges not found. The whole photo is used.',
+  adjustCorners: 'Adjust corners',
+  cornersReset: 'Reset',
+  cornersWholePhoto: 'Use whole photo',
+  cornersSave: 'Save',
   preview: 'Preview of {name}',
   waitingForConnection: 'Waiting for connection…',
 } as const;
@@ -69,6 +75,12 @@ const es = {
   photoBlurry: 'Esta foto se ve borrosa.',
   pageBlank: 'Esta página parece estar en blanco.',
   photoTooSmall: 'Esta foto es muy pequeña para leerla.',
+  photoGlare: 'Esta foto tiene reflejos. Incline la página para alejarla de la luz y tome otra.',
+  edgesNotFound: 'No se encontraron los bordes de la página. Se usa la foto completa.',
+  adjustCorners: 'Ajustar esquinas',
+  cornersReset: 'Restablecer',
+  cornersWholePhoto: 'Usar la foto completa',
+  cornersSave: 'Guardar',
   preview: 'Vista previa de {name}',
   waitingForConnection: 'Esperando conexión…',
 } as const satisfies Readonly<Record<CaptureTextKey, string>>;
@@ -95,6 +107,8 @@ const WARNING_KEYS = {
   blurry: 'photoBlurry',
   blank: 'pageBlank',
   tooSmall: 'photoTooSmall',
+  glare: 'photoGlare',
+  edgesNotFound: 'edgesNotFound',
 } as const satisfies Record<QualityWarning, CaptureTextKey>;
 
 /** A photo's quality warning in the client's language (the staff's `qualityWarningMessage`). */

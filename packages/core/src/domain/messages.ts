@@ -35,6 +35,8 @@ export const messages = {
   photoBlurry: 'This photo looks blurry.',
   pageBlank: 'This page looks blank.',
   photoTooSmall: 'This photo is too small to read.',
+  photoGlare: 'This photo has glare. Tilt the page away from the light and retake.',
+  edgesNotFound: 'Page edges not found. The whole photo is used.',
   heicUploadedAsIs: 'This HEIC photo is uploaded as is; this browser cannot convert it.',
   scanTooManyPages: 'A scan can have at most 30 pages.',
   waitingForConnection: 'Waiting for connection…',
@@ -72,6 +74,10 @@ export function qualityWarningMessage(warning: QualityWarning): string {
       return messages.pageBlank;
     case 'tooSmall':
       return messages.photoTooSmall;
+    case 'glare':
+      return messages.photoGlare;
+    case 'edgesNotFound':
+      return messages.edgesNotFound;
   }
 }
 

@@ -12,6 +12,7 @@ import { isConvertibleImage, isHeicFile, pdfFileName } from './convertible.js';
 import { readImageInfo } from './image-info.js';
 import type { ImageInfo } from './image-info.js';
 import type { ImageCheckPort, QuarterTurn, RasterPort } from './raster.js';
+import type { PageCrop } from '../straighten/page.js';
 
 /** Longest side of the embedded image, in pixels. */
 export const PDF_MAX_IMAGE_SIDE = 1700;
@@ -58,6 +59,12 @@ export interface ImageToPdfPorts {
 export interface ImageToPdfOptions {
   /** Turns the page clockwise after the EXIF orientation, e.g. for a photo taken sideways. */
   rotate?: QuarterTurn;
+  /**
+   * Which part of the photo becomes the page: `{ mode: 'find' }` finds the page's edges and
+   * straightens it (the whole photo where none are found), `corners` straightens the given outline;
+   * the whole photo when absent.
+   */
+  crop?: PageCrop;
 }
 
 /** Bytes that hold the headers of any sane image: EXIF must sit within the first 64 KiB. */
@@ -111,10 +118,18 @@ export async function embedPageImage(
   source: ImageSource,
   raster: Pick<RasterPort, 'toJpeg'>,
   rotate: QuarterTurn,
+  crop?: PageCrop,
 ): Promise<PDFImage> {
   const { head, info } = source;
   const longest = Math.max(info.width ?? Infinity, info.height ?? Infinity);
-  if (info.format === 'jpeg' && info.orientation === 1 && rotate === 0 && longest <= PDF_MAX_IMAGE_SIDE) {
+  const whole = !crop || crop.mode === 'whole';
+  if (
+    whole &&
+    info.format === 'jpeg' &&
+    info.orientation === 1 &&
+    rotate === 0 &&
+    longest <= PDF_MAX_IMAGE_SIDE
+  ) {
     const bytes = head.length === file.size ? head : new Uint8Array(await file.arrayBuffer());
     const image = await doc.embedJpg(bytes).catch(() => null);
     if (image) return image;
@@ -128,6 +143,7 @@ export async function embedPageImage(
     rotate,
     maxSide: PDF_MAX_IMAGE_SIDE,
     quality: PDF_JPEG_QUALITY,
+    ...(whole ? {} : { crop }),
   });
   return doc.embedJpg(jpeg.bytes);
 }
@@ -168,7 +184,7 @@ export async function imageToLetterPdf(
     if (source.info.format === 'heif' && !(await ports.raster.canDecode?.({ file, format: 'heif' })))
       return file;
     const doc = await PDFDocument.create();
-    drawLetterPage(doc, await embedPageImage(doc, file, source, ports.raster, rotate));
+    drawLetterPage(doc, await embedPageImage(doc, file, source, ports.raster, rotate, options.crop));
     doc.setTitle(file.name);
     const pdf = await doc.save();
     return new File([pdf as Uint8Array<ArrayBuffer>], pdfFileName(file.name), { type: 'application/pdf' });
@@ -178,9 +194,17 @@ export async function imageToLetterPdf(
   }
 }
 
-/** `imageToLetterPdf` bound to its ports: the `convert` port of the upload and retake flows. */
+/**
+ * `imageToLetterPdf` bound to its ports: the `convert` port of the upload and retake flows.
+ * `defaults` apply where a call's options leave them out (e.g. `{ crop: { mode: 'find' } }`).
+ */
 export function createImageConverter(
   ports: ImageToPdfPorts,
+  defaults: ImageToPdfOptions = {},
 ): (file: FileLike, options?: ImageToPdfOptions) => Promise<FileLike> {
-  return (file, options) => imageToLetterPdf(file, ports, options);
+  return (file, options = {}) =>
+    imageToLetterPdf(file, ports, {
+      ...defaults,
+      ...Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)),
+    });
 }

@@ -1,6 +1,7 @@
 /** The pixel work of the converter, behind a port so a Worker, Node or anything else can do it. */
 import type { FileLike } from '../ports.js';
 import type { ImageMetrics } from '../quality/assess.js';
+import type { PageCrop, PageOutline } from '../straighten/page.js';
 import type { ImageFormat } from './image-info.js';
 
 /** A turn clockwise, in degrees: how a person puts a photo the right way up. */
@@ -34,6 +35,11 @@ export interface RasterRequest {
   maxSide: number;
   /** JPEG quality, 0–1. */
   quality: number;
+  /**
+   * Which part of the upright photo becomes the page, straightened (before the turn); the whole
+   * photo when absent. `maxSide` then bounds the straightened page.
+   */
+  crop?: PageCrop;
 }
 
 /** An upright JPEG. */
@@ -41,6 +47,24 @@ export interface RasterResult {
   bytes: Uint8Array;
   width: number;
   height: number;
+  /** With a `crop`: the outline used, in shares of the upright photo (none: the whole photo). */
+  outline?: PageOutline;
+}
+
+/** The straightened page's pixels, RGBA, upright and turned: what a reader of the page (OCR) wants. */
+export interface PagePixels {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  outline: PageOutline;
+}
+
+/**
+ * The straightened page as pixels rather than JPEG, by the same request (`quality` is ignored):
+ * for code that reads the page, such as OCR.
+ */
+export interface PagePixelsPort {
+  pagePixels(request: RasterRequest): Promise<PagePixels>;
 }
 
 /**
@@ -65,6 +89,8 @@ export interface MeasureRequest {
   height: number | null;
   /** The longest side of the grey sample the metrics are computed on. */
   maxSide: number;
+  /** Find the page first and measure only it, and its glare (see `measurePagePixels`). */
+  page?: boolean;
 }
 
 /** One image the platform may or may not be able to decode. */

@@ -12,6 +12,7 @@ import { drawLetterPage, embedPageImage, quarterTurn, readImageSource } from './
 import type { RasterPort } from './raster.js';
 import { MAX_SCAN_PAGES } from './scan-page.js';
 import type { ScanPage } from './scan-page.js';
+import type { PageCrop } from '../straighten/page.js';
 
 /**
  * How many pages are read and rasterised at once: enough to keep two workers (or sharp's threads)
@@ -23,6 +24,8 @@ const PAGES_IN_FLIGHT = 3;
 export interface ScanOptions {
   /** The PDF's file name (and title), `.pdf` added when missing; by default the first photo's name with `.pdf`. */
   name?: string;
+  /** Which part of each photo becomes its page, where the page does not say (see `ImageToPdfOptions.crop`). */
+  crop?: PageCrop;
 }
 
 /** A page that could not be made; `page` counts from 1, as a person would. */
@@ -73,7 +76,7 @@ export async function imagesToLetterPdf(
     const image = readImageSource(page.file)
       .then(async (source) => {
         if (new TextDecoder().decode(source.head.subarray(0, PDF_MAGIC.length)) !== PDF_MAGIC) {
-          return embedPageImage(doc, page.file, source, ports.raster, turn);
+          return embedPageImage(doc, page.file, source, ports.raster, turn, page.crop ?? options.crop);
         }
         const bytes =
           source.head.length === page.file.size ? source.head : new Uint8Array(await page.file.arrayBuffer());

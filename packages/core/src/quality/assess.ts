@@ -9,14 +9,21 @@ import { readImageSource } from '../pdf/letter-pdf.js';
 import type { ImageCheckPort } from '../pdf/raster.js';
 import { QUALITY_SAMPLE_SIDE } from './metrics.js';
 import type { GrayMetrics } from './metrics.js';
+import { GLARE_MIN_SHARE } from '../straighten/page.js';
+import type { PageOutline } from '../straighten/page.js';
 
 /** What can be wrong with a photo of a page; `qualityWarningMessage` gives each its text. */
-export type QualityWarning = 'tooDark' | 'washedOut' | 'blurry' | 'blank' | 'tooSmall';
+export type QualityWarning =
+  'tooDark' | 'washedOut' | 'blurry' | 'blank' | 'tooSmall' | 'glare' | 'edgesNotFound';
 
 /** The metrics of the grey copy and the size of the photo itself (upright or not: only the long side matters). */
 export interface ImageMetrics extends GrayMetrics {
   width: number;
   height: number;
+  /** When the page was looked for: the outline found in the (stored, not upright) sample. */
+  outline?: PageOutline;
+  /** When the page was looked for: the share of the page its largest blown-out patch covers. */
+  glare?: number;
 }
 
 /** The warnings (the most useful first) and the numbers they were decided on. */
@@ -62,16 +69,21 @@ export function qualityWarnings(metrics: ImageMetrics): QualityWarning[] {
   else if (metrics.sharpness < t.minSharpness) warnings.push('blurry');
   else if (metrics.inkLevel > t.maxInkLevel) warnings.push('washedOut');
   if (Math.max(metrics.width, metrics.height) < t.minLongSide) warnings.push('tooSmall');
+  // Glare hides text whatever else is wrong, except on a page too dark to judge.
+  if (warnings[0] !== 'tooDark' && (metrics.glare ?? 0) >= GLARE_MIN_SHARE) warnings.unshift('glare');
+  if (metrics.outline && !metrics.outline.corners && metrics.outline.reason) warnings.push('edgesNotFound');
   return warnings;
 }
 
 /**
- * Checks a photo of a page. Rejects when the image cannot be decoded (not an image, or HEIC where the
+ * Checks a photo of a page; with `page`, the page found in it (see `measurePagePixels`), and its
+ * glare. Rejects when the image cannot be decoded (not an image, or HEIC where the
  * platform cannot read it — see `canConvertImage`).
  */
 export async function assessImage(
   file: FileLike,
   ports: { raster: Pick<ImageCheckPort, 'measure'> },
+  options: { page?: boolean } = {},
 ): Promise<ImageAssessment> {
   const { info } = await readImageSource(file);
   const metrics = await ports.raster.measure({
@@ -80,6 +92,7 @@ export async function assessImage(
     width: info.width,
     height: info.height,
     maxSide: QUALITY_SAMPLE_SIDE,
+    ...(options.page ? { page: true } : {}),
   });
   return { warnings: qualityWarnings(metrics), metrics };
 }

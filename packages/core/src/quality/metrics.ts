@@ -63,18 +63,29 @@ function percentile(histogram: Uint32Array, count: number, fraction: number): nu
   return 255;
 }
 
-/** Measures a grey image, `width`×`height` bytes, top row first. */
-export function measureGray(gray: Uint8Array, width: number, height: number): GrayMetrics {
+/**
+ * Measures a grey image, `width`×`height` bytes, top row first; with `inside` (1 for each pixel of
+ * the page) only the page's pixels and the tiles wholly on it count.
+ */
+export function measureGray(
+  gray: Uint8Array,
+  width: number,
+  height: number,
+  inside?: Uint8Array,
+): GrayMetrics {
   if (width < 3 || height < 3 || gray.length < width * height)
     throw new RangeError(`need at least 3×3 grey pixels, got ${width}×${height}`);
-  const count = width * height;
   const histogram = new Uint32Array(256);
   let sum = 0;
-  for (let i = 0; i < count; i++) {
+  let count = 0;
+  for (let i = 0; i < width * height; i++) {
+    if (inside && !inside[i]) continue;
     const value = gray[i] ?? 0;
     histogram[value] = (histogram[value] ?? 0) + 1;
     sum += value;
+    count++;
   }
+  if (count === 0) return measureGray(gray, width, height);
 
   // One pass over the inner pixels: the Laplacian, the gradient, and per tile the structure tensor
   // (gx², gy², gx·gy) that tells text from a single straight edge.
@@ -92,6 +103,7 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
     const tileY = Math.floor((y - 1) / TILE);
     const tileRow = tileY * tilesX;
     for (let x = 1, at = y * width + 1; x < width - 1; x++, at++) {
+      if (inside && !inside[at]) continue;
       const centre = gray[at] ?? 0;
       const left = gray[at - 1] ?? 0;
       const right = gray[at + 1] ?? 0;
@@ -111,7 +123,7 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
       lap[tile] = (lap[tile] ?? 0) + laplacian * laplacian;
     }
   }
-  const inner = (width - 2) * (height - 2);
+  const inner = inside ? Math.max(1, count) : (width - 2) * (height - 2);
 
   let detailTiles = 0;
   let detailLaplacian = 0;
@@ -121,6 +133,7 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
     const b = yy[tile] ?? 0;
     const c = xy[tile] ?? 0;
     const energy = a + b;
+    if (inside && !tileInside(inside, width, tile, tilesX)) continue;
     if (energy / (TILE * TILE) <= TILE_ENERGY) continue;
     const coherence = ((a - b) * (a - b) + 4 * c * c) / (energy * energy);
     if (coherence > TILE_LINE_COHERENCE) continue;
@@ -130,14 +143,35 @@ export function measureGray(gray: Uint8Array, width: number, height: number): Gr
   }
 
   const lapMean = lapSum / inner;
+  const judged = inside ? countTilesInside(inside, width, tiles, tilesX) : tiles;
   return {
     meanLuminance: sum / count,
     paperLevel: percentile(histogram, count, 0.95),
     inkLevel: percentile(histogram, count, 0.001),
     laplacianVariance: lapSquares / inner - lapMean * lapMean,
-    detail: tiles ? detailTiles / tiles : 0,
+    detail: judged ? detailTiles / judged : 0,
     sharpness: detailGradient > 0 ? detailLaplacian / detailGradient : 0,
   };
+}
+
+/** Whether a tile's four corners are on the page. */
+function tileInside(inside: Uint8Array, width: number, tile: number, tilesX: number): boolean {
+  const left = 1 + (tile % tilesX) * TILE;
+  const top = 1 + Math.floor(tile / tilesX) * TILE;
+  const right = left + TILE - 1;
+  const bottom = top + TILE - 1;
+  return Boolean(
+    inside[top * width + left] &&
+    inside[top * width + right] &&
+    inside[bottom * width + left] &&
+    inside[bottom * width + right],
+  );
+}
+
+function countTilesInside(inside: Uint8Array, width: number, tiles: number, tilesX: number): number {
+  let count = 0;
+  for (let tile = 0; tile < tiles; tile++) if (tileInside(inside, width, tile, tilesX)) count++;
+  return count;
 }
 
 /**
@@ -186,7 +220,6 @@ export function grayFromPixels(
  * A grey image shrunk so its longest side is at most `maxSide`, each new pixel the mean of the old
  * pixels it covers (those at its edges weighted by how much of them it covers): the last step for the
  * copy a port hands over (see {@link copySize}), shared so that both ports end with the same filter.
- * @internal exported for its unit test
  */
 export function shrinkGray(
   gray: Uint8Array,

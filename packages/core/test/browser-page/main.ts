@@ -4,7 +4,8 @@
  */
 import { createInlineRaster, createWorkerRaster } from '../../src/browser/index.js';
 import { canConvertImage } from '../../src/pdf/can-convert.js';
-import { imageToLetterPdf } from '../../src/pdf/letter-pdf.js';
+import { imageToLetterPdf, readImageSource } from '../../src/pdf/letter-pdf.js';
+import type { PageCrop } from '../../src/straighten/page.js';
 import type { QuarterTurn } from '../../src/pdf/raster.js';
 import { imagesToLetterPdf } from '../../src/pdf/scan-pdf.js';
 import type { FileLike } from '../../src/ports.js';
@@ -245,5 +246,56 @@ async function bench(photo: string, small: string, runs: number) {
   return { converter, floors, lowFloors, passThrough, longTasks: inside, maxGap };
 }
 
-Object.assign(window, { vita: { convert, bench, scan, assess, canConvert, benchCapture } });
+/** Converts a fixture with the page found and straightened (or the given crop). */
+async function convertPage(name: string, type: string, crop: PageCrop = { mode: 'find' }) {
+  warnings.length = 0;
+  const original = await fixture(name, type);
+  const result = await imageToLetterPdf(original, { raster, logger }, { crop });
+  return { ...(await describe(result, original)), warnings: [...warnings] };
+}
+
+/** The outline found in each fixture (shares of the photo), and its quality warnings with the page found. */
+async function findPages(names: string[]) {
+  const results = [];
+  for (const name of names) {
+    const file = await fixture(name, 'image/jpeg');
+    const { info } = await readImageSource(file);
+    const page = await raster.pagePixels({
+      file,
+      format: info.format,
+      orientation: info.orientation,
+      width: info.width,
+      height: info.height,
+      maxSide: 400,
+      quality: 0.82,
+    });
+    const { warnings: found } = await assessImage(file, { raster }, { page: true });
+    results.push({ name, outline: page.outline, warnings: found });
+  }
+  return results;
+}
+
+/**
+ * Find + straighten a photo into its PDF against the same photo's PDF without it, interleaved,
+ * `runs` times each after a warm-up.
+ */
+async function benchStraighten(photo: string, runs: number) {
+  const file = await fixture(photo, 'image/jpeg');
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  await imageToLetterPdf(file, { raster });
+  await imageToLetterPdf(file, { raster }, { crop: { mode: 'find' } });
+  const plain: number[] = [];
+  const straightened: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await idle();
+    plain.push(await time(() => imageToLetterPdf(file, { raster })));
+    await idle();
+    straightened.push(await time(() => imageToLetterPdf(file, { raster }, { crop: { mode: 'find' } })));
+  }
+  return { plain, straightened };
+}
+
+Object.assign(window, {
+  vita: { convert, convertPage, bench, scan, assess, canConvert, benchCapture, findPages, benchStraighten },
+});
 document.title = 'ready';

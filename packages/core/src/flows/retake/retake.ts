@@ -9,6 +9,7 @@ import { uploadDocument } from '../../api/upload.js';
 import { messages } from '../../domain/messages.js';
 import { isConvertibleImage } from '../../pdf/convertible.js';
 import type { FileLike } from '../../ports.js';
+import { isQualityFault } from '../../quality/warnings.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import { createStore } from '../../store.js';
 import type { Flow } from '../../store.js';
@@ -67,7 +68,7 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
       store.setState({ status: 'checking', key });
       const warnings = await inspect(picked).catch(() => []);
       if (pick !== picks) return;
-      if (warnings.length > 0) {
+      if (warnings.some(isQualityFault)) {
         store.setState({ status: 'warned', key, file, warnings });
         return;
       }

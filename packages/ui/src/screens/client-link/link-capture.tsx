@@ -13,6 +13,7 @@ import {
   createScanFlow,
   createUploadFlow,
   isPhotoFile,
+  isQualityFault,
   type ApiClient,
   type ClientLinkLanguage,
   type FileLike,
@@ -92,9 +93,20 @@ export interface LinkCaptureOptions {
   language: () => ClientLinkLanguage;
 }
 
+/** What was done to a photo with nothing to answer (its page edges not found: the whole photo used). */
+function Notices({ item, language }: { item: QueuedFile; language: ClientLinkLanguage }) {
+  return item.warnings
+    .filter((warning) => !isQualityFault(warning))
+    .map((warning) => (
+      <span key={warning} className="hint">
+        {clientQualityWarning(language, warning)}
+      </span>
+    ));
+}
+
 /** A file still to be sent whose photo has warnings the client has not answered (Keep anyway or Retake). */
 const awaitsChoice = (item: QueuedFile) =>
-  item.warnings.length > 0 && ['queued', 'converting', 'saving'].includes(item.progress.status);
+  item.warnings.some(isQualityFault) && ['queued', 'converting', 'saving'].includes(item.progress.status);
 
 /** What a queue item's thumbnail is made of: the photo as turned, a scan's first page, or the file itself. */
 function thumbOf(item: QueuedFile, scanFirstPages: WeakMap<object, ThumbSource>): ThumbSource {
@@ -291,8 +303,9 @@ export function RowQueue({
               label={clientCaptureText(language, 'preview', { name })}
             />
             <span className="link-file__name">{name}</span>
+            <Notices item={item} language={language} />
             {choose ? (
-              item.warnings.map((warning) => (
+              item.warnings.filter(isQualityFault).map((warning) => (
                 <span key={warning} className="queue__warning">
                   {clientQualityWarning(language, warning)}
                 </span>

@@ -11,10 +11,11 @@ import type { PhotoTools } from './lazy-converter';
 export function createBrowserConverter(logger: Logger): PhotoTools {
   const raster = createWorkerRaster();
   return {
-    convert: createImageConverter({ raster, logger }),
-    inspect: async (file) => (await assessImage(file, { raster })).warnings,
+    // Every photo becomes the page found in it, straightened; the whole photo where none is found.
+    convert: createImageConverter({ raster, logger }, { crop: { mode: 'find' } }),
+    inspect: async (file) => (await assessImage(file, { raster }, { page: true })).warnings,
     canUse: (file) => canConvertImage(file, { raster }),
-    buildScan: (pages, name) => imagesToLetterPdf(pages, { raster }, { name }),
+    buildScan: (pages, name) => imagesToLetterPdf(pages, { raster }, { name, crop: { mode: 'find' } }),
     dispose: () => raster.dispose(),
   };
 }

@@ -3,6 +3,7 @@ import {
   filesUploadedMessage,
   formatMegabytes,
   isPhotoFile,
+  isQualityFault,
   messages,
   qualityWarningMessage,
 } from '@vita-docs/core';
@@ -195,7 +196,7 @@ function QueueItem({ item, status, flow }: QueueItemProps) {
       {(item.warnings.length > 0 || item.notice) && (
         <ul className="queue__notes">
           {item.warnings.map((warning) => (
-            <li key={warning} className="queue__warning">
+            <li key={warning} className={isQualityFault(warning) ? 'queue__warning' : 'hint'}>
               {qualityWarningMessage(warning)}
             </li>
           ))}
@@ -222,7 +223,7 @@ function QueueItemActions({
   const send = (event: UploadEvent) => void flow.send(event);
   return (
     <div className="queue__actions">
-      {item.warnings.length > 0 && (
+      {item.warnings.some(isQualityFault) && (
         <>
           <FilePicker
             label="Retake"
