@@ -5,11 +5,27 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core/contract';
+import {
+  CLIENT_LINK_TEXTS,
+  clientLinkText,
+  documentFileName,
+  fillPlaces,
+  LINK_MAX_FILES,
+  maskEmail,
+  VOLUNTEER_DONE_MAIL,
+} from '@vita-docs/core/contract';
 import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import { sealingPair } from '../auth/journal-keys.js';
 import { consentForClients } from '../client-links/consent.js';
+import {
+  CONSENT_CATEGORY,
+  consentRecordPdf,
+  fileConsentRecord,
+  knownTimeZone,
+  signedDay,
+} from '../client-links/consent-record.js';
+import { programmeName, whoAsks } from '../client-links/programme.js';
 import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
@@ -25,12 +41,13 @@ import {
   linkState,
   linkUploader,
   MAX_WRONG_TOTAL,
+  forgetConsent,
   recordConsent,
   setAnswer,
   settleWrongTry,
   type LinkRow,
 } from '../client-links/links.js';
-import { hasDocType } from '../clients/clients.js';
+import { ensureDocType, hasDocType } from '../clients/clients.js';
 import type { ClientRow } from '../clients/clients.js';
 import {
   deleteDocumentRows,
@@ -50,6 +67,8 @@ import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../stor
 import { LINK_SECONDS } from '../storage/types.js';
 
 const EN = CLIENT_LINK_TEXTS.en;
+/** Where the checklist's last row, `Something else`, files what the client adds. */
+const OTHER = 'Other';
 /** The link session's cookie reaches only the link session's own API. */
 const LINK_COOKIE_PATH = '/api/link/session';
 const cookieName = (secure: boolean) => (secure ? '__Secure-vita_link' : 'vita_link');
@@ -69,6 +88,19 @@ async function limitIp(db: Db, request: FastifyRequest, what: keyof typeof LINK_
 /** The open request a token belongs to; 410 (the same words) for an unknown, closed or expired one. */
 function openLinkByToken(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
   return openLink(db, 'token_hash', sha256(token));
+}
+
+/** The request a token belongs to, open or not; 410 for an unknown token (or a deleted client). */
+async function knownLink(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
+  const link = await db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  const client =
+    link && (await db.selectFrom('clients').selectAll().where('id', '=', link.client_id).executeTakeFirst());
+  if (!link || !client) throw linkGone();
+  return { link, client };
 }
 
 /** The open request found by `column`, with its client; 410 for none, a closed or an expired one. */
@@ -147,7 +179,20 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkOpen', async ({ body, request }) => {
     await limitIp(db, request, 'open');
-    const { link, client } = await openLinkByToken(db, body.token);
+    const known = await knownLink(db, body.token);
+    const who = await whoAsks(db, known.link, known.client);
+    // A link that ended says how: `done` thanks the client again (their documents arrived), anything
+    // else is the expired text. Only the token's holder learns it, and nothing about the client.
+    const ended = linkState(known.link);
+    if (ended !== 'open')
+      return {
+        state: ended === 'done' ? ('done' as const) : ('expired' as const),
+        language: known.link.language,
+        ...who,
+        codeSentTo: null,
+        needsPin: false,
+      };
+    const { link, client } = known;
     if (!link.opened_at) {
       await db
         .updateTable('client_links')
@@ -161,7 +206,6 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
         ip: request.ip,
       });
     }
-    const texts = CLIENT_LINK_TEXTS[link.language];
     const codeLive = link.code_expires_at !== null && link.code_expires_at > new Date();
     if (client.email && (body.resend || !codeLive)) {
       if (!(await hitRateLimit(db, `link-code:${link.id}`, CODES_PER_HOUR, 3600)))
@@ -178,8 +222,8 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
       // Never the code in the subject: it shows on lock screens.
       const sent = await services.mailer.send({
         to: client.email,
-        subject: texts.codeSubject,
-        text: texts.codeBody.replace('{code}', code),
+        subject: clientLinkText(link.language, 'codeSubject', who),
+        text: clientLinkText(link.language, 'codeBody', { ...who, code }),
       });
       await audit(db, {
         actor: linkUploader(link.id),
@@ -190,7 +234,9 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
       });
     }
     return {
+      state: 'open' as const,
       language: link.language,
+      ...who,
       codeSentTo: client.email ? maskEmail(client.email) : null,
       needsPin: client.pin_hash !== null,
     };
@@ -316,28 +362,33 @@ function linkChecklistRoute(app: FastifyInstance, services: Services): void {
       .selectAll()
       .where('link_id', '=', link.id)
       .execute();
+    const row = (docType: string) => ({
+      docType,
+      files: files
+        .filter((f) => f.doc_type === docType)
+        .map((f) => ({
+          key: f.key,
+          filename: f.filename,
+          size: Number(f.size),
+          contentType: f.content_type,
+        })),
+    });
     return {
       firstName: client.first_name,
+      ...(await whoAsks(db, link, client)),
       message: link.message,
       language: link.language,
       consented: link.consent_version !== null,
       consent: await consentForClients(db),
       expiresAt: link.expires_at.toISOString(),
-      rows: link.categories.map((docType) => {
-        const answer = answers.find((a) => a.doc_type === docType);
-        return {
-          docType,
-          files: files
-            .filter((f) => f.doc_type === docType)
-            .map((f) => ({
-              key: f.key,
-              filename: f.filename,
-              size: Number(f.size),
-              contentType: f.content_type,
-            })),
-          missing: answer ? { note: answer.note } : null,
-        };
-      }),
+      rows: [
+        ...link.categories.map((docType) => {
+          const answer = answers.find((a) => a.doc_type === docType);
+          return { ...row(docType), missing: answer ? { note: answer.note } : null };
+        }),
+        // `Something else`: any other document, into `Other` (unless that was asked for by name).
+        ...(link.categories.includes(OTHER) ? [] : [{ ...row(OTHER), missing: null, extra: true }]),
+      ],
     };
   });
 }
@@ -349,20 +400,47 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
     const { link, client } = await linkWriteSession(services, request);
     // What the page says it showed is not evidence alone: it must be the text served now (an admin may
     // have changed it since the page loaded), and that is the version recorded.
-    const { version } = await consentForClients(db);
+    const { version, ...statement } = await consentForClients(db);
     if (body.version !== version)
       throw badRequest(
         'The statement has changed since this page opened. Reload the page and read it again.',
       );
     const language = body.language ?? link.language;
-    // Ticked again (another session, a retry): recorded once.
+    const name = body.name.trim().replace(/\s+/g, ' ');
+    if (!name) throw badRequest(CLIENT_LINK_TEXTS[language].signName);
+    // Signed again (another session, a retry): recorded once.
     if (!(await recordConsent(db, link.id, version))) return { ok: true as const };
+    const at = new Date();
+    const timeZone = knownTimeZone(body.timeZone);
+    const who = await whoAsks(db, link, client);
+    const bytes = await consentRecordPdf({
+      language,
+      ...who,
+      statement: statement[language],
+      name,
+      at,
+      timeZone,
+      address: request.ip,
+      browser: (request.headers['user-agent'] ?? '').slice(0, 300) || '-',
+      link: `/u (request link ${link.id})`,
+    });
+    const key = await fileConsentRecord(services, {
+      clientId: client.id,
+      uploadedBy: linkUploader(link.id),
+      filename: `Consent ${signedDay(at, timeZone)}.pdf`,
+      bytes,
+    }).catch(async (error: unknown) => {
+      // No record, no consent: the client signs again.
+      await forgetConsent(db, link.id);
+      throw error;
+    });
     await audit(db, {
       actor: linkUploader(link.id),
       action: 'link.consent',
       clientId: client.id,
+      keys: [key],
       ip: request.ip,
-      detail: `consent text version ${version} (${language})`,
+      detail: `signed "${name}", consent text version ${version} (${language}), filed in ${CONSENT_CATEGORY}`,
     });
     return { ok: true as const };
   });
@@ -411,11 +489,14 @@ function linkDoneRoute(app: FastifyInstance, services: Services): void {
       : undefined;
     if (owner) {
       // The client's first name and last initial only: no other personal data in a mail.
-      const who = `${client.first_name} ${client.last_name.slice(0, 1)}.`;
+      const values = {
+        client: `${client.first_name} ${client.last_name.slice(0, 1)}.`,
+        programme: await programmeName(db),
+      };
       await services.mailer.send({
         to: owner.email,
-        subject: `${who} sent documents`,
-        text: `${who} sent documents.\n\nOpen the client's documents page in VITA Documents to see them.`,
+        subject: fillPlaces(VOLUNTEER_DONE_MAIL.subject, values),
+        text: fillPlaces(VOLUNTEER_DONE_MAIL.text, values),
       });
     }
     return { ok: true as const };
@@ -437,10 +518,14 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
 async function reserveLinkUpload(db: Db, link: LinkRow, reservation: Reservation): Promise<string> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('client_links').select('id').where('id', '=', link.id).forUpdate().execute();
+    // The signed consent record the server filed is not one of the client's files.
     const { n } = await trx
       .selectFrom('documents')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('uploaded_by', '=', reservation.uploadedBy)
+      .where((eb) =>
+        eb.not(eb.and([eb('doc_type', '=', CONSENT_CATEGORY), eb('filename', 'like', 'Consent %.pdf')])),
+      )
       .executeTakeFirstOrThrow();
     if (n >= LINK_MAX_FILES)
       throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);
@@ -454,9 +539,15 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'linkPresign', async ({ body, request }) => {
     const { link, client } = await linkWriteSession(services, request);
     if (!link.consent_version) throw forbidden('Please agree to the statement first.');
-    if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
-    // A category the volunteer removed since the request takes nothing more.
-    if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
+    if (body.docType === OTHER && !link.categories.includes(OTHER)) {
+      // `Something else`: the client's `Other` category, added if the client has none.
+      await ensureDocType(db, client.id, OTHER);
+    } else {
+      if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+      // A category the volunteer removed since the request takes nothing more.
+      if (!(await hasDocType(db, client.id, body.docType)))
+        throw forbidden('That document was not requested.');
+    }
     if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
     const maxBytes = services.config.maxUploadBytes;
     if (body.size > maxBytes) throw tooLarge(maxBytes);

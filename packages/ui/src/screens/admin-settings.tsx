@@ -13,6 +13,7 @@ import { useServices } from '../app/services';
 import { SaveStatus } from '../components/save-status';
 import { AdminOnly } from '../components/admin-only';
 import { ConsentTextForm } from './admin-consent-text';
+import { ProgrammeNameForm } from './admin-programme-name';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
 import { Loading, Page } from '../components/page';
 import { useLoadedFlow } from '../hooks/use-flow';
@@ -92,6 +93,7 @@ function RetentionForm() {
         <SaveStatus outcome={form.outcome} />
       </form>
       <PasskeyPolicyForm />
+      <ProgrammeNameForm />
       <ConsentTextForm />
     </Page>
   );
