@@ -141,6 +141,7 @@ export {
   PROGRAMME_NAME_DEFAULT,
   VOLUNTEER_DONE_MAIL,
 } from './client-link/texts.js';
+export { CATEGORY_HINTS, categoryHint } from './client-link/category-hints.js';
 export type { ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
 export { CLIENT_LINK_LANGUAGES } from './client-link/languages.js';
 export type { ClientLinkLanguage } from './client-link/languages.js';
