@@ -36,10 +36,9 @@ for (const language of ['en', 'es'] as const satisfies readonly ClientLinkLangua
       const url = await requestLink(api, clientId, language);
       const client = await app.visit();
       const page = client.page;
-      await page.goto(url);
-      await page.getByLabel(t.codeLabel).waitFor();
-      await checkClientScreen(page, `client-code-${language}`);
-      await proveWithCode(app, client, url, email, language);
+      await proveWithCode(app, client, url, email, language, () =>
+        checkClientScreen(page, `client-code-${language}`),
+      );
       await page.getByRole('checkbox', { name: t.consentAgree }).waitFor();
       await checkClientScreen(page, `client-consent-${language}`);
       await page.getByLabel(t.signName).fill('Rosa Diaz');

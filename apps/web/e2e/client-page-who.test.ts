@@ -64,11 +64,11 @@ test.describe('the client page and its mails name the programme and the voluntee
 
       const client = await app.visit();
       const page = client.page;
-      await page.goto(url);
       // The code screen: the programme is the heading, the volunteer under it.
-      await seeHeading(page, PROGRAMME);
-      await page.getByText(ASKED[language], { exact: true }).waitFor();
-      await proveWithCode(app, client, url, email, language);
+      await proveWithCode(app, client, url, email, language, async () => {
+        await seeHeading(page, PROGRAMME);
+        await page.getByText(ASKED[language], { exact: true }).waitFor();
+      });
       const code = (await mails()).at(-1);
       expect(code?.subject.startsWith(`${PROGRAMME}: `)).toBe(true);
       expect(code?.text).toContain(ASKED[language]);

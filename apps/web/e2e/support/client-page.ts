@@ -27,18 +27,23 @@ export const linkRow = (page: Page, docType: string) =>
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { level: 2, name: docType, exact: true }) });
 
-/** The client opens the link and enters the code mailed to `to`; the consent step is next. */
+/**
+ * The client opens the link and enters the code mailed to `to`; the consent step is next. `onCodeScreen`
+ * looks at the code screen first.
+ */
 export async function proveWithCode(
   app: TestApp,
   client: Visitor,
   url: string,
   to: string,
   language: ClientLinkLanguage,
+  onCodeScreen?: () => Promise<void>,
 ): Promise<void> {
   const t = CLIENT_LINK_TEXTS[language];
   const after = Date.now() - 1000;
   await client.page.goto(url);
   await client.page.getByLabel(t.codeLabel).waitFor();
+  await onCodeScreen?.();
   const code = await app.server.latestCode(to, { after });
   await client.page.getByLabel(t.codeLabel).fill(code);
   await client.page.getByRole('button', { name: t.continue }).click();

@@ -328,7 +328,6 @@ function Checklist({
   ports: CapturePorts;
 }) {
   const { checklist, language } = state;
-  const t = CLIENT_LINK_TEXTS[language];
   const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
   const loadNow = useRef(load);
   loadNow.current = load;
@@ -386,20 +385,30 @@ function Checklist({
         </p>
       )}
       {capture && module && <module.ScanHost capture={capture} language={language} />}
-      {state.confirming ? (
-        <StillMissing flow={flow} language={language} />
-      ) : (
-        <div className="actions">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={state.busy}
-            onClick={() => void flow.send({ type: 'finish' })}
-          >
-            {t.done}
-          </button>
-        </div>
-      )}
+      <FinishBar flow={flow} state={state} />
+    </div>
+  );
+}
+
+/** `I'm done`, or the question it asks while a requested row is neither added nor answered. */
+function FinishBar({
+  flow,
+  state,
+}: {
+  flow: ClientLinkFlow;
+  state: Extract<ClientLinkState, { status: 'checklist' }>;
+}) {
+  if (state.confirming) return <StillMissing flow={flow} language={state.language} />;
+  return (
+    <div className="actions">
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={state.busy}
+        onClick={() => void flow.send({ type: 'finish' })}
+      >
+        {CLIENT_LINK_TEXTS[state.language].done}
+      </button>
     </div>
   );
 }
