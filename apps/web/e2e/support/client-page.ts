@@ -50,7 +50,7 @@ export async function proveWithCode(
 }
 
 /** What a phone needs of a client screen, measured in the page as it is drawn. */
-export async function phoneProblems(page: Page): Promise<string[]> {
+async function phoneProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const name = (el: Element) =>

@@ -108,7 +108,7 @@ function phoneTimeZone(): string | undefined {
 }
 
 /** Requested rows with neither a file nor `I don't have this` (the `Something else` row is not requested). */
-export function rowsStillMissing(checklist: LinkChecklist): string[] {
+function rowsStillMissing(checklist: LinkChecklist): string[] {
   return checklist.rows
     .filter((row) => !row.extra && row.files.length === 0 && !row.missing)
     .map((row) => row.docType);
