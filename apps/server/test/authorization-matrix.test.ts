@@ -184,6 +184,11 @@ const MATRIX: Record<EndpointName, Row> = {
   ],
   getConsentText: [() => ['GET', '/api/admin/consent-text'], ADMIN_ONLY(200)],
   setConsentText: [() => ['POST', '/api/admin/consent-text', { en: '', es: '' }], ADMIN_ONLY(200)],
+  getProgrammeName: [() => ['GET', '/api/admin/programme-name'], ADMIN_ONLY(200)],
+  setProgrammeName: [
+    () => ['POST', '/api/admin/programme-name', { name: 'VITA Documents' }],
+    ADMIN_ONLY(200),
+  ],
   // Like its documents: the client's volunteer and admins may ask a client for documents (client-links.test.ts).
   createClientLink: [
     (w) => ['POST', `/api/clients/${w.clientId}/link`, { categories: ['13614-C'] }],
@@ -196,7 +201,10 @@ const MATRIX: Record<EndpointName, Row> = {
   linkOpen: [() => ['POST', '/api/link/open', { token: 'A'.repeat(43) }], PUBLIC(410)],
   linkVerify: [() => ['POST', '/api/link/verify', { token: 'A'.repeat(43), code: '123456' }], PUBLIC(410)],
   linkChecklist: [() => ['GET', '/api/link/session/checklist'], PUBLIC(401)],
-  linkConsent: [() => ['POST', '/api/link/session/consent', { version: '2026-1' }], PUBLIC(401)],
+  linkConsent: [
+    () => ['POST', '/api/link/session/consent', { version: '2026-1', name: 'Cli Ent' }],
+    PUBLIC(401),
+  ],
   linkPresign: [
     () => [
       'POST',

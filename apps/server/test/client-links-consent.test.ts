@@ -73,7 +73,9 @@ describe('the consent statement of request links', () => {
       es: '',
       version: 2,
     });
-    expect((await before.phone.post('/api/link/session/consent', { version: '1' })).status).toBe(400);
+    expect(
+      (await before.phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' })).status,
+    ).toBe(400);
 
     const { phone, clientId } = await linkSession();
     const { consent } = (await phone.get('/api/link/session/checklist')).body;
@@ -83,10 +85,13 @@ describe('the consent statement of request links', () => {
       en: 'Site 12 volunteers will see your documents. They are deleted in May.',
       es: CLIENT_LINK_TEXTS.es.consent,
     });
-    expect((await phone.post('/api/link/session/consent', { version: '2', language: 'es' })).status).toBe(
-      200,
-    );
-    expect(await consentAudit(clientId)).toEqual(['consent text version 2 (es)']);
+    expect(
+      (await phone.post('/api/link/session/consent', { version: '2', name: 'Cli Ent', language: 'es' }))
+        .status,
+    ).toBe(200);
+    expect(await consentAudit(clientId)).toEqual([
+      'signed "Cli Ent", consent text version 2 (es), filed in Digital Consent Form',
+    ]);
 
     // Saving the same texts again is no change; a new Spanish text is.
     const same = await people.admin.post('/api/admin/consent-text', {

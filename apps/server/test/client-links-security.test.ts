@@ -75,7 +75,9 @@ describe('client request links under attack', () => {
     const code = await openFor(token, email);
     const phone = await app.agent().prime();
     expect((await phone.post('/api/link/verify', { token, code })).status).toBe(200);
-    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' })).status).toBe(
+      200,
+    );
     return phone;
   }
 
@@ -139,6 +141,8 @@ describe('client request links under attack', () => {
       .selectFrom('documents')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('uploaded_by', '=', `link:${id}`)
+      // The signed consent record is the server's, not one of the client's files.
+      .where('doc_type', '!=', 'Digital Consent Form')
       .executeTakeFirstOrThrow();
     expect(n).toBe(LINK_MAX_FILES);
   }, 90_000);
@@ -219,7 +223,7 @@ describe('client request links under attack', () => {
     expect((await phone.post('/api/link/verify', { token, code })).status).toBe(400);
     const fresh = await app.latestCode(email, since);
     expect((await phone.post('/api/link/verify', { token, code: fresh })).status).toBe(200);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     const bytes = pdfBytes();
     const signed = await presign(phone, bytes);
     const put = await fetch(signed.body.url as string, {
@@ -229,21 +233,26 @@ describe('client request links under attack', () => {
     });
     expect(put.ok).toBe(true);
     // No Complete: the store recorded the upload as its bytes arrived, as the link's, with the address
-    // it came from (as the link's other entries have it).
+    // it came from (as the link's other entries have it), after the signed consent record, which the
+    // server filed as the link's too.
+    const record = await app.server.services.db
+      .selectFrom('documents')
+      .select('key')
+      .where('client_id', '=', clientId)
+      .where('doc_type', '=', 'Digital Consent Form')
+      .executeTakeFirstOrThrow();
     const entries = await auditOf(clientId);
     const uploads = entries.filter((e) => e.action === 'doc.upload');
     const opened = entries.find((e) => e.action === 'link.consent' || e.action === 'link.verify');
     expect(opened?.ip).toBeTruthy();
+    const actor = `link:${await linkId(token)}`;
     expect(uploads).toEqual([
-      expect.objectContaining({
-        actor: `link:${await linkId(token)}`,
-        keys: [signed.body.key],
-        ip: opened?.ip,
-      }),
+      expect.objectContaining({ actor, keys: [record.key] }),
+      expect.objectContaining({ actor, keys: [signed.body.key], ip: opened?.ip }),
     ]);
-    expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient).toEqual([
-      signed.body.key,
-    ]);
+    expect((await people.volA.get(`/api/clients/${clientId}/link`)).body.fromClient.sort()).toEqual(
+      [record.key, signed.body.key].sort(),
+    );
   });
 
   /** A request with a `Host` header of the caller's choosing (fetch does not let one set it). */
@@ -419,7 +428,9 @@ describe('client request links under attack', () => {
       const answer = { docType: 'Banking Info', missing: true, note: 'none' };
       expect((await phone.post('/api/link/session/answer', answer)).status).toBe(200);
     }
-    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' })).status).toBe(
+      200,
+    );
     const count = async (action: string) =>
       (await auditOf(clientId)).filter((e) => e.action === action).length;
     expect([await count('link.upload'), await count('link.missing'), await count('link.consent')]).toEqual([

@@ -93,7 +93,9 @@ describe('client document requests', () => {
     const ok = await post({ categories: ['13614-C'], language: 'es' });
     expect(ok.body.days).toBe(7);
     const mail = (await app.outbox()).at(-1);
-    expect(mail?.subject).toBe(CLIENT_LINK_TEXTS.es.mailSubject);
+    // Signed with the programme and the volunteer who asked.
+    expect(mail?.subject).toBe('VITA Documents: Por favor agregue sus documentos de impuestos');
+    expect(mail?.text).toContain('Test, de VITA Documents, le pide que agregue algunos documentos');
   });
 
   it('lets another volunteer neither request nor see (403), and a missing client is 404', async () => {
@@ -138,11 +140,17 @@ describe('client document requests', () => {
     const since = (await app.outbox()).length;
     const open = await phone.post('/api/link/open', { token });
     expect(open.body).toEqual({
+      state: 'open',
       language: 'en',
+      programme: 'VITA Documents',
+      volunteer: 'Test',
       codeSentTo: `${email.slice(0, 1)}•••@example.org`,
       needsPin: false,
     });
     const code = await app.latestCode(email, since);
+    const codeMail = (await app.outbox()).filter((m) => m.to === email).at(-1);
+    expect(codeMail?.subject).toBe('VITA Documents: Your code for your tax documents');
+    expect(codeMail?.text).toContain('Test from VITA Documents asked for your tax documents.');
     // Without the code the token alone opens nothing.
     expect((await phone.post('/api/link/verify', { token })).status).toBe(400);
     const verify = await phone.post('/api/link/verify', { token, code });
@@ -210,9 +218,13 @@ describe('client document requests', () => {
     // Before consent nothing is uploaded.
     expect((await linkUpload(phone, '13614-C')).status).toBe(403);
     // Consent to a text the server does not serve (an old page, or made up) is not recorded.
-    expect((await phone.post('/api/link/session/consent', { version: '1999-1' })).status).toBe(400);
+    expect(
+      (await phone.post('/api/link/session/consent', { version: '1999-1', name: 'Cli Ent' })).status,
+    ).toBe(400);
     expect((await linkUpload(phone, '13614-C')).status).toBe(403);
-    expect((await phone.post('/api/link/session/consent', { version: '1' })).status).toBe(200);
+    expect((await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' })).status).toBe(
+      200,
+    );
     const ok = await linkUpload(phone, '13614-C');
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.file.key).toMatch(new RegExp(`^${clientId}/`));
@@ -232,6 +244,8 @@ describe('client document requests', () => {
     const list = await phone.get('/api/link/session/checklist');
     expect(list.body.rows).toEqual([
       { docType: '13614-C', files: [expect.objectContaining({ key: ok.body.file.key })], missing: null },
+      // `Something else`: anything else the client adds goes to Other.
+      { docType: 'Other', files: [], missing: null, extra: true },
     ]);
     // The staff API is not reachable with a link session.
     expect((await phone.get(`/api/docs/list/${clientId}?docType=13614-C`)).status).toBe(401);
@@ -252,7 +266,7 @@ describe('client document requests', () => {
   it('refuses files above the size limit and more than 100 files per request', async () => {
     const { token, email } = await requested(['13614-C']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     const big = await phone.post('/api/link/session/presign', {
       docType: '13614-C',
       filename: 'big.pdf',
@@ -304,7 +318,7 @@ describe('client document requests', () => {
   it('records "I don\'t have this", and Done mails the volunteer and shows New from clients', async () => {
     const { token, email, clientId } = await requested(['13614-C', 'Banking Info']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     expect((await linkUpload(phone, '13614-C')).status).toBe(200);
     expect(
       (
@@ -320,14 +334,15 @@ describe('client document requests', () => {
     );
     expect((await phone.post('/api/link/session/done')).status).toBe(200);
     const mail = (await app.outbox()).filter((m) => m.to === 'vola@example.org').at(-1);
-    expect(mail?.subject).toBe('Cli E. sent documents');
+    expect(mail?.subject).toBe('VITA Documents: Cli E. sent documents');
     expect(mail?.text).not.toContain(email);
     expect((await people.volA.get('/api/client-links/new')).body.items).toContainEqual(
       expect.objectContaining({ clientId, firstName: 'Cli' }),
     );
     const status = (await people.volA.get(`/api/clients/${clientId}/link`)).body;
     expect(status.request).toMatchObject({ state: 'done', filesIn: 1 });
-    expect(status.fromClient).toHaveLength(1);
+    // The upload and the signed consent record, both marked From client.
+    expect(status.fromClient).toHaveLength(2);
     expect(status.answers).toEqual([
       expect.objectContaining({ docType: 'Banking Info', note: 'No bank account' }),
     ]);
@@ -339,7 +354,17 @@ describe('client document requests', () => {
     ).not.toContain(clientId);
     // After Done the link session and the link are closed.
     expect((await phone.get('/api/link/session/checklist')).status).toBe(401);
-    expect((await (await app.agent().prime()).post('/api/link/open', { token })).body.error).toBe(EN.expired);
+    // Opened again, the link says the documents were sent (and mails no code).
+    const mailsBefore = (await app.outbox()).length;
+    expect((await (await app.agent().prime()).post('/api/link/open', { token })).body).toEqual({
+      state: 'done',
+      language: 'en',
+      programme: 'VITA Documents',
+      volunteer: 'Test',
+      codeSentTo: null,
+      needsPin: false,
+    });
+    expect(await app.outbox()).toHaveLength(mailsBefore);
     const actions = (
       await db().selectFrom('audit_log').select('action').where('client_id', '=', clientId).execute()
     ).map((r) => r.action);
@@ -362,15 +387,27 @@ describe('client document requests', () => {
     expect((await people.volA.del(`/api/clients/${revoked.clientId}/link`)).status).toBe(200);
     const after = await phone.get('/api/link/session/checklist');
     expect(after.status).toBe(401);
+    // Opened again, a revoked link says it expired, naming who asked and nothing about the client.
     const reopen = await (await app.agent().prime()).post('/api/link/open', { token: revoked.token });
-    expect(reopen.status).toBe(410);
-    expect(reopen.body).toEqual({ error: EN.expired, code: 'link_expired' });
+    expect(reopen.status).toBe(200);
+    expect(reopen.body).toEqual({
+      state: 'expired',
+      language: 'en',
+      programme: 'VITA Documents',
+      volunteer: 'Test',
+      codeSentTo: null,
+      needsPin: false,
+    });
+    // A token nobody issued: the expired text, nothing more.
+    const unknown = await (await app.agent().prime()).post('/api/link/open', { token: 'C'.repeat(43) });
+    expect(unknown.status).toBe(410);
+    expect(unknown.body).toEqual({ error: EN.expired, code: 'link_expired' });
 
     const replaced = await requested(['13614-C']);
     await people.volA.post(`/api/clients/${replaced.clientId}/link`, { categories: ['13614-C'] });
-    expect((await (await app.agent().prime()).post('/api/link/open', { token: replaced.token })).status).toBe(
-      410,
-    );
+    expect(
+      (await (await app.agent().prime()).post('/api/link/open', { token: replaced.token })).body.state,
+    ).toBe('expired');
 
     const expired = await requested(['13614-C']);
     const expiredPhone = await linkSessionFor(expired.token, expired.email);
@@ -379,8 +416,8 @@ describe('client document requests', () => {
     );
     expect((await expiredPhone.get('/api/link/session/checklist')).status).toBe(410);
     expect(
-      (await (await app.agent().prime()).post('/api/link/open', { token: expired.token })).body.error,
-    ).toBe(EN.expired);
+      (await (await app.agent().prime()).post('/api/link/open', { token: expired.token })).body.state,
+    ).toBe('expired');
 
     const deleted = await requested(['13614-C']);
     const deletedPhone = await linkSessionFor(deleted.token, deleted.email);
@@ -410,7 +447,9 @@ describe('client document requests', () => {
       const closed = await staff.admin.post('/api/admin/season/close', { confirm: `CLOSE SEASON ${year}` });
       expect(closed.status, JSON.stringify(closed.body)).toBe(200);
       expect((await phone.get('/api/link/session/checklist')).status).toBe(401);
-      expect((await (await seasonal.agent().prime()).post('/api/link/open', { token })).status).toBe(410);
+      expect((await (await seasonal.agent().prime()).post('/api/link/open', { token })).body.state).toBe(
+        'expired',
+      );
     } finally {
       await seasonal.close();
     }
@@ -468,7 +507,9 @@ describe('client document requests', () => {
       );
     const reminders = async () =>
       (await app.outbox()).filter(
-        (m) => m.subject === EN.reminderSubject && [open.email, done.email, revoked.email].includes(m.to),
+        (m) =>
+          m.subject === 'VITA Documents: Reminder: please add your tax documents' &&
+          [open.email, done.email, revoked.email].includes(m.to),
       );
     const mailer = app.server.services.mailer;
     expect(await remindAndExpire(db(), mailer)).toBe(0);
@@ -477,6 +518,7 @@ describe('client document requests', () => {
     const sent = await Promise.all([remindAndExpire(db(), mailer), remindAndExpire(db(), mailer)]);
     expect(sent[0] + sent[1]).toBe(1);
     expect((await reminders()).map((m) => m.to)).toEqual([open.email]);
+    expect((await reminders())[0]?.text).toContain('Test from VITA Documents is still waiting');
     expect(await remindAndExpire(db(), mailer)).toBe(0);
     await age(6);
     expect(await remindAndExpire(db(), mailer)).toBe(1);
@@ -504,7 +546,7 @@ describe('client document requests', () => {
     const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: [docType] });
     const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     expect((await linkUpload(phone, docType, 'first.pdf', pdfBytes())).status).toBe(200);
     const gone = await people.volA.del(
       `/api/clients/${clientId}/docs/types?docType=${encodeURIComponent(docType)}`,
@@ -515,7 +557,7 @@ describe('client document requests', () => {
   it('stores nothing through an upload URL handed out before the link was revoked', async () => {
     const { token, email, clientId } = await requested(['13614-C']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     const bytes = pdfBytes();
     const presign = await phone.post('/api/link/session/presign', {
       docType: '13614-C',
@@ -540,7 +582,7 @@ describe('client document requests', () => {
   it("stores nothing through an upload URL handed out before I'm done", async () => {
     const { token, email, clientId } = await requested(['13614-C']);
     const phone = await linkSessionFor(token, email);
-    await phone.post('/api/link/session/consent', { version: '1' });
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
     const bytes = pdfBytes();
     const presign = await phone.post('/api/link/session/presign', {
       docType: '13614-C',
@@ -560,8 +602,9 @@ describe('client document requests', () => {
     expect((await phone.post('/api/link/session/complete', { key: presign.body.key })).status).toBe(401);
     const listed = await people.volA.get(`/api/docs/list/${clientId}?docType=13614-C`);
     expect(listed.body.items).toEqual([]);
+    // Only the signed consent record the server filed: nothing of the upload.
     expect(
-      await db().selectFrom('documents').select('key').where('client_id', '=', clientId).execute(),
-    ).toEqual([]);
+      await db().selectFrom('documents').select('doc_type').where('client_id', '=', clientId).execute(),
+    ).toEqual([{ doc_type: 'Digital Consent Form' }]);
   });
 });

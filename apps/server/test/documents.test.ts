@@ -524,7 +524,7 @@ describe.each(STORES)('documents index (%s store)', (storeKind) => {
       expect((await phone.post('/api/link/open', { token: link.token })).status).toBe(200);
       const code = await app.latestCode(link.email, since);
       expect((await phone.post('/api/link/verify', { token: link.token, code })).status).toBe(200);
-      await phone.post('/api/link/session/consent', { version: '1' });
+      await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
       const linkPresign = await phone.post('/api/link/session/presign', declaration);
       expect((await put(linkPresign.body.url, linkPresign.body.headers)).status).toBe(200);
       expect(await list(link.clientId, '13614-C')).toEqual([]);

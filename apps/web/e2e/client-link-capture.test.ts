@@ -27,6 +27,7 @@ async function openInSpanish(app: TestApp, client: Visitor, url: string): Promis
   const code = await app.server.latestCode(DORA, { after });
   await client.page.getByLabel('Código de 6 dígitos').fill(code);
   await client.page.getByRole('button', { name: 'Continuar' }).click();
+  await client.page.getByLabel('Escriba su nombre completo para firmar').fill('Dora Client');
   await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
   await client.page.getByRole('button', { name: 'Continuar' }).click();
   await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');

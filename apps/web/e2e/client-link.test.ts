@@ -21,6 +21,7 @@ const DORA = 'dora.client@client.example.org';
 /** In the order of the client's category list. */
 const ASKED = ['13614-C', 'License/Other Identification', 'Banking Info'];
 const EXPIRED = 'This link has expired. Ask your volunteer for a new one.';
+const EXPIRED_PAGE = ['VITA Documents', 'Vera from VITA Documents asked for your tax documents.', EXPIRED];
 
 /** The link in the newest request mail to `to`. */
 async function mailedLink(app: TestApp, to: string): Promise<string> {
@@ -92,11 +93,15 @@ test.describe('a client hands in documents through a request link', () => {
   test('the client proves who they are, consents, photographs, scans, answers and is done', async () => {
     const page = client.page;
     await openWithCode(app, client, await mailedLink(app, DORA));
+    await page.getByLabel('Type your full name to sign').fill('Dora Client');
     await page.getByRole('checkbox', { name: 'I agree' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await seeHeading(page, 'Hi Dora, please add these documents');
     await page.getByText('Your W-2 is not needed.').waitFor();
-    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(ASKED);
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual([
+      ...ASKED,
+      'Something else',
+    ]);
 
     // A photo of the intake form: it goes up as a Letter PDF.
     await row(page, '13614-C')
@@ -133,7 +138,7 @@ test.describe('a client hands in documents through a request link', () => {
     await page.getByRole('button', { name: "I'm done" }).click();
     await page.getByText('Thank you. Your volunteer has been told.').waitFor();
     const mail = (await app.server.outbox()).filter((m) => m.to === vera.email).at(-1);
-    expect(mail?.subject).toBe('Dora C. sent documents');
+    expect(mail?.subject).toBe('VITA Documents: Dora C. sent documents');
   });
 
   test('the volunteer sees New from clients, From client, the note, and the ZIP holds both files', async () => {
@@ -246,11 +251,12 @@ test.describe('a request link refuses what it must', () => {
     );
     await client.page.reload();
     await client.page.getByText(EXPIRED).waitFor();
-    expect(await pageWords(client.page)).toEqual([EXPIRED]);
+    // The expired text, and who asked: nothing about the client.
+    expect(await pageWords(client.page)).toEqual(EXPIRED_PAGE);
     const fresh = await app.visit();
     await fresh.page.goto(url);
     await fresh.page.getByText(EXPIRED).waitFor();
-    expect(await pageWords(fresh.page)).toEqual([EXPIRED]);
+    expect(await pageWords(fresh.page)).toEqual(EXPIRED_PAGE);
     await client.close();
     await fresh.close();
   });
@@ -277,6 +283,7 @@ test.describe('a request link refuses what it must', () => {
     const url = await request();
     const client = await app.visit();
     await openWithCode(app, client, url);
+    await client.page.getByLabel('Type your full name to sign').fill('Dora Client');
     await client.page.getByRole('checkbox', { name: 'I agree' }).check();
     await client.page.getByRole('button', { name: 'Continue' }).click();
     await seeHeading(client.page, 'Hi Dora, please add these documents');
@@ -330,6 +337,7 @@ test.describe('a request link refuses what it must', () => {
     await openWithCode(app, client, await request(dana.clientId), dana.email);
     await client.page.getByText('Volunteers of Site 12 see what you add. It is deleted in May.').waitFor();
     expect(await client.page.locator('main').textContent()).not.toContain(CLIENT_LINK_TEXTS.en.consent);
+    await client.page.getByLabel('Type your full name to sign').fill('Dora Client');
     await client.page.getByRole('checkbox', { name: 'I agree' }).check();
     await client.page.getByRole('button', { name: 'Continue' }).click();
     await seeHeading(client.page, 'Hi Dana, please add these documents');

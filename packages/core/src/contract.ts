@@ -130,6 +130,7 @@ export {
   LINK_MESSAGE_MAX,
   LINK_STATES,
   CONSENT_TEXT_MAX,
+  PROGRAMME_NAME_MAX,
 } from './api/link-schemas.js';
 export type {
   ConsentTextStatus,
@@ -140,7 +141,16 @@ export type {
   LinkStatusResponse,
   NewFromClientsResponse,
 } from './api/link-schemas.js';
-export { CLIENT_LINK_TEXTS, clientLinkText, consentStatement, maskEmail } from './client-link/texts.js';
+export {
+  CLIENT_LINK_TEXTS,
+  clientLinkText,
+  consentStatement,
+  fillPlaces,
+  maskEmail,
+  PROGRAMME_NAME_DEFAULT,
+  VOLUNTEER_DONE_MAIL,
+} from './client-link/texts.js';
+export { CATEGORY_HINTS, categoryHint } from './client-link/category-hints.js';
 export type { ClientLinkTextKey, ClientLinkTexts } from './client-link/texts.js';
 export { CLIENT_LINK_LANGUAGES } from './client-link/languages.js';
 export type { ClientLinkLanguage } from './client-link/languages.js';

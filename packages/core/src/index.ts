@@ -231,6 +231,13 @@ export type {
   ConsentTextEvent,
   ConsentTextOutcome,
 } from './flows/consent-text/consent-text.js';
+export { createProgrammeNameFlow } from './flows/programme-name/programme-name.js';
+export type {
+  ProgrammeNameFlow,
+  ProgrammeNameFlowOptions,
+  ProgrammeNameState,
+  ProgrammeNameEvent,
+} from './flows/programme-name/programme-name.js';
 export {
   createLinkRequestFlow,
   canSend as canSendLinkRequest,

@@ -64,6 +64,12 @@ export const consentTextTexts = {
     `Clients tick this before their first upload through a request link. Leave a language empty for the default text (shown greyed). Each change gets a new version; this is version ${version}.`,
 } as const;
 
+export const programmeNameTexts = {
+  title: 'Programme name',
+  label: 'Name',
+  hint: 'Clients see it on their request page and in every mail about a request link.',
+} as const;
+
 /** The body of the "Delete User?" confirm: their clients are kept. */
 export function deleteUserBody(name: string, email: string): string {
   return `${name} (${email}) will lose access. This will not delete the clients they created; they will need reassignment.`;

@@ -11,7 +11,11 @@ import type { ClientRow } from '../clients/clients.js';
 import type { Db } from '../db/database.js';
 import { reserveDocument, type Reservation } from '../documents/documents.js';
 import { HttpError } from '../http/errors.js';
+import { CONSENT_CATEGORY } from './consent-record.js';
 import { CODE_MINUTES, LINK_IDLE_MINUTES, linkGone, linkState, linkUploader, type LinkRow } from './links.js';
+
+/** Where the checklist's last row, `Something else`, files what the client adds. */
+export const OTHER_CATEGORY = 'Other';
 
 /** An open request and its client. */
 export interface OpenLink {
@@ -35,6 +39,19 @@ async function openLink(db: Db, column: 'token_hash' | 'id', value: string): Pro
 /** The open request a token belongs to; 410 (the same words) for an unknown, closed or expired one. */
 export function openLinkByToken(db: Db, token: string): Promise<OpenLink> {
   return openLink(db, 'token_hash', sha256(token));
+}
+
+/** The request a token belongs to, open or not; 410 for an unknown token (or a deleted client). */
+export async function knownLinkByToken(db: Db, token: string): Promise<OpenLink> {
+  const link = await db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  const client =
+    link && (await db.selectFrom('clients').selectAll().where('id', '=', link.client_id).executeTakeFirst());
+  if (!link || !client) throw linkGone();
+  return { link, client };
 }
 
 /**
@@ -127,8 +144,12 @@ export async function openSessionOnce(
   return opened ? token : undefined;
 }
 
-/** The files that came in through the link (stored, in order) and its `I don't have this` answers. */
-export async function checklistOf(db: Db, link: Pick<LinkRow, 'id' | 'client_id'>) {
+/**
+ * The link's checklist rows: each requested category with the files that came in through the link
+ * (stored, in order) and its `I don't have this` answer, then `Something else` (any other document,
+ * filed in {@link OTHER_CATEGORY}) unless that category was asked for by name.
+ */
+export async function checklistRows(db: Db, link: Pick<LinkRow, 'id' | 'client_id' | 'categories'>) {
   const files = await db
     .selectFrom('documents')
     .select(['key', 'filename', 'size', 'content_type', 'doc_type'])
@@ -142,7 +163,26 @@ export async function checklistOf(db: Db, link: Pick<LinkRow, 'id' | 'client_id'
     .selectAll()
     .where('link_id', '=', link.id)
     .execute();
-  return { files, answers };
+  const row = (docType: string) => ({
+    docType,
+    files: files
+      .filter((f) => f.doc_type === docType)
+      .map((f) => ({
+        key: f.key,
+        filename: f.filename,
+        size: Number(f.size),
+        contentType: f.content_type,
+      })),
+  });
+  return [
+    ...link.categories.map((docType) => {
+      const answer = answers.find((a) => a.doc_type === docType);
+      return { ...row(docType), missing: answer ? { note: answer.note } : null };
+    }),
+    ...(link.categories.includes(OTHER_CATEGORY)
+      ? []
+      : [{ ...row(OTHER_CATEGORY), missing: null, extra: true as const }]),
+  ];
 }
 
 /**
@@ -153,10 +193,14 @@ export async function checklistOf(db: Db, link: Pick<LinkRow, 'id' | 'client_id'
 export async function reserveLinkUpload(db: Db, linkId: string, reservation: Reservation): Promise<string> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('client_links').select('id').where('id', '=', linkId).forUpdate().execute();
+    // The signed consent record the server filed is not one of the client's files.
     const { n } = await trx
       .selectFrom('documents')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('uploaded_by', '=', reservation.uploadedBy)
+      .where((eb) =>
+        eb.not(eb.and([eb('doc_type', '=', CONSENT_CATEGORY), eb('filename', 'like', 'Consent %.pdf')])),
+      )
       .executeTakeFirstOrThrow();
     if (n >= LINK_MAX_FILES)
       throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);

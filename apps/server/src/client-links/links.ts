@@ -6,6 +6,7 @@
  */
 import {
   CLIENT_LINK_TEXTS,
+  clientLinkText,
   type ClientLinkLanguage,
   type LinkStatusResponse,
 } from '@vita-docs/core/contract';
@@ -16,6 +17,8 @@ import type { Db } from '../db/database.js';
 import type { ClientLinksTable } from '../db/schema.js';
 import { takeRateLimit } from '../auth/rate-limit.js';
 import { HttpError, tooManyRequests } from '../http/errors.js';
+import { isConsentRecord } from './consent-record.js';
+import { whoAsks } from './programme.js';
 
 export type LinkRow = Selectable<ClientLinksTable>;
 
@@ -214,6 +217,11 @@ export async function recordConsent(db: Db, linkId: string, version: string): Pr
   return row !== undefined;
 }
 
+/** Takes back a consent whose signed record could not be filed. */
+export async function forgetConsent(db: Db, linkId: string): Promise<void> {
+  await db.updateTable('client_links').set({ consent_version: null }).where('id', '=', linkId).execute();
+}
+
 /**
  * Audits a link's completed upload once: a `complete` sent again (a retry, a script) for a file already
  * recorded adds no entry. (The store's own `doc.upload` entry records the bytes arriving.)
@@ -325,7 +333,7 @@ export async function linkStatus(db: Db, clientId: string): Promise<LinkStatusRe
     .executeTakeFirst();
   const fromClient = await db
     .selectFrom('documents')
-    .select(['key', 'uploaded_by'])
+    .select(['key', 'uploaded_by', 'doc_type', 'filename'])
     .where('client_id', '=', clientId)
     .where('state', '=', 'stored')
     .where('uploaded_by', 'like', 'link:%')
@@ -352,7 +360,8 @@ export async function linkStatus(db: Db, clientId: string): Promise<LinkStatusRe
             state === 'open' && newest.locked_until && newest.locked_until > new Date()
               ? newest.locked_until.toISOString()
               : null,
-          filesIn: fromClient.filter((d) => d.uploaded_by === linkUploader(newest.id)).length,
+          filesIn: fromClient.filter((d) => d.uploaded_by === linkUploader(newest.id) && !isConsentRecord(d))
+            .length,
         }
       : null,
     fromClient: fromClient.map((d) => d.key),
@@ -389,26 +398,31 @@ export async function remindAndExpire(db: Db, mailer: LinkMailer): Promise<numbe
     await audit(db, { actor: null, action: 'link.expire', clientId: link.client_id });
   }
   // Day 6 counts as both reminders: a server that was down on day 3 sends one mail, not two.
-  const { rows } = await sql<{ id: string; client_id: string; language: ClientLinkLanguage }>`
+  const { rows } = await sql<{
+    id: string;
+    client_id: string;
+    created_by: string | null;
+    language: ClientLinkLanguage;
+  }>`
     UPDATE client_links SET reminders_sent = CASE WHEN created_at <= now() - interval '6 days' THEN 2 ELSE 1 END
     WHERE closed_at IS NULL AND expires_at > now()
       AND ((reminders_sent = 0 AND created_at <= now() - interval '3 days')
         OR (reminders_sent = 1 AND created_at <= now() - interval '6 days'))
-    RETURNING id, client_id, language`.execute(db);
+    RETURNING id, client_id, created_by, language`.execute(db);
   let sent = 0;
   for (const link of rows) {
     const client = await db
       .selectFrom('clients')
-      .select(['email', 'first_name'])
+      .select(['email', 'first_name', 'created_by'])
       .where('id', '=', link.client_id)
       .executeTakeFirst();
     if (!client?.email) continue;
-    const texts = CLIENT_LINK_TEXTS[link.language];
+    const who = await whoAsks(db, link, client);
     await audit(db, { actor: null, action: 'link.remind', clientId: link.client_id });
     const ok = await mailer.send({
       to: client.email,
-      subject: texts.reminderSubject,
-      text: texts.reminderBody.replace('{firstName}', client.first_name),
+      subject: clientLinkText(link.language, 'reminderSubject', who),
+      text: clientLinkText(link.language, 'reminderBody', { ...who, firstName: client.first_name }),
     });
     if (ok) sent += 1;
   }

@@ -78,6 +78,16 @@ export async function hasDocType(db: Db, clientId: string, docType: string): Pro
   return row !== undefined;
 }
 
+/** Adds the custom category `name` to the client unless it has it already. */
+export async function ensureDocType(db: Db, clientId: string, name: string): Promise<void> {
+  if (await hasDocType(db, clientId, name)) return;
+  await db
+    .insertInto('client_doc_types')
+    .values({ client_id: clientId, name })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 /** Storage prefix of one category of a client, or of the whole client. */
 export function docPrefix(clientId: string, docType?: string): string {
   return docType === undefined ? `${clientId}/` : `${clientId}/${encodeURIComponent(docType)}/`;

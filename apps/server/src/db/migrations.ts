@@ -401,6 +401,17 @@ const migrations: Record<string, Migration> = {
      )`,
     `CREATE INDEX refused_uploads_at ON refused_uploads (refused_at)`,
   ),
+  '0027_client_consent_records': statements(
+    // The programme's name (Settings): the client's request page and every link mail name it, so a
+    // client knows who is asking; a signed consent record (a PDF among the client's documents) names it too.
+    `CREATE TABLE programme_settings (
+       id boolean PRIMARY KEY DEFAULT true CHECK (id),
+       name text NOT NULL DEFAULT 'VITA Documents',
+       updated_at timestamptz NOT NULL DEFAULT now(),
+       updated_by text
+     )`,
+    `INSERT INTO programme_settings (id) VALUES (true)`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

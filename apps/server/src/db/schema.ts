@@ -269,6 +269,14 @@ export interface ConsentTextTable {
   updated_by: string | null;
 }
 
+/** The programme's name, one row (client-links/programme.ts). */
+export interface ProgrammeSettingsTable {
+  id: Generated<boolean>;
+  name: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  updated_by: string | null;
+}
+
 /** A request that a client hand in documents through a link (client-links/links.ts). */
 export interface ClientLinksTable {
   id: string;
@@ -336,4 +344,5 @@ export interface Database {
   client_link_sessions: ClientLinkSessionsTable;
   client_link_answers: ClientLinkAnswersTable;
   consent_text: ConsentTextTable;
+  programme_settings: ProgrammeSettingsTable;
 }

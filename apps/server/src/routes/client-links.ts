@@ -24,6 +24,7 @@ import {
   linkStatus,
   markDoneLinksSeen,
 } from '../client-links/links.js';
+import { programmeName } from '../client-links/programme.js';
 import { badRequest } from '../http/errors.js';
 import { serverOrigin } from '../http/origin.js';
 import { userRoute } from '../http/route.js';
@@ -82,12 +83,13 @@ async function createLink(
   if (client.email) {
     const lang = body.language;
     const message = body.message?.trim();
+    const who = { programme: await programmeName(db), volunteer: user.first_name };
     emailSent = await services.mailer.send({
       to: client.email,
-      subject: clientLinkText(lang, 'mailSubject'),
+      subject: clientLinkText(lang, 'mailSubject', who),
       text:
-        clientLinkText(lang, 'mailBody', { firstName: client.first_name, days: body.days, url }) +
-        (message ? `\n${clientLinkText(lang, 'mailMessage', { message })}` : ''),
+        clientLinkText(lang, 'mailBody', { ...who, firstName: client.first_name, days: body.days, url }) +
+        (message ? `\n${clientLinkText(lang, 'mailMessage', { ...who, message })}` : ''),
     });
     if (emailSent)
       await audit(db, { actor: user.email, action: 'link.send', clientId: client.id, ip: request.ip });

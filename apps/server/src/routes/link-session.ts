@@ -5,9 +5,23 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_LINK_TEXTS, maskEmail } from '@vita-docs/core/contract';
+import {
+  CLIENT_LINK_TEXTS,
+  clientLinkText,
+  fillPlaces,
+  maskEmail,
+  VOLUNTEER_DONE_MAIL,
+} from '@vita-docs/core/contract';
 import { sealingPair } from '../auth/journal-keys.js';
 import { consentForClients } from '../client-links/consent.js';
+import {
+  CONSENT_CATEGORY,
+  consentRecordPdf,
+  fileConsentRecord,
+  knownTimeZone,
+  signedDay,
+} from '../client-links/consent-record.js';
+import { programmeName, whoAsks } from '../client-links/programme.js';
 import { hmac, randomDigits, safeEqual } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
@@ -16,8 +30,10 @@ import {
   claimLinkWrite,
   claimTry,
   finishLink,
+  forgetConsent,
   LINK_IP_LIMITS,
   linkGone,
+  linkState,
   linkUploader,
   MAX_WRONG_TOTAL,
   recordConsent,
@@ -26,7 +42,8 @@ import {
   type LinkRow,
 } from '../client-links/links.js';
 import {
-  checklistOf,
+  checklistRows,
+  knownLinkByToken,
   openLinkByToken,
   openLinkOfSession,
   openSessionOnce,
@@ -34,9 +51,10 @@ import {
   reserveLinkUpload,
   storeLinkCode,
   volunteerOf,
+  OTHER_CATEGORY,
   type OpenLink,
 } from '../client-links/link-sessions.js';
-import { hasDocType } from '../clients/clients.js';
+import { ensureDocType, hasDocType } from '../clients/clients.js';
 import { deleteDocumentRows, findDocument } from '../documents/documents.js';
 import { refusalOf, settle } from '../documents/lifecycle.js';
 import { presignUpload } from '../documents/presign.js';
@@ -112,9 +130,21 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkOpen', async ({ body, request }) => {
     await limitIp(db, request, 'open');
-    const { link, client } = await openLinkByToken(db, body.token);
+    const known = await knownLinkByToken(db, body.token);
+    const who = await whoAsks(db, known.link, known.client);
+    // A link that ended says how: `done` thanks the client again (their documents arrived), anything
+    // else is the expired text. Only the token's holder learns it, and nothing about the client.
+    const ended = linkState(known.link);
+    if (ended !== 'open')
+      return {
+        state: ended === 'done' ? ('done' as const) : ('expired' as const),
+        language: known.link.language,
+        ...who,
+        codeSentTo: null,
+        needsPin: false,
+      };
+    const { link, client } = known;
     if (!link.opened_at) await recordLinkEvent(db, link, { action: 'link.open', ip: request.ip }, 'opened');
-    const texts = CLIENT_LINK_TEXTS[link.language];
     const codeLive = link.code_expires_at !== null && link.code_expires_at > new Date();
     if (client.email && (body.resend || !codeLive)) {
       if (!(await hitRateLimit(db, `link-code:${link.id}`, CODES_PER_HOUR, 3600)))
@@ -124,8 +154,8 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
       // Never the code in the subject: it shows on lock screens.
       const sent = await services.mailer.send({
         to: client.email,
-        subject: texts.codeSubject,
-        text: texts.codeBody.replace('{code}', code),
+        subject: clientLinkText(link.language, 'codeSubject', who),
+        text: clientLinkText(link.language, 'codeBody', { ...who, code }),
       });
       await recordLinkEvent(db, link, {
         action: 'link.code',
@@ -134,7 +164,9 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
       });
     }
     return {
+      state: 'open' as const,
       language: link.language,
+      ...who,
       codeSentTo: client.email ? maskEmail(client.email) : null,
       needsPin: client.pin_hash !== null,
     };
@@ -222,29 +254,15 @@ function linkChecklistRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkChecklist', async ({ request }) => {
     const { link, client } = await linkSession(services, request);
-    const { files, answers } = await checklistOf(db, link);
     return {
       firstName: client.first_name,
+      ...(await whoAsks(db, link, client)),
       message: link.message,
       language: link.language,
       consented: link.consent_version !== null,
       consent: await consentForClients(db),
       expiresAt: link.expires_at.toISOString(),
-      rows: link.categories.map((docType) => {
-        const answer = answers.find((a) => a.doc_type === docType);
-        return {
-          docType,
-          files: files
-            .filter((f) => f.doc_type === docType)
-            .map((f) => ({
-              key: f.key,
-              filename: f.filename,
-              size: Number(f.size),
-              contentType: f.content_type,
-            })),
-          missing: answer ? { note: answer.note } : null,
-        };
-      }),
+      rows: await checklistRows(db, link),
     };
   });
 }
@@ -253,21 +271,48 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
-    const { link } = await linkWriteSession(services, request);
+    const { link, client } = await linkWriteSession(services, request);
     // What the page says it showed is not evidence alone: it must be the text served now (an admin may
     // have changed it since the page loaded), and that is the version recorded.
-    const { version } = await consentForClients(db);
+    const { version, ...statement } = await consentForClients(db);
     if (body.version !== version)
       throw badRequest(
         'The statement has changed since this page opened. Reload the page and read it again.',
       );
     const language = body.language ?? link.language;
-    // Ticked again (another session, a retry): recorded once.
+    const name = body.name.trim().replace(/\s+/g, ' ');
+    if (!name) throw badRequest(CLIENT_LINK_TEXTS[language].signName);
+    // Signed again (another session, a retry): recorded once.
     if (!(await recordConsent(db, link.id, version))) return { ok: true as const };
+    const at = new Date();
+    const timeZone = knownTimeZone(body.timeZone);
+    const who = await whoAsks(db, link, client);
+    const bytes = await consentRecordPdf({
+      language,
+      ...who,
+      statement: statement[language],
+      name,
+      at,
+      timeZone,
+      address: request.ip,
+      browser: (request.headers['user-agent'] ?? '').slice(0, 300) || '-',
+      link: `/u (request link ${link.id})`,
+    });
+    const key = await fileConsentRecord(services, {
+      clientId: client.id,
+      uploadedBy: linkUploader(link.id),
+      filename: `Consent ${signedDay(at, timeZone)}.pdf`,
+      bytes,
+    }).catch(async (error: unknown) => {
+      // No record, no consent: the client signs again.
+      await forgetConsent(db, link.id);
+      throw error;
+    });
     await recordLinkEvent(db, link, {
       action: 'link.consent',
+      keys: [key],
       ip: request.ip,
-      detail: `consent text version ${version} (${language})`,
+      detail: `signed "${name}", consent text version ${version} (${language}), filed in ${CONSENT_CATEGORY}`,
     });
     return { ok: true as const };
   });
@@ -307,11 +352,14 @@ function linkDoneRoute(app: FastifyInstance, services: Services): void {
     const owner = await volunteerOf(db, client);
     if (owner) {
       // The client's first name and last initial only: no other personal data in a mail.
-      const who = `${client.first_name} ${client.last_name.slice(0, 1)}.`;
+      const values = {
+        client: `${client.first_name} ${client.last_name.slice(0, 1)}.`,
+        programme: await programmeName(db),
+      };
       await services.mailer.send({
         to: owner,
-        subject: `${who} sent documents`,
-        text: `${who} sent documents.\n\nOpen the client's documents page in VITA Documents to see them.`,
+        subject: fillPlaces(VOLUNTEER_DONE_MAIL.subject, values),
+        text: fillPlaces(VOLUNTEER_DONE_MAIL.text, values),
       });
     }
     return { ok: true as const };
@@ -331,9 +379,15 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'linkPresign', async ({ body, request }) => {
     const { link, client } = await linkWriteSession(services, request);
     if (!link.consent_version) throw forbidden('Please agree to the statement first.');
-    if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
-    // A category the volunteer removed since the request takes nothing more.
-    if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
+    if (body.docType === OTHER_CATEGORY && !link.categories.includes(OTHER_CATEGORY)) {
+      // `Something else`: the client's `Other` category, added if the client has none.
+      await ensureDocType(db, client.id, OTHER_CATEGORY);
+    } else {
+      if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
+      // A category the volunteer removed since the request takes nothing more.
+      if (!(await hasDocType(db, client.id, body.docType)))
+        throw forbidden('That document was not requested.');
+    }
     // A retry of this link's own upload finds it; another's file with the same bytes is none of its business.
     const uploader = linkUploader(link.id);
     return presignUpload(

@@ -2,6 +2,7 @@ import { canManageAllUsers } from '@vita-docs/core/contract';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit.js';
 import { consentSettings, setConsentSettings } from '../client-links/consent.js';
+import { programmeName, setProgrammeName } from '../client-links/programme.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { programmeOverview } from '../overview.js';
@@ -10,7 +11,7 @@ import type { Services } from '../services.js';
 
 /**
  * The admin's programme settings (the retention rule, docs/behaviour.md#retention; the link consent
- * statement, docs/behaviour.md#requesting-documents-from-a-client) and overview.
+ * statement and the programme's name, docs/behaviour.md#requesting-documents-from-a-client) and overview.
  */
 export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
   userRoute(app, 'overview', async ({ user }) => {
@@ -38,6 +39,18 @@ export function settingsRoutes(app: FastifyInstance, { db }: Services): void {
   userRoute(app, 'getConsentText', async ({ user }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();
     return consentSettings(db);
+  });
+
+  userRoute(app, 'getProgrammeName', async ({ user }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    return { name: await programmeName(db) };
+  });
+
+  userRoute(app, 'setProgrammeName', async ({ user, body, request }) => {
+    if (!canManageAllUsers(actorOf(user))) throw forbidden();
+    const name = await setProgrammeName(db, body.name, user.email);
+    await audit(db, { actor: user.email, action: 'programme.set', ip: request.ip, detail: name });
+    return { name };
   });
 
   userRoute(app, 'setConsentText', async ({ user, body, request }) => {

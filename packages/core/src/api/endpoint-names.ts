@@ -65,6 +65,8 @@ export const ENDPOINT_NAMES = [
   'setRetention',
   'getConsentText',
   'setConsentText',
+  'getProgrammeName',
+  'setProgrammeName',
   'orphanedClients',
   'volunteers',
   'reassignOrphan',

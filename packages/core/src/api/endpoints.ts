@@ -301,6 +301,18 @@ export const endpoints = {
     response: l.ConsentTextStatus,
   }),
 
+  getProgrammeName: def({
+    method: 'GET',
+    path: '/admin/programme-name',
+    response: l.ProgrammeNameSettings,
+  }),
+  setProgrammeName: def({
+    method: 'POST',
+    path: '/admin/programme-name',
+    body: l.ProgrammeNameSettings,
+    response: l.ProgrammeNameSettings,
+  }),
+
   // Officer
   orphanedClients: def({ method: 'GET', path: '/officer/orphaned-clients', response: s.ClientList }),
   volunteers: def({ method: 'GET', path: '/officer/volunteers', response: s.VolunteerList }),

@@ -86,8 +86,17 @@ export const LinkToken = z
 
 export const LinkOpenRequest = z.object({ token: LinkToken, resend: z.optional(z.boolean()) });
 export type LinkOpenRequest = z.input<typeof LinkOpenRequest>;
+/** Who is asking: the programme (Settings) and the first name of the volunteer who sent the link. */
+const WhoAsks = { programme: z.string(), volunteer: z.string() };
+
 export const LinkOpenResponse = z.object({
+  /**
+   * `open`: prove who you are; `done`: the client already pressed `I'm done` (nothing more goes in);
+   * `expired`: past its end, revoked, replaced or closed. An unknown token answers 410 instead.
+   */
+  state: z.enum(['open', 'done', 'expired']),
   language: LinkLanguage,
+  ...WhoAsks,
   /** The masked address the code went to (`j•••@example.org`); null when the client proves it with the PIN alone. */
   codeSentTo: z.nullable(z.string()),
   needsPin: z.boolean(),
@@ -111,6 +120,7 @@ export type LinkFile = z.infer<typeof LinkFile>;
 
 export const LinkChecklist = z.object({
   firstName: z.string(),
+  ...WhoAsks,
   message: z.nullable(z.string()),
   language: LinkLanguage,
   consented: z.boolean(),
@@ -122,6 +132,8 @@ export const LinkChecklist = z.object({
       docType: z.string(),
       files: z.array(LinkFile),
       missing: z.nullable(z.object({ note: z.nullable(z.string()) })),
+      /** The last row, `Something else`: not requested; what the client adds there goes to `Other`. */
+      extra: z.optional(z.boolean()),
     }),
   ),
 });
@@ -131,6 +143,10 @@ export type LinkChecklist = z.infer<typeof LinkChecklist>;
 export const LinkConsentRequest = z.object({
   version: z.string().check(z.minLength(1), z.maxLength(40)),
   language: z.optional(LinkLanguage),
+  /** The full name the client typed to sign. */
+  name: Note('Your name', 200).check(z.minLength(1, { error: 'Type your full name to sign.' })),
+  /** The phone's time zone (IANA name), for the signed record's time; UTC without it. */
+  timeZone: z.optional(z.string().check(z.maxLength(64))),
 });
 export type LinkConsentRequest = z.input<typeof LinkConsentRequest>;
 
@@ -191,3 +207,14 @@ export const LinkJournalKeyResponse = z.object({
   expiresAt: Timestamp,
 });
 export type LinkJournalKeyResponse = z.infer<typeof LinkJournalKeyResponse>;
+
+/** Longest programme name an admin may set. */
+export const PROGRAMME_NAME_MAX = 80;
+
+/** The programme's name (Settings): what the client's page and every link mail are signed with. */
+export const ProgrammeNameSettings = z.object({
+  name: Note('The programme name', PROGRAMME_NAME_MAX).check(
+    z.refine((name) => name.trim() !== '', { error: 'Enter the programme name.' }),
+  ),
+});
+export type ProgrammeNameSettings = z.input<typeof ProgrammeNameSettings>;

@@ -8,8 +8,10 @@ export type {
   ClientLinkFlowOptions,
   ClientLinkState,
   ClientLinkEvent,
+  WhoAsks,
 } from '../flows/client-link/client-link.js';
 export { CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+export { categoryHint } from './category-hints.js';
 export type { ClientLinkTextKey, ClientLinkTexts } from './texts.js';
 export { CLIENT_LINK_LANGUAGES } from './languages.js';
 export type { ClientLinkLanguage } from './languages.js';

@@ -3,6 +3,8 @@ import { STAFF_SCAN_TEXTS, type ScanTexts } from '../flows/scan/scan-texts.js';
 import { CLIENT_CAPTURE_TEXTS, clientQualityWarning, clientScanTexts } from './capture-texts.js';
 import { CLIENT_LINK_LANGUAGES } from './languages.js';
 import { CLIENT_LINK_TEXTS, clientLinkText, maskEmail } from './texts.js';
+import { CATEGORY_HINTS, categoryHint } from './category-hints.js';
+import { CATEGORY_TEMPLATES, FIXED_CATEGORIES } from '../domain/categories.js';
 
 /** Both tables the client page speaks from: the page's and its capture parts'. */
 const TABLES = { page: CLIENT_LINK_TEXTS, capture: CLIENT_CAPTURE_TEXTS } as const;
@@ -68,5 +70,31 @@ describe('the capture texts on the client page', () => {
     expect(es.refused(['a.docx'])).toContain('a.docx');
     expect(clientQualityWarning('es', 'tooDark')).toBe('Esta foto se ve muy oscura.');
     for (const w of warnings) expect(clientQualityWarning('es', w)).not.toBe(clientQualityWarning('en', w));
+  });
+});
+
+describe('what to bring', () => {
+  it('has one sentence for every fixed category and template (21) in both languages', () => {
+    const all = [...FIXED_CATEGORIES, ...CATEGORY_TEMPLATES];
+    expect(all).toHaveLength(21);
+    for (const language of CLIENT_LINK_LANGUAGES)
+      for (const name of all) expect(categoryHint(language, name).hint, `${language} ${name}`).toMatch(/\.$/);
+  });
+
+  it('has the issue’s two sentences exactly', () => {
+    expect(categoryHint('en', 'Banking Info').hint).toBe(
+      'A check or a letter from your bank with the routing and account numbers, for a direct deposit of your refund.',
+    );
+    expect(categoryHint('es', 'License/Other Identification').hint).toBe(
+      'Una identificación con foto para usted (y su cónyuge): licencia de manejo, identificación estatal o pasaporte. También la tarjeta del Seguro Social o la carta del ITIN de cada persona en la declaración.',
+    );
+  });
+
+  it('shows a custom category’s note as written, after its template’s sentence', () => {
+    expect(categoryHint('es', 'W-2 (Acme Inc.)')).toEqual({
+      hint: CATEGORY_HINTS.es['W-2'],
+      note: 'Acme Inc.',
+    });
+    expect(categoryHint('en', 'Unknown thing')).toEqual({ hint: null, note: null });
   });
 });

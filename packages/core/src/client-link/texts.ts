@@ -40,15 +40,33 @@ const en = {
   uploadFailed: 'This file could not be added.',
   retry: 'Try again',
   added: 'Added',
-  mailSubject: 'Please add your tax documents',
+  whoAsked: '{volunteer} from {programme} asked for your tax documents.',
+  alreadySent: 'You already sent your documents. Thank you.',
+  stillMissing: 'Some documents are still missing. Send what you added anyway?',
+  sendAnyway: 'Send anyway',
+  goBack: 'Go back',
+  signName: 'Type your full name to sign',
+  recordTitle: 'Consent to share tax documents',
+  recordProgramme: 'Programme: {programme}',
+  recordVolunteer: 'Requested by: {volunteer}',
+  recordSignedBy: 'Signed by typing the name: {name}',
+  recordSignedAt: 'Date and time: {when}',
+  recordAddress: 'Address it came from: {address}',
+  recordBrowser: 'Browser: {browser}',
+  recordLink: 'Through the request link: {link}',
+  recordStatement: 'The statement, as shown:',
+  somethingElse: 'Something else',
+  somethingElseHint: 'Any other document you want your volunteer to have.',
+  mailSubject: '{programme}: Please add your tax documents',
   mailBody:
-    'Hi {firstName},\n\nYour tax volunteer asks you to add some documents. Open this link (it works for {days} days):\n\n{url}\n',
-  mailMessage: 'Message from your volunteer:\n{message}\n',
-  codeSubject: 'Your code for your tax documents',
-  codeBody: 'Your code is {code}. It works for 10 minutes.',
-  reminderSubject: 'Reminder: please add your tax documents',
+    'Hi {firstName},\n\n{volunteer} from {programme} asks you to add some documents for your tax return. Open this link (it works for {days} days):\n\n{url}\n',
+  mailMessage: 'Message from {volunteer}:\n{message}\n',
+  codeSubject: '{programme}: Your code for your tax documents',
+  codeBody:
+    'Your code is {code}. It works for 10 minutes.\n\n{volunteer} from {programme} asked for your tax documents.\n',
+  reminderSubject: '{programme}: Reminder: please add your tax documents',
   reminderBody:
-    "Hi {firstName},\n\nYour tax volunteer is still waiting for some documents. Open the link from the first mail, or ask your volunteer for a new one. When you have added everything, press “I'm done”.\n",
+    "Hi {firstName},\n\n{volunteer} from {programme} is still waiting for some documents. Open the link from the first mail, or ask {volunteer} for a new one. When you have added everything, press “I'm done”.\n",
 } as const;
 
 export type ClientLinkTextKey = keyof typeof en;
@@ -88,16 +106,46 @@ const es = {
   uploadFailed: 'No se pudo agregar este archivo.',
   retry: 'Intentar de nuevo',
   added: 'Agregado',
-  mailSubject: 'Por favor agregue sus documentos de impuestos',
+  whoAsked: '{volunteer}, de {programme}, le pidió sus documentos de impuestos.',
+  alreadySent: 'Ya envió sus documentos. Gracias.',
+  stillMissing: 'Todavía faltan algunos documentos. ¿Enviar lo que agregó de todos modos?',
+  sendAnyway: 'Enviar de todos modos',
+  goBack: 'Volver',
+  signName: 'Escriba su nombre completo para firmar',
+  recordTitle: 'Consentimiento para compartir documentos de impuestos',
+  recordProgramme: 'Programa: {programme}',
+  recordVolunteer: 'Pedido por: {volunteer}',
+  recordSignedBy: 'Firmado escribiendo el nombre: {name}',
+  recordSignedAt: 'Fecha y hora: {when}',
+  recordAddress: 'Dirección de origen: {address}',
+  recordBrowser: 'Navegador: {browser}',
+  recordLink: 'Por el enlace de solicitud: {link}',
+  recordStatement: 'La declaración, como se mostró:',
+  somethingElse: 'Otro documento',
+  somethingElseHint: 'Cualquier otro documento que quiera darle a su voluntario.',
+  mailSubject: '{programme}: Por favor agregue sus documentos de impuestos',
   mailBody:
-    'Hola {firstName}:\n\nSu voluntario de impuestos le pide que agregue algunos documentos. Abra este enlace (funciona por {days} días):\n\n{url}\n',
-  mailMessage: 'Mensaje de su voluntario:\n{message}\n',
-  codeSubject: 'Su código para sus documentos de impuestos',
-  codeBody: 'Su código es {code}. Funciona por 10 minutos.',
-  reminderSubject: 'Recordatorio: por favor agregue sus documentos de impuestos',
+    'Hola {firstName}:\n\n{volunteer}, de {programme}, le pide que agregue algunos documentos para su declaración de impuestos. Abra este enlace (funciona por {days} días):\n\n{url}\n',
+  mailMessage: 'Mensaje de {volunteer}:\n{message}\n',
+  codeSubject: '{programme}: Su código para sus documentos de impuestos',
+  codeBody:
+    'Su código es {code}. Funciona por 10 minutos.\n\n{volunteer}, de {programme}, le pidió sus documentos de impuestos.\n',
+  reminderSubject: '{programme}: Recordatorio: por favor agregue sus documentos de impuestos',
   reminderBody:
-    'Hola {firstName}:\n\nSu voluntario de impuestos todavía espera algunos documentos. Abra el enlace del primer correo o pida uno nuevo a su voluntario. Cuando haya agregado todo, presione “Terminé”.\n',
+    'Hola {firstName}:\n\n{volunteer}, de {programme}, todavía espera algunos documentos. Abra el enlace del primer correo o pida uno nuevo a {volunteer}. Cuando haya agregado todo, presione “Terminé”.\n',
 } as const satisfies ClientLinkTexts;
+
+/**
+ * The mail to the client's volunteer when the client presses `I'm done`: staff mail, English as the
+ * staff screens; the client's first name and last initial only (`{client}`), no other personal data.
+ */
+export const VOLUNTEER_DONE_MAIL = {
+  subject: '{programme}: {client} sent documents',
+  text: "{client} sent documents.\n\nOpen the client's documents page in {programme} to see them.\n",
+} as const;
+
+/** The programme's name until an admin sets one in Settings. */
+export const PROGRAMME_NAME_DEFAULT = 'VITA Documents';
 
 /** The texts of each language, by language. */
 export const CLIENT_LINK_TEXTS: Readonly<Record<ClientLinkLanguage, ClientLinkTexts>> = { en, es };
@@ -108,9 +156,12 @@ export function clientLinkText(
   key: ClientLinkTextKey,
   values: Readonly<Record<string, string | number>> = {},
 ): string {
-  return CLIENT_LINK_TEXTS[language][key].replace(/\{(\w+)\}/g, (all, name: string) =>
-    name in values ? String(values[name]) : all,
-  );
+  return fillPlaces(CLIENT_LINK_TEXTS[language][key], values);
+}
+
+/** A text with its `{name}` places filled (a place without a value stays as written). */
+export function fillPlaces(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
 }
 
 /** `jane@example.org` → `j•••@example.org`: enough for the client to recognise it, little for anyone else. */

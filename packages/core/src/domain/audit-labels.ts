@@ -41,7 +41,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'link.fail': 'Wrong code or PIN on a request link',
   'link.lock': 'A request link locked after wrong answers',
   'link.code': 'Mailed a client a request code',
-  'link.consent': 'Client agreed to the consent statement',
+  'link.consent': 'Client signed the consent statement',
   'link.upload': 'Client uploaded a file',
   'link.remove': 'Client removed a file',
   'link.missing': 'Client does not have a document',
@@ -50,6 +50,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'link.expire': 'A request link expired',
   'link.remind': 'Reminded a client of a request',
   'consent.set': 'Changed the consent statement of request links',
+  'programme.set': 'Changed the programme name',
 };
 
 /** The label of a recorded action; an action this version does not know shows as recorded. */

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'link.expire',
   'link.remind',
   'consent.set',
+  'programme.set',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

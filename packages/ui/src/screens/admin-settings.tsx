@@ -14,6 +14,7 @@ import { useServices } from '../app/services';
 import { SaveStatus } from '../components/save-status';
 import { AdminOnly } from '../components/admin-only';
 import { ConsentTextForm } from './admin-consent-text';
+import { ProgrammeNameForm } from './admin-programme-name';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
 import { Loading, Page } from '../components/page';
 import { useLoadedFlow } from '../hooks/use-flow';
@@ -95,6 +96,7 @@ function RetentionForm() {
         <SaveStatus outcome={form.outcome} />
       </form>
       <PasskeyPolicyForm />
+      <ProgrammeNameForm />
       <ConsentTextForm />
     </Page>
   );

@@ -231,6 +231,8 @@ const programmeParts = (p: Pools) => ({
   setConsentText: body(
     opt({ en: fc.string({ maxLength: 80 }), es: fc.string({ maxLength: 80 }) }, ['en', 'es']),
   ),
+  getProgrammeName: none,
+  setProgrammeName: body(opt({ name: fc.string({ maxLength: 100 }) }, ['name'])),
   orphanedClients: none,
   volunteers: none,
   reassignOrphan: body(
@@ -284,7 +286,15 @@ const clientLinkParts = (p: Pools) => ({
   linkVerify: body(opt({ token: linkToken, code: sixDigits, pin: fuzzPin }, ['token'])),
   linkChecklist: none,
   linkConsent: body(
-    opt({ version: fc.constantFrom('1', ''), language: fc.constantFrom('en', 'es', 'fr') }, ['version']),
+    opt(
+      {
+        version: fc.constantFrom('1', ''),
+        language: fc.constantFrom('en', 'es', 'fr'),
+        name: fc.string({ maxLength: 250 }),
+        timeZone: fc.constantFrom('America/Chicago', 'Nowhere/Else', ''),
+      },
+      ['version', 'name'],
+    ),
   ),
   linkPresign: body(
     opt(

@@ -11,39 +11,60 @@ import type { ClientLinkLanguage } from '../../client-link/languages.js';
 import { CLIENT_LINK_TEXTS } from '../../client-link/texts.js';
 import { createStore, type Flow, type Store } from '../../store.js';
 
+/** Who is asking: the programme and the volunteer's first name (null before the link was read). */
+export interface WhoAsks {
+  programme: string;
+  volunteer: string;
+}
+
 export type ClientLinkState =
   | { status: 'opening'; language: ClientLinkLanguage }
   | {
       status: 'prove';
       language: ClientLinkLanguage;
+      who: WhoAsks;
       codeSentTo: string | null;
       needsPin: boolean;
       busy: boolean;
       error: string | null;
     }
   | { status: 'locked'; language: ClientLinkLanguage }
-  | { status: 'consent'; language: ClientLinkLanguage; checklist: LinkChecklist; busy: boolean }
+  | {
+      status: 'consent';
+      language: ClientLinkLanguage;
+      checklist: LinkChecklist;
+      busy: boolean;
+      error: string | null;
+    }
   | {
       status: 'checklist';
       language: ClientLinkLanguage;
       checklist: LinkChecklist;
       busy: boolean;
       error: string | null;
+      /** `I'm done` was pressed while a requested row has neither a file nor `I don't have this`. */
+      confirming: boolean;
     }
-  | { status: 'done'; language: ClientLinkLanguage }
-  /** Expired, revoked, finished or unknown: the one text and nothing else. */
-  | { status: 'gone'; language: ClientLinkLanguage };
+  | { status: 'done'; language: ClientLinkLanguage; who: WhoAsks | null }
+  /** The link was finished before this visit: the documents arrived. */
+  | { status: 'finished'; language: ClientLinkLanguage; who: WhoAsks }
+  /** Expired, revoked or unknown: the one text (and who asked, when the link is known). */
+  | { status: 'gone'; language: ClientLinkLanguage; who: WhoAsks | null };
 
 export type ClientLinkEvent =
   | { type: 'start' }
   | { type: 'prove'; code?: string; pin?: string }
   | { type: 'resend' }
-  | { type: 'consent' }
+  /** Signs the statement with the typed full name. */
+  | { type: 'consent'; name: string }
   | { type: 'refresh' }
   | { type: 'missing'; docType: string; note?: string }
   | { type: 'undoMissing'; docType: string }
   | { type: 'remove'; key: string }
+  /** `I'm done`; asks first while a requested row has neither a file nor an answer. */
   | { type: 'finish' }
+  | { type: 'sendAnyway' }
+  | { type: 'goBack' }
   | { type: 'language'; language: ClientLinkLanguage };
 
 export interface ClientLinkFlowOptions {
@@ -63,13 +84,43 @@ type Ports = ClientLinkFlowOptions & { store: Store<ClientLinkState> };
 const isGone = (error: unknown) =>
   isApiError(error) && (error.status === 410 || error.code === 'link_expired');
 
+/** Who asked, as far as the state knows it. */
+function whoOf(state: ClientLinkState): WhoAsks | null {
+  if ('who' in state) return state.who;
+  if ('checklist' in state)
+    return { programme: state.checklist.programme, volunteer: state.checklist.volunteer };
+  return null;
+}
+
+/** The link ended: the expired text, still naming who asked when that is known. */
+function gone(store: Store<ClientLinkState>): void {
+  const state = store.getState();
+  store.setState({ status: 'gone', language: state.language, who: whoOf(state) });
+}
+
+/** The phone's time zone for the signed record's time; the server uses UTC without it. */
+function phoneTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Requested rows with neither a file nor `I don't have this` (the `Something else` row is not requested). */
+function rowsStillMissing(checklist: LinkChecklist): string[] {
+  return checklist.rows
+    .filter((row) => !row.extra && row.files.length === 0 && !row.missing)
+    .map((row) => row.docType);
+}
+
 function show({ store }: Ports, checklist: LinkChecklist): void {
   const state = store.getState();
   const lang = state.status === 'opening' ? checklist.language : state.language;
   store.setState(
     checklist.consented
-      ? { status: 'checklist', language: lang, checklist, busy: false, error: null }
-      : { status: 'consent', language: lang, checklist, busy: false },
+      ? { status: 'checklist', language: lang, checklist, busy: false, error: null, confirming: false }
+      : { status: 'consent', language: lang, checklist, busy: false, error: null },
   );
 }
 
@@ -80,23 +131,32 @@ async function load(ports: Ports): Promise<boolean> {
     show(ports, await api.linkChecklist());
     return true;
   } catch (error) {
-    if (isGone(error)) store.setState({ status: 'gone', language: store.getState().language });
+    if (isGone(error)) gone(store);
     else if (!(isApiError(error) && error.status === 401)) throw error;
     return isGone(error);
   }
 }
 
 async function open({ api, store, token }: Ports, resend: boolean): Promise<void> {
-  const language = store.getState().language;
-  if (!token) return store.setState({ status: 'gone', language });
+  if (!token) return gone(store);
   try {
-    const opened = await api.linkOpen({ body: { token, ...(resend && { resend: true }) } });
-    store.setState({ status: 'prove', ...opened, busy: false, error: null });
+    const {
+      state: link,
+      programme,
+      volunteer,
+      ...opened
+    } = await api.linkOpen({
+      body: { token, ...(resend && { resend: true }) },
+    });
+    const who = { programme, volunteer };
+    if (link === 'done') return store.setState({ status: 'finished', language: opened.language, who });
+    if (link === 'expired') return store.setState({ status: 'gone', language: opened.language, who });
+    store.setState({ status: 'prove', ...opened, who, busy: false, error: null });
   } catch (error) {
     const state = store.getState();
     if (!isGone(error) && state.status === 'prove')
       return store.setState({ ...state, busy: false, error: errorMessage(error) });
-    store.setState({ status: 'gone', language });
+    gone(store);
   }
 }
 
@@ -111,7 +171,7 @@ async function prove(ports: Ports, code: string | undefined, pin: string | undef
     });
     await load(ports);
   } catch (error) {
-    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
+    if (isGone(error)) return gone(store);
     if (isApiError(error) && error.status === 429 && error.message === CLIENT_LINK_TEXTS.en.locked)
       return store.setState({ status: 'locked', language: state.language });
     // One text for every wrong answer, in the client's language.
@@ -133,40 +193,55 @@ async function act(ports: Ports, work: () => Promise<unknown>): Promise<void> {
     await work();
     await load(ports);
   } catch (error) {
-    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
+    if (isGone(error)) return gone(store);
     if (isApiError(error) && error.status === 401) return open(ports, false);
-    store.setState({
-      ...state,
-      busy: false,
-      ...(state.status === 'checklist' && { error: errorMessage(error) }),
-    });
-  }
-}
-
-async function finish({ api, store }: Ports): Promise<void> {
-  const state = store.getState();
-  if (state.status !== 'checklist') return;
-  store.setState({ ...state, busy: true });
-  try {
-    await api.linkDone();
-    store.setState({ status: 'done', language: state.language });
-  } catch (error) {
-    if (isGone(error)) return store.setState({ status: 'gone', language: state.language });
     store.setState({ ...state, busy: false, error: errorMessage(error) });
   }
 }
 
-/** Agrees to the statement as shown: its version and the language it was read in go to the audit log. */
-async function consent(api: Ports['api'], state: ClientLinkState): Promise<unknown> {
+async function finish({ api, store }: Ports, anyway: boolean): Promise<void> {
+  const state = store.getState();
+  if (state.status !== 'checklist') return;
+  if (!anyway && rowsStillMissing(state.checklist).length > 0)
+    return store.setState({ ...state, confirming: true });
+  store.setState({ ...state, busy: true, confirming: false });
+  try {
+    await api.linkDone();
+    store.setState({ status: 'done', language: state.language, who: whoOf(state) });
+  } catch (error) {
+    if (isGone(error)) return gone(store);
+    store.setState({ ...state, busy: false, confirming: false, error: errorMessage(error) });
+  }
+}
+
+/**
+ * Signs the statement as shown with the typed name: its version and the language it was read in go
+ * with it, and the server files the signed record made from the statement it served under that version.
+ */
+async function consent(api: Ports['api'], state: ClientLinkState, name: string): Promise<unknown> {
   if (state.status !== 'consent') return;
-  return api.linkConsent({ body: { version: state.checklist.consent.version, language: state.language } });
+  const timeZone = phoneTimeZone();
+  return api.linkConsent({
+    body: {
+      version: state.checklist.consent.version,
+      language: state.language,
+      name: name.trim(),
+      ...(timeZone && { timeZone }),
+    },
+  });
 }
 
 /** A link session kept from before (a reload) goes straight to the checklist; else the link is opened. */
 async function start(ports: Ports): Promise<void> {
-  if (ports.store.getState().status !== 'opening') return;
-  if (await load(ports).catch(() => false)) return;
-  if (ports.store.getState().status === 'opening') await open(ports, false);
+  const { api, store } = ports;
+  if (store.getState().status !== 'opening') return;
+  try {
+    return show(ports, await api.linkChecklist());
+  } catch {
+    // No session, or one whose link has ended since: the link itself says what now (a code to enter,
+    // done, or expired), and without the token it is gone.
+  }
+  if (store.getState().status === 'opening') await open(ports, false);
 }
 
 /**
@@ -178,7 +253,7 @@ async function start(ports: Ports): Promise<void> {
  * flow.subscribe((s) => render(s));
  * await flow.send({ type: 'start' }); // → prove (the code was mailed)
  * await flow.send({ type: 'prove', code: '123456' }); // → consent
- * await flow.send({ type: 'consent' }); // → checklist
+ * await flow.send({ type: 'consent', name: 'Jane Doe' }); // → checklist (the signed record is filed)
  * await flow.send({ type: 'missing', docType: 'W-2', note: 'No job this year' });
  * await flow.send({ type: 'finish' }); // → done
  * ```
@@ -200,7 +275,8 @@ export function createClientLinkFlow(options: ClientLinkFlowOptions): ClientLink
           if (store.getState().status === 'prove') await open(ports, true);
           return;
         case 'consent':
-          return act(ports, () => consent(api, store.getState()));
+          if (!event.name.trim()) return;
+          return act(ports, () => consent(api, store.getState(), event.name));
         case 'refresh':
           return act(ports, async () => undefined);
         case 'missing': {
@@ -214,7 +290,14 @@ export function createClientLinkFlow(options: ClientLinkFlowOptions): ClientLink
         case 'remove':
           return act(ports, () => api.linkRemove({ body: { key: event.key } }));
         case 'finish':
-          return finish(ports);
+          return finish(ports, false);
+        case 'sendAnyway':
+          return finish(ports, true);
+        case 'goBack': {
+          const state = store.getState();
+          if (state.status === 'checklist') store.setState({ ...state, confirming: false });
+          return;
+        }
         case 'language':
           store.setState({ ...store.getState(), language: event.language });
           return;

@@ -1,5 +1,6 @@
 import {
   CLIENT_LINK_TEXTS,
+  categoryHint,
   clientLinkText,
   createClientLinkFlow,
   formatBytes,
@@ -8,6 +9,7 @@ import {
   type ClientLinkLanguage,
   type ClientLinkState,
   type LinkChecklist,
+  type WhoAsks,
 } from '@vita-docs/core/client-link';
 import type { FileLike, Logger } from '@vita-docs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -66,6 +68,55 @@ export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
 
 type CapturePorts = Pick<ClientLinkPageProps, 'api' | 'logger'>;
 
+/**
+ * Who is asking, on every screen: the programme's name (the page's h1 unless `heading` is false, as on
+ * the checklist, whose h1 greets the client) and `{volunteer} from {programme} asked for your tax documents.`
+ */
+function WhoHeader({
+  who,
+  language,
+  heading = true,
+}: {
+  who: WhoAsks;
+  language: ClientLinkLanguage;
+  heading?: boolean;
+}) {
+  const line = clientLinkText(language, 'whoAsked', { ...who });
+  return (
+    <header className="link-who">
+      {heading ? (
+        <h1 className="link-page__title">{who.programme}</h1>
+      ) : (
+        <p className="link-who__programme">{who.programme}</p>
+      )}
+      <p className="link-who__line">{line}</p>
+    </header>
+  );
+}
+
+/** A screen that only says something: who asked (when known) and the one text. */
+function Notice({
+  who,
+  language,
+  text,
+  tone,
+}: {
+  who: WhoAsks | null;
+  language: ClientLinkLanguage;
+  text: string;
+  tone?: 'error' | 'ok';
+}) {
+  const className = `status${tone ? ` status--${tone}` : ''}`;
+  // A link nobody knows names nobody: its one text is the heading.
+  if (!who) return <h1 className={`link-page__title ${className}`}>{text}</h1>;
+  return (
+    <>
+      <WhoHeader who={who} language={language} />
+      <p className={className}>{text}</p>
+    </>
+  );
+}
+
 function LinkBody({
   flow,
   state,
@@ -82,18 +133,22 @@ function LinkBody({
     case 'prove':
       return <ProveForm flow={flow} state={state} />;
     case 'locked':
-      return <p className="status status--error">{t.locked}</p>;
+      return <Notice who={null} language={state.language} text={t.locked} tone="error" />;
     case 'gone':
-      return <p className="status">{t.expired}</p>;
+      return <Notice who={state.who} language={state.language} text={t.expired} />;
     case 'done':
-      return <p className="status status--ok">{t.thanks}</p>;
+      return <Notice who={state.who} language={state.language} text={t.thanks} tone="ok" />;
+    case 'finished':
+      return <Notice who={state.who} language={state.language} text={t.alreadySent} tone="ok" />;
     case 'consent':
       return (
         <ConsentForm
           flow={flow}
           language={state.language}
+          who={{ programme: state.checklist.programme, volunteer: state.checklist.volunteer }}
           statement={state.checklist.consent[state.language]}
           busy={state.busy}
+          error={state.error}
         />
       );
     case 'checklist':
@@ -117,12 +172,13 @@ function ProveForm({
   };
   return (
     <form className="link-form" onSubmit={submit}>
+      <WhoHeader who={state.who} language={state.language} />
       {state.codeSentTo && <p>{clientLinkText(state.language, 'codeSent', { email: state.codeSentTo })}</p>}
       {state.codeSentTo && (
         <label className="field">
           <span className="field__label">{t.codeLabel}</span>
           <input
-            className="input"
+            className="field__input"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
@@ -135,7 +191,7 @@ function ProveForm({
         <label className="field">
           <span className="field__label">{state.codeSentTo ? t.pinLabel : t.pinPrompt}</span>
           <input
-            className="input"
+            className="field__input"
             type="password"
             value={pin}
             onChange={(e) => setPin(e.currentTarget.value)}
@@ -166,35 +222,66 @@ function ProveForm({
   );
 }
 
+/**
+ * The consent the client signs: the statement, their full name typed, `I agree` (usable once a name
+ * is typed). The server files the signed record among the client's documents.
+ */
 function ConsentForm({
   flow,
   language,
+  who,
   statement,
   busy,
+  error,
 }: {
   flow: ClientLinkFlow;
   language: ClientLinkLanguage;
+  who: WhoAsks;
   /** The admin's statement from settings, or the default one (served with the checklist). */
   statement: string;
   busy: boolean;
+  error: string | null;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   const [ticked, setTicked] = useState(false);
+  const [name, setName] = useState('');
+  const named = name.trim() !== '';
   return (
     <form
       className="link-form"
       onSubmit={(event) => {
         event.preventDefault();
-        void flow.send({ type: 'consent' });
+        void flow.send({ type: 'consent', name });
       }}
     >
-      <p>{statement}</p>
+      <WhoHeader who={who} language={language} />
+      <p className="link-statement">{statement}</p>
+      <label className="field">
+        <span className="field__label">{t.signName}</span>
+        <input
+          className="field__input"
+          autoComplete="name"
+          maxLength={200}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+        />
+      </label>
       <label className="checkbox">
-        <input type="checkbox" checked={ticked} onChange={(e) => setTicked(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={ticked && named}
+          disabled={!named}
+          onChange={(e) => setTicked(e.currentTarget.checked)}
+        />
         {t.consentAgree}
       </label>
+      {error && (
+        <p className="status status--error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="actions">
-        <button type="submit" className="button button--primary" disabled={!ticked || busy}>
+        <button type="submit" className="button button--primary" disabled={!ticked || !named || busy}>
           {t.continue}
         </button>
       </div>
@@ -241,7 +328,6 @@ function Checklist({
   ports: CapturePorts;
 }) {
   const { checklist, language } = state;
-  const t = CLIENT_LINK_TEXTS[language];
   const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
   const loadNow = useRef(load);
   loadNow.current = load;
@@ -253,6 +339,11 @@ function Checklist({
     (await load()).capture.add(docType, files, camera);
   return (
     <div className="link-checklist">
+      <WhoHeader
+        who={{ programme: checklist.programme, volunteer: checklist.volunteer }}
+        language={language}
+        heading={false}
+      />
       <h1 className="link-page__title">
         {clientLinkText(language, 'greeting', { firstName: checklist.firstName })}
       </h1>
@@ -294,17 +385,75 @@ function Checklist({
         </p>
       )}
       {capture && module && <module.ScanHost capture={capture} language={language} />}
+      <FinishBar flow={flow} state={state} />
+    </div>
+  );
+}
+
+/** `I'm done`, or the question it asks while a requested row is neither added nor answered. */
+function FinishBar({
+  flow,
+  state,
+}: {
+  flow: ClientLinkFlow;
+  state: Extract<ClientLinkState, { status: 'checklist' }>;
+}) {
+  if (state.confirming) return <StillMissing flow={flow} language={state.language} />;
+  return (
+    <div className="actions">
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={state.busy}
+        onClick={() => void flow.send({ type: 'finish' })}
+      >
+        {CLIENT_LINK_TEXTS[state.language].done}
+      </button>
+    </div>
+  );
+}
+
+/** `I'm done` while a requested row has neither a file nor an answer: send anyway, or go back. */
+function StillMissing({ flow, language }: { flow: ClientLinkFlow; language: ClientLinkLanguage }) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const first = useRef<HTMLButtonElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <div className="link-confirm" role="alertdialog" aria-labelledby="link-confirm-text">
+      <p id="link-confirm-text">{t.stillMissing}</p>
       <div className="actions">
+        <button
+          ref={first}
+          type="button"
+          className="button"
+          onClick={() => void flow.send({ type: 'goBack' })}
+        >
+          {t.goBack}
+        </button>
         <button
           type="button"
           className="button button--primary"
-          disabled={state.busy}
-          onClick={() => void flow.send({ type: 'finish' })}
+          onClick={() => void flow.send({ type: 'sendAnyway' })}
         >
-          {t.done}
+          {t.sendAnyway}
         </button>
       </div>
     </div>
+  );
+}
+
+/** Under a row's name: what to bring, and a custom category's note as the volunteer wrote it. */
+function RowHint({ row, language }: { row: LinkChecklist['rows'][number]; language: ClientLinkLanguage }) {
+  const t = CLIENT_LINK_TEXTS[language];
+  const { hint, note } = row.extra
+    ? { hint: t.somethingElseHint, note: null }
+    : categoryHint(language, row.docType);
+  if (!hint && !note) return null;
+  return (
+    <p className="link-row__hint">
+      {hint}
+      {note && <span className="link-row__note"> {note}</span>}
+    </p>
   );
 }
 
@@ -331,10 +480,11 @@ function ChecklistRow({
   const [asking, setAsking] = useState(false);
   return (
     <li className="link-row">
-      <h2 className="link-row__title">{row.docType}</h2>
+      <h2 className="link-row__title">{row.extra ? t.somethingElse : row.docType}</h2>
+      <RowHint row={row} language={language} />
       <AddedFiles files={row.files} language={language} busy={busy} flow={flow} thumb={thumb} />
       {queue}
-      {row.missing ? (
+      {row.missing && !row.extra ? (
         <p className="link-row__missing">
           {t.dontHaveMarked}
           {row.missing.note && <span className="link-row__note"> {row.missing.note}</span>}{' '}
@@ -365,9 +515,11 @@ function ChecklistRow({
           <button type="button" className="button" onClick={onScan}>
             {t.scanPages}
           </button>
-          <button type="button" className="button" onClick={() => setAsking(true)}>
-            {t.dontHave}
-          </button>
+          {!row.extra && (
+            <button type="button" className="button" onClick={() => setAsking(true)}>
+              {t.dontHave}
+            </button>
+          )}
         </div>
       )}
       {asking && !row.missing && (
@@ -407,7 +559,7 @@ function MissingForm({
       <label className="field">
         <span className="field__label">{t.dontHaveNote}</span>
         <textarea
-          className="input"
+          className="field__input"
           maxLength={500}
           value={note}
           onChange={(e) => setNote(e.currentTarget.value)}
