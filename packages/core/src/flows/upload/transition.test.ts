@@ -117,7 +117,14 @@ describe('queueing files', () => {
     ] as const;
     const crop = { mode: 'corners', corners } as const;
     const { machine, effects } = run([add(photo), { type: 'crop', id: 'f1', crop }]);
-    expect(effects.at(-1)).toEqual({ type: 'convert', id: 'f1', ticket: 2, original: photo, rotate: 0, crop });
+    expect(effects.at(-1)).toEqual({
+      type: 'convert',
+      id: 'f1',
+      ticket: 2,
+      original: photo,
+      rotate: 0,
+      crop,
+    });
     expect(machine.view.queue[0]?.crop).toEqual(crop);
     const turned = run([{ type: 'rotate', id: 'f1', by: 90 }], { from: machine });
     expect(turned.effects.at(-1)).toMatchObject({ type: 'convert', rotate: 90, crop });

@@ -7,6 +7,7 @@
 import {
   CLIENT_CAPTURE_TEXTS,
   CLIENT_LINK_TEXTS,
+  canChangeFile,
   clientCaptureText,
   clientQualityWarning,
   clientScanTexts,
@@ -25,13 +26,13 @@ import {
   type UploadFlow,
   type UploadJournal,
 } from '@vita-docs/core';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { browserClock, browserConnectivity } from '../../host';
 import { createXhrPutFile } from '../../transport/xhr-put-file';
 import { useFlow } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT } from '../documents/file-picker';
 import { createLazyConverter } from '../documents/lazy-converter';
-import { PhotoThumb } from '../documents/photo-thumb';
+import { AdjustCorners, RowThumb } from '../documents/corner-parts';
 import { ScanDialog } from '../documents/scan-dialog';
 import { openLinkJournal } from './link-journal';
 import { FileThumb, type ThumbSource } from './link-thumb';
@@ -297,11 +298,7 @@ export function RowQueue({
         const name = item.file.name;
         return (
           <li key={item.id} className="link-file">
-            <PhotoThumb
-              file={item.original}
-              rotate={item.rotate ?? 0}
-              label={clientCaptureText(language, 'preview', { name })}
-            />
+            <RowThumb item={item} label={clientCaptureText(language, 'preview', { name })} />
             <span className="link-file__name">{name}</span>
             <Notices item={item} language={language} />
             {choose ? (
@@ -338,6 +335,18 @@ export function RowQueue({
                   {t.keepAnyway}
                 </button>
               </>
+            )}
+            {item.rotate !== null && choose && (
+              <Suspense>
+                <AdjustCorners
+                  file={item.original}
+                  name={name}
+                  crop={item.crop}
+                  language={language}
+                  disabled={!canChangeFile(state.status, item.progress)}
+                  onSave={(crop) => void flow.send({ type: 'crop', id: item.id, crop })}
+                />
+              </Suspense>
             )}
             {failed && (
               <button
