@@ -25,6 +25,7 @@ import {
   type ScanFlow,
   type UploadFlow,
   type UploadJournal,
+  type UploadState,
 } from '@vita-docs/core';
 import { Suspense, useState } from 'react';
 import { browserClock, browserConnectivity } from '../../host';
@@ -337,16 +338,7 @@ export function RowQueue({
               </>
             )}
             {item.rotate !== null && choose && (
-              <Suspense>
-                <AdjustCorners
-                  file={item.original}
-                  name={name}
-                  crop={item.crop}
-                  language={language}
-                  disabled={!canChangeFile(state.status, item.progress)}
-                  onSave={(crop) => void flow.send({ type: 'crop', id: item.id, crop })}
-                />
-              </Suspense>
+              <RowCorners flow={flow} item={item} language={language} status={state.status} />
             )}
             {failed && (
               <button
@@ -361,6 +353,32 @@ export function RowQueue({
         );
       })}
     </ul>
+  );
+}
+
+/** `Ajustar esquinas` of a converted photo still waiting on this page (the others go at once). */
+function RowCorners({
+  flow,
+  item,
+  language,
+  status,
+}: {
+  flow: UploadFlow;
+  item: QueuedFile;
+  language: ClientLinkLanguage;
+  status: UploadState['status'];
+}) {
+  return (
+    <Suspense>
+      <AdjustCorners
+        file={item.original}
+        name={item.file.name}
+        crop={item.crop}
+        language={language}
+        disabled={!canChangeFile(status, item.progress)}
+        onSave={(crop) => void flow.send({ type: 'crop', id: item.id, crop })}
+      />
+    </Suspense>
   );
 }
 

@@ -76,21 +76,12 @@ interface CornerEditorProps {
   onSave: (crop: PageCrop) => void;
 }
 
-/**
- * The photo upright with the page's outline and a handle at each corner, moved by dragging or, once
- * focused, by the arrow keys; `Reset` puts back the outline found, `Use whole photo` the photo's own
- * corners, `Save` converts the row again from what is shown.
- */
-function CornerEditor({ file, crop, language, onClose, onSave }: CornerEditorProps) {
-  const words = CLIENT_CAPTURE_TEXTS[language];
-  const names = CORNER_TEXTS[language];
+/** The photo upright to show, the outline found, and the corners as chosen so far. */
+function useCorners(file: FileLike, crop: PageCrop | undefined) {
   const [photo, setPhoto] = useState<string | null>(null);
   const [found, setFound] = useState<Quad | null>(null);
   const [corners, setCorners] = useState<Quad | null>(null);
   const [whole, setWhole] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  const dragging = useRef<number | null>(null);
-
   useEffect(() => {
     let url: string | null = null;
     let live = true;
@@ -102,21 +93,20 @@ function CornerEditor({ file, crop, language, onClose, onSave }: CornerEditorPro
       url = URL.createObjectURL(preview.jpeg);
       setPhoto(url);
       setFound(outline.corners);
-      if (crop?.mode === 'corners') setCorners(crop.corners);
-      else if (crop?.mode === 'whole') {
-        setCorners(WHOLE);
-        setWhole(true);
-      } else {
-        setCorners(outline.corners ?? WHOLE);
-        setWhole(outline.corners === null);
-      }
+      const start = crop?.mode === 'corners' ? crop.corners : crop ? null : outline.corners;
+      setCorners(start ?? WHOLE);
+      setWhole(start === null);
     });
     return () => {
       live = false;
       if (url) URL.revokeObjectURL(url);
     };
   }, [file, crop]);
-
+  /** Puts the corners at `to`; `asWhole`: the whole photo, as it was before straightening. */
+  const place = (to: Quad, asWhole: boolean) => {
+    setCorners(to);
+    setWhole(asWhole);
+  };
   const move = (index: number, to: (point: Point) => Point) => {
     setWhole(false);
     setCorners((current) => {
@@ -129,109 +119,117 @@ function CornerEditor({ file, crop, language, onClose, onSave }: CornerEditorPro
       return next as unknown as Quad;
     });
   };
+  return { photo, found, corners, whole, place, move };
+}
 
+/** Where an arrow key moves a handle; null for any other key. */
+function arrowStep(event: KeyboardEvent): Point | null {
+  const step = event.shiftKey ? STEP * 5 : STEP;
+  const steps: Record<string, Point> = {
+    ArrowLeft: { x: -step, y: 0 },
+    ArrowRight: { x: step, y: 0 },
+    ArrowUp: { x: 0, y: -step },
+    ArrowDown: { x: 0, y: step },
+  };
+  return steps[event.key] ?? null;
+}
+
+/**
+ * The photo upright with the page's outline and a handle at each corner, moved by dragging or, once
+ * focused, by the arrow keys; `Reset` puts back the outline found, `Use whole photo` the photo's own
+ * corners, `Save` converts the row again from what is shown.
+ */
+function CornerEditor({ file, crop, language, onClose, onSave }: CornerEditorProps) {
+  const words = CLIENT_CAPTURE_TEXTS[language];
+  const names = CORNER_TEXTS[language];
+  const { photo, found, corners, whole, place, move } = useCorners(file, crop);
+  const actions = (
+    <>
+      <button
+        type="button"
+        className="button"
+        disabled={!corners}
+        onClick={() => place(found ?? WHOLE, found === null)}
+      >
+        {words.cornersReset}
+      </button>
+      <button type="button" className="button" disabled={!corners} onClick={() => place(WHOLE, true)}>
+        {words.cornersWholePhoto}
+      </button>
+      <button type="button" className="button" onClick={onClose}>
+        {words.cancel}
+      </button>
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={!corners}
+        onClick={() => corners && onSave(whole ? { mode: 'whole' } : { mode: 'corners', corners })}
+      >
+        {words.cornersSave}
+      </button>
+    </>
+  );
+  return (
+    <Modal title={words.adjustCorners} className="modal--corners" onClose={onClose} actions={actions}>
+      {photo && corners ? (
+        <CornerHandles photo={photo} corners={corners} names={names} move={move} />
+      ) : (
+        <p className="hint">{names.loading}</p>
+      )}
+    </Modal>
+  );
+}
+
+interface CornerHandlesProps {
+  photo: string;
+  corners: Quad;
+  names: (typeof CORNER_TEXTS)[ClientLinkLanguage];
+  move: (index: number, to: (point: Point) => Point) => void;
+}
+
+/** The photo, the outline over it and the four handles. */
+function CornerHandles({ photo, corners, names, move }: CornerHandlesProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const dragging = useRef<number | null>(null);
   const pointerAt = (event: PointerEvent) => {
     const rect = box.current?.getBoundingClientRect();
     if (!rect || rect.width === 0 || rect.height === 0) return null;
     return { x: (event.clientX - rect.left) / rect.width, y: (event.clientY - rect.top) / rect.height };
   };
-
-  const onKey = (index: number, event: KeyboardEvent) => {
-    const step = event.shiftKey ? STEP * 5 : STEP;
-    const by = {
-      ArrowLeft: { x: -step, y: 0 },
-      ArrowRight: { x: step, y: 0 },
-      ArrowUp: { x: 0, y: -step },
-      ArrowDown: { x: 0, y: step },
-    }[event.key];
-    if (!by) return;
-    event.preventDefault();
-    move(index, (point) => ({ x: point.x + by.x, y: point.y + by.y }));
-  };
-
   return (
-    <Modal
-      title={words.adjustCorners}
-      className="modal--corners"
-      onClose={onClose}
-      actions={
-        <>
-          <button
-            type="button"
-            className="button"
-            disabled={!corners}
-            onClick={() => {
-              setCorners(found ?? WHOLE);
-              setWhole(found === null);
-            }}
-          >
-            {words.cornersReset}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={!corners}
-            onClick={() => {
-              setCorners(WHOLE);
-              setWhole(true);
-            }}
-          >
-            {words.cornersWholePhoto}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {words.cancel}
-          </button>
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={!corners}
-            onClick={() => {
-              if (corners) onSave(whole ? { mode: 'whole' } : { mode: 'corners', corners });
-            }}
-          >
-            {words.cornersSave}
-          </button>
-        </>
-      }
-    >
-      {photo && corners ? (
-        <div className="corners" ref={box}>
-          <img className="corners__photo" src={photo} alt={names.photo} draggable={false} />
-          <svg
-            className="corners__outline"
-            viewBox="0 0 100 100"
-            preserveAspectRatio="none"
-            aria-hidden="true"
-          >
-            <polygon points={corners.map((p) => `${p.x * 100},${p.y * 100}`).join(' ')} />
-          </svg>
-          {corners.map((point, index) => (
-            <button
-              key={names.corners[index]}
-              type="button"
-              className="corners__handle"
-              aria-label={names.corners[index]}
-              style={{ left: `${point.x * 100}%`, top: `${point.y * 100}%` }}
-              onKeyDown={(event) => onKey(index, event)}
-              onPointerDown={(event) => {
-                event.currentTarget.setPointerCapture(event.pointerId);
-                dragging.current = index;
-              }}
-              onPointerMove={(event) => {
-                if (dragging.current !== index) return;
-                const at = pointerAt(event);
-                if (at) move(index, () => at);
-              }}
-              onPointerUp={() => {
-                dragging.current = null;
-              }}
-            />
-          ))}
-        </div>
-      ) : (
-        <p className="hint">{names.loading}</p>
-      )}
-    </Modal>
+    <div className="corners" ref={box}>
+      <img className="corners__photo" src={photo} alt={names.photo} draggable={false} />
+      <svg className="corners__outline" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+        <polygon points={corners.map((p) => `${p.x * 100},${p.y * 100}`).join(' ')} />
+      </svg>
+      {corners.map((point, index) => (
+        <button
+          key={names.corners[index]}
+          type="button"
+          className="corners__handle"
+          aria-label={names.corners[index]}
+          style={{ left: `${point.x * 100}%`, top: `${point.y * 100}%` }}
+          onKeyDown={(event) => {
+            const by = arrowStep(event);
+            if (!by) return;
+            event.preventDefault();
+            move(index, (at) => ({ x: at.x + by.x, y: at.y + by.y }));
+          }}
+          onPointerDown={(event) => {
+            event.currentTarget.setPointerCapture(event.pointerId);
+            dragging.current = index;
+          }}
+          onPointerMove={(event) => {
+            if (dragging.current !== index) return;
+            const at = pointerAt(event);
+            if (at) move(index, () => at);
+          }}
+          onPointerUp={() => {
+            dragging.current = null;
+          }}
+        />
+      ))}
+    </div>
   );
 }
 
