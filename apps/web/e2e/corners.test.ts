@@ -93,6 +93,26 @@ test.describe('Adjust corners on the category screen', () => {
     await expect.poll(aspect).toBeCloseTo(11 / 8.5, 1);
   });
 
+  test('a row whose page edges were not found offers Adjust corners too, the photo’s corners to start from', async () => {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await setPhoto('07-white.jpg', 'white.jpg')]);
+    const item = page.getByRole('region', { name: 'Add files' }).getByRole('listitem').last();
+    await item.getByText('Page edges not found. The whole photo is used.').waitFor();
+    await item.getByRole('button', { name: /^Adjust corners / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adjust corners' });
+    const handle = dialog.getByRole('button', { name: 'Bottom-right corner' });
+    const photo = dialog.getByRole('img');
+    await handle.waitFor();
+    const [at, frame] = await Promise.all([handle.boundingBox(), photo.boundingBox()]);
+    // The handle sits on the photo's own bottom-right corner.
+    expect(
+      Math.abs((at?.x ?? 0) + (at?.width ?? 0) / 2 - ((frame?.x ?? 0) + (frame?.width ?? 0))),
+    ).toBeLessThan(2);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await item.getByRole('button', { name: 'Remove', exact: true }).click();
+  });
+
   test('dragging a handle and saving makes the PDF from the new corners', async () => {
     const { item, dialog, filename } = await openEditor();
     await checkScreen(page, 'adjust-corners');
