@@ -30,6 +30,10 @@ async function dragHandle(page: Page, dialog: Locator, handle: string, to: { x: 
   await page.mouse.up();
 }
 
+/** The queue's row added last (not a note's list item inside a row). */
+const lastRow = (page: Page) =>
+  page.getByRole('region', { name: 'Add files' }).locator('li.queue__item').last();
+
 /** The stored PDF named `filename`'s edge greys. */
 async function storedGreys(page: Page, clientId: string, docType: string, filename: string) {
   const doc = (await listDocs(page, clientId, docType)).find((item) => item.filename === filename);
@@ -58,7 +62,7 @@ test.describe('Adjust corners on the category screen', () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
     // The row just added, whatever the earlier tests left queued.
-    const item = page.getByRole('region', { name: 'Add files' }).getByRole('listitem').last();
+    const item = lastRow(page);
     await item.getByText('Ready').waitFor();
     const filename = (await item.locator('.queue__name').textContent()) ?? '';
     await item.getByRole('button', { name: `Adjust corners ${filename}` }).click();
@@ -96,7 +100,7 @@ test.describe('Adjust corners on the category screen', () => {
   test('a row whose page edges were not found offers Adjust corners too, the photo’s corners to start from', async () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await setPhoto('07-white.jpg', 'white.jpg')]);
-    const item = page.getByRole('region', { name: 'Add files' }).getByRole('listitem').last();
+    const item = lastRow(page);
     await item.getByText('Page edges not found. The whole photo is used.').waitFor();
     await item.getByRole('button', { name: /^Adjust corners / }).click();
     const dialog = page.getByRole('dialog', { name: 'Adjust corners' });
