@@ -214,4 +214,29 @@ test.describe('Ajustar esquinas on the client page', () => {
     const photo = await sharp((await setPhoto('01-wood.jpg', 'glare.jpg')).buffer).metadata();
     expect(size.width / size.height).toBeCloseTo((photo.width ?? 0) / (photo.height ?? 1), 1);
   });
+
+  test('Ajustar esquinas: a handle dragged out into the wood, Guardar, and the PDF takes the wood in', async () => {
+    const page = client.page;
+    const form = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
+    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    await form
+      .getByLabel('Tomar foto', { exact: true })
+      .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
+    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
+    await dialog.getByRole('button', { name: 'Esquina superior izquierda' }).waitFor();
+    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.02, y: 0.02 });
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(dialog).toBeHidden();
+    await form.getByRole('button', { name: /^Usarla así / }).click();
+    await expect
+      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
+      .toBe(before.size + 1);
+    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
+    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    // The wood (grey about 30) now at the page's top-left; the page found alone is paper all round.
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+  });
 });
