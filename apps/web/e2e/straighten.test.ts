@@ -2,73 +2,18 @@
 // table with Take Photo becomes a PDF whose page is the form alone, straightened, with no table at its
 // edges; a photo with glare is warned with Retake / Keep anyway; the same on the client page in Spanish.
 // The photos come from the labelled set the straightening benchmark reads.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import sharp from 'sharp';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import type { Fixture } from './support/documents.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
+import { edgeGreys, setPhoto } from './support/page-image.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Straighten');
 const DORA = 'dora.client@client.example.org';
-const SET = join(
-  import.meta.dirname,
-  '..',
-  '..',
-  '..',
-  'packages',
-  'core',
-  'bench',
-  'straighten-set',
-  'photos',
-);
-
-/** A photo of the labelled set: `00-dark.jpg` a W-2 tilted on a dark table, `01-wood.jpg` one with glare. */
-async function setPhoto(name: string, as: string): Promise<Fixture> {
-  return { name: as, mimeType: 'image/jpeg', buffer: await readFile(join(SET, name)) };
-}
-
-/**
- * The mean grey of a band just inside each edge of the first page's image (2–3 % in), top, right,
- * bottom, left: paper where the page was straightened, the table where the whole photo was used.
- */
-async function edgeGreys(pdf: Uint8Array): Promise<number[]> {
-  const doc = await PDFDocument.load(pdf);
-  const xobjects = doc.getPages()[0]?.node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
-  const ref = xobjects?.values()[0];
-  const image = ref ? doc.context.lookup(ref) : undefined;
-  if (!(image instanceof PDFRawStream)) throw new Error('no image on the page');
-  const { data, info } = await sharp(Buffer.from(image.contents))
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { width, height } = info;
-  const mean = (x0: number, y0: number, x1: number, y1: number) => {
-    let sum = 0;
-    let count = 0;
-    for (let y = Math.floor(y0); y < Math.ceil(y1); y++)
-      for (let x = Math.floor(x0); x < Math.ceil(x1); x++) {
-        sum += data[y * width + x] ?? 0;
-        count++;
-      }
-    return Math.round(sum / count);
-  };
-  const [a, b] = [0.02, 0.03];
-  return [
-    mean(0, height * a, width, height * b),
-    mean(width * (1 - b), 0, width * (1 - a), height),
-    mean(0, height * (1 - b), width, height * (1 - a)),
-    mean(width * a, 0, width * b, height),
-  ];
-}
-
 test.describe('photos found, straightened and cropped on the device', () => {
   test.describe.configure({ mode: 'serial' });
   let app: TestApp;

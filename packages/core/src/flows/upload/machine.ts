@@ -4,6 +4,7 @@
  * a change asks for. `transition.ts` holds the rules; `runner.ts` performs the effects.
  */
 import { refusalBeforeUpload } from '../../domain/files.js';
+import type { PageCrop } from '../../straighten/page.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
@@ -90,7 +91,7 @@ export type Effect =
   /** Check a photo's quality (beside everything else). */
   | { type: 'inspect'; id: string; original: FileLike }
   /** Convert the photo in turn (one conversion at a time); report `conversionStarted`, `converted`, `conversionSettled`. */
-  | { type: 'convert'; id: string; ticket: number; original: FileLike; rotate: QuarterTurn }
+  | { type: 'convert'; id: string; ticket: number; original: FileLike; rotate: QuarterTurn; crop?: PageCrop }
   /** In turn with the conversions, report `prepared`. */
   | { type: 'prepare'; id: string; file: FileLike; notice: string | undefined }
   /** Keep the file in the journal; report `saved`. */

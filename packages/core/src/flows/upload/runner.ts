@@ -111,7 +111,10 @@ function createPreparation(
     void dispatch({ type: 'conversionStarted' });
     let file = original;
     try {
-      file = await convert(original, { rotate: effect.rotate });
+      file = await convert(original, {
+        rotate: effect.rotate,
+        ...(effect.crop ? { crop: effect.crop } : {}),
+      });
     } catch {
       // The converter port reports its own failures; the original is uploaded instead.
     }

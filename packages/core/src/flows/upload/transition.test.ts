@@ -108,6 +108,28 @@ describe('queueing files', () => {
     expect(after.machine.view.status).toBe('idle');
   });
 
+  it('chosen corners convert the photo again from them, and a later turn keeps them', () => {
+    const corners = [
+      { x: 0.1, y: 0.1 },
+      { x: 0.9, y: 0.1 },
+      { x: 0.9, y: 0.9 },
+      { x: 0.1, y: 0.9 },
+    ] as const;
+    const crop = { mode: 'corners', corners } as const;
+    const { machine, effects } = run([add(photo), { type: 'crop', id: 'f1', crop }]);
+    expect(effects.at(-1)).toEqual({
+      type: 'convert',
+      id: 'f1',
+      ticket: 2,
+      original: photo,
+      rotate: 0,
+      crop,
+    });
+    expect(machine.view.queue[0]?.crop).toEqual(crop);
+    const turned = run([{ type: 'rotate', id: 'f1', by: 90 }], { from: machine });
+    expect(turned.effects.at(-1)).toMatchObject({ type: 'convert', rotate: 90, crop });
+  });
+
   it('a turn asked while the photo converts wins: the older conversion’s result is dropped', () => {
     const { machine, effects } = run([add(photo), { type: 'rotate', id: 'f1', by: 90 }]);
     expect(effects.at(-1)).toEqual({ type: 'convert', id: 'f1', ticket: 2, original: photo, rotate: 90 });

@@ -8,6 +8,7 @@
 import { messages } from '../../domain/messages.js';
 import { isHeicFile, isPhotoFile } from '../../pdf/convertible.js';
 import { turnBy } from '../../pdf/raster.js';
+import type { PageCrop } from '../../straighten/page.js';
 import type { FileLike } from '../../ports.js';
 import type { KeptFile } from './journal.js';
 import { andThen, busy, findItem, forget, patchItem, readiness, setView, still, without } from './machine.js';
@@ -54,7 +55,16 @@ function convertLater(machine: UploadMachine, item: QueuedFile): Step {
   const ticket = (machine.tickets[item.id] ?? 0) + 1;
   return {
     machine: { ...machine, tickets: { ...machine.tickets, [item.id]: ticket } },
-    effects: [{ type: 'convert', id: item.id, ticket, original: item.original, rotate: item.rotate ?? 0 }],
+    effects: [
+      {
+        type: 'convert',
+        id: item.id,
+        ticket,
+        original: item.original,
+        rotate: item.rotate ?? 0,
+        ...(item.crop ? { crop: item.crop } : {}),
+      },
+    ],
   };
 }
 
@@ -166,6 +176,14 @@ function rotate(machine: UploadMachine, id: string, by: 90 | -90): Step {
   return convertLater(patchItem(machine, id, turned), turned);
 }
 
+/** `Adjust corners`: the photo's page is made again from the part the person chose. */
+function crop(machine: UploadMachine, id: string, chosen: PageCrop): Step {
+  const item = findItem(machine, id);
+  if (!changeable(machine, item) || item.rotate === null) return still(machine);
+  const cropped: QueuedFile = { ...item, crop: chosen, progress: { status: 'converting' } };
+  return convertLater(patchItem(machine, id, cropped), cropped);
+}
+
 /** Retake: `file` (already named after what it replaces) takes the entry's place, checked and converted afresh. */
 function replace(machine: UploadMachine, id: string, file: FileLike, context: TransitionContext): Step {
   const item = findItem(machine, id);
@@ -258,6 +276,8 @@ function handle(machine: UploadMachine, event: MachineEvent, context: Transition
       return retry(machine, event.id, context);
     case 'rotate':
       return rotate(machine, event.id, event.by);
+    case 'crop':
+      return crop(machine, event.id, event.crop);
     case 'keep':
       return still(findItem(machine, event.id) ? patchItem(machine, event.id, { warnings: [] }) : machine);
     case 'replace':

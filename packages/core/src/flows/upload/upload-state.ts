@@ -6,13 +6,18 @@ import type { ApiErrorKind, ErrorCode } from '../../api/errors.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
+import type { PageCrop } from '../../straighten/page.js';
 import type { KeptFile } from './journal.js';
 
 /**
- * Turns an image to its PDF (turned clockwise by `rotate` after its EXIF orientation); returns the file
+ * Turns an image to its PDF (turned clockwise by `rotate` after its EXIF orientation, the part `crop`
+ * names, where given, as its page); returns the file
  * unchanged when it cannot (see `imageToLetterPdf`).
  */
-export type ConvertImage = (file: FileLike, options?: { rotate?: QuarterTurn }) => Promise<FileLike>;
+export type ConvertImage = (
+  file: FileLike,
+  options?: { rotate?: QuarterTurn; crop?: PageCrop },
+) => Promise<FileLike>;
 
 /** The quality warnings of a photo (see `assessImage`); rejects when the image cannot be read here. */
 export type InspectImage = (file: FileLike) => Promise<readonly QualityWarning[]>;
@@ -55,6 +60,8 @@ export interface QueuedFile {
   progress: FileProgress;
   /** The turn applied in the conversion; null when the file is not converted, so cannot be turned. */
   rotate: QuarterTurn | null;
+  /** The part of the photo the person chose as its page (`Adjust corners`); absent: the converter's own choice. */
+  crop?: PageCrop;
   /** What the quality check found; emptied by `keep`. */
   warnings: readonly QualityWarning[];
   /** A note on how the file goes up (a HEIC photo this platform cannot convert). */
@@ -89,6 +96,8 @@ export type UploadEvent =
   | { type: 'retry'; id: string }
   /** Turns a converted photo a quarter clockwise (90) or anticlockwise (-90) and converts it again. */
   | { type: 'rotate'; id: string; by: 90 | -90 }
+  /** The part of a converted photo to make its page from (`Adjust corners`), and converts it again. */
+  | { type: 'crop'; id: string; crop: PageCrop }
   /** Dismisses the quality warnings of a file: it is uploaded as it is. */
   | { type: 'keep'; id: string }
   /** Retake: `file` takes the queued file's place (same position), checked and converted afresh. */

@@ -147,6 +147,7 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
           return;
         }
         case 'rotate':
+        case 'crop':
           await runner.dispatch(event);
           return runner.prepared();
         case 'replace': {

@@ -7,6 +7,7 @@
 import {
   CLIENT_CAPTURE_TEXTS,
   CLIENT_LINK_TEXTS,
+  canChangeFile,
   clientCaptureText,
   clientQualityWarning,
   clientScanTexts,
@@ -24,14 +25,15 @@ import {
   type ScanFlow,
   type UploadFlow,
   type UploadJournal,
+  type UploadState,
 } from '@vita-docs/core';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { browserClock, browserConnectivity } from '../../host';
 import { createXhrPutFile } from '../../transport/xhr-put-file';
 import { useFlow } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT } from '../documents/file-picker';
 import { createLazyConverter } from '../documents/lazy-converter';
-import { PhotoThumb } from '../documents/photo-thumb';
+import { AdjustCorners, RowThumb } from '../documents/corner-parts';
 import { ScanDialog } from '../documents/scan-dialog';
 import { openLinkJournal } from './link-journal';
 import { FileThumb, type ThumbSource } from './link-thumb';
@@ -297,11 +299,7 @@ export function RowQueue({
         const name = item.file.name;
         return (
           <li key={item.id} className="link-file">
-            <PhotoThumb
-              file={item.original}
-              rotate={item.rotate ?? 0}
-              label={clientCaptureText(language, 'preview', { name })}
-            />
+            <RowThumb item={item} label={clientCaptureText(language, 'preview', { name })} />
             <span className="link-file__name">{name}</span>
             <Notices item={item} language={language} />
             {choose ? (
@@ -339,6 +337,9 @@ export function RowQueue({
                 </button>
               </>
             )}
+            {item.rotate !== null && choose && (
+              <RowCorners flow={flow} item={item} language={language} status={state.status} />
+            )}
             {failed && (
               <button
                 type="button"
@@ -352,6 +353,32 @@ export function RowQueue({
         );
       })}
     </ul>
+  );
+}
+
+/** `Ajustar esquinas` of a converted photo still waiting on this page (the others go at once). */
+function RowCorners({
+  flow,
+  item,
+  language,
+  status,
+}: {
+  flow: UploadFlow;
+  item: QueuedFile;
+  language: ClientLinkLanguage;
+  status: UploadState['status'];
+}) {
+  return (
+    <Suspense>
+      <AdjustCorners
+        file={item.original}
+        name={item.file.name}
+        crop={item.crop}
+        language={language}
+        disabled={!canChangeFile(status, item.progress)}
+        onSave={(crop) => void flow.send({ type: 'crop', id: item.id, crop })}
+      />
+    </Suspense>
   );
 }
 

@@ -8,11 +8,11 @@ import {
   qualityWarningMessage,
 } from '@vita-docs/core';
 import type { FileLike, QueuedFile, UploadEvent, UploadFlow, UploadState } from '@vita-docs/core';
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useFlow } from '../../hooks/use-flow';
 import { progressLabel, texts } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
-import { PhotoThumb } from './photo-thumb';
+import { AdjustCorners, RowThumb } from './corner-parts';
 import { RetryRemoveButtons } from '../../components/queue-item-actions';
 
 interface UploadQueueProps {
@@ -171,7 +171,7 @@ function QueueItem({ item, status, flow }: QueueItemProps) {
       className={`queue__item${photo ? ' queue__item--photo' : ''}`}
       aria-labelledby={nameId}
     >
-      {photo && <PhotoThumb file={original} rotate={item.rotate ?? 0} label={`Preview of ${file.name}`} />}
+      {photo && <RowThumb item={item} label={`Preview of ${file.name}`} />}
       <div className="queue__line">
         <span className="queue__name" id={nameId}>
           {file.name}
@@ -253,6 +253,15 @@ function QueueItemActions({
       )}
       {item.rotate !== null && (
         <>
+          <Suspense>
+            <AdjustCorners
+              file={item.original}
+              name={item.file.name}
+              crop={item.crop}
+              disabled={!changeable}
+              onSave={(crop) => send({ type: 'crop', id: item.id, crop })}
+            />
+          </Suspense>
           <button
             type="button"
             className="button button--small"

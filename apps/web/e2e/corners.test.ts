@@ -1,0 +1,242 @@
+// Adjust corners (docs/behaviour.md#straightened-pages): each straightened photo in the queue opens an
+// editor with the found outline and four handles, moved by dragging or by the arrow keys; Save makes
+// the row's PDF again from them, Use whole photo makes it of the whole photo as before. The queue's
+// thumbnail shows the straightened page. The same on the client page, in Spanish.
+import type { Locator, Page } from '@playwright/test';
+import sharp from 'sharp';
+import { ApiSession, person } from './support/api.js';
+import type { TestApp, Visitor } from './support/app.js';
+import { categoryScreen, listDocs, storedBytes } from './support/documents.js';
+import { seeHeading, signInViaUi } from './support/journeys.js';
+import { edgeGreys, pageImageSize, setPhoto } from './support/page-image.js';
+import { checkScreen } from './support/screens.js';
+import { startWithClient } from './support/seed.js';
+import { expect, test } from './support/test.js';
+
+const admin = person('Amy', 'Admin');
+const vera = person('Vera', 'Corners');
+const DORA = 'dora.client@client.example.org';
+/** Paper reads above this grey at the PDF's edges; the dark table well below it. */
+const PAPER = 170;
+
+/** Drags a handle of the open editor to a point of the photo (shares of its sides). */
+async function dragHandle(page: Page, dialog: Locator, handle: string, to: { x: number; y: number }) {
+  const from = await dialog.getByRole('button', { name: handle, exact: true }).boundingBox();
+  const photo = await dialog.getByRole('img').boundingBox();
+  if (!from || !photo) throw new Error('the editor shows no photo');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(photo.x + photo.width * to.x, photo.y + photo.height * to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** The queue's row added last (not a note's list item inside a row). */
+const lastRow = (page: Page) =>
+  page.getByRole('region', { name: 'Add files' }).locator('li.queue__item').last();
+
+/** The stored PDF named `filename`'s edge greys. */
+async function storedGreys(page: Page, clientId: string, docType: string, filename: string) {
+  const doc = (await listDocs(page, clientId, docType)).find((item) => item.filename === filename);
+  if (!doc) throw new Error(`${filename} is not stored`);
+  return edgeGreys(await storedBytes(page, doc.key));
+}
+
+test.describe('Adjust corners on the category screen', () => {
+  test.describe.configure({ mode: 'serial' });
+  let app: TestApp;
+  let page: Page;
+  let clientId = '';
+
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
+    page = (await app.visit()).page;
+    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await seeHeading(page, 'Banking Info');
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** Takes the tilted page on the dark table, opens its editor and waits for the handles. */
+  async function openEditor() {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
+    // The row just added, whatever the earlier tests left queued.
+    const item = lastRow(page);
+    await item.getByText('Ready').waitFor();
+    const filename = (await item.locator('.queue__name').textContent()) ?? '';
+    await item.getByRole('button', { name: `Adjust corners ${filename}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adjust corners' });
+    await dialog.getByRole('button', { name: 'Top-left corner' }).waitFor();
+    return { item, dialog, filename };
+  }
+
+  /** Saves the editor, waits for the row's new PDF, uploads it and reads its edges. */
+  async function saveAndStore(dialog: Locator, item: Locator, filename: string) {
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await item.getByText('Ready').waitFor();
+    await categoryScreen(page).uploadButton.click();
+    await expect
+      .poll(async () => (await listDocs(page, clientId, 'Banking Info')).some((d) => d.filename === filename))
+      .toBe(true);
+    return storedGreys(page, clientId, 'Banking Info', filename);
+  }
+
+  test('the thumbnail shows the straightened page, not the photo', async () => {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
+    const item = screen.queued('Banking Info 1.pdf');
+    await item.getByText('Ready').waitFor();
+    const photo = await sharp((await setPhoto('00-dark.jpg', 'table.jpg')).buffer).metadata();
+    const thumb = item.getByRole('img', { name: 'Preview of Banking Info 1.pdf' });
+    const aspect = () =>
+      thumb.evaluate((img: HTMLImageElement) => img.naturalHeight / Math.max(1, img.naturalWidth));
+    // The photo is wider than tall; the page in it, straightened, is a Letter page (11 / 8.5).
+    expect((photo.height ?? 0) / (photo.width ?? 1)).toBeLessThan(1);
+    await expect.poll(aspect).toBeCloseTo(11 / 8.5, 1);
+  });
+
+  test('a row whose page edges were not found offers Adjust corners too, the photo’s corners to start from', async () => {
+    const screen = categoryScreen(page);
+    await screen.takePhoto.setInputFiles([await setPhoto('07-white.jpg', 'white.jpg')]);
+    const item = lastRow(page);
+    await item.getByText('Page edges not found. The whole photo is used.').waitFor();
+    await item.getByRole('button', { name: /^Adjust corners / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adjust corners' });
+    const handle = dialog.getByRole('button', { name: 'Bottom-right corner' });
+    const photo = dialog.getByRole('img');
+    await handle.waitFor();
+    const [at, frame] = await Promise.all([handle.boundingBox(), photo.boundingBox()]);
+    // The handle sits on the photo's own bottom-right corner.
+    expect(
+      Math.abs((at?.x ?? 0) + (at?.width ?? 0) / 2 - ((frame?.x ?? 0) + (frame?.width ?? 0))),
+    ).toBeLessThan(2);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await item.getByRole('button', { name: 'Remove', exact: true }).click();
+  });
+
+  test('dragging a handle and saving makes the PDF from the new corners', async () => {
+    const { item, dialog, filename } = await openEditor();
+    await checkScreen(page, 'adjust-corners');
+    // The top-left corner dragged out into the table: the page now takes some of it in.
+    await dragHandle(page, dialog, 'Top-left corner', { x: 0.05, y: 0.03 });
+    const [top, , , left] = await saveAndStore(dialog, item, filename);
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+  });
+
+  test('a handle moved by the arrow keys changes the PDF too', async () => {
+    const { item, dialog, filename } = await openEditor();
+    const handle = dialog.getByRole('button', { name: 'Top-left corner' });
+    await handle.focus();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Shift+ArrowLeft');
+      await page.keyboard.press('Shift+ArrowUp');
+    }
+    const [top, , , left] = await saveAndStore(dialog, item, filename);
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+  });
+
+  test('Use whole photo gives the PDF of the whole photo, the table at its edges', async () => {
+    const { item, dialog, filename } = await openEditor();
+    await dialog.getByRole('button', { name: 'Use whole photo' }).click();
+    const greys = await saveAndStore(dialog, item, filename);
+    for (const grey of greys) expect(grey).toBeLessThan(PAPER);
+  });
+
+  test('Reset puts the found outline back: the PDF is the page alone again', async () => {
+    const { item, dialog, filename } = await openEditor();
+    await dialog.getByRole('button', { name: 'Use whole photo' }).click();
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    const greys = await saveAndStore(dialog, item, filename);
+    for (const grey of greys) expect(grey).toBeGreaterThan(PAPER);
+  });
+});
+
+test.describe('Ajustar esquinas on the client page', () => {
+  test.describe.configure({ mode: 'serial' });
+  let app: TestApp;
+  let api: ApiSession;
+  let client: Visitor;
+  let staff: Visitor;
+  let clientId = '';
+
+  test.beforeAll(async ({ startApp }) => {
+    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
+    staff = await app.visit();
+    await signInViaUi(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    api = await ApiSession.open(app.server);
+    await api.signIn(vera);
+    const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {
+      categories: ['13614-C', 'Banking Info'],
+      language: 'es',
+    });
+    client = await app.visit();
+    const after = Date.now() - 1000;
+    await client.page.goto(url);
+    const code = await app.server.latestCode(DORA, { after });
+    await client.page.getByLabel('Código de 6 dígitos').fill(code);
+    await client.page.getByRole('button', { name: 'Continuar' }).click();
+    await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
+    await client.page.getByRole('button', { name: 'Continuar' }).click();
+    await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
+  });
+  test.afterAll(async () => {
+    await api?.dispose();
+    await app?.stop();
+  });
+
+  test('a photo waiting for its answer: Usar la foto completa, Guardar, then stored whole', async () => {
+    const page = client.page;
+    const form = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
+    // The glare photo waits for the client's answer, so its corners can be adjusted before it goes.
+    await form
+      .getByLabel('Tomar foto', { exact: true })
+      .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
+    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
+    const handle = dialog.getByRole('button', { name: 'Esquina superior izquierda' });
+    await handle.waitFor();
+    await checkScreen(page, 'ajustar-esquinas');
+    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.5, y: 0.5 });
+    await dialog.getByRole('button', { name: 'Restablecer' }).click();
+    await dialog.getByRole('button', { name: 'Usar la foto completa' }).click();
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(dialog).toBeHidden();
+    await form.getByRole('button', { name: /^Usarla así / }).click();
+    await expect.poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(1);
+    const [doc] = await listDocs(staff.page, clientId, 'Banking Info');
+    // The whole photo, wider than tall as it was taken, not the page found in it (taller than wide).
+    const size = await pageImageSize(await storedBytes(staff.page, doc?.key ?? ''));
+    const photo = await sharp((await setPhoto('01-wood.jpg', 'glare.jpg')).buffer).metadata();
+    expect(size.width / size.height).toBeCloseTo((photo.width ?? 0) / (photo.height ?? 1), 1);
+  });
+
+  test('Ajustar esquinas: a handle dragged out into the wood, Guardar, and the PDF takes the wood in', async () => {
+    const page = client.page;
+    const form = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
+    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    await form
+      .getByLabel('Tomar foto', { exact: true })
+      .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
+    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
+    await dialog.getByRole('button', { name: 'Esquina superior izquierda' }).waitFor();
+    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.02, y: 0.02 });
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(dialog).toBeHidden();
+    await form.getByRole('button', { name: /^Usarla así / }).click();
+    await expect
+      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
+      .toBe(before.size + 1);
+    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
+    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    // The wood (grey about 30) now at the page's top-left; the page found alone is paper all round.
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+  });
+});
