@@ -63,7 +63,7 @@ test.describe('Adjust corners on the category screen', () => {
     await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
     // The row just added, whatever the earlier tests left queued.
     const item = lastRow(page);
-    await item.getByText('Ready').waitFor();
+    await item.getByText('Not uploaded yet').waitFor();
     const filename = (await item.locator('.queue__name').textContent()) ?? '';
     await item.getByRole('button', { name: `Adjust corners ${filename}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Adjust corners' });
@@ -75,7 +75,7 @@ test.describe('Adjust corners on the category screen', () => {
   async function saveAndStore(dialog: Locator, item: Locator, filename: string) {
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(dialog).toBeHidden();
-    await item.getByText('Ready').waitFor();
+    await item.getByText('Not uploaded yet').waitFor();
     await categoryScreen(page).uploadButton.click();
     await expect
       .poll(async () => (await listDocs(page, clientId, 'Banking Info')).some((d) => d.filename === filename))
@@ -87,7 +87,7 @@ test.describe('Adjust corners on the category screen', () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
     const item = screen.queued('Banking Info 1.pdf');
-    await item.getByText('Ready').waitFor();
+    await item.getByText('Not uploaded yet').waitFor();
     const photo = await sharp((await setPhoto('00-dark.jpg', 'table.jpg')).buffer).metadata();
     const thumb = item.getByRole('img', { name: 'Preview of Banking Info 1.pdf' });
     const aspect = () =>
@@ -178,6 +178,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     const code = await app.server.latestCode(DORA, { after });
     await client.page.getByLabel('Código de 6 dígitos').fill(code);
     await client.page.getByRole('button', { name: 'Continuar' }).click();
+    await client.page.getByLabel('Escriba su nombre completo para firmar').fill('Dora Client');
     await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
     await client.page.getByRole('button', { name: 'Continuar' }).click();
     await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');

@@ -36,7 +36,7 @@ test.describe('photos found, straightened and cropped on the device', () => {
     const screen = categoryScreen(page);
     await screen.takePhoto.setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
     const item = screen.queued('Banking Info 1.pdf');
-    await item.getByText('Ready').waitFor();
+    await item.getByText('Not uploaded yet').waitFor();
     expect(await item.getByText('Page edges not found. The whole photo is used.').count()).toBe(0);
     await screen.uploadButton.click();
     await expectFiles(page, ['Banking Info 1.pdf']);
@@ -89,6 +89,7 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
     const code = await app.server.latestCode(DORA, { after });
     await client.page.getByLabel('Código de 6 dígitos').fill(code);
     await client.page.getByRole('button', { name: 'Continuar' }).click();
+    await client.page.getByLabel('Escriba su nombre completo para firmar').fill('Dora Client');
     await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
     await client.page.getByRole('button', { name: 'Continuar' }).click();
     await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
