@@ -7,44 +7,21 @@ import {
   passkeyMessages,
 } from '@vita-docs/core';
 import type { PasskeyList } from '@vita-docs/core';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link } from '../app/router';
 import { passkeysOffered } from '../adapters/passkey-sign-in';
-import { createPasskey } from '../adapters/passkeys';
 import { paths } from '../app/paths';
 import { useServices } from '../app/services';
 import { useSession } from '../app/session';
 import { Field } from '../components/field';
 import { submitted } from '../components/form';
 import { Loading, Page } from '../components/page';
+import { useCreatePasskey, usePasskeys } from './passkey-hooks';
 
 const TITLE = 'Account';
 
-/** The browser's refusal when the person cancels or lets the prompt time out: nothing to say. */
-const cancelled = (error: unknown) =>
-  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
-
 const day = (iso: string | null) => (iso ? formatDate(iso) : 'Never');
-
-/** The signed-in person's passkeys, loaded and reloaded; `error` is the load's failure. */
-export function usePasskeys() {
-  const { api } = useServices();
-  const [list, setList] = useState<PasskeyList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(async () => {
-    try {
-      setList(await api.listPasskeys());
-      setError(null);
-    } catch (e) {
-      setError(isApiError(e) ? e.message : String(e));
-    }
-  }, [api]);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { list, error, reload };
-}
 
 /**
  * Whether passkeys can be made here (the server has a `PUBLIC_URL` and the browser WebAuthn); null
@@ -61,21 +38,6 @@ function usePasskeysOffered(): boolean | null {
     };
   }, [api]);
   return offered;
-}
-
-/** Runs the create ceremony; alerts what went wrong unless the person cancelled. True when made. */
-export function useCreatePasskey() {
-  const { api, platform } = useServices();
-  return useCallback(async () => {
-    try {
-      await createPasskey(api);
-      return true;
-    } catch (error) {
-      if (!cancelled(error))
-        await platform.alert(isApiError(error) ? error.message : passkeyMessages.createFailed);
-      return false;
-    }
-  }, [api, platform]);
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import type { ApiClient } from '../../api/client.js';
 import { errorMessage } from '../../api/errors.js';
-import { uploadDocument } from '../../api/upload.js';
 import { messages } from '../../domain/messages.js';
 import { isConvertibleImage } from '../../pdf/convertible.js';
 import type { FileLike } from '../../ports.js';
@@ -86,6 +85,9 @@ export function createRetakeFlow(options: RetakeFlowOptions): RetakeFlow {
     let replacement = '';
     try {
       store.setState({ status: 'uploading', key, loaded: 0, total: file.size });
+      // Fetched when a retake is sent, not with the category screen: the upload's transport is the
+      // upload part's, which the screen loads on use (its first paint stays under the size goal).
+      const { uploadDocument } = await import('../../api/upload.js');
       replacement = await uploadDocument(
         api,
         putFile,

@@ -1,13 +1,13 @@
 import { canReassignClients, createClientDocsFlow, createDownloadAllFlow, fullName } from '@vita-docs/core';
 import type { Client, ClientDocsFlow, User } from '@vita-docs/core';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useParams } from '../../app/router';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
 import { useSession } from '../../app/session';
 import { useUploadQueues } from '../../app/upload-queues';
 import { Page } from '../../components/page';
-import { ReassignDialog } from '../../components/reassign-dialog';
+import { lazyPart } from '../../components/lazy-part';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { useMedia } from '../../hooks/use-media';
 import { AddTypeDialog } from './add-type-dialog';
@@ -17,6 +17,12 @@ import { DownloadDialog } from './download-dialog';
 import { RequiredDocuments } from './required-documents';
 import { SubmissionLine } from './submission-line';
 import '../../styles/documents.css';
+
+// Reassigning is an officer's occasional act: its dialog is fetched when opened, not with the page.
+const reassignDialog = lazyPart(() =>
+  import('../../components/reassign-dialog').then((m) => m.ReassignDialog),
+);
+const ReassignDialog = reassignDialog.Part;
 
 /** Below this width (documents.css's breakpoint) the page is laid out for a phone. */
 const PHONE_WIDTH = '(max-width: 39.99rem)';
@@ -96,16 +102,18 @@ function ClientDocs({ clientId, user }: { clientId: string; user: User }) {
       <AddTypeDialog flow={flow} state={state} />
       <DownloadDialog flow={download} />
       {reassigning && (
-        <ReassignDialog
-          clientId={clientId}
-          clientName={client ? fullName(client) : 'this client'}
-          {...(client ? { clientEmail: client.email } : {})}
-          onClose={() => setReassigning(false)}
-          onReassigned={(email) => {
-            setReassigning(false);
-            void flow.send({ type: 'reassigned', email });
-          }}
-        />
+        <Suspense fallback={null}>
+          <ReassignDialog
+            clientId={clientId}
+            clientName={client ? fullName(client) : 'this client'}
+            {...(client ? { clientEmail: client.email } : {})}
+            onClose={() => setReassigning(false)}
+            onReassigned={(email) => {
+              setReassigning(false);
+              void flow.send({ type: 'reassigned', email });
+            }}
+          />
+        </Suspense>
       )}
     </Page>
   );

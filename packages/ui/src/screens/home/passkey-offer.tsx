@@ -4,7 +4,7 @@ import { Navigate } from '../../app/router';
 import { hasPlatformAuthenticator } from '../../adapters/passkeys';
 import { paths } from '../../app/paths';
 import { useServices } from '../../app/services';
-import { useCreatePasskey, usePasskeys } from '../account';
+import { useCreatePasskey, usePasskeys } from '../passkey-hooks';
 
 /**
  * The dashboard's offer (docs/behaviour.md#passkeys): shown to someone without a passkey, on a device
