@@ -175,6 +175,25 @@ export const nodeScripts = [
   },
 ];
 
+/**
+ * The server's routes parse, authorise, call a domain module and shape the answer: data access lives
+ * in the domain modules beside them (documents/, clients/, client-links/, …). Neither the query
+ * builder nor the database handle's module is imported there (a route passes `services.db` along as
+ * `Services['db']`), and no statement is built there.
+ */
+const ROUTE_FILES = ['src/routes/**/*.ts'];
+const ROUTE_NO_SQL = 'Routes do no data access: put the statement in a domain module and call it.';
+const routeImportBans = [
+  { group: ['kysely', 'kysely/*', 'pg', 'pg/*'], message: ROUTE_NO_SQL },
+  { group: ['../db/*', '**/db/*'], message: ROUTE_NO_SQL },
+];
+const routeSyntaxBans = [
+  'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom|transaction|executeQuery)$/]',
+  'TaggedTemplateExpression[tag.name="sql"]',
+  'TaggedTemplateExpression[tag.object.name="sql"]',
+  'CallExpression[callee.object.name="sql"]',
+].map((selector) => ({ selector, message: ROUTE_NO_SQL }));
+
 /** The React rules every package with components adds after {@link vitaEslint}. */
 export const vitaReact = [
   {
@@ -257,6 +276,27 @@ export function vitaEslint({ dirname, layer, ignores = [], envModule, maxFunctio
       ignores: [...TEST_FILES, ...(envModule ? [envModule] : [])],
       rules: { 'no-restricted-syntax': ['error', ...envBans] },
     },
+    layer === 'server'
+      ? {
+          files: ROUTE_FILES,
+          ignores: TEST_FILES,
+          rules: {
+            'no-restricted-imports': [
+              'error',
+              {
+                paths: [
+                  {
+                    name: '@vita-docs/core',
+                    message: 'Import from @vita-docs/core/contract: the server takes the contract only.',
+                  },
+                ],
+                patterns: [...layerBans.server, ...routeImportBans],
+              },
+            ],
+            'no-restricted-syntax': ['error', ...envBans, ...routeSyntaxBans],
+          },
+        }
+      : {},
     {
       files: [...TEST_FILES, 'bench/**/*.ts'],
       rules: { 'no-restricted-syntax': ['error', ...focusBans] },

@@ -144,3 +144,27 @@ export async function resumeSeasonClose(services: Services): Promise<number | un
   // Undefined: another process holds the close and finishes it.
   return (await closeSeason(services, open.year, null)) ? open.year : undefined;
 }
+
+/** Clients read per query while the archive streams: memory stays bounded for any number of clients. */
+const CLIENT_PAGE = 100;
+
+const withDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
+
+/** Every client with documents, a page at a time in id order (clients added meanwhile may join). */
+export async function* clientsWithDocuments(db: Db) {
+  let after = '';
+  for (;;) {
+    const page = await db
+      .selectFrom('clients')
+      .select(['id', 'first_name', 'last_name'])
+      .where('id', '>', after)
+      .where(withDocuments)
+      .orderBy('id')
+      .limit(CLIENT_PAGE)
+      .execute();
+    yield* page;
+    const last = page.at(-1);
+    if (!last || page.length < CLIENT_PAGE) return;
+    after = last.id;
+  }
+}

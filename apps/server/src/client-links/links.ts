@@ -11,6 +11,7 @@ import {
 } from '@vita-docs/core/contract';
 import { sql, type Selectable } from 'kysely';
 import { audit } from '../audit.js';
+import { sha256 } from '../auth/crypto.js';
 import type { Db } from '../db/database.js';
 import type { ClientLinksTable } from '../db/schema.js';
 import { takeRateLimit } from '../auth/rate-limit.js';
@@ -412,4 +413,79 @@ export async function remindAndExpire(db: Db, mailer: LinkMailer): Promise<numbe
     if (ok) sent += 1;
   }
   return sent;
+}
+
+/** A new request link (only its token's hash is kept). */
+export interface NewLink {
+  id: string;
+  token: string;
+  clientId: string;
+  createdBy: string;
+  categories: string[];
+  message: string | null;
+  language: LinkRow['language'];
+  expiresAt: Date;
+}
+
+/**
+ * Stores a new request link, closing (`replaced`) the client's open one, both audited under the
+ * volunteer, in one transaction: a client never has two open requests, nor one unrecorded.
+ */
+export async function insertLink(db: Db, link: NewLink, from: { ip: string; detail: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const replaced = await closeOpenLink(trx, link.clientId, 'replaced');
+    if (replaced)
+      await audit(trx, {
+        actor: link.createdBy,
+        action: 'link.revoke',
+        clientId: link.clientId,
+        ip: from.ip,
+        detail: 'replaced by a new request',
+      });
+    await trx
+      .insertInto('client_links')
+      .values({
+        id: link.id,
+        token_hash: sha256(link.token),
+        client_id: link.clientId,
+        created_by: link.createdBy,
+        categories: JSON.stringify(link.categories),
+        message: link.message,
+        language: link.language,
+        expires_at: link.expiresAt,
+      })
+      .execute();
+    await audit(trx, {
+      actor: link.createdBy,
+      action: 'link.create',
+      clientId: link.clientId,
+      ip: from.ip,
+      detail: from.detail,
+    });
+  });
+}
+
+/** The owner has seen what came back: the client's finished requests leave `New from clients`. */
+export async function markDoneLinksSeen(db: Db, clientId: string): Promise<void> {
+  await db
+    .updateTable('client_links')
+    .set({ seen_at: sql`now()` })
+    .where('client_id', '=', clientId)
+    .where('closed_reason', '=', 'done')
+    .where('seen_at', 'is', null)
+    .execute();
+}
+
+/** `New from clients`: the volunteer's clients whose finished request is not seen yet, latest first. */
+export function doneUnseen(db: Db, volunteer: string) {
+  return db
+    .selectFrom('client_links as l')
+    .innerJoin('clients as c', 'c.id', 'l.client_id')
+    .select(['c.id', 'c.first_name', 'c.last_name', 'l.closed_at'])
+    .where('l.closed_reason', '=', 'done')
+    .where('l.seen_at', 'is', null)
+    .where('c.created_by', '=', volunteer)
+    .orderBy('l.closed_at', 'desc')
+    .limit(100)
+    .execute();
 }

@@ -1,6 +1,7 @@
 import { canAccessClient, FIXED_CATEGORIES, type Client } from '@vita-docs/core/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import type { ClientsTable } from '../db/schema.js';
 import type { UserRow } from '../auth/sessions.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -28,9 +29,19 @@ export function toClient(row: ClientRow): Client {
 
 /** The client, if `user` may work with its documents (owner or admin); 404 / 403 otherwise. */
 export async function clientFor(db: Db, user: UserRow, clientId: string): Promise<ClientRow> {
-  const row = await db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+  const row = await findClient(db, clientId);
   assertClientAccess(user, row);
   return row;
+}
+
+/** The client with that id, whoever asks. */
+export function findClient(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirst();
+}
+
+/** Deletes a client's row; its documents' rows go with it (the bytes are the caller's). */
+export async function deleteClientRow(db: Db, clientId: string): Promise<void> {
+  await db.deleteFrom('clients').where('id', '=', clientId).execute();
 }
 
 /** 404 when the client does not exist, 403 when `user` may not work with its documents. */
@@ -70,4 +81,121 @@ export async function hasDocType(db: Db, clientId: string, docType: string): Pro
 /** Storage prefix of one category of a client, or of the whole client. */
 export function docPrefix(clientId: string, docType?: string): string {
   return docType === undefined ? `${clientId}/` : `${clientId}/${encodeURIComponent(docType)}/`;
+}
+
+/** What a new client is made of (the PIN already hashed). */
+export interface NewClient {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  pinHash: string | null;
+  createdBy: string;
+}
+
+/** Inserts a client; `duplicate` when its volunteer already has a client with that email. */
+export async function insertClient(db: Db, c: NewClient): Promise<ClientRow | 'duplicate'> {
+  try {
+    return await db
+      .insertInto('clients')
+      .values({
+        id: c.id,
+        first_name: c.firstName,
+        last_name: c.lastName,
+        email: c.email,
+        phone: c.phone,
+        pin_hash: c.pinHash,
+        created_by: c.createdBy,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'duplicate';
+    throw err;
+  }
+}
+
+/** Every client (`createdBy` undefined), or one volunteer's, newest first. */
+export function listClientRows(db: Db, createdBy?: string): Promise<ClientRow[]> {
+  let query = db.selectFrom('clients').selectAll();
+  if (createdBy !== undefined) query = query.where('created_by', '=', createdBy);
+  return query.orderBy('created_at', 'desc').execute();
+}
+
+/** Marks the client submitted now; undefined when it was deleted meanwhile. */
+export async function markSubmitted(db: Db, clientId: string, by: string): Promise<Date | undefined> {
+  const row = await db
+    .updateTable('clients')
+    .set({ submitted_at: new Date(), submitted_by: by })
+    .where('id', '=', clientId)
+    .returning('submitted_at')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  // The column is nullable in general, never right after this update set it.
+  if (!row.submitted_at) throw new Error('submitted_at was not stored');
+  return row.submitted_at;
+}
+
+/**
+ * Takes a submission back, until the retention rule deleted the documents under it (after that there
+ * is nothing to keep); undefined when the client is not submitted or that happened.
+ */
+export function unmarkSubmitted(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  return db
+    .updateTable('clients')
+    .set({ submitted_at: null, submitted_by: null, retention_notice_at: null, retention_due_at: null })
+    .where('id', '=', clientId)
+    .where('submitted_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('documents_deleted_at', 'is', null),
+        eb('documents_deleted_at', '<', eb.ref('submitted_at')),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Adds a custom category: `duplicate` when it exists, `gone` when the client was deleted meanwhile. */
+export async function insertDocType(
+  db: Db,
+  clientId: string,
+  name: string,
+): Promise<'added' | 'duplicate' | 'gone'> {
+  try {
+    await db.insertInto('client_doc_types').values({ client_id: clientId, name }).execute();
+    return 'added';
+  } catch (err) {
+    if (isUniqueViolation(err)) return 'duplicate';
+    if (isForeignKeyViolation(err)) return 'gone';
+    throw err;
+  }
+}
+
+/** The client's custom category of that name, if there is one. */
+export async function findCustomDocType(db: Db, clientId: string, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('client_doc_types')
+    .select('name')
+    .where('client_id', '=', clientId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.name;
+}
+
+/** Deletes a custom category's rows and its documents' rows, together (the bytes are the caller's). */
+export async function deleteDocTypeRows(db: Db, clientId: string, name: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('documents')
+      .where('client_id', '=', clientId)
+      .where('doc_type', '=', name)
+      .execute();
+    await trx
+      .deleteFrom('client_doc_types')
+      .where('client_id', '=', clientId)
+      .where('name', '=', name)
+      .execute();
+  });
 }

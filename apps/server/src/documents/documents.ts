@@ -7,6 +7,7 @@
 import { buildDocKey, type DocItem } from '@vita-docs/core/contract';
 import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
+import { isForeignKeyViolation } from '../db/errors.js';
 import type { Database, DocumentsTable } from '../db/schema.js';
 import type { FileDigest } from '../storage/digest.js';
 
@@ -157,6 +158,16 @@ export async function reserveDocument(db: Db, r: Reservation): Promise<string> {
   }
 }
 
+/** {@link reserveDocument} for staff: undefined when the client was deleted meanwhile. */
+export async function reserveStaffUpload(db: Db, r: Reservation): Promise<string | undefined> {
+  try {
+    return await reserveDocument(db, r);
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return undefined;
+    throw err;
+  }
+}
+
 /** One row by key, whatever its state. */
 export async function findDocument(db: Db, key: string): Promise<DocumentRow | undefined> {
   return db.selectFrom('documents').selectAll().where('key', '=', key).executeTakeFirst();
@@ -211,35 +222,40 @@ export interface CategoryListing {
   itemsJson: string;
 }
 
-/** A document's list item fields, in the contract's order (`lastModified` as `Date#toISOString` writes it). */
-const ITEM_FIELDS = `d.key, d.filename, d.size, d.doc_type as "docType", d.content_type as "contentType",
-  to_char(d.stored_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "lastModified", d.sha256`;
+/** A duplicate's fields as the contract writes them (`DocItem.duplicateOf`). */
+const DUPLICATE_JSON = `'{"key":' || to_json(d.key) || ',"filename":' || to_json(d.filename)
+  || ',"docType":' || to_json(d.doc_type) || '}'`;
 
 /**
  * The list, built by PostgreSQL as the JSON the API answers. The list is the busiest read of the API:
  * rows of 14 fields parsed by `pg`, turned into objects, checked against the contract and written out
  * again cost the server more than the query itself does (see docs/architecture.md, `src/documents/`).
- * `row_to_json` writes compact JSON with the same escapes as `JSON.stringify`, so the answer is the
- * same bytes; the duplicate is a key of its own only when there is one (as the contract's optional
- * field would be written).
+ * Each item is written field by field in the contract's order, with `to_json` escaping the texts as
+ * `JSON.stringify` does (`lastModified` as `Date#toISOString` writes it), so the answer is the same
+ * bytes; `duplicateOf` is a key of its own only when there is one (as the optional field would be).
+ * A document's duplicate is the earliest other stored document of the client with the same bytes:
+ * one pass over the client's stored documents, grouped by SHA-256 in order, gives each group's first
+ * two (a group's first document points at its second, every other one at its first). That pass costs
+ * PostgreSQL about a third less than looking each item's duplicate up on its own (docs/benchmarks.md).
  * A constant text with parameters: prepared once per connection, nothing built per request.
  */
 const LIST_CATEGORY = `select c.created_by,
   exists (select 1 from documents p where p.client_id = c.id and p.state = 'pending') as pending,
-  (select coalesce('[' || string_agg(j.item, ',' order by j.ord, j.key) || ']', '[]')
-     from (select d.ord, d.key,
-             case when t.key is null
-               then (select row_to_json(x)::text from (select ${ITEM_FIELDS}) x)
-               else (select row_to_json(x)::text from (select ${ITEM_FIELDS},
-                       (select row_to_json(y) from (select t.key, t.filename, t.doc_type as "docType") y) as "duplicateOf") x)
-             end as item
-           from documents d
-           left join lateral (
-             select t.key, t.filename, t.doc_type from documents t
-             where t.client_id = d.client_id and t.state = 'stored' and t.sha256 = d.sha256 and t.key <> d.key
-             order by t.ord, t.key limit 1
-           ) t on true
-           where d.client_id = c.id and d.state = 'stored' and d.doc_type = $2) j) as items
+  (select '[' || coalesce(string_agg(
+     '{"key":' || to_json(s.key) || ',"filename":' || to_json(s.filename) || ',"size":' || s.size
+     || ',"docType":' || to_json(s.doc_type) || ',"contentType":' || to_json(s.content_type)
+     || ',"lastModified":"' || to_char(s.stored_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+     || '","sha256":' || to_json(s.sha256)
+     || coalesce(',"duplicateOf":' || case when s.key = s.first_key then s.second else s.first end, '')
+     || '}', ',' order by s.ord, s.key), '') || ']'
+   from (select d.key, d.filename, d.size, d.doc_type, d.content_type, d.stored_at, d.sha256, d.ord,
+           first_value(d.key) over same as first_key,
+           first_value(${DUPLICATE_JSON}) over same as first,
+           nth_value(${DUPLICATE_JSON}, 2) over same as second
+         from documents d where d.client_id = c.id and d.state = 'stored'
+         window same as (partition by d.sha256 order by d.ord, d.key
+                         rows between unbounded preceding and unbounded following)) s
+   where s.doc_type = $2) as items
 from clients c where c.id = $1`;
 
 /**

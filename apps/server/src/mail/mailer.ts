@@ -78,6 +78,11 @@ export function outboxMailer(db: Db, log: FastifyBaseLogger): Mailer {
   };
 }
 
+/** The development outbox's mails, oldest first. */
+export function outboxMails(db: Db) {
+  return db.selectFrom('dev_outbox').selectAll().orderBy('id', 'asc').execute();
+}
+
 /** A day in mails: `November 3, 2026` (the server does not know the reader's time zone; days are UTC). */
 const mailDay = (at: Date) =>
   at.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { canApproveUsers, canDeleteUser, canManageAllUsers, canSetRole } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import { revokeUserSessions } from '../auth/sessions.js';
@@ -7,46 +6,13 @@ import { forbidden, notFound } from '../http/errors.js';
 import { appOrigin } from '../http/origin.js';
 import { actorOf, userRoute } from '../http/route.js';
 import { approvedMail } from '../mail/mailer.js';
-import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
-import { findUser, toUser } from '../users/users.js';
+import { deleteUserRow, findUser, listUserRows, setApproval, setRole, toUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 const USER_NOT_FOUND = 'User not found.';
-
-/**
- * Gives or takes away `email`'s approval. Only the approval that takes the account from pending to
- * approved records who and when (`approvedNow`, so two officers approving at once send one mail);
- * approving again changes nothing. `updated` is undefined when the account is gone.
- */
-async function setApproval(db: Db, email: string, approved: boolean, by: string) {
-  const approvedNow = approved
-    ? await db
-        .updateTable('users')
-        .set({ approved: true, approved_at: new Date(), approved_by: by, suspended: false })
-        .where('email', '=', email)
-        .where('approved', '=', false)
-        .returningAll()
-        .executeTakeFirst()
-    : undefined;
-  const updated =
-    approvedNow ??
-    (await db
-      .updateTable('users')
-      .set(
-        approved
-          ? {
-              approved: true,
-              suspended: false,
-              approved_at: sql<Date>`coalesce(approved_at, now())`,
-              approved_by: sql<string>`coalesce(approved_by, ${by})`,
-            }
-          : { approved: false, approved_at: null, approved_by: null },
-      )
-      .where('email', '=', email)
-      .returningAll()
-      .executeTakeFirst());
-  return { updated, approvedNow };
-}
 
 /** Reading accounts: the list (pending ones for approvers, all for admins) and one account. */
 function userReadRoutes(app: FastifyInstance, db: Db): void {
@@ -54,9 +20,7 @@ function userReadRoutes(app: FastifyInstance, db: Db): void {
     const actor = actorOf(user);
     const allowed = query.status === 'pending' ? canApproveUsers(actor) : canManageAllUsers(actor);
     if (!allowed) throw forbidden();
-    let q = db.selectFrom('users').selectAll().orderBy('created_at', 'asc').orderBy('email', 'asc');
-    if (query.status === 'pending') q = q.where('approved', '=', false);
-    const rows = await q.execute();
+    const rows = await listUserRows(db, query.status === 'pending');
     return { items: rows.map(toUser) };
   });
 
@@ -117,12 +81,7 @@ function roleRoute(app: FastifyInstance, db: Db): void {
           : 'Officers may only set the volunteer role, and not on other officers.',
       );
     }
-    const updated = await db
-      .updateTable('users')
-      .set({ role: body.role })
-      .where('email', '=', target.email)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await setRole(db, target.email, body.role);
     // Deleted by another request since it was found.
     if (!updated) throw notFound(USER_NOT_FOUND);
     // New permissions take effect at the next sign-in; existing sessions end now.
@@ -146,15 +105,8 @@ function deleteUserRoute(app: FastifyInstance, db: Db): void {
     if (!canDeleteUser(actorOf(user), { email: target.email, role: target.role, isAdmin: target.is_admin })) {
       throw forbidden(target.is_admin ? 'Admin accounts cannot be deleted.' : undefined);
     }
-    await db.transaction().execute(async (trx) => {
-      // Their clients stay, orphaned, remembering who had them, until an officer reassigns them.
-      await trx
-        .updateTable('clients')
-        .set((eb) => ({ previous_created_by: eb.ref('created_by'), created_by: null }))
-        .where('created_by', '=', target.email)
-        .execute();
-      await trx.deleteFrom('users').where('email', '=', target.email).execute();
-    });
+    // Their clients stay, orphaned, remembering who had them, until an officer reassigns them.
+    await deleteUserRow(db, target.email);
     await audit(db, { actor: user.email, action: 'user.delete', ip: request.ip, detail: target.email });
     return { ok: true as const };
   });

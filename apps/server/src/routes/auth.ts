@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { messages, passkeyMessages, RESEND_COOLDOWN_SECONDS } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
+import {
+  issueResetGrant,
+  liveResetGrant,
+  registerAccount,
+  setPinHash,
+  useResetGrant,
+} from '../auth/accounts.js';
 import {
   codeAllowance,
   consumeCode,
@@ -20,7 +26,6 @@ import { countPasskeys, passkeyRule, staffRule } from '../auth/passkey-policy.js
 import { listPasskeys, removeAllPasskeys } from '../auth/passkeys.js';
 import { createSession, revokeSession, revokeUserSessions, type UserRow } from '../auth/sessions.js';
 import { claimTry, clearFailures } from '../auth/throttle.js';
-import type { Db } from '../db/database.js';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute, userRoute } from '../http/route.js';
 import { clearSessionCookie, cookieSecure, setSessionCookie } from '../http/security.js';
@@ -28,6 +33,9 @@ import { codeMail, lockedMail, pinChangedMail } from '../mail/mailer.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
 import { findUser, toUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 const RESET_COOKIE = 'vita_reset';
 const RESET_GRANT_MINUTES = 10;
@@ -191,44 +199,27 @@ function registrationRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'register', async ({ body, request }) => {
     await limit(services, 'register', request.ip);
     const pinHash = await hashPin(body.pin);
-    return db.transaction().execute(async (trx) => {
-      // Serialises registrations so two "first" accounts cannot both become admin.
-      await sql`SELECT pg_advisory_xact_lock(7331)`.execute(trx);
-      if (await trx.selectFrom('users').select('email').where('email', '=', body.email).executeTakeFirst()) {
-        // Same answer as a new registration: the form does not reveal who has an account.
-        log.info('registration for an existing account ignored');
-        return { ok: true as const, status: 'pending' as const };
-      }
-      const hasAdmin = await trx
-        .selectFrom('users')
-        .select('email')
-        .where('is_admin', '=', true)
-        .executeTakeFirst();
-      // Only someone at the server machine itself may take an empty install's admin seat: on an
-      // internet-reachable fresh install, a stranger could otherwise register first.
-      const first = hasAdmin === undefined && isDirectLocal(request);
-      if (hasAdmin === undefined && !first) {
-        log.warn(
-          'No admin exists, and this registration did not come from the server machine, so it waits for approval. ' +
-            'Register the first account in a browser on the server machine, or set ADMIN_EMAIL and ADMIN_PIN.',
-        );
-      }
-      await trx
-        .insertInto('users')
-        .values({
-          email: body.email,
-          first_name: body.firstName,
-          last_name: body.lastName,
-          pin_hash: pinHash,
-          role: first ? 'officer' : 'volunteer',
-          is_admin: first,
-          approved: first,
-          approved_at: first ? new Date() : null,
-        })
-        .execute();
-      if (first) log.warn('*** No admin existed: this first account is now an approved ADMIN. ***');
-      return { ok: true as const, status: first ? ('approved' as const) : ('pending' as const) };
-    });
+    // Only someone at the server machine itself may take an empty install's admin seat: on an
+    // internet-reachable fresh install, a stranger could otherwise register first.
+    const { outcome, noAdmin } = await registerAccount(
+      db,
+      { email: body.email, firstName: body.firstName, lastName: body.lastName, pinHash },
+      isDirectLocal(request),
+    );
+    if (outcome === 'exists') {
+      // Same answer as a new registration: the form does not reveal who has an account.
+      log.info('registration for an existing account ignored');
+      return { ok: true as const, status: 'pending' as const };
+    }
+    if (noAdmin && outcome !== 'first') {
+      log.warn(
+        'No admin exists, and this registration did not come from the server machine, so it waits for approval. ' +
+          'Register the first account in a browser on the server machine, or set ADMIN_EMAIL and ADMIN_PIN.',
+      );
+    }
+    if (outcome === 'first')
+      log.warn('*** No admin existed: this first account is now an approved ADMIN. ***');
+    return { ok: true as const, status: outcome === 'first' ? ('approved' as const) : ('pending' as const) };
   });
 }
 
@@ -338,14 +329,8 @@ async function removePasskeysAtReset(db: Db, email: string, ip: string): Promise
  */
 async function refuseStaffPasskeysAtReset(services: Services, grant: string): Promise<void> {
   const { db, config } = services;
-  const row = await db
-    .selectFrom('reset_grants')
-    .select('email')
-    .where('token_hash', '=', sha256(grant))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  const user = row && (await findUser(db, row.email));
+  const email = await liveResetGrant(db, grant);
+  const user = email !== undefined ? await findUser(db, email) : undefined;
   if (!user || (await staffRule(db, config, user)) === 'none') return;
   if ((await countPasskeys(db, user.email)) > 0) throw forbidden(passkeyMessages.staffPasskeysAtReset);
 }
@@ -380,14 +365,7 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
     if (!(await findUser(db, body.email))) throw badRequest(TEXT.badCode);
     await refundRateLimit(db, slot);
     const grant = randomToken(32);
-    await db
-      .insertInto('reset_grants')
-      .values({
-        token_hash: sha256(grant),
-        email: body.email,
-        expires_at: sql<Date>`now() + make_interval(mins => ${RESET_GRANT_MINUTES})`,
-      })
-      .execute();
+    await issueResetGrant(db, grant, body.email, RESET_GRANT_MINUTES);
     void reply.setCookie(RESET_COOKIE, grant, {
       path: '/api/auth',
       httpOnly: true,
@@ -408,21 +386,11 @@ function forgotPinRoutes(app: FastifyInstance, services: Services): void {
     if (!grant) throw badRequest(TEXT.resetExpired);
     if (body.newPin1 !== body.newPin2) throw badRequest(TEXT.pinsDiffer);
     if (body.removePasskeys) await refuseStaffPasskeysAtReset(services, grant);
-    const used = await db
-      .updateTable('reset_grants')
-      .set({ used_at: new Date() })
-      .where('token_hash', '=', sha256(grant))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', sql<Date>`now()`)
-      .returning('email')
-      .executeTakeFirst();
+    const email = await useResetGrant(db, grant);
     void reply.clearCookie(RESET_COOKIE, { path: '/api/auth' });
-    if (!used) throw new HttpError(400, TEXT.resetExpired);
-    await db
-      .updateTable('users')
-      .set({ pin_hash: await hashPin(body.newPin1) })
-      .where('email', '=', used.email)
-      .execute();
+    if (email === undefined) throw new HttpError(400, TEXT.resetExpired);
+    const used = { email };
+    await setPinHash(db, used.email, await hashPin(body.newPin1));
     await revokeUserSessions(db, used.email);
     const removed = body.removePasskeys ? await removePasskeysAtReset(db, used.email, request.ip) : 0;
     // A new PIN ends any run of wrong guesses at the old one (and the lock it may have caused).

@@ -12,12 +12,18 @@ import { clientLinkText } from '@vita-docs/core/contract';
 import type { z } from 'zod/mini';
 
 type CreateLink = z.output<typeof linkSchemas.CreateLinkRequest>;
-import { sql } from 'kysely';
 import { audit } from '../audit.js';
-import { randomToken, sha256 } from '../auth/crypto.js';
+import { randomToken } from '../auth/crypto.js';
 import type { UserRow } from '../auth/sessions.js';
 import { clientFor, hasDocType } from '../clients/clients.js';
-import { claimLinkRequest, closeOpenLink, linkStatus } from '../client-links/links.js';
+import {
+  claimLinkRequest,
+  closeOpenLink,
+  doneUnseen,
+  insertLink,
+  linkStatus,
+  markDoneLinksSeen,
+} from '../client-links/links.js';
 import { badRequest } from '../http/errors.js';
 import { serverOrigin } from '../http/origin.js';
 import { userRoute } from '../http/route.js';
@@ -57,37 +63,20 @@ async function createLink(
   const token = randomToken(32);
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + body.days * 24 * 3600_000);
-  await db.transaction().execute(async (trx) => {
-    const replaced = await closeOpenLink(trx, client.id, 'replaced');
-    if (replaced)
-      await audit(trx, {
-        actor: user.email,
-        action: 'link.revoke',
-        clientId: client.id,
-        ip: request.ip,
-        detail: 'replaced by a new request',
-      });
-    await trx
-      .insertInto('client_links')
-      .values({
-        id,
-        token_hash: sha256(token),
-        client_id: client.id,
-        created_by: user.email,
-        categories: JSON.stringify(categories),
-        message: body.message?.trim() || null,
-        language: body.language,
-        expires_at: expiresAt,
-      })
-      .execute();
-    await audit(trx, {
-      actor: user.email,
-      action: 'link.create',
+  await insertLink(
+    db,
+    {
+      id,
+      token,
       clientId: client.id,
-      ip: request.ip,
-      detail: `${categories.length} categories, ${body.days} days, ${body.language}`,
-    });
-  });
+      createdBy: user.email,
+      categories,
+      message: body.message?.trim() || null,
+      language: body.language,
+      expiresAt,
+    },
+    { ip: request.ip, detail: `${categories.length} categories, ${body.days} days, ${body.language}` },
+  );
   const url = `${linkOrigin(services, request)}/u#${token}`;
   let emailSent = false;
   if (client.email) {
@@ -123,14 +112,7 @@ export function clientLinkRoutes(app: FastifyInstance, services: Services): void
   userRoute(app, 'clientLinkStatus', async ({ user, params }) => {
     const client = await clientFor(db, user, params.id);
     // The owner has now seen what came back: it leaves the dashboard's `New from clients`.
-    if (client.created_by === user.email)
-      await db
-        .updateTable('client_links')
-        .set({ seen_at: sql`now()` })
-        .where('client_id', '=', client.id)
-        .where('closed_reason', '=', 'done')
-        .where('seen_at', 'is', null)
-        .execute();
+    if (client.created_by === user.email) await markDoneLinksSeen(db, client.id);
     return linkStatus(db, client.id);
   });
 
@@ -143,16 +125,7 @@ export function clientLinkRoutes(app: FastifyInstance, services: Services): void
   });
 
   userRoute(app, 'newFromClients', async ({ user }) => {
-    const rows = await db
-      .selectFrom('client_links as l')
-      .innerJoin('clients as c', 'c.id', 'l.client_id')
-      .select(['c.id', 'c.first_name', 'c.last_name', 'l.closed_at'])
-      .where('l.closed_reason', '=', 'done')
-      .where('l.seen_at', 'is', null)
-      .where('c.created_by', '=', user.email)
-      .orderBy('l.closed_at', 'desc')
-      .limit(100)
-      .execute();
+    const rows = await doneUnseen(db, user.email);
     return {
       items: rows.map((r) => ({
         clientId: r.id,

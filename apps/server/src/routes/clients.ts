@@ -13,13 +13,19 @@ import {
   CLIENT_NOT_FOUND,
   clientDocTypes,
   clientFor,
+  deleteDocTypeRows,
   docPrefix,
+  findCustomDocType,
+  insertClient,
+  insertDocType,
+  listClientRows,
+  markSubmitted,
   toClient,
+  unmarkSubmitted,
 } from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
 import type { Services } from '../services.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import { categoryStatus } from '../documents/documents.js';
 import { settleArrived } from '../documents/lifecycle.js';
 import { submissionStatus } from '../retention.js';
@@ -30,41 +36,28 @@ export function clientRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'createClient', async ({ user, body, request }) => {
     const pinHash = body.pin ? await hashPin(body.pin) : null;
-    try {
-      const row = await db
-        .insertInto('clients')
-        .values({
-          id: randomToken(12),
-          first_name: body.firstName,
-          last_name: body.lastName,
-          email: body.email,
-          phone: body.phone,
-          pin_hash: pinHash,
-          created_by: user.email,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await audit(db, { actor: user.email, action: 'client.create', clientId: row.id, ip: request.ip });
-      return { ok: true as const, client: toClient(row) };
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new HttpError(409, 'You already have a client with this email.');
-      throw err;
-    }
+    const row = await insertClient(db, {
+      id: randomToken(12),
+      firstName: body.firstName,
+      lastName: body.lastName,
+      email: body.email,
+      phone: body.phone,
+      pinHash,
+      createdBy: user.email,
+    });
+    if (row === 'duplicate') throw new HttpError(409, 'You already have a client with this email.');
+    await audit(db, { actor: user.email, action: 'client.create', clientId: row.id, ip: request.ip });
+    return { ok: true as const, client: toClient(row) };
   });
 
   userRoute(app, 'listClients', async ({ user }) => {
-    const rows = await db
-      .selectFrom('clients')
-      .selectAll()
-      .where('created_by', '=', user.email)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await listClientRows(db, user.email);
     return { items: rows.map(toClient) };
   });
 
   userRoute(app, 'listAllClients', async ({ user }) => {
     if (!canManageAllClients(actorOf(user))) throw forbidden();
-    const rows = await db.selectFrom('clients').selectAll().orderBy('created_at', 'desc').execute();
+    const rows = await listClientRows(db);
     return { items: rows.map(toClient) };
   });
 
@@ -81,18 +74,11 @@ function submissionRoutes(app: FastifyInstance, services: Services): void {
 
   userRoute(app, 'submitClient', async ({ user, params, request }) => {
     const client = await clientFor(db, user, params.id);
-    const row = await db
-      .updateTable('clients')
-      .set({ submitted_at: new Date(), submitted_by: user.email })
-      .where('id', '=', client.id)
-      .returning('submitted_at')
-      .executeTakeFirst();
+    const submittedAt = await markSubmitted(db, client.id, user.email);
     // Deleted by another request since it was found.
-    if (!row) throw notFound(CLIENT_NOT_FOUND);
-    // The column is nullable in general, never right after this update set it.
-    if (!row.submitted_at) throw new Error('submitted_at was not stored');
+    if (!submittedAt) throw notFound(CLIENT_NOT_FOUND);
     await audit(db, { actor: user.email, action: 'client.submit', clientId: client.id, ip: request.ip });
-    return { ok: true as const, submittedAt: row.submitted_at.toISOString() };
+    return { ok: true as const, submittedAt: submittedAt.toISOString() };
   });
 
   userRoute(app, 'submission', async ({ user, params }) => {
@@ -103,19 +89,7 @@ function submissionRoutes(app: FastifyInstance, services: Services): void {
   userRoute(app, 'unsubmitClient', async ({ user, params, request }) => {
     const client = await clientFor(db, user, params.id);
     // Until the rule deleted the documents under this submission: after that there is nothing to keep.
-    const row = await db
-      .updateTable('clients')
-      .set({ submitted_at: null, submitted_by: null, retention_notice_at: null, retention_due_at: null })
-      .where('id', '=', client.id)
-      .where('submitted_at', 'is not', null)
-      .where((eb) =>
-        eb.or([
-          eb('documents_deleted_at', 'is', null),
-          eb('documents_deleted_at', '<', eb.ref('submitted_at')),
-        ]),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const row = await unmarkSubmitted(db, client.id);
     if (!row) {
       throw new HttpError(
         409,
@@ -155,14 +129,10 @@ function categoryRoutes(app: FastifyInstance, services: Services): void {
     const existing = await clientDocTypes(db, client.id);
     const duplicate = badRequest(`“${name}” already exists for this client.`);
     if (existing.includes(name)) throw duplicate;
-    try {
-      await db.insertInto('client_doc_types').values({ client_id: client.id, name }).execute();
-    } catch (err) {
-      if (isUniqueViolation(err)) throw duplicate;
-      // Another request deleted the client between the check above and this insert.
-      if (isForeignKeyViolation(err)) throw notFound(CLIENT_NOT_FOUND);
-      throw err;
-    }
+    const added = await insertDocType(db, client.id, name);
+    if (added === 'duplicate') throw duplicate;
+    // Another request deleted the client between the check above and this insert.
+    if (added === 'gone') throw notFound(CLIENT_NOT_FOUND);
     await audit(db, {
       actor: user.email,
       action: 'doctype.add',
@@ -177,36 +147,20 @@ function categoryRoutes(app: FastifyInstance, services: Services): void {
     const client = await clientFor(db, user, params.id);
     if (isFixedCategory(query.docType))
       throw badRequest('The five standard document types cannot be deleted.');
-    const row = await db
-      .selectFrom('client_doc_types')
-      .select('name')
-      .where('client_id', '=', client.id)
-      .where('name', '=', query.docType)
-      .executeTakeFirst();
-    if (!row) throw notFound('Document type not found.');
+    const name = await findCustomDocType(db, client.id, query.docType);
+    if (name === undefined) throw notFound('Document type not found.');
     await audit(db, {
       actor: user.email,
       action: 'doctype.delete',
       clientId: client.id,
       ip: request.ip,
-      detail: row.name,
+      detail: name,
     });
     // Rows first, in one transaction: the category and its documents go together. Then the bytes; if
     // that fails, the sweeper removes them (nothing refers to them any more).
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('documents')
-        .where('client_id', '=', client.id)
-        .where('doc_type', '=', row.name)
-        .execute();
-      await trx
-        .deleteFrom('client_doc_types')
-        .where('client_id', '=', client.id)
-        .where('name', '=', row.name)
-        .execute();
-    });
+    await deleteDocTypeRows(db, client.id, name);
     await store
-      .deletePrefix(docPrefix(client.id, row.name))
+      .deletePrefix(docPrefix(client.id, name))
       .catch((err: unknown) => services.log.warn({ err }, 'category files left for the sweeper'));
     return { ok: true as const };
   });

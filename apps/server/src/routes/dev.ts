@@ -3,6 +3,7 @@ import { forbidden } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import type { Services } from '../services.js';
 import { isDirectLocal } from '../http/local.js';
+import { outboxMails } from '../mail/mailer.js';
 
 /**
  * The development outbox: only mounted while mail goes to the outbox (no SMTP configured, and not
@@ -14,7 +15,7 @@ export function devRoutes(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'devOutbox', async ({ request }) => {
     if (!isDirectLocal(request))
       throw forbidden('The development outbox is only available on the server machine.');
-    const rows = await services.db.selectFrom('dev_outbox').selectAll().orderBy('id', 'asc').execute();
+    const rows = await outboxMails(services.db);
     return rows.map((r) => ({
       to: r.recipient,
       subject: r.subject,

@@ -9,37 +9,35 @@ import {
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
 import { assertClientAccess, CLIENT_NOT_FOUND, clientFor, hasDocType } from '../clients/clients.js';
-import { isForeignKeyViolation } from '../db/errors.js';
 import {
   deleteDocumentRows,
-  extendPending,
   findDocument,
-  findSameUpload,
   listCategory,
-  reserveDocument,
+  reserveStaffUpload,
   toDocItem,
   toStored,
 } from '../documents/documents.js';
 import { refusalOf, settle, settleArrived } from '../documents/lifecycle.js';
+import { presignUpload } from '../documents/presign.js';
 import { moveDocument } from '../documents/rename.js';
 import { badRequest, HttpError, notFound } from '../http/errors.js';
 import { JsonText, userRoute } from '../http/route.js';
-import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
-import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
 import { assertDocKey, documentRef } from '../storage/keys.js';
 import { fileGone, LINK_SECONDS } from '../storage/types.js';
 
-const PUT_URL_SECONDS = LINK_SECONDS.PUT;
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
+
 const GET_URL_SECONDS = LINK_SECONDS.GET;
 const NO_NAME = messages.renameEmpty;
 
-/**
- * Presigned URLs of the local store may be path-only; every answer is made absolute here, so no client
- * (the desktop kiosk's `app://` page, the headless intake) has to resolve one itself.
- */
+/** Where this request was sent, for making a path-only URL absolute. */
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** A signed URL made absolute (a local store's may be path-only). */
 function absolute(request: FastifyRequest, url: string): string {
-  return url.startsWith('/') ? `${request.protocol}://${request.host}${url}` : url;
+  return url.startsWith('/') ? `${originOf(request)}${url}` : url;
 }
 
 /** Parses a key and checks the caller may reach its client: 400 malformed, 404/403 otherwise. */
@@ -86,67 +84,36 @@ export function docRoutes(app: FastifyInstance, services: Services): void {
 
 /** Presigning an upload, completing it, and the category's list (which settles arrived uploads). */
 function uploadRoutes(app: FastifyInstance, services: Services): void {
-  const { db, store } = services;
+  const { db } = services;
 
   userRoute(app, 'presignUpload', async ({ user, params, body, request }) => {
     const client = await clientFor(db, user, params.id);
     if (!(await hasDocType(db, client.id, body.docType)))
       throw badRequest(`Unknown document type “${body.docType}”.`);
-    if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
-    const maxBytes = services.config.maxUploadBytes;
-    if (body.size !== undefined && body.size > maxBytes) throw tooLarge(maxBytes);
     // A retake takes the replaced file's place in the order (only a file of this client and category).
     const replaced = body.replaces ? await findDocument(db, body.replaces) : undefined;
     const inPlace = replaced?.client_id === client.id && replaced.doc_type === body.docType;
-    const filename =
-      documentFileName(body.filename.trim(), body.contentType) ??
-      documentFileName('file', body.contentType) ??
-      'file.pdf';
-    const expiresAt = new Date(Date.now() + PUT_URL_SECONDS * 1000);
-    // Never twice: the same bytes under the same name in this category are the same upload (a retry
-    // whose answer was lost). Stored → say so, nothing to send; pending → a new URL for that key.
-    const same =
-      body.sha256 !== undefined && !body.replaces
-        ? await findSameUpload(db, {
-            clientId: client.id,
-            docType: body.docType,
-            filename,
-            sha256: body.sha256,
-            by: 'staff',
-          })
-        : undefined;
-    if (same?.state === 'stored')
-      return { url: '', key: same.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
-    if (same) await extendPending(db, same.key, expiresAt);
-    const key =
-      same?.key ??
-      (await reserveDocument(db, {
-        order: inPlace ? Number(replaced.ord) : undefined,
+    return presignUpload(
+      services,
+      {
         clientId: client.id,
         docType: body.docType,
-        filename,
+        filename: body.filename,
         contentType: body.contentType,
-        maxBytes,
-        expiresAt,
+        size: body.size,
+        sha256: body.sha256,
         uploadedBy: user.email,
-        declaredSize: body.size,
-        declaredSha256: body.sha256,
-      }).catch((err: unknown) => {
-        // Another request deleted the client between the check above and this insert.
-        throw isForeignKeyViolation(err) ? notFound(CLIENT_NOT_FOUND) : err;
-      }));
-    const signed = await store.presignPut(key, body.contentType, {
-      expiresInSeconds: PUT_URL_SECONDS,
-      maxBytes,
-      ...(body.size !== undefined && { size: body.size }),
-      ...(body.sha256 !== undefined && { sha256: body.sha256 }),
-    });
-    return {
-      url: absolute(request, signed.url),
-      key,
-      expiresAt: signed.expiresAt.toISOString(),
-      ...(Object.keys(signed.headers).length > 0 && { headers: signed.headers }),
-    };
+        sameAs: body.replaces ? undefined : 'staff',
+        order: inPlace ? Number(replaced.ord) : undefined,
+      },
+      (reservation) =>
+        reserveStaffUpload(db, reservation).then((key) => {
+          // Another request deleted the client between the check above and this insert.
+          if (key === undefined) throw notFound(CLIENT_NOT_FOUND);
+          return key;
+        }),
+      originOf(request),
+    );
   });
 
   userRoute(app, 'completeUpload', async ({ user, body }) => {

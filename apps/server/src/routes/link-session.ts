@@ -5,12 +5,10 @@
  * A link session reaches only what came in through its own link: nothing stored before is readable.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_LINK_TEXTS, documentFileName, LINK_MAX_FILES, maskEmail } from '@vita-docs/core/contract';
-import { sql } from 'kysely';
-import { audit } from '../audit.js';
+import { CLIENT_LINK_TEXTS, maskEmail } from '@vita-docs/core/contract';
 import { sealingPair } from '../auth/journal-keys.js';
 import { consentForClients } from '../client-links/consent.js';
-import { hmac, randomDigits, randomToken, safeEqual, sha256 } from '../auth/crypto.js';
+import { hmac, randomDigits, safeEqual } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
 import {
@@ -18,11 +16,8 @@ import {
   claimLinkWrite,
   claimTry,
   finishLink,
-  CODE_MINUTES,
-  LINK_IDLE_MINUTES,
   LINK_IP_LIMITS,
   linkGone,
-  linkState,
   linkUploader,
   MAX_WRONG_TOTAL,
   recordConsent,
@@ -30,24 +25,28 @@ import {
   settleWrongTry,
   type LinkRow,
 } from '../client-links/links.js';
-import { hasDocType } from '../clients/clients.js';
-import type { ClientRow } from '../clients/clients.js';
 import {
-  deleteDocumentRows,
-  extendPending,
-  findDocument,
-  findSameUpload,
-  reserveDocument,
-  type Reservation,
-} from '../documents/documents.js';
+  checklistOf,
+  openLinkByToken,
+  openLinkOfSession,
+  openSessionOnce,
+  recordLinkEvent,
+  reserveLinkUpload,
+  storeLinkCode,
+  volunteerOf,
+  type OpenLink,
+} from '../client-links/link-sessions.js';
+import { hasDocType } from '../clients/clients.js';
+import { deleteDocumentRows, findDocument } from '../documents/documents.js';
 import { refusalOf, settle } from '../documents/lifecycle.js';
+import { presignUpload } from '../documents/presign.js';
 import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { publicRoute } from '../http/route.js';
 import { cookieSecure } from '../http/security.js';
-import type { Db } from '../db/database.js';
 import type { Services } from '../services.js';
-import { isAllowedUploadType, tooLarge, UNSUPPORTED_TYPE_MESSAGE } from '../storage/filetypes.js';
-import { LINK_SECONDS } from '../storage/types.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 const EN = CLIENT_LINK_TEXTS.en;
 /** The link session's cookie reaches only the link session's own API. */
@@ -66,44 +65,13 @@ async function limitIp(db: Db, request: FastifyRequest, what: keyof typeof LINK_
     throw tooManyRequests('Too many requests. Please wait a few minutes and try again.', window);
 }
 
-/** The open request a token belongs to; 410 (the same words) for an unknown, closed or expired one. */
-function openLinkByToken(db: Db, token: string): Promise<{ link: LinkRow; client: ClientRow }> {
-  return openLink(db, 'token_hash', sha256(token));
-}
-
-/** The open request found by `column`, with its client; 410 for none, a closed or an expired one. */
-async function openLink(
-  db: Db,
-  column: 'token_hash' | 'id',
-  value: string,
-): Promise<{ link: LinkRow; client: ClientRow }> {
-  const link = await db.selectFrom('client_links').selectAll().where(column, '=', value).executeTakeFirst();
-  if (!link || linkState(link) !== 'open') throw linkGone();
-  const client = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', link.client_id)
-    .executeTakeFirst();
-  if (!client) throw linkGone();
-  return { link, client };
-}
-
 /** The link session of this request: 401 without one (or idle 60 minutes), 410 once its link closed. */
-async function linkSession(
-  services: Services,
-  request: FastifyRequest,
-): Promise<{ link: LinkRow; client: ClientRow }> {
+async function linkSession(services: Services, request: FastifyRequest): Promise<OpenLink> {
   const token = request.cookies[cookieName(cookieSecure(services, request))];
   if (!token || token.length > 100) throw unauthorized(EN.expired);
-  const session = await services.db
-    .updateTable('client_link_sessions')
-    .set({ last_seen_at: sql`now()` })
-    .where('id_hash', '=', sha256(token))
-    .where('last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${LINK_IDLE_MINUTES})`)
-    .returning('link_id')
-    .executeTakeFirst();
+  const session = await openLinkOfSession(services.db, token);
   if (!session) throw unauthorized(EN.expired);
-  return openLink(services.db, 'id', session.link_id);
+  return session;
 }
 
 /**
@@ -111,10 +79,7 @@ async function linkSession(
  * day (429 past `LINK_WRITES_PER_MINUTE` or `LINK_WRITES_PER_DAY`), so no script fills the audit log
  * or the database through it.
  */
-async function linkWriteSession(
-  services: Services,
-  request: FastifyRequest,
-): Promise<{ link: LinkRow; client: ClientRow }> {
+async function linkWriteSession(services: Services, request: FastifyRequest): Promise<OpenLink> {
   const session = await linkSession(services, request);
   await claimLinkWrite(services.db, session.link);
   return session;
@@ -148,43 +113,22 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
   publicRoute(app, 'linkOpen', async ({ body, request }) => {
     await limitIp(db, request, 'open');
     const { link, client } = await openLinkByToken(db, body.token);
-    if (!link.opened_at) {
-      await db
-        .updateTable('client_links')
-        .set({ opened_at: sql`now()` })
-        .where('id', '=', link.id)
-        .execute();
-      await audit(db, {
-        actor: linkUploader(link.id),
-        action: 'link.open',
-        clientId: client.id,
-        ip: request.ip,
-      });
-    }
+    if (!link.opened_at) await recordLinkEvent(db, link, { action: 'link.open', ip: request.ip }, 'opened');
     const texts = CLIENT_LINK_TEXTS[link.language];
     const codeLive = link.code_expires_at !== null && link.code_expires_at > new Date();
     if (client.email && (body.resend || !codeLive)) {
       if (!(await hitRateLimit(db, `link-code:${link.id}`, CODES_PER_HOUR, 3600)))
         throw tooManyRequests('Too many codes were sent. Please wait an hour and try again.', 3600);
       const code = randomDigits(6);
-      await db
-        .updateTable('client_links')
-        .set({
-          code_hash: hmac(services.secret, `link|${link.id}|${code}`),
-          code_expires_at: sql`now() + make_interval(mins => ${CODE_MINUTES})`,
-        })
-        .where('id', '=', link.id)
-        .execute();
+      await storeLinkCode(db, link.id, hmac(services.secret, `link|${link.id}|${code}`));
       // Never the code in the subject: it shows on lock screens.
       const sent = await services.mailer.send({
         to: client.email,
         subject: texts.codeSubject,
         text: texts.codeBody.replace('{code}', code),
       });
-      await audit(db, {
-        actor: linkUploader(link.id),
+      await recordLinkEvent(db, link, {
         action: 'link.code',
-        clientId: client.id,
         ip: request.ip,
         detail: sent ? (body.resend ? 'sent again' : 'sent') : 'the mail could not be sent',
       });
@@ -199,51 +143,26 @@ function linkOpenRoute(app: FastifyInstance, services: Services): void {
 
 /** A wrong answer: audited; the fifth in a row locks the link (audited), the 15th in all closes it. */
 async function wrongTry(db: Db, link: LinkRow, request: FastifyRequest): Promise<never> {
-  const entry = { actor: linkUploader(link.id), clientId: link.client_id, ip: request.ip };
-  await audit(db, { ...entry, action: 'link.fail' });
+  const ip = request.ip;
+  await recordLinkEvent(db, link, { action: 'link.fail', ip });
   const outcome = await settleWrongTry(db, link.id);
   if (outcome === 'closed') {
-    await audit(db, {
-      ...entry,
+    await recordLinkEvent(db, link, {
       action: 'link.lock',
+      ip,
       detail: `closed after ${MAX_WRONG_TOTAL} wrong answers`,
     });
     throw linkGone();
   }
   if (outcome === 'locked') {
-    await audit(db, { ...entry, action: 'link.lock', detail: '5 wrong answers: locked for 30 minutes' });
+    await recordLinkEvent(db, link, {
+      action: 'link.lock',
+      ip,
+      detail: '5 wrong answers: locked for 30 minutes',
+    });
     throw lockedError();
   }
   throw wrongAnswer();
-}
-
-/**
- * Opens a link session after a right answer. The code is used up by the same statement that checks it
- * is still the one that was right (`code_hash` unchanged): of two requests racing with one code, only
- * one gets a session; the other is a wrong answer.
- */
-async function openSessionOnce(db: Db, link: LinkRow, usedCode: boolean, request: FastifyRequest) {
-  const token = randomToken(32);
-  const opened = await db.transaction().execute(async (trx) => {
-    let claim = trx
-      .updateTable('client_links')
-      .set({ failures: 0, code_hash: null, code_expires_at: null, verified_at: sql`now()` })
-      .where('id', '=', link.id);
-    if (usedCode) claim = claim.where('code_hash', '=', link.code_hash ?? '');
-    if (!(await claim.returning('id').executeTakeFirst())) return false;
-    await trx
-      .insertInto('client_link_sessions')
-      .values({ id_hash: sha256(token), link_id: link.id })
-      .execute();
-    await audit(trx, {
-      actor: linkUploader(link.id),
-      action: 'link.verify',
-      clientId: link.client_id,
-      ip: request.ip,
-    });
-    return true;
-  });
-  return opened ? token : undefined;
 }
 
 function linkVerifyRoute(app: FastifyInstance, services: Services): void {
@@ -263,7 +182,7 @@ function linkVerifyRoute(app: FastifyInstance, services: Services): void {
     // The PIN is checked even when the code is wrong: the answer takes as long either way.
     const pinOk = client.pin_hash === null || (await verifyPin(client.pin_hash, body.pin ?? ''));
     if (!codeOk || !pinOk) return wrongTry(db, link, request);
-    const token = await openSessionOnce(db, link, Boolean(client.email), request);
+    const token = await openSessionOnce(db, link, Boolean(client.email), request.ip);
     if (!token) return wrongTry(db, link, request);
     setLinkCookie(services, request, reply, token);
     return { ok: true as const };
@@ -303,19 +222,7 @@ function linkChecklistRoute(app: FastifyInstance, services: Services): void {
 
   publicRoute(app, 'linkChecklist', async ({ request }) => {
     const { link, client } = await linkSession(services, request);
-    const files = await db
-      .selectFrom('documents')
-      .select(['key', 'filename', 'size', 'content_type', 'doc_type'])
-      .where('client_id', '=', client.id)
-      .where('uploaded_by', '=', linkUploader(link.id))
-      .where('state', '=', 'stored')
-      .orderBy('ord')
-      .execute();
-    const answers = await db
-      .selectFrom('client_link_answers')
-      .selectAll()
-      .where('link_id', '=', link.id)
-      .execute();
+    const { files, answers } = await checklistOf(db, link);
     return {
       firstName: client.first_name,
       message: link.message,
@@ -346,7 +253,7 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
   const { db } = services;
 
   publicRoute(app, 'linkConsent', async ({ body, request }) => {
-    const { link, client } = await linkWriteSession(services, request);
+    const { link } = await linkWriteSession(services, request);
     // What the page says it showed is not evidence alone: it must be the text served now (an admin may
     // have changed it since the page loaded), and that is the version recorded.
     const { version } = await consentForClients(db);
@@ -357,10 +264,8 @@ function linkConsentRoute(app: FastifyInstance, services: Services): void {
     const language = body.language ?? link.language;
     // Ticked again (another session, a retry): recorded once.
     if (!(await recordConsent(db, link.id, version))) return { ok: true as const };
-    await audit(db, {
-      actor: linkUploader(link.id),
+    await recordLinkEvent(db, link, {
       action: 'link.consent',
-      clientId: client.id,
       ip: request.ip,
       detail: `consent text version ${version} (${language})`,
     });
@@ -380,10 +285,8 @@ function linkAnswerRoute(app: FastifyInstance, services: Services): void {
     // The same answer again changes nothing and is not audited again.
     if (!(await setAnswer(db, link.id, body.docType, { missing: body.missing, note })))
       return { ok: true as const };
-    await audit(db, {
-      actor: linkUploader(link.id),
+    await recordLinkEvent(db, link, {
       action: 'link.missing',
-      clientId: client.id,
       ip: request.ip,
       detail: `${body.docType}: ${body.missing ? "I don't have this" : 'taken back'}`,
     });
@@ -400,20 +303,13 @@ function linkDoneRoute(app: FastifyInstance, services: Services): void {
     const { link, client } = await linkSession(services, request);
     if (!(await finishLink(db, link.id))) throw linkGone();
     void reply.clearCookie(cookieName(cookieSecure(services, request)), { path: LINK_COOKIE_PATH });
-    await audit(db, {
-      actor: linkUploader(link.id),
-      action: 'link.done',
-      clientId: client.id,
-      ip: request.ip,
-    });
-    const owner = client.created_by
-      ? await db.selectFrom('users').select('email').where('email', '=', client.created_by).executeTakeFirst()
-      : undefined;
+    await recordLinkEvent(db, link, { action: 'link.done', ip: request.ip });
+    const owner = await volunteerOf(db, client);
     if (owner) {
       // The client's first name and last initial only: no other personal data in a mail.
       const who = `${client.first_name} ${client.last_name.slice(0, 1)}.`;
       await services.mailer.send({
-        to: owner.email,
+        to: owner,
         subject: `${who} sent documents`,
         text: `${who} sent documents.\n\nOpen the client's documents page in VITA Documents to see them.`,
       });
@@ -429,27 +325,8 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
   linkRemoveRoute(app, services);
 }
 
-/**
- * Reserves one more upload for the link, at most {@link LINK_MAX_FILES} in all: the count and the insert
- * run under a lock on the link's row, so parallel presigns take the last places one at a time instead of
- * all passing the count together.
- */
-async function reserveLinkUpload(db: Db, link: LinkRow, reservation: Reservation): Promise<string> {
-  return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('client_links').select('id').where('id', '=', link.id).forUpdate().execute();
-    const { n } = await trx
-      .selectFrom('documents')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('uploaded_by', '=', reservation.uploadedBy)
-      .executeTakeFirstOrThrow();
-    if (n >= LINK_MAX_FILES)
-      throw new HttpError(409, `At most ${LINK_MAX_FILES} files can be added through one link.`);
-    return reserveDocument(trx, reservation);
-  });
-}
-
 function linkPresignRoute(app: FastifyInstance, services: Services): void {
-  const { db, store } = services;
+  const { db } = services;
 
   publicRoute(app, 'linkPresign', async ({ body, request }) => {
     const { link, client } = await linkWriteSession(services, request);
@@ -457,54 +334,23 @@ function linkPresignRoute(app: FastifyInstance, services: Services): void {
     if (!link.categories.includes(body.docType)) throw forbidden('That document was not requested.');
     // A category the volunteer removed since the request takes nothing more.
     if (!(await hasDocType(db, client.id, body.docType))) throw forbidden('That document was not requested.');
-    if (!isAllowedUploadType(body.contentType)) throw new HttpError(415, UNSUPPORTED_TYPE_MESSAGE);
-    const maxBytes = services.config.maxUploadBytes;
-    if (body.size > maxBytes) throw tooLarge(maxBytes);
-    const uploader = linkUploader(link.id);
-    const filename =
-      documentFileName(body.filename.trim(), body.contentType) ??
-      documentFileName('file', body.contentType) ??
-      'file.pdf';
-    const expiresAt = new Date(Date.now() + LINK_SECONDS.PUT * 1000);
     // A retry of this link's own upload finds it; another's file with the same bytes is none of its business.
-    const own = await findSameUpload(db, {
-      clientId: client.id,
-      docType: body.docType,
-      filename,
-      sha256: body.sha256,
-      by: uploader,
-    });
-    if (own?.state === 'stored')
-      return { url: '', key: own.key, expiresAt: expiresAt.toISOString(), alreadyStored: true as const };
-    if (own) await extendPending(db, own.key, expiresAt);
-    const key =
-      own?.key ??
-      (await reserveLinkUpload(db, link, {
+    const uploader = linkUploader(link.id);
+    return presignUpload(
+      services,
+      {
         clientId: client.id,
         docType: body.docType,
-        filename,
+        filename: body.filename,
         contentType: body.contentType,
-        maxBytes,
-        expiresAt,
+        size: body.size,
+        sha256: body.sha256,
         uploadedBy: uploader,
-        declaredSize: body.size,
-        declaredSha256: body.sha256,
-      }));
-    const signed = await store.presignPut(key, body.contentType, {
-      expiresInSeconds: LINK_SECONDS.PUT,
-      maxBytes,
-      size: body.size,
-      sha256: body.sha256,
-    });
-    const url = signed.url.startsWith('/')
-      ? `${request.protocol}://${request.host}${signed.url}`
-      : signed.url;
-    return {
-      url,
-      key,
-      expiresAt: signed.expiresAt.toISOString(),
-      ...(Object.keys(signed.headers).length > 0 && { headers: signed.headers }),
-    };
+        sameAs: uploader,
+      },
+      (reservation) => reserveLinkUpload(db, link.id, reservation),
+      `${request.protocol}://${request.host}`,
+    );
   });
 }
 
@@ -559,15 +405,9 @@ function linkRemoveRoute(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
   publicRoute(app, 'linkRemove', async ({ body, request }) => {
-    const { link, client } = await linkWriteSession(services, request);
+    const { link } = await linkWriteSession(services, request);
     const row = await ownUpload(db, link, body.key);
-    await audit(db, {
-      actor: linkUploader(link.id),
-      action: 'link.remove',
-      clientId: client.id,
-      keys: [row.key],
-      ip: request.ip,
-    });
+    await recordLinkEvent(db, link, { action: 'link.remove', ip: request.ip, keys: [row.key] });
     const deleted = await deleteDocumentRows(db, [row.key], { keepClaims: true });
     await store
       .delete(deleted)

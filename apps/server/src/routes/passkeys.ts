@@ -1,7 +1,7 @@
 import { canManageAllUsers, messages, passkeyMessages } from '@vita-docs/core/contract';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { declinePasskeyOffer } from '../auth/accounts.js';
 import { audit } from '../audit.js';
 import { sha256 } from '../auth/crypto.js';
 import {
@@ -204,11 +204,7 @@ function ownPasskeyRoutes(app: FastifyInstance, services: Services): void {
   });
 
   userRoute(app, 'passkeyNotNow', async ({ user }) => {
-    await db
-      .updateTable('users')
-      .set({ passkey_offer_declined_at: sql<Date>`now()` })
-      .where('email', '=', user.email)
-      .execute();
+    await declinePasskeyOffer(db, user.email);
     return { ok: true as const };
   });
 }

@@ -1,15 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { canManageAllClients, canReassignClients } from '@vita-docs/core/contract';
-import { sql } from 'kysely';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { CLIENT_NOT_FOUND, docPrefix, toClient, type ClientRow } from '../clients/clients.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
+import {
+  CLIENT_NOT_FOUND,
+  deleteClientRow,
+  docPrefix,
+  findClient as findClientById,
+  toClient,
+  type ClientRow,
+} from '../clients/clients.js';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
-import type { Db } from '../db/database.js';
+import {
+  approvedAccounts,
+  findClientToMove,
+  orphanedClients,
+  setClientOwner,
+  type ClientLookup,
+} from '../reassignment/reassignment.js';
 import type { Services } from '../services.js';
 import { findUser } from '../users/users.js';
+
+/** The database handle, passed on to the domain modules (routes build no statement). */
+type Db = Services['db'];
 
 function requireReassigner(user: UserRow): void {
   if (!canReassignClients(actorOf(user))) throw forbidden();
@@ -27,18 +41,11 @@ function requireMayMove(user: UserRow, client: Pick<ClientRow, 'created_by'>): v
 }
 
 /** Finds a client by id, or by owner + email as the admin calls identify it. */
-async function findClient(
-  db: Db,
-  by: { clientId?: string | undefined; owner: string | null; clientEmail: string },
-) {
-  let q = db.selectFrom('clients').selectAll();
-  if (by.clientId) q = q.where('id', '=', by.clientId);
-  else if (by.owner)
-    q = q.where('created_by', '=', by.owner.trim().toLowerCase()).where('email', '=', by.clientEmail);
-  else q = q.where('created_by', 'is', null).where('email', '=', by.clientEmail);
-  const [row, ...others] = await q.limit(2).execute();
-  if (!row) throw notFound(CLIENT_NOT_FOUND);
-  if (others.length) throw badRequest('Several orphaned clients have this email; send the clientId as well.');
+async function findClient(db: Db, by: ClientLookup): Promise<ClientRow> {
+  const row = await findClientToMove(db, by);
+  if (row === 'none') throw notFound(CLIENT_NOT_FOUND);
+  if (row === 'several')
+    throw badRequest('Several orphaned clients have this email; send the clientId as well.');
   return row;
 }
 
@@ -46,53 +53,37 @@ async function findClient(
 async function reassign(db: Db, actor: UserRow, client: ClientRow, newVolunteerEmail: string, ip: string) {
   const target = await findUser(db, newVolunteerEmail);
   if (!target || !target.approved) throw badRequest('The new volunteer must be an approved account.');
-  try {
-    const row = await db
-      .updateTable('clients')
-      .set({ created_by: target.email, previous_created_by: client.created_by ?? client.previous_created_by })
-      .where('id', '=', client.id)
-      .returningAll()
-      .executeTakeFirst();
-    // Deleted by another request since it was found.
-    if (!row) throw notFound(CLIENT_NOT_FOUND);
-    await audit(db, {
-      actor: actor.email,
-      action: 'client.reassign',
-      clientId: client.id,
-      ip,
-      detail: `${client.created_by ?? `(orphan of ${client.previous_created_by ?? 'unknown'})`} -> ${target.email}`,
-    });
-    return { ok: true as const, client: toClient(row) };
-  } catch (err) {
-    if (isUniqueViolation(err))
-      throw new HttpError(409, `${target.email} already has a client with this email.`);
-    if (isForeignKeyViolation(err)) throw badRequest('The new volunteer must be an approved account.');
-    throw err;
-  }
+  const row = await setClientOwner(
+    db,
+    client.id,
+    target.email,
+    client.created_by ?? client.previous_created_by,
+  );
+  // Deleted by another request since it was found.
+  if (row === 'gone') throw notFound(CLIENT_NOT_FOUND);
+  if (row === 'duplicate') throw new HttpError(409, `${target.email} already has a client with this email.`);
+  if (row === 'no-account') throw badRequest('The new volunteer must be an approved account.');
+  await audit(db, {
+    actor: actor.email,
+    action: 'client.reassign',
+    clientId: client.id,
+    ip,
+    detail: `${client.created_by ?? `(orphan of ${client.previous_created_by ?? 'unknown'})`} -> ${target.email}`,
+  });
+  return { ok: true as const, client: toClient(row) };
 }
 
 /** What a reassigner picks from: the orphaned clients and the approved accounts. */
 function reassignListRoutes(app: FastifyInstance, db: Db): void {
   userRoute(app, 'orphanedClients', async ({ user }) => {
     requireReassigner(user);
-    const rows = await db
-      .selectFrom('clients')
-      .selectAll()
-      .where('created_by', 'is', null)
-      .orderBy('created_at', 'asc')
-      .execute();
+    const rows = await orphanedClients(db);
     return { items: rows.map(toClient) };
   });
 
   userRoute(app, 'volunteers', async ({ user }) => {
     requireReassigner(user);
-    const rows = await db
-      .selectFrom('users')
-      .select(['email', 'first_name', 'last_name', 'role', 'is_admin'])
-      .where('approved', '=', true)
-      .orderBy(sql`lower(first_name)`)
-      .orderBy(sql`lower(last_name)`)
-      .execute();
+    const rows = await approvedAccounts(db);
     return {
       items: rows.map((r) => ({
         email: r.email,
@@ -109,11 +100,7 @@ function reassignListRoutes(app: FastifyInstance, db: Db): void {
 function moveRoutes(app: FastifyInstance, db: Db): void {
   userRoute(app, 'reassignOrphan', async ({ user, body, request }) => {
     requireReassigner(user);
-    const client = await db
-      .selectFrom('clients')
-      .selectAll()
-      .where('id', '=', body.clientId)
-      .executeTakeFirst();
+    const client = await findClientById(db, body.clientId);
     if (!client) throw notFound(CLIENT_NOT_FOUND);
     if (client.created_by !== null)
       throw new HttpError(409, `This client already belongs to ${client.created_by}.`);
@@ -122,11 +109,7 @@ function moveRoutes(app: FastifyInstance, db: Db): void {
 
   userRoute(app, 'clientMeta', async ({ user, params }) => {
     requireReassigner(user);
-    const row = await db
-      .selectFrom('clients')
-      .select(['created_by', 'email'])
-      .where('id', '=', params.id)
-      .executeTakeFirst();
+    const row = await findClientById(db, params.id);
     if (!row) throw notFound(CLIENT_NOT_FOUND);
     requireMayMove(user, row);
     return { createdBy: row.created_by, clientEmail: row.email };
@@ -163,7 +146,7 @@ function deleteClientRoute(app: FastifyInstance, services: Services): void {
       ip: request.ip,
       detail: `${client.first_name} ${client.last_name} <${client.email}>`,
     });
-    await db.deleteFrom('clients').where('id', '=', client.id).execute();
+    await deleteClientRow(db, client.id);
     await store
       .deletePrefix(docPrefix(client.id))
       .catch((err: unknown) => services.log.warn({ err }, 'client files left for the sweeper'));

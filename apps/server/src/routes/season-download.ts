@@ -1,13 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { canManageAllUsers, documentFileName } from '@vita-docs/core/contract';
-import { sql } from 'kysely';
 import { audit } from '../audit.js';
-import type { Db } from '../db/database.js';
 import { listDocuments } from '../documents/documents.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
-import { currentSeason } from '../season.js';
+import { clientsWithDocuments, currentSeason } from '../season.js';
 import type { Services } from '../services.js';
 import { documentRef } from '../storage/keys.js';
 import { createZipNamer, safeSegment } from '../zip/names.js';
@@ -16,30 +14,6 @@ import { StorageError } from '../storage/types.js';
 
 /** An archive entry that remembers its storage key, for the log. */
 type KeyedEntry = ZipEntry & { key: string };
-
-/** Clients read per query while the archive streams: memory stays bounded for any number of clients. */
-const CLIENT_PAGE = 100;
-
-const withDocuments = sql<boolean>`exists (select 1 from documents d where d.client_id = clients.id and d.state = 'stored')`;
-
-/** Every client with documents, a page at a time in id order (clients added meanwhile may join). */
-async function* clientsWithDocuments(db: Db) {
-  let after = '';
-  for (;;) {
-    const page = await db
-      .selectFrom('clients')
-      .select(['id', 'first_name', 'last_name'])
-      .where('id', '>', after)
-      .where(withDocuments)
-      .orderBy('id')
-      .limit(CLIENT_PAGE)
-      .execute();
-    yield* page;
-    const last = page.at(-1);
-    if (!last || page.length < CLIENT_PAGE) return;
-    after = last.id;
-  }
-}
 
 /**
  * `GET /admin/season/download`: every client's documents in one streamed ZIP, a folder per client
