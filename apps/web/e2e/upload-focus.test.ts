@@ -62,6 +62,8 @@ test.describe('the category screen by keyboard', () => {
 
     // Retake: Enter opens the menu, the arrows move through it, Escape closes it and gives the focus back.
     const retake = screen.row('b.pdf').getByRole('button', { name: 'Retake b.pdf' });
+    // The row's buttons are disabled while the list reloads, and a disabled button takes no focus.
+    await expect(retake).toBeEnabled();
     await retake.focus();
     await page.keyboard.press('Enter');
     const menu = screen.row('b.pdf').getByRole('group', { name: 'Retake b.pdf' });
