@@ -23,9 +23,11 @@ describe('uploads per day chart', () => {
         now={NOW}
       />,
     );
-    expect(visibleText(html)).toBe('5 0 Oct 28 Nov 12 Nov 26 7 documents in 30 days; most on Nov 20 (5).');
+    expect(visibleText(html)).toBe(
+      '5 0 Oct 28, 2026 Nov 12, 2026 Nov 26, 2026 7 documents in 30 days; most on Nov 20, 2026 (5).',
+    );
     expect(html).toContain(
-      'aria-label="Documents uploaded per day, last 30 days: 7 in all, most on 2026-11-20 (5)."',
+      'aria-label="Documents uploaded per day, last 30 days: 7 in all, most on Nov 20, 2026 (5)."',
     );
   });
 

@@ -1,17 +1,12 @@
-import { createOverviewFlow, lastThirtyDays } from '@vita-docs/core';
+import { createOverviewFlow, formatDate, lastThirtyDays } from '@vita-docs/core';
 import type { ApiClient, ProgrammeOverview as Overview } from '@vita-docs/core';
 import { useEffect, useId } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import '../../styles/overview.css';
 
-/** `2026-11-20` as `Nov 20`: short enough for three under a phone-wide chart. */
-const shortDay = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+/** `2026-11-20` as `Nov 20, 2026`, the way every screen writes a date (a UTC calendar day). */
+const dayLabel = (day: string) => formatDate(`${day}T00:00:00Z`, { utc: true });
 
 function Bars({ days, most }: { days: ReturnType<typeof lastThirtyDays>; most: number }) {
   const width = 300;
@@ -21,7 +16,7 @@ function Bars({ days, most }: { days: ReturnType<typeof lastThirtyDays>; most: n
     const h = (d.count / most) * (height - 2);
     return (
       <rect key={d.day} x={i * bar + 1} y={height - h} width={bar - 2} height={h} className="overview__bar">
-        <title>{`${d.day}: ${d.count}`}</title>
+        <title>{`${dayLabel(d.day)}: ${d.count}`}</title>
       </rect>
     );
   });
@@ -38,10 +33,11 @@ export function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay'
   const most = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const busiest = days.reduce((a, b) => (b.count > a.count ? b : a));
-  const summary = total === 0 ? 'none' : `${total} in all, most on ${busiest.day} (${busiest.count})`;
+  const summary =
+    total === 0 ? 'none' : `${total} in all, most on ${dayLabel(busiest.day)} (${busiest.count})`;
   const dayAt = (i: number) => {
     const d = days[i];
-    return d ? shortDay(d.day) : '';
+    return d ? dayLabel(d.day) : '';
   };
   return (
     <figure className="overview__figure">
@@ -68,7 +64,7 @@ export function UploadsChart({ perDay, now }: { perDay: Overview['uploadsPerDay'
       <figcaption className="overview__caption" aria-hidden="true">
         {total === 0
           ? 'No documents uploaded in the last 30 days.'
-          : `${total} documents in 30 days; most on ${shortDay(busiest.day)} (${busiest.count}).`}
+          : `${total} documents in 30 days; most on ${dayLabel(busiest.day)} (${busiest.count}).`}
       </figcaption>
     </figure>
   );
