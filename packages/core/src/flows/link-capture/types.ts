@@ -14,7 +14,9 @@ import type { ScanFlow, ScanFlowOptions } from '../scan/scan.js';
 
 /** What a stored file's thumbnail is made from: the photo (turned as it was sent), a scan's first page, or the file. */
 export interface CaptureThumb {
+  /** The photo or the PDF the picture is drawn from. */
   file: FileLike;
+  /** Quarter turns in degrees (0, 90, 180, 270), as the photo was sent. */
   rotate: number;
 }
 
@@ -29,6 +31,7 @@ export interface LinkJournal {
 export interface LinkCapturePorts {
   /** The link session's upload calls: it may only add to its own categories. */
   api: Pick<ApiClient, 'linkPresign' | 'linkComplete'>;
+  /** Sends a file to its presigned URL (the browser's XHR, with progress). */
   putFile: PutFile;
   /** Converts photos to PDF, checks their quality and makes scans (the browser's worker, sharp in Node). */
   photos: {
@@ -41,7 +44,9 @@ export interface LinkCapturePorts {
   };
   /** Local storage: the convert-to-PDF preference. */
   storage: KeyValueStorage;
+  /** An upload's alert, and Scan pages' question before it discards pages. */
   platform: Pick<Dialogs, 'alert' | 'confirm'>;
+  /** Times the retries, the scan's name, and the turn a row takes before it sends. */
   clock: Clock;
   /** Makes the id of a queued file. */
   newId: () => string;
@@ -71,6 +76,7 @@ export interface LinkCapture {
   queue(docType: string): UploadFlow;
   /** The thumbnail of a file this page stored (by its key); undefined for one stored before a reload. */
   thumb(key: string): CaptureThumb | undefined;
+  /** The Scan pages dialog's flow, shared by every row (`scan` says which row it adds to). */
   scanFlow: ScanFlow;
   /** Stops every row's retries and connection watch, and the photo tools. */
   dispose(): void;
