@@ -76,6 +76,15 @@ export type {
   UploadQueuesPorts,
   UploadQueuesShared,
 } from './flows/upload-queues/types.js';
+export { createLinkCapture } from './flows/link-capture/link-capture.js';
+export { awaitsQualityChoice } from './flows/link-capture/parts.js';
+export type {
+  CaptureThumb,
+  LinkCapture,
+  LinkCapturePage,
+  LinkCapturePorts,
+  LinkJournal,
+} from './flows/link-capture/types.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
 export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';

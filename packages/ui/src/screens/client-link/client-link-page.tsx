@@ -11,12 +11,11 @@ import {
   type LinkChecklist,
   type WhoAsks,
 } from '@vita-docs/core/client-link';
-import type { FileLike, Logger } from '@vita-docs/core';
+import type { FileLike, LinkCapture, Logger } from '@vita-docs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from '../documents/file-picker';
 import type * as CaptureParts from './link-capture';
-import type { LinkCapture } from './link-capture';
 import { forgetKept, LINK_KEPT_FLAG } from './link-kept';
 import '../../styles/base.css';
 import '../../styles/forms.css';

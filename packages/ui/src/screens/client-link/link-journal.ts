@@ -5,18 +5,12 @@
  * that dropped the tab loses nothing queued; once the link is revoked, done or expired no session gets
  * the key, so nothing the phone kept opens again (and the page deletes it, link-kept.ts).
  */
-import type { ApiClient, KeptFile, UploadJournal } from '@vita-docs/core';
+import type { ApiClient, LinkJournal, UploadJournal } from '@vita-docs/core';
 import { LINK_DAYS_MAX } from '@vita-docs/core/client-link';
 import { LINK_JOURNAL_DB, LINK_KEPT_FLAG } from './link-kept';
 
 /** The one owner of the link journal: the link session (the key itself says which link). */
 const OWNER = 'link-session';
-
-export interface LinkJournal {
-  journal: UploadJournal;
-  /** The files kept before this page loaded (empty when none, or they cannot be opened). */
-  kept: Promise<readonly KeptFile[]>;
-}
 
 export function openLinkJournal(api: Pick<ApiClient, 'linkJournalKey'>): LinkJournal {
   // The IndexedDB code itself, not the staff app's wrapper of it: that wrapper is part of the staff app's

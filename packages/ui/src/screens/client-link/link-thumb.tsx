@@ -4,17 +4,11 @@
  * A photo shows as itself; a PDF shows its first page, drawn by pdf.js, which loads only when a PDF was added.
  */
 import { isPhotoFile } from '@vita-docs/core';
-import type { FileLike } from '@vita-docs/core';
+import type { CaptureThumb } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
 import { PhotoThumb } from '../documents/photo-thumb';
 
-/** What a thumbnail is made from: the photo (turned as it was sent), or the PDF. */
-export interface ThumbSource {
-  file: FileLike;
-  rotate: number;
-}
-
-export function FileThumb({ source, label }: { source: ThumbSource; label: string }) {
+export function FileThumb({ source, label }: { source: CaptureThumb; label: string }) {
   const { file, rotate } = source;
   if (file instanceof Blob && !isPhotoFile(file) && file.type === 'application/pdf')
     return <PdfThumb file={file} label={label} />;
