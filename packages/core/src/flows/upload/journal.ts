@@ -10,6 +10,7 @@ import type { PageCrop } from '../../straighten/page.js';
 
 /** How a kept photo is to be made into its PDF: the turn and the page the person chose. */
 export interface KeptChoice {
+  /** The quarter turns clockwise after the photo's EXIF orientation. */
   rotate: QuarterTurn;
   /** The part of the photo chosen as its page (`Adjust corners`); absent: the converter's own choice. */
   crop?: PageCrop;

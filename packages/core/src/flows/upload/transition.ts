@@ -203,7 +203,12 @@ function convertAgain(
   crop: PageCrop | undefined,
   context: TransitionContext,
 ): Step {
-  const changed: QueuedFile = { ...item, rotate, ...(crop ? { crop } : {}), progress: { status: 'converting' } };
+  const changed: QueuedFile = {
+    ...item,
+    rotate,
+    ...(crop ? { crop } : {}),
+    progress: { status: 'converting' },
+  };
   const step = convertLater(patchItem(machine, item.id, changed), changed);
   if (!context.journal || item.keptByHost) return step;
   const convert: KeptChoice = { rotate, ...(crop ? { crop } : {}) };
