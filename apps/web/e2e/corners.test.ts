@@ -1,14 +1,16 @@
 // Adjust corners (docs/behaviour.md#straightened-pages): each straightened photo in the queue opens an
 // editor with the found outline and four handles, moved by dragging or by the arrow keys; Save makes
 // the row's PDF again from them, Use whole photo makes it of the whole photo as before. The queue's
-// thumbnail shows the straightened page. The same on the client page, in Spanish.
+// thumbnail shows the straightened page. The same on the client page, in Spanish. A reload while the
+// new PDF is still being made uploads it made with the corners saved (the photo is kept with them).
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { categoryScreen, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signInViaUi } from './support/journeys.js';
-import { edgeGreys, pageImageSize, setPhoto } from './support/page-image.js';
+import { eventually, keptSizes } from './support/kept.js';
+import { edgeGreys, holdImageWork, pageImageSize, setPhoto } from './support/page-image.js';
 import { checkScreen } from './support/screens.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
@@ -16,6 +18,8 @@ import { expect, test } from './support/test.js';
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Corners');
 const DORA = 'dora.client@client.example.org';
+/** The client page's kept-uploads database. */
+const LINK_JOURNAL_DB = 'vita-docs-link-uploads';
 /** Paper reads above this grey at the PDF's edges; the dark table well below it. */
 const PAPER = 170;
 
@@ -152,6 +156,39 @@ test.describe('Adjust corners on the category screen', () => {
     const greys = await saveAndStore(dialog, item, filename);
     for (const grey of greys) expect(grey).toBeGreaterThan(PAPER);
   });
+
+  test('corners saved and a reload before the new PDF is made: the photo was kept with them, and its PDF is made with them', async () => {
+    const { item, dialog, filename } = await openEditor();
+    const photo = await setPhoto('00-dark.jpg', 'table.jpg');
+    // The new PDF is never made on this page: the reload comes while it is being made.
+    await holdImageWork(page);
+    const handle = dialog.getByRole('button', { name: 'Top-left corner' });
+    await handle.focus();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Shift+ArrowLeft');
+      await page.keyboard.press('Shift+ArrowUp');
+    }
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await item.getByText('Converting…').waitFor();
+    // What the device keeps for the row is the photo now, not the PDF made with the found corners.
+    await eventually(async () => expect(await keptSizes(page)).toEqual([photo.buffer.length]));
+
+    await page.reload();
+    await seeHeading(page, 'Banking Info');
+    await page
+      .getByRole('region', { name: 'Files waiting to upload' })
+      .getByRole('button', { name: 'Resume' })
+      .click();
+    await expect
+      .poll(async () => (await listDocs(page, clientId, 'Banking Info')).some((d) => d.filename === filename))
+      .toBe(true);
+    // The table at the page's top-left, as the moved corner gives without a reload (the corners
+    // found give paper all round).
+    const [top, , , left] = await storedGreys(page, clientId, 'Banking Info', filename);
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+    await eventually(async () => expect(await keptSizes(page)).toEqual([]));
+  });
 });
 
 test.describe('Ajustar esquinas on the client page', () => {
@@ -239,5 +276,37 @@ test.describe('Ajustar esquinas on the client page', () => {
     const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
     // The wood (grey about 30) now at the page's top-left; the page found alone is paper all round.
     expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+  });
+
+  test('Guardar, then a reload before the new PDF is made: the phone kept the photo with the corners, and the PDF takes the wood in', async () => {
+    const page = client.page;
+    const form = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
+    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    const photo = await setPhoto('01-wood.jpg', 'glare.jpg');
+    await form.getByLabel('Tomar foto', { exact: true }).setInputFiles([photo]);
+    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
+    await dialog.getByRole('button', { name: 'Esquina superior izquierda' }).waitFor();
+    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.02, y: 0.02 });
+    // The new PDF is never made on this page: the reload comes while it is being made.
+    await holdImageWork(page);
+    await dialog.getByRole('button', { name: 'Guardar' }).click();
+    await expect(dialog).toBeHidden();
+    // What the phone keeps for the row is the photo now, not the PDF made with the corners found.
+    await eventually(async () =>
+      expect(await keptSizes(page, LINK_JOURNAL_DB)).toEqual([photo.buffer.length]),
+    );
+
+    await page.reload();
+    await seeHeading(page, 'Hola Dora, por favor agregue estos documentos');
+    await expect
+      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
+      .toBe(before.size + 1);
+    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
+    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
+    await eventually(async () => expect(await keptSizes(page, LINK_JOURNAL_DB)).toEqual([]));
   });
 });

@@ -50,6 +50,7 @@ export { defaultRetryPolicy, RETRY_DELAYS_SECONDS } from './flows/upload/retry-p
 export type { RetryPolicy, RetryDecision } from './flows/upload/retry-policy.js';
 export type {
   JournalEntry,
+  KeptChoice,
   UploadJournal,
   UploadJournals,
   KeptFile,

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removeFolder, tempFolder } from './inbox/test-support.js';
 import { NOT_SIGNED_IN, createKeptUploadsHost } from './kept-uploads.js';
 import { createFileJournals } from './upload-journal.js';
+import { KeepUploadSchema } from '../shared/schemas.js';
 
 const HOUR = 3_600_000;
 let dir: string;
@@ -223,5 +224,32 @@ describe('kept uploads behind the bridge', () => {
     signedIn = null;
     await expect(host.open('vera@example.org')).rejects.toThrow(NOT_SIGNED_IN);
     await expect(host.read('item-1')).rejects.toThrow(NOT_SIGNED_IN);
+  });
+});
+
+describe('a photo kept with the choice its PDF is made with', () => {
+  it('comes back with its turn and corners, through the bridge and off the disk; an entry without them stays without', async () => {
+    const photo: FileLike = { ...file('jpeg bytes', 'Banking Info 1.jpg'), type: 'image/jpeg' };
+    const corners = [
+      { x: 0.1, y: 0.1 },
+      { x: 0.9, y: 0.1 },
+      { x: 0.9, y: 0.9 },
+      { x: 0.1, y: 0.9 },
+    ] as const;
+    const chosen: JournalEntry = {
+      ...entry('item-1', photo),
+      convert: { rotate: 90, crop: { mode: 'corners', corners } },
+    };
+    const bytes = new TextEncoder().encode('jpeg bytes');
+    // The page's payload as main parses it: the choice is not stripped on the way.
+    expect(KeepUploadSchema.parse({ entry: chosen, bytes }).entry).toEqual(chosen);
+    expect(() => KeepUploadSchema.parse({ entry: { ...chosen, convert: { rotate: 45 } }, bytes })).toThrow();
+
+    const opened = await open('vera@example.org');
+    await opened.journal.save(chosen, photo);
+    const pdf = file('%PDF old');
+    await opened.journal.save(entry('item-2', pdf), pdf);
+    const again = await open('vera@example.org');
+    expect(again.files.map((k) => k.entry)).toEqual([chosen, entry('item-2', pdf)]);
   });
 });

@@ -34,6 +34,7 @@ import type {
   UploadJournals,
 } from '@vita-docs/core';
 import { z } from 'zod';
+import { KeptChoiceSchema } from '../shared/schemas.js';
 import { writeFileAtomic } from './fs-atomic.js';
 
 /** What is written beside each file's bytes. */
@@ -47,6 +48,7 @@ const EntrySchema = z.object({
   name: z.string(),
   type: z.string(),
   size: z.number().int().nonnegative(),
+  convert: KeptChoiceSchema.optional(),
 });
 
 const NotesSchema = z.record(z.string(), z.object({ count: z.number().int().nonnegative(), at: z.number() }));

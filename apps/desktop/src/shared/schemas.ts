@@ -100,6 +100,29 @@ export const KeptIdSchema = z.string().min(1).max(200);
 /** Most bytes one kept file may have (far above any server's upload limit). */
 const MAX_KEPT_BYTES = 512 * 1024 * 1024;
 
+/** A corner of a page, as shares of the photo's sides. */
+const ShareSchema = z.number().min(0).max(1);
+const CornerSchema = z.object({ x: ShareSchema, y: ShareSchema });
+
+/**
+ * How a kept photo is made into its PDF after a reload (core's `KeptChoice`): its turn and the page
+ * chosen with `Adjust corners`. Without it in the schema the choice would be dropped and the photo
+ * sent as it is.
+ */
+export const KeptChoiceSchema = z.object({
+  rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]),
+  crop: z
+    .discriminatedUnion('mode', [
+      z.object({ mode: z.literal('find') }),
+      z.object({ mode: z.literal('whole') }),
+      z.object({
+        mode: z.literal('corners'),
+        corners: z.tuple([CornerSchema, CornerSchema, CornerSchema, CornerSchema]).readonly(),
+      }),
+    ])
+    .optional(),
+});
+
 /** What the upload queue keeps of a file besides its bytes (core's `JournalEntry`). */
 export const JournalEntrySchema = z.object({
   id: KeptIdSchema,
@@ -108,6 +131,7 @@ export const JournalEntrySchema = z.object({
   name: z.string().min(1).max(500),
   type: z.string().max(200),
   size: z.number().int().nonnegative().max(MAX_KEPT_BYTES),
+  convert: KeptChoiceSchema.optional(),
 });
 
 /** A file to keep on the desk until it is uploaded. */

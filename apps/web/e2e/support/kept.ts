@@ -54,6 +54,30 @@ export function keptRecords(page: Page) {
 }
 
 /**
+ * The sizes of the files the kept-uploads database `db` holds, read off their sealed Blobs (each
+ * 512 KiB piece carries a 16-byte tag): what a test can tell of a kept file without its key.
+ */
+export function keptSizes(page: Page, db = DB): Promise<number[]> {
+  return page.evaluate(async (name) => {
+    const opened = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error(`cannot open ${name}`));
+    });
+    const records = await new Promise<{ bytes: { data: Blob; pieceBytes: number } }[]>((resolve, reject) => {
+      const request = opened.transaction('bytes').objectStore('bytes').getAll();
+      request.onsuccess = () => resolve(request.result as { bytes: { data: Blob; pieceBytes: number } }[]);
+      request.onerror = () => reject(request.error ?? new Error(`cannot read ${name}`));
+    });
+    opened.close();
+    return records.map(({ bytes }) => {
+      const pieces = Math.max(1, Math.ceil(bytes.data.size / (bytes.pieceBytes + 16)));
+      return bytes.data.size - pieces * 16;
+    });
+  }, db);
+}
+
+/**
  * Waits until the signed-in person's kept-uploads journal is open: its key comes from the server
  * after sign-in, so a page that goes offline before then cannot keep anything (and says so).
  */

@@ -1,6 +1,7 @@
 // The photos of the labelled page-photo set, and what a stored PDF's page shows at its edges: the
 // straightening journeys read both.
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
@@ -22,6 +23,16 @@ const SET = join(
 /** A photo of the labelled set: `00-dark.jpg` a W-2 tilted on a dark table, `01-wood.jpg` one with glare. */
 export async function setPhoto(name: string, as: string): Promise<Fixture> {
   return { name: as, mimeType: 'image/jpeg', buffer: await readFile(join(SET, name)) };
+}
+
+/**
+ * Holds every job the page gives its workers from now on (none is ever answered, in workers started
+ * later too): a photo's PDF stays "being made" for as long as the page lives.
+ */
+export async function holdImageWork(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Worker.prototype.postMessage = () => undefined;
+  });
 }
 
 /** The image (JPEG bytes) on the first page of a PDF made from a photo. */

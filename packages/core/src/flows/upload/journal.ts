@@ -4,7 +4,17 @@
  * such a place simply gives the upload flow no journal.
  */
 import type { UploadTarget } from '../../api/upload.js';
+import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
+import type { PageCrop } from '../../straighten/page.js';
+
+/** How a kept photo is to be made into its PDF: the turn and the page the person chose. */
+export interface KeptChoice {
+  /** The quarter turns clockwise after the photo's EXIF orientation. */
+  rotate: QuarterTurn;
+  /** The part of the photo chosen as its page (`Adjust corners`); absent: the converter's own choice. */
+  crop?: PageCrop;
+}
 
 /** What is remembered of one queued file besides its bytes. */
 export interface JournalEntry {
@@ -17,6 +27,12 @@ export interface JournalEntry {
   name: string;
   type: string;
   size: number;
+  /**
+   * Set when the bytes kept are the photo itself, not yet its PDF: the person turned it or moved its
+   * corners, and the new PDF was still being made. After a reload it is made again with this choice
+   * before it is sent. Absent (every entry kept before this field existed too): the bytes are what is sent.
+   */
+  convert?: KeptChoice;
 }
 
 /** One person's kept files. */

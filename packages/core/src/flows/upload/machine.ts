@@ -9,6 +9,7 @@ import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { QualityWarning } from '../../quality/assess.js';
 import type { RetryPolicy } from './retry-policy.js';
+import type { KeptChoice } from './journal.js';
 import type { FileProgress, QueuedFile, UploadEvent, UploadState } from './upload-state.js';
 
 /** Which files a round sends: Upload's (every queued one, added meanwhile too), Retry's one, or those due by themselves. */
@@ -74,7 +75,15 @@ export type MachineEvent =
   | { type: 'conversionSettled' }
   /** A file that needed no conversion has its turn to be kept. */
   | { type: 'prepared'; id: string; file: FileLike; notice: string | undefined }
-  | { type: 'saved'; id: string; file: FileLike; notice: string | undefined; saved: boolean }
+  /** `ticket`: the save kept the photo with the person's choice for the conversion of that ticket. */
+  | {
+      type: 'saved';
+      id: string;
+      file: FileLike;
+      notice: string | undefined;
+      saved: boolean;
+      ticket?: number;
+    }
   | { type: 'progress'; id: string; loaded: number; total: number }
   | { type: 'uploaded'; id: string }
   | { type: 'uploadFailed'; id: string; error: unknown }
@@ -94,8 +103,18 @@ export type Effect =
   | { type: 'convert'; id: string; ticket: number; original: FileLike; rotate: QuarterTurn; crop?: PageCrop }
   /** In turn with the conversions, report `prepared`. */
   | { type: 'prepare'; id: string; file: FileLike; notice: string | undefined }
-  /** Keep the file in the journal; report `saved`. */
-  | { type: 'save'; id: string; file: FileLike; notice: string | undefined }
+  /**
+   * Keep the file in the journal (after any earlier keeping of the same file); report `saved`. With
+   * `convert`: the file is the photo, kept with the choice its conversion `ticket` makes its PDF with.
+   */
+  | {
+      type: 'save';
+      id: string;
+      file: FileLike;
+      notice: string | undefined;
+      convert?: KeptChoice;
+      ticket?: number;
+    }
   /** The journal forgets the file (uploaded or removed). */
   | { type: 'forget'; id: string }
   /** Send the file; report `progress`, then `uploaded` or `uploadFailed`. */

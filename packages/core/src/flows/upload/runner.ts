@@ -48,7 +48,8 @@ type Dispatch = (event: MachineEvent) => Promise<void>;
 type EffectOf<T extends Effect['type']> = Extract<Effect, { type: T }>;
 
 /** Keeps the file in the journal, read once for both the journal and the presign's SHA-256; reports `saved`. */
-async function save(ports: UploadRunnerPorts, dispatch: Dispatch, { id, file, notice }: EffectOf<'save'>) {
+async function save(ports: UploadRunnerPorts, dispatch: Dispatch, effect: EffectOf<'save'>) {
+  const { id, file, notice, convert, ticket } = effect;
   const { journal, target, clientName } = ports;
   const name = clientName?.();
   const entry = {
@@ -58,16 +59,36 @@ async function save(ports: UploadRunnerPorts, dispatch: Dispatch, { id, file, no
     type: file.type,
     size: file.size,
     ...(name ? { clientName: name } : {}),
+    ...(convert ? { convert } : {}),
   };
   let saved = true;
   try {
     const bytes = await file.arrayBuffer();
-    rememberFingerprint(file, bytes);
+    // A photo kept for a reload is not what is sent: its fingerprint would never be asked for.
+    if (!convert) rememberFingerprint(file, bytes);
     await journal?.save(entry, file, bytes);
   } catch {
     saved = false;
   }
-  await dispatch({ type: 'saved', id, file, notice, saved });
+  await dispatch({ type: 'saved', id, file, notice, saved, ...(ticket === undefined ? {} : { ticket }) });
+}
+
+/**
+ * Keeps files in the journal one after another per queue item: the photo kept with a new choice is
+ * written before the PDF made with it, never over it.
+ */
+function createKeeping(ports: UploadRunnerPorts, dispatch: Dispatch) {
+  const last = new Map<string, Promise<void>>();
+  return (effect: EffectOf<'save'>): Promise<void> => {
+    const run = () => save(ports, dispatch, effect);
+    const mine = (last.get(effect.id) ?? done).then(run, run);
+    last.set(effect.id, mine);
+    const cleanUp = () => {
+      if (last.get(effect.id) === mine) last.delete(effect.id);
+    };
+    mine.then(cleanUp, cleanUp);
+    return mine;
+  };
 }
 
 /** Sends the file; reports `progress`, then `uploaded` or `uploadFailed`. */
@@ -188,12 +209,13 @@ interface Performers {
   preparation: ReturnType<typeof createPreparation>;
   timer: ReturnType<typeof createRetryTimer>;
   rounds: ReturnType<typeof createRounds>;
+  keep: ReturnType<typeof createKeeping>;
 }
 
 /** Performs one effect; returns what the dispatch waits for (the keeping of a file), if anything. */
 function perform(
   effect: Effect,
-  { ports, dispatch, signal, preparation, timer, rounds }: Performers,
+  { ports, dispatch, signal, preparation, timer, rounds, keep }: Performers,
 ): Promise<void> | void {
   switch (effect.type) {
     case 'inspect':
@@ -207,7 +229,7 @@ function perform(
     case 'prepare':
       return preparation.prepare(effect);
     case 'save':
-      return save(ports, dispatch, effect);
+      return keep(effect);
     case 'forget':
       ports.journal?.remove(effect.id).catch(() => undefined); // a leftover is found by its SHA-256 if ever sent again
       return;
@@ -268,6 +290,7 @@ export function createUploadRunner(
     ),
     timer: createRetryTimer(ports.clock, () => void dispatch({ type: 'tick' })),
     rounds: createRounds((message) => ports.platform.alert(message)),
+    keep: createKeeping(ports, dispatch),
   };
   const stopWatching = ports.connectivity?.onOnline(() => void dispatch({ type: 'online' }));
 

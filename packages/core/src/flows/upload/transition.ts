@@ -8,9 +8,10 @@
 import { messages } from '../../domain/messages.js';
 import { isHeicFile, isPhotoFile } from '../../pdf/convertible.js';
 import { turnBy } from '../../pdf/raster.js';
+import type { QuarterTurn } from '../../pdf/raster.js';
 import type { PageCrop } from '../../straighten/page.js';
 import type { FileLike } from '../../ports.js';
-import type { KeptFile } from './journal.js';
+import type { KeptChoice, KeptFile } from './journal.js';
 import { andThen, busy, findItem, forget, patchItem, readiness, setView, still, without } from './machine.js';
 import type { Effect, MachineEvent, Step, TransitionContext, UploadMachine } from './machine.js';
 import {
@@ -95,20 +96,31 @@ function add(
   return step;
 }
 
+/**
+ * Kept files queued again as they were kept: the file itself, or a photo kept with the person's
+ * choice (a turn, corners) whose PDF was still being made, made again with that choice.
+ */
 function restore(machine: UploadMachine, kept: readonly KeptFile[], context: TransitionContext): Step {
   const present = new Set(machine.view.queue.map((item) => item.id));
   const restored = kept
     .filter(({ entry }) => !present.has(entry.id))
-    .map(({ entry, file }): QueuedFile => ({
-      id: entry.id,
-      file,
-      original: file,
-      progress: readiness(file, context),
-      rotate: null,
-      warnings: [],
-      saved: true,
-    }));
-  return still(setView(machine, { queue: [...machine.view.queue, ...restored] }));
+    .map(({ entry, file }): QueuedFile => {
+      const choice = entry.convert;
+      return {
+        id: entry.id,
+        file,
+        original: file,
+        progress: choice ? { status: 'converting' } : readiness(file, context),
+        rotate: choice ? choice.rotate : null,
+        ...(choice?.crop ? { crop: choice.crop } : {}),
+        warnings: [],
+        saved: true,
+      };
+    });
+  let step = still(setView(machine, { queue: [...machine.view.queue, ...restored] }));
+  for (const item of restored)
+    if (item.progress.status === 'converting') step = andThen(step, (m) => convertLater(m, item));
+  return step;
 }
 
 /**
@@ -137,6 +149,15 @@ function settle(
 function saved(machine: UploadMachine, event: Extract<MachineEvent, { type: 'saved' }>): Step {
   const item = findItem(machine, event.id);
   if (!item) return forget(machine, event.id); // removed while it was being kept
+  if (event.ticket !== undefined) {
+    // The photo kept with the person's choice: kept, as long as that choice is still being made.
+    const current = isCurrentConversion(machine, event.id, event.ticket, event.file);
+    return still(
+      current && item.progress.status === 'converting'
+        ? patchItem(machine, event.id, { saved: event.saved })
+        : machine,
+    );
+  }
   // Turned or replaced while it was being kept: the newer version settles itself.
   if (item.file !== event.file || item.progress.status !== 'saving') return still(machine);
   const notice = event.saved ? event.notice : (event.notice ?? messages.notKeptOnDevice);
@@ -169,19 +190,55 @@ function converted(
 const changeable = (machine: UploadMachine, item: QueuedFile | undefined): item is QueuedFile =>
   item !== undefined && canChangeFile(machine.view.status, item.progress);
 
-function rotate(machine: UploadMachine, id: string, by: 90 | -90): Step {
+/**
+ * A photo's PDF made again with the person's new choice. With a journal the photo is kept with that
+ * choice at once (the PDF kept so far was made with the old one), so a reload or a closed tab before
+ * the new PDF is kept makes it again with the choice instead of sending the old one; until then the
+ * file does not count as kept.
+ */
+function convertAgain(
+  machine: UploadMachine,
+  item: QueuedFile,
+  rotate: QuarterTurn,
+  crop: PageCrop | undefined,
+  context: TransitionContext,
+): Step {
+  const changed: QueuedFile = {
+    ...item,
+    rotate,
+    ...(crop ? { crop } : {}),
+    progress: { status: 'converting' },
+  };
+  const step = convertLater(patchItem(machine, item.id, changed), changed);
+  if (!context.journal || item.keptByHost) return step;
+  const convert: KeptChoice = { rotate, ...(crop ? { crop } : {}) };
+  return {
+    machine: patchItem(step.machine, item.id, { saved: false }),
+    effects: [
+      ...step.effects,
+      {
+        type: 'save',
+        id: item.id,
+        file: item.original,
+        notice: item.notice,
+        convert,
+        ticket: step.machine.tickets[item.id],
+      },
+    ],
+  };
+}
+
+function rotate(machine: UploadMachine, id: string, by: 90 | -90, context: TransitionContext): Step {
   const item = findItem(machine, id);
   if (!changeable(machine, item) || item.rotate === null) return still(machine);
-  const turned: QueuedFile = { ...item, rotate: turnBy(item.rotate, by), progress: { status: 'converting' } };
-  return convertLater(patchItem(machine, id, turned), turned);
+  return convertAgain(machine, item, turnBy(item.rotate, by), item.crop, context);
 }
 
 /** `Adjust corners`: the photo's page is made again from the part the person chose. */
-function crop(machine: UploadMachine, id: string, chosen: PageCrop): Step {
+function crop(machine: UploadMachine, id: string, chosen: PageCrop, context: TransitionContext): Step {
   const item = findItem(machine, id);
   if (!changeable(machine, item) || item.rotate === null) return still(machine);
-  const cropped: QueuedFile = { ...item, crop: chosen, progress: { status: 'converting' } };
-  return convertLater(patchItem(machine, id, cropped), cropped);
+  return convertAgain(machine, item, item.rotate, chosen, context);
 }
 
 /** Retake: `file` (already named after what it replaces) takes the entry's place, checked and converted afresh. */
@@ -275,9 +332,9 @@ function handle(machine: UploadMachine, event: MachineEvent, context: Transition
     case 'retry':
       return retry(machine, event.id, context);
     case 'rotate':
-      return rotate(machine, event.id, event.by);
+      return rotate(machine, event.id, event.by, context);
     case 'crop':
-      return crop(machine, event.id, event.crop);
+      return crop(machine, event.id, event.crop, context);
     case 'keep':
       return still(findItem(machine, event.id) ? patchItem(machine, event.id, { warnings: [] }) : machine);
     case 'replace':

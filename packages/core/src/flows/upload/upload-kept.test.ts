@@ -18,7 +18,7 @@ import { defaultRetryPolicy } from './retry-policy.js';
 import { createUploadFlow } from './upload.js';
 import type { UploadFlowOptions } from './upload.js';
 
-async function setup(extra: Pick<UploadFlowOptions, 'retry'> = {}) {
+async function setup(extra: Partial<Pick<UploadFlowOptions, 'retry' | 'convert'>> = {}) {
   const api = createFakeApi();
   api.addUser({ email: 'vera@example.org' });
   const client = api.addClient({ firstName: 'Ada', createdBy: 'vera@example.org' });
@@ -29,29 +29,38 @@ async function setup(extra: Pick<UploadFlowOptions, 'retry'> = {}) {
   const platform = createRecordingDialogs();
   let ids = 0;
   const target = { clientId: client.clientId, docType: 'W-2' };
-  const flow = createUploadFlow({
-    api,
-    putFile: api.putFile,
-    convert: async (file) =>
-      createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF-1.7', 'application/pdf'),
-    storage: createMemoryStorage(),
-    platform,
-    target,
-    refresh: () => undefined,
-    journal: opened.journal,
-    clientName: () => 'Ada Client',
-    connectivity,
-    clock,
-    newId: () => `item-${++ids}`,
-    ...extra,
-  });
+  /** The queue as a page makes it, keeping files in `journal`. */
+  const queueOn = (journal: typeof opened.journal) =>
+    createUploadFlow({
+      api,
+      putFile: api.putFile,
+      convert: async (file) =>
+        createTestFile(file.name.replace(/\.\w+$/, '.pdf'), '%PDF-1.7', 'application/pdf'),
+      storage: createMemoryStorage(),
+      platform,
+      target,
+      refresh: () => undefined,
+      journal,
+      clientName: () => 'Ada Client',
+      connectivity,
+      clock,
+      newId: () => `item-${++ids}`,
+      ...extra,
+    });
+  const flow = queueOn(opened.journal);
+  /** The next page load: its queue, and what its journal kept. */
+  const reload = async () => {
+    flow.dispose();
+    const again = await journals.open('vera@example.org');
+    return { flow: queueOn(again.journal), kept: again.files };
+  };
   const stored = () => [...api.world.docs.values()].map((d) => d.item.filename);
   const statuses = () => flow.getState().queue.map((q) => q.progress.status);
   // Lets the fake server's answers and the flow's continuations run (for checks that nothing happened).
   const settle = async () => {
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { api, clock, connectivity, journals, platform, flow, stored, statuses, settle, target };
+  return { api, clock, connectivity, journals, platform, flow, stored, statuses, settle, target, reload };
 }
 
 /** Waits for what the flow does by itself (its requests hash the files on the thread pool). */
@@ -179,6 +188,51 @@ describe('upload queue: kept files', () => {
     ]);
     await flow.send({ type: 'upload' });
     expect(stored()).toEqual(['kept.pdf']);
+    expect(journals.kept.size).toBe(0);
+  });
+
+  it('keeps a photo with the corners or turn chosen until its new PDF is kept; a reload before makes the PDF again with them', async () => {
+    // Conversions wait for `release`; each is noted with the turn and crop it was asked for.
+    const asked: { name: string; rotate?: number; crop?: unknown }[] = [];
+    let release = () => undefined as void;
+    let held = Promise.resolve();
+    const convert: UploadFlowOptions['convert'] = async (file, options) => {
+      asked.push({ name: file.name, rotate: options?.rotate, crop: options?.crop });
+      await held;
+      return createTestFile(
+        file.name.replace(/\.\w+$/, '.pdf'),
+        `%PDF-1.7 ${JSON.stringify(options)}`,
+        'application/pdf',
+      );
+    };
+    const { flow, journals, stored, reload } = await setup({ convert });
+    const photo = createTestFile('photo.jpg', 'jpeg', 'image/jpeg');
+    await flow.addFiles([photo]).ready;
+    expect([...journals.kept.values()].map((k) => [k.entry.name, k.entry.convert])).toEqual([
+      ['photo.pdf', undefined],
+    ]);
+
+    held = new Promise<void>((resolve) => (release = resolve));
+    const whole = { mode: 'whole' } as const;
+    const cropped = flow.send({ type: 'crop', id: 'item-1', crop: whole });
+    // The PDF is still being made: the photo itself is kept, with the choice, and counts as kept.
+    await until(() => expect(flow.getState().queue[0]?.saved).toBe(true));
+    expect(flow.getState().queue[0]?.progress).toEqual({ status: 'converting' });
+    const kept = [...journals.kept.values()];
+    expect(kept.map((k) => [k.entry.name, k.entry.type, k.entry.convert, k.file])).toEqual([
+      ['photo.jpg', 'image/jpeg', { rotate: 0, crop: whole }, photo],
+    ]);
+
+    // The tab is closed now: the next page makes the PDF again with the choice, then sends it.
+    asked.length = 0;
+    const next = await reload();
+    release();
+    await cropped;
+    await next.flow.send({ type: 'restore', files: next.kept });
+    expect(next.flow.getState().queue[0]).toMatchObject({ rotate: 0, crop: whole });
+    await next.flow.send({ type: 'upload' });
+    expect(asked).toEqual([{ name: 'photo.jpg', rotate: 0, crop: whole }]);
+    expect(stored()).toEqual(['photo.pdf']);
     expect(journals.kept.size).toBe(0);
   });
 });
