@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { messages } from '@vita-docs/core';
+import { hashPin, verifyPin } from '../src/auth/passwords.js';
 import { PIN, register, signIn, startApp, type TestApp } from './harness.js';
 
 describe('accounts and sign-in', () => {
@@ -110,21 +111,23 @@ describe('accounts and sign-in', () => {
     expect(known.status).toBe(401);
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
-    // Both paths run the argon2 verification; without the dummy verify an unknown email would
-    // answer ~50x faster. Medians of three, and a bound far from 1 (the known path also writes its
-    // throttle rows), keep this robust on a loaded machine.
-    const median = async (email: string) => {
-      const samples: number[] = [];
-      for (let i = 0; i < 3; i += 1) {
-        const t0 = performance.now();
-        await a.post('/api/auth/login-init', { email, pin: 'wrong pin 456' });
-        samples.push(performance.now() - t0);
-      }
-      return samples.sort((x, y) => x - y)[1]!;
-    };
-    const knownMs = await median('admin@example.org');
-    const unknownMs = await median('ghost@example.org');
-    expect(unknownMs).toBeGreaterThan(knownMs * 0.15);
+    // An unknown email must still run one argon2 verification (against a dummy hash): without it, it
+    // answers after a single lookup. Held against argon2's own time, measured here beside each request
+    // (the server runs in this process, on the same cores): comparing with the known email instead
+    // failed on a loaded machine, where that path's extra throttle writes can take longer than argon2.
+    const stored = await hashPin('a pin nobody types');
+    const argon2Ms: number[] = [];
+    const unknownMs: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      let t0 = performance.now();
+      await verifyPin(stored, 'wrong pin 456');
+      argon2Ms.push(performance.now() - t0);
+      t0 = performance.now();
+      await a.post('/api/auth/login-init', { email: 'ghost@example.org', pin: 'wrong pin 456' });
+      unknownMs.push(performance.now() - t0);
+    }
+    const median = (samples: number[]) => samples.sort((x, y) => x - y)[2]!;
+    expect(median(unknownMs)).toBeGreaterThan(median(argon2Ms) * 0.8);
 
     const f1 = await a.post('/api/auth/forgot-init', { email: 'admin@example.org' });
     const f2 = await a.post('/api/auth/forgot-init', { email: 'nobody@example.org' });
