@@ -3,3 +3,4 @@
  * optional peer dependency of this package).
  */
 export { createSharpRaster } from './pdf/raster.node.js';
+export { createNodeReader } from './reading/reader.node.js';

@@ -286,3 +286,22 @@ export type {
   MeasureRequest,
   DecodeRequest,
 } from './pdf/raster.js';
+export {
+  recogniseForm,
+  categoryForm,
+  taxYearOf,
+  seasonTaxYear,
+  readWith,
+  readingFromText,
+  readingVerdict,
+  READING_TEXTS,
+  verdictText,
+} from './reading/index.js';
+export type {
+  ReadableForm,
+  DocumentReader,
+  DocumentReading,
+  ReadingEngine,
+  ReadingVerdict,
+  ReadingTexts,
+} from './reading/index.js';

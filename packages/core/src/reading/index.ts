@@ -1,0 +1,10 @@
+export { recogniseForm, categoryForm } from './forms.js';
+export type { ReadableForm } from './forms.js';
+export { taxYearOf, seasonTaxYear } from './year.js';
+export { aamvaExpiry, mrzExpiry } from './ids.js';
+export { readWith, readingFromText, isPdf } from './reader.js';
+export type { DocumentReader, DocumentReading, ReadingEngine } from './reader.js';
+export { readingVerdict } from './verdict.js';
+export type { ReadingVerdict } from './verdict.js';
+export { READING_TEXTS, verdictText } from './texts.js';
+export type { ReadingTexts } from './texts.js';
