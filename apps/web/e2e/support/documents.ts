@@ -220,3 +220,19 @@ export async function oversizedPdfOnDisk(name: string, megabytes: number): Promi
   await writeFile(file, body);
   return file;
 }
+
+/**
+ * A photo of a printed form: its lines of text drawn on paper, turned a few degrees as a hand-held
+ * photo is (the device reads it by OCR).
+ */
+export async function formPhoto(name: string, lines: readonly string[], tilt = 3): Promise<Fixture> {
+  const text = lines
+    .map((l, i) => `<text x="70" y="${120 + i * 56}" font-family="DejaVu Sans" font-size="34">${l}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1300" height="${200 + lines.length * 56}"><rect width="100%" height="100%" fill="#f6f2ea"/>${text}</svg>`;
+  const buffer = await sharp(Buffer.from(svg))
+    .rotate(tilt, { background: '#8a8f96' })
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}
