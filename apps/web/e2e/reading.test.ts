@@ -3,7 +3,7 @@
 // the app itself cut after the page loaded (OCR's code and data come from the app).
 import type { Page } from '@playwright/test';
 import type { TestApp } from './support/app.js';
-import { categoryRow, expectFiles, formPhoto, listDocs } from './support/documents.js';
+import { categoryRow, expectFiles, formPhoto, licenseBackPhoto, listDocs } from './support/documents.js';
 import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
 import { seeHeading } from './support/journeys.js';
 import { expect, test } from './support/test.js';
@@ -100,6 +100,18 @@ test.describe('the device reads what is queued', () => {
     await screen.row('interest-2.pdf').getByRole('button', { name: 'Keep here', exact: true }).click();
     await expect(page.getByText(/This looks like|This form is for/)).toHaveCount(0);
     await expect(screen.row('w2.pdf').getByRole('status')).toHaveCount(0);
+    expect(outside).toEqual([]);
+  });
+
+  test('an expired license’s barcode says when it expired', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'License/Other Identification');
+    await screen.uploadFiles.setInputFiles([await licenseBackPhoto('license-back.jpg', '2025-03-15')]);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['license-back.pdf']);
+    await page.getByText('This ID expired on Mar 15, 2025.', { exact: true }).waitFor({ timeout: 30_000 });
     expect(outside).toEqual([]);
   });
 });

@@ -64,7 +64,12 @@ function engine(assets: ReaderAssets): ReadingEngine {
           cacheMethod: 'none',
         }),
       );
-      const { data } = await (await ocr).recognize(new Blob([image as Uint8Array<ArrayBuffer>]));
+      // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
+      const { data } = await (
+        await ocr
+      ).recognize(new Blob([image as Uint8Array<ArrayBuffer>]), {
+        rotateAuto: true,
+      });
       return data.text;
     },
     async barcodes(image) {

@@ -6,6 +6,7 @@
  * what OCR does to print: a dropped hyphen (`W2`), spaces lost or added, `l`/`1` and `O`/`0`.
  */
 import type { CategoryTemplate, FixedCategory } from '../domain/categories.js';
+import { normaliseText } from './normalise.js';
 
 /** A form the reader can name: a template or a fixed category, named as its category is. */
 export type ReadableForm = Exclude<CategoryTemplate, 'Other' | 'Important Notes'> | FixedCategory;
@@ -21,6 +22,9 @@ interface FormRule {
 // OCR reads `1` as `l`/`I` and `0` as `O` in form numbers; hyphens come out as any dash or none.
 const D = '[-‐‑‒–— ]?';
 const ONE = '[1lI|]';
+/** `099`/`098`/`095` as OCR may read them (`1699`, `1O99`). */
+const NINE = '[9g]';
+const ZERO = '[0O6]';
 
 /** The rule table: at least the forms of the sixteen templates and the five fixed categories. */
 const RULES: readonly FormRule[] = [
@@ -36,7 +40,7 @@ const RULES: readonly FormRule[] = [
     form: '1099-NEC',
     signals: [
       [/nonemployee\s*compensation/],
-      [new RegExp(`${ONE}099${D}nec`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}9${D}nec`)],
       [/payer.?s\s*tin/, /recipient.?s\s*tin/],
     ],
   },
@@ -44,7 +48,7 @@ const RULES: readonly FormRule[] = [
     form: '1099-INT',
     signals: [
       [/interest\s*income/],
-      [new RegExp(`${ONE}099${D}[i1l|]nt`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}9${D}[i1l|]nt`)],
       [/early\s*withdrawal\s*penalty/, /interest\s*on\s*u\.?s\.?\s*savings/],
     ],
   },
@@ -52,7 +56,7 @@ const RULES: readonly FormRule[] = [
     form: '1099-DIV',
     signals: [
       [/dividends\s*and\s*distributions/],
-      [new RegExp(`${ONE}099${D}d[i1l|]v`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}9${D}d[i1l|]v`)],
       [/ordinary\s*dividends/, /qualified\s*dividends/, /capital\s*gain\s*distr/],
     ],
   },
@@ -60,7 +64,7 @@ const RULES: readonly FormRule[] = [
     form: '1099-B',
     signals: [
       [/proceeds\s*from\s*broker/, /barter\s*exchange\s*transactions/],
-      [new RegExp(`${ONE}099${D}b\\b`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}9${D}b\\b`)],
       [/cost\s*or\s*other\s*basis/, /date\s*sold\s*or\s*disposed/],
     ],
   },
@@ -68,7 +72,7 @@ const RULES: readonly FormRule[] = [
     form: '1095-A',
     signals: [
       [/health\s*insurance\s*marketplace\s*statement/],
-      [new RegExp(`${ONE}095${D}a\\b`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}5${D}a\\b`)],
       [
         /marketplace.?assigned\s*policy/,
         /advance\s*payment\s*of\s*premium\s*tax\s*credit/,
@@ -80,7 +84,7 @@ const RULES: readonly FormRule[] = [
     form: '1095-B',
     signals: [
       [/\bhealth\s*coverage\b(?!.{0,40}offer)/],
-      [new RegExp(`${ONE}095${D}b\\b`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}5${D}b\\b`)],
       [
         /origin\s*of\s*the\s*health\s*coverage/,
         /responsible\s*individual/,
@@ -92,7 +96,7 @@ const RULES: readonly FormRule[] = [
     form: '1095-C',
     signals: [
       [/employer.?provided\s*health\s*insurance\s*offer/],
-      [new RegExp(`${ONE}095${D}c\\b`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}5${D}c\\b`)],
       [/offer\s*of\s*coverage/, /employee\s*required\s*contribution/, /applicable\s*large\s*employer/],
     ],
   },
@@ -100,7 +104,7 @@ const RULES: readonly FormRule[] = [
     form: '1098-T',
     signals: [
       [/tuition\s*statement/],
-      [new RegExp(`${ONE}098${D}t\\b`)],
+      [new RegExp(`${ONE}${ZERO}${NINE}8${D}t\\b`)],
       [/payments\s*received\s*for\s*qualified\s*tuition/, /scholarships\s*or\s*grants/, /filer.?s\s*name/],
     ],
   },
@@ -108,7 +112,7 @@ const RULES: readonly FormRule[] = [
     form: 'SSA-1099',
     signals: [
       [/social\s*security\s*benefit\s*statement/],
-      [new RegExp(`ssa${D}${ONE}099`)],
+      [new RegExp(`ssa${D}${ONE}${ZERO}${NINE}9`)],
       [/benefits\s*paid\s*in/, /net\s*benefits\s*for/, /benefits\s*repaid\s*to\s*ssa/],
     ],
   },
@@ -193,11 +197,6 @@ const RULES: readonly FormRule[] = [
 /** Signals a form needs by default: two (a title and its number, or either with a tell-tale label). */
 const DEFAULT_NEEDS = 2;
 
-/** Lower case, every run of whitespace one space: the rules match across OCR's line breaks. */
-export function normaliseText(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ');
-}
-
 /**
  * The form `text` is, or undefined when unsure: no form has enough signals, or two forms have the
  * most (a page quoting another form's number is not that form). Silence is the default because a
@@ -216,9 +215,4 @@ export function recogniseForm(text: string): ReadableForm | undefined {
   const best = Math.max(...scored.map((s) => s.score));
   const top = scored.filter((s) => s.score === best);
   return top.length === 1 ? top[0]?.form : undefined;
-}
-
-/** The template a category was made from (`W-2 (Acme)` → `W-2`), or the fixed category itself. */
-export function categoryForm(category: string): string {
-  return category.replace(/\s*\(.*\)$/, '');
 }

@@ -52,7 +52,8 @@ export function createNodeReader(): DocumentReader {
   const engine: ReadingEngine = {
     pdfText,
     async ocr(image) {
-      const { data } = await (await ocrWorker()).recognize(Buffer.from(image));
+      // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
+      const { data } = await (await ocrWorker()).recognize(Buffer.from(image), { rotateAuto: true });
       return data.text;
     },
     async barcodes(image) {

@@ -3,9 +3,21 @@
  * year, an expired ID, or nothing. Only one thing is said per document, the most useful first.
  */
 import type { FIXED_CATEGORIES } from '../domain/categories.js';
-import { categoryForm, type ReadableForm } from './forms.js';
+import type { ReadableForm } from './forms.js';
 import type { DocumentReading } from './reader.js';
-import { seasonTaxYear } from './year.js';
+
+/** The template a category was made from (`W-2 (Acme)` → `W-2`), or the fixed category itself. */
+export function categoryForm(category: string): string {
+  return category.replace(/\s*\(.*\)$/, '');
+}
+
+/**
+ * The tax year a season's returns are for: the season runs in the calendar year after it (returns
+ * filed in 2026 are for 2025).
+ */
+export function seasonTaxYear(now: Date): number {
+  return now.getUTCFullYear() - 1;
+}
 
 /** What the row says about a document it read. */
 export type ReadingVerdict =

@@ -4,7 +4,7 @@
  * (`Rev. January 2024`), catalogue numbers and dates of birth, which are not the tax year. Only the
  * places a tax year is printed count, and two different years there mean unsure: no answer.
  */
-import { normaliseText } from './forms.js';
+import { normaliseText } from './normalise.js';
 
 const YEAR = '(20[0-9]{2})';
 const PLACES: readonly RegExp[] = [
@@ -18,18 +18,21 @@ const PLACES: readonly RegExp[] = [
   new RegExp(`benefits\\s*(?:paid\\s*)?(?:in|for)\\s*${YEAR}\\b`, 'g'),
 ];
 
+/** How many lines from the top a year printed on a line of its own counts as the form's (its title block). */
+const TITLE_LINES = 8;
+
 /** The tax year printed on the form, or undefined when none is found or the places disagree. */
 export function taxYearOf(text: string): number | undefined {
   const page = normaliseText(text).replace(/rev\.?\s*(?:[a-z]+\s*)?20[0-9]{2}/g, ' ');
   const years = new Set<number>();
+  // Forms print the tax year large, beginning a line of the title block (a date would go on: `/`, `-`).
+  for (const line of text
+    .split(/\r?\n/)
+    .filter((l) => l.trim())
+    .slice(0, TITLE_LINES)) {
+    const m = /^\s*(20[0-9]{2})\b(?!\s*[-/.,])/.exec(line);
+    if (m) years.add(Number(m[1]));
+  }
   for (const place of PLACES) for (const m of page.matchAll(place)) years.add(Number(m[1]));
   return years.size === 1 ? [...years][0] : undefined;
-}
-
-/**
- * The tax year a season's returns are for: the season runs in the calendar year after it (returns
- * filed in 2026 are for 2025).
- */
-export function seasonTaxYear(now: Date): number {
-  return now.getUTCFullYear() - 1;
 }
