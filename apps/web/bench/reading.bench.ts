@@ -90,7 +90,8 @@ it('reads the labelled set on the device', async () => {
       }
       if (label.kind === 'id-back') {
         if (r.reading.idExpiry) barcodesRead += 1;
-        if (label.expired) {
+        // Of the expired IDs whose barcode could be read at all: a barcode unread says nothing.
+        if (label.expired && r.reading.idExpiry) {
           expired += 1;
           if (r.reading.idExpiry === label.idExpiry) expiredFound += 1;
         }
@@ -100,7 +101,8 @@ it('reads the labelled set on the device', async () => {
       longest = Math.max(longest, r.longestMs);
     }
     const n = labels.length;
-    const expiredReadable = labels.filter((l) => l.kind === 'id-back' && l.expired).length;
+    const expiredReadable = expired;
+    const expiredAll = labels.filter((l) => l.kind === 'id-back' && l.expired).length;
     console.log(
       `Reading on the device, ${n} labelled documents (${labels.filter((l) => l.file.endsWith('.pdf')).length} born-digital PDFs):`,
     );
@@ -113,13 +115,13 @@ it('reads the labelled set on the device', async () => {
       `  ID barcodes read:       ${barcodesRead}/${labels.filter((l) => l.kind === 'id-back').length}`,
     );
     console.log(
-      `  expired IDs found:      ${expiredFound}/${expiredReadable} = ${pct(expiredFound, expiredReadable)} (goal 100 % of readable barcodes)`,
+      `  expired IDs found:      ${expiredFound}/${expiredReadable} = ${pct(expiredFound, expiredReadable)} (goal 100 % of readable barcodes; ${expiredAll} expired in all)`,
     );
     console.log(
       `  time per photographed page: median ${(quantile(times, 0.5) / 1000).toFixed(2)} s, p90 ${(quantile(times, 0.9) / 1000).toFixed(2)} s (goal median ≤ 3 s)`,
     );
     console.log(
-      `  baseline, the same photo to a Letter PDF: median ${(quantile(baselines, 0.5) / 1000).toFixed(2)} s, p90 ${(quantile(baselines, 0.9) / 1000).toFixed(2)} s`,
+      `  baseline, the same photo to a Letter PDF: median ${quantile(baselines, 0.5).toFixed(0)} ms, p90 ${quantile(baselines, 0.9).toFixed(0)} ms`,
     );
     console.log(`  first read (starts OCR, loads its data): ${(first.readMs / 1000).toFixed(2)} s`);
     console.log(
