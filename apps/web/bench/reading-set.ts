@@ -200,9 +200,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 /** A form's page in one of four layouts. */
 function formHtml(form: string, layout: number, year: number, n: number): string {
-  const f = FORMS[form]!;
-  const who = PEOPLE[n % PEOPLE.length]!;
-  const payer = PAYERS[n % PAYERS.length]!;
+  const f = FORMS[form] ?? { number: form, title: '', labels: [] };
+  const who = PEOPLE[n % PEOPLE.length] ?? '';
+  const payer = PAYERS[n % PAYERS.length] ?? '';
   const yearLine = form === 'Banking Info' || form === 'License/Other Identification' ? '' : String(year);
   const head = `<div class="num">${esc(f.number)}</div><div class="title">${esc(f.title)}</div><div class="year">${yearLine}</div>`;
   const labels = f.labels.map((l) => `<div class="box">${esc(l)}</div>`).join('');
@@ -259,6 +259,7 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
     { x: 14, y: 4, z: 8 },
     { x: 4, y: -12, z: -2 },
   ];
+  const tiltOf = (i: number) => tilts[i % tilts.length] ?? { x: 0, y: 0, z: 0 };
   try {
     let n = 0;
     for (const form of Object.keys(FORMS)) {
@@ -270,7 +271,7 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
         const width = kind === 'id-front' ? 640 : 1000;
         await save(
           `${slug}-photo-${layout}.jpg`,
-          await photograph(page, formHtml(form, layout, TAX_YEAR, n), tilts[layout]!, width),
+          await photograph(page, formHtml(form, layout, TAX_YEAR, n), tiltOf(layout), width),
           {
             kind,
             form,
@@ -289,7 +290,7 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
       n += 1;
       await save(
         `${form}-last-year.jpg`,
-        await photograph(page, formHtml(form, n, TAX_YEAR - 1, n), tilts[n % 4]!),
+        await photograph(page, formHtml(form, n, TAX_YEAR - 1, n), tiltOf(n)),
         {
           kind: 'photo',
           form,
@@ -298,12 +299,12 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
       );
     }
     for (let i = 0; i < 3; i += 1)
-      await save(`blank-${i}.jpg`, await photograph(page, '<div style="height:1100px"></div>', tilts[i]!), {
+      await save(`blank-${i}.jpg`, await photograph(page, '<div style="height:1100px"></div>', tiltOf(i)), {
         kind: 'blank',
         form: null,
       });
     for (const [i, html] of UNRELATED.entries()) {
-      await save(`unrelated-${i}.jpg`, await photograph(page, html, tilts[i % 4]!), {
+      await save(`unrelated-${i}.jpg`, await photograph(page, html, tiltOf(i)), {
         kind: 'unrelated',
         form: null,
       });
@@ -316,13 +317,9 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
       const expired = i % 2 === 0;
       const base = new Date(today.getTime() + (expired ? -1 : 1) * (30 + i * 97) * 86_400_000);
       const idExpiry = base.toISOString().slice(0, 10);
-      const png = await bwipjs.toBuffer({
-        bcid: 'pdf417',
-        text: aamva(idExpiry, i),
-        scale: 2,
-        height: 10,
-        columns: 8,
-      });
+      // `columns` is one of the barcode writer's own options, passed through (not in bwip-js's types).
+      const options = { bcid: 'pdf417', text: aamva(idExpiry, i), scale: 2, height: 10, columns: 8 };
+      const png = await bwipjs.toBuffer(options);
       const card = `<div style="width:560px;font:16px sans-serif">MICHIGAN - back of card<br/><img style="width:540px;margin-top:12px" src="data:image/png;base64,${png.toString('base64')}"/></div>`;
       const tilt = { x: (i % 3) * 5, y: ((i % 4) - 2) * 4, z: (i % 5) - 2 };
       await save(`id-back-${i}.jpg`, await photograph(page, card, tilt, 600), {

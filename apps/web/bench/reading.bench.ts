@@ -63,10 +63,11 @@ it('reads the labelled set on the device', async () => {
     const type = (file: string) => (file.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg');
     const read = (file: string) =>
       page.evaluate(
-        ([f, t]) => (window as unknown as { readOne(u: string, t: string): Promise<Result> }).readOne(f!, t!),
-        [`/set/${encodeURIComponent(file)}`, type(file)],
+        ({ url, mime }) =>
+          (window as unknown as { readOne(u: string, t: string): Promise<Result> }).readOne(url, mime),
+        { url: `/set/${encodeURIComponent(file)}`, mime: type(file) },
       );
-    const first = await read(labels[0]!.file);
+    const first = await read(labels[0]?.file ?? '');
     let named = 0;
     let wrong = 0;
     let yearsRight = 0;

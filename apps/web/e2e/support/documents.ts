@@ -245,7 +245,9 @@ export async function licenseBackPhoto(name: string, expiry: string): Promise<Fi
   const mmddyyyy = `${expiry.slice(5, 7)}${expiry.slice(8, 10)}${expiry.slice(0, 4)}`;
   const aamva = `@\n\x1e\rANSI 636032080002DL00410278ZM03190008DLDAQS123456789012\nDCSDOE\nDACJANE\nDBB01021980\nDBA${mmddyyyy}\nDBD03152019\nDAJMI\nDCGUSA\n`;
   const { default: bwipjs } = await import('bwip-js');
-  const barcode = await bwipjs.toBuffer({ bcid: 'pdf417', text: aamva, scale: 3, height: 12, columns: 8 });
+  // `columns` is one of the barcode writer's own options, passed through (not in bwip-js's types).
+  const options = { bcid: 'pdf417', text: aamva, scale: 3, height: 12, columns: 8 };
+  const barcode = await bwipjs.toBuffer(options);
   const buffer = await sharp({ create: { width: 1000, height: 640, channels: 3, background: '#f2efe8' } })
     .composite([{ input: barcode, left: 60, top: 200 }])
     .jpeg({ quality: 90 })

@@ -1,3 +1,5 @@
+// pdf.js ships no types for its worker script; this declares the one module the reader imports.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pdf-worker.d.ts" />
 /**
  * The Web Worker behind `createWorkerReader`: reads a document off the page's thread. A PDF's text
