@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /** The files and where they are served (paths under the app's root). */
-export function readerFiles(): Array<{ from: string; to: string }> {
+function readerFiles(): Array<{ from: string; to: string }> {
   // Resolved from core, which depends on them.
   const require = createRequire(createRequire(import.meta.url).resolve('@vita-docs/core/package.json'));
   const dir = (pkg: string) => path.dirname(require.resolve(`${pkg}/package.json`));
@@ -28,7 +28,13 @@ export function readerFiles(): Array<{ from: string; to: string }> {
       // others. The bytes stay gzip; tesseract.js unzips whatever starts with gzip's magic number.
       to: 'ocr/eng.traineddata',
     },
-    { from: require.resolve('zxing-wasm/reader/zxing_reader.wasm'), to: 'ocr/zxing_reader.wasm' },
+    {
+      from: path.join(
+        path.dirname(require.resolve(`${'zxing-wasm'}/reader`)),
+        '../../reader/zxing_reader.wasm',
+      ),
+      to: 'ocr/zxing_reader.wasm',
+    },
   ];
 }
 
