@@ -5,8 +5,7 @@ import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 import { linkTexts, texts } from '../../texts';
 import { RetakeMenu } from './retake-menu';
-import { ReadingNote } from './reading-note';
-import { dismissVerdict, useUploadedVerdict } from './readings';
+import { dismissVerdict, LazyReadingNote, useUploadedVerdict } from './readings';
 import { useServices } from '../../app/services';
 import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
@@ -284,5 +283,5 @@ function UploadedReading({ item, flows }: { item: DocItem; flows: CategoryFlows 
   const keep = () => {
     if (item.sha256) dismissVerdict(item.sha256);
   };
-  return <ReadingNote verdict={verdict} category={item.docType} onMove={move} onKeep={keep} />;
+  return <LazyReadingNote verdict={verdict} category={item.docType} onMove={move} onKeep={keep} />;
 }

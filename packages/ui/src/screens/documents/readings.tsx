@@ -3,10 +3,10 @@
  * sent): each queued file's verdict by its queue id, and by the SHA-256 of the bytes it uploads so
  * the Uploaded row of the same file says it too. An ID's expiry is the only thing from an ID held.
  */
-import { readingVerdict } from '@vita-docs/core';
-import type { DocumentReader, FileLike, ReadingVerdict } from '@vita-docs/core';
-import type { ReaderAssets } from '@vita-docs/core/browser';
-import { useSyncExternalStore } from 'react';
+import type { FileLike, ReadingVerdict } from '@vita-docs/core';
+import { Suspense, useSyncExternalStore } from 'react';
+import type { ComponentProps } from 'react';
+import { lazyPart } from '../../components/lazy-part';
 
 const byId = new Map<string, ReadingVerdict | null>();
 const shaOfId = new Map<string, string>();
@@ -54,37 +54,40 @@ export function dismissVerdict(idOrSha: string): void {
   changed();
 }
 
-let reader: Promise<DocumentReader> | undefined;
-
-function readerFor(assets: ReaderAssets): Promise<DocumentReader> {
-  reader ??= import('@vita-docs/core/browser').then((m) => m.createWorkerReader({ assets }));
-  return reader;
-}
-
 async function sha256Hex(file: FileLike): Promise<string> {
   const hash = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
   return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/**
- * Reads a queued file (as chosen: the photo, not the PDF made of it) in the reader's worker, once;
- * the upload does not wait for it. A failure to read says nothing.
- */
-export function readQueued(
-  id: string,
-  original: FileLike,
-  category: string,
-  assets: ReaderAssets,
-  now: () => Date,
-): void {
-  if (byId.has(id)) return;
+/** Marks a queued file as being read; false when it was already (each file is read once). */
+export function startReading(id: string): boolean {
+  if (byId.has(id)) return false;
   byId.set(id, null);
-  void (async () => {
-    const bytes = new Uint8Array(await original.arrayBuffer());
-    const reading = await (await readerFor(assets)).readDocument(bytes);
-    byId.set(id, readingVerdict(reading, category, now()) ?? null);
-    changed();
-  })().catch(() => undefined);
+  return true;
+}
+
+/** The verdict on a queued file once read (null: nothing to say). */
+export function recordVerdict(id: string, verdict: ReadingVerdict | null): void {
+  byId.set(id, verdict);
+  changed();
+}
+
+/**
+ * The note's code (its texts included) is fetched once a file is read, never with the page: most
+ * pages never read a file, and the category route's first load stays within its size goal.
+ */
+const note = lazyPart(() => import('./reading-note').then((m) => m.ReadingNote));
+
+/** Fetches the note's code ahead of the first verdict. */
+export const preloadReadingNote = (): void => void note.load().catch(() => undefined);
+
+/** The reading note, shown once its code is here (nothing before: it only ever adds a line). */
+export function LazyReadingNote(props: ComponentProps<typeof note.Part>) {
+  return (
+    <Suspense fallback={null}>
+      <note.Part {...props} />
+    </Suspense>
+  );
 }
 
 /** Remembers the SHA-256 of what a queued file uploads (the PDF made of a photo), for its Uploaded row. */
