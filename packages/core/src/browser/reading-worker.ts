@@ -64,6 +64,11 @@ function engine(assets: ReaderAssets): ReadingEngine {
           gzip: false,
           // The service worker keeps the data: a second copy in IndexedDB would only take space.
           cacheMethod: 'none',
+        }).then(async (worker) => {
+          // A photo carries no resolution; left to guess it, the engine says so on the console at every
+          // page ("Estimating resolution as …"). A phone photo of a page is about 300 dpi.
+          await worker.setParameters({ user_defined_dpi: '300' });
+          return worker;
         }),
       );
       // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
