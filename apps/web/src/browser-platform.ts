@@ -1,5 +1,6 @@
 import { createXhrPutFile, saveAsDownload } from '@vita-docs/ui';
 import type { Platform } from '@vita-docs/ui';
+import { READER_ASSETS } from './reader-assets';
 
 /** The browser's own dialogs, XHR uploads with progress, and downloads through a link. */
 export const browserPlatform: Platform = {
@@ -7,4 +8,5 @@ export const browserPlatform: Platform = {
   confirm: (message) => window.confirm(message),
   putFile: createXhrPutFile(),
   saveFile: saveAsDownload,
+  readerAssets: READER_ASSETS,
 };

@@ -1,3 +1,4 @@
+import type { ReaderAssets } from '@vita-docs/core/browser';
 import type {
   Dialogs,
   FileLike,
@@ -44,4 +45,9 @@ export interface Platform extends Dialogs, FileSaver {
    * cancelled. Without it the screen offers a plain download link.
    */
   saveSeasonArchive?(year: number): Promise<string | null>;
+  /**
+   * Where the host serves the document reader's files. Without it documents are not read on the
+   * device (docs/behaviour.md#reading-documents).
+   */
+  readerAssets?: ReaderAssets;
 }

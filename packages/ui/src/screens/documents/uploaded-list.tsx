@@ -5,6 +5,8 @@ import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 import { linkTexts, texts } from '../../texts';
 import { RetakeMenu } from './retake-menu';
+import { dismissVerdict, LazyReadingNote, useUploadedVerdict } from './readings';
+import { useServices } from '../../app/services';
 import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
 
@@ -126,6 +128,7 @@ interface FileRowProps {
 
 function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: FileRowProps) {
   const nameId = useId();
+
   // A warned pick may be retaken again (another photo), and only this row's.
   const retakeIdle =
     retake.status === 'idle' ||
@@ -156,6 +159,7 @@ function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: 
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
       </div>
+      <UploadedReading item={item} flows={flows} />
       {retake.status === 'warned' && retake.key === item.key && (
         <RetakeWarning retake={flows.retake} warnings={retake.warnings} filename={item.filename} />
       )}
@@ -264,4 +268,20 @@ function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string 
       {label}
     </span>
   );
+}
+
+/** What the device read about this file when it was queued here: `Move to` moves it on the server. */
+function UploadedReading({ item, flows }: { item: DocItem; flows: CategoryFlows }) {
+  const verdict = useUploadedVerdict(item.sha256);
+  const { api } = useServices();
+  if (!verdict) return null;
+  const move = async (form: string) => {
+    await api.moveDoc({ body: { key: item.key, docType: form } });
+    if (item.sha256) dismissVerdict(item.sha256);
+    await flows.list.send({ type: 'refresh' });
+  };
+  const keep = () => {
+    if (item.sha256) dismissVerdict(item.sha256);
+  };
+  return <LazyReadingNote verdict={verdict} category={item.docType} onMove={move} onKeep={keep} />;
 }
