@@ -1,6 +1,5 @@
 import { createXhrPutFile, saveAsDownload } from '@vita-docs/ui';
 import type { Platform } from '@vita-docs/ui';
-import { READER_ASSETS } from './reader-assets';
 
 /** The browser's own dialogs, XHR uploads with progress, and downloads through a link. */
 export const browserPlatform: Platform = {
@@ -8,5 +7,6 @@ export const browserPlatform: Platform = {
   confirm: (message) => window.confirm(message),
   putFile: createXhrPutFile(),
   saveFile: saveAsDownload,
-  readerAssets: READER_ASSETS,
+  // Where scripts/reader-assets.ts puts the reader's files.
+  readerFolder: '/ocr',
 };

@@ -1,4 +1,3 @@
-import type { ReaderAssets } from '@vita-docs/core/browser';
 import type {
   Dialogs,
   FileLike,
@@ -46,8 +45,8 @@ export interface Platform extends Dialogs, FileSaver {
    */
   saveSeasonArchive?(year: number): Promise<string | null>;
   /**
-   * Where the host serves the document reader's files. Without it documents are not read on the
-   * device (docs/behaviour.md#reading-documents).
+   * The folder the host serves the document reader's files from (`/ocr`). Without it documents are
+   * not read on the device (docs/behaviour.md#reading-documents).
    */
-  readerAssets?: ReaderAssets;
+  readerFolder?: string;
 }

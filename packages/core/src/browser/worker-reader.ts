@@ -8,6 +8,20 @@ import type { ReadResponse, ReaderAssets } from './reading-worker.js';
 
 export type { ReaderAssets } from './reading-worker.js';
 
+/**
+ * The reader's files served from one folder under the names `apps/web/scripts/reader-assets.ts` gives
+ * them: tesseract.js's worker and core, the English data (the folder itself) and zxing-wasm's reader.
+ */
+export function readerAssetsIn(folder: string): ReaderAssets {
+  const at = folder.replace(/\/$/, '');
+  return {
+    ocrWorker: `${at}/worker.min.js`,
+    ocrCore: `${at}/tesseract-core-simd-lstm.js`,
+    ocrLang: at,
+    barcodeWasm: `${at}/zxing_reader.wasm`,
+  };
+}
+
 /** Options of {@link createWorkerReader}. */
 export interface WorkerReaderOptions {
   assets: ReaderAssets;

@@ -116,7 +116,7 @@ function useReadQueued(upload: UploadFlow, target: UploadTarget) {
   const { platform, clock, api } = useServices();
   const queues = useUploadQueues();
   const { queue } = useFlow(upload);
-  const assets = platform.readerAssets;
+  const assets = platform.readerFolder;
   const { clientId, docType } = target;
   useEffect(() => {
     if (!assets) return;

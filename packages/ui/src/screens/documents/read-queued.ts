@@ -4,13 +4,14 @@
  */
 import { readingVerdict } from '@vita-docs/core';
 import type { DocumentReader, FileLike } from '@vita-docs/core';
-import type { ReaderAssets } from '@vita-docs/core/browser';
-import { preloadReadingNote, recordVerdict, startReading } from './readings';
+import { recordVerdict, startReading } from './readings';
 
 let reader: Promise<DocumentReader> | undefined;
 
-function readerFor(assets: ReaderAssets): Promise<DocumentReader> {
-  reader ??= import('@vita-docs/core/browser').then((m) => m.createWorkerReader({ assets }));
+function readerFor(folder: string): Promise<DocumentReader> {
+  reader ??= import('./browser-converter').then((m) =>
+    m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+  );
   return reader;
 }
 
@@ -22,14 +23,13 @@ export function readQueued(
   id: string,
   original: FileLike,
   category: string,
-  assets: ReaderAssets,
+  folder: string,
   now: () => Date,
 ): void {
   if (!startReading(id)) return;
-  preloadReadingNote();
   void (async () => {
     const bytes = new Uint8Array(await original.arrayBuffer());
-    const reading = await (await readerFor(assets)).readDocument(bytes);
+    const reading = await (await readerFor(folder)).readDocument(bytes);
     recordVerdict(id, readingVerdict(reading, category, now()) ?? null);
   })().catch(() => undefined);
 }

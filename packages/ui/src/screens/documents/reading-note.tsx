@@ -1,6 +1,6 @@
-import { errorMessage, isCategoryTemplate, READING_TEXTS, verdictText } from '@vita-docs/core';
+import { errorMessage, READING_TEXTS, verdictText } from '@vita-docs/core';
 import { useServices } from '../../app/services';
-import type { ApiClient, ReadingVerdict } from '@vita-docs/core';
+import type { ApiClient, CategoryTemplate, ReadingVerdict } from '@vita-docs/core';
 import { useState } from 'react';
 
 /**
@@ -50,8 +50,13 @@ export function ReadingNote({
   );
 }
 
-/** Makes `form` a category of the client if it is a template it lacks (adding an existing one is refused: fine). */
+/**
+ * Makes `form` a category of the client if it is a template it lacks. The server refuses a category
+ * the client already has and a fixed category's name (no template): either way there is nothing to
+ * add. Not asked here with `isCategoryTemplate`, whose module would then be split out of the chunk
+ * the category page loads first, growing that page's first load.
+ */
 export async function ensureCategory(api: ApiClient, clientId: string, form: string): Promise<void> {
-  if (!isCategoryTemplate(form)) return;
-  await api.addDocType({ params: { id: clientId }, body: { template: form } }).catch(() => undefined);
+  const template = form as CategoryTemplate;
+  await api.addDocType({ params: { id: clientId }, body: { template } }).catch(() => undefined);
 }

@@ -4,9 +4,7 @@
  * the Uploaded row of the same file says it too. An ID's expiry is the only thing from an ID held.
  */
 import type { FileLike, ReadingVerdict } from '@vita-docs/core';
-import { Suspense, useSyncExternalStore } from 'react';
-import type { ComponentProps } from 'react';
-import { lazyPart } from '../../components/lazy-part';
+import { useSyncExternalStore } from 'react';
 
 const byId = new Map<string, ReadingVerdict | null>();
 const shaOfId = new Map<string, string>();
@@ -70,24 +68,6 @@ export function startReading(id: string): boolean {
 export function recordVerdict(id: string, verdict: ReadingVerdict | null): void {
   byId.set(id, verdict);
   changed();
-}
-
-/**
- * The note's code (its texts included) is fetched once a file is read, never with the page: most
- * pages never read a file, and the category route's first load stays within its size goal.
- */
-const note = lazyPart(() => import('./reading-note').then((m) => m.ReadingNote));
-
-/** Fetches the note's code ahead of the first verdict. */
-export const preloadReadingNote = (): void => void note.load().catch(() => undefined);
-
-/** The reading note, shown once its code is here (nothing before: it only ever adds a line). */
-export function LazyReadingNote(props: ComponentProps<typeof note.Part>) {
-  return (
-    <Suspense fallback={null}>
-      <note.Part {...props} />
-    </Suspense>
-  );
 }
 
 /** Remembers the SHA-256 of what a queued file uploads (the PDF made of a photo), for its Uploaded row. */
