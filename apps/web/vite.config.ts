@@ -4,6 +4,7 @@ import { defaultClientConditions, defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { firstPaintPlugin } from './scripts/first-paint.ts';
+import { readerAssetsPlugin } from './scripts/reader-assets.ts';
 import { routeChunksPlugin } from './scripts/route-chunks.ts';
 
 // `vita-source`: workspace packages are bundled from their TypeScript sources, no prior build needed.
@@ -14,6 +15,8 @@ export default defineConfig({
     routeChunksPlugin(fileURLToPath(new URL('index.html', import.meta.url))),
     // The landing's first paint as HTML, which the server puts in its page.
     firstPaintPlugin(fileURLToPath(new URL('.', import.meta.url))),
+    // The document reader's OCR and barcode files, served by the app itself under /ocr/.
+    readerAssetsPlugin(),
     // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
     VitePWA({
       strategies: 'injectManifest',
@@ -39,13 +42,14 @@ export default defineConfig({
         // without the pages: those come from the network first (src/sw.ts). The manifest and its
         // icons are added by the plugin itself.
         globPatterns: ['**/*.{js,mjs,css,svg}'],
-        globIgnores: ['**/pdf.worker*', '**/pdf-render*'],
+        // The reader's files (/ocr/, ~5 MB) are kept on first use instead (src/sw.ts).
+        globIgnores: ['**/pdf.worker*', '**/pdf-render*', 'ocr/**'],
       },
     }),
     // A .br and a .gz beside each script, style sheet and icon, sent by the server to a browser that
     // accepts them (@fastify/static `preCompressed`): a phone on slow wi-fi downloads a third, and the
     // server compresses nothing per request. The pages are not: the server sends them from memory.
-    compression({ include: /\.(js|mjs|css|svg|webmanifest)$/, logLevel: 'silent' }),
+    compression({ include: /\.(js|mjs|css|svg|webmanifest|wasm)$/, logLevel: 'silent' }),
   ],
   resolve: {
     conditions: ['vita-source', ...defaultClientConditions],

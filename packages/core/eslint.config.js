@@ -19,4 +19,22 @@ export default [
       ],
     },
   },
+  // `*.node.ts` are the Node implementations of core's ports (`@vita-docs/core/node`): Node's
+  // built-ins are what they are for; nothing else in core imports them.
+  {
+    files: ['src/**/*.node.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@vita-docs/*/src', '@vita-docs/*/src/*'],
+              message: "Import the package's public exports.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];

@@ -113,6 +113,8 @@ const MATRIX: Record<EndpointName, Row> = {
     (w) => ['POST', '/api/docs/rename', { key: w.key, filename: 'intake.pdf' }],
     OWNER_OR_ADMIN(200),
   ],
+  // Into its own category: allowed callers get the no-op answer, the key stays for the next caller.
+  moveDoc: [(w) => ['POST', '/api/docs/move', { key: w.key, docType: '13614-C' }], OWNER_OR_ADMIN(200)],
   listUsers: [() => ['GET', '/api/admin/users?status=pending'], OFFICER_OR_ADMIN(200)],
   getUser: [() => ['GET', '/api/admin/users/vola%40example.org'], ADMIN_ONLY(200)],
   approveUser: [

@@ -3,7 +3,7 @@
 // needs before it shows — its chunk, what it waits for and what those import statically — as the build
 // lists them (scripts/route-chunks.ts), gzip-compressed. Lazy parts a screen loads on use (the
 // capture, the converter, its dialogs) are not counted.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -135,3 +135,31 @@ measure('index.html', 'Landing route', GOAL_KB);
 measureRoutes();
 measure('u.html', 'Client page (/u)', CLIENT_PAGE_GOAL_KB);
 measureStraightening();
+
+/** The document reader's files (/ocr/ and the reading worker's chunks): fetched on first use only. */
+const READER_GOAL_MB = 5;
+function measureReader() {
+  const assets = readdirSync(path.join(dist, 'assets')).filter(
+    (f) => /^(reading-worker|tesseract|pdf\.worker|zxing)/.test(f) && f.endsWith('.js'),
+  );
+  const files = [
+    ...readdirSync(path.join(dist, 'ocr'))
+      .filter((f) => !/\.(br|gz)$/.test(f))
+      .map((f) => `ocr/${f}`),
+    ...assets.map((f) => `assets/${f}`),
+  ];
+  let sent = 0;
+  for (const file of files) {
+    const bytes = readFileSync(path.join(dist, file));
+    // The data is gzip already; the rest goes brotli-compressed (the server's .br beside each file).
+    const size = file.endsWith('.traineddata') ? bytes.length : brotliCompressSync(bytes).length;
+    sent += size;
+    console.log(`  ${file.padEnd(44)} ${kb(bytes.length).padStart(8)} KB  sent ${kb(size).padStart(7)} KB`);
+  }
+  const mb = sent / 1024 / 1024;
+  console.log(
+    `Document reader (OCR, data, barcodes; on first use): ${mb.toFixed(2)} MB compressed (goal ≤ ${READER_GOAL_MB} MB)`,
+  );
+  if (mb > READER_GOAL_MB) process.exitCode = 1;
+}
+measureReader();

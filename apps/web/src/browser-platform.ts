@@ -7,4 +7,6 @@ export const browserPlatform: Platform = {
   confirm: (message) => window.confirm(message),
   putFile: createXhrPutFile(),
   saveFile: saveAsDownload,
+  // Where scripts/reader-assets.ts puts the reader's files.
+  readerFolder: '/ocr',
 };

@@ -331,3 +331,11 @@ export type {
   PagePixels,
   PagePixelsPort,
 } from './pdf/raster.js';
+// The verdict and its texts only: the rule table and the ID parsers load with a reader
+// (`@vita-docs/core/browser`, `@vita-docs/core/node`), never with a page.
+export { categoryForm, seasonTaxYear, readingVerdict } from './reading/verdict.js';
+export { READING_TEXTS, verdictText } from './reading/texts.js';
+export type { ReadableForm } from './reading/forms.js';
+export type { DocumentReader, DocumentReading, ReadingEngine } from './reading/reader.js';
+export type { ReadingVerdict } from './reading/verdict.js';
+export type { ReadingTexts } from './reading/texts.js';

@@ -44,4 +44,9 @@ export interface Platform extends Dialogs, FileSaver {
    * cancelled. Without it the screen offers a plain download link.
    */
   saveSeasonArchive?(year: number): Promise<string | null>;
+  /**
+   * The folder the host serves the document reader's files from (`/ocr`). Without it documents are
+   * not read on the device (docs/behaviour.md#reading-documents).
+   */
+  readerFolder?: string;
 }

@@ -1,10 +1,10 @@
-import { canAccessClient, FIXED_CATEGORIES, type Client } from '@vita-docs/core/contract';
+import { canAccessClient, FIXED_CATEGORIES, isCategoryTemplate, type Client } from '@vita-docs/core/contract';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import type { ClientsTable } from '../db/schema.js';
 import type { UserRow } from '../auth/sessions.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { actorOf } from '../http/route.js';
 
 export type ClientRow = Selectable<ClientsTable>;
@@ -208,4 +208,26 @@ export async function deleteDocTypeRows(db: Db, clientId: string, name: string):
       .where('name', '=', name)
       .execute();
   });
+}
+
+/**
+ * Makes `docType` one of the client's categories for a document moved there: an existing one is
+ * used, a template the client lacks is added (as `addDocType` would), anything else is refused.
+ * Returns whether it was added.
+ */
+export async function ensureMoveTarget(db: Db, clientId: string, docType: string): Promise<boolean> {
+  if (await hasDocType(db, clientId, docType)) return false;
+  if (!isCategoryTemplate(docType)) throw badRequest(`Unknown document type “${docType}”.`);
+  const added = await db
+    .insertInto('client_doc_types')
+    .values({ client_id: clientId, name: docType })
+    // Added meanwhile by another request: then it is there, which is all a move needs.
+    .onConflict((oc) => oc.doNothing())
+    .returning('name')
+    .executeTakeFirst()
+    .catch((err: unknown) => {
+      // The client was deleted between the check and this insert.
+      throw isForeignKeyViolation(err) ? notFound(CLIENT_NOT_FOUND) : err;
+    });
+  return added !== undefined;
 }

@@ -4,7 +4,7 @@
  * Deletes change rows first and remove bytes after, so a crash between the two leaves bytes without
  * a row (swept later), never a listed document without bytes.
  */
-import { buildDocKey, type DocItem } from '@vita-docs/core/contract';
+import { buildDocKey, parseDocKey, type DocItem } from '@vita-docs/core/contract';
 import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import { isForeignKeyViolation } from '../db/errors.js';
@@ -358,9 +358,11 @@ export async function moveDocumentRow(
   newKey: string,
   filename: string,
 ): Promise<boolean> {
+  // The key holds the category and the order: a move to another category changes them with it.
+  const parts = parseDocKey(newKey);
   const moved = await db
     .updateTable('documents')
-    .set({ key: newKey, filename })
+    .set({ key: newKey, filename, ...(parts && { doc_type: parts.docType, ord: parts.order }) })
     .where('key', '=', key)
     .where('state', '=', 'stored')
     .executeTakeFirst();

@@ -28,6 +28,8 @@ export interface MoveAudit {
   actor: string | null;
   ip: string | null;
   detail?: string;
+  /** A rename unless said: a move to another category is audited as one. */
+  action?: 'doc.rename' | 'doc.move';
 }
 
 /** How long a claim lasts if its holder stops (a crash): far longer than a copy takes. */
@@ -74,7 +76,8 @@ async function copyClaimed(store: LifecycleServices['store'], key: string, newKe
 }
 
 /**
- * Moves the stored document at `key` to `newKey` (named `filename`). The copy is made before any
+ * Moves the stored document at `key` to `newKey` (named `filename`; in another category of the same
+ * client when `newKey` names one). The copy is made before any
  * database connection is held: it takes as long as the file is large, and holding one of the pool's
  * few connections that long stalls everyone else's requests.
  */
@@ -87,7 +90,7 @@ export async function moveDocument(
   const { key, newKey, filename } = move;
   await audit(db, {
     actor: who.actor,
-    action: 'doc.rename',
+    action: who.action ?? 'doc.rename',
     clientId: move.clientId,
     keys: [key, newKey],
     ip: who.ip,

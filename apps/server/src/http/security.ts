@@ -216,7 +216,8 @@ export function installSecurityHeaders(app: FastifyInstance, services: Services)
   const s3Origin = services.config.s3?.endpoint ? new URL(services.config.s3.endpoint).origin : '';
   const csp = [
     "default-src 'self'",
-    "script-src 'self'",
+    // WebAssembly may be compiled (not `eval`): the document reader's OCR and barcode reading are wasm.
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     `img-src 'self' blob: data: ${s3Origin}`.trim(),
     `connect-src 'self' ${s3Origin}`.trim(),

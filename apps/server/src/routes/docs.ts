@@ -8,7 +8,13 @@ import {
 } from '@vita-docs/core/contract';
 import { audit } from '../audit.js';
 import type { UserRow } from '../auth/sessions.js';
-import { assertClientAccess, CLIENT_NOT_FOUND, clientFor, hasDocType } from '../clients/clients.js';
+import {
+  assertClientAccess,
+  CLIENT_NOT_FOUND,
+  clientFor,
+  ensureMoveTarget,
+  hasDocType,
+} from '../clients/clients.js';
 import {
   deleteDocumentRows,
   findDocument,
@@ -139,7 +145,7 @@ function uploadRoutes(app: FastifyInstance, services: Services): void {
   });
 }
 
-/** Links to view or download a stored file, deleting files, renaming one. */
+/** Links to view or download a stored file, deleting files, renaming one ({@link moveRoute}: moving one). */
 function storedFileRoutes(app: FastifyInstance, services: Services): void {
   const { db, store } = services;
 
@@ -228,5 +234,35 @@ function storedFileRoutes(app: FastifyInstance, services: Services): void {
       throw taken();
     }
     return { ok: true as const, newKey, filename };
+  });
+  moveRoute(app, services);
+}
+
+/** Moving a file to another category of its client: its name and place in the order go with it. */
+function moveRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+  userRoute(app, 'moveDoc', async ({ user, body, request }) => {
+    const parts = await authorizeKey(db, user, body.key);
+    await requireStored(services, body.key);
+    if (body.docType === parts.docType) return { ok: true as const, newKey: body.key, docType: body.docType };
+    if (await ensureMoveTarget(db, parts.clientId, body.docType))
+      await audit(db, {
+        actor: user.email,
+        action: 'doctype.add',
+        clientId: parts.clientId,
+        ip: request.ip,
+        detail: body.docType,
+      });
+    const newKey = buildDocKey(parts.clientId, body.docType, parts.order, parts.filename);
+    const taken = () => new HttpError(409, `A file with this name is already in “${body.docType}”.`);
+    if (await findDocument(db, newKey)) throw taken();
+    const result = await moveDocument(
+      services,
+      { key: body.key, newKey, filename: parts.filename, clientId: parts.clientId },
+      { actor: user.email, ip: request.ip, action: 'doc.move', detail: `${parts.docType} → ${body.docType}` },
+    );
+    if (result === 'gone') throw fileGone();
+    if (result === 'taken') throw taken();
+    return { ok: true as const, newKey, docType: body.docType };
   });
 }

@@ -220,3 +220,38 @@ export async function oversizedPdfOnDisk(name: string, megabytes: number): Promi
   await writeFile(file, body);
   return file;
 }
+
+/**
+ * A photo of a printed form: its lines of text drawn on paper, turned a few degrees as a hand-held
+ * photo is (the device reads it by OCR).
+ */
+export async function formPhoto(name: string, lines: readonly string[], tilt = 3): Promise<Fixture> {
+  const text = lines
+    .map((l, i) => `<text x="70" y="${120 + i * 56}" font-family="DejaVu Sans" font-size="34">${l}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1300" height="${200 + lines.length * 56}"><rect width="100%" height="100%" fill="#f6f2ea"/>${text}</svg>`;
+  const buffer = await sharp(Buffer.from(svg))
+    .rotate(tilt, { background: '#8a8f96' })
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}
+
+/**
+ * A photo of the back of a driver's license: its PDF417 barcode (bwip-js) holding AAMVA data with
+ * invented details and the given expiry (`YYYY-MM-DD`), on a card, turned a little.
+ */
+export async function licenseBackPhoto(name: string, expiry: string): Promise<Fixture> {
+  const mmddyyyy = `${expiry.slice(5, 7)}${expiry.slice(8, 10)}${expiry.slice(0, 4)}`;
+  const aamva = `@\n\x1e\rANSI 636032080002DL00410278ZM03190008DLDAQS123456789012\nDCSDOE\nDACJANE\nDBB01021980\nDBA${mmddyyyy}\nDBD03152019\nDAJMI\nDCGUSA\n`;
+  const { default: bwipjs } = await import('bwip-js');
+  // `columns` is one of the barcode writer's own options, passed through (not in bwip-js's types).
+  const options = { bcid: 'pdf417', text: aamva, scale: 3, height: 12, columns: 8 };
+  const barcode = await bwipjs.toBuffer(options);
+  const buffer = await sharp({ create: { width: 1000, height: 640, channels: 3, background: '#f2efe8' } })
+    .composite([{ input: barcode, left: 60, top: 200 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  const turned = await sharp(buffer).rotate(1, { background: '#5a5046' }).jpeg({ quality: 90 }).toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer: turned };
+}

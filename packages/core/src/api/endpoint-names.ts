@@ -48,6 +48,7 @@ export const ENDPOINT_NAMES = [
   'presignView',
   'deleteDocs',
   'renameDoc',
+  'moveDoc',
   'listUsers',
   'getUser',
   'approveUser',

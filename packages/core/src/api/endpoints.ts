@@ -227,6 +227,12 @@ export const endpoints = {
     body: s.RenameDocRequest,
     response: s.RenameDocResponse,
   }),
+  moveDoc: def({
+    method: 'POST',
+    path: '/docs/move',
+    body: s.MoveDocRequest,
+    response: s.MoveDocResponse,
+  }),
 
   // Admin
   listUsers: def({ method: 'GET', path: '/admin/users', query: s.UserListQuery, response: s.UserList }),

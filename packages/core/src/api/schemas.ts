@@ -297,6 +297,11 @@ export type RenameDocRequest = z.input<typeof RenameDocRequest>;
 export const RenameDocResponse = z.object({ ok: z.literal(true), newKey: z.string(), filename: z.string() });
 export type RenameDocResponse = z.infer<typeof RenameDocResponse>;
 
+export const MoveDocRequest = z.object({ key: DocKey, docType: DocTypeName });
+export type MoveDocRequest = z.input<typeof MoveDocRequest>;
+export const MoveDocResponse = z.object({ ok: z.literal(true), newKey: z.string(), docType: z.string() });
+export type MoveDocResponse = z.infer<typeof MoveDocResponse>;
+
 // ── Admin ────────────────────────────────────────────────────────────────────────────────────
 
 export const UserListQuery = z.object({

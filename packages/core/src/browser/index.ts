@@ -5,3 +5,5 @@
 export { createWorkerRaster } from './worker-raster.js';
 export type { WorkerRaster, WorkerRasterOptions } from './worker-raster.js';
 export { createInlineRaster } from './inline-raster.js';
+export { createWorkerReader, readerAssetsIn } from './worker-reader.js';
+export type { WorkerReaderOptions, ReaderAssets } from './worker-reader.js';

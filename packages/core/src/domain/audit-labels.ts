@@ -12,6 +12,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'doc.download': 'Downloaded a file',
   'doc.fetch': 'Opened a file link',
   'doc.rename': 'Renamed a file',
+  'doc.move': 'Moved a file to another category',
   'doc.delete': 'Deleted files',
   'doctype.add': 'Added a document type',
   'doctype.delete': 'Deleted a document type',

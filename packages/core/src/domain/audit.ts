@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'doc.download',
   'doc.fetch',
   'doc.rename',
+  'doc.move',
   'doc.delete',
   'doctype.add',
   'doctype.delete',

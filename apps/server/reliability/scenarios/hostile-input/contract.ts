@@ -177,6 +177,12 @@ const docParts = (p: Pools) => ({
   renameDoc: body(
     opt({ key: p.key, filename: fc.constantFrom('renamed.pdf', 'b', '   ') }, ['key', 'filename']),
   ),
+  moveDoc: body(
+    opt({ key: p.key, docType: fc.constantFrom('1099-INT', 'W-2', 'Banking Info', 'Groceries', '') }, [
+      'key',
+      'docType',
+    ]),
+  ),
 });
 
 const userParts = (p: Pools) => ({

@@ -11,6 +11,7 @@ import type { LeaveDialog as LeaveDialogPart } from './leave-dialog';
 import type { RenameDialog as RenameDialogPart } from './rename-dialog';
 import type { ScanDialog as ScanDialogPart } from './scan-dialog';
 import type { ScannerInboxPanel as ScannerInboxPart } from './scanner-inbox-panel';
+import type { RowNotes as RowNotesPart } from './row-notes';
 import type { ViewModal as ViewModalPart } from './view-modal';
 
 /**
@@ -33,6 +34,7 @@ const rename = lazyPart(() => import('./rename-dialog').then((m) => m.RenameDial
 const scan = lazyPart(() => import('./scan-dialog').then((m) => m.ScanDialog));
 const leave = lazyPart(() => import('./leave-dialog').then((m) => m.LeaveDialog));
 const inbox = lazyPart(() => import('./scanner-inbox-panel').then((m) => m.ScannerInboxPanel));
+const notes = lazyPart(() => import('./row-notes').then((m) => m.RowNotes));
 
 /**
  * Scanning pages and leaving with files queued both work without the server: their code is fetched
@@ -106,6 +108,15 @@ export function ScannerInboxPanel(props: Parameters<typeof ScannerInboxPart>[0])
   return (
     <Suspense fallback={null}>
       <inbox.Part {...props} />
+    </Suspense>
+  );
+}
+
+/** An Uploaded row's notes (what the device read, a retake's warnings): nothing until its code is here. */
+export function RowNotes(props: Parameters<typeof RowNotesPart>[0]) {
+  return (
+    <Suspense fallback={null}>
+      <notes.Part {...props} />
     </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { createScanFlow, errorMessage, scanFileName } from '@vita-docs/core';
-import type { FileLike, FileListFlow, ScanFlow, UploadFlow, UploadTarget } from '@vita-docs/core';
+import type { FileLike, FileListFlow, QueuedFile, ScanFlow, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import { useNavigate } from '../../app/router';
@@ -12,6 +12,9 @@ import { notUploadableMessage } from '../../texts';
 import { LeaveDialog, ScanDialog, ScannerInboxPanel } from './category-parts';
 import type { LeaveChoice } from './leave-dialog';
 import { UploadQueue } from './upload-queue';
+import { ensureCategory } from './reading-note';
+import { dismissVerdict, noteUploadedBytes } from './readings';
+import { readQueued } from './read-queued';
 import { isUploadable } from './uploadable';
 import { useFileDrop } from './use-file-drop';
 import type { Dropped } from './use-file-drop';
@@ -40,6 +43,7 @@ export function CategoryUpload({ target, list, clientName, uploadedList }: Categ
   }, [lastUploaded, uploadedList]);
   const { waiting, leavingTo, leave } = useLeaveWithQueued(upload);
   const { add, dragging } = useAddFiles(upload, scan);
+  const reading = useReadQueued(upload, target);
   return (
     <div>
       <UploadQueue
@@ -47,6 +51,7 @@ export function CategoryUpload({ target, list, clientName, uploadedList }: Categ
         onAdd={add}
         dragging={dragging}
         onScan={() => void scan.send({ type: 'open' })}
+        reading={reading}
       />
       {platform.scannerInbox && (
         <ScannerInboxPanel inbox={platform.scannerInbox} upload={upload} target={target} combine={combine} />
@@ -100,6 +105,37 @@ function useUploadFlows(target: UploadTarget, list: FileListFlow, clientName: st
       scanFileName(new Date(clock.now())),
     );
   return { upload, scan, combine };
+}
+
+/**
+ * Each file queued here is read on the device (in a worker; the upload never waits for it), and a
+ * queued file another form than this category can be moved: it goes to that category's queue (the
+ * category added first if the client lacks it) and is sent from there.
+ */
+function useReadQueued(upload: UploadFlow, target: UploadTarget) {
+  const { platform, clock, api } = useServices();
+  const queues = useUploadQueues();
+  const { queue } = useFlow(upload);
+  const assets = platform.readerFolder;
+  const { clientId, docType } = target;
+  useEffect(() => {
+    if (!assets) return;
+    for (const item of queue) {
+      readQueued(item.id, item.original, docType, assets, () => new Date(clock.now()));
+      const converted = item.progress.status !== 'converting' && item.progress.status !== 'saving';
+      if (converted) noteUploadedBytes(item.id, item.file);
+    }
+  }, [queue, assets, docType, clock]);
+  if (!assets) return undefined;
+  const move = async (item: QueuedFile, form: string) => {
+    await ensureCategory(api, clientId, form);
+    const other = queues.queueFor({ clientId, docType: form });
+    await other.send({ type: 'add', files: [item.original] });
+    void other.send({ type: 'upload' });
+    dismissVerdict(item.id);
+    await upload.send({ type: 'remove', id: item.id });
+  };
+  return { category: docType, move };
 }
 
 /**

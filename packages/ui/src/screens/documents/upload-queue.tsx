@@ -14,6 +14,8 @@ import { progressLabel, texts } from '../../texts';
 import { FilePicker, PHOTO_ACCEPT, UPLOAD_ACCEPT } from './file-picker';
 import { AdjustCorners, RowThumb } from './corner-parts';
 import { RetryRemoveButtons } from '../../components/queue-item-actions';
+import { ReadingNote } from './reading-note';
+import { dismissVerdict, useQueuedVerdict } from './readings';
 
 interface UploadQueueProps {
   flow: UploadFlow;
@@ -23,10 +25,12 @@ interface UploadQueueProps {
   dragging: boolean;
   /** Opens the Scan pages dialog. */
   onScan: () => void;
+  /** The category, and the move of a queued file another form than it (what the device read). */
+  reading?: { category: string; move: (item: QueuedFile, form: string) => Promise<void> };
 }
 
 /** The add-files part of the category screen: pickers, the convert toggle, the queue, Upload. */
-export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps) {
+export function UploadQueue({ flow, onAdd, dragging, onScan, reading }: UploadQueueProps) {
   const state = useFlow(flow);
   const headingId = useId();
   const busy = state.status === 'uploading' || state.status === 'refreshing';
@@ -73,7 +77,7 @@ export function UploadQueue({ flow, onAdd, dragging, onScan }: UploadQueueProps)
       {count > 0 && (
         <ul className="queue" aria-label="Queued files">
           {state.queue.map((item) => (
-            <QueueItem key={item.id} item={item} status={state.status} flow={flow} />
+            <QueueItem key={item.id} item={item} status={state.status} flow={flow} reading={reading} />
           ))}
         </ul>
       )}
@@ -154,13 +158,15 @@ function useUploadedLine(flow: UploadFlow, state: UploadState, sendable: number,
 
 interface QueueItemProps {
   item: QueuedFile;
+  reading?: UploadQueueProps['reading'];
   /** The queue's status: nothing changes while it is being sent. */
   status: UploadState['status'];
   flow: UploadFlow;
 }
 
-function QueueItem({ item, status, flow }: QueueItemProps) {
+function QueueItem({ item, status, flow, reading }: QueueItemProps) {
   const nameId = useId();
+  const verdict = useQueuedVerdict(item.id);
   const { progress, file, original } = item;
   const photo = isPhotoFile(original);
   const row = useRef<HTMLLIElement>(null);
@@ -202,6 +208,14 @@ function QueueItem({ item, status, flow }: QueueItemProps) {
           ))}
           {item.notice && <li className="hint">{item.notice}</li>}
         </ul>
+      )}
+      {verdict && reading && item.progress.status !== 'done' && (
+        <ReadingNote
+          verdict={verdict}
+          category={reading.category}
+          onMove={(form) => reading.move(item, form)}
+          onKeep={() => dismissVerdict(item.id)}
+        />
       )}
       <QueueItemActions item={item} status={status} flow={flow} onRetaken={() => row.current?.focus()} />
     </li>

@@ -1,10 +1,11 @@
-import { allSelected, duplicateNote, formatBytes, messages, qualityWarningMessage } from '@vita-docs/core';
-import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
+import { allSelected, duplicateNote, formatBytes, messages } from '@vita-docs/core';
+import type { DocItem, RetakeState } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { Loading } from '../../components/page';
 import { useFlow } from '../../hooks/use-flow';
 import { linkTexts, texts } from '../../texts';
 import { RetakeMenu } from './retake-menu';
+import { RowNotes } from './category-parts';
 import '../../styles/section.css';
 import type { CategoryFlows } from './use-category-flows';
 
@@ -126,6 +127,7 @@ interface FileRowProps {
 
 function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: FileRowProps) {
   const nameId = useId();
+
   // A warned pick may be retaken again (another photo), and only this row's.
   const retakeIdle =
     retake.status === 'idle' ||
@@ -156,9 +158,7 @@ function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: 
         <span className="file-row__size">{formatBytes(item.size)}</span>
         <RetakeStatus state={retake} fileKey={item.key} />
       </div>
-      {retake.status === 'warned' && retake.key === item.key && (
-        <RetakeWarning retake={flows.retake} warnings={retake.warnings} filename={item.filename} />
-      )}
+      <RowNotes item={item} flows={flows} retake={retake} />
       <div className="file-row__actions">
         <button
           type="button"
@@ -197,53 +197,6 @@ function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: 
         </button>
       </div>
     </li>
-  );
-}
-
-/**
- * The retake's photo looks bad (docs/behaviour.md#retake): its warnings, Keep anyway (replace with it
- * all the same) and Cancel (keep the old file); the row's Retake menu picks another photo.
- */
-function RetakeWarning({
-  retake,
-  warnings,
-  filename,
-}: {
-  retake: CategoryFlows['retake'];
-  warnings: readonly QualityWarning[];
-  filename: string;
-}) {
-  return (
-    <div className="file-row__warning">
-      {/* Announced as it appears: the person chose the photo, then waits for what the check says. */}
-      <div role="status">
-        <ul className="queue__notes">
-          {warnings.map((warning) => (
-            <li key={warning} className="queue__warning">
-              {qualityWarningMessage(warning)}
-            </li>
-          ))}
-        </ul>
-      </div>
-      <div className="actions actions--tight">
-        <button
-          type="button"
-          className="button button--small"
-          aria-label={`Keep anyway: replace ${filename}`}
-          onClick={() => void retake.send({ type: 'keep' })}
-        >
-          Keep anyway
-        </button>
-        <button
-          type="button"
-          className="button button--small"
-          aria-label={`Cancel the retake of ${filename}`}
-          onClick={() => void retake.send({ type: 'cancel' })}
-        >
-          Cancel
-        </button>
-      </div>
-    </div>
   );
 }
 

@@ -1,0 +1,117 @@
+// The device reads each queued document (docs/behaviour.md#reading-documents): a form filed in the
+// wrong category is caught and moved, the right one says nothing — with every request to anywhere but
+// the app itself cut after the page loaded (OCR's code and data come from the app).
+import type { Page } from '@playwright/test';
+import type { TestApp } from './support/app.js';
+import { categoryRow, expectFiles, formPhoto, licenseBackPhoto, listDocs } from './support/documents.js';
+import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
+import { seeHeading } from './support/journeys.js';
+import { expect, test } from './support/test.js';
+
+const INT = [
+  'Form 1099-INT',
+  'Interest Income',
+  'For calendar year 2025',
+  'PAYER: Lakeside Credit Union',
+  '1 Interest income   $ 31.20',
+];
+const W2 = [
+  'Form W-2 Wage and Tax Statement 2025',
+  'b Employer identification number 12-3456789',
+  '1 Wages, tips, other compensation  41,250.00',
+];
+
+test.describe('the device reads what is queued', () => {
+  test.describe.configure({ mode: 'serial' });
+  let app: TestApp;
+  let clientId = '';
+
+  test.beforeAll(async ({ startApp }) => {
+    app = await startApp();
+    ({ adaId: clientId } = await seedKeptUploads(app));
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** Every request from now on that leaves for another origin is refused, and recorded. */
+  async function cutOutside(page: Page): Promise<string[]> {
+    const origin = new URL(page.url()).origin;
+    const outside: string[] = [];
+    await page.context().route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin || url.startsWith('blob:') || url.startsWith('data:'))
+        return route.continue();
+      outside.push(url);
+      return route.abort('internetdisconnected');
+    });
+    return outside;
+  }
+
+  async function addW2(page: Page) {
+    await page.goto(`/clients/${clientId}/docs`);
+    await page.getByRole('button', { name: 'Add document type' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add additional document' });
+    await modal.getByLabel('Document type').selectOption('W-2');
+    await modal.getByRole('button', { name: 'Add', exact: true }).click();
+    await modal.waitFor({ state: 'detached' });
+  }
+
+  test('a 1099-INT photographed into W-2 is caught and moved; W-2 is Missing again', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    await addW2(page);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'W-2');
+    await screen.uploadFiles.setInputFiles([await formPhoto('bank-interest.jpg', INT)]);
+    await screen.uploadButton.click();
+    // The upload does not wait for the reading: the file is stored, then its row says what it is.
+    await expectFiles(page, ['bank-interest.pdf']);
+    const note = page.getByText('This looks like a 1099-INT, not a W-2.', { exact: true });
+    await note.waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Move to 1099-INT', exact: true }).click();
+    await expectFiles(page, []);
+    expect((await listDocs(page, clientId, '1099-INT')).map((d) => d.filename)).toEqual([
+      'bank-interest.pdf',
+    ]);
+    await page.getByRole('link', { name: 'Done' }).click();
+    await seeHeading(page, 'Client Documents');
+    await categoryRow(page, 'W-2').getByText('Missing', { exact: true }).waitFor();
+    await categoryRow(page, '1099-INT').getByText('Ready', { exact: true }).waitFor();
+    expect(outside).toEqual([]);
+  });
+
+  test('a W-2 photographed into W-2: nothing is said', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'W-2');
+    // Read one after the other, in the order queued: once the second is said, the first was read.
+    await screen.uploadFiles.setInputFiles([
+      await formPhoto('w2.jpg', W2),
+      await formPhoto('interest-2.jpg', INT),
+    ]);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['w2.pdf', 'interest-2.pdf']);
+    await screen
+      .row('interest-2.pdf')
+      .getByText('This looks like a 1099-INT, not a W-2.', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await screen.row('interest-2.pdf').getByRole('button', { name: 'Keep here', exact: true }).click();
+    await expect(page.getByText(/This looks like|This form is for/)).toHaveCount(0);
+    await expect(screen.row('w2.pdf').getByRole('status')).toHaveCount(0);
+    expect(outside).toEqual([]);
+  });
+
+  test('an expired license’s barcode says when it expired', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'License/Other Identification');
+    await screen.uploadFiles.setInputFiles([await licenseBackPhoto('license-back.jpg', '2025-03-15')]);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['license-back.pdf']);
+    await page.getByText('This ID expired on Mar 15, 2025.', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(outside).toEqual([]);
+  });
+});
