@@ -41,6 +41,8 @@ let zxing: Promise<typeof ZxingReaderModule> | undefined;
 
 /** The longest side a photo is read at: a Letter page at about 200 dpi, more than OCR needs. */
 const READ_SIDE = 2200;
+/** The longest side a page found in a photo is enlarged to: a Letter page at about 150 dpi. */
+const MIN_PAGE_SIDE = 1650;
 
 /** A photo decoded by the browser: its pixels (for barcodes) and its page straightened (for OCR). */
 interface DecodedPhoto {
@@ -93,7 +95,7 @@ async function decodePhoto(image: Uint8Array): Promise<DecodedPhoto | undefined>
         (page ??= straightenedGray(
           { gray: grayFromPixels(pixels.data, 4), width, height },
           { gray: smallGray, width: w, height: h },
-          READ_SIDE,
+          { minSide: MIN_PAGE_SIDE, maxSide: READ_SIDE },
         )),
     };
   } finally {

@@ -23,11 +23,20 @@ describe('the page as OCR reads it', () => {
   it('is the page cut out of the desk it was photographed on', () => {
     const big = photo(800, 1000, [160, 150, 640, 850]);
     const small = photo(400, 500, [80, 75, 320, 425]);
-    const page = straightenedGray(big, small, 2000);
+    const page = straightenedGray(big, small, { minSide: 0, maxSide: 2000 });
     expect(Math.abs(page.width - 480)).toBeLessThan(20);
     expect(Math.abs(page.height - 700)).toBeLessThan(20);
     // No desk left around it: the corners are paper.
     expect(page.gray[0]).toBeGreaterThan(200);
     expect(page.gray[page.width * page.height - 1]).toBeGreaterThan(200);
+  });
+
+  it('is enlarged when small, so its print is big enough to read', () => {
+    const page = straightenedGray(
+      photo(800, 1000, [160, 150, 640, 850]),
+      photo(400, 500, [80, 75, 320, 425]),
+      { minSide: 1400, maxSide: 2000 },
+    );
+    expect(Math.abs(page.height - 1400)).toBeLessThan(2);
   });
 });
