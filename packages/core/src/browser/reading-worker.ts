@@ -41,8 +41,8 @@ let zxing: Promise<typeof ZxingReaderModule> | undefined;
 
 /** The longest side a photo is read at: a Letter page at about 200 dpi, more than OCR needs. */
 const READ_SIDE = 2200;
-/** The longest side a page found in a photo is enlarged to: a Letter page at about 150 dpi. */
-const MIN_PAGE_SIDE = 1650;
+/** The longest side a page found in a photo is enlarged to: a card photographed whole is far smaller. */
+const MIN_PAGE_SIDE = 1200;
 
 /** A photo decoded by the browser: its pixels (for barcodes) and its page straightened (for OCR). */
 interface DecodedPhoto {
