@@ -1,19 +1,21 @@
 // The client page reads what the client adds, on the phone (docs/behaviour.md#reading-documents): in
 // Spanish, a 1099-INT photographed into the W-2 row says so and moves to the 1099-INT row the volunteer
-// asked for; a form the link did not ask for is only said, with `Dejar aquí`; a W-2 in W-2 says nothing —
+// asked for; a form the link did not ask for is only said, with `Dejar aquí`; a W-2 in W-2 says nothing;
+// an expired license's barcode says when it expired —
 // with every request to anywhere but the app itself cut after the page loaded.
-import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
+import { CLIENT_CAPTURE_TEXTS, CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { cutOutside } from './support/browser.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
-import { formPhoto } from './support/documents.js';
+import { formPhoto, licenseBackPhoto } from './support/documents.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Reads');
 const t = CLIENT_LINK_TEXTS.es;
+const ID = 'License/Other Identification';
 const INT = [
   'Form 1099-INT',
   'Interest Income',
@@ -48,7 +50,7 @@ test.describe('the client page reads what is added, in Spanish', () => {
     clientId = made.clientId;
     for (const template of ['W-2', '1099-INT'])
       await api.call('POST', `/clients/${clientId}/docs/types`, { template });
-    const url = await requestLink(api, clientId, 'es', ['W-2', '1099-INT']);
+    const url = await requestLink(api, clientId, 'es', ['W-2', '1099-INT', ID]);
     client = await app.visit();
     await proveWithCode(app, client, url, made.email, 'es');
     await signConsent(client.page, 'es', 'Elena Diaz');
@@ -93,6 +95,22 @@ test.describe('the client page reads what is added, in Spanish', () => {
     const added = w2.getByRole('list', { name: t.added });
     await added.getByText('w2.pdf').waitFor();
     await added.getByText('matricula.pdf').waitFor();
+    expect(outside).toEqual([]);
+  });
+
+  test('an expired license’s barcode says when it expired, in Spanish', async () => {
+    const row = linkRow(client.page, ID);
+    await row
+      .getByLabel(t.uploadFiles, { exact: true })
+      .setInputFiles([await licenseBackPhoto('licencia.jpg', '2025-03-15')]);
+    // Said on the queued row while the photo awaits the client's answer (a barcode close up looks soft)…
+    const said = row.getByText('Esta identificación venció el 15 de marzo de 2025.', { exact: true });
+    await said.waitFor({ timeout: 30_000 });
+    await row.getByRole('button', { name: `${CLIENT_CAPTURE_TEXTS.es.keepAnyway} licencia.pdf` }).click();
+    // …and on its Added row once it is stored.
+    await row.getByRole('list', { name: t.added }).getByText('licencia.pdf').waitFor();
+    const added = row.getByRole('list', { name: t.added });
+    await added.getByText('Esta identificación venció el 15 de marzo de 2025.', { exact: true }).waitFor();
     expect(outside).toEqual([]);
   });
 });

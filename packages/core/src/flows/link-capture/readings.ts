@@ -10,6 +10,7 @@ import { categoryForm, readingVerdict, type ReadingVerdict } from '../../reading
 
 /** What a file's row says about it. */
 export interface LinkReadingNote {
+  /** What the row says (another form, another year, an expired ID). */
   verdict: ReadingVerdict;
   /** The row (category) the file was added to. */
   category: string;
