@@ -7,7 +7,14 @@ import { CLIENT_CAPTURE_TEXTS, CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { cutOutside } from './support/browser.js';
-import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
+import {
+  categoryFiles,
+  checkClientScreen,
+  linkRow,
+  proveWithCode,
+  requestLink,
+  signConsent,
+} from './support/client-page.js';
 import { formPhoto, licenseBackPhoto } from './support/documents.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
@@ -69,6 +76,7 @@ test.describe('the client page reads what is added, in Spanish', () => {
     // The upload does not wait for the reading: the file is stored, then its row says what it is.
     await w2.getByRole('list', { name: t.added }).getByText('interes.pdf').waitFor();
     await w2.getByText('Parece un 1099-INT, no un W-2.', { exact: true }).waitFor({ timeout: 30_000 });
+    await checkClientScreen(page, 'client page: what the phone read of a file');
     await w2.getByRole('button', { name: 'Mover a 1099-INT', exact: true }).click();
     await linkRow(page, '1099-INT').getByRole('list', { name: t.added }).getByText('interes.pdf').waitFor();
     await expect(w2.getByRole('list', { name: t.added })).toHaveCount(0);
