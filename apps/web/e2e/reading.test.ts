@@ -13,6 +13,7 @@ import {
   photoFixture,
 } from './support/documents.js';
 import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
+import { cutOutside } from './support/browser.js';
 import { seeHeading } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
@@ -41,20 +42,6 @@ test.describe('the device reads what is queued', () => {
   test.afterAll(async () => {
     await app?.stop();
   });
-
-  /** Every request from now on that leaves for another origin is refused, and recorded. */
-  async function cutOutside(page: Page): Promise<string[]> {
-    const origin = new URL(page.url()).origin;
-    const outside: string[] = [];
-    await page.context().route('**/*', (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === origin || url.startsWith('blob:') || url.startsWith('data:'))
-        return route.continue();
-      outside.push(url);
-      return route.abort('internetdisconnected');
-    });
-    return outside;
-  }
 
   async function addW2(page: Page) {
     await page.goto(`/clients/${clientId}/docs`);
