@@ -55,8 +55,13 @@ function linkReader(folder: string | undefined): DocumentReader | undefined {
   if (!folder) return undefined;
   let reader: Promise<DocumentReader> | undefined;
   const load = () =>
-    (reader ??= import('../documents/reader-loader').then((m) =>
-      m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+    (reader ??= import('../documents/reader-loader').then(
+      (m) => m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+      (error: unknown) => {
+        // Its code could not be fetched (no connection): the next file tries again.
+        reader = undefined;
+        throw error;
+      },
     ));
   return {
     readDocument: async (bytes) => (await load()).readDocument(bytes),

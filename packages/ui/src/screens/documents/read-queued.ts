@@ -9,8 +9,13 @@ import { recordVerdict, startReading } from './readings';
 let reader: Promise<DocumentReader> | undefined;
 
 function readerFor(folder: string): Promise<DocumentReader> {
-  reader ??= import('./reader-loader').then((m) =>
-    m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+  reader ??= import('./reader-loader').then(
+    (m) => m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+    (error: unknown) => {
+      // Its code could not be fetched (no connection): the next file tries again.
+      reader = undefined;
+      throw error;
+    },
   );
   return reader;
 }
