@@ -189,7 +189,9 @@ function settle(
   if (!context.journal || byHost || ready.status !== 'queued') {
     return still(patchItem(machine, id, { progress: ready, file, notice, saved: byHost }));
   }
-  const saving = patchItem(machine, id, { progress: { status: 'saving' }, file, notice, saved: false });
+  // A photo already kept with this choice stays kept meanwhile: a reload would make its PDF again.
+  const kept = findItem(machine, id)?.saved === true;
+  const saving = patchItem(machine, id, { progress: { status: 'saving' }, file, notice, saved: kept });
   if (machine.checks[id]) return still({ ...saving, checks: { ...machine.checks, [id]: 'holding' } });
   const item = findItem(saving, id);
   return { machine: saving, effects: item ? keeping(saving, item, context, file) : [] };

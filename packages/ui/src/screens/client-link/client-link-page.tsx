@@ -334,8 +334,24 @@ function Checklist({
     // Files kept before a reload: the capture parts load at once (when the checklist first shows) to send them.
     if (window.localStorage.getItem(LINK_KEPT_FLAG)) void loadNow.current();
   }, []);
-  const add = async (docType: string, files: FileLike[], camera = false) =>
-    (await load()).capture.add(docType, files, camera);
+  // Files chosen while the capture parts still load are on the page only.
+  const choosing = useRef(0);
+  const add = async (docType: string, files: FileLike[], camera = false) => {
+    choosing.current += 1;
+    try {
+      (await load()).capture.add(docType, files, camera);
+    } finally {
+      choosing.current -= 1;
+    }
+  };
+  useEffect(() => {
+    // Reloading or closing the page would lose a file neither sent nor kept on the phone: the browser asks first.
+    const ask = (event: BeforeUnloadEvent) => {
+      if (choosing.current > 0 || capture?.wouldLose()) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [capture]);
   return (
     <div className="link-checklist">
       <WhoHeader
