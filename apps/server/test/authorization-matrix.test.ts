@@ -223,6 +223,7 @@ const MATRIX: Record<EndpointName, Row> = {
   ],
   linkComplete: [(w) => ['POST', '/api/link/session/complete', { key: w.key }], PUBLIC(401)],
   linkRemove: [(w) => ['POST', '/api/link/session/remove', { key: w.key }], PUBLIC(401)],
+  linkMove: [(w) => ['POST', '/api/link/session/move', { key: w.key, docType: 'W-2' }], PUBLIC(401)],
   linkAnswer: [
     () => ['POST', '/api/link/session/answer', { docType: '13614-C', missing: true }],
     PUBLIC(401),

@@ -538,6 +538,62 @@ describe('client document requests', () => {
     await mailsSent(app, people.admin);
     expect(await reminders()).toHaveLength(2);
   });
+  it('moves its own upload into another requested category, audited, and nothing else', async () => {
+    const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
+    const clientId = await createClient(people.volA, email);
+    for (const template of ['W-2', '1099-INT'])
+      await people.volA.post(`/api/clients/${clientId}/docs/types`, { template });
+    const res = await people.volA.post(`/api/clients/${clientId}/link`, { categories: ['W-2', '1099-INT'] });
+    const token = /\/u#([A-Za-z0-9_-]+)$/.exec(res.body.url as string)?.[1] ?? '';
+    const other = await requested(['13614-C']);
+    const phone = await linkSessionFor(token, email);
+    await phone.post('/api/link/session/consent', { version: '1', name: 'Cli Ent' });
+    const up = await linkUpload(phone, 'W-2', 'interest.pdf');
+    expect(up.status, JSON.stringify(up.body)).toBe(200);
+    const key = up.body.file.key as string;
+    // Not requested (Banking Info is the client's, not the link's), a made-up name: refused, nothing moved.
+    expect((await phone.post('/api/link/session/move', { key, docType: 'Banking Info' })).status).toBe(403);
+    const bad = await phone.post('/api/link/session/move', { key, docType: '' });
+    expect(bad.status).toBe(400);
+    // Another client's file, or one this link did not upload: 404.
+    const before = await people.volA.post(`/api/docs/presign/${clientId}`, {
+      docType: 'W-2',
+      filename: 'before.pdf',
+      contentType: 'application/pdf',
+    });
+    for (const foreign of [before.body.key as string, `${other.clientId}/13614-C/1_x.pdf`])
+      expect((await phone.post('/api/link/session/move', { key: foreign, docType: '1099-INT' })).status).toBe(
+        404,
+      );
+    const moved = await phone.post('/api/link/session/move', { key, docType: '1099-INT' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body).toEqual({
+      ok: true,
+      newKey: expect.stringMatching(/\/1099-INT\//),
+      docType: '1099-INT',
+    });
+    const rows = (await phone.get('/api/link/session/checklist')).body.rows as {
+      docType: string;
+      files: { key: string; filename: string }[];
+    }[];
+    expect(rows.find((r) => r.docType === 'W-2')?.files).toEqual([]);
+    expect(rows.find((r) => r.docType === '1099-INT')?.files).toEqual([
+      expect.objectContaining({ key: moved.body.newKey, filename: 'interest.pdf' }),
+    ]);
+    const audited = await db()
+      .selectFrom('audit_log')
+      .select(['actor', 'detail', 'keys'])
+      .where('client_id', '=', clientId)
+      .where('action', '=', 'link.move')
+      .execute();
+    expect(audited).toEqual([
+      { actor: expect.stringMatching(/^link:/), detail: 'W-2 → 1099-INT', keys: [key, moved.body.newKey] },
+    ]);
+    // The staff see it in 1099-INT.
+    const staff = await people.volA.get(`/api/docs/list/${clientId}?docType=1099-INT`);
+    expect(staff.body.items.map((i: { key: string }) => i.key)).toEqual([moved.body.newKey]);
+  });
+
   it('takes nothing more into a category the volunteer removed after sending the request', async () => {
     const email = `client-${Math.random().toString(36).slice(2)}@example.org`;
     const clientId = await createClient(people.volA, email);

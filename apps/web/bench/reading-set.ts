@@ -9,7 +9,8 @@
  * - the same forms as born-digital PDFs (Chromium's print: a text layer);
  * - last year's W-2 and 1099-INT (the year check);
  * - blank pages and unrelated ones (a grocery receipt, a letter, a note) that must name nothing;
- * - ID cards: fronts, and backs whose PDF417 barcode (bwip-js) holds AAMVA data, half expired.
+ * - ID cards: fronts, and backs whose PDF417 barcode (bwip-js) holds AAMVA data, half expired;
+ * - passports' data pages whose machine-readable zone has valid check digits, half expired.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,11 +21,11 @@ import { chromiumLaunchOptions } from '@vita-docs/test-server';
 /** One document of the set and what it is. */
 export interface Labelled {
   file: string;
-  kind: 'photo' | 'pdf' | 'blank' | 'unrelated' | 'id-front' | 'id-back';
+  kind: 'photo' | 'pdf' | 'blank' | 'unrelated' | 'id-front' | 'id-back' | 'passport';
   /** The form the reader should name; null: none. */
   form: string | null;
   year?: number;
-  /** An ID back's expiry (`YYYY-MM-DD`) and whether it is past on `today`. */
+  /** An ID back's or passport's expiry (`YYYY-MM-DD`) and whether it is past on `today`. */
   idExpiry?: string;
   expired?: boolean;
 }
@@ -229,6 +230,55 @@ function aamva(expiry: string, n: number): string {
   return `@\n\x1e\rANSI 636032080002DL00410278ZM03190008DLDAQS${String(123456789012 + n)}\nDCSDOE\nDACJANE\nDADQ\nDBB0102198${n % 10}\nDBA${mmddyyyy}\nDBD03152019\nDBC2\nDAYBRN\nDAU066 in\nDAG${100 + n} ELM ST\nDAIANN ARBOR\nDAJMI\nDAK481040000\nDCF${n}X\nDCGUSA\nDDEN\nDDFN\nDDGN\n`;
 }
 
+/** ICAO 9303 check digit: weights 7, 3, 1 over digits, letters A=10…Z=35 and `<`=0, modulo 10. */
+function checkDigit(field: string): string {
+  const value = (c: string) => (c === '<' ? 0 : /\d/.test(c) ? Number(c) : c.charCodeAt(0) - 55);
+  return String([...field].reduce((sum, c, i) => sum + value(c) * ([7, 3, 1][i % 3] ?? 1), 0) % 10);
+}
+
+/** A US passport's two 44-character MRZ lines (ICAO 9303 TD3) with valid check digits. */
+function passportMrz(p: {
+  surname: string;
+  given: string;
+  number: string;
+  birth: string;
+  sex: 'F' | 'M';
+  expiry: string;
+}): [string, string] {
+  const yymmdd = (iso: string) => iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
+  const first = `P<USA${p.surname}<<${p.given.replace(/ /g, '<')}`.padEnd(44, '<').slice(0, 44);
+  const number = p.number.padEnd(9, '<');
+  const birth = yymmdd(p.birth);
+  const expiry = yymmdd(p.expiry);
+  const personal = '<'.repeat(14);
+  const fields = [
+    number + checkDigit(number),
+    birth + checkDigit(birth),
+    expiry + checkDigit(expiry),
+    personal + checkDigit(personal),
+  ];
+  const second = `${fields[0]}USA${fields[1]}${p.sex}${fields[2]}${fields[3]}${checkDigit(fields.join(''))}`;
+  return [first, second];
+}
+
+/** A passport's data page: the printed fields and, at the foot, its machine-readable zone. */
+function passportHtml(mrz: [string, string], p: { surname: string; given: string; expiry: string }): string {
+  const shown = (iso: string) =>
+    new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', {
+      day: '2-digit',
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+  return `<div style="width:880px;font:18px sans-serif;background:#e9eef6;padding:20px">
+    <div style="font-size:24px;font-weight:bold">PASSPORT &nbsp; UNITED STATES OF AMERICA</div>
+    <div style="display:flex;gap:24px;margin-top:14px"><div style="width:180px;height:230px;background:#9aa7b8"></div>
+    <div>Type P &nbsp; Code USA &nbsp; Passport No. ${esc(mrz[1].slice(0, 9))}<br/>Surname<br/><b>${esc(p.surname)}</b><br/>
+    Given Names<br/><b>${esc(p.given)}</b><br/>Nationality UNITED STATES OF AMERICA<br/>
+    Date of birth 02 Jan 1980<br/>Date of expiration ${shown(p.expiry)}</div></div>
+    <div style="font:31px 'DejaVu Sans Mono',monospace;margin-top:26px;white-space:pre;letter-spacing:1px">${esc(mrz[0])}<br/>${esc(mrz[1])}</div></div>`;
+}
+
 /** The page as photographed: on a desk, turned and tilted by the given angles. */
 async function photograph(
   page: Page,
@@ -298,6 +348,12 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
         },
       );
     }
+    await page.setContent(`<body style="margin:40px">${formHtml('W-2', 1, TAX_YEAR - 1, n)}</body>`);
+    await save('W-2-last-year-born-digital.pdf', await page.pdf({ format: 'Letter' }), {
+      kind: 'pdf',
+      form: 'W-2',
+      year: TAX_YEAR - 1,
+    });
     for (let i = 0; i < 3; i += 1)
       await save(`blank-${i}.jpg`, await photograph(page, '<div style="height:1100px"></div>', tiltOf(i)), {
         kind: 'blank',
@@ -328,6 +384,34 @@ export async function generateReadingSet(dir: string, today = new Date()): Promi
         idExpiry,
         expired,
       });
+    }
+    const names: [string, string][] = [
+      ['GONZALEZ', 'MARIA ELENA'],
+      ['BECKER', 'TOM'],
+      ['RAHMAN', 'AISHA'],
+      ['LI', 'WEI'],
+      ['OKAFOR', 'CHIDI'],
+      ['NGUYEN', 'THI HOA'],
+    ];
+    for (const [i, [surname, given]] of names.entries()) {
+      const expired = i % 2 === 0;
+      const idExpiry = new Date(today.getTime() + (expired ? -1 : 1) * (45 + i * 131) * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const mrz = passportMrz({
+        surname,
+        given,
+        number: `A${String(40123456 + i * 7919)}`,
+        birth: '1980-01-02',
+        sex: i % 2 ? 'M' : 'F',
+        expiry: idExpiry,
+      });
+      const tilt = { x: (i % 3) * 4, y: ((i % 4) - 2) * 3, z: (i % 5) - 2 };
+      await save(
+        `passport-${i}.jpg`,
+        await photograph(page, passportHtml(mrz, { surname, given, expiry: idExpiry }), tilt, 920),
+        { kind: 'passport', form: 'License/Other Identification', idExpiry, expired },
+      );
     }
   } finally {
     await browser.close();

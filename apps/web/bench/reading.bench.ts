@@ -75,6 +75,9 @@ it('reads the labelled set on the device', async () => {
     let barcodesRead = 0;
     let expired = 0;
     let expiredFound = 0;
+    let mrzRead = 0;
+    let passportsExpired = 0;
+    let passportsExpiredFound = 0;
     const times: number[] = [];
     const baselines: number[] = [];
     let longest = 0;
@@ -97,6 +100,13 @@ it('reads the labelled set on the device', async () => {
           if (r.reading.idExpiry === label.idExpiry) expiredFound += 1;
         }
       }
+      if (label.kind === 'passport') {
+        if (r.reading.idExpiry === label.idExpiry) mrzRead += 1;
+        if (label.expired) {
+          passportsExpired += 1;
+          if (r.reading.idExpiry === label.idExpiry) passportsExpiredFound += 1;
+        }
+      }
       if (!label.file.endsWith('.pdf')) times.push(r.readMs);
       if (r.convertMs !== null) baselines.push(r.convertMs);
       longest = Math.max(longest, r.longestMs);
@@ -117,6 +127,10 @@ it('reads the labelled set on the device', async () => {
     );
     console.log(
       `  expired IDs found:      ${expiredFound}/${expiredReadable} = ${pct(expiredFound, expiredReadable)} (goal 100 % of readable barcodes; ${expiredAll} expired in all)`,
+    );
+    const passports = labels.filter((l) => l.kind === 'passport');
+    console.log(
+      `  passports, MRZ expiry read: ${mrzRead}/${passports.length}; named: ${passports.filter((l) => misses.every((m) => !m.startsWith(`${l.file}:`))).length}/${passports.length}; expired found: ${passportsExpiredFound}/${passportsExpired}`,
     );
     console.log(
       `  time per photographed page: median ${(quantile(times, 0.5) / 1000).toFixed(2)} s, p90 ${(quantile(times, 0.9) / 1000).toFixed(2)} s (goal median ≤ 3 s)`,

@@ -3,8 +3,17 @@
 // the app itself cut after the page loaded (OCR's code and data come from the app).
 import type { Page } from '@playwright/test';
 import type { TestApp } from './support/app.js';
-import { categoryRow, expectFiles, formPhoto, licenseBackPhoto, listDocs } from './support/documents.js';
+import {
+  categoryRow,
+  expectFiles,
+  formPhoto,
+  licenseBackPhoto,
+  listDocs,
+  passportPhoto,
+  photoFixture,
+} from './support/documents.js';
 import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
+import { cutOutside } from './support/browser.js';
 import { seeHeading } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
@@ -33,20 +42,6 @@ test.describe('the device reads what is queued', () => {
   test.afterAll(async () => {
     await app?.stop();
   });
-
-  /** Every request from now on that leaves for another origin is refused, and recorded. */
-  async function cutOutside(page: Page): Promise<string[]> {
-    const origin = new URL(page.url()).origin;
-    const outside: string[] = [];
-    await page.context().route('**/*', (route) => {
-      const url = route.request().url();
-      if (new URL(url).origin === origin || url.startsWith('blob:') || url.startsWith('data:'))
-        return route.continue();
-      outside.push(url);
-      return route.abort('internetdisconnected');
-    });
-    return outside;
-  }
 
   async function addW2(page: Page) {
     await page.goto(`/clients/${clientId}/docs`);
@@ -113,5 +108,54 @@ test.describe('the device reads what is queued', () => {
     await expectFiles(page, ['license-back.pdf']);
     await page.getByText('This ID expired on Mar 15, 2025.', { exact: true }).waitFor({ timeout: 30_000 });
     expect(outside).toEqual([]);
+  });
+
+  test('last year’s W-2 in W-2 says which year it is for', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'W-2');
+    const lastYear = W2.map((line) => line.replace('2025', '2024'));
+    await screen.uploadFiles.setInputFiles([await formPhoto('w2-last-year.jpg', lastYear)]);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['w2.pdf', 'interest-2.pdf', 'w2-last-year.pdf']);
+    await screen
+      .row('w2-last-year.pdf')
+      .getByText('This form is for 2024.', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await expect(screen.row('w2-last-year.pdf').getByText(/This looks like/)).toHaveCount(0);
+    expect(outside).toEqual([]);
+  });
+
+  test('an expired passport’s machine-readable zone says when it expired', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'License/Other Identification');
+    await screen.uploadFiles.setInputFiles([await passportPhoto('passport.jpg')]);
+    await screen.uploadButton.click();
+    await expectFiles(page, ['license-back.pdf', 'passport.pdf']);
+    await screen
+      .row('passport.pdf')
+      .getByText('This ID expired on Mar 15, 2025.', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    expect(outside).toEqual([]);
+  });
+
+  test('a TIFF the reader cannot read says nothing and breaks nothing', async () => {
+    const { page, errors } = await app.visit();
+    await signInHome(app, page, vera);
+    const screen = await openCategory(page, clientId, 'W-2');
+    // Read in the order queued: once the photo after it is said, the TIFF was read.
+    await screen.uploadFiles.setInputFiles([
+      await photoFixture('scan.tif', 600, 800, { format: 'tiff' }),
+      await formPhoto('interest-3.jpg', INT),
+    ]);
+    await screen
+      .queued('interest-3.pdf')
+      .getByText('This looks like a 1099-INT, not a W-2.', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await expect(screen.queued('scan.tif').getByRole('status')).toHaveCount(0);
+    expect(errors).toEqual([]);
   });
 });

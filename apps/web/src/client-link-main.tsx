@@ -27,8 +27,14 @@ const api = createLinkApi({
   getCookie: (name) => readCookie(document.cookie, name),
 });
 
+/**
+ * The document reader's files, served by this app (vite.config.ts): each file the client adds is read
+ * on the phone (docs/behaviour.md#reading-documents).
+ */
+const READER_FOLDER = '/ocr';
+
 createRoot(root).render(
   <StrictMode>
-    <ClientLinkPage api={api} logger={console} token={token} />
+    <ClientLinkPage api={api} logger={console} token={token} readerFolder={READER_FOLDER} />
   </StrictMode>,
 );

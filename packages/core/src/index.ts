@@ -86,6 +86,7 @@ export type {
   LinkCapturePorts,
   LinkJournal,
 } from './flows/link-capture/types.js';
+export type { LinkFileRef, LinkReadingNote, LinkReadingsState } from './flows/link-capture/readings.js';
 export { createScanFlow } from './flows/scan/scan.js';
 export { STAFF_SCAN_TEXTS } from './flows/scan/scan-texts.js';
 export type { ScanTexts, ScanFlowTexts } from './flows/scan/scan-texts.js';

@@ -50,7 +50,7 @@ it('the README names every entry point of package.json and every dependency', as
     .filter((key) => key !== './package.json')
     .map((key) => `@vita-docs/core${key.slice(1)}`);
   const table = readme.split('## Entry points')[1]?.split('\n## ')[0] ?? '';
-  const listed = [...table.matchAll(/^\| `(@vita-docs\/core[^`]*)` \|/gm)].map((m) => m[1]);
+  const listed = [...table.matchAll(/^\| `(@vita-docs\/core[^`]*)` *\|/gm)].map((m) => m[1]);
   expect(listed.sort()).toEqual(entryPoints.sort());
   const imports = /\*\*What it may import:\*\*([^\n]*(?:\n[^\n]+)*)/.exec(readme)?.[1] ?? '';
   for (const dependency of Object.keys(pkg.dependencies)) expect(imports).toContain(`\`${dependency}\``);

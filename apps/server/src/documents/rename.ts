@@ -28,8 +28,11 @@ export interface MoveAudit {
   actor: string | null;
   ip: string | null;
   detail?: string;
-  /** A rename unless said: a move to another category is audited as one. */
-  action?: 'doc.rename' | 'doc.move';
+  /**
+   * A rename unless said: a move to another category is audited as one, and a client page's move as
+   * the link's own event (what `recordLinkEvent` would write: the link as actor).
+   */
+  action?: 'doc.rename' | 'doc.move' | 'link.move';
 }
 
 /** How long a claim lasts if its holder stops (a crash): far longer than a copy takes. */

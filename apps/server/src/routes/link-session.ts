@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  buildDocKey,
   CLIENT_LINK_TEXTS,
   clientLinkText,
   fillPlaces,
@@ -56,6 +57,7 @@ import {
 } from '../client-links/link-sessions.js';
 import { ensureDocType, hasDocType } from '../clients/clients.js';
 import { deleteDocumentRows, findDocument } from '../documents/documents.js';
+import { moveDocument } from '../documents/rename.js';
 import { refusalOf, settle } from '../documents/lifecycle.js';
 import { presignUpload } from '../documents/presign.js';
 import { badRequest, forbidden, HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
@@ -371,6 +373,7 @@ function linkUploadRoutes(app: FastifyInstance, services: Services): void {
   linkPresignRoute(app, services);
   linkCompleteRoute(app, services);
   linkRemoveRoute(app, services);
+  linkMoveRoute(app, services);
 }
 
 function linkPresignRoute(app: FastifyInstance, services: Services): void {
@@ -467,5 +470,42 @@ function linkRemoveRoute(app: FastifyInstance, services: Services): void {
       .delete(deleted)
       .catch((err: unknown) => services.log.warn({ err }, 'bytes left for the sweeper'));
     return { ok: true as const };
+  });
+}
+
+/**
+ * `Mover a {form}`: one of this link's own stored uploads moves to another category the link asked
+ * for (or Other, where `Something else` puts files), keeping its name, as the staff's move does; the
+ * move is audited as the link's (`link.move`). Any other key is 404, as for remove.
+ */
+function linkMoveRoute(app: FastifyInstance, services: Services): void {
+  const { db } = services;
+
+  publicRoute(app, 'linkMove', async ({ body, request }) => {
+    const { link, client } = await linkWriteSession(services, request);
+    const row = await ownUpload(db, link, body.key);
+    if (row.state !== 'stored') throw notFound('That upload was not started, or it was deleted.');
+    if (body.docType === row.doc_type) return { ok: true as const, newKey: row.key, docType: body.docType };
+    if (body.docType === OTHER_CATEGORY && !link.categories.includes(OTHER_CATEGORY)) {
+      await ensureDocType(db, client.id, OTHER_CATEGORY);
+    } else if (!link.categories.includes(body.docType) || !(await hasDocType(db, client.id, body.docType))) {
+      throw forbidden('That document was not requested.');
+    }
+    const newKey = buildDocKey(client.id, body.docType, Number(row.ord), row.filename);
+    const taken = () => new HttpError(409, `A file with this name is already in “${body.docType}”.`);
+    if (await findDocument(db, newKey)) throw taken();
+    const result = await moveDocument(
+      services,
+      { key: row.key, newKey, filename: row.filename, clientId: client.id },
+      {
+        actor: linkUploader(link.id),
+        ip: request.ip,
+        action: 'link.move',
+        detail: `${row.doc_type} → ${body.docType}`,
+      },
+    );
+    if (result === 'gone') throw notFound('That upload was not started, or it was deleted.');
+    if (result === 'taken') throw taken();
+    return { ok: true as const, newKey, docType: body.docType };
   });
 }

@@ -28,3 +28,20 @@ export async function newPage(
   const page = await context.newPage();
   return { context, page };
 }
+
+/**
+ * From now on every request that leaves for another origin than the page's is refused (as with no
+ * network) and recorded: what the device does after the page loaded must need nothing from outside.
+ */
+export async function cutOutside(page: Page): Promise<string[]> {
+  const origin = new URL(page.url()).origin;
+  const outside: string[] = [];
+  await page.context().route('**/*', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin || url.startsWith('blob:') || url.startsWith('data:'))
+      return route.continue();
+    outside.push(url);
+    return route.abort('internetdisconnected');
+  });
+  return outside;
+}

@@ -255,3 +255,26 @@ export async function licenseBackPhoto(name: string, expiry: string): Promise<Fi
   const turned = await sharp(buffer).rotate(1, { background: '#5a5046' }).jpeg({ quality: 90 }).toBuffer();
   return { name, mimeType: 'image/jpeg', buffer: turned };
 }
+
+/**
+ * A photo of a passport's data page with an invented US passport's machine-readable zone (ICAO 9303,
+ * valid check digits) expiring on 2025-03-15, turned a little.
+ */
+export async function passportPhoto(name: string): Promise<Fixture> {
+  const mrz = [
+    'P<USAGONZALEZ<<MARIA<ELENA<<<<<<<<<<<<<<<<<<',
+    'A401234567USA8001025F2503158<<<<<<<<<<<<<<02',
+  ];
+  const zone = mrz
+    .map(
+      (l, i) =>
+        `<text x="50" y="${600 + i * 62}" font-family="DejaVu Sans Mono" font-size="40">${l.replace(/</g, '&lt;')}</text>`,
+    )
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="760"><rect width="100%" height="100%" fill="#e9eef6"/><text x="50" y="90" font-family="DejaVu Sans" font-size="36">PASSPORT  UNITED STATES OF AMERICA</text><rect x="50" y="130" width="220" height="280" fill="#9aa7b8"/><text x="310" y="170" font-family="DejaVu Sans" font-size="28">Passport No. A40123456</text><text x="310" y="230" font-family="DejaVu Sans" font-size="28">Surname GONZALEZ</text><text x="310" y="290" font-family="DejaVu Sans" font-size="28">Date of birth 02 Jan 1980</text><text x="310" y="350" font-family="DejaVu Sans" font-size="28">Date of expiration 15 Mar 2025</text>${zone}</svg>`;
+  const buffer = await sharp(Buffer.from(svg))
+    .rotate(2, { background: '#5a5046' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return { name, mimeType: 'image/jpeg', buffer };
+}

@@ -82,6 +82,7 @@ export const ENDPOINT_NAMES = [
   'linkPresign',
   'linkComplete',
   'linkRemove',
+  'linkMove',
   'linkAnswer',
   'linkDone',
   'linkJournalKey',

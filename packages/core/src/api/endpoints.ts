@@ -378,6 +378,12 @@ export const endpoints = {
     response: l.LinkCompleteResponse,
   }),
   linkRemove: def({ method: 'POST', path: '/link/session/remove', body: l.LinkKeyRequest, response: s.Ok }),
+  linkMove: def({
+    method: 'POST',
+    path: '/link/session/move',
+    body: s.MoveDocRequest,
+    response: s.MoveDocResponse,
+  }),
   linkAnswer: def({
     method: 'POST',
     path: '/link/session/answer',

@@ -9,6 +9,8 @@
  */
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
+import { QUALITY_SAMPLE_SIDE, grayFromPixels } from '../quality/metrics.js';
+import { pgmOf, straightenedGray, type GrayImage } from '../reading/page-image.js';
 import { readWith, type DocumentReading, type ReadingEngine } from '../reading/reader.js';
 
 /** Where the reader's files are served from, by the app itself. */
@@ -36,6 +38,78 @@ export type ReadResponse = { id: number; reading: DocumentReading } | { id: numb
 let ocr: Promise<OcrWorker> | undefined;
 
 let zxing: Promise<typeof ZxingReaderModule> | undefined;
+
+/** The longest side a photo is read at: a Letter page at about 200 dpi, more than OCR needs. */
+const READ_SIDE = 2200;
+/** The longest side a page found in a photo is enlarged to: a card photographed whole is far smaller. */
+const MIN_PAGE_SIDE = 1200;
+
+/** A photo decoded by the browser: its pixels (for barcodes) and its page straightened (for OCR). */
+interface DecodedPhoto {
+  pixels: ImageData;
+  /** The straightened page, grey (made once, when first asked for). */
+  page: () => GrayImage;
+}
+
+function canvas2d(width: number, height: number): OffscreenCanvasRenderingContext2D {
+  const context = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true });
+  if (!context) throw new Error('OffscreenCanvas 2D is not available');
+  return context;
+}
+
+/**
+ * The image decoded by the browser (upright by its EXIF orientation, at most {@link READ_SIDE}), or
+ * undefined when the browser cannot decode it (a TIFF, a HEIC): then nothing is read from it. It is
+ * decoded here rather than handed to tesseract as it is because leptonica reads fewer formats than
+ * the upload accepts and reports the ones it cannot on the console, and because OCR needs the
+ * straightened page, not the photo.
+ */
+async function decodePhoto(image: Uint8Array): Promise<DecodedPhoto | undefined> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(new Blob([image as Uint8Array<ArrayBuffer>]));
+  } catch {
+    return undefined;
+  }
+  try {
+    const scale = Math.min(1, READ_SIDE / Math.max(bitmap.width, bitmap.height));
+    const width = Math.max(1, Math.round(bitmap.width * scale));
+    const height = Math.max(1, Math.round(bitmap.height * scale));
+    const context = canvas2d(width, height);
+    // Transparent areas read as paper, not as black ink.
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(bitmap, 0, 0, width, height);
+    const pixels = context.getImageData(0, 0, width, height);
+    const copyScale = Math.min(1, QUALITY_SAMPLE_SIDE / Math.max(width, height));
+    const w = Math.max(1, Math.round(width * copyScale));
+    const h = Math.max(1, Math.round(height * copyScale));
+    const small = canvas2d(w, h);
+    small.drawImage(context.canvas, 0, 0, w, h);
+    const smallGray = grayFromPixels(small.getImageData(0, 0, w, h).data, 4);
+    let page: GrayImage | undefined;
+    return {
+      pixels,
+      page: () =>
+        (page ??= straightenedGray(
+          { gray: grayFromPixels(pixels.data, 4), width, height },
+          { gray: smallGray, width: w, height: h },
+          { minSide: MIN_PAGE_SIDE, maxSide: READ_SIDE },
+        )),
+    };
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** The last image decoded: OCR and the barcode reader are asked about the same image in turn. */
+let lastDecoded: { image: Uint8Array; photo: Promise<DecodedPhoto | undefined> } | undefined;
+
+function decoded(image: Uint8Array): Promise<DecodedPhoto | undefined> {
+  if (lastDecoded?.image !== image) lastDecoded = { image, photo: decodePhoto(image) };
+  return lastDecoded.photo;
+}
 
 function engine(assets: ReaderAssets): ReadingEngine {
   return {
@@ -71,12 +145,11 @@ function engine(assets: ReaderAssets): ReadingEngine {
           return worker;
         }),
       );
-      // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
-      const { data } = await (
-        await ocr
-      ).recognize(new Blob([image as Uint8Array<ArrayBuffer>]), {
-        rotateAuto: true,
-      });
+      const photo = await decoded(image);
+      if (!photo) return '';
+      // The page straightened first; what is left of a turn (a page found crooked) OCR turns itself.
+      const page = new Blob([pgmOf(photo.page()) as Uint8Array<ArrayBuffer>]);
+      const { data } = await (await ocr).recognize(page, { rotateAuto: true });
       return data.text;
     },
     async barcodes(image) {
@@ -85,7 +158,9 @@ function engine(assets: ReaderAssets): ReadingEngine {
         return mod;
       });
       const { readBarcodes } = await zxing;
-      const found = await readBarcodes(new Blob([image as Uint8Array<ArrayBuffer>]), {
+      const photo = await decoded(image);
+      if (!photo) return [];
+      const found = await readBarcodes(photo.pixels, {
         formats: ['PDF417'],
         tryHarder: true,
         textMode: 'Plain',
@@ -102,5 +177,7 @@ self.onmessage = async (event: MessageEvent<ReadRequest>) => {
     self.postMessage({ id, reading } satisfies ReadResponse);
   } catch (err) {
     self.postMessage({ id, error: err instanceof Error ? err.message : String(err) } satisfies ReadResponse);
+  } finally {
+    lastDecoded = undefined;
   }
 };

@@ -17,6 +17,7 @@ export type LinkApi = Pick<
   | 'linkPresign'
   | 'linkComplete'
   | 'linkRemove'
+  | 'linkMove'
   | 'linkAnswer'
   | 'linkDone'
   | 'linkJournalKey'
@@ -31,6 +32,7 @@ export const LINK_CALLS = {
   linkPresign: ['POST', '/link/session/presign'],
   linkComplete: ['POST', '/link/session/complete'],
   linkRemove: ['POST', '/link/session/remove'],
+  linkMove: ['POST', '/link/session/move'],
   linkAnswer: ['POST', '/link/session/answer'],
   linkDone: ['POST', '/link/session/done'],
   linkJournalKey: ['GET', '/link/session/journal-key'],

@@ -22,12 +22,21 @@ export function aamvaExpiry(barcodeText: string): string | undefined {
   }
 }
 
-/** MRZ lines in OCR text: 44-character passport lines (or 30/36 for ID cards) of `A-Z0-9<`. */
+/**
+ * MRZ lines in OCR text: 44-character passport lines of `A-Z0-9<`. OCR reads the filler `<` as `«`
+ * or `‹` and strews a stray mark (`?`, `.`, `'`) among the fillers; those are not MRZ characters, so
+ * they are dropped, and the check digits then tell whether what is left was read right.
+ */
 function mrzLines(text: string): string[] | undefined {
   const lines = text
     .split(/\r?\n/)
-    .map((l) => l.replace(/\s+/g, '').toUpperCase().replace(/[«‹]/g, '<'))
-    .filter((l) => /^[A-Z0-9<]{28,46}$/.test(l) && l.includes('<'));
+    .map((l) =>
+      l
+        .toUpperCase()
+        .replace(/[«‹]/g, '<')
+        .replace(/[^A-Z0-9<]/g, ''),
+    )
+    .filter((l) => /^[A-Z0-9<]{40,46}$/.test(l) && l.includes('<<'));
   for (let i = 0; i + 1 < lines.length; i += 1) {
     const first = lines[i] ?? '';
     const second = lines[i + 1] ?? '';

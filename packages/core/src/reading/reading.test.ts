@@ -88,6 +88,13 @@ describe('IDs', () => {
     expect(mrzExpiry(`PASSPORT\n${mrz}`)).toBe('2012-04-15');
     expect(mrzExpiry(mrz.replace('1204159', '1204158'))).toBeUndefined();
   });
+  it('reads a passport MRZ through the stray marks OCR puts among its fillers', () => {
+    const read =
+      'P<USAGONZALEZ<<MARIA<ELENA«<<<<<<<<<<<<<<<<<\nA401234567USA8001025F2503158<<<<<<<<<<<<<<0?2';
+    expect(mrzExpiry(`PASSPORT\n${read}`)).toBe('2025-03-15');
+    // A misread date fails its check digit: nothing is said.
+    expect(mrzExpiry(read.replace('2503158', '2508158'))).toBeUndefined();
+  });
 });
 
 describe('the verdict and its texts', () => {

@@ -120,6 +120,13 @@ export function fakeDocHandlers(world: FakeWorld): Handlers {
       for (const key of body.keys) if (world.docs.delete(key)) deleted += 1;
       return { ok: true, deleted };
     },
+    ...fakeMoveHandlers(world),
+  };
+}
+
+/** Renaming a file, and moving it to another category. */
+function fakeMoveHandlers(world: FakeWorld): Handlers {
+  return {
     renameDoc({ body }) {
       const doc = world.docs.get(body.key);
       const parts = parseDocKey(body.key);
@@ -131,6 +138,15 @@ export function fakeDocHandlers(world: FakeWorld): Handlers {
       world.docs.delete(body.key);
       world.docs.set(newKey, { bytes: doc.bytes, item: { ...doc.item, key: newKey, filename } });
       return { ok: true, newKey, filename };
+    },
+    moveDoc({ body }) {
+      const doc = world.docs.get(body.key);
+      const parts = parseDocKey(body.key);
+      if (!doc || !parts) throw fail(404, 'File not found.');
+      const newKey = buildDocKey(parts.clientId, body.docType, parts.order, doc.item.filename);
+      world.docs.delete(body.key);
+      world.docs.set(newKey, { bytes: doc.bytes, item: { ...doc.item, key: newKey, docType: body.docType } });
+      return { ok: true, newKey, docType: body.docType };
     },
   };
 }

@@ -316,6 +316,12 @@ const clientLinkParts = (p: Pools) => ({
   ),
   linkComplete: body(opt({ key: p.key }, ['key'])),
   linkRemove: body(opt({ key: p.key }, ['key'])),
+  linkMove: body(
+    opt({ key: p.key, docType: fc.constantFrom('1099-INT', 'W-2', 'Other', 'Groceries', '') }, [
+      'key',
+      'docType',
+    ]),
+  ),
   linkAnswer: body(
     opt({ docType: p.docType, missing: fc.boolean(), note: fc.string({ maxLength: 40 }) }, [
       'docType',

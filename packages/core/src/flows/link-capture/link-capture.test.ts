@@ -4,7 +4,8 @@
 // `Something else` row's files go to `Other`); a photo whose quality check finds a fault waits for
 // Keep anyway or Retake, and a row waits for checks still under way; Scan pages adds its PDF to the row
 // it was opened from; each file stored through the page keeps a thumbnail; files kept before a reload
-// are sent again in their rows.
+// are sent again in their rows. Each file added is read beside its upload: another form is said on its
+// row, with `Mover a` only for a row of the page.
 import { describe, expect, it } from 'vitest';
 import type { ClientLinkLanguage } from '../../client-link/languages.js';
 import { pdfFileName } from '../../pdf/convertible.js';
@@ -22,7 +23,10 @@ import type { UploadFlow } from '../upload/upload.js';
 import type { InspectImage, QueuedFile, UploadState } from '../upload/upload-state.js';
 import { createLinkCapture } from './link-capture.js';
 import { awaitsQualityChoice } from './parts.js';
-import type { LinkCapturePorts } from './types.js';
+import type { DocumentReader } from '../../reading/reader.js';
+import { seasonTaxYear } from '../../reading/verdict.js';
+import type { LinkReadingsState } from './readings.js';
+import type { LinkCapture, LinkCapturePorts } from './types.js';
 
 const photo = (name: string) => createTestFile(name, `photo ${name}`, 'image/jpeg');
 const pdf = (name: string) => createTestFile(name, `%PDF ${name}`, 'application/pdf');
@@ -65,6 +69,7 @@ function linkServer() {
       const { key, filename, size, contentType } = item;
       return { ok: true, file: { key, filename, size, contentType } };
     },
+    linkMove: ({ body }) => fake.moveDoc({ body }),
   };
   const stored = () => [...fake.world.docs.values()].map(({ item }) => `${item.docType}/${item.filename}`);
   return { fake, api, stored };
@@ -129,6 +134,7 @@ function setup(more: Partial<LinkCapturePorts> = {}, inspect?: InspectImage) {
   const capture = createLinkCapture(ports, {
     onStored: () => void (storedCount += 1),
     language: () => language,
+    rows: () => ['W-2', '1099-INT', 'Other'],
   });
   return {
     ...server,
@@ -342,5 +348,125 @@ describe('the client page’s capture', () => {
     capture.add('W-2', [pdf('w2.pdf')], false);
     await until(capture.queue('W-2'), (state) => state.queue[0]?.progress.status === 'uploading');
     expect(capture.wouldLose()).toBe(true);
+  });
+});
+
+/** A reader that names a form by the words in the file's bytes; `gate` holds every reading until opened. */
+function wordReader(gate?: Promise<unknown>) {
+  const season = seasonTaxYear(new Date());
+  let closed = 0;
+  const reader: DocumentReader = {
+    async readDocument(bytes) {
+      await gate;
+      const text = new TextDecoder().decode(bytes);
+      if (text.includes('unreadable')) throw new Error('no text');
+      const year = text.includes('old') ? season - 2 : season;
+      for (const form of ['1099-INT', '1098-T', 'W-2'] as const)
+        if (text.includes(form)) return { form, year };
+      return {};
+    },
+    close: async () => void (closed += 1),
+  };
+  return { reader, closed: () => closed };
+}
+
+/** Resolves once the capture's readings pass `test`. */
+function untilRead(capture: LinkCapture, test: (state: LinkReadingsState) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (test(capture.readings.getState())) return resolve();
+    const stop = capture.readings.subscribe(() => {
+      if (!test(capture.readings.getState())) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+describe('the client page’s capture reads what is added', () => {
+  it('never holds an upload for its reading; another form is said on its row and Mover a moves it', async () => {
+    const gate = createDeferred<void>();
+    const { reader, closed } = wordReader(gate.promise);
+    const { capture, stored, fake, storedCount } = setup({ reader });
+    const added = photo('bank-1099-INT.jpg');
+    capture.add('W-2', [added], false);
+    const { queue } = await until(capture.queue('W-2'), allDone);
+    expect(stored()).toEqual(['W-2/bank-1099-INT.pdf']);
+    const [key] = fake.world.docs.keys();
+    const id = queue[0]!.id;
+    expect(capture.readings.getState().note({ key: key! })).toBeUndefined();
+    gate.resolve();
+    await untilRead(capture, (state) => state.note({ key: key! }) !== undefined);
+    const note = { verdict: { kind: 'other-form', form: '1099-INT' }, category: 'W-2', moveTo: '1099-INT' };
+    expect(capture.readings.getState().note({ key: key! })).toEqual(note);
+    expect(capture.readings.getState().note({ id })).toEqual(note);
+    const before = storedCount();
+    await capture.move({ key: key! });
+    expect(stored()).toEqual(['1099-INT/bank-1099-INT.pdf']);
+    expect(storedCount()).toBe(before + 1);
+    const [moved] = fake.world.docs.keys();
+    expect(capture.thumb(moved!)).toEqual({ file: added, rotate: 0 });
+    expect(capture.readings.getState().note({ key: key! })).toBeUndefined();
+    capture.dispose();
+    expect(closed()).toBe(1);
+  });
+
+  it('offers Mover a only for a row of the page; Dejar aquí lets the file be', async () => {
+    const { reader } = wordReader();
+    const { capture, stored, fake } = setup({ reader });
+    capture.add('W-2', [pdf('tuition-1098-T.pdf')], false);
+    await until(capture.queue('W-2'), allDone);
+    const [key] = fake.world.docs.keys();
+    await untilRead(capture, (state) => state.note({ key: key! }) !== undefined);
+    expect(capture.readings.getState().note({ key: key! })).toEqual({
+      verdict: { kind: 'other-form', form: '1098-T' },
+      category: 'W-2',
+    });
+    await capture.move({ key: key! });
+    expect(stored()).toEqual(['W-2/tuition-1098-T.pdf']);
+    capture.keep({ key: key! });
+    expect(capture.readings.getState().note({ key: key! })).toBeUndefined();
+  });
+
+  it('moves a file not sent yet to the other row’s queue instead', async () => {
+    const { reader } = wordReader();
+    const { capture, stored } = setup({ reader });
+    const w2 = capture.queue('W-2');
+    capture.add('W-2', [photo('tooDark-1099-INT.jpg')], false);
+    await until(w2, awaitsChoice);
+    const id = w2.getState().queue[0]!.id;
+    await untilRead(capture, (state) => state.note({ id }) !== undefined);
+    await capture.move({ id });
+    expect(w2.getState().queue).toEqual([]);
+    const int = capture.queue('1099-INT');
+    await until(int, awaitsChoice);
+    expect(int.getState().queue.map((item) => item.original.name)).toEqual(['tooDark-1099-INT.jpg']);
+    expect(stored()).toEqual([]);
+    // In its right row now: nothing more is said of it.
+    await macrotask();
+    expect(capture.readings.getState().note({ id: int.getState().queue[0]!.id })).toBeUndefined();
+  });
+
+  it('says nothing of the right form, the year of last season’s, nothing unread', async () => {
+    const { reader } = wordReader();
+    const { capture, fake } = setup({ reader });
+    capture.add('W-2', [pdf('w2-W-2.pdf'), pdf('old-W-2.pdf'), pdf('unreadable.pdf')], false);
+    await until(capture.queue('W-2'), (state) => state.queue.length === 3 && allDone(state));
+    const keyOf = (name: string) =>
+      [...fake.world.docs.values()].find((d) => d.item.filename === name)!.item.key;
+    await untilRead(capture, (state) => state.note({ key: keyOf('old-W-2.pdf') }) !== undefined);
+    expect(capture.readings.getState().note({ key: keyOf('old-W-2.pdf') })).toEqual({
+      verdict: { kind: 'other-year', year: seasonTaxYear(new Date()) - 2 },
+      category: 'W-2',
+    });
+    expect(capture.readings.getState().note({ key: keyOf('w2-W-2.pdf') })).toBeUndefined();
+    expect(capture.readings.getState().note({ key: keyOf('unreadable.pdf') })).toBeUndefined();
+  });
+
+  it('reads nothing without a reader', async () => {
+    const { capture, fake } = setup();
+    capture.add('W-2', [pdf('bank-1099-INT.pdf')], false);
+    await until(capture.queue('W-2'), allDone);
+    const [key] = fake.world.docs.keys();
+    expect(capture.readings.getState().note({ key: key! })).toBeUndefined();
   });
 });

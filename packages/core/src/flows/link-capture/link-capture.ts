@@ -14,6 +14,7 @@ import { createScanFlow } from '../scan/scan.js';
 import { createUploadFlow } from '../upload/upload.js';
 import type { UploadFlow } from '../upload/upload.js';
 import { awaitsQualityChoice, linkUploadApi, thumbNotes, thumbOf, trackedChecks } from './parts.js';
+import { createLinkReadings, type LinkFileRef, type LinkReadings } from './readings.js';
 import type { CaptureThumb, LinkCapture, LinkCapturePage, LinkCapturePorts } from './types.js';
 
 /**
@@ -43,9 +44,10 @@ function rowQueues(
   ports: LinkCapturePorts,
   page: LinkCapturePage,
   scanFirstPages: WeakMap<object, CaptureThumb>,
+  readings: LinkReadings | undefined,
 ) {
   const { photos, clock, journal } = ports;
-  const { thumbs, notes } = thumbNotes();
+  const { thumbs, notes } = thumbNotes(readings && ((id, key) => readings.stored(id, key)));
   const { inspect, checksDone } = trackedChecks(photos.inspect, clock);
   const queues = new Map<string, UploadFlow>();
   const queue = (docType: string) => {
@@ -68,7 +70,9 @@ function rowQueues(
       // The queue sends its files one by one: the one being sent is the one the next stored key is of.
       flow.subscribe((state) => {
         const current = state.queue.find((item) => item.progress.status === 'uploading');
-        if (current) notes.sending(thumbOf(current, scanFirstPages));
+        if (current) notes.sending(thumbOf(current, scanFirstPages), current.id);
+        // Each file is read as it is queued (added, scanned, restored, retaken), beside its upload.
+        for (const item of state.queue) readings?.queued(item.id, item.original, docType);
       });
       queues.set(docType, flow);
     }
@@ -77,11 +81,73 @@ function rowQueues(
   return { queue, queues, thumbs, checksDone };
 }
 
+/** What a page that reads nothing has to say: nothing. */
+const NO_READINGS: LinkCapture['readings'] = {
+  getState: () => ({ note: () => undefined }),
+  subscribe: () => () => undefined,
+};
+
+/** Resolves once the queued file `id` is no longer being sent. */
+function sentOrFailed(flow: UploadFlow, id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const sending = () =>
+      flow.getState().queue.find((item) => item.id === id)?.progress.status === 'uploading';
+    if (!sending()) return resolve();
+    const stop = flow.subscribe(() => {
+      if (sending()) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * `Mover a {form}`: a stored file is moved by the server (the link's own move), a file not sent yet
+ * leaves its row's queue for the other row's, and one being sent is moved once it is stored.
+ */
+function linkMove(deps: {
+  ports: LinkCapturePorts;
+  page: LinkCapturePage;
+  readings: LinkReadings;
+  queue: (docType: string) => UploadFlow;
+  thumbs: Map<string, CaptureThumb>;
+  add: (docType: string, files: readonly FileLike[], camera: boolean) => void;
+}) {
+  const { ports, page, readings, queue, thumbs, add } = deps;
+  const move = async (ref: LinkFileRef): Promise<void> => {
+    const note = readings.getState().note(ref);
+    const id = readings.idOf(ref);
+    if (!note?.moveTo || id === undefined) return;
+    const from = queue(note.category);
+    const item = from.getState().queue.find((queued) => queued.id === id);
+    if (item?.progress.status === 'uploading') {
+      await sentOrFailed(from, id);
+      return move(ref);
+    }
+    const key = readings.keyOf(id);
+    if (!item || item.progress.status === 'done') {
+      if (key === undefined) return;
+      const moved = await ports.api.linkMove({ body: { key, docType: note.moveTo } });
+      const thumb = thumbs.get(key);
+      if (thumb) thumbs.set(moved.newKey, thumb);
+      readings.dismiss({ id });
+      page.onStored();
+      return;
+    }
+    readings.dismiss({ id });
+    await from.send({ type: 'remove', id });
+    add(note.moveTo, [item.original], false);
+  };
+  return move;
+}
+
 /** Creates the client page's capture on the host's ports. */
 export function createLinkCapture(ports: LinkCapturePorts, page: LinkCapturePage): LinkCapture {
-  const { photos } = ports;
+  const { photos, reader } = ports;
   const scanFirstPages = new WeakMap<object, CaptureThumb>();
-  const { queue, queues, thumbs, checksDone } = rowQueues(ports, page, scanFirstPages);
+  const readings =
+    reader && createLinkReadings({ reader, now: () => new Date(ports.clock.now()), rows: page.rows });
+  const { queue, queues, thumbs, checksDone } = rowQueues(ports, page, scanFirstPages, readings);
   const send = (flow: UploadFlow) => {
     // The client has no Upload button: what is added goes at once, unless a photo awaits their choice.
     if (flow.getState().queue.some(awaitsQualityChoice)) return;
@@ -109,6 +175,7 @@ export function createLinkCapture(ports: LinkCapturePorts, page: LinkCapturePage
     },
   });
   void ports.journal?.kept.then((files) => restoreKept(files, queue, checksDone, send));
+  const move = readings ? linkMove({ ports, page, readings, queue, thumbs, add }) : () => Promise.resolve();
   return {
     add,
     answer(docType, id, file) {
@@ -129,9 +196,13 @@ export function createLinkCapture(ports: LinkCapturePorts, page: LinkCapturePage
         flow.getState().queue.some((item) => item.progress.status !== 'done' && !item.saved),
       ),
     scanFlow,
+    readings: readings ?? NO_READINGS,
+    move,
+    keep: (ref) => readings?.dismiss(ref),
     dispose() {
       for (const flow of queues.values()) flow.dispose();
       photos.dispose?.();
+      void reader?.close();
     },
   };
 }

@@ -11,7 +11,8 @@ import type { CaptureThumb, LinkCapturePorts } from './types.js';
 
 /** Where each upload's thumbnail comes from, noted as it is sent and kept under its stored key. */
 interface ThumbNotes {
-  sending(source: CaptureThumb | undefined): void;
+  /** The file of queue id `id` is being sent; its thumbnail is made of `source`. */
+  sending(source: CaptureThumb | undefined, id: string): void;
   /** The file being sent is stored under `key` (said at its presign). */
   stored(key: string): void;
 }
@@ -61,13 +62,20 @@ export function thumbOf(item: QueuedFile, scanFirstPages: WeakMap<object, Captur
   return { file: item.file, rotate: 0 };
 }
 
-/** The thumbnail of the file being sent, kept under the key it is stored as. */
-export function thumbNotes() {
+/**
+ * The thumbnail of the file being sent, kept under the key it is stored as; `onKey` is told which
+ * queued file that key is.
+ */
+export function thumbNotes(onKey?: (id: string, key: string) => void) {
   const thumbs = new Map<string, CaptureThumb>();
-  let sending: CaptureThumb | undefined;
+  let sending: { source: CaptureThumb | undefined; id: string } | undefined;
   const notes: ThumbNotes = {
-    sending: (source) => (sending = source),
-    stored: (key) => void (sending && thumbs.set(key, sending)),
+    sending: (source, id) => (sending = { source, id }),
+    stored: (key) => {
+      if (!sending) return;
+      if (sending.source) thumbs.set(key, sending.source);
+      onKey?.(sending.id, key);
+    },
   };
   return { thumbs, notes };
 }

@@ -11,6 +11,8 @@ import type { KeptFile, UploadJournal } from '../upload/journal.js';
 import type { UploadFlow } from '../upload/upload.js';
 import type { ConvertImage, InspectImage } from '../upload/upload-state.js';
 import type { ScanFlow, ScanFlowOptions } from '../scan/scan.js';
+import type { DocumentReader } from '../../reading/reader.js';
+import type { LinkFileRef, LinkReadingsState } from './readings.js';
 
 /** What a stored file's thumbnail is made from: the photo (turned as it was sent), a scan's first page, or the file. */
 export interface CaptureThumb {
@@ -29,8 +31,11 @@ export interface LinkJournal {
 
 /** What the capture needs from the host: the link session's calls and the phone's tools. */
 export interface LinkCapturePorts {
-  /** The link session's upload calls: it may only add to its own categories. */
-  api: Pick<ApiClient, 'linkPresign' | 'linkComplete'>;
+  /**
+   * The link session's upload calls: it may only add to its own categories, and move its own files
+   * between them.
+   */
+  api: Pick<ApiClient, 'linkPresign' | 'linkComplete' | 'linkMove'>;
   /** Sends a file to its presigned URL (the browser's XHR, with progress). */
   putFile: PutFile;
   /** Converts photos to PDF, checks their quality and makes scans (the browser's worker, sharp in Node). */
@@ -54,6 +59,11 @@ export interface LinkCapturePorts {
   connectivity?: Connectivity;
   /** Where queued files are kept across a reload; without it the rows' queues live in memory only. */
   journal?: LinkJournal;
+  /**
+   * Reads each added file on the device (a worker in the browser); without it nothing is read. Closed
+   * with the capture.
+   */
+  reader?: DocumentReader;
 }
 
 /** What the page gives the capture. */
@@ -62,6 +72,8 @@ export interface LinkCapturePage {
   onStored: () => void;
   /** The page's language now (it can change while the capture lives). */
   language: () => ClientLinkLanguage;
+  /** The categories of the page's rows now: where `Mover a {form}` may move a file. */
+  rows: () => readonly string[];
 }
 
 /** The capture of the client page: one upload queue per checklist row, the Scan pages dialog, the stored thumbnails. */
@@ -83,6 +95,15 @@ export interface LinkCapture {
   wouldLose(): boolean;
   /** The Scan pages dialog's flow, shared by every row (`scan` says which row it adds to). */
   scanFlow: ScanFlow;
+  /** What the device read of each file added here (nothing is read without the `reader` port). */
+  readings: { getState(): LinkReadingsState; subscribe(listener: () => void): () => void };
+  /**
+   * `Mover a {form}`: the file goes to the row its note names — a file still on its way is queued
+   * there instead, a stored one is moved by the server.
+   */
+  move(ref: LinkFileRef): Promise<void>;
+  /** `Dejar aquí`: the file stays; its note goes. */
+  keep(ref: LinkFileRef): void;
   /** Stops every row's retries and connection watch, and the photo tools. */
   dispose(): void;
 }

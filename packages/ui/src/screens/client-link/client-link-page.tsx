@@ -27,6 +27,11 @@ export interface ClientLinkPageProps {
   logger: Logger;
   /** The token from the link's fragment (null when the page was opened without one). */
   token: string | null;
+  /**
+   * Where the host serves the document reader's files: each file added is then read on the phone
+   * (docs/behaviour.md#reading-documents). Absent: nothing is read.
+   */
+  readerFolder?: string;
 }
 
 /**
@@ -34,7 +39,7 @@ export interface ClientLinkPageProps {
  * first; driven by core's client-link flow. The capture parts (PDF conversion, scan, upload queue) load
  * when first used, so the page's first download stays small.
  */
-export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
+export function ClientLinkPage({ api, logger, token, readerFolder }: ClientLinkPageProps) {
   const flow = useFlowInstance(() => createClientLinkFlow({ api, token }));
   const state = useFlow(flow);
   useEffect(() => {
@@ -60,12 +65,12 @@ export function ClientLinkPage({ api, logger, token }: ClientLinkPageProps) {
           {t.language}
         </button>
       </div>
-      <LinkBody flow={flow} state={state} capture={{ api, logger }} />
+      <LinkBody flow={flow} state={state} capture={{ api, logger, readerFolder }} />
     </main>
   );
 }
 
-type CapturePorts = Pick<ClientLinkPageProps, 'api' | 'logger'>;
+type CapturePorts = Pick<ClientLinkPageProps, 'api' | 'logger'> & { readerFolder: string | undefined };
 
 /**
  * Who is asking, on every screen: the programme's name (the page's h1 unless `heading` is false, as on
@@ -289,21 +294,33 @@ function ConsentForm({
 }
 
 /** The capture parts' screens, once loaded. */
-type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost' | 'StoredThumb'>;
+type Parts = Pick<typeof CaptureParts, 'RowQueue' | 'ScanHost' | 'StoredThumb' | 'FileReading'>;
 
 /** Loads the capture parts once, on the first file, photo or scan. */
-function useCapture(ports: CapturePorts, onStored: () => void, language: ClientLinkLanguage) {
+function useCapture(
+  ports: CapturePorts,
+  onStored: () => void,
+  language: ClientLinkLanguage,
+  rows: readonly string[],
+) {
   const [capture, setCapture] = useState<LinkCapture | null>(null);
   const [module, setModule] = useState<Parts | null>(null);
   const current = useRef(language);
   current.current = language;
+  const currentRows = useRef(rows);
+  currentRows.current = rows;
   // One load, however many presses (or the resume of kept files) ask for it before it is done.
   const loading = useRef<Promise<{ capture: LinkCapture; module: Parts }> | null>(null);
   const load = () =>
     (loading.current ??= import('./link-capture').then(
-      ({ createLinkCapture, RowQueue, ScanHost, StoredThumb }) => {
-        const made = createLinkCapture({ ...ports, onStored, language: () => current.current });
-        const parts = { RowQueue, ScanHost, StoredThumb };
+      ({ createLinkCapture, RowQueue, ScanHost, StoredThumb, FileReading }) => {
+        const made = createLinkCapture({
+          ...ports,
+          onStored,
+          language: () => current.current,
+          rows: () => currentRows.current,
+        });
+        const parts = { RowQueue, ScanHost, StoredThumb, FileReading };
         setModule(parts);
         setCapture(made);
         return { capture: made, module: parts };
@@ -351,7 +368,13 @@ function Checklist({
   ports: CapturePorts;
 }) {
   const { checklist, language } = state;
-  const { capture, module, load } = useCapture(ports, () => void flow.send({ type: 'refresh' }), language);
+  const rows = checklist.rows.map((row) => row.docType);
+  const { capture, module, load } = useCapture(
+    ports,
+    () => void flow.send({ type: 'refresh' }),
+    language,
+    rows,
+  );
   const loadNow = useRef(load);
   loadNow.current = load;
   useEffect(() => {
@@ -380,19 +403,7 @@ function Checklist({
             flow={flow}
             onFiles={(files, camera) => void add(row.docType, files, camera)}
             onScan={() => void load().then(({ capture: c }) => c.scan(row.docType))}
-            thumb={
-              capture && module
-                ? (key, filename) =>
-                    capture.thumb(key) ? (
-                      <module.StoredThumb
-                        capture={capture}
-                        fileKey={key}
-                        filename={filename}
-                        language={language}
-                      />
-                    ) : null
-                : undefined
-            }
+            stored={capture && module ? storedSlots(capture, module, language) : undefined}
             queue={
               capture && module ? (
                 <module.RowQueue capture={capture} docType={row.docType} language={language} />
@@ -487,7 +498,7 @@ function ChecklistRow({
   onFiles,
   onScan,
   queue,
-  thumb,
+  stored,
 }: {
   row: LinkChecklist['rows'][number];
   language: ClientLinkLanguage;
@@ -496,7 +507,7 @@ function ChecklistRow({
   onFiles: (files: FileLike[], camera?: boolean) => void;
   onScan: () => void;
   queue: React.ReactNode;
-  thumb: ThumbSlot | undefined;
+  stored: StoredSlots | undefined;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   const [asking, setAsking] = useState(false);
@@ -504,7 +515,7 @@ function ChecklistRow({
     <li className="link-row">
       <h2 className="link-row__title">{row.extra ? t.somethingElse : row.docType}</h2>
       <RowHint row={row} language={language} />
-      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} thumb={thumb} />
+      <AddedFiles files={row.files} language={language} busy={busy} flow={flow} slots={stored} />
       {queue}
       {row.missing && !row.extra ? (
         <p className="link-row__missing">
@@ -594,8 +605,24 @@ function MissingForm({
   );
 }
 
-/** Draws the thumbnail of a stored file made on this phone (null when it was stored before a reload). */
-type ThumbSlot = (key: string, filename: string) => React.ReactNode;
+/** What the capture parts draw on a stored file's row, once loaded. */
+interface StoredSlots {
+  /** The thumbnail of a file made on this phone (null when it was stored before a reload). */
+  thumb: (key: string, filename: string) => React.ReactNode;
+  /** What the device read of a file added on this page (null when nothing is said). */
+  reading: (key: string) => React.ReactNode;
+}
+
+/** The capture parts' drawings on a stored file's row. */
+function storedSlots(capture: LinkCapture, module: Parts, language: ClientLinkLanguage): StoredSlots {
+  return {
+    thumb: (key, filename) =>
+      capture.thumb(key) ? (
+        <module.StoredThumb capture={capture} fileKey={key} filename={filename} language={language} />
+      ) : null,
+    reading: (key) => <module.FileReading capture={capture} file={{ key }} language={language} />,
+  };
+}
 
 /** The files added through this link, each with its thumbnail, name, size and Remove. */
 function AddedFiles({
@@ -603,13 +630,13 @@ function AddedFiles({
   language,
   busy,
   flow,
-  thumb,
+  slots,
 }: {
   files: LinkChecklist['rows'][number]['files'];
   language: ClientLinkLanguage;
   busy: boolean;
   flow: ClientLinkFlow;
-  thumb: ThumbSlot | undefined;
+  slots: StoredSlots | undefined;
 }) {
   const t = CLIENT_LINK_TEXTS[language];
   if (files.length === 0) return null;
@@ -617,7 +644,7 @@ function AddedFiles({
     <ul className="link-files" aria-label={t.added}>
       {files.map((file) => (
         <li key={file.key} className="link-file">
-          {thumb?.(file.key, file.filename) ?? <TypeBadge filename={file.filename} />}
+          {slots?.thumb(file.key, file.filename) ?? <TypeBadge filename={file.filename} />}
           <span className="link-file__name">{file.filename}</span>
           <span className="link-file__size">{formatBytes(file.size)}</span>
           <button
@@ -628,6 +655,7 @@ function AddedFiles({
           >
             {t.remove}
           </button>
+          {slots?.reading(file.key)}
         </li>
       ))}
     </ul>

@@ -13,11 +13,16 @@ import {
   clientQualityWarning,
   clientScanTexts,
   createLinkCapture as createCapture,
+  errorMessage,
   isQualityFault,
+  READING_TEXTS,
+  verdictText,
   type ApiClient,
   type ClientLinkLanguage,
+  type DocumentReader,
   type LinkCapture,
   type LinkCapturePage,
+  type LinkFileRef,
   type Logger,
   type QueuedFile,
   type UploadFlow,
@@ -36,12 +41,34 @@ import { FileThumb } from './link-thumb';
 import '../../styles/documents.css';
 
 interface LinkCaptureOptions extends LinkCapturePage {
-  api: Pick<ApiClient, 'linkPresign' | 'linkComplete' | 'linkJournalKey'>;
+  api: Pick<ApiClient, 'linkPresign' | 'linkComplete' | 'linkMove' | 'linkJournalKey'>;
   logger: Logger;
+  /** Where the host serves the reader's files (OCR code and data); absent: nothing is read. */
+  readerFolder?: string | undefined;
+}
+
+/**
+ * The client page's reader, or none: the one place reading on /u is switched on or off. The reader's
+ * code loads on the first file read (never with the page or these parts), and its worker starts then.
+ */
+function linkReader(folder: string | undefined): DocumentReader | undefined {
+  if (!folder) return undefined;
+  let reader: Promise<DocumentReader> | undefined;
+  const load = () =>
+    (reader ??= import('../documents/browser-converter').then((m) =>
+      m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
+    ));
+  return {
+    readDocument: async (bytes) => (await load()).readDocument(bytes),
+    close: async () => {
+      if (reader) await (await reader).close();
+    },
+  };
 }
 
 /** Core's capture of the client page on the browser's ports. */
-export function createLinkCapture({ api, logger, ...page }: LinkCaptureOptions): LinkCapture {
+export function createLinkCapture({ api, logger, readerFolder, ...page }: LinkCaptureOptions): LinkCapture {
+  const reader = linkReader(readerFolder);
   return createCapture(
     {
       api,
@@ -57,6 +84,7 @@ export function createLinkCapture({ api, logger, ...page }: LinkCaptureOptions):
       newId: () => globalThis.crypto.randomUUID(),
       // Queued files are kept on the phone (sealed under the link's key) until stored: a reload loses none.
       ...(typeof indexedDB !== 'undefined' && { journal: openLinkJournal(api) }),
+      ...(reader && { reader }),
     },
     page,
   );
@@ -99,6 +127,7 @@ export function RowQueue({
             <RowThumb item={item} label={clientCaptureText(language, 'preview', { name })} />
             <span className="link-file__name">{name}</span>
             <Notices item={item} language={language} />
+            <FileReading capture={capture} file={{ id: item.id }} language={language} />
             {choose ? (
               item.warnings.filter(isQualityFault).map((warning) => (
                 <span key={warning} className="queue__warning">
@@ -199,4 +228,53 @@ export function StoredThumb({
   const source = capture.thumb(fileKey);
   const label = clientCaptureText(language, 'preview', { name: filename });
   return source ? <FileThumb source={source} label={label} /> : null;
+}
+
+/**
+ * What the device read about a file, on its row, in the client's language: another form (`Mover a
+ * {form}` when the page has that row, and `Dejar aquí`), another tax year, an expired ID.
+ */
+export function FileReading({
+  capture,
+  file,
+  language,
+}: {
+  capture: LinkCapture;
+  file: LinkFileRef;
+  language: ClientLinkLanguage;
+}) {
+  const note = useFlow(capture.readings).note(file);
+  const [moving, setMoving] = useState(false);
+  if (!note) return null;
+  const t = READING_TEXTS[language];
+  const { verdict, moveTo } = note;
+  const move = () => {
+    setMoving(true);
+    void capture
+      .move(file)
+      .catch((error: unknown) => window.alert(errorMessage(error)))
+      .finally(() => setMoving(false));
+  };
+  return (
+    <div className="reading-note" role="status">
+      <span className="reading-note__text">{verdictText(t, verdict, note.category)}</span>
+      {verdict.kind === 'other-form' && (
+        <span className="actions actions--tight">
+          {moveTo !== undefined && (
+            <button type="button" className="button button--small" disabled={moving} onClick={move}>
+              {t.move(verdict.form)}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={moving}
+            onClick={() => capture.keep(file)}
+          >
+            {t.keep}
+          </button>
+        </span>
+      )}
+    </div>
+  );
 }

@@ -14,11 +14,6 @@ import type { FileLike, Logger, PageCrop, PageOutline, QuarterTurn, RasterPort }
 import { createWorkerRaster } from '@vita-docs/core/browser';
 import type { PhotoTools } from './lazy-converter';
 
-// The reader comes through this module too: with `@vita-docs/core/browser` imported from one lazy
-// place only, the bundler keeps it in this chunk instead of splitting the modules every page shares
-// into many small chunks, which made the category page's first load larger.
-export { createWorkerReader, readerAssetsIn } from '@vita-docs/core/browser';
-
 /**
  * The outline each photo's conversion found, by photo: the corner editor starts from it and the
  * queue's thumbnail shows the same page the PDF does, without finding it again.

@@ -9,7 +9,7 @@ import { recordVerdict, startReading } from './readings';
 let reader: Promise<DocumentReader> | undefined;
 
 function readerFor(folder: string): Promise<DocumentReader> {
-  reader ??= import('./browser-converter').then((m) =>
+  reader ??= import('./reader-loader').then((m) =>
     m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
   );
   return reader;

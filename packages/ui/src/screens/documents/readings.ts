@@ -24,7 +24,8 @@ const subscribe = (listener: () => void) => {
 
 /** Re-renders on every change of the readings. */
 function useReadingsVersion(): number {
-  return useSyncExternalStore(subscribe, () => version);
+  const read = () => version;
+  return useSyncExternalStore(subscribe, read, read);
 }
 
 /** The verdict on a queued file, unless dismissed. */

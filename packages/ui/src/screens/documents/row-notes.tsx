@@ -1,5 +1,5 @@
 import { qualityWarningMessage } from '@vita-docs/core';
-import type { DocItem, QualityWarning, RetakeState } from '@vita-docs/core';
+import type { DocItem, QualityWarning, ReadingVerdict, RetakeState } from '@vita-docs/core';
 import { useServices } from '../../app/services';
 import { ReadingNote } from './reading-note';
 import { dismissVerdict, useUploadedVerdict } from './readings';
@@ -32,8 +32,19 @@ export function RowNotes({
 /** What the device read about an uploaded file when it was queued here: `Move to` moves it on the server. */
 function UploadedReading({ item, flows }: { item: DocItem; flows: CategoryFlows }) {
   const verdict = useUploadedVerdict(item.sha256);
+  return verdict ? <UploadedVerdict item={item} flows={flows} verdict={verdict} /> : null;
+}
+
+function UploadedVerdict({
+  item,
+  flows,
+  verdict,
+}: {
+  item: DocItem;
+  flows: CategoryFlows;
+  verdict: ReadingVerdict;
+}) {
   const { api } = useServices();
-  if (!verdict) return null;
   const move = async (form: string) => {
     await api.moveDoc({ body: { key: item.key, docType: form } });
     if (item.sha256) dismissVerdict(item.sha256);

@@ -15,6 +15,7 @@ import {
 } from '@vita-docs/core/testing';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { RowNotes } from './row-notes';
 import { UploadedList } from './uploaded-list';
 import type { CategoryFlows } from './use-category-flows';
 
@@ -86,12 +87,16 @@ describe('Uploaded list', () => {
     const photo = createTestFile('image.jpg', 'jpeg', 'image/jpeg');
     await flows.retake.send({ type: 'retake', key: old.key, filename: 'W-2 1.pdf', file: photo });
 
-    const html = renderToStaticMarkup(<UploadedList flows={flows} />);
-    // The row's text up to the next row (its warnings are a list of their own).
-    const row = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-    expect(row).toContain(' W-2 1.pdf 49 B This photo looks blurry. ');
-    expect(row).toContain(' Keep anyway ');
-    expect(row).toContain(' Cancel ');
+    // The row's notes come with the upload part (a chunk of their own), rendered here as the row does.
+    const item = flows.list.getState().items.find((i) => i.key === old.key)!;
+    const html = renderToStaticMarkup(
+      <RowNotes item={item} flows={flows} retake={flows.retake.getState()} />,
+    );
+    const notes = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(notes).toContain(' This photo looks blurry. ');
+    expect(notes).toContain(' Keep anyway ');
+    expect(notes).toContain(' Cancel ');
+    expect(renderToStaticMarkup(<UploadedList flows={flows} />)).toContain('W-2 1.pdf');
     expect(api.callNames()).not.toContain('presignUpload');
 
     await flows.retake.send({ type: 'keep' });
