@@ -140,8 +140,10 @@ function engine(assets: ReaderAssets): ReadingEngine {
           cacheMethod: 'none',
         }).then(async (worker) => {
           // A photo carries no resolution; left to guess it, the engine says so on the console at every
-          // page ("Estimating resolution as …"). A phone photo of a page is about 300 dpi.
-          await worker.setParameters({ user_defined_dpi: '300' });
+          // page ("Estimating resolution as …"). A phone photo of a page is about 300 dpi. The engine's
+          // other remarks ("Detected 43 diacritics") go to its debug file, which is nowhere: a page's
+          // console is for the app's own errors.
+          await worker.setParameters({ user_defined_dpi: '300', debug_file: '/dev/null' });
           return worker;
         }),
       );
