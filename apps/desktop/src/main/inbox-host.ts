@@ -5,7 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import type { DesktopSettings, FileBytes, InboxScan, InboxState } from '../shared/bridge.js';
 import { deskTexts } from '../shared/desk-texts.js';
-import { createInbox, scanContentType, type Inbox, type InboxOptions, type Scan } from './inbox/index.js';
+import type { DocumentReader } from '@vita-docs/core';
+import {
+  createInbox,
+  scanContentType,
+  type Inbox,
+  type InboxEvent,
+  type InboxOptions,
+  type Scan,
+} from './inbox/index.js';
+import { createScanReadings, type ScanReading, type ScanReadings } from './scan-readings.js';
 
 /** The settings that shape the inbox. */
 export type InboxSettings = Pick<DesktopSettings, 'afterUpload' | 'folderMode' | 'problemScans'>;
@@ -16,7 +25,13 @@ export interface InboxHostOptions {
   onState(state: InboxState): void;
   /** Settling window, poll interval, damaged-scan wait, file-system type; tests shorten or stub them. */
   inbox?: Pick<InboxOptions, 'stableMs' | 'intervalMs' | 'damagedAfterMs' | 'readFsType'>;
+  /** Makes the reader of new scans; default core's Node reader (tesseract.js, pdf.js, zxing-wasm from disk). */
+  createReader?: () => Promise<DocumentReader>;
 }
+
+/** Core's Node reader, loaded with the first scan so a desk without scans never loads OCR. */
+const nodeReader = async (): Promise<DocumentReader> =>
+  (await import('@vita-docs/core/node')).createNodeReader();
 
 /** The running inbox, swapped when the folder setting changes. */
 export interface InboxHost {
@@ -36,7 +51,7 @@ export interface InboxHost {
 }
 
 /** What the renderer may see of a scan: no absolute paths, no hashes. */
-function toInboxScan(scan: Scan): InboxScan {
+function toInboxScan(scan: Scan, reading: ScanReading | undefined): InboxScan {
   const view: InboxScan = {
     id: scan.id,
     name: scan.name,
@@ -47,6 +62,7 @@ function toInboxScan(scan: Scan): InboxScan {
   };
   if (scan.error !== undefined) view.error = scan.error;
   if (scan.duplicateOf) view.duplicateOf = scan.duplicateOf;
+  if (reading) view.reading = reading;
   return view;
 }
 
@@ -55,7 +71,7 @@ async function startInbox(
   folder: string,
   settings: InboxSettings,
   options: InboxHostOptions,
-  onEvent: (error?: string) => void,
+  onEvent: (event: InboxEvent) => void,
 ): Promise<{ inbox: Inbox; unsubscribe: () => void } | { error: string }> {
   const inbox = createInbox({
     ...options.inbox,
@@ -64,7 +80,7 @@ async function startInbox(
     mode: settings.folderMode,
     problemScans: settings.problemScans,
   });
-  const unsubscribe = inbox.subscribe((event) => onEvent(event.type === 'error' ? event.message : undefined));
+  const unsubscribe = inbox.subscribe(onEvent);
   try {
     await inbox.start();
     return { inbox, unsubscribe };
@@ -109,8 +125,13 @@ function scanAccess(
 }
 
 /** The whole state the page sees: the panel's snapshot and the desk bar's status. */
-function stateOf(folder: string | null, inbox: Inbox | null, lastError: string | undefined): InboxState {
-  const scans = inbox ? inbox.list().map(toInboxScan) : [];
+function stateOf(
+  folder: string | null,
+  inbox: Inbox | null,
+  lastError: string | undefined,
+  readings: ScanReadings,
+): InboxState {
+  const scans = inbox ? inbox.list().map((scan) => toInboxScan(scan, readings.get(scan.id))) : [];
   const snapshot: InboxState = { folder, scans };
   if (inbox) {
     const { mode, setting, network, intervalMs, reachable, lastScanAt } = inbox.status();
@@ -146,8 +167,16 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
   // Reconfigurations queue so two quick saves never leave two watchers on one folder.
   let switching: Promise<void> = Promise.resolve();
 
-  const state = (): InboxState => stateOf(folder, inbox, lastError);
+  const state = (): InboxState => stateOf(folder, inbox, lastError, readings);
   const publish = (): void => options.onState(state());
+  // Reading is always on: the kiosk has no switch for it yet; consult one here when it has.
+  const readings = createScanReadings({ createReader: options.createReader ?? nodeReader, onRead: publish });
+  const follow = (event: InboxEvent): void => {
+    if (event.type === 'error') lastError = event.message;
+    if (event.type === 'added') readings.add(event.scan.id, event.scan.path);
+    if (event.type === 'removed') readings.forget(event.id);
+    publish();
+  };
 
   const stop = async (): Promise<void> => {
     unsubscribe();
@@ -168,10 +197,7 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
     mode = settings.folderMode;
     lastError = undefined;
     if (nextFolder !== null) {
-      const started = await startInbox(nextFolder, settings, options, (error) => {
-        if (error !== undefined) lastError = error;
-        publish();
-      });
+      const started = await startInbox(nextFolder, settings, options, follow);
       if ('error' in started) lastError = started.error;
       else ({ inbox, unsubscribe } = started);
     }
@@ -191,6 +217,7 @@ export function createInboxHost(options: InboxHostOptions): InboxHost {
     async close() {
       await switching;
       await stop();
+      await readings.close();
     },
   };
 }

@@ -35,7 +35,15 @@ export function createNodeReader(): DocumentReader {
   let worker: Promise<OcrWorker> | undefined;
   const ocrWorker = () =>
     (worker ??= import('tesseract.js').then(({ createWorker, OEM }) =>
-      createWorker('eng', OEM.LSTM_ONLY, { langPath: langPath(), gzip: true, cacheMethod: 'none' }),
+      createWorker('eng', OEM.LSTM_ONLY, {
+        langPath: langPath(),
+        gzip: true,
+        cacheMethod: 'none',
+        // Without a handler tesseract.js also throws a failed job's error where nothing can catch it
+        // (an uncaught exception: a kiosk's main process would fall over on a damaged image); the
+        // job's own promise still rejects, and that is where it is handled.
+        errorHandler: () => undefined,
+      }),
     ));
   let zxing: Promise<typeof ZxingReaderModule> | undefined;
   const barcodeReader = () =>

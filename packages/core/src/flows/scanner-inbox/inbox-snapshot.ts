@@ -19,6 +19,11 @@ export interface InboxScanView {
   error?: string;
   /** Same bytes as another scan (sha256), uploaded already or still waiting. */
   duplicateOf?: { id: string; name: string; uploaded: boolean };
+  /**
+   * What the device read on the scan (docs/behaviour.md#reading-documents), once read; absent while
+   * unread and when nothing was recognised. Never more of an ID than its expiry date (`YYYY-MM-DD`).
+   */
+  reading?: { form?: string; year?: number; idExpiry?: string };
 }
 
 /** The whole inbox: what the panel renders. `error` is the watcher's last problem, if any. */

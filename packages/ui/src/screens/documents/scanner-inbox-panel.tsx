@@ -1,5 +1,14 @@
-import { canAddScan, createInboxQueue, fileExtension, formatBytes, formatDateTime } from '@vita-docs/core';
-import type { FileLike, InboxQueueState, UploadFlow, UploadTarget } from '@vita-docs/core';
+import {
+  canAddScan,
+  createInboxQueue,
+  fileExtension,
+  formatBytes,
+  formatDateTime,
+  READING_TEXTS,
+  readingVerdict,
+  verdictText,
+} from '@vita-docs/core';
+import type { DocumentReading, FileLike, InboxQueueState, UploadFlow, UploadTarget } from '@vita-docs/core';
 import { useEffect, useId, useState } from 'react';
 import { useFlow, useFlowInstance } from '../../hooks/use-flow';
 import type { InboxScanView, ScannerInbox } from '../../platform';
@@ -62,6 +71,7 @@ export function ScannerInboxPanel({ inbox, upload, target, combine }: ScannerInb
               scan={scan}
               inbox={inbox}
               state={state}
+              category={target.docType}
               checked={selected.has(scan.id)}
               onToggle={(on) => toggle(scan.id, on)}
             />
@@ -119,13 +129,21 @@ interface ScanRowProps {
   scan: InboxScanView;
   inbox: ScannerInbox;
   state: InboxQueueState;
+  /** The category the panel is on: what the scan's reading is weighed against. */
+  category: string;
   checked: boolean;
   onToggle: (on: boolean) => void;
 }
 
-function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
+/**
+ * One waiting scan.
+ * @internal Exported for its tests.
+ */
+export function ScanRow({ scan, inbox, state, category, checked, onToggle }: ScanRowProps) {
   const nameId = useId();
   const inQueue = state.queued[scan.id] !== undefined;
+  // The snapshot names the form as a plain string (it has no imports); it is the reader's own name.
+  const verdict = scan.reading && readingVerdict(scan.reading as DocumentReading, category, new Date());
   return (
     <li className="scanner-inbox__scan" aria-labelledby={nameId} data-status={scan.status}>
       <input
@@ -155,6 +173,12 @@ function ScanRow({ scan, inbox, state, checked, onToggle }: ScanRowProps) {
         </span>
         {scan.status === 'failed' && scan.error && (
           <span className="status status--error scanner-inbox__error">{`Upload failed: ${scan.error.replace(/^Upload failed:\s*/, '')}`}</span>
+        )}
+        {/* No Move button: the volunteer opens the right category and adds the scan there. */}
+        {verdict && (
+          <span className="reading-note__text scanner-inbox__reading" role="status">
+            {verdictText(READING_TEXTS.en, verdict, category)}
+          </span>
         )}
       </div>
     </li>

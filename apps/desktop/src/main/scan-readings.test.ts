@@ -1,0 +1,66 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DocumentReader, DocumentReading } from '@vita-docs/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeFolder, tempFolder } from './inbox/test-support.js';
+import { createScanReadings } from './scan-readings.js';
+
+let folder: string;
+beforeEach(async () => {
+  folder = await tempFolder();
+});
+afterEach(() => removeFolder(folder));
+
+/** A reader answering each file by its text, counting how many reads run at once. */
+function recordingReader() {
+  const log = { made: 0, closed: 0, reads: [] as string[], running: 0, most: 0 };
+  const make = async (): Promise<DocumentReader> => {
+    log.made += 1;
+    return {
+      async readDocument(bytes) {
+        const text = Buffer.from(bytes).toString();
+        log.reads.push(text);
+        log.running += 1;
+        log.most = Math.max(log.most, log.running);
+        await new Promise((resolve) => setImmediate(resolve));
+        log.running -= 1;
+        if (text === 'broken') throw new Error('cannot read');
+        // A reader that returned more than it should: only form, year and expiry are kept.
+        return { form: text, year: 2024, name: 'Jane Doe' } as DocumentReading;
+      },
+      async close() {
+        log.closed += 1;
+      },
+    };
+  };
+  return { log, make };
+}
+
+describe('scan readings', () => {
+  it('makes the reader on the first scan, reads each scan once and one at a time, and closes it', async () => {
+    const { log, make } = recordingReader();
+    const read: string[] = [];
+    const readings = createScanReadings({ createReader: make, onRead: (id) => read.push(id) });
+    expect(log.made).toBe(0);
+    for (const name of ['W-2', 'broken', '1099-INT']) await writeFile(join(folder, name), name);
+    readings.add('a', join(folder, 'W-2'));
+    readings.add('a', join(folder, 'W-2'));
+    readings.add('b', join(folder, 'broken'));
+    readings.add('c', join(folder, '1099-INT'));
+    readings.add('gone', join(folder, 'missing'));
+    await new Promise<void>((resolve) => {
+      const wait = () => (read.includes('c') ? resolve() : setImmediate(wait));
+      wait();
+    });
+    expect(log.made).toBe(1);
+    expect(log.most).toBe(1);
+    expect(log.reads).toEqual(['W-2', 'broken', '1099-INT']);
+    expect(readings.get('a')).toEqual({ form: 'W-2', year: 2024 });
+    expect(readings.get('b')).toBeUndefined();
+    expect(readings.get('gone')).toBeUndefined();
+    readings.forget('a');
+    expect(readings.get('a')).toBeUndefined();
+    await readings.close();
+    expect(log.closed).toBe(1);
+  });
+});

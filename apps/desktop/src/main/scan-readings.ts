@@ -1,0 +1,90 @@
+/**
+ * Reads each new scan of the inbox once, on the device (docs/behaviour.md#reading-documents): one at
+ * a time, beside the inbox (never before a scan is listed nor an upload starts). Only the reading
+ * (form, tax year, an ID's expiry date) is kept, in memory, by scan id; a scan that cannot be read
+ * has none, and nothing is said or logged about it.
+ */
+import { readFile } from 'node:fs/promises';
+import type { DocumentReader } from '@vita-docs/core';
+import type { InboxScan } from '../shared/bridge.js';
+
+/** What the panel is told of a scan's reading. */
+export type ScanReading = NonNullable<InboxScan['reading']>;
+
+/** The readings of one desk's scans. */
+export interface ScanReadings {
+  /** Reads the file at `path` for scan `id`, after the scans queued before it; a scan is read once. */
+  add(id: string, path: string): void;
+  get(id: string): ScanReading | undefined;
+  /** Drops a scan that left the inbox (queued, its reading is skipped). */
+  forget(id: string): void;
+  /** Skips the scans still queued, waits for the one being read and closes the reader. */
+  close(): Promise<void>;
+}
+
+/** Options for {@link createScanReadings}. */
+export interface ScanReadingsOptions {
+  /** Makes the reader, on the first scan (its OCR worker is costly; a desk without scans never starts it). */
+  createReader: () => Promise<DocumentReader>;
+  /** A scan got a reading. */
+  onRead: (id: string) => void;
+}
+
+/** Only what the panel may see, even if a reader returned more. */
+function keptOf(reading: ScanReading): ScanReading | undefined {
+  const kept: ScanReading = {};
+  if (typeof reading.form === 'string') kept.form = reading.form;
+  if (typeof reading.year === 'number') kept.year = reading.year;
+  if (typeof reading.idExpiry === 'string') kept.idExpiry = reading.idExpiry;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/** Creates the readings; nothing is read (and no reader made) until a scan is added. */
+export function createScanReadings({ createReader, onRead }: ScanReadingsOptions): ScanReadings {
+  const readings = new Map<string, ScanReading>();
+  const seen = new Set<string>();
+  const queued = new Set<string>();
+  let reader: Promise<DocumentReader> | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const readOne = async (id: string, path: string): Promise<void> => {
+    if (closed || !queued.delete(id)) return;
+    try {
+      reader ??= createReader();
+      const bytes = await readFile(path);
+      const kept = keptOf(await (await reader).readDocument(new Uint8Array(bytes)));
+      if (!kept || closed || !seen.has(id)) return;
+      readings.set(id, kept);
+      onRead(id);
+    } catch {
+      // A scan the reader cannot read (or a reader that would not start) says nothing, as in the browser.
+    }
+  };
+
+  return {
+    add(id, path) {
+      if (closed || seen.has(id)) return;
+      seen.add(id);
+      queued.add(id);
+      chain = chain.then(() => readOne(id, path));
+    },
+    get: (id) => readings.get(id),
+    forget(id) {
+      queued.delete(id);
+      readings.delete(id);
+      seen.delete(id);
+    },
+    async close() {
+      closed = true;
+      queued.clear();
+      await chain;
+      const made = reader;
+      reader = undefined;
+      await made?.then(
+        (r) => r.close(),
+        () => undefined,
+      );
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The kiosk reads each new scan on the device (main process, plain Node): a real folder watched by
+ * the real inbox host, the real Node reader (tesseract.js with its English data from disk).
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InboxState } from '../src/shared/bridge.js';
+import { createInboxHost, type InboxHost, type InboxSettings } from '../src/main/inbox-host.js';
+import { removeFolder, tempFolder } from '../src/main/inbox/test-support.js';
+
+const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
+
+let folder: string;
+let host: InboxHost;
+const states: InboxState[] = [];
+const waiters = new Set<() => void>();
+
+function nextState(match: (state: InboxState) => boolean): Promise<InboxState> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const found = states.find(match);
+      if (found) {
+        waiters.delete(check);
+        resolve(found);
+      }
+    };
+    waiters.add(check);
+    check();
+  });
+}
+
+/** A scanned page of text as a JPEG, drawn as the reader's own tests draw theirs (SVG text by sharp). */
+async function scannedPage(lines: string[]): Promise<Buffer> {
+  const text = lines
+    .map((l, i) => `<text x="60" y="${100 + i * 50}" font-family="DejaVu Sans" font-size="30">${l}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="100%" height="100%" fill="#f4f1ea"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+beforeEach(async () => {
+  folder = await tempFolder();
+  states.length = 0;
+  host = createInboxHost({
+    inbox: { stableMs: 300, intervalMs: 200, damagedAfterMs: 1000, readFsType: async () => 0xff534d42 },
+    onState: (state) => {
+      states.push(state);
+      for (const wake of [...waiters]) wake();
+    },
+  });
+});
+
+afterEach(async () => {
+  await host.close();
+  await removeFolder(folder);
+});
+
+describe('the kiosk reads its scans', () => {
+  it('a 1099-INT scanned into the folder gets its form and year in the inbox snapshot', async () => {
+    await host.configure(folder, MOVE);
+    await writeFile(
+      join(folder, 'interest.jpg'),
+      await scannedPage([
+        'Form 1099-INT',
+        'Interest Income',
+        'For calendar year 2024',
+        '1 Interest income  $ 31.20',
+      ]),
+    );
+    // Listed before it is read: reading never holds the inbox up.
+    const listed = await nextState((s) => s.scans.some((scan) => scan.name === 'interest.jpg'));
+    expect(listed.scans[0]?.reading).toBeUndefined();
+    const read = await nextState((s) => s.scans.some((scan) => scan.reading !== undefined));
+    expect(read.scans[0]?.reading).toEqual({ form: '1099-INT', year: 2024 });
+    // Read once: nothing read again while it waits, and the upload goes as before.
+    await host.markUploaded(read.scans[0]?.id ?? '');
+    expect(host.state().scans).toEqual([]);
+  }, 60_000);
+
+  it('an unreadable scan (random bytes named .jpg) gets no reading and breaks nothing', async () => {
+    await host.configure(folder, MOVE);
+    // Plain noise never opens whole: a damaged scan, listed on the desk, never offered nor read.
+    await writeFile(join(folder, 'noise.jpg'), randomBytes(4096));
+    // Noise inside a JPEG's frame (its header, random scan data, its end marker) is offered: the reader gets it.
+    const header = (await scannedPage(['x'])).subarray(0, 700);
+    const framed = Buffer.concat([header, randomBytes(20_000), Buffer.from([0xff, 0xd9])]);
+    await writeFile(join(folder, 'garbled.jpg'), framed);
+    await nextState((s) => s.desk?.notices.some((n) => n.name === 'noise.jpg') ?? false);
+    await nextState((s) => s.scans.some((scan) => scan.name === 'garbled.jpg'));
+    // Read one at a time, in order: once the page scanned after it has its reading, the garbled one was tried.
+    await writeFile(
+      join(folder, 'interest.jpg'),
+      await scannedPage(['Form 1099-INT', 'Interest Income', 'For calendar year 2024']),
+    );
+    const after = await nextState((s) => s.scans.some((scan) => scan.reading?.form === '1099-INT'));
+    expect(after.scans.find((scan) => scan.name === 'garbled.jpg')).toMatchObject({ status: 'waiting' });
+    expect(after.scans.find((scan) => scan.name === 'garbled.jpg')?.reading).toBeUndefined();
+    expect(states.every((s) => s.error === undefined)).toBe(true);
+  }, 60_000);
+});
