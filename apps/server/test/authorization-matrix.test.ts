@@ -182,7 +182,6 @@ const MATRIX: Record<EndpointName, Row> = {
   userPasskeys: [() => ['GET', '/api/admin/users/vola%40example.org/passkeys'], ADMIN_ONLY(200)],
   removeUserPasskeys: [() => ['DELETE', '/api/admin/users/ghost%40example.org/passkeys'], ADMIN_ONLY(404)],
   getPasskeyPolicy: [() => ['GET', '/api/admin/passkey-policy'], ADMIN_ONLY(200)],
-  getProgrammeReading: [() => ['GET', '/api/admin/reading'], ADMIN_ONLY(200)],
   setProgrammeReading: [() => ['POST', '/api/admin/reading', { on: true }], ADMIN_ONLY(200)],
   setPasskeyPolicy: [
     () => ['POST', '/api/admin/passkey-policy', { requireForStaff: false }],

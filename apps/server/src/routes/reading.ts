@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { audit } from '../audit.js';
 import { forbidden } from '../http/errors.js';
 import { actorOf, userRoute } from '../http/route.js';
-import { programmeReads, readingSwitches, setOwnReading, setProgrammeReads } from '../reading.js';
+import { readingSwitches, setOwnReading, setProgrammeReads } from '../reading.js';
 import type { Services } from '../services.js';
 
 /**
@@ -15,11 +15,6 @@ export function readingRoutes(app: FastifyInstance, { db }: Services): void {
   userRoute(app, 'myReading', async ({ user }) => readingSwitches(db, user.email));
 
   userRoute(app, 'setMyReading', async ({ user, body }) => setOwnReading(db, user.email, body.on));
-
-  userRoute(app, 'getProgrammeReading', async ({ user }) => {
-    if (!canManageAllUsers(actorOf(user))) throw forbidden();
-    return { on: await programmeReads(db) };
-  });
 
   userRoute(app, 'setProgrammeReading', async ({ user, body, request }) => {
     if (!canManageAllUsers(actorOf(user))) throw forbidden();

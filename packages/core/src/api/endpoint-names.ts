@@ -70,7 +70,6 @@ export const ENDPOINT_NAMES = [
   'setConsentText',
   'getProgrammeName',
   'setProgrammeName',
-  'getProgrammeReading',
   'setProgrammeReading',
   'orphanedClients',
   'volunteers',

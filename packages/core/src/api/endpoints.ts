@@ -36,7 +36,10 @@ export const endpoints = {
   }),
   me: sessionCheck,
   journalKey: def({ method: 'GET', path: '/me/journal-key', response: s.JournalKeyResponse }),
-  /** Whether documents are read on this person's devices (docs/behaviour.md#reading-documents). */
+  /**
+   * Whether documents are read on this person's devices (docs/behaviour.md#reading-documents): their
+   * own switch and the programme's (which Settings shows too; only an admin sets it).
+   */
   myReading: def({ method: 'GET', path: '/me/reading', response: s.ReadingSwitches }),
   setMyReading: def({
     method: 'POST',
@@ -326,7 +329,6 @@ export const endpoints = {
     body: l.ProgrammeNameSettings,
     response: l.ProgrammeNameSettings,
   }),
-  getProgrammeReading: def({ method: 'GET', path: '/admin/reading', response: s.ReadingSwitch }),
   setProgrammeReading: def({
     method: 'POST',
     path: '/admin/reading',

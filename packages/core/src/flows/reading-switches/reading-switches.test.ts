@@ -59,7 +59,7 @@ describe('Settings: Check documents on the device', () => {
     let on = true;
     const flow = createProgrammeReadingFlow({
       api: {
-        getProgrammeReading: async () => ({ on }),
+        myReading: async () => ({ mine: true, programme: on }),
         setProgrammeReading: async ({ body }) => {
           on = body.on;
           return { on };

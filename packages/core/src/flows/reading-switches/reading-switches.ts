@@ -58,11 +58,11 @@ export function createMyReadingFlow({
 export function createProgrammeReadingFlow({
   api,
 }: {
-  api: Pick<ApiClient, 'getProgrammeReading' | 'setProgrammeReading'>;
+  api: Pick<ApiClient, 'myReading' | 'setProgrammeReading'>;
 }): ReadingSwitchFlow {
   const fields = ({ on }: { on: boolean }) => ({ on, programme: on });
   return switchFlow(
-    async () => fields(await api.getProgrammeReading()),
+    async () => fields({ on: (await api.myReading()).programme }),
     async (on) => fields(await api.setProgrammeReading({ body: { on } })),
   );
 }
