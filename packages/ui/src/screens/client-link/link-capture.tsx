@@ -55,7 +55,7 @@ function linkReader(folder: string | undefined): DocumentReader | undefined {
   if (!folder) return undefined;
   let reader: Promise<DocumentReader> | undefined;
   const load = () =>
-    (reader ??= import('../documents/browser-converter').then((m) =>
+    (reader ??= import('../documents/reader-loader').then((m) =>
       m.createWorkerReader({ assets: m.readerAssetsIn(folder) }),
     ));
   return {
