@@ -8,6 +8,8 @@ import { addCategory, expectFiles, FORM_1099_INT, formPhoto } from './support/do
 import { ApiSession } from './support/api.js';
 import { admin, openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
 import { checkScreen } from './support/screens.js';
+import { linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
+import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import { expect, test } from './support/test.js';
 
 const SAID = 'This looks like a 1099-INT, not a W-2.';
@@ -16,10 +18,11 @@ test.describe('turning reading off', () => {
   test.describe.configure({ mode: 'serial' });
   let app: TestApp;
   let clientId = '';
+  let boId = '';
 
   test.beforeAll(async ({ startApp }) => {
     app = await startApp();
-    ({ adaId: clientId } = await seedKeptUploads(app));
+    ({ adaId: clientId, boId } = await seedKeptUploads(app));
   });
   test.afterAll(async () => {
     await app?.stop();
@@ -102,6 +105,42 @@ test.describe('turning reading off', () => {
       .getByText(SAID, { exact: true })
       .waitFor({ timeout: 30_000 });
     await expect(screen.row('interest-programme-off.pdf').getByRole('status')).toHaveCount(0);
+    expect(whileOff).toEqual([]);
+    expect(fetched.length).toBeGreaterThan(0);
+  });
+
+  test('the programme’s switch off: the client page reads nothing either', async () => {
+    const t = CLIENT_LINK_TEXTS.es;
+    const api = await ApiSession.open(app.server);
+    await api.signIn(admin);
+    await api.call('POST', '/admin/reading', { on: false });
+    await api.signIn(vera);
+    await api.call('POST', `/clients/${boId}/docs/types`, { template: 'W-2' });
+    const url = await requestLink(api, boId, 'es', ['W-2']);
+    const client = await app.visit();
+    const fetched = readerFetches(client.page);
+    await proveWithCode(app, client, url, 'bo.diddley@client.example.org', 'es');
+    await signConsent(client.page, 'es', 'Bo Diddley');
+    const w2 = linkRow(client.page, 'W-2');
+    const added = w2.getByRole('list', { name: t.added });
+    await w2
+      .getByLabel(t.uploadFiles, { exact: true })
+      .setInputFiles([await formPhoto('interes-off.jpg', FORM_1099_INT)]);
+    await added.getByText('interes-off.pdf').waitFor();
+    const whileOff = [...fetched];
+
+    // On again (the page learns it with its checklist): the next one is read, the first still says nothing.
+    await api.signIn(admin);
+    await api.call('POST', '/admin/reading', { on: true });
+    await api.dispose();
+    await client.page.reload();
+    await w2
+      .getByLabel(t.uploadFiles, { exact: true })
+      .setInputFiles([await formPhoto('interes-on.jpg', FORM_1099_INT)]);
+    await added.getByText('interes-on.pdf').waitFor();
+    const said = w2.getByText('Parece un 1099-INT, no un W-2.', { exact: true });
+    await said.waitFor({ timeout: 30_000 });
+    await expect(said).toHaveCount(1);
     expect(whileOff).toEqual([]);
     expect(fetched.length).toBeGreaterThan(0);
   });
