@@ -47,6 +47,7 @@ import { docRoutes } from './routes/docs.js';
 import { downloadRoutes } from './routes/download.js';
 import { journalKeyRoutes } from './routes/journal-key.js';
 import { reassignRoutes } from './routes/reassign.js';
+import { readingRoutes } from './routes/reading.js';
 import { settingsRoutes } from './routes/settings.js';
 import { seasonRoutes } from './routes/season.js';
 import { seasonDownloadRoute } from './routes/season-download.js';
@@ -308,6 +309,7 @@ async function installHttp(
   configRoutes(app, services);
   journalKeyRoutes(app, services);
   settingsRoutes(app, services);
+  readingRoutes(app, services);
   seasonRoutes(app, services);
   seasonDownloadRoute(app, services);
   if (local) await app.register(localStorageRoutes(local), { prefix: '/api/storage' });

@@ -51,6 +51,8 @@ const MATRIX: Record<EndpointName, Row> = {
   ],
   me: [() => ['GET', '/api/me?t=1'], SIGNED_IN(200)],
   journalKey: [() => ['GET', '/api/me/journal-key'], SIGNED_IN(200)],
+  myReading: [() => ['GET', '/api/me/reading'], SIGNED_IN(200)],
+  setMyReading: [() => ['POST', '/api/me/reading', { on: true }], SIGNED_IN(200)],
   forgotInit: [() => ['POST', '/api/auth/forgot-init', { email: 'ghost@example.org' }], PUBLIC(200)],
   forgotVerify: [
     () => ['POST', '/api/auth/forgot-verify', { email: 'ghost@example.org', code: '123456' }],
@@ -180,6 +182,7 @@ const MATRIX: Record<EndpointName, Row> = {
   userPasskeys: [() => ['GET', '/api/admin/users/vola%40example.org/passkeys'], ADMIN_ONLY(200)],
   removeUserPasskeys: [() => ['DELETE', '/api/admin/users/ghost%40example.org/passkeys'], ADMIN_ONLY(404)],
   getPasskeyPolicy: [() => ['GET', '/api/admin/passkey-policy'], ADMIN_ONLY(200)],
+  setProgrammeReading: [() => ['POST', '/api/admin/reading', { on: true }], ADMIN_ONLY(200)],
   setPasskeyPolicy: [
     () => ['POST', '/api/admin/passkey-policy', { requireForStaff: false }],
     ADMIN_ONLY(200),

@@ -1,11 +1,13 @@
 // The device reads each queued document (docs/behaviour.md#reading-documents): a form filed in the
 // wrong category is caught and moved, the right one says nothing — with every request to anywhere but
 // the app itself cut after the page loaded (OCR's code and data come from the app).
-import type { Page } from '@playwright/test';
 import type { TestApp } from './support/app.js';
 import {
+  addCategory,
   categoryRow,
   expectFiles,
+  FORM_1099_INT as INT,
+  FORM_W2 as W2,
   formPhoto,
   licenseBackPhoto,
   listDocs,
@@ -16,19 +18,6 @@ import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.
 import { cutOutside } from './support/browser.js';
 import { seeHeading } from './support/journeys.js';
 import { expect, test } from './support/test.js';
-
-const INT = [
-  'Form 1099-INT',
-  'Interest Income',
-  'For calendar year 2025',
-  'PAYER: Lakeside Credit Union',
-  '1 Interest income   $ 31.20',
-];
-const W2 = [
-  'Form W-2 Wage and Tax Statement 2025',
-  'b Employer identification number 12-3456789',
-  '1 Wages, tips, other compensation  41,250.00',
-];
 
 test.describe('the device reads what is queued', () => {
   test.describe.configure({ mode: 'serial' });
@@ -43,19 +32,10 @@ test.describe('the device reads what is queued', () => {
     await app?.stop();
   });
 
-  async function addW2(page: Page) {
-    await page.goto(`/clients/${clientId}/docs`);
-    await page.getByRole('button', { name: 'Add document type' }).click();
-    const modal = page.getByRole('dialog', { name: 'Add additional document' });
-    await modal.getByLabel('Document type').selectOption('W-2');
-    await modal.getByRole('button', { name: 'Add', exact: true }).click();
-    await modal.waitFor({ state: 'detached' });
-  }
-
   test('a 1099-INT photographed into W-2 is caught and moved; W-2 is Missing again', async () => {
     const { page } = await app.visit();
     await signInHome(app, page, vera);
-    await addW2(page);
+    await addCategory(page, clientId, 'W-2');
     const outside = await cutOutside(page);
     const screen = await openCategory(page, clientId, 'W-2');
     await screen.uploadFiles.setInputFiles([await formPhoto('bank-interest.jpg', INT)]);

@@ -270,6 +270,15 @@ export type {
   PasskeyPolicyState,
   PasskeyPolicyEvent,
 } from './flows/passkey-policy/passkey-policy.js';
+export {
+  createMyReadingFlow,
+  createProgrammeReadingFlow,
+} from './flows/reading-switches/reading-switches.js';
+export type {
+  ReadingSwitchFlow,
+  ReadingSwitchState,
+  ReadingSwitchEvent,
+} from './flows/reading-switches/reading-switches.js';
 export type { SaveOutcome, SettingsFormState } from './flows/settings-form/settings-form.js';
 export { createRetentionFlow, retentionDaysValid } from './flows/retention/retention.js';
 export type {

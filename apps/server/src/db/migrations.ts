@@ -412,6 +412,13 @@ const migrations: Record<string, Migration> = {
      )`,
     `INSERT INTO programme_settings (id) VALUES (true)`,
   ),
+  '0028_reading_switches': statements(
+    // Reading documents on the device (docs/behaviour.md#reading-documents) is on unless the person
+    // turned it off in Account (kept with the account, so it follows them to another device) or an
+    // admin turned it off for the programme in Settings.
+    `ALTER TABLE users ADD COLUMN read_documents boolean NOT NULL DEFAULT true`,
+    `ALTER TABLE programme_settings ADD COLUMN read_documents boolean NOT NULL DEFAULT true`,
+  ),
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -20,6 +20,8 @@ export interface UsersTable {
   /** The WebAuthn user handle (random, base64url), made at the first passkey. */
   webauthn_user_id: string | null;
   passkey_offer_declined_at: NullableTimestamp;
+  /** The person's own `Check documents on this device` (Account; apps/server/src/reading.ts). */
+  read_documents: Generated<boolean>;
 }
 
 export interface SessionsTable {
@@ -273,6 +275,8 @@ export interface ConsentTextTable {
 export interface ProgrammeSettingsTable {
   id: Generated<boolean>;
   name: string;
+  /** Whether documents are read on the device anywhere in the programme (apps/server/src/reading.ts). */
+  read_documents: Generated<boolean>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
   updated_by: string | null;
 }

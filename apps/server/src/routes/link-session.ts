@@ -23,6 +23,7 @@ import {
   signedDay,
 } from '../client-links/consent-record.js';
 import { programmeName, whoAsks } from '../client-links/programme.js';
+import { programmeReads } from '../reading.js';
 import { hmac, randomDigits, safeEqual } from '../auth/crypto.js';
 import { verifyPin } from '../auth/passwords.js';
 import { hitRateLimit } from '../auth/rate-limit.js';
@@ -263,6 +264,7 @@ function linkChecklistRoute(app: FastifyInstance, services: Services): void {
       language: link.language,
       consented: link.consent_version !== null,
       consent: await consentForClients(db),
+      readDocuments: await programmeReads(db),
       expiresAt: link.expires_at.toISOString(),
       rows: await checklistRows(db, link),
     };

@@ -103,6 +103,16 @@ export function categoryScreen(page: Page) {
   };
 }
 
+/** Adds a category to a client through Client Documents' `Add document type`. */
+export async function addCategory(page: Page, clientId: string, docType: string): Promise<void> {
+  await page.goto(`/clients/${clientId}/docs`);
+  await page.getByRole('button', { name: 'Add document type' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add additional document' });
+  await modal.getByLabel('Document type').selectOption(docType);
+  await modal.getByRole('button', { name: 'Add', exact: true }).click();
+  await modal.waitFor({ state: 'detached' });
+}
+
 /** A category's row on the Client Documents page, found by its link. */
 export function categoryRow(page: Page, name: string): Locator {
   return page
@@ -220,6 +230,20 @@ export async function oversizedPdfOnDisk(name: string, megabytes: number): Promi
   await writeFile(file, body);
   return file;
 }
+
+/** The lines of a 1099-INT and of a W-2 (for {@link formPhoto}): the device names each form from them. */
+export const FORM_1099_INT = [
+  'Form 1099-INT',
+  'Interest Income',
+  'For calendar year 2025',
+  'PAYER: Lakeside Credit Union',
+  '1 Interest income   $ 31.20',
+];
+export const FORM_W2 = [
+  'Form W-2 Wage and Tax Statement 2025',
+  'b Employer identification number 12-3456789',
+  '1 Wages, tips, other compensation  41,250.00',
+];
 
 /**
  * A photo of a printed form: its lines of text drawn on paper, turned a few degrees as a hand-held

@@ -8,7 +8,7 @@ import { WAIT_MS } from './browser.js';
 import { categoryScreen } from './documents.js';
 import { seeHeading, signInViaUi } from './journeys.js';
 
-const admin = person('Amy', 'Admin');
+export const admin = person('Amy', 'Admin');
 export const vera = person('Vera', 'Kept');
 export const wes = person('Wes', 'Other');
 const DB = 'vita-docs-uploads';

@@ -36,6 +36,17 @@ export const endpoints = {
   }),
   me: sessionCheck,
   journalKey: def({ method: 'GET', path: '/me/journal-key', response: s.JournalKeyResponse }),
+  /**
+   * Whether documents are read on this person's devices (docs/behaviour.md#reading-documents): their
+   * own switch and the programme's (which Settings shows too; only an admin sets it).
+   */
+  myReading: def({ method: 'GET', path: '/me/reading', response: s.ReadingSwitches }),
+  setMyReading: def({
+    method: 'POST',
+    path: '/me/reading',
+    body: s.ReadingSwitch,
+    response: s.ReadingSwitches,
+  }),
   logout: def({ method: 'POST', path: '/auth/logout', response: s.Ok }),
   forgotInit: def({
     method: 'POST',
@@ -317,6 +328,12 @@ export const endpoints = {
     path: '/admin/programme-name',
     body: l.ProgrammeNameSettings,
     response: l.ProgrammeNameSettings,
+  }),
+  setProgrammeReading: def({
+    method: 'POST',
+    path: '/admin/reading',
+    body: s.ReadingSwitch,
+    response: s.ReadingSwitch,
   }),
 
   // Officer

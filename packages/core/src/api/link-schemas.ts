@@ -126,6 +126,11 @@ export const LinkChecklist = z.object({
   consented: z.boolean(),
   /** The consent statement as it reads now in each language, and its version (the admin's settings). */
   consent: z.object({ version: z.string(), en: z.string(), es: z.string() }),
+  /**
+   * Whether the page may read the client's documents on the device (the programme's switch in
+   * Settings, docs/behaviour.md#reading-documents); false: nothing is read.
+   */
+  readDocuments: z.boolean(),
   expiresAt: Timestamp,
   rows: z.array(
     z.object({

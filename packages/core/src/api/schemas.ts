@@ -533,3 +533,14 @@ export type PasskeyCount = z.infer<typeof PasskeyCount>;
 
 export const PasskeyPolicy = z.object({ requireForStaff: z.boolean() });
 export type PasskeyPolicy = z.infer<typeof PasskeyPolicy>;
+
+/**
+ * One switch of reading documents on the device (docs/behaviour.md#reading-documents): the person's
+ * own (Account) or the programme's (Settings).
+ */
+export const ReadingSwitch = z.object({ on: z.boolean() });
+export type ReadingSwitch = z.infer<typeof ReadingSwitch>;
+
+/** Both switches as they apply to the signed-in person: documents are read only while both are on. */
+export const ReadingSwitches = z.object({ mine: z.boolean(), programme: z.boolean() });
+export type ReadingSwitches = z.infer<typeof ReadingSwitches>;

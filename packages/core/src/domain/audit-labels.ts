@@ -52,6 +52,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'link.remind': 'Reminded a client of a request',
   'consent.set': 'Changed the consent statement of request links',
   'programme.set': 'Changed the programme name',
+  'reading.set': 'Changed checking documents on the device',
 };
 
 /** The label of a recorded action; an action this version does not know shows as recorded. */

@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   'link.remind',
   'consent.set',
   'programme.set',
+  'reading.set',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -17,6 +17,7 @@ import { useSession } from '../app/session';
 import { Field } from '../components/field';
 import { submitted } from '../components/form';
 import { Loading, Page } from '../components/page';
+import { OwnReadingForm } from './account-reading';
 import { useCreatePasskey, usePasskeys } from './passkey-hooks';
 
 const TITLE = 'Account';
@@ -42,7 +43,8 @@ function usePasskeysOffered(): boolean | null {
 
 /**
  * `/account` (docs/behaviour.md#account-screen): the person's passkeys, `Remove`, `Remove all
- * passkeys` and `Add a passkey`; under the passkey rule, the mailed code before the first one.
+ * passkeys` and `Add a passkey`; under the passkey rule, the mailed code before the first one. Then
+ * `Check documents on this device`.
  */
 export function AccountScreen() {
   const session = useSession();
@@ -65,40 +67,11 @@ export function AccountScreen() {
 }
 
 function Passkeys() {
-  const { api, platform } = useServices();
   const session = useSession();
   const { list, error, reload } = usePasskeys();
-  const create = useCreatePasskey();
   const offered = usePasskeysOffered();
-  const [busy, setBusy] = useState(false);
+  const { busy, add, removeAll, remove } = usePasskeyActions(reload);
   const headingId = useId();
-
-  const add = async () => {
-    setBusy(true);
-    if (await create()) await reload();
-    setBusy(false);
-  };
-  const removeAll = async () => {
-    if (!(await platform.confirm(passkeyMessages.removeAllConfirm))) return;
-    setBusy(true);
-    try {
-      await api.removeOwnPasskeys();
-    } catch (e) {
-      await platform.alert(isApiError(e) ? e.message : String(e));
-    }
-    await reload();
-    setBusy(false);
-  };
-  const remove = async (id: string) => {
-    setBusy(true);
-    try {
-      await api.deletePasskey({ params: { id } });
-    } catch (e) {
-      await platform.alert(isApiError(e) ? e.message : String(e));
-    }
-    await reload();
-    setBusy(false);
-  };
 
   return (
     <Page title={TITLE}>
@@ -143,8 +116,45 @@ function Passkeys() {
           </div>
         )}
       </section>
+      {list && !list.required && <OwnReadingForm />}
     </Page>
   );
+}
+
+/** Adding and removing passkeys, one at a time (`busy` meanwhile), each followed by a fresh list. */
+function usePasskeyActions(reload: () => Promise<void>) {
+  const { api, platform } = useServices();
+  const create = useCreatePasskey();
+  const [busy, setBusy] = useState(false);
+
+  const add = async () => {
+    setBusy(true);
+    if (await create()) await reload();
+    setBusy(false);
+  };
+  const removeAll = async () => {
+    if (!(await platform.confirm(passkeyMessages.removeAllConfirm))) return;
+    setBusy(true);
+    try {
+      await api.removeOwnPasskeys();
+    } catch (e) {
+      await platform.alert(isApiError(e) ? e.message : String(e));
+    }
+    await reload();
+    setBusy(false);
+  };
+  const remove = async (id: string) => {
+    setBusy(true);
+    try {
+      await api.deletePasskey({ params: { id } });
+    } catch (e) {
+      await platform.alert(isApiError(e) ? e.message : String(e));
+    }
+    await reload();
+    setBusy(false);
+  };
+
+  return { busy, add, removeAll, remove };
 }
 
 /** `No passkeys yet.`, and where passkeys cannot be made here, that they are not offered. */

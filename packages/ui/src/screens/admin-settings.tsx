@@ -16,14 +16,16 @@ import { AdminOnly } from '../components/admin-only';
 import { ConsentTextForm } from './admin-consent-text';
 import { ProgrammeNameForm } from './admin-programme-name';
 import { PasskeyPolicyForm } from './admin-passkey-policy';
+import { ProgrammeReadingForm } from './admin-reading';
 import { Loading, Page } from '../components/page';
 import { useLoadedFlow } from '../hooks/use-flow';
 
 const TITLE = 'Settings';
 
 /**
- * `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule, the passkey rule and the
- * consent statement of request links; admins only.
+ * `/admin/settings` (docs/behaviour.md#settings-screen): the retention rule, the passkey rule, the
+ * programme's name, whether documents are checked on the device and the consent statement of request
+ * links; admins only.
  */
 export function AdminSettingsScreen() {
   return (
@@ -97,6 +99,7 @@ function RetentionForm() {
       </form>
       <PasskeyPolicyForm />
       <ProgrammeNameForm />
+      <ProgrammeReadingForm />
       <ConsentTextForm />
     </Page>
   );

@@ -104,6 +104,8 @@ const authParts = (p: Pools) => ({
   loginResend: body(opt({ email: p.email }, [])),
   me: none,
   journalKey: none,
+  myReading: none,
+  setMyReading: body(opt({ on: fc.boolean() }, ['on'])),
   logout: none,
   forgotInit: body(opt({ email: p.email }, ['email'])),
   forgotVerify: body(opt({ email: p.email, code: sixDigits }, ['email', 'code'])),
@@ -239,6 +241,7 @@ const programmeParts = (p: Pools) => ({
   ),
   getProgrammeName: none,
   setProgrammeName: body(opt({ name: fc.string({ maxLength: 100 }) }, ['name'])),
+  setProgrammeReading: body(opt({ on: fc.boolean() }, ['on'])),
   orphanedClients: none,
   volunteers: none,
   reassignOrphan: body(

@@ -13,6 +13,7 @@ const checklist = (over: Partial<LinkChecklist> = {}): LinkChecklist => ({
   language: 'es',
   consented: false,
   consent: { version: '3', en: 'I agree.', es: 'Acepto.' },
+  readDocuments: true,
   expiresAt: '2026-12-01T00:00:00.000Z',
   rows: [{ docType: 'W-2', files: [], missing: null }],
   ...over,

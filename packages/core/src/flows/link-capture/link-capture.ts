@@ -81,9 +81,13 @@ function rowQueues(
   return { queue, queues, thumbs, checksDone };
 }
 
-/** What a page that reads nothing has to say: nothing. */
+/**
+ * What a page that reads nothing has to say: nothing. One state object, always the same: a store whose
+ * state changes on every read makes React render for ever.
+ */
+const NO_NOTES: ReturnType<LinkCapture['readings']['getState']> = { note: () => undefined };
 const NO_READINGS: LinkCapture['readings'] = {
-  getState: () => ({ note: () => undefined }),
+  getState: () => NO_NOTES,
   subscribe: () => () => undefined,
 };
 

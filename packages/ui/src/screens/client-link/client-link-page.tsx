@@ -369,8 +369,9 @@ function Checklist({
 }) {
   const { checklist, language } = state;
   const rows = checklist.rows.map((row) => row.docType);
+  // The programme's switch (Settings) off: nothing is read here, and nothing of the reader fetched.
   const { capture, module, load } = useCapture(
-    ports,
+    checklist.readDocuments ? ports : { ...ports, readerFolder: undefined },
     () => void flow.send({ type: 'refresh' }),
     language,
     rows,

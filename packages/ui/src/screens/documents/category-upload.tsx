@@ -108,15 +108,16 @@ function useUploadFlows(target: UploadTarget, list: FileListFlow, clientName: st
 }
 
 /**
- * Each file queued here is read on the device (in a worker; the upload never waits for it), and a
- * queued file another form than this category can be moved: it goes to that category's queue (the
- * category added first if the client lacks it) and is sent from there.
+ * Each file queued here is read on the device (in a worker; the upload never waits for it) while
+ * reading is on (useReadingOn), and a queued file another form than this category can be moved: it
+ * goes to that category's queue (the category added first if the client lacks it) and is sent from
+ * there.
  */
 function useReadQueued(upload: UploadFlow, target: UploadTarget) {
   const { platform, clock, api } = useServices();
   const queues = useUploadQueues();
   const { queue } = useFlow(upload);
-  const assets = platform.readerFolder;
+  const assets = useReadingOn(platform.readerFolder !== undefined) ? platform.readerFolder : undefined;
   const { clientId, docType } = target;
   useEffect(() => {
     if (!assets) return;
@@ -136,6 +137,39 @@ function useReadQueued(upload: UploadFlow, target: UploadTarget) {
     await upload.send({ type: 'remove', id: item.id });
   };
   return { category: docType, move };
+}
+
+/** The last answer this page had to whether documents are read (see useReadingOn). */
+let readingWas = false;
+
+/**
+ * Whether documents are read here: only while the person's own switch (Account) and the programme's
+ * (Settings) are both on. Asked each time the screen opens, so a change made elsewhere holds at once;
+ * nothing is read until the answer comes (then the queue is read in order). With no answer (no
+ * connection) the last one this page had holds, else nothing is read: reading only helps, an upload
+ * never needs it.
+ */
+function useReadingOn(canRead: boolean): boolean {
+  const { api } = useServices();
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    if (!canRead) return;
+    let live = true;
+    void api
+      .myReading()
+      .then(
+        ({ mine, programme }) => mine && programme,
+        () => readingWas,
+      )
+      .then((answer) => {
+        readingWas = answer;
+        if (live) setOn(answer);
+      });
+    return () => {
+      live = false;
+    };
+  }, [api, canRead]);
+  return on;
 }
 
 /**
