@@ -6,9 +6,10 @@ import { dismissVerdict, useUploadedVerdict } from './readings';
 import type { CategoryFlows } from './use-category-flows';
 
 /**
- * What an Uploaded row says once something happened to it on this page: what the device read of it
- * when it was queued here, a retake's warnings. Loaded apart from the list (category-parts.tsx): both
- * only ever come after the upload part is here, so the category page's first load does not carry them.
+ * What an Uploaded row says once something happened to it on this page: how a retake of it goes, what
+ * the device read of it when it was queued here, a retake's warnings. Loaded apart from the list
+ * (category-parts.tsx): all of them come only after the upload part is here, so the category page's
+ * first load does not carry them.
  */
 export function RowNotes({
   item,
@@ -21,6 +22,7 @@ export function RowNotes({
 }) {
   return (
     <>
+      <RetakeStatus state={retake} fileKey={item.key} />
       <UploadedReading item={item} flows={flows} />
       {retake.status === 'warned' && retake.key === item.key && (
         <RetakeWarning retake={flows.retake} warnings={retake.warnings} filename={item.filename} />
@@ -100,5 +102,24 @@ function RetakeWarning({
         </button>
       </div>
     </div>
+  );
+}
+
+/** What a running retake of this file is doing. */
+function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string }) {
+  if (!('key' in state) || state.key !== fileKey || state.status === 'failed' || state.status === 'warned')
+    return null;
+  const label =
+    state.status === 'checking'
+      ? 'Checking the photo…'
+      : state.status === 'converting'
+        ? 'Converting the replacement…'
+        : state.status === 'uploading'
+          ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
+          : 'Replacing…';
+  return (
+    <span className="status file-row__status" role="status">
+      {label}
+    </span>
   );
 }

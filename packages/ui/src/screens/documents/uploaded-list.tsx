@@ -127,7 +127,6 @@ interface FileRowProps {
 
 function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: FileRowProps) {
   const nameId = useId();
-
   // A warned pick may be retaken again (another photo), and only this row's.
   const retakeIdle =
     retake.status === 'idle' ||
@@ -156,7 +155,6 @@ function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: 
         )}
         {item.duplicateOf && <span className="file-row__duplicate">{duplicateNote(item.duplicateOf)}</span>}
         <span className="file-row__size">{formatBytes(item.size)}</span>
-        <RetakeStatus state={retake} fileKey={item.key} />
       </div>
       <RowNotes item={item} flows={flows} retake={retake} />
       <div className="file-row__actions">
@@ -197,24 +195,5 @@ function FileRow({ item, flows, selected, busy, retake, replaced, fromClient }: 
         </button>
       </div>
     </li>
-  );
-}
-
-/** What a running retake of this file is doing. */
-function RetakeStatus({ state, fileKey }: { state: RetakeState; fileKey: string }) {
-  if (!('key' in state) || state.key !== fileKey || state.status === 'failed' || state.status === 'warned')
-    return null;
-  const label =
-    state.status === 'checking'
-      ? 'Checking the photo…'
-      : state.status === 'converting'
-        ? 'Converting the replacement…'
-        : state.status === 'uploading'
-          ? `Uploading the replacement… ${state.total ? Math.floor((state.loaded / state.total) * 100) : 0}%`
-          : 'Replacing…';
-  return (
-    <span className="status file-row__status" role="status">
-      {label}
-    </span>
   );
 }
