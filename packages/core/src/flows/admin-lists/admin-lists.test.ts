@@ -41,6 +41,20 @@ describe('All Users: optimistic delete', () => {
     expect(api.callNames()).toEqual(['listUsers', 'deleteUser']);
   });
 
+  it('a reload while the delete is still running does not bring the user back', async () => {
+    const { api, platform } = setup();
+    const flow = createUserListFlow({ api, platform });
+    await flow.send({ type: 'reload' });
+    const gate = api.hold('deleteUser');
+    const deleting = flow.send({ type: 'delete', id: 'vera@example.org' });
+    // The server has not deleted it yet, so this list still has it.
+    await flow.send({ type: 'reload' });
+    expect(emails(flow.getState().items)).toEqual(['admin@example.org', 'paul@example.org']);
+    gate.release();
+    await deleting;
+    expect(emails(flow.getState().items)).toEqual(['admin@example.org', 'paul@example.org']);
+  });
+
   it('reloads the list and alerts when the server refuses', async () => {
     const { api, platform } = setup();
     const flow = createUserListFlow({ api, platform });

@@ -35,13 +35,18 @@ export function createOptimisticList<T>({
 }: OptimisticListOptions<T>): OptimisticListFlow<T> {
   const store = createStore<OptimisticListState<T>>({ status: 'loading', items: [], error: null });
   let loads = 0;
+  // Ids deleted here, while the server is still deleting them and after: a reload (Refresh, another
+  // section's change) may read the list before the delete is done, and must not bring the item back.
+  // Only a refused delete takes its id out again.
+  const deleted = new Set<string>();
+  const shown = (items: readonly T[]) => items.filter((i) => !deleted.has(idOf(i)));
 
   async function reload(): Promise<void> {
     const current = ++loads;
     store.setState((s) => ({ ...s, status: 'loading', error: null }));
     try {
       const items = await load();
-      if (current === loads) store.setState({ status: 'ready', items, error: null });
+      if (current === loads) store.setState({ status: 'ready', items: shown(items), error: null });
     } catch (error) {
       if (current !== loads) return;
       const message = errorMessage(error);
@@ -53,10 +58,12 @@ export function createOptimisticList<T>({
   async function deleteItem(id: string): Promise<void> {
     const item = store.getState().items.find((i) => idOf(i) === id);
     if (!item) return;
-    store.setState((s) => ({ ...s, items: s.items.filter((i) => idOf(i) !== id) }));
+    deleted.add(id);
+    store.setState((s) => ({ ...s, items: shown(s.items) }));
     try {
       await remove(item);
     } catch (error) {
+      deleted.delete(id);
       await platform.alert(deleteFailedMessage(errorMessage(error)));
       await reload();
     }
