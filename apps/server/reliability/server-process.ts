@@ -3,12 +3,13 @@
  * as its own process on a fresh DATA_DIR, stopped or killed like a real one, restarted on the same
  * address, and its embedded PostgreSQL reached directly to check what the index holds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { freePort } from '@vita-docs/test-server';
 import pg from 'pg';
 
@@ -24,6 +25,14 @@ export const VOLUNTEER_PIN = 'reliable volunteer pin 1';
  * do `npm run backup` / `restore`, which authenticate a backup with a key derived from it).
  */
 export const STORAGE_KEY = randomBytes(32).toString('base64');
+
+/** `npm run backup|restore -- <folder>` as the production build runs it, with the server's environment. */
+export function backupCommand(which: 'backup' | 'restore', folder: string, dataDir: string) {
+  return promisify(execFile)(process.execPath, ['dist/backup/cli.js', which, folder], {
+    cwd: serverDir,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', STORAGE_KEY },
+  });
+}
 
 /** A fresh, private data directory straight under the temp folder (the embedded PostgreSQL's own user must reach it). */
 export async function freshDataDir(label: string): Promise<string> {

@@ -1,6 +1,7 @@
 /**
  * The embedded PostgreSQL's lifecycle, with the server run as `npm start` runs it: its own process on
- * a fresh DATA_DIR, stopped by signals — including SIGKILL, after which nothing may be lost.
+ * a fresh DATA_DIR, stopped by signals — including SIGKILL, after which nothing may be lost. Whole
+ * server processes with clusters of their own, for a minute and more: the second tier.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -10,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '@vita-docs/test-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, PIN } from './harness.js';
+import { Agent, PIN } from '../harness.js';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 interface Running {
   child: ChildProcess;
@@ -22,12 +23,12 @@ interface Running {
 }
 
 /**
- * Starts `src/main.ts` on `dataDir` (its storage key made beside it, in `<dataDir>-config`, as `npm
+ * Starts the production build (`dist/main.js`, as `npm start` runs it) on `dataDir` (its storage key made beside it, in `<dataDir>-config`, as `npm
  * start` makes one in the user's config directory); resolves once `/api/me` answers (or rejects with the log).
  */
 async function launch(dataDir: string, { waitReady = true } = {}): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=vita-source', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: serverDir,
     env: {
       ...process.env,
