@@ -5,7 +5,7 @@ import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -48,7 +48,7 @@ test.describe('audit words, dates and settings', () => {
 
   test('the volunteer’s panel writes when the request was sent as every screen does', async () => {
     const { page } = vis;
-    await signInViaUi(page, app.server, vera, `/login?next=/clients/${clientId}/docs`);
+    await signIn(page, app.server, vera, `/login?next=/clients/${clientId}/docs`);
     await seeHeading(page, 'Client Documents');
     const line = page.getByText(/^Request sent .*, opened, 0 files back\.$/);
     const text = (await line.textContent()) ?? '';
@@ -60,7 +60,7 @@ test.describe('audit words, dates and settings', () => {
 
   test('the audit log names the client and shows their address; its times read the same way', async () => {
     const { page } = vis;
-    await signInViaUi(page, app.server, admin, '/login?next=/admin/audit');
+    await signIn(page, app.server, admin, '/login?next=/admin/audit');
     await seeHeading(page, 'Audit log');
     const table = page.getByRole('region', { name: 'Audit entries' });
     const row = table.getByRole('row').filter({ hasText: 'Client Rosa Díaz (request link)' });

@@ -16,7 +16,7 @@ import { DESKTOP } from './support/browser.js';
 import type { DialogLog } from './support/dialogs.js';
 import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -60,7 +60,7 @@ test.describe('the audit screen', () => {
     }
     await api.dispose();
     ({ page, dialogs } = await app.visit(DESKTOP));
-    await signInViaUi(page, app.server, admin);
+    await signIn(page, app.server, admin);
     await seeHeading(page, /^Hello, Amy/);
   });
   test.afterAll(async () => {
@@ -251,7 +251,7 @@ test.describe('the audit screen', () => {
 
   test('is for admins only: a volunteer is sent home', async () => {
     const visitor = await app.visit(DESKTOP);
-    await signInViaUi(visitor.page, app.server, vera);
+    await signIn(visitor.page, app.server, vera);
     await seeHeading(visitor.page, /^Hello, Vera/);
     expect(await visitor.page.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
     expect(await visitor.page.getByRole('link', { name: 'Settings' }).count()).toBe(0);

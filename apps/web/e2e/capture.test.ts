@@ -9,7 +9,7 @@ import type { TestApp, Visitor } from './support/app.js';
 import { PHONE } from './support/browser.js';
 import { categoryScreen, expectFiles, listDocs, pagePhoto, storedBytes } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -45,7 +45,7 @@ test.describe('capture on a phone: Scan pages and quality warnings', () => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     vis = await app.visit(PHONE);
     page = vis.page;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/13614-C`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs/13614-C`);
     await seeHeading(page, '13614-C');
   });
   test.afterAll(async () => {

@@ -11,7 +11,7 @@ import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { categoryRow, pagePhoto } from './support/documents.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -65,7 +65,7 @@ test.describe('a client hands in documents through a request link', () => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     volunteer = await app.visit();
     client = await app.visit();
-    await signInViaUi(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
+    await signIn(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
     await seeHeading(volunteer.page, 'Client Documents');
   });
   test.afterAll(async () => {
@@ -212,7 +212,7 @@ test.describe('a request link refuses what it must', () => {
 
     // The volunteer's panel says so, and the link can still be revoked.
     const volunteer = await app.visit(DESKTOP);
-    await signInViaUi(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
+    await signIn(volunteer.page, app.server, vera, `/clients/${clientId}/docs`);
     const panel = volunteer.page.getByRole('region', { name: 'Request documents from client' });
     await panel
       .getByText(
@@ -319,7 +319,7 @@ test.describe('a request link refuses what it must', () => {
 
   test('the admin rewrites the consent statement in Settings and a client is shown it', async () => {
     const desk = await app.visit(DESKTOP);
-    await signInViaUi(desk.page, app.server, admin);
+    await signIn(desk.page, app.server, admin);
     await desk.page.goto('/admin/settings');
     const form = desk.page.getByRole('form', { name: 'Consent statement for request links' });
     await form.getByText(/this is version 1\.$/).waitFor();
@@ -347,7 +347,7 @@ test.describe('a request link refuses what it must', () => {
   test('a sixth request to one client in a day is refused, saying when to try again', async () => {
     // Five went to Dora in the tests above.
     const { page, dialogs } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs`);
     await page.getByRole('button', { name: 'Request documents from client' }).click();
     const dialog = page.getByRole('dialog', { name: 'Request documents' });
     await dialog.getByRole('button', { name: 'Send link' }).click();

@@ -7,7 +7,7 @@ import { ApiSession, person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { proveWithCode, requestLink, signConsent } from './support/client-page.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -36,7 +36,7 @@ test.describe('the client page and its mails name the programme and the voluntee
 
   test('the admin names the programme in Settings', async () => {
     const desk = await app.visit(DESKTOP);
-    await signInViaUi(desk.page, app.server, admin);
+    await signIn(desk.page, app.server, admin);
     await desk.page.goto('/admin/settings');
     const form = desk.page.getByRole('form', { name: 'Programme name' });
     expect(await form.getByLabel('Name').inputValue()).toBe('VITA Documents');

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { categoryScreen, listDocs, storedBytes } from './support/documents.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { eventually, keptSizes } from './support/kept.js';
 import { edgeGreys, holdImageWork, pageImageSize, setPhoto } from './support/page-image.js';
 import { checkScreen } from './support/screens.js';
@@ -54,7 +54,7 @@ test.describe('Adjust corners on the category screen', () => {
   test.beforeAll(async ({ startApp }) => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     page = (await app.visit()).page;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(page, 'Banking Info');
   });
   test.afterAll(async () => {
@@ -202,7 +202,7 @@ test.describe('Ajustar esquinas on the client page', () => {
   test.beforeAll(async ({ startApp }) => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     staff = await app.visit();
-    await signInViaUi(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
     api = await ApiSession.open(app.server);
     await api.signIn(vera);
     const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {

@@ -21,7 +21,7 @@ import {
 } from './support/documents.js';
 import type { Fixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Abe', 'Admin');
@@ -71,7 +71,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
 
   test('files dropped on the category screen join the queue; other kinds are refused with a message', async () => {
     const { page, dialogs } = await app.visit();
-    await signInViaUi(
+    await signIn(
       page,
       app.server,
       vera,
@@ -93,7 +93,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
 
   test('Download All: the dialog lists every type, and a subset downloads exactly those files', async () => {
     const { page } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, vera, `/clients/${coraId}/docs`);
+    await signIn(page, app.server, vera, `/clients/${coraId}/docs`);
     await page.getByRole('button', { name: 'Download All Documents' }).click();
     const modal = page.getByRole('dialog', { name: 'Choose types to include' });
     const box = (name: string) =>
@@ -142,7 +142,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
 
   test('Download All of a large archive shows its progress, then holds every file', async () => {
     const { page } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, vera, `/clients/${coraId}/docs`);
+    await signIn(page, app.server, vera, `/clients/${coraId}/docs`);
     // A slow line (about 2 MB/s), so the 6 MB archive takes a few seconds.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.emulateNetworkConditions', {
@@ -185,7 +185,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
 
   test('a second volunteer opening the client by its URL sees an error, not the data', async () => {
     const { page, dialogs } = await app.visit();
-    await signInViaUi(page, app.server, victor, `/clients/${coraId}/docs`);
+    await signIn(page, app.server, victor, `/clients/${coraId}/docs`);
     await seeHeading(page, 'Client Documents');
     expect(await dialogs.next()).toEqual({
       type: 'alert',
@@ -215,7 +215,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
 
   test('Reassign Client: the empty list says so; a failed client-meta lookup takes the orphan path', async () => {
     const { page, dialogs } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, admin, '/clients');
+    await signIn(page, app.server, admin, '/clients');
     // Admins see every client, with who created it.
     await page.getByRole('link', { name: 'Cora Client' }).waitFor();
     await page.getByText(`Created by: ${vera.email}`).waitFor();
@@ -262,7 +262,7 @@ test.describe('client documents: access, ZIP, reassignment, deletion', () => {
   test('an admin deletes a client: its files are gone from storage', async () => {
     expect((await filesOnDisk(app.server.dataDir, coraId)).length).toBe(5);
     const { page, dialogs } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, admin);
+    await signIn(page, app.server, admin);
     const card = page
       .getByRole('region', { name: 'All Clients' })
       .getByRole('article', { name: 'Cora Client' });

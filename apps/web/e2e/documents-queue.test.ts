@@ -18,7 +18,7 @@ import {
   storedBytes,
 } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { atPath, seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -36,7 +36,7 @@ test.describe("a volunteer's full day, part 2", () => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Ada'));
     vis = await app.visit(DESKTOP);
     page = vis.page;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs`);
     await seeHeading(page, 'Client Documents');
   });
   test.afterAll(async () => {

@@ -18,7 +18,7 @@ import {
 } from './support/documents.js';
 import type { Fixture } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { atPath, seeHeading, signIn } from './support/journeys.js';
 import { DESKTOP } from './support/browser.js';
 import { expect, test } from './support/test.js';
 
@@ -62,7 +62,7 @@ test.describe("a volunteer's full day", () => {
   test('signed out, /clients/new goes to login and back; the new client has five Missing categories', async () => {
     await page.goto('/clients/new');
     await atPath(page, '/login?next=/clients/new');
-    await signInViaUi(page, app.server, vera, '/login?next=/clients/new');
+    await signIn(page, app.server, vera, '/login?next=/clients/new');
     await atPath(page, '/clients/new');
     await seeHeading(page, 'Create New Client');
     await checkScreen(page, 'client-new');

@@ -4,7 +4,7 @@ import { messages } from '@vita-docs/core';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -32,7 +32,7 @@ test.describe('a volunteer revokes a request link', () => {
 
   test('Revoke link asks first; Cancel keeps the link, OK says Link revoked.', async () => {
     const { page, dialogs } = vis;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs`);
     await seeHeading(page, 'Client Documents');
     const panel = page.getByRole('region', { name: 'Request documents from client' });
     const revoke = panel.getByRole('button', { name: 'Revoke link' });

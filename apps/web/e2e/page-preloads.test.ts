@@ -9,7 +9,7 @@ import type { Route } from '@playwright/test';
 import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { categoryScreen, pdfFixture, uploadViaApi } from './support/documents.js';
-import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { atPath, seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -68,7 +68,7 @@ test.describe("a route's screen files", () => {
 
   test("lists a category's files before the adding of files and the upload queues' code have arrived", async () => {
     const { page, context } = await app.visit();
-    await signInViaUi(page, app.server, vera);
+    await signIn(page, app.server, vera);
     await atPath(page, '/home');
     // Held back until the list shows: without them, a screen that waited for them would not show.
     const held: Route[] = [];

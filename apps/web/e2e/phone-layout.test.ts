@@ -7,7 +7,7 @@ import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP, PHONE, WAIT_MS } from './support/browser.js';
 import { categoryScreen, pdfFixture } from './support/documents.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -47,7 +47,7 @@ test.describe('a volunteer on a touch phone, 390 px', () => {
     });
     context.setDefaultTimeout(WAIT_MS);
     page = await context.newPage();
-    await signInViaUi(page, app.server, vera, `/login?next=/clients/${clientId}/docs`);
+    await signIn(page, app.server, vera, `/login?next=/clients/${clientId}/docs`);
     await seeHeading(page, 'Client Documents');
   });
   test.afterAll(async () => {
@@ -93,7 +93,7 @@ test.describe('a volunteer on a touch phone, 390 px', () => {
   test('with a mouse the drop hint is there', async () => {
     await page.setViewportSize(DESKTOP);
     const mouse = await app.visit(DESKTOP);
-    await signInViaUi(mouse.page, app.server, vera, `/login?next=/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(mouse.page, app.server, vera, `/login?next=/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(mouse.page, 'Banking Info');
     await mouse.page.getByText(DROP_HINT).waitFor();
     await mouse.close();

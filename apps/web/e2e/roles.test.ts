@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ApiSession, person, seedPeople } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { checkScreen } from './support/screens.js';
-import { atPath, seeHeading, signInViaUi } from './support/journeys.js';
+import { atPath, seeHeading, signIn } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Ana', 'Admin');
@@ -58,7 +58,7 @@ test.describe('roles', () => {
 
   test('an officer sees Pending Approvals and Orphaned Clients, but not All Users or All Clients', async () => {
     const { page, dialogs } = await app.visit();
-    await signInViaUi(page, app.server, olga);
+    await signIn(page, app.server, olga);
     await seeHeading(page, 'Hello, Olga Officer');
     await card(page, 'Pending Approvals', 'Paul Pending').waitFor();
     const orphan = card(page, 'Orphaned Clients (Needs Reassignment)', 'Carl Client');
@@ -81,7 +81,7 @@ test.describe('roles', () => {
 
   test('the Reassign modal: No closes it, Yes, Reassign waits for a choice, then the orphan has a volunteer', async () => {
     const { page, dialogs } = await app.visit();
-    await signInViaUi(page, app.server, olga);
+    await signIn(page, app.server, olga);
     const orphan = card(page, 'Orphaned Clients (Needs Reassignment)', 'Carl Client');
     await orphan.getByRole('button', { name: 'Reassign' }).click();
     const modal = page.getByRole('dialog', { name: 'Reassign Client' });
@@ -107,7 +107,7 @@ test.describe('roles', () => {
 
   test('the admin user page shows each kind of account with the right actions', async () => {
     const { page, dialogs } = await app.visit(/* desktop */ { width: 1280, height: 800 });
-    await signInViaUi(page, app.server, admin);
+    await signIn(page, app.server, admin);
     await seeHeading(page, 'Hello, Ana Admin');
 
     // Open from the All Users card: the email is URL-encoded in the path.
@@ -170,7 +170,7 @@ test.describe('roles', () => {
 
   test('the person whose role changed is told so on the login page at their next request', async () => {
     const { page } = await app.visit();
-    await signInViaUi(page, app.server, dora);
+    await signIn(page, app.server, dora);
     await seeHeading(page, /^Hello, Dora/);
     const adminApi = await ApiSession.open(app.server);
     await adminApi.signIn(admin);
@@ -181,7 +181,7 @@ test.describe('roles', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('alert').getByText(messages.roleChanged).waitFor();
     await checkScreen(page, 'login-role-changed');
-    await signInViaUi(page, app.server, dora);
+    await signIn(page, app.server, dora);
     await seeHeading(page, /^Hello, Dora/);
     expect(await page.getByText(messages.roleChanged).count()).toBe(0);
   });
@@ -192,7 +192,7 @@ test.describe('roles', () => {
     await seeHeading(page, messages.pleaseSignIn);
     await checkScreen(page, 'admin-user-signed-out');
 
-    await signInViaUi(page, app.server, olga);
+    await signIn(page, app.server, olga);
     await page.goto(`/admin/users/${encodeURIComponent(vera.email)}`);
     await atPath(page, '/home');
     await seeHeading(page, 'Hello, Olga Officer');
@@ -200,7 +200,7 @@ test.describe('roles', () => {
 
   test('the admin deletes a user and a client: gone at once, back with an alert when the server refuses', async () => {
     const { page, dialogs } = await app.visit({ width: 1280, height: 800 });
-    await signInViaUi(page, app.server, admin);
+    await signIn(page, app.server, admin);
     const danCard = card(page, 'All Users', 'Dan Delete');
     await danCard.getByRole('button', { name: 'Delete User' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete User?' });

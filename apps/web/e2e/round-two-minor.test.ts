@@ -14,7 +14,7 @@ import {
   pdfFixture,
 } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -53,7 +53,7 @@ test.describe('a volunteer on a phone, round 2 (minor)', () => {
     await api.dispose();
     vis = await app.visit(PHONE);
     page = vis.page;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(page, 'Banking Info');
   });
   test.afterAll(async () => {

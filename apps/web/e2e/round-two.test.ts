@@ -14,7 +14,7 @@ import {
   pdfFixture,
 } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
+import { seeHeading, signIn, submitCredentials } from './support/journeys.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -74,7 +74,7 @@ test.describe('a volunteer, round 2', () => {
     await api.dispose();
     vis = await app.visit(PHONE);
     page = vis.page;
-    await signInViaUi(page, app.server, vera, docsPath());
+    await signIn(page, app.server, vera, docsPath());
     await seeHeading(page, 'Client Documents');
   });
   test.afterAll(async () => {
@@ -185,7 +185,7 @@ test.describe('a volunteer, round 2', () => {
 
   test('the kept files’ Discard asks before deleting them: Cancel keeps them, OK deletes them', async () => {
     const { page: tab, context, dialogs } = await app.visit(PHONE);
-    await signInViaUi(tab, app.server, vera, `${docsPath()}/Banking%20Info`);
+    await signIn(tab, app.server, vera, `${docsPath()}/Banking%20Info`);
     await seeHeading(tab, 'Banking Info');
     const screen = categoryScreen(tab);
     // The way to the file store is cut: the file waits, kept on the device, through a reload.

@@ -9,7 +9,7 @@ import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { listDocs, pdfFixture, uploadViaApi } from './support/documents.js';
 import { checkScreen } from './support/screens.js';
-import { seeHeading, signInViaUi, submitCredentials } from './support/journeys.js';
+import { seeHeading, signIn, submitCredentials } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -33,7 +33,7 @@ test.describe('closing the season', () => {
 
   test('shows what it does, offers the ZIPs, needs the exact phrase, then closes', async () => {
     const { page, context, dialogs } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, admin);
+    await signIn(page, app.server, admin);
     await page.getByRole('link', { name: 'Close season' }).click();
     await seeHeading(page, `Close the ${YEAR} season`);
     // The consequence first and strongest, saying it cannot be undone.

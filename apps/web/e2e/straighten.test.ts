@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { edgeGreys, setPhoto } from './support/page-image.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
@@ -25,7 +25,7 @@ test.describe('photos found, straightened and cropped on the device', () => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     vis = await app.visit();
     page = vis.page;
-    await signInViaUi(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(page, 'Banking Info');
   });
   test.afterAll(async () => {
@@ -76,7 +76,7 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
   test.beforeAll(async ({ startApp }) => {
     ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
     staff = await app.visit();
-    await signInViaUi(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
     api = await ApiSession.open(app.server);
     await api.signIn(vera);
     const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {

@@ -6,7 +6,7 @@ import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { categoryScreen, expectFiles, pdfFixture } from './support/documents.js';
-import { seeHeading, signInViaUi } from './support/journeys.js';
+import { seeHeading, signIn } from './support/journeys.js';
 import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
@@ -39,7 +39,7 @@ test.describe('the category screen by keyboard', () => {
 
   test('Upload (3) → focus on "3 files uploaded."; the line goes at the next action; Retake menu by keys', async () => {
     const { page } = await app.visit(DESKTOP);
-    await signInViaUi(page, app.server, vera, `/login?next=/clients/${clientId}/docs/Banking%20Info`);
+    await signIn(page, app.server, vera, `/login?next=/clients/${clientId}/docs/Banking%20Info`);
     await seeHeading(page, 'Banking Info');
     const screen = categoryScreen(page);
     await screen.uploadFiles.setInputFiles([

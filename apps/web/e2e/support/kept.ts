@@ -6,7 +6,7 @@ import type { Person } from './api.js';
 import type { TestApp } from './app.js';
 import { WAIT_MS } from './browser.js';
 import { categoryScreen } from './documents.js';
-import { seeHeading, signInViaUi } from './journeys.js';
+import { seeHeading, signIn } from './journeys.js';
 
 export const admin = person('Amy', 'Admin');
 export const vera = person('Vera', 'Kept');
@@ -120,9 +120,9 @@ export async function openCategory(page: Page, clientId: string, docType: string
   return categoryScreen(page);
 }
 
-/** Signs `who` in through the screens and waits for their greeting. */
+/** Signs `who` in (over the API, in the page's profile) and waits for their greeting. */
 export async function signInHome(app: TestApp, page: Page, who: Person): Promise<void> {
-  await signInViaUi(page, app.server, who);
+  await signIn(page, app.server, who);
   await seeHeading(page, new RegExp(`^Hello, ${who.firstName}`));
 }
 
