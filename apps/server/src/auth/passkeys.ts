@@ -4,14 +4,7 @@
  * leaves to its caller: where the relying party is, the challenges (single-use, 5 minutes, bound to
  * the browser that asked; a sign-in's carried in the challenge itself) and the stored credentials.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
@@ -20,6 +13,10 @@ import { randomToken, sha256 } from './crypto.js';
 import type { UserRow } from './sessions.js';
 
 const CHALLENGE_MINUTES = 5;
+
+// Loaded on the first passkey call, not at start: the library and its ASN.1 and CBOR parsers were a
+// third of the server's start-up imports, and a server starts far more often than it sees a passkey.
+const webauthn = () => import('@simplewebauthn/server');
 
 /** The relying party: the one site passkeys are made for and accepted from. */
 export interface RelyingParty {
@@ -118,6 +115,7 @@ export async function registrationOptions(db: Db, rp: RelyingParty, user: UserRo
     .select(['id', 'transports'])
     .where('user_email', '=', user.email)
     .execute();
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -205,6 +203,7 @@ export async function registerPasskey(
 ): Promise<{ id: string; name: string; createdAt: Date } | 'not allowed' | null> {
   const challenge = await takeChallenge(db, args.requester, 'register', args.user.email);
   if (!challenge) return null;
+  const { verifyRegistrationResponse } = await webauthn();
   const verdict = await verifyRegistrationResponse({
     response: args.response,
     expectedChallenge: challenge,
@@ -248,6 +247,7 @@ export async function registerPasskey(
  * expires, so that it works once.
  */
 export async function authenticationOptions(rp: RelyingParty, key: Buffer, requester: string) {
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: 'required',
@@ -363,6 +363,7 @@ export async function authenticate(
   // A discoverable passkey names its user: it must be the one the credential was made for.
   const handle = response.response.userHandle;
   if (handle && handle !== stored.webauthn_user_id) return failed;
+  const { verifyAuthenticationResponse } = await webauthn();
   const verdict = await verifyAuthenticationResponse({
     response,
     expectedChallenge: opened.challenge,

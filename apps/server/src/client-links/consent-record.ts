@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { clientLinkText, type ClientLinkLanguage } from '@vita-docs/core/contract';
-import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
+import type { PDFFont } from 'pdf-lib';
 import { findDocument, reserveDocument } from '../documents/documents.js';
 import { settle, type LifecycleServices } from '../documents/lifecycle.js';
 import { HttpError } from '../http/errors.js';
@@ -115,6 +115,8 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
 
 /** The signed record as a one-page (or longer) Letter PDF. */
 export async function consentRecordPdf(sig: ConsentSignature): Promise<Uint8Array> {
+  // pdf-lib on the first consent signed, not at the server's start (a tenth of its start-up imports).
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   pdf.setTitle(clientLinkText(sig.language, 'recordTitle'));
   pdf.setProducer(sig.programme);
