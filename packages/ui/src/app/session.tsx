@@ -24,7 +24,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [watched] = useState(() => ({
     ...services,
     api: watchSession(api, (error) => void session.send({ type: 'expired', error })),
-    platform: quietOnRoleChange(platform),
+    platform: quietOnSessionEnd(platform, session),
   }));
   // Asked in the first commit, before the screens' own effects ask the server for anything (effects
   // run child first): the answer decides the most, and its request should leave first.
@@ -49,14 +49,28 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * The platform with one alert fewer: a call refused because the person's role was changed ends the
- * session, and the login page the person is sent to says so; the screen that made the call alerting
- * the same sentence would say it twice. (The platform's own object stays the prototype: a host's
- * platform may keep state or methods on it.)
+ * The platform without the alerts the login page already says: a call refused because the person's
+ * role was changed, or because the session ended under the screen, ends the session and sends the
+ * person to the login page, which says why; the screen that made the call alerting it would say it
+ * twice. (A call sent after the first refusal dropped the session's cookie is answered `Please sign
+ * in.`, not the role change.) The platform's own object stays the prototype: a host's platform may
+ * keep state or methods on it.
+ *
+ * @internal Exported for its tests.
  */
-function quietOnRoleChange<P extends { alert(message: string): void | Promise<void> }>(platform: P): P {
+export function quietOnSessionEnd<P extends { alert(message: string): void | Promise<void> }>(
+  platform: P,
+  session: Pick<SessionFlow, 'getState'>,
+): P {
+  const ended = () => {
+    const state = session.getState();
+    return state.status === 'signedOut' && (state.expired === true || state.reason === 'role_changed');
+  };
   return Object.assign(Object.create(platform) as P, {
-    alert: (message: string) => (message === messages.roleChanged ? undefined : platform.alert(message)),
+    alert: (message: string) =>
+      message === messages.roleChanged || (message === messages.pleaseSignIn && ended())
+        ? undefined
+        : platform.alert(message),
   });
 }
 
