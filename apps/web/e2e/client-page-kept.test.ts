@@ -5,6 +5,7 @@
 // goes unasked; a photo added and the page reloaded before its PDF was made comes back and is stored once.
 import { ApiSession, person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
+import { DialogLog } from './support/dialogs.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
 import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
@@ -19,6 +20,9 @@ const DORA = 'dora.client@client.example.org';
 const HEADING = 'Hola Dora, por favor agregue estos documentos';
 /** The client page's kept-uploads database. */
 const LINK_JOURNAL_DB = 'vita-docs-link-uploads';
+/** The link's journal key: the page asks for it when it first keeps a file. */
+const JOURNAL_KEY = '**/api/link/session/journal-key';
+const PRESIGN = '/api/link/session/presign';
 
 test.describe('what the phone keeps on the client page, in Spanish', () => {
   test.describe.configure({ mode: 'serial' });
@@ -43,18 +47,40 @@ test.describe('what the phone keeps on the client page, in Spanish', () => {
   });
 
   test('leaving with a file neither sent nor kept asks first', async () => {
-    const { page, dialogs } = client;
-    // The phone cannot keep it (its key never comes) and so it is never sent either.
-    await page.route('**/api/link/session/journal-key', () => undefined);
-    const chooser = page.waitForEvent('filechooser');
-    await linkRow(page, 'Banking Info').getByText('Subir archivos', { exact: true }).click();
+    // A tab of its own that never gets the link's key: every request for it is held, from before the tab
+    // loads until it is closed, so its phone can keep nothing and (not kept) sends nothing. Nothing ever
+    // answers those requests: unrouting would (Playwright then lets a held request go on to the server),
+    // and the key would arrive while the page is being left. The tests' own tab gets its key as ever.
+    const tab = await client.context.newPage();
+    const dialogs = new DialogLog(tab);
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    let keyAsked = 0;
+    await tab.route(JOURNAL_KEY, () => void (keyAsked += 1));
+    const sent: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().includes(PRESIGN)) sent.push(request.url());
+    });
+    await tab.goto(client.page.url());
+    await seeHeading(tab, HEADING);
+
+    const bank = linkRow(tab, 'Banking Info');
+    const chooser = tab.waitForEvent('filechooser');
+    await bank.getByText('Subir archivos', { exact: true }).click();
     await (await chooser).setFiles([await pdfFixture('check.pdf')]);
-    await linkRow(page, 'Banking Info').getByText('check.pdf').waitFor();
-    // Its key stays unanswered on this page; the next page gets its own.
-    await page.unroute('**/api/link/session/journal-key');
-    await page.reload();
+    // It stays listed, waiting to be kept before it goes: asked for the key once, and nothing sent.
+    await bank.getByRole('listitem').filter({ hasText: 'check.pdf' }).getByText('Subiendo…').waitFor();
+    await expect.poll(() => keyAsked).toBe(1);
+
+    const closed = tab.waitForEvent('close');
+    await tab.close({ runBeforeUnload: true });
     expect((await dialogs.next()).type).toBe('beforeunload');
-    await seeHeading(page, HEADING);
+    await closed;
+    expect(keyAsked).toBe(1);
+    expect(sent).toEqual([]);
+    expect(errors).toEqual([]);
+    // The tab is gone and kept nothing: the file can never be sent now.
+    expect(await categoryFiles(api, clientId, 'Banking Info')).toEqual([]);
   });
 
   test('a dark photo waiting for its answer comes back after a reload still waiting, and goes only once answered', async () => {
