@@ -301,6 +301,10 @@ test.describe('Ajustar esquinas on the client page', () => {
 
     await page.reload();
     await seeHeading(page, 'Hola Dora, por favor agregue estos documentos');
+    // Its glare still waits for the client's answer after the reload: nothing goes unasked.
+    await form.getByRole('button', { name: /^Usarla así / }).waitFor();
+    expect((await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(before.size);
+    await form.getByRole('button', { name: /^Usarla así / }).click();
     await expect
       .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
       .toBe(before.size + 1);

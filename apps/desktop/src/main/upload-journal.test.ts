@@ -252,4 +252,18 @@ describe('a photo kept with the choice its PDF is made with', () => {
     const again = await open('vera@example.org');
     expect(again.files.map((k) => k.entry)).toEqual([chosen, entry('item-2', pdf)]);
   });
+
+  it('keeps its unanswered warnings, and that its check had not answered, through the bridge', () => {
+    const photo: FileLike = { ...file('jpeg bytes', 'Banking Info 1.jpg'), type: 'image/jpeg' };
+    const bytes = new TextEncoder().encode('jpeg bytes');
+    const waiting: JournalEntry = {
+      ...entry('item-1', photo),
+      convert: { rotate: 0 },
+      warnings: ['tooDark'],
+    };
+    expect(KeepUploadSchema.parse({ entry: waiting, bytes }).entry).toEqual(waiting);
+    const unchecked: JournalEntry = { ...entry('item-2', photo), convert: { rotate: 0 }, checkPending: true };
+    expect(KeepUploadSchema.parse({ entry: unchecked, bytes }).entry).toEqual(unchecked);
+    expect(() => KeepUploadSchema.parse({ entry: { ...waiting, warnings: ['nope'] }, bytes })).toThrow();
+  });
 });

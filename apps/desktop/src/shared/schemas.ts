@@ -132,6 +132,14 @@ export const JournalEntrySchema = z.object({
   type: z.string().max(200),
   size: z.number().int().nonnegative().max(MAX_KEPT_BYTES),
   convert: KeptChoiceSchema.optional(),
+  /** A photo's unanswered quality warnings (core's `QualityWarning`): without them it would go unasked. */
+  warnings: z
+    .array(z.enum(['tooDark', 'washedOut', 'blurry', 'blank', 'tooSmall', 'glare', 'edgesNotFound']))
+    .max(7)
+    .readonly()
+    .optional(),
+  /** The photo was kept before its quality check answered: it is checked again after a reload. */
+  checkPending: z.literal(true).optional(),
 });
 
 /** A file to keep on the desk until it is uploaded. */

@@ -264,6 +264,91 @@ describe('the client page’s capture', () => {
     expect(after.stored().sort()).toEqual(['1099-INT/int.pdf', 'W-2/w2.pdf']);
     expect(journals.kept.size).toBe(0);
   });
+
+  it('a photo waiting for the client’s answer comes back after a reload still waiting, with its choices', async () => {
+    const journals = createMemoryJournals();
+    const first = await journals.open('link-session');
+    const before = setup({ journal: { journal: first.journal, kept: Promise.resolve(first.files) } });
+    const dark = photo('tooDark-w2.jpg');
+    before.capture.add('W-2', [dark], false);
+    await until(before.capture.queue('W-2'), awaitsChoice);
+    // Kept as the photo itself, with its turn and its warning, so the same choices come back.
+    await until(before.capture.queue('W-2'), (state) => state.queue[0]?.saved === true);
+    expect(before.capture.wouldLose()).toBe(false);
+    before.capture.dispose();
+    expect(
+      [...journals.kept.values()].map(({ entry }) => [entry.name, entry.convert, entry.warnings]),
+    ).toEqual([['tooDark-w2.jpg', { rotate: 0 }, ['tooDark']]]);
+
+    const reopened = await journals.open('link-session');
+    const after = setup({ journal: { journal: reopened.journal, kept: Promise.resolve(reopened.files) } });
+    const row = after.capture.queue('W-2');
+    const decided = after.nextTurn();
+    await until(row, awaitsChoice);
+    await decided;
+    const [item] = row.getState().queue;
+    expect(item).toMatchObject({ warnings: ['tooDark'], rotate: 0, progress: { status: 'queued' } });
+    expect(await textOf(item!.original)).toBe('photo tooDark-w2.jpg');
+    expect(after.fake.callNames()).not.toContain('presignUpload');
+    // Keep anyway: it goes once, and the phone forgets it.
+    after.capture.answer('W-2', item!.id);
+    await until(row, allDone);
+    expect(after.stored()).toEqual(['W-2/tooDark-w2.pdf']);
+    expect(journals.kept.size).toBe(0);
+  });
+
+  it('photos added then left before their conversion come back: sent once, or waiting for an answer', async () => {
+    const journals = createMemoryJournals();
+    const first = await journals.open('link-session');
+    const never = new Promise<never>(() => undefined);
+    const before = setup({
+      journal: { journal: first.journal, kept: Promise.resolve(first.files) },
+      photos: {
+        convert: () => never,
+        inspect: () => never,
+        canUse: async () => true,
+        buildScan: async (_pages, name) => pdf(name),
+      },
+    });
+    before.capture.add('W-2', [photo('w2.jpg')], false);
+    before.capture.add('1099-INT', [photo('tooDark-int.jpg')], false);
+    // Not kept yet: leaving now would lose them.
+    expect(before.capture.wouldLose()).toBe(true);
+    const kept = (state: UploadState) => state.queue.every((item) => item.saved);
+    await Promise.all(['W-2', '1099-INT'].map((row) => until(before.capture.queue(row), kept)));
+    expect(before.capture.wouldLose()).toBe(false);
+    before.capture.dispose();
+    expect(
+      [...journals.kept.values()].map(({ entry }) => [entry.name, entry.convert, entry.checkPending]),
+    ).toEqual([
+      ['w2.jpg', { rotate: 0 }, true],
+      ['tooDark-int.jpg', { rotate: 0 }, true],
+    ]);
+
+    const reopened = await journals.open('link-session');
+    const after = setup({ journal: { journal: reopened.journal, kept: Promise.resolve(reopened.files) } });
+    const decided = after.nextTurn();
+    await until(after.capture.queue('W-2'), allDone);
+    await until(after.capture.queue('1099-INT'), awaitsChoice);
+    await decided;
+    expect(after.stored()).toEqual(['W-2/w2.pdf']);
+    expect(after.fake.callNames().filter((name) => name === 'presignUpload')).toHaveLength(1);
+    expect(after.capture.queue('1099-INT').getState().queue[0]).toMatchObject({
+      warnings: ['tooDark'],
+      progress: { status: 'queued' },
+    });
+    expect(after.converted.map(({ name }) => name).sort()).toEqual(['tooDark-int.jpg', 'w2.jpg']);
+  });
+
+  it('says a file would be lost by leaving while it is neither sent nor kept', async () => {
+    const { capture, fake } = setup();
+    expect(capture.wouldLose()).toBe(false);
+    // No journal on this phone: a file not sent yet is lost by leaving.
+    fake.hold('presignUpload');
+    capture.add('W-2', [pdf('w2.pdf')], false);
+    await until(capture.queue('W-2'), (state) => state.queue[0]?.progress.status === 'uploading');
+    expect(capture.wouldLose()).toBe(true);
+  });
 });
 
 /** A reader that names a form by the words in the file's bytes; `gate` holds every reading until opened. */

@@ -17,10 +17,14 @@ import { awaitsQualityChoice, linkUploadApi, thumbNotes, thumbOf, trackedChecks 
 import { createLinkReadings, type LinkFileRef, type LinkReadings } from './readings.js';
 import type { CaptureThumb, LinkCapture, LinkCapturePage, LinkCapturePorts } from './types.js';
 
-/** Queues the files kept before a reload again, each in its row's queue, and sends them. */
+/**
+ * Queues the files kept before a reload again, each in its row's queue, and sends them once their
+ * PDFs are made and their photos checked again: a photo whose warnings were unanswered waits again.
+ */
 function restoreKept(
   files: readonly KeptFile[],
   queue: (docType: string) => UploadFlow,
+  checksDone: () => Promise<void>,
   send: (flow: UploadFlow) => void,
 ): void {
   const byType = new Map<string, KeptFile[]>();
@@ -28,7 +32,10 @@ function restoreKept(
     byType.set(file.entry.target.docType, [...(byType.get(file.entry.target.docType) ?? []), file]);
   for (const [docType, group] of byType) {
     const flow = queue(docType);
-    void flow.send({ type: 'restore', files: group }).then(() => send(flow));
+    void flow
+      .send({ type: 'restore', files: group })
+      .then(checksDone)
+      .then(() => send(flow));
   }
 }
 
@@ -171,7 +178,7 @@ export function createLinkCapture(ports: LinkCapturePorts, page: LinkCapturePage
       if (scanning !== null) add(scanning, [file], false);
     },
   });
-  void ports.journal?.kept.then((files) => restoreKept(files, queue, send));
+  void ports.journal?.kept.then((files) => restoreKept(files, queue, checksDone, send));
   const move = readings ? linkMove({ ports, page, readings, queue, thumbs, add }) : () => Promise.resolve();
   return {
     add,
@@ -188,6 +195,10 @@ export function createLinkCapture(ports: LinkCapturePorts, page: LinkCapturePage
     },
     queue,
     thumb: (key) => thumbs.get(key),
+    wouldLose: () =>
+      [...queues.values()].some((flow) =>
+        flow.getState().queue.some((item) => item.progress.status !== 'done' && !item.saved),
+      ),
     scanFlow,
     readings: readings ?? NO_READINGS,
     move,

@@ -88,6 +88,11 @@ export interface LinkCapture {
   queue(docType: string): UploadFlow;
   /** The thumbnail of a file this page stored (by its key); undefined for one stored before a reload. */
   thumb(key: string): CaptureThumb | undefined;
+  /**
+   * Whether leaving the page now would lose a file: one neither sent nor kept on the phone yet (the
+   * page then asks before it is left).
+   */
+  wouldLose(): boolean;
   /** The Scan pages dialog's flow, shared by every row (`scan` says which row it adds to). */
   scanFlow: ScanFlow;
   /** What the device read of each file added here (nothing is read without the `reader` port). */

@@ -7,6 +7,7 @@ import type { UploadTarget } from '../../api/upload.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { FileLike } from '../../ports.js';
 import type { PageCrop } from '../../straighten/page.js';
+import type { QualityWarning } from '../../quality/assess.js';
 
 /** How a kept photo is to be made into its PDF: the turn and the page the person chose. */
 export interface KeptChoice {
@@ -33,6 +34,18 @@ export interface JournalEntry {
    * before it is sent. Absent (every entry kept before this field existed too): the bytes are what is sent.
    */
   convert?: KeptChoice;
+  /**
+   * What the photo's quality check found that the person has not answered yet (Keep anyway clears
+   * them): after a reload the file waits for that answer again. Such a photo is kept as the photo
+   * itself with `convert`, so a reload offers the same choices (its turn, its corners, Retake).
+   * Absent (every entry kept before this field existed too): restored with none.
+   */
+  warnings?: readonly QualityWarning[];
+  /**
+   * Set when the photo (kept with `convert`) was kept before its quality check answered: after a
+   * reload it is checked again before it may be sent.
+   */
+  checkPending?: true;
 }
 
 /** One person's kept files. */

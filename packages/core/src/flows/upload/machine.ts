@@ -46,6 +46,11 @@ export interface UploadMachine {
   rounds: number;
   /** Upload was asked while an automatic round ran: a full round follows it. */
   again: boolean;
+  /**
+   * Quality checks under way, per file: `holding` when the file was made ready meanwhile and waits
+   * for the check before it is kept, so what is kept says what the check found.
+   */
+  checks: Readonly<Record<string, 'running' | 'holding'>>;
 }
 
 /** What the rules need to know of the world at the moment of an event. */
@@ -75,7 +80,11 @@ export type MachineEvent =
   | { type: 'conversionSettled' }
   /** A file that needed no conversion has its turn to be kept. */
   | { type: 'prepared'; id: string; file: FileLike; notice: string | undefined }
-  /** `ticket`: the save kept the photo with the person's choice for the conversion of that ticket. */
+  /**
+   * `ticket`: the save kept the photo with the person's choice for the conversion of that ticket.
+   * `settles`: the file that is queued once this save is done (the file kept, unless the photo was
+   * kept in place of its PDF).
+   */
   | {
       type: 'saved';
       id: string;
@@ -83,6 +92,7 @@ export type MachineEvent =
       notice: string | undefined;
       saved: boolean;
       ticket?: number;
+      settles?: FileLike;
     }
   | { type: 'progress'; id: string; loaded: number; total: number }
   | { type: 'uploaded'; id: string }
@@ -105,7 +115,9 @@ export type Effect =
   | { type: 'prepare'; id: string; file: FileLike; notice: string | undefined }
   /**
    * Keep the file in the journal (after any earlier keeping of the same file); report `saved`. With
-   * `convert`: the file is the photo, kept with the choice its conversion `ticket` makes its PDF with.
+   * `convert`: the file is the photo, kept with the choice its PDF is made with (the choice of the
+   * conversion `ticket`, when one is under way; `settles` the PDF already made, when one is). With
+   * `warnings` the photo's unanswered warnings; with `checkPending` its check had not answered yet.
    */
   | {
       type: 'save';
@@ -114,6 +126,9 @@ export type Effect =
       notice: string | undefined;
       convert?: KeptChoice;
       ticket?: number;
+      settles?: FileLike;
+      warnings?: readonly QualityWarning[];
+      checkPending?: true;
     }
   /** The journal forgets the file (uploaded or removed). */
   | { type: 'forget'; id: string }
@@ -148,6 +163,7 @@ export function initialMachine(convertToPdf: boolean): UploadMachine {
     round: null,
     rounds: 0,
     again: false,
+    checks: {},
   };
 }
 

@@ -9,7 +9,7 @@ import type { PutFile, UploadTarget } from '../../api/upload.js';
 import type { Clock, Connectivity, Dialogs } from '../../ports.js';
 import { createStore } from '../../store.js';
 import type { Store } from '../../store.js';
-import type { UploadJournal } from './journal.js';
+import type { JournalEntry, UploadJournal } from './journal.js';
 import type { Effect, MachineEvent, TransitionContext, UploadMachine } from './machine.js';
 import { isCurrentConversion, transition } from './transition.js';
 import type { ConvertImage, InspectImage, UploadState } from './upload-state.js';
@@ -48,11 +48,16 @@ type Dispatch = (event: MachineEvent) => Promise<void>;
 type EffectOf<T extends Effect['type']> = Extract<Effect, { type: T }>;
 
 /** Keeps the file in the journal, read once for both the journal and the presign's SHA-256; reports `saved`. */
-async function save(ports: UploadRunnerPorts, dispatch: Dispatch, effect: EffectOf<'save'>) {
-  const { id, file, notice, convert, ticket } = effect;
+async function save(
+  ports: UploadRunnerPorts,
+  dispatch: Dispatch,
+  signal: AbortSignal,
+  effect: EffectOf<'save'>,
+) {
+  const { id, file, notice, convert, ticket, settles, warnings, checkPending } = effect;
   const { journal, target, clientName } = ports;
   const name = clientName?.();
-  const entry = {
+  const entry: JournalEntry = {
     id,
     target,
     name: file.name,
@@ -60,34 +65,55 @@ async function save(ports: UploadRunnerPorts, dispatch: Dispatch, effect: Effect
     size: file.size,
     ...(name ? { clientName: name } : {}),
     ...(convert ? { convert } : {}),
+    ...(warnings?.length ? { warnings } : {}),
+    ...(checkPending ? { checkPending } : {}),
   };
   let saved = true;
   try {
     const bytes = await file.arrayBuffer();
+    if (signal.aborted) return; // the queue was dropped (another person signed in): nothing of it is kept
     // A photo kept for a reload is not what is sent: its fingerprint would never be asked for.
     if (!convert) rememberFingerprint(file, bytes);
     await journal?.save(entry, file, bytes);
   } catch {
     saved = false;
   }
-  await dispatch({ type: 'saved', id, file, notice, saved, ...(ticket === undefined ? {} : { ticket }) });
+  await dispatch({
+    type: 'saved',
+    id,
+    file,
+    notice,
+    saved,
+    ...(ticket === undefined ? {} : { ticket }),
+    ...(settles ? { settles } : {}),
+  });
 }
 
 /**
  * Keeps files in the journal one after another per queue item: the photo kept with a new choice is
- * written before the PDF made with it, never over it.
+ * written before the PDF made with it, never over it; and a file is forgotten only after every
+ * keeping of it asked before, so no late write brings back a file already sent.
  */
-function createKeeping(ports: UploadRunnerPorts, dispatch: Dispatch) {
+function createKeeping(ports: UploadRunnerPorts, dispatch: Dispatch, signal: AbortSignal) {
   const last = new Map<string, Promise<void>>();
-  return (effect: EffectOf<'save'>): Promise<void> => {
-    const run = () => save(ports, dispatch, effect);
-    const mine = (last.get(effect.id) ?? done).then(run, run);
-    last.set(effect.id, mine);
+  const inTurn = (id: string, run: () => Promise<void>): Promise<void> => {
+    const mine = (last.get(id) ?? done).then(run, run);
+    last.set(id, mine);
     const cleanUp = () => {
-      if (last.get(effect.id) === mine) last.delete(effect.id);
+      if (last.get(id) === mine) last.delete(id);
     };
     mine.then(cleanUp, cleanUp);
     return mine;
+  };
+  return {
+    save: (effect: EffectOf<'save'>): Promise<void> =>
+      inTurn(effect.id, () => save(ports, dispatch, signal, effect)),
+    forget(id: string): void {
+      // A leftover is found by its SHA-256 if ever sent again.
+      const remove = () => ports.journal?.remove(id).catch(() => undefined) ?? done;
+      if (last.has(id)) void inTurn(id, remove);
+      else void remove();
+    },
   };
 }
 
@@ -218,21 +244,23 @@ function perform(
   { ports, dispatch, signal, preparation, timer, rounds, keep }: Performers,
 ): Promise<void> | void {
   switch (effect.type) {
-    case 'inspect':
-      ports.inspect?.(effect.original).then(
-        (warnings) => dispatch({ type: 'inspected', id: effect.id, original: effect.original, warnings }),
-        () => undefined, // a photo this platform cannot read has nothing to say about its quality
+    case 'inspect': {
+      const { id, original } = effect;
+      // A photo this platform cannot read (or no checker at all) has nothing to say about its quality.
+      (ports.inspect?.(original) ?? Promise.resolve([])).then(
+        (warnings) => dispatch({ type: 'inspected', id, original, warnings }),
+        () => dispatch({ type: 'inspected', id, original, warnings: [] }),
       );
       return;
+    }
     case 'convert':
       return preparation.convert(effect);
     case 'prepare':
       return preparation.prepare(effect);
     case 'save':
-      return keep(effect);
+      return keep.save(effect);
     case 'forget':
-      ports.journal?.remove(effect.id).catch(() => undefined); // a leftover is found by its SHA-256 if ever sent again
-      return;
+      return keep.forget(effect.id);
     case 'upload':
       return upload(ports, dispatch, signal, effect);
     case 'endRound':
@@ -290,7 +318,7 @@ export function createUploadRunner(
     ),
     timer: createRetryTimer(ports.clock, () => void dispatch({ type: 'tick' })),
     rounds: createRounds((message) => ports.platform.alert(message)),
-    keep: createKeeping(ports, dispatch),
+    keep: createKeeping(ports, dispatch, stopping.signal),
   };
   const stopWatching = ports.connectivity?.onOnline(() => void dispatch({ type: 'online' }));
 

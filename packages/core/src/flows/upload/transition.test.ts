@@ -176,6 +176,87 @@ describe('queueing files', () => {
 describe('keeping files on the device', () => {
   const journal = { journal: true };
 
+  it('keeps a photo at once, then what its check found: unanswered warnings go with the photo', () => {
+    const added = run([add(photo)], { context: journal });
+    expect(added.effects.filter((effect) => effect.type === 'save')).toEqual([
+      {
+        type: 'save',
+        id: 'f1',
+        file: photo,
+        notice: undefined,
+        convert: { rotate: 0 },
+        ticket: 1,
+        checkPending: true,
+      },
+    ]);
+    const made = file('w2.pdf');
+    // Its PDF is made before the check answers: it is kept once the check has, with what it found.
+    const converted = run(
+      [
+        { type: 'conversionStarted' },
+        { type: 'converted', id: 'f1', ticket: 1, original: photo, file: made },
+      ],
+      { from: added.machine, context: journal },
+    );
+    expect(types(converted.effects)).not.toContain('save');
+    const checked = run([{ type: 'inspected', id: 'f1', original: photo, warnings: ['tooDark'] }], {
+      from: converted.machine,
+      context: journal,
+    });
+    expect(checked.effects).toEqual([
+      {
+        type: 'save',
+        id: 'f1',
+        file: photo,
+        notice: undefined,
+        convert: { rotate: 0 },
+        settles: made,
+        warnings: ['tooDark'],
+      },
+    ]);
+    const kept = run(
+      [{ type: 'saved', id: 'f1', file: photo, notice: undefined, saved: true, settles: made }],
+      { from: checked.machine, context: journal },
+    );
+    expect(kept.queue.map((q) => [q.progress.status, q.saved, q.warnings])).toEqual([
+      ['queued', true, ['tooDark']],
+    ]);
+    // Keep anyway: its PDF is kept in its place, with nothing left to answer.
+    const answered = run([{ type: 'keep', id: 'f1' }], { from: kept.machine, context: journal });
+    expect(answered.effects).toEqual([{ type: 'save', id: 'f1', file: made, notice: undefined }]);
+  });
+
+  it('restores a kept photo waiting for an answer with its warnings; one kept before its check is checked again', () => {
+    const target = { clientId: 'c1', docType: 'W-2' };
+    const entry = { target, name: 'w2.jpg', type: 'image/jpeg', size: 100, convert: { rotate: 90 as const } };
+    const other = file('other.jpg');
+    const { queue, effects } = run(
+      [
+        {
+          type: 'restore',
+          files: [
+            { entry: { ...entry, id: 'k1', warnings: ['glare'] }, file: photo, savedAt: 0 },
+            { entry: { ...entry, id: 'k2', checkPending: true }, file: other, savedAt: 0 },
+            {
+              entry: { ...entry, id: 'k3', name: 'old.pdf', type: 'application/pdf', convert: undefined },
+              file: pdf,
+              savedAt: 0,
+            },
+          ],
+        },
+      ],
+      { context: journal },
+    );
+    expect(queue.map((q) => [q.id, q.progress.status, q.rotate, q.warnings])).toEqual([
+      ['k1', 'converting', 90, ['glare']],
+      ['k2', 'converting', 90, []],
+      ['k3', 'queued', null, []],
+    ]);
+    expect(effects.filter((effect) => effect.type === 'inspect')).toEqual([
+      { type: 'inspect', id: 'k2', original: other },
+    ]);
+  });
+
   it('keeps a file before it counts as queued, in turn with the conversions', () => {
     const first = run([add(pdf)], { context: journal });
     expect(statuses(first.machine)).toEqual(['saving']);

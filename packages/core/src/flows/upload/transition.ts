@@ -11,6 +11,7 @@ import { turnBy } from '../../pdf/raster.js';
 import type { QuarterTurn } from '../../pdf/raster.js';
 import type { PageCrop } from '../../straighten/page.js';
 import type { FileLike } from '../../ports.js';
+import { isQualityFault } from '../../quality/warnings.js';
 import type { KeptChoice, KeptFile } from './journal.js';
 import { andThen, busy, findItem, forget, patchItem, readiness, setView, still, without } from './machine.js';
 import type { Effect, MachineEvent, Step, TransitionContext, UploadMachine } from './machine.js';
@@ -69,19 +70,59 @@ function convertLater(machine: UploadMachine, item: QueuedFile): Step {
   };
 }
 
-/** What a new or replaced entry needs: its quality check (photos), then its conversion or its keeping. */
-function prepare(machine: UploadMachine, item: QueuedFile): Step {
-  const checks: Effect[] = isPhotoFile(item.original)
-    ? [{ type: 'inspect', id: item.id, original: item.original }]
-    : [];
+/** Whether the photo's quality check found something the person has to answer (Keep anyway or Retake). */
+const unanswered = (item: QueuedFile): boolean => item.warnings.some(isQualityFault);
+
+/**
+ * The keeping of a file as it stands; none without a journal, or for a file its host keeps. A photo
+ * whose PDF is still being made, or whose warnings await the person's answer, is kept as the photo
+ * itself with its choice, so a reload makes the PDF again and offers the same choices (turn, corners,
+ * Retake); anything else as what is sent. `settles`: the file queued once this keeping is done.
+ */
+function keeping(
+  machine: UploadMachine,
+  item: QueuedFile,
+  context: TransitionContext,
+  settles?: FileLike,
+): Effect[] {
+  if (!context.journal || item.keptByHost) return [];
+  const found = machine.checks[item.id]
+    ? { checkPending: true as const }
+    : unanswered(item)
+      ? { warnings: item.warnings }
+      : {};
+  const base = { type: 'save' as const, id: item.id, notice: item.notice };
+  const converting = item.progress.status === 'converting';
+  if (item.rotate === null || !(converting || unanswered(item)))
+    return [{ ...base, file: item.file, ...found }];
+  const convert: KeptChoice = { rotate: item.rotate, ...(item.crop ? { crop: item.crop } : {}) };
+  const ticket = converting ? machine.tickets[item.id] : undefined;
+  const after = ticket === undefined ? (settles ? { settles } : {}) : { ticket };
+  return [{ ...base, file: item.original, convert, ...after, ...found }];
+}
+
+/**
+ * What a new or replaced entry needs: its quality check (photos), then its conversion or its keeping.
+ * A photo to convert is kept at once as it is, so a reload before its PDF is made loses nothing.
+ */
+function prepare(machine: UploadMachine, item: QueuedFile, context: TransitionContext): Step {
+  const photo = isPhotoFile(item.original);
+  const checked: UploadMachine = {
+    ...machine,
+    checks: photo ? { ...machine.checks, [item.id]: 'running' } : without(machine.checks, item.id),
+  };
+  const checks: Effect[] = photo ? [{ type: 'inspect', id: item.id, original: item.original }] : [];
   const { status } = item.progress;
-  if (status === 'converting') return andThen({ machine, effects: checks }, (m) => convertLater(m, item));
+  if (status === 'converting') {
+    const step = andThen({ machine: checked, effects: checks }, (m) => convertLater(m, item));
+    return { machine: step.machine, effects: [...step.effects, ...keeping(step.machine, item, context)] };
+  }
   if (status === 'saving')
     return {
-      machine,
+      machine: checked,
       effects: [...checks, { type: 'prepare', id: item.id, file: item.file, notice: item.notice }],
     };
-  return { machine, effects: checks };
+  return { machine: checked, effects: checks };
 }
 
 function add(
@@ -92,40 +133,49 @@ function add(
 ): Step {
   const added = files.map(({ id, file }) => newEntry(machine, id, file, keptByHost, context));
   let step = still(setView(machine, { queue: [...machine.view.queue, ...added] }));
-  for (const item of added) step = andThen(step, (m) => prepare(m, item));
+  for (const item of added) step = andThen(step, (m) => prepare(m, item, context));
   return step;
 }
 
 /**
  * Kept files queued again as they were kept: the file itself, or a photo kept with the person's
- * choice (a turn, corners) whose PDF was still being made, made again with that choice.
+ * choice (a turn, corners) whose PDF was still being made or whose warnings were unanswered, made
+ * again with that choice; with the warnings kept, and checked again when the check had not answered.
  */
 function restore(machine: UploadMachine, kept: readonly KeptFile[], context: TransitionContext): Step {
   const present = new Set(machine.view.queue.map((item) => item.id));
   const restored = kept
     .filter(({ entry }) => !present.has(entry.id))
-    .map(({ entry, file }): QueuedFile => {
+    .map(({ entry, file }) => {
       const choice = entry.convert;
-      return {
+      const item: QueuedFile = {
         id: entry.id,
         file,
         original: file,
         progress: choice ? { status: 'converting' } : readiness(file, context),
         rotate: choice ? choice.rotate : null,
         ...(choice?.crop ? { crop: choice.crop } : {}),
-        warnings: [],
+        warnings: entry.warnings ?? [],
         saved: true,
       };
+      return { item, recheck: entry.checkPending === true && isPhotoFile(file) };
     });
-  let step = still(setView(machine, { queue: [...machine.view.queue, ...restored] }));
-  for (const item of restored)
+  let step = still(setView(machine, { queue: [...machine.view.queue, ...restored.map(({ item }) => item)] }));
+  for (const { item, recheck } of restored) {
+    if (recheck)
+      step = andThen(step, (m) => ({
+        machine: { ...m, checks: { ...m.checks, [item.id]: 'running' } },
+        effects: [{ type: 'inspect', id: item.id, original: item.original }],
+      }));
     if (item.progress.status === 'converting') step = andThen(step, (m) => convertLater(m, item));
+  }
   return step;
 }
 
 /**
  * Settles a file that is ready to send: kept on the device first when there is a journal (it shows
- * as queued only then), so a reload cannot lose it.
+ * as queued only then), so a reload cannot lose it. While its quality check has not answered it is
+ * kept once it has, so what is kept carries the warnings to answer.
  */
 function settle(
   machine: UploadMachine,
@@ -139,10 +189,12 @@ function settle(
   if (!context.journal || byHost || ready.status !== 'queued') {
     return still(patchItem(machine, id, { progress: ready, file, notice, saved: byHost }));
   }
-  return {
-    machine: patchItem(machine, id, { progress: { status: 'saving' }, file, notice, saved: false }),
-    effects: [{ type: 'save', id, file, notice }],
-  };
+  // A photo already kept with this choice stays kept meanwhile: a reload would make its PDF again.
+  const kept = findItem(machine, id)?.saved === true;
+  const saving = patchItem(machine, id, { progress: { status: 'saving' }, file, notice, saved: kept });
+  if (machine.checks[id]) return still({ ...saving, checks: { ...machine.checks, [id]: 'holding' } });
+  const item = findItem(saving, id);
+  return { machine: saving, effects: item ? keeping(saving, item, context, file) : [] };
 }
 
 /** The journal has the file, or could not keep it: queued either way (with a note when not kept), rather than lost. */
@@ -159,7 +211,7 @@ function saved(machine: UploadMachine, event: Extract<MachineEvent, { type: 'sav
     );
   }
   // Turned or replaced while it was being kept: the newer version settles itself.
-  if (item.file !== event.file || item.progress.status !== 'saving') return still(machine);
+  if (item.file !== (event.settles ?? event.file) || item.progress.status !== 'saving') return still(machine);
   const notice = event.saved ? event.notice : (event.notice ?? messages.notKeptOnDevice);
   return still(patchItem(machine, event.id, { progress: { status: 'queued' }, saved: event.saved, notice }));
 }
@@ -210,22 +262,9 @@ function convertAgain(
     progress: { status: 'converting' },
   };
   const step = convertLater(patchItem(machine, item.id, changed), changed);
-  if (!context.journal || item.keptByHost) return step;
-  const convert: KeptChoice = { rotate, ...(crop ? { crop } : {}) };
-  return {
-    machine: patchItem(step.machine, item.id, { saved: false }),
-    effects: [
-      ...step.effects,
-      {
-        type: 'save',
-        id: item.id,
-        file: item.original,
-        notice: item.notice,
-        convert,
-        ticket: step.machine.tickets[item.id],
-      },
-    ],
-  };
+  const kept = keeping(step.machine, changed, context);
+  if (!kept.length) return step;
+  return { machine: patchItem(step.machine, item.id, { saved: false }), effects: [...step.effects, ...kept] };
 }
 
 function rotate(machine: UploadMachine, id: string, by: 90 | -90, context: TransitionContext): Step {
@@ -252,14 +291,14 @@ function replace(machine: UploadMachine, id: string, file: FileLike, context: Tr
     notice: undefined,
     keptByHost: false,
   });
-  return prepare(next, replaced);
+  return prepare(next, replaced, context);
 }
 
 function remove(machine: UploadMachine, id: string): Step {
   const item = findItem(machine, id);
   if (!item || item.progress.status === 'uploading') return still(machine);
   const removed = setView(
-    { ...machine, tickets: without(machine.tickets, id) },
+    { ...machine, tickets: without(machine.tickets, id), checks: without(machine.checks, id) },
     { queue: machine.view.queue.filter((q) => q.id !== id) },
   );
   return forget(removed, id);
@@ -279,11 +318,33 @@ function retry(machine: UploadMachine, id: string, context: TransitionContext): 
     : still(machine);
 }
 
-function inspected(machine: UploadMachine, event: Extract<MachineEvent, { type: 'inspected' }>): Step {
-  const current = findItem(machine, event.id)?.original === event.original;
-  return current && event.warnings.length
-    ? still(patchItem(machine, event.id, { warnings: event.warnings }))
-    : still(machine);
+/** The check answered: its warnings show, and a file held for it is kept now, with them. */
+function inspected(
+  machine: UploadMachine,
+  event: Extract<MachineEvent, { type: 'inspected' }>,
+  context: TransitionContext,
+): Step {
+  if (findItem(machine, event.id)?.original !== event.original) return still(machine);
+  const held = machine.checks[event.id] === 'holding';
+  let next: UploadMachine = { ...machine, checks: without(machine.checks, event.id) };
+  if (event.warnings.length) next = patchItem(next, event.id, { warnings: event.warnings });
+  const item = findItem(next, event.id);
+  if (!held || item?.progress.status !== 'saving') return still(next);
+  return { machine: next, effects: keeping(next, item, context, item.file) };
+}
+
+/**
+ * Keep anyway: the warnings go, and what is kept no longer carries them (a photo kept in place of
+ * its PDF for its answer is now kept as its PDF), so a reload does not ask again.
+ */
+function keep(machine: UploadMachine, id: string, context: TransitionContext): Step {
+  const item = findItem(machine, id);
+  if (!item) return still(machine);
+  const kept = patchItem(machine, id, { warnings: [] });
+  const { status } = item.progress;
+  if (!unanswered(item) || status === 'uploading' || status === 'done') return still(kept);
+  const now = findItem(kept, id);
+  return { machine: kept, effects: now ? keeping(kept, now, context) : [] };
 }
 
 function progress(
@@ -336,14 +397,14 @@ function handle(machine: UploadMachine, event: MachineEvent, context: Transition
     case 'crop':
       return crop(machine, event.id, event.crop, context);
     case 'keep':
-      return still(findItem(machine, event.id) ? patchItem(machine, event.id, { warnings: [] }) : machine);
+      return keep(machine, event.id, context);
     case 'replace':
       return replace(machine, event.id, event.file, context);
     case 'restore':
       return restore(machine, event.files, context);
     // What the effects report back.
     case 'inspected':
-      return inspected(machine, event);
+      return inspected(machine, event, context);
     case 'conversionStarted':
       return conversionStarted(machine);
     case 'converted':

@@ -78,7 +78,7 @@ describe('upload queue: kept files', () => {
     expect(statuses()).toEqual(['queued', 'queued']);
     expect(flow.getState().queue.map((q) => q.saved)).toEqual([true, true]);
     expect(
-      [...journals.kept.values()].map((k) => [k.entry.name, k.entry.target, k.entry.clientName]),
+      [...journals.kept.values()].map((k) => [k.entry.name, k.entry.target, k.entry.clientName]).sort(),
     ).toEqual([
       ['a.pdf', target, 'Ada Client'],
       ['photo.pdf', target, 'Ada Client'],

@@ -158,10 +158,13 @@ export function createUploadFlow(options: UploadFlowOptions): UploadFlow {
           });
           return runner.prepared();
         }
+        case 'restore':
+          // Resolves once photos kept before their PDF are made again (and kept), as `add`'s `ready`.
+          await runner.dispatch(event);
+          return runner.prepared();
         case 'remove':
         case 'setConvertToPdf':
         case 'keep':
-        case 'restore':
           return runner.dispatch(event);
       }
     },

@@ -334,6 +334,30 @@ function useCapture(
   return { capture, module, load };
 }
 
+/**
+ * Adds files to a row once the capture parts are loaded. Reloading or closing the page would lose a
+ * file neither sent nor kept on the phone (one chosen while the parts load, or not kept yet): the
+ * browser asks first then.
+ */
+function useAdd(load: ReturnType<typeof useCapture>['load'], capture: LinkCapture | null) {
+  const choosing = useRef(0);
+  useEffect(() => {
+    const ask = (event: BeforeUnloadEvent) => {
+      if (choosing.current > 0 || capture?.wouldLose()) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [capture]);
+  return async (docType: string, files: FileLike[], camera = false) => {
+    choosing.current += 1;
+    try {
+      (await load()).capture.add(docType, files, camera);
+    } finally {
+      choosing.current -= 1;
+    }
+  };
+}
+
 function Checklist({
   flow,
   state,
@@ -358,8 +382,7 @@ function Checklist({
     // Files kept before a reload: the capture parts load at once (when the checklist first shows) to send them.
     if (window.localStorage.getItem(LINK_KEPT_FLAG)) void loadNow.current();
   }, []);
-  const add = async (docType: string, files: FileLike[], camera = false) =>
-    (await load()).capture.add(docType, files, camera);
+  const add = useAdd(load, capture);
   return (
     <div className="link-checklist">
       <WhoHeader
