@@ -5,6 +5,7 @@ import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { firstPaintPlugin } from './scripts/first-paint.ts';
 import { readerAssetsPlugin } from './scripts/reader-assets.ts';
+import { readerServiceWorkerPlugin } from './scripts/reader-sw.ts';
 import { routeChunksPlugin } from './scripts/route-chunks.ts';
 
 // `vita-source`: workspace packages are bundled from their TypeScript sources, no prior build needed.
@@ -17,6 +18,8 @@ export default defineConfig({
     firstPaintPlugin(fileURLToPath(new URL('.', import.meta.url))),
     // The document reader's OCR and barcode files, served by the app itself under /ocr/.
     readerAssetsPlugin(),
+    // The client's request page's service worker, which keeps only those files (src/reader-sw.ts).
+    readerServiceWorkerPlugin(fileURLToPath(new URL('.', import.meta.url))),
     // The installable app shell (src/sw.ts; registered by src/main.tsx, never by the kiosk).
     VitePWA({
       strategies: 'injectManifest',

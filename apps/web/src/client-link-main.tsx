@@ -6,6 +6,7 @@ import { createLinkApi, readCookie } from '@vita-docs/core/client-link';
 import { ClientLinkPage } from '@vita-docs/ui/client-link';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { registerReaderOffline } from './reader-offline';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('u.html has no #root element');
@@ -32,6 +33,8 @@ const api = createLinkApi({
  * on the phone (docs/behaviour.md#reading-documents).
  */
 const READER_FOLDER = '/ocr';
+
+registerReaderOffline();
 
 createRoot(root).render(
   <StrictMode>

@@ -9,6 +9,7 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { isReaderFile, READER_CACHE } from './reader-files';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -57,13 +58,9 @@ registerRoute(
   }),
 );
 
-// The document reader's files (OCR code and data, the barcode reader under /ocr/, and pdf.js's worker
-// code it reads PDFs' text with, which the precache leaves out): fetched the first time a document is
-// read, then kept, so reading works offline. /ocr/ names carry no hash: they change only when those
-// packages are upgraded, and then this cache's name changes with them.
+// The document reader's files (src/reader-files.ts; the precache leaves them out): fetched the first
+// time a document is read, then kept, so reading works offline.
 registerRoute(
-  ({ url }) =>
-    url.origin === self.location.origin &&
-    (url.pathname.startsWith('/ocr/') || url.pathname.startsWith('/assets/pdf.worker')),
-  new CacheFirst({ cacheName: 'vita-reader-tesseract7-eng4' }),
+  ({ url }) => isReaderFile(url, self.location.origin),
+  new CacheFirst({ cacheName: READER_CACHE }),
 );
