@@ -180,7 +180,10 @@ test.describe("a route's screen files", () => {
         const response = await (await caches.open('vita-app-page')).match('/');
         return response ? response.text() : null;
       });
-    await page.waitForFunction(async () => !!(await (await caches.open('vita-app-page')).match('/')));
+    // Polled from here: page.waitForFunction takes a promise for a truthy answer and returns at once.
+    await expect
+      .poll(() => page.evaluate(async () => !!(await (await caches.open('vita-app-page')).match('/'))))
+      .toBe(true);
     const html = (await kept()) ?? '';
     expect(html).toContain('<div id="root"></div>');
     expect(html).not.toContain('Volunteers of the free tax help programme');

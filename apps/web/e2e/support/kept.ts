@@ -1,6 +1,7 @@
 // What the kept-uploads journeys (uploads-kept*.test.ts) share: their people, the fresh app they start
 // with two clients of Vera's, and readers of the page's kept-uploads database.
 import type { BrowserContext, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { ApiSession, person, seedPeople } from './api.js';
 import type { Person } from './api.js';
 import type { TestApp } from './app.js';
@@ -82,10 +83,15 @@ export function keptSizes(page: Page, db = DB): Promise<number[]> {
  * after sign-in, so a page that goes offline before then cannot keep anything (and says so).
  */
 export async function journalOpened(page: Page): Promise<void> {
-  await page.waitForFunction(async (name) => (await indexedDB.databases()).some((d) => d.name === name), DB, {
-    timeout: WAIT_MS,
-    polling: 100,
-  });
+  // Polled from here: page.waitForFunction takes a promise for a truthy answer and returns at once.
+  await expect
+    .poll(
+      () => page.evaluate(async (name) => (await indexedDB.databases()).some((d) => d.name === name), DB),
+      {
+        timeout: WAIT_MS,
+      },
+    )
+    .toBe(true);
 }
 
 /** Waits until the app's service worker controls the page: from then on a reload with no connection opens the app. */
