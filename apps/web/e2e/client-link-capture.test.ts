@@ -2,11 +2,12 @@
 // the Scan pages dialog speaks the client's language, a dark photo shows the staff capture's quality warning
 // (in Spanish) and waits for Keep anyway or Retake, and each added file shows a thumbnail made on the phone.
 import type { Page } from '@playwright/test';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -41,9 +42,7 @@ test.describe('the client page’s capture tools, in Spanish', () => {
   let client: Visitor;
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {
       categories: ['13614-C', 'Banking Info'],
       language: 'es',

@@ -7,12 +7,13 @@
 import { CLIENT_LINK_TEXTS } from '@vita-docs/core';
 import JSZip from 'jszip';
 import type { Page } from '@playwright/test';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { categoryRow, pagePhoto } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
-import { startWithClient } from './support/seed.js';
+import { startWithClient, startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -173,9 +174,7 @@ test.describe('a request link refuses what it must', () => {
   let api: ApiSession;
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
   });
   test.afterAll(async () => {
     await api?.dispose();

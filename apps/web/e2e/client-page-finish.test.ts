@@ -4,11 +4,12 @@
 // requested row neither added nor answered asks first (Go back / Send anyway); a finished link opened
 // again thanks the client instead of saying it expired.
 import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '@vita-docs/core';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink } from './support/client-page.js';
 import { seeHeading } from './support/journeys.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -20,9 +21,7 @@ test.describe('the client signs the consent and finishes', () => {
   let api: ApiSession;
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
   });
   test.afterAll(async () => {
     await api?.dispose();

@@ -3,7 +3,8 @@
 // client's answer comes back after a reload still waiting, with its warning and its choices (Usarla así,
 // Tomar de nuevo, Ajustar esquinas), and nothing
 // goes unasked; a photo added and the page reloaded before its PDF was made comes back and is stored once.
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { DialogLog } from './support/dialogs.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
@@ -11,7 +12,7 @@ import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
 import { eventually, keptSizes } from './support/kept.js';
 import { holdImageWork } from './support/page-image.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -32,9 +33,7 @@ test.describe('what the phone keeps on the client page, in Spanish', () => {
   let clientId = '';
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     const url = await requestLink(api, clientId, 'es', ['13614-C', 'Banking Info']);
     client = await app.visit();
     await proveWithCode(app, client, url, DORA, 'es');

@@ -3,10 +3,11 @@
 // styles load with it, so no browser `Choose Files` control ever shows — and has one h1, inputs a phone
 // does not zoom into (16 px), touch targets of 44×44 px (the consent checkbox's too), and nothing axe finds.
 import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '@vita-docs/core';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { checkClientScreen, linkRow, proveWithCode, requestLink } from './support/client-page.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -22,9 +23,7 @@ for (const language of ['en', 'es'] as const satisfies readonly ClientLinkLangua
     let email = '';
 
     test.beforeAll(async ({ startApp }) => {
-      ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-      api = await ApiSession.open(app.server);
-      await api.signIn(vera);
+      ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
       ({ clientId, email } = await api.createClient(language === 'en' ? 'Rosa' : 'Elena', 'Diaz'));
     });
     test.afterAll(async () => {

@@ -3,13 +3,14 @@
 // the network, from what its service worker kept — and that worker keeps nothing of the staff app.
 // In a browser that has the staff app's worker too, the staff app still reads with them cut off.
 import type { BrowserContext, Route } from '@playwright/test';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { PHONE, WAIT_MS } from './support/browser.js';
 import { linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
 import { FORM_1099_INT, FORM_W2, formPhoto } from './support/documents.js';
 import { openCategory, serviceWorkerReady, signInHome } from './support/kept.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -51,9 +52,7 @@ test.describe('the client page reads offline after its first reading', () => {
   const cut: string[] = [];
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     const made = await api.createClient('Elena', 'Diaz');
     clientId = made.clientId;
     for (const template of ['W-2', '1099-INT'])

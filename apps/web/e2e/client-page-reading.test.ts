@@ -4,7 +4,8 @@
 // an expired license's barcode says when it expired —
 // with every request to anywhere but the app itself cut after the page loaded.
 import { CLIENT_CAPTURE_TEXTS, CLIENT_LINK_TEXTS } from '@vita-docs/core';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
 import { cutOutside } from './support/browser.js';
 import {
@@ -16,7 +17,7 @@ import {
   signConsent,
 } from './support/client-page.js';
 import { formPhoto, licenseBackPhoto } from './support/documents.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -50,9 +51,7 @@ test.describe('the client page reads what is added, in Spanish', () => {
   let outside: string[] = [];
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     const made = await api.createClient('Elena', 'Diaz');
     clientId = made.clientId;
     for (const template of ['W-2', '1099-INT'])

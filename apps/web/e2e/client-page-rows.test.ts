@@ -3,11 +3,12 @@
 // with a note shows that note as written, and a last row `Something else` / `Otro documento` takes any other
 // document into the client's `Other` category (added when the client has none), marked From client.
 import { CATEGORY_HINTS, CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '@vita-docs/core';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
 import { pdfFixture } from './support/documents.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -35,9 +36,7 @@ test.describe('each row says what to bring, and a last row takes anything else',
   let api: ApiSession;
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
   });
   test.afterAll(async () => {
     await api?.dispose();

@@ -3,12 +3,13 @@
 // which volunteer of it asked, on the code, consent, checklist and done screens; every link mail names
 // both, its subject beginning with the programme's name.
 import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '@vita-docs/core';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp } from './support/app.js';
 import { DESKTOP } from './support/browser.js';
 import { proveWithCode, requestLink, signConsent } from './support/client-page.js';
 import { seeHeading, signIn } from './support/journeys.js';
-import { startWithClient } from './support/seed.js';
+import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -25,9 +26,7 @@ test.describe('the client page and its mails name the programme and the voluntee
   let api: ApiSession;
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app } = await startWithClient(startApp, admin, vera, 'Dora'));
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
+    ({ app, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
   });
   test.afterAll(async () => {
     await api?.dispose();

@@ -5,14 +5,16 @@
 // new PDF is still being made uploads it made with the corners saved (the photo is kept with them).
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
+import { openClientPage } from './support/client-page.js';
 import { categoryScreen, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
 import { eventually, keptSizes } from './support/kept.js';
 import { edgeGreys, holdImageWork, pageImageSize, setPhoto } from './support/page-image.js';
 import { checkScreen } from './support/screens.js';
-import { startWithClient } from './support/seed.js';
+import { startWithClient, startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -200,24 +202,10 @@ test.describe('Ajustar esquinas on the client page', () => {
   let clientId = '';
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
+    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     staff = await app.visit();
     await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {
-      categories: ['13614-C', 'Banking Info'],
-      language: 'es',
-    });
-    client = await app.visit();
-    const after = Date.now() - 1000;
-    await client.page.goto(url);
-    const code = await app.server.latestCode(DORA, { after });
-    await client.page.getByLabel('Código de 6 dígitos').fill(code);
-    await client.page.getByRole('button', { name: 'Continuar' }).click();
-    await client.page.getByLabel('Escriba su nombre completo para firmar').fill('Dora Client');
-    await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
-    await client.page.getByRole('button', { name: 'Continuar' }).click();
+    client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
     await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
   });
   test.afterAll(async () => {

@@ -3,12 +3,14 @@
 // edges; a photo with glare is warned with Retake / Keep anyway; the same on the client page in Spanish.
 // The photos come from the labelled set the straightening benchmark reads.
 import type { Page } from '@playwright/test';
-import { ApiSession, person } from './support/api.js';
+import type { ApiSession } from './support/api.js';
+import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
+import { openClientPage } from './support/client-page.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
 import { edgeGreys, setPhoto } from './support/page-image.js';
-import { startWithClient } from './support/seed.js';
+import { startWithClient, startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
@@ -74,24 +76,10 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
   let clientId = '';
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId } = await startWithClient(startApp, admin, vera, 'Dora'));
+    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
     staff = await app.visit();
     await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
-    api = await ApiSession.open(app.server);
-    await api.signIn(vera);
-    const { url } = await api.call<{ url: string }>('POST', `/clients/${clientId}/link`, {
-      categories: ['13614-C', 'Banking Info'],
-      language: 'es',
-    });
-    client = await app.visit();
-    const after = Date.now() - 1000;
-    await client.page.goto(url);
-    const code = await app.server.latestCode(DORA, { after });
-    await client.page.getByLabel('Código de 6 dígitos').fill(code);
-    await client.page.getByRole('button', { name: 'Continuar' }).click();
-    await client.page.getByLabel('Escriba su nombre completo para firmar').fill('Dora Client');
-    await client.page.getByRole('checkbox', { name: 'Acepto' }).check();
-    await client.page.getByRole('button', { name: 'Continuar' }).click();
+    client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
     await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
   });
   test.afterAll(async () => {

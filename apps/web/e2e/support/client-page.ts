@@ -105,6 +105,27 @@ export async function signConsent(page: Page, language: ClientLinkLanguage, name
   await page.getByRole('button', { name: t.continue }).click();
 }
 
+/**
+ * The client's page as the client first sees it: a link for `categories` requested by the
+ * volunteer's `api`, opened in a new profile, the code mailed to `email` typed and the consent signed
+ * as `name`. Returns the profile, on the checklist.
+ */
+export async function openClientPage(
+  app: TestApp,
+  api: ApiSession,
+  clientId: string,
+  email: string,
+  language: ClientLinkLanguage,
+  name: string,
+  categories = ['13614-C', 'Banking Info'],
+): Promise<Visitor> {
+  const url = await requestLink(api, clientId, language, categories);
+  const client = await app.visit();
+  await proveWithCode(app, client, url, email, language);
+  await signConsent(client.page, language, name);
+  return client;
+}
+
 /** The stored files of one of the client's categories, as the volunteer's API lists them. */
 export async function categoryFiles(api: ApiSession, clientId: string, docType: string) {
   const { items } = await api.call<{ items: { key: string; filename: string }[] }>(

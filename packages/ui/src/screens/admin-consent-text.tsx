@@ -6,7 +6,7 @@ import {
 } from '@vita-docs/core';
 import { useId, useLayoutEffect, useRef } from 'react';
 import { useServices } from '../app/services';
-import { SaveStatus } from '../components/save-status';
+import { SettingsForm } from '../components/settings-form';
 import { useLoadedFlow } from '../hooks/use-flow';
 import { consentTextTexts as T } from '../texts';
 
@@ -26,17 +26,13 @@ export function ConsentTextForm() {
   if (form.status !== 'ready') return null;
 
   return (
-    <form
-      className="form"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void flow.send({ type: 'save' });
-      }}
+    <SettingsForm
+      id={id}
+      title={T.title}
+      saving={form.saving}
+      outcome={form.outcome}
+      onSave={() => void flow.send({ type: 'save' })}
     >
-      <h2 id={`${id}-title`} className="panel__title">
-        {T.title}
-      </h2>
       <p className="field__hint">{T.hint(form.version)}</p>
       {LANGUAGES.map(({ language, label }) => (
         <div className="field" key={language}>
@@ -52,13 +48,7 @@ export function ConsentTextForm() {
           />
         </div>
       ))}
-      <div className="actions">
-        <button type="submit" className="button button--primary" disabled={form.saving}>
-          Save
-        </button>
-      </div>
-      <SaveStatus outcome={form.outcome} />
-    </form>
+    </SettingsForm>
   );
 }
 

@@ -1,7 +1,7 @@
 import { createProgrammeNameFlow, PROGRAMME_NAME_MAX } from '@vita-docs/core';
 import { useId } from 'react';
 import { useServices } from '../app/services';
-import { SaveStatus } from '../components/save-status';
+import { SettingsForm } from '../components/settings-form';
 import { useLoadedFlow } from '../hooks/use-flow';
 import { programmeNameTexts as T } from '../texts';
 
@@ -15,17 +15,13 @@ export function ProgrammeNameForm() {
   const id = useId();
   if (form.status !== 'ready') return null;
   return (
-    <form
-      className="form"
-      aria-labelledby={`${id}-title`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void flow.send({ type: 'save' });
-      }}
+    <SettingsForm
+      id={id}
+      title={T.title}
+      saving={form.saving}
+      outcome={form.outcome}
+      onSave={() => void flow.send({ type: 'save' })}
     >
-      <h2 id={`${id}-title`} className="panel__title">
-        {T.title}
-      </h2>
       <p className="field__hint" id={`${id}-hint`}>
         {T.hint}
       </p>
@@ -42,12 +38,6 @@ export function ProgrammeNameForm() {
           onChange={(e) => void flow.send({ type: 'setName', name: e.currentTarget.value })}
         />
       </div>
-      <div className="actions">
-        <button type="submit" className="button button--primary" disabled={form.saving}>
-          Save
-        </button>
-      </div>
-      <SaveStatus outcome={form.outcome} />
-    </form>
+    </SettingsForm>
   );
 }
