@@ -140,6 +140,10 @@ try {
     ),
   );
   const listUrl = `${warm.url}/api/docs/list/${clientId}?docType=Banking%20Info`;
+  // autocannon paces per connection and per second: each of the 20 sends its 15 requests of the
+  // second back to back, then waits for the next second. So a paced run is a burst of 300 requests at
+  // 20 in flight once a second, and its latency is 20 / the route's req/s at that concurrency, plus
+  // whatever stalls during the burst.
   const pace = { connections: 20, overallRate: PACED_RATE };
   const pacedList = await load(listUrl, headers, pace);
   results.push(row(`GET /api/docs/list paced, ${PACED_RATE} req/s`, pacedList, null));
