@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/auth/crypto.js';
 import { createSessionCache, listenForAuthChanges } from '../src/auth/session-cache.js';
+import { resolveSession } from '../src/auth/sessions.js';
 import { seedPeople, signIn, startApp, startSibling, type Agent, type TestApp } from './harness.js';
 
 /** Asks until `check` holds, for at most `ms`; returns how long it took (or throws). */
@@ -176,4 +177,34 @@ describe('session lookups kept in memory', () => {
       relay.close();
     }
   }, 20_000);
+
+  it('requests of one session arriving together look it up once, and refresh its idle time once', async () => {
+    // What the database is asked, statement by statement, through the server's own pool.
+    const asked: string[] = [];
+    const db = a.server.services.db.withPlugin({
+      transformQuery: ({ node }) => (asked.push(node.kind), node),
+      transformResult: async ({ result }) => result,
+    });
+    const token = randomBytes(24).toString('base64url');
+    await db
+      .insertInto('sessions')
+      .values({
+        id_hash: sha256(token),
+        user_email: 'volb@example.org',
+        // Idle for two minutes: its next use refreshes the idle timer.
+        last_seen_at: new Date(Date.now() - 120_000),
+        ip: null,
+        user_agent: null,
+      })
+      .execute();
+    asked.length = 0;
+    const cache = createSessionCache();
+    cache.listening(true);
+    const policy = { idleMinutes: 30, maxHours: 12 };
+    const users = await Promise.all(
+      Array.from({ length: 10 }, () => resolveSession(db, token, policy, cache)),
+    );
+    expect(users.map((u) => u?.email)).toEqual(Array(10).fill('volb@example.org'));
+    expect(asked).toEqual(['SelectQueryNode', 'UpdateQueryNode']);
+  });
 });

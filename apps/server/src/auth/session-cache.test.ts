@@ -31,6 +31,23 @@ describe('session cache', () => {
     expect(cache.get('s1', 1000)).toBeUndefined();
   });
 
+  it('shares a run under way with callers of the same generation, never across a forgetting', async () => {
+    const cache = createSessionCache();
+    let runs = 0;
+    const run = () => Promise.resolve((runs += 1));
+    const before = cache.generation();
+    const first = cache.shared('lookup:s1', before, run);
+    expect(await cache.shared('lookup:s1', before, run)).toBe(await first);
+    expect(runs).toBe(1);
+    const during = cache.shared('lookup:s1', before, run);
+    cache.forgetSession('s1');
+    // Begun before the forgetting: a caller after it asks again.
+    expect(await cache.shared('lookup:s1', cache.generation(), run)).not.toBe(await during);
+    // Once answered, nothing is kept: the next caller asks again.
+    expect(await cache.shared('lookup:s1', cache.generation(), run)).toBe(runs);
+    expect(runs).toBe(4);
+  });
+
   it('does not keep a lookup that raced a forgetting (read before, kept after)', () => {
     const cache = createSessionCache();
     cache.listening(true);

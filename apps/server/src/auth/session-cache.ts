@@ -51,11 +51,19 @@ export interface SessionCache {
   clear(): void;
   /** Whether changes are being heard (only then is anything kept). */
   listening(on: boolean): void;
+  /**
+   * `run()`, unless a run for `key` begun at this `generation` is still under way: then its answer.
+   * Requests of one session that arrive together (a page's reads, a kept lookup that just expired)
+   * then ask the database once, not once each; a run begun before something was forgotten is not
+   * joined.
+   */
+  shared<T>(key: string, generation: number, run: () => Promise<T>): Promise<T>;
 }
 
 /** Creates an empty cache; it keeps nothing until told it is {@link SessionCache.listening}. */
 export function createSessionCache(): SessionCache {
   const entries = new Map<string, SessionFacts & { keptAt: number }>();
+  const running = new Map<string, { generation: number; answer: Promise<unknown> }>();
   let on = false;
   let forgotten = 0;
   return {
@@ -93,6 +101,15 @@ export function createSessionCache(): SessionCache {
       forgotten += 1;
       on = value;
       entries.clear();
+    },
+    shared<T>(key: string, generation: number, run: () => Promise<T>): Promise<T> {
+      const under = running.get(key);
+      if (under && under.generation === generation) return under.answer as Promise<T>;
+      const answer = run().finally(() => {
+        if (running.get(key)?.answer === answer) running.delete(key);
+      });
+      running.set(key, { generation, answer });
+      return answer;
     },
   };
 }

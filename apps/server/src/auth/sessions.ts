@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { SessionEndReason, UsersTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { randomToken, sha256 } from './crypto.js';
-import type { SessionCache } from './session-cache.js';
+import type { SessionCache, SessionFacts } from './session-cache.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -51,19 +51,13 @@ export async function resolveSession(
   let facts = cache?.get(idHash, now);
   const kept = facts !== undefined;
   const generation = cache?.generation() ?? 0;
+  // Concurrent requests of one session share one lookup and one refresh (`SessionCache.shared`):
+  // each on its own would queue for the pool, and the refreshes for the row's lock, together.
+  const once = <T>(key: string, run: () => Promise<T>) =>
+    cache ? cache.shared(`${key}:${idHash}`, generation, run) : run();
   if (!facts) {
-    const row = await db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.email', 'sessions.user_email')
-      .selectAll('users')
-      .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at', 'sessions.passkey_due'])
-      .where('sessions.id_hash', '=', idHash)
-      .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
-      .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
-      .executeTakeFirst();
-    if (!row) return null;
-    const { last_seen_at: lastSeen, session_created_at: created, passkey_due: passkeyDue, ...user } = row;
-    facts = { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime(), passkeyDue };
+    facts = await once('lookup', () => lookUpSession(db, idHash, policy));
+    if (!facts) return null;
   } else if (
     now - facts.createdAt > policy.maxHours * 3_600_000 ||
     now - facts.lastSeenAt > policy.idleMinutes * 60_000
@@ -73,20 +67,43 @@ export async function resolveSession(
   }
   if (!facts.user.approved) return null;
   if (now - facts.lastSeenAt > 60_000) {
-    const touched = await db
-      .updateTable('sessions')
-      .set({ last_seen_at: new Date(now) })
-      .where('id_hash', '=', idHash)
-      .executeTakeFirst();
-    if (touched.numUpdatedRows === 0n) {
+    const touched = await once('touch', async () => {
+      const result = await db
+        .updateTable('sessions')
+        .set({ last_seen_at: new Date(now) })
+        .where('id_hash', '=', idHash)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    });
+    if (!touched) {
       cache?.forgetSession(idHash); // ended meanwhile
       return null;
     }
-    facts.lastSeenAt = now; // a kept entry is this object: it holds the new time too
+    facts.lastSeenAt = Math.max(facts.lastSeenAt, now); // a kept entry is this object: it holds the new time too
   }
   if (!kept) cache?.set(idHash, facts, now, generation);
   if (found) found.passkeyDue = facts.passkeyDue === true;
   return facts.user;
+}
+
+/** A session's facts from the database: undefined when it is unknown, idle too long or past its lifetime. */
+async function lookUpSession(
+  db: Db,
+  idHash: string,
+  policy: SessionPolicy,
+): Promise<SessionFacts | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.email', 'sessions.user_email')
+    .selectAll('users')
+    .select(['sessions.last_seen_at', 'sessions.created_at as session_created_at', 'sessions.passkey_due'])
+    .where('sessions.id_hash', '=', idHash)
+    .where('sessions.created_at', '>', sql<Date>`now() - make_interval(hours => ${policy.maxHours})`)
+    .where('sessions.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { last_seen_at: lastSeen, session_created_at: created, passkey_due: passkeyDue, ...user } = row;
+  return { user, createdAt: created.getTime(), lastSeenAt: lastSeen.getTime(), passkeyDue };
 }
 
 /** Ends one session; answers whose it was (null: no such session). */
