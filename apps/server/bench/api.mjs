@@ -54,9 +54,8 @@ const BARE = `
 function load(url, headers = {}) {
   return new Promise((resolve, reject) => {
     const raw = [];
-    const run = autocannon(
-      { url, connections: CONNECTIONS, duration: SECONDS, headers },
-      (err, result) => (err ? reject(err) : resolve({ ...result, raw })),
+    const run = autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (err, result) =>
+      err ? reject(err) : resolve({ ...result, raw }),
     );
     run.on('response', (_client, _status, _bytes, ms) => raw.push(ms));
   });
