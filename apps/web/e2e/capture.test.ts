@@ -71,6 +71,10 @@ test.describe('capture on a phone: Scan pages and quality warnings', () => {
     await expect
       .poll(() => dialog.getByRole('button', { name: /^Done/ }).textContent())
       .toBe('Done (3 pages)');
+    // Each page's check ends by adding its warnings, which moves the buttons below them: a tap before
+    // then can press on Rotate right and lift off elsewhere, which is no click at all.
+    for (const n of [1, 2, 3])
+      await pageItem(n).getByText('Page edges not found. The whole photo is used.').waitFor();
 
     await pageItem(2).getByRole('button', { name: 'Rotate right' }).click();
     await expect
