@@ -2,7 +2,7 @@
  * `npm run backup` while uploads run, against the production build: every upload acknowledged
  * before the backup began is in it; the data directory wiped, the backup restored into an empty one
  * and the server started on it, every document is listed with its bytes and no session survives.
- * Whole server processes on their own embedded PostgreSQL for half a minute: the second tier.
+ * Whole server processes on embedded PostgreSQL clusters of their own: the second tier.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The embedded PostgreSQL's lifecycle, with the server run as `npm start` runs it: its own process on
  * a fresh DATA_DIR, stopped by signals — including SIGKILL, after which nothing may be lost. Whole
- * server processes with clusters of their own, for a minute and more: the second tier.
+ * server processes with clusters of their own (an initdb each): the second tier.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
