@@ -120,10 +120,11 @@ if (code === 0) {
       // compute all the time. So the tests all start at once and set the pace, and the static checks
       // run beside them at a lower priority, filling the cores the tests leave idle: on two cores this
       // takes minutes off two turbo slots shared by both, where a long test could wait behind lint.
-      // `--only`: the builds ran above; a second turbo restoring them from its cache would rewrite
-      // dist/ under the other's running tests.
+      // Not `--only`: it drops a task's dependencies from its cache key too, so a change in ui left
+      // the web journeys and web's typecheck cached. The builds they depend on ran above: each turbo
+      // finds them cached with their outputs in place and leaves dist/ as it is.
       const codes = await Promise.all([
-        turbo(['run', 'test', '--only', '--concurrency=8'], env),
+        turbo(['run', 'test', '--concurrency=8'], env),
         turbo(
           [
             'run',
@@ -132,7 +133,6 @@ if (code === 0) {
             'lint:repo',
             'format:check',
             'typecheck',
-            '--only',
             '--concurrency=2',
           ],
           env,
