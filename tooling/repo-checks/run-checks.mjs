@@ -126,15 +126,7 @@ if (code === 0) {
       const codes = await Promise.all([
         turbo(['run', 'test', '--concurrency=8'], env),
         turbo(
-          [
-            'run',
-            'lint',
-            'lint:exports',
-            'lint:repo',
-            'format:check',
-            'typecheck',
-            '--concurrency=2',
-          ],
+          ['run', 'lint', 'lint:exports', 'lint:repo', 'format:check', 'typecheck', '--concurrency=2'],
           env,
           10,
         ),
