@@ -25,8 +25,11 @@ export function openLinkJournal(api: Pick<ApiClient, 'linkJournalKey'>): LinkJou
       name: LINK_JOURNAL_DB,
     }).open(OWNER),
   );
+  // Whether this page has begun keeping a file: the flag then stays, however the opening ends.
+  let keeping = false;
   const journal: UploadJournal = {
     async save(entry, file, bytes) {
+      keeping = true;
       window.localStorage.setItem(LINK_KEPT_FLAG, '1');
       await (await opened).journal.save(entry, file, bytes);
     },
@@ -36,7 +39,10 @@ export function openLinkJournal(api: Pick<ApiClient, 'linkJournalKey'>): LinkJou
   };
   const kept = opened.then(
     ({ files }) => {
-      if (!files.length) window.localStorage.removeItem(LINK_KEPT_FLAG);
+      // Nothing kept before, and nothing since: the next load need not bring the capture parts at once.
+      // A file saved while the journal was opening set the flag itself; clearing it would leave that
+      // file unsent after a reload until the person touched the page.
+      if (!files.length && !keeping) window.localStorage.removeItem(LINK_KEPT_FLAG);
       return files;
     },
     () => [],
