@@ -1,98 +1,29 @@
 /**
  * End to end without Electron: the headless intake against the real server (spawned from its
- * sources), a real scanner folder, real sign-in with the emailed code from the dev outbox.
+ * sources), a real scanner folder, real sign-in with the emailed code from the dev outbox
+ * (intake-world.ts). What it uploads and refuses; outages and restarts are intake-outages.e2e.test.ts.
  */
-import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFetchPutFile, uploadDocument } from '@vita-docs/core';
-import type { ApiClient } from '@vita-docs/core';
-import type { TestServer } from '@vita-docs/test-server';
-import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attemptTarget, startIntake, type IntakeReport } from '../src/cli/uploader.js';
-import { removeFolder, startRecorded, tempFolder, testPdf } from '../src/main/inbox/test-support.js';
-import type { ServerFetch } from '../src/main/server-fetch.js';
-import { EMAIL, PIN, startDeskServer } from './desk-server.js';
-import { spawnIntake, type IntakeProcess } from './intake-process.js';
+import { removeFolder, startRecorded, tempFolder } from '../src/main/inbox/test-support.js';
+import { EMAIL, PIN } from './desk-server.js';
+import { image, intakeWorld, pdf } from './intake-world.js';
 
-let server: TestServer;
-let api: ApiClient;
-let transport: ServerFetch;
-let clientId: string;
-let folder: string;
-const running: IntakeProcess[] = [];
-
-/** A one-page PDF; the title makes each one's bytes (and sha256) its own, so none is a duplicate. */
-const pdf = (title: string) => testPdf(title);
-const image = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
-
-/** Drops a scan the way a scanner does: written under a temporary name, then renamed. */
-async function scan(name: string, bytes: Uint8Array): Promise<void> {
-  const temp = join(folder, `${name}.~tmp`);
-  await writeFile(temp, bytes);
-  await rename(temp, join(folder, name));
-}
+const world = intakeWorld();
+const { signedInIntake, scan, listing } = world;
 
 /** The stored bytes of a document, through a presigned download like the web app's. */
 async function download(docType: string, filename: string): Promise<string> {
-  const { items } = await api.listDocs({ params: { id: clientId }, query: { docType } });
+  const { items } = await world.api.listDocs({ params: { id: world.clientId }, query: { docType } });
   const item = items.find((i) => i.filename === filename);
   if (!item) throw new Error(`${filename} is not in ${docType}`);
-  const { url } = await api.presignGet({ body: { key: item.key } });
-  const response = await fetch(new URL(url, server.url));
+  const { url } = await world.api.presignGet({ body: { key: item.key } });
+  const response = await fetch(new URL(url, world.server.url));
   return Buffer.from(await response.arrayBuffer()).toString('latin1');
 }
-
-async function listing(docType: string) {
-  const { items } = await api.listDocs({ params: { id: clientId }, query: { docType } });
-  return items.map((item) => ({ filename: item.filename, contentType: item.contentType }));
-}
-
-/** Starts the intake and signs it in; resolves once it says how it follows the folder (`ready`). */
-async function signedInIntake(
-  extra: string[] = [],
-  category = 'W-2',
-  ready = /^Watching /,
-): Promise<IntakeProcess> {
-  const intake = spawnIntake([
-    '--',
-    '--server',
-    server.url,
-    '--folder',
-    folder,
-    '--client',
-    clientId,
-    '--category',
-    category,
-    '--email',
-    EMAIL,
-    ...extra,
-  ]);
-  running.push(intake);
-  const asked = Date.now() - 1000;
-  intake.answer(PIN);
-  await intake.note(/Code from the email/);
-  intake.answer(await server.latestCode(EMAIL, { after: asked, timeoutMs: 30_000 }));
-  await intake.note(ready);
-  return intake;
-}
-
-beforeAll(async () => {
-  ({ server, transport, api, clientId } = await startDeskServer());
-  await api.addDocType({ params: { id: clientId }, body: { template: '1099-NEC' } });
-  folder = await tempFolder('vita-intake-');
-}, 120_000);
-
-afterEach(async () => {
-  // A failed test must not leave its intake watching the folder for the next one.
-  for (const intake of running.splice(0)) await intake.interrupt();
-});
-
-afterAll(async () => {
-  await server?.stop({ keepData: false });
-  if (folder) await removeFolder(folder);
-});
 
 describe('headless intake against the real server', () => {
   it('uploads a PDF, a JPEG and a PNG into the category, converting the images, and moves them to uploaded/', async () => {
@@ -116,14 +47,14 @@ describe('headless intake against the real server', () => {
       expect(stored.startsWith('%PDF-')).toBe(true);
       expect(stored).toMatch(/\/Subtype\s*\/Image/);
     }
-    expect((await readdir(join(folder, 'uploaded'))).sort()).toEqual([
+    expect((await readdir(join(world.folder, 'uploaded'))).sort()).toEqual([
       'w2-page1.pdf',
       'w2-photo.jpg',
       'w2-wide.png',
     ]);
-    expect((await readdir(folder)).filter((name) => !name.startsWith('.') && name !== 'uploaded')).toEqual(
-      [],
-    );
+    expect(
+      (await readdir(world.folder)).filter((name) => !name.startsWith('.') && name !== 'uploaded'),
+    ).toEqual([]);
 
     expect(await intake.interrupt()).toBe(0);
     expect(intake.stderr.join('\n')).toContain('Stopped.');
@@ -140,44 +71,12 @@ describe('headless intake against the real server', () => {
   it('with --poll, polls the folder every 2 s and uploads a scan written there', async () => {
     const intake = await signedInIntake(['--poll'], 'W-2', /^Polling /);
     expect(intake.stderr).toContain(
-      `Polling ${folder} every 2 s for scans -> client ${clientId}, "W-2". Ctrl-C to stop.`,
+      `Polling ${world.folder} every 2 s for scans -> client ${world.clientId}, "W-2". Ctrl-C to stop.`,
     );
     await scan('polled.pdf', await pdf('polled'));
     await intake.line(/^uploaded polled\.pdf -> polled\.pdf/);
     expect((await listing('W-2')).filter((item) => item.filename === 'polled.pdf')).toHaveLength(1);
-    expect((await stat(join(folder, 'uploaded', 'polled.pdf'))).isFile()).toBe(true);
-    expect(await intake.interrupt()).toBe(0);
-  }, 240_000);
-
-  it('keeps scans while the server is down and uploads each exactly once when it is back', async () => {
-    const intake = await signedInIntake();
-    await server.stop();
-    await scan('late-1.pdf', await pdf('late 1'));
-    await scan('late-2.png', await image(640, 480).png().toBuffer());
-    await intake.line(/^failed late-1\.pdf: /);
-    await intake.line(/^failed late-2\.png: /);
-    expect((await stat(join(folder, 'late-1.pdf'))).isFile()).toBe(true);
-    expect((await stat(join(folder, 'late-2.png'))).isFile()).toBe(true);
-
-    await server.restart();
-    await intake.line(/^uploaded late-1\.pdf -> late-1\.pdf/, 150_000);
-    await intake.line(/^uploaded late-2\.png -> late-2\.pdf/, 150_000);
-    const names = (await listing('W-2')).map((item) => item.filename);
-    expect(names.filter((name) => name === 'late-1.pdf')).toHaveLength(1);
-    expect(names.filter((name) => name === 'late-2.pdf')).toHaveLength(1);
-    expect(intake.stdout.filter((line) => line.startsWith('uploaded late-'))).toHaveLength(2);
-    expect(await intake.interrupt()).toBe(0);
-  }, 300_000);
-
-  it('after a restart of the intake, uploads what arrived meanwhile and repeats nothing', async () => {
-    await scan('while-off.pdf', await pdf('while off'));
-    const before = (await listing('W-2')).length;
-    const intake = await signedInIntake();
-    await intake.line(/^uploaded while-off\.pdf -> while-off\.pdf/);
-    await scan('sentinel.pdf', await pdf('sentinel'));
-    await intake.line(/^uploaded sentinel\.pdf/);
-    expect(intake.stdout.filter((line) => line.startsWith('uploaded'))).toHaveLength(2);
-    expect((await listing('W-2')).length).toBe(before + 2);
+    expect((await stat(join(world.folder, 'uploaded', 'polled.pdf'))).isFile()).toBe(true);
     expect(await intake.interrupt()).toBe(0);
   }, 240_000);
 
@@ -190,41 +89,41 @@ describe('headless intake against the real server', () => {
     await scan('after.pdf', await pdf('after the refusal'));
     await intake.line(/^uploaded after\.pdf/);
     expect(intake.stdout.filter((line) => line.startsWith('failed not-a.heic'))).toHaveLength(1);
-    expect((await stat(join(folder, 'not-a.heic'))).isFile()).toBe(true);
+    expect((await stat(join(world.folder, 'not-a.heic'))).isFile()).toBe(true);
     expect((await listing('W-2')).map((item) => item.filename)).not.toContain('not-a.heic');
     expect(await intake.interrupt()).toBe(0);
-    await rm(join(folder, 'not-a.heic')); // the next tests count their own lines
+    await rm(join(world.folder, 'not-a.heic')); // the next tests count their own lines
   }, 120_000);
 
   it('refuses a category the client does not have, before watching anything', async () => {
-    const intake = spawnIntake([
+    const intake = world.spawn([
       '--server',
-      server.url,
+      world.server.url,
       '--folder',
-      folder,
+      world.folder,
       '--client',
-      clientId,
+      world.clientId,
       '--category',
       'Nope',
       '--email',
       EMAIL,
     ]);
-    running.push(intake);
     const asked = Date.now() - 1000;
     intake.answer(PIN);
     await intake.note(/Code from the email/);
-    intake.answer(await server.latestCode(EMAIL, { after: asked, timeoutMs: 30_000 }));
+    intake.answer(await world.server.latestCode(EMAIL, { after: asked, timeoutMs: 30_000 }));
     expect(await intake.exited).toBe(1);
     expect(intake.stderr.join('\n')).toContain('no category "Nope"');
   }, 120_000);
 
   it('does not upload twice a scan whose upload reached the server just before the desk stopped', async () => {
     const own = await tempFolder('vita-cut-');
-    const target = { clientId, docType: '1099-NEC' };
-    const putFile = createFetchPutFile(transport.fetch);
-    const upload = (file: File) => uploadDocument(api, putFile, target, file);
+    const target = { clientId: world.clientId, docType: '1099-NEC' };
+    const putFile = createFetchPutFile(world.transport.fetch);
+    const upload = (file: File) => uploadDocument(world.api, putFile, target, file);
     const list = async () =>
-      (await api.listDocs({ params: { id: clientId }, query: { docType: target.docType } })).items;
+      (await world.api.listDocs({ params: { id: world.clientId }, query: { docType: target.docType } }))
+        .items;
     try {
       // First run: the upload goes through, then the desk stops before the server's listing confirmed it.
       const first = await startRecorded({ folder: own });
@@ -240,7 +139,7 @@ describe('headless intake against the real server', () => {
       const intake = startIntake({
         inbox: second.inbox,
         target,
-        api,
+        api: world.api,
         putFile,
         report: (r) => reports.push(r),
         onFatal: (e) => reports.push({ kind: 'skipped', scan: offered, reason: e.message }),
