@@ -10,7 +10,7 @@ import { DialogLog } from './support/dialogs.js';
 import { categoryFiles, linkRow, proveWithCode, requestLink, signConsent } from './support/client-page.js';
 import { pagePhoto, pdfFixture } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
-import { eventually, keptSizes } from './support/kept.js';
+import { eventually, keptSizes, LINK_JOURNAL_DB } from './support/kept.js';
 import { holdImageWork } from './support/page-image.js';
 import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
@@ -19,8 +19,6 @@ const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Kept');
 const DORA = 'dora.client@client.example.org';
 const HEADING = 'Hola Dora, por favor agregue estos documentos';
-/** The client page's kept-uploads database. */
-const LINK_JOURNAL_DB = 'vita-docs-link-uploads';
 /** The link's journal key: the page asks for it when it first keeps a file. */
 const JOURNAL_KEY = '**/api/link/session/journal-key';
 const PRESIGN = '/api/link/session/presign';

@@ -1,40 +1,23 @@
 // Adjust corners (docs/behaviour.md#straightened-pages): each straightened photo in the queue opens an
 // editor with the found outline and four handles, moved by dragging or by the arrow keys; Save makes
 // the row's PDF again from them, Use whole photo makes it of the whole photo as before. The queue's
-// thumbnail shows the straightened page. The same on the client page, in Spanish. A reload while the
-// new PDF is still being made uploads it made with the corners saved (the photo is kept with them).
+// thumbnail shows the straightened page. A reload while the new PDF is still being made uploads it
+// made with the corners saved (the photo is kept with them). The client page: corners-client-page.test.ts.
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import type { ApiSession } from './support/api.js';
 import { person } from './support/api.js';
-import type { TestApp, Visitor } from './support/app.js';
-import { openClientPage } from './support/client-page.js';
+import type { TestApp } from './support/app.js';
 import { categoryScreen, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
 import { eventually, keptSizes } from './support/kept.js';
-import { edgeGreys, holdImageWork, pageImageSize, setPhoto } from './support/page-image.js';
+import { dragHandle, PAPER } from './support/corners.js';
+import { edgeGreys, holdImageWork, setPhoto } from './support/page-image.js';
 import { checkScreen } from './support/screens.js';
-import { startWithClient, startWithVolunteer } from './support/seed.js';
+import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Corners');
-const DORA = 'dora.client@client.example.org';
-/** The client page's kept-uploads database. */
-const LINK_JOURNAL_DB = 'vita-docs-link-uploads';
-/** Paper reads above this grey at the PDF's edges; the dark table well below it. */
-const PAPER = 170;
-
-/** Drags a handle of the open editor to a point of the photo (shares of its sides). */
-async function dragHandle(page: Page, dialog: Locator, handle: string, to: { x: number; y: number }) {
-  const from = await dialog.getByRole('button', { name: handle, exact: true }).boundingBox();
-  const photo = await dialog.getByRole('img').boundingBox();
-  if (!from || !photo) throw new Error('the editor shows no photo');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(photo.x + photo.width * to.x, photo.y + photo.height * to.y, { steps: 8 });
-  await page.mouse.up();
-}
 
 /** The queue's row added last (not a note's list item inside a row). */
 const lastRow = (page: Page) =>
@@ -190,115 +173,5 @@ test.describe('Adjust corners on the category screen', () => {
     const [top, , , left] = await storedGreys(page, clientId, 'Banking Info', filename);
     expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
     await eventually(async () => expect(await keptSizes(page)).toEqual([]));
-  });
-});
-
-test.describe('Ajustar esquinas on the client page', () => {
-  test.describe.configure({ mode: 'serial' });
-  let app: TestApp;
-  let api: ApiSession;
-  let client: Visitor;
-  let staff: Visitor;
-  let clientId = '';
-
-  test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
-    staff = await app.visit();
-    await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
-    client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
-    await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
-  });
-  test.afterAll(async () => {
-    await api?.dispose();
-    await app?.stop();
-  });
-
-  test('a photo waiting for its answer: Usar la foto completa, Guardar, then stored whole', async () => {
-    const page = client.page;
-    const form = page
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
-    // The glare photo waits for the client's answer, so its corners can be adjusted before it goes.
-    await form
-      .getByLabel('Tomar foto', { exact: true })
-      .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
-    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
-    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
-    const handle = dialog.getByRole('button', { name: 'Esquina superior izquierda' });
-    await handle.waitFor();
-    await checkScreen(page, 'ajustar-esquinas');
-    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.5, y: 0.5 });
-    await dialog.getByRole('button', { name: 'Restablecer' }).click();
-    await dialog.getByRole('button', { name: 'Usar la foto completa' }).click();
-    await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await expect(dialog).toBeHidden();
-    await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect.poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(1);
-    const [doc] = await listDocs(staff.page, clientId, 'Banking Info');
-    // The whole photo, wider than tall as it was taken, not the page found in it (taller than wide).
-    const size = await pageImageSize(await storedBytes(staff.page, doc?.key ?? ''));
-    const photo = await sharp((await setPhoto('01-wood.jpg', 'glare.jpg')).buffer).metadata();
-    expect(size.width / size.height).toBeCloseTo((photo.width ?? 0) / (photo.height ?? 1), 1);
-  });
-
-  test('Ajustar esquinas: a handle dragged out into the wood, Guardar, and the PDF takes the wood in', async () => {
-    const page = client.page;
-    const form = page
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
-    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
-    await form
-      .getByLabel('Tomar foto', { exact: true })
-      .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
-    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
-    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
-    await dialog.getByRole('button', { name: 'Esquina superior izquierda' }).waitFor();
-    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.02, y: 0.02 });
-    await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await expect(dialog).toBeHidden();
-    await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect
-      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
-      .toBe(before.size + 1);
-    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
-    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
-    // The wood (grey about 30) now at the page's top-left; the page found alone is paper all round.
-    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
-  });
-
-  test('Guardar, then a reload before the new PDF is made: the phone kept the photo with the corners, and the PDF takes the wood in', async () => {
-    const page = client.page;
-    const form = page
-      .getByRole('listitem')
-      .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
-    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
-    const photo = await setPhoto('01-wood.jpg', 'glare.jpg');
-    await form.getByLabel('Tomar foto', { exact: true }).setInputFiles([photo]);
-    await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
-    const dialog = page.getByRole('dialog', { name: 'Ajustar esquinas' });
-    await dialog.getByRole('button', { name: 'Esquina superior izquierda' }).waitFor();
-    await dragHandle(page, dialog, 'Esquina superior izquierda', { x: 0.02, y: 0.02 });
-    // The new PDF is never made on this page: the reload comes while it is being made.
-    await holdImageWork(page);
-    await dialog.getByRole('button', { name: 'Guardar' }).click();
-    await expect(dialog).toBeHidden();
-    // What the phone keeps for the row is the photo now, not the PDF made with the corners found.
-    await eventually(async () =>
-      expect(await keptSizes(page, LINK_JOURNAL_DB)).toEqual([photo.buffer.length]),
-    );
-
-    await page.reload();
-    await seeHeading(page, 'Hola Dora, por favor agregue estos documentos');
-    // Its glare still waits for the client's answer after the reload: nothing goes unasked.
-    await form.getByRole('button', { name: /^Usarla así / }).waitFor();
-    expect((await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(before.size);
-    await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect
-      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
-      .toBe(before.size + 1);
-    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
-    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
-    expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
-    await eventually(async () => expect(await keptSizes(page, LINK_JOURNAL_DB)).toEqual([]));
   });
 });

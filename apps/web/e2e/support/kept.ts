@@ -13,6 +13,8 @@ export const admin = person('Amy', 'Admin');
 export const vera = person('Vera', 'Kept');
 export const wes = person('Wes', 'Other');
 const DB = 'vita-docs-uploads';
+/** The client page's kept-uploads database (apart from the staff's). */
+export const LINK_JOURNAL_DB = 'vita-docs-link-uploads';
 export const STORAGE_PUT = '**/api/storage/put?**';
 
 /** Polls until `check` passes (the uploads go on in the page by themselves). */
