@@ -3,7 +3,7 @@
  * optional peer dependency of this package).
  */
 export { createSharpRaster } from './pdf/raster.node.js';
-export { createNodeReader } from './reading/reader.node.js';
+export { createNodeReader, type NodeReaderOptions } from './reading/reader.node.js';
 export { readWith, readingFromText } from './reading/reader.js';
 export { recogniseForm } from './reading/forms.js';
 export { taxYearOf } from './reading/year.js';
