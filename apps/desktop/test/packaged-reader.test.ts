@@ -42,16 +42,16 @@ try {
 console.log(JSON.stringify(results));
 `;
 
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
 /** True when `dir` or a folder above it holds node_modules (the package's code would find packages there). */
 async function nodeModulesAbove(dir: string): Promise<boolean> {
   for (let at = dir; ; at = dirname(at)) {
-    if (
-      await access(join(at, 'node_modules')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return true;
+    if (await exists(join(at, 'node_modules'))) return true;
     if (dirname(at) === at) return false;
   }
 }
