@@ -1,6 +1,6 @@
 /**
- * The packaged kiosk's Electron fuses. No Electron binary can be packaged on the test machine, so
- * this checks the packaging configuration that flips them (electron-builder's `electronFuses`).
+ * The packaged kiosk's Electron fuses and archive. No Electron binary can be packaged on the test
+ * machine, so this checks the packaging configuration (electron-builder's `electronFuses`, `asar`).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,5 +31,10 @@ describe('packaging', () => {
       onlyLoadAppFromAsar: 'true',
     });
     expect(config).toMatch(/^asar: true$/m);
+  });
+
+  it("keeps the reader's files out of the archive, where src/main/reader.ts looks for them", async () => {
+    const config = await readFile(join(import.meta.dirname, '..', 'electron-builder.yml'), 'utf8');
+    expect(config).toMatch(/^asarUnpack:\n {2}- dist\/reader\/\*\*$/m);
   });
 });

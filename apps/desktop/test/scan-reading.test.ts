@@ -5,11 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxState } from '../src/shared/bridge.js';
 import { createInboxHost, type InboxHost, type InboxSettings } from '../src/main/inbox-host.js';
-import { removeFolder, tempFolder } from '../src/main/inbox/test-support.js';
+import { removeFolder, scannedPage, tempFolder } from '../src/main/inbox/test-support.js';
 
 const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
 
@@ -30,15 +29,6 @@ function nextState(match: (state: InboxState) => boolean): Promise<InboxState> {
     waiters.add(check);
     check();
   });
-}
-
-/** A scanned page of text as a JPEG, drawn as the reader's own tests draw theirs (SVG text by sharp). */
-async function scannedPage(lines: string[]): Promise<Buffer> {
-  const text = lines
-    .map((l, i) => `<text x="60" y="${100 + i * 50}" font-family="DejaVu Sans" font-size="30">${l}</text>`)
-    .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="100%" height="100%" fill="#f4f1ea"/>${text}</svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
 }
 
 beforeEach(async () => {

@@ -25,13 +25,12 @@ export interface InboxHostOptions {
   onState(state: InboxState): void;
   /** Settling window, poll interval, damaged-scan wait, file-system type; tests shorten or stub them. */
   inbox?: Pick<InboxOptions, 'stableMs' | 'intervalMs' | 'damagedAfterMs' | 'readFsType'>;
-  /** Makes the reader of new scans; default core's Node reader (tesseract.js, pdf.js, zxing-wasm from disk). */
+  /** Makes the reader of new scans; default the kiosk's (core's Node reader, see reader.ts). */
   createReader?: () => Promise<DocumentReader>;
 }
 
-/** Core's Node reader, loaded with the first scan so a desk without scans never loads OCR. */
-const nodeReader = async (): Promise<DocumentReader> =>
-  (await import('@vita-docs/core/node')).createNodeReader();
+/** The kiosk's reader, loaded with the first scan so a desk without scans never loads OCR. */
+const nodeReader = async (): Promise<DocumentReader> => (await import('./reader.js')).createKioskReader();
 
 /** The running inbox, swapped when the folder setting changes. */
 export interface InboxHost {

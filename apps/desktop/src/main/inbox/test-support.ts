@@ -113,6 +113,15 @@ async function testImage(ext: string, seed: string): Promise<Uint8Array> {
   return image.jpeg({ quality: 95 }).toBuffer();
 }
 
+/** A scanned page of text as a JPEG, drawn as core's reader tests draw theirs (SVG text by sharp). */
+export async function scannedPage(lines: string[]): Promise<Buffer> {
+  const text = lines
+    .map((l, i) => `<text x="60" y="${100 + i * 50}" font-family="DejaVu Sans" font-size="30">${l}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="100%" height="100%" fill="#f4f1ea"/>${text}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
 /**
  * Writes a whole scan (creating its folders): a PDF, or an image of the type its name says, with
  * bytes unique to `seed`. Other names get text.

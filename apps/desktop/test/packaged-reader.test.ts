@@ -1,0 +1,125 @@
+/**
+ * The packaged kiosk reads documents: the desktop build is made in a folder outside the repo, where
+ * no node_modules can be found by walking up (the package ships none), laid out as electron-builder
+ * lays it (dist/ in `app.asar`, dist/reader/ moved to `app.asar.unpacked`; a folder stands in for the
+ * archive, which plain Node cannot open). A plain Node child loads the reader as main does
+ * (dist/main/reader.js) and reads a photographed W-2 (OCR), a W-2 PDF (pdf.js) and the barcode on
+ * the back of a license (zxing).
+ */
+import { execFile } from 'node:child_process';
+import { access, mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import bwipjs from 'bwip-js';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeFolder, scannedPage } from '../src/main/inbox/test-support.js';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..');
+let folder: string;
+/** The package's `resources/app.asar`, holding dist/. */
+let app: string;
+
+/** Reads each file with the built reader in a child Node; its readings and times, in order. */
+const CHILD = `
+import { readFile } from 'node:fs/promises';
+const [main, ...files] = process.argv.slice(2);
+const { createKioskReader } = await import(new URL('dist/main/reader.js', main).href);
+const reader = createKioskReader();
+const results = [];
+try {
+  for (const file of files) {
+    const started = performance.now();
+    const reading = await reader.readDocument(new Uint8Array(await readFile(file)));
+    results.push({ reading, ms: Math.round(performance.now() - started) });
+  }
+} finally {
+  await reader.close();
+}
+console.log(JSON.stringify(results));
+`;
+
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** True when `dir` or a folder above it holds node_modules (the package's code would find packages there). */
+async function nodeModulesAbove(dir: string): Promise<boolean> {
+  for (let at = dir; ; at = dirname(at)) {
+    if (await exists(join(at, 'node_modules'))) return true;
+    if (dirname(at) === at) return false;
+  }
+}
+
+async function w2Pdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  page.drawText('Form W-2 Wage and Tax Statement 2025', { x: 50, y: 700, size: 14, font });
+  page.drawText('1 Wages, tips, other compensation', { x: 50, y: 670, size: 10, font });
+  return pdf.save();
+}
+
+/** The back of a Michigan license: its PDF417 barcode (AAMVA data, expiry 2025-03-15). */
+function licenseBack(): Promise<Buffer> {
+  const data =
+    '@\n\x1e\rANSI 636032080002DL00410278ZM03190008DLDAQ123456789\nDCSDOE\nDACJANE\nDBB01021980\nDBA03152025\nDBD03152018\nDAJMI\n';
+  return bwipjs.toBuffer({ bcid: 'pdf417', text: data, scale: 3, padding: 20, backgroundcolor: 'FFFFFF' });
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'vita-packaged-reader-'));
+  expect(await nodeModulesAbove(folder)).toBe(false);
+  app = join(folder, 'resources', 'app.asar');
+  await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', join(app, 'dist')], {
+    cwd: root,
+  });
+  // What electron-builder's asarUnpack (electron-builder.yml) does with dist/reader/.
+  await mkdir(join(folder, 'resources', 'app.asar.unpacked', 'dist'), { recursive: true });
+  await rename(join(app, 'dist', 'reader'), join(folder, 'resources', 'app.asar.unpacked', 'dist', 'reader'));
+}, 60_000);
+
+afterAll(() => removeFolder(folder));
+
+describe('the packaged reader', () => {
+  it('reads a photo, a PDF and an ID barcode with the files the package ships', async () => {
+    const docs = {
+      'w2.jpg': await scannedPage([
+        'Form W-2 Wage and Tax Statement',
+        '2025',
+        '1 Wages, tips, other compensation',
+      ]),
+      'w2.pdf': await w2Pdf(),
+      'license-back.png': await licenseBack(),
+    };
+    for (const [name, bytes] of Object.entries(docs)) await writeFile(join(folder, name), bytes);
+    await writeFile(join(folder, 'read.mjs'), CHILD);
+
+    const { stdout } = await run(
+      process.execPath,
+      ['read.mjs', `${pathToFileURL(app).href}/`, ...Object.keys(docs)],
+      {
+        cwd: folder,
+        // Nothing from this process's environment may point the child at the repo's packages.
+        env: { PATH: process.env['PATH'] ?? '' },
+      },
+    );
+    const results = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as Array<{
+      reading: unknown;
+      ms: number;
+    }>;
+    expect(results.map((r) => r.reading)).toEqual([
+      { form: 'W-2', year: 2025 },
+      { form: 'W-2', year: 2025 },
+      { form: 'License/Other Identification', idExpiry: '2025-03-15' },
+    ]);
+    console.info(
+      `packaged reader: photo ${results[0]?.ms} ms (OCR worker start included), PDF ${results[1]?.ms} ms, barcode ${results[2]?.ms} ms`,
+    );
+  }, 30_000);
+});
