@@ -7,7 +7,7 @@
 // pdf.js ships no types for its worker script; this declares the one module the reader imports.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pdf-worker.node.d.ts" />
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -28,6 +28,39 @@ export interface NodeReaderOptions {
    * `zxing_reader.wasm` (`zxing-wasm/reader`). The JavaScript of the main thread is the bundle's.
    */
   files?: string;
+  /**
+   * Checks each file of `files` before the reader uses it (say, against hashes made when the folder
+   * was built), given its name and bytes: a file it refuses (false) is not loaded, and what needs it
+   * (OCR, or barcodes) fails, as if absent; it is asked once per file. The zxing wasm loaded is the
+   * checked bytes; the OCR worker thread reads its files itself, right after they are checked.
+   */
+  verify?: (name: string, bytes: Uint8Array) => boolean;
+}
+
+type Verify = NonNullable<NodeReaderOptions['verify']>;
+
+/** Reads `name` from `folder`, checked by `verify`; a refused file throws, naming it. */
+async function checkedFile(folder: string, name: string, verify: Verify): Promise<Buffer> {
+  const bytes = await readFile(join(folder, name));
+  if (!verify(name, bytes)) throw new Error(`The reader file ${name} failed its check; it was not loaded.`);
+  return bytes;
+}
+
+/**
+ * Checks the files the OCR worker thread will read: its script, every tesseract core wasm beside it
+ * (the worker picks one by the CPU's features) and the English data. tesseract.js can only be given
+ * the script and the core by path, and its in-memory language data (`{ code, data }`) is broken in
+ * 7.0 (the worker initialises with the bytes as the language's name), so all three are read again by
+ * the worker: what remains is the time between this check and the worker's reads (the worker's start
+ * and its first load, well under a second), in which someone who can write the folder could swap
+ * a file in.
+ */
+async function checkOcrFiles(folder: string, verify: Verify): Promise<void> {
+  const cores = (await readdir(folder)).filter((name) => /^tesseract-core.*\.wasm$/.test(name)).sort();
+  // The script last: it runs code, and is read soonest after its check.
+  for (const name of ['eng.traineddata.gz', ...cores, 'tesseract-worker.cjs']) {
+    await checkedFile(folder, name, verify);
+  }
 }
 
 /** Where each file is: the folder's, or the packages' own. */
@@ -98,11 +131,14 @@ async function rgbaPixels(image: Uint8Array): Promise<Parameters<typeof ZxingRea
 
 /** Creates a Node reader. Its OCR worker starts on first use; `close()` ends it. */
 export function createNodeReader(options: NodeReaderOptions = {}): DocumentReader {
-  const { langPath, workerPath, zxingWasm } = runTimeFiles(options.files);
+  const { files: folder, verify } = options;
+  const { langPath, workerPath, zxingWasm } = runTimeFiles(folder);
   let worker: Promise<OcrWorker> | undefined;
   const ocrWorker = () =>
-    (worker ??= import('tesseract.js').then(({ createWorker, OEM }) =>
-      createWorker('eng', OEM.LSTM_ONLY, {
+    (worker ??= (async () => {
+      const { createWorker, OEM } = await import('tesseract.js');
+      if (folder !== undefined && verify) await checkOcrFiles(folder, verify);
+      return createWorker('eng', OEM.LSTM_ONLY, {
         langPath,
         ...(workerPath !== undefined && { workerPath }),
         gzip: true,
@@ -111,13 +147,17 @@ export function createNodeReader(options: NodeReaderOptions = {}): DocumentReade
         // (an uncaught exception: a kiosk's main process would fall over on a damaged image); the
         // job's own promise still rejects, and that is where it is handled.
         errorHandler: () => undefined,
-      }),
-    ));
+      });
+    })());
   let zxing: Promise<typeof ZxingReaderModule> | undefined;
   const barcodeReader = () =>
     (zxing ??= (async () => {
       const mod = await import('zxing-wasm/reader');
-      const wasm = await readFile(zxingWasm);
+      // Checked, these very bytes are compiled: nothing is read again after the check.
+      const wasm =
+        folder !== undefined && verify
+          ? await checkedFile(folder, 'zxing_reader.wasm', verify)
+          : await readFile(zxingWasm);
       await mod.prepareZXingModule({
         overrides: { wasmBinary: wasm.buffer },
         fireImmediately: true,
@@ -145,7 +185,8 @@ export function createNodeReader(options: NodeReaderOptions = {}): DocumentReade
   return {
     readDocument: (bytes) => readWith(engine, bytes),
     async close() {
-      const w = await worker;
+      // A worker that never started (a refused file) has nothing to end.
+      const w = await worker?.catch(() => undefined);
       worker = undefined;
       await w?.terminate();
     },
