@@ -3,13 +3,15 @@
  * - dist/main/index.js   (ESM, Node): main process, every dependency bundled so packaging needs no node_modules;
  * - dist/main/reader.js  its document reader set-up (src/main/reader.ts), an entry of its own so a test can
  *                        load it without Electron;
- * - dist/reader/         the files that reader loads from disk at run time (see createNodeReader's `files`);
+ * - dist/reader/         the files that reader loads from disk at run time (see createNodeReader's `files`),
+ *                        built first: their SHA-256 hashes are built into dist/main (see src/main/reader.ts);
  * - dist/preload/index.cjs (CommonJS): sandboxed preloads cannot load ES modules or local files;
  * - dist/renderer/         the page, served by main on app://vita.
  * Workspace packages are bundled from their sources (`vita-source` condition): no prior build needed.
  * `--out DIR` builds into DIR instead of dist/ (the packaged-reader test builds outside the repo).
  */
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -64,7 +66,7 @@ const tesseractCore = dirname(createRequire(tesseract + '/').resolve('tesseract.
  * data and zxing's wasm. Every core build the worker may pick is copied: it picks by the CPU's
  * wasm features at run time (plain, SIMD, relaxed SIMD).
  */
-async function buildReaderFiles(outDir: string): Promise<void> {
+async function buildReaderFiles(outDir: string): Promise<Record<string, string>> {
   const worker = nodeBundle(
     { 'tesseract-worker': join(tesseract, 'src/worker-script/node/index.js') },
     outDir,
@@ -88,9 +90,17 @@ async function buildReaderFiles(outDir: string): Promise<void> {
     [fromCore.resolve('zxing-wasm/reader/zxing_reader.wasm'), 'zxing_reader.wasm'],
   ];
   await Promise.all(files.map(([from, name]) => copyFile(from, join(outDir, name))));
+  const sha256: Record<string, string> = {};
+  for (const name of (await readdir(outDir)).sort()) {
+    sha256[name] = createHash('sha256')
+      .update(await readFile(join(outDir, name)))
+      .digest('hex');
+  }
+  return sha256;
 }
 
 await rm(dist, { recursive: true, force: true });
+const readerSha256 = await buildReaderFiles(join(dist, 'reader'));
 await build(
   nodeBundle(
     { index: 'src/main/index.ts', reader: 'src/main/reader.ts' },
@@ -100,13 +110,14 @@ await build(
     {
       // Where src/main/reader.ts finds buildReaderFiles' output, from dist/main.
       VITA_READER_FILES: JSON.stringify('../reader/'),
+      // Their hashes, inside the integrity-checked archive: the files beside it are checked against them.
+      VITA_READER_SHA256: JSON.stringify(readerSha256),
       // CommonJS code bundled into these ES modules (tesseract.js's defaults) reads `__dirname`
       // as it loads, which an ES module lacks; the chunk's folder stands in for its package's.
       __dirname: 'import.meta.dirname',
     },
   ),
 );
-await buildReaderFiles(join(dist, 'reader'));
 await build(nodeBundle({ index: 'src/preload/index.ts' }, join(dist, 'preload'), 'cjs', 'index.cjs'));
 await build({
   configFile: false,

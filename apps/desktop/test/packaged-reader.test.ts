@@ -4,10 +4,12 @@
  * lays it (dist/ in `app.asar`, dist/reader/ moved to `app.asar.unpacked`; a folder stands in for the
  * archive, which plain Node cannot open). A plain Node child loads the reader as main does
  * (dist/main/reader.js) and reads a photographed W-2 (OCR), a W-2 PDF (pdf.js) and the barcode on
- * the back of a license (zxing).
+ * the back of a license (zxing). Those files lie outside the integrity-checked archive: one changed
+ * byte in a copy of the layout and the reader refuses that file (reads nothing with it, says which),
+ * and the child still reads what needs no such file and exits cleanly.
  */
 import { execFile } from 'node:child_process';
-import { access, mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +25,10 @@ let folder: string;
 /** The package's `resources/app.asar`, holding dist/. */
 let app: string;
 
-/** Reads each file with the built reader in a child Node; its readings and times, in order. */
+/**
+ * Reads each file with the built reader in a child Node; its readings (or the error a reading
+ * failed with, as main's scan readings would swallow it) and times, in order.
+ */
 const CHILD = `
 import { readFile } from 'node:fs/promises';
 const [main, ...files] = process.argv.slice(2);
@@ -33,7 +38,9 @@ const results = [];
 try {
   for (const file of files) {
     const started = performance.now();
-    const reading = await reader.readDocument(new Uint8Array(await readFile(file)));
+    const reading = await reader
+      .readDocument(new Uint8Array(await readFile(file)))
+      .catch((error) => ({ failed: String(error) }));
     results.push({ reading, ms: Math.round(performance.now() - started) });
   }
 } finally {
@@ -41,6 +48,9 @@ try {
 }
 console.log(JSON.stringify(results));
 `;
+
+/** The documents read: a photographed W-2 (OCR), a W-2 PDF (pdf.js), a license's back (barcode). */
+const DOCS = ['w2.jpg', 'w2.pdf', 'license-back.png'];
 
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
@@ -82,44 +92,95 @@ beforeAll(async () => {
   // What electron-builder's asarUnpack (electron-builder.yml) does with dist/reader/.
   await mkdir(join(folder, 'resources', 'app.asar.unpacked', 'dist'), { recursive: true });
   await rename(join(app, 'dist', 'reader'), join(folder, 'resources', 'app.asar.unpacked', 'dist', 'reader'));
+  const docs: Record<string, Uint8Array> = {
+    'w2.jpg': await scannedPage([
+      'Form W-2 Wage and Tax Statement',
+      '2025',
+      '1 Wages, tips, other compensation',
+    ]),
+    'w2.pdf': await w2Pdf(),
+    'license-back.png': await licenseBack(),
+  };
+  for (const [name, bytes] of Object.entries(docs)) await writeFile(join(folder, name), bytes);
+  await writeFile(join(folder, 'read.mjs'), CHILD);
 }, 60_000);
 
 afterAll(() => removeFolder(folder));
 
+interface ChildRun {
+  readings: unknown[];
+  ms: number[];
+  stderr: string;
+}
+
+/**
+ * Reads {@link DOCS} in a child Node with the package whose `app.asar` is `asar`. The child must
+ * exit cleanly: an uncaught exception or a non-zero exit rejects.
+ */
+async function readWithPackage(asar: string): Promise<ChildRun> {
+  const { stdout, stderr } = await run(
+    process.execPath,
+    ['read.mjs', `${pathToFileURL(asar).href}/`, ...DOCS],
+    {
+      cwd: folder,
+      // Nothing from this process's environment may point the child at the repo's packages.
+      env: { PATH: process.env['PATH'] ?? '' },
+    },
+  );
+  const results = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as Array<{
+    reading: unknown;
+    ms: number;
+  }>;
+  return { readings: results.map((r) => r.reading), ms: results.map((r) => r.ms), stderr };
+}
+
+/**
+ * A copy of the built package with one byte of one unpacked reader file changed where the file
+ * still works (a comment of the worker script, the data of zxing's wasm): only its check can tell.
+ */
+async function tamperedPackage(file: string, at: (bytes: Buffer) => number): Promise<string> {
+  const copy = await mkdtemp(join(folder, 'tampered-'));
+  await cp(join(folder, 'resources'), join(copy, 'resources'), { recursive: true });
+  const path = join(copy, 'resources', 'app.asar.unpacked', 'dist', 'reader', file);
+  const bytes = await readFile(path);
+  const i = at(bytes);
+  expect(i).toBeGreaterThanOrEqual(0);
+  bytes[i] = bytes[i] === 0x61 ? 0x62 : 0x61;
+  await writeFile(path, bytes);
+  return join(copy, 'resources', 'app.asar');
+}
+
 describe('the packaged reader', () => {
   it('reads a photo, a PDF and an ID barcode with the files the package ships', async () => {
-    const docs = {
-      'w2.jpg': await scannedPage([
-        'Form W-2 Wage and Tax Statement',
-        '2025',
-        '1 Wages, tips, other compensation',
-      ]),
-      'w2.pdf': await w2Pdf(),
-      'license-back.png': await licenseBack(),
-    };
-    for (const [name, bytes] of Object.entries(docs)) await writeFile(join(folder, name), bytes);
-    await writeFile(join(folder, 'read.mjs'), CHILD);
-
-    const { stdout } = await run(
-      process.execPath,
-      ['read.mjs', `${pathToFileURL(app).href}/`, ...Object.keys(docs)],
-      {
-        cwd: folder,
-        // Nothing from this process's environment may point the child at the repo's packages.
-        env: { PATH: process.env['PATH'] ?? '' },
-      },
-    );
-    const results = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as Array<{
-      reading: unknown;
-      ms: number;
-    }>;
-    expect(results.map((r) => r.reading)).toEqual([
+    const { readings, ms, stderr } = await readWithPackage(app);
+    expect(readings).toEqual([
       { form: 'W-2', year: 2025 },
       { form: 'W-2', year: 2025 },
       { form: 'License/Other Identification', idExpiry: '2025-03-15' },
     ]);
+    expect(stderr).not.toMatch(/does not match/);
     console.info(
-      `packaged reader: photo ${results[0]?.ms} ms (OCR worker start included), PDF ${results[1]?.ms} ms, barcode ${results[2]?.ms} ms`,
+      `packaged reader: photo ${ms[0]} ms (OCR worker start and file checks included), PDF ${ms[1]} ms, barcode ${ms[2]} ms`,
     );
   }, 30_000);
+
+  it('runs no OCR worker script changed after the build, and says which file it refused', async () => {
+    // A byte of the bundler's comment on its second line: the script runs the same either way.
+    const asar = await tamperedPackage('tesseract-worker.cjs', (bytes) => bytes.indexOf('rolldown/runtime'));
+    const { readings, stderr } = await readWithPackage(asar);
+    expect(readings).toEqual([
+      expect.objectContaining({ failed: expect.stringContaining('tesseract-worker.cjs') }),
+      { form: 'W-2', year: 2025 },
+      { form: 'License/Other Identification', idExpiry: '2025-03-15' },
+    ]);
+    expect(stderr.match(/Document reading: \S+tesseract-worker\.cjs does not match/g)).toHaveLength(1);
+  }, 20_000);
+
+  it('loads no barcode wasm changed after the build, and says which file it refused', async () => {
+    // The wasm's last byte lies in its data section: the module still compiles.
+    const asar = await tamperedPackage('zxing_reader.wasm', (bytes) => bytes.length - 1);
+    const { readings, stderr } = await readWithPackage(asar);
+    expect(readings).toEqual([{ form: 'W-2', year: 2025 }, { form: 'W-2', year: 2025 }, {}]);
+    expect(stderr.match(/Document reading: \S+zxing_reader\.wasm does not match/g)).toHaveLength(1);
+  }, 20_000);
 });
