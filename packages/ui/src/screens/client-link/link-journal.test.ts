@@ -30,7 +30,7 @@ function heldKey() {
   const api = {
     linkJournalKey: async () => {
       await given;
-      return server.source('link-session');
+      return server.source();
     },
   } as unknown as Pick<ApiClient, 'linkJournalKey'>;
   return { api, answer };
