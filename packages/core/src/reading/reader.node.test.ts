@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import bwipjs from 'bwip-js';
 import { parse } from 'mrz';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import { createNodeReader } from './reader.node.js';
 
 const reader = createNodeReader();
@@ -32,6 +32,21 @@ async function licenseBack(): Promise<Uint8Array> {
   return new Uint8Array(png);
 }
 
+/** The W-2 a scanner would write: its page only as an image (`jpeg` or `png`), no text layer. */
+async function scannedW2(format: 'jpeg' | 'png', rotate: 0 | 90 = 0): Promise<Uint8Array> {
+  const lines = ['Form W-2 Wage and Tax Statement', '2025', '1 Wages, tips, other compensation'];
+  let image = sharp(await pageImage(lines));
+  // Scanned sideways and shown upright by the page's /Rotate 90: stored turned the other way.
+  if (rotate === 90) image = image.rotate(270);
+  const bytes = await (format === 'jpeg' ? image.jpeg() : image.png()).toBuffer();
+  const pdf = await PDFDocument.create();
+  const embedded = format === 'jpeg' ? await pdf.embedJpg(bytes) : await pdf.embedPng(bytes);
+  const page = pdf.addPage([embedded.width / 2, embedded.height / 2]);
+  page.drawImage(embedded, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  if (rotate) page.setRotation(degrees(rotate));
+  return pdf.save();
+}
+
 describe('the Node reader', () => {
   it('reads a photographed 1099-INT by OCR', async () => {
     const image = await pageImage([
@@ -50,6 +65,46 @@ describe('the Node reader', () => {
     page.drawText('Form W-2 Wage and Tax Statement 2025', { x: 50, y: 700, size: 14, font });
     page.drawText('1 Wages, tips, other compensation', { x: 50, y: 670, size: 10, font });
     expect(await reader.readDocument(await pdf.save())).toEqual({ form: 'W-2', year: 2025 });
+  });
+
+  it('reads a scanned PDF, its page a JPEG and no text, by OCR of the image', async () => {
+    const started = performance.now();
+    expect(await reader.readDocument(await scannedW2('jpeg'))).toEqual({ form: 'W-2', year: 2025 });
+    const pdfMs = performance.now() - started;
+    const jpeg = new Uint8Array(
+      await sharp(
+        await pageImage(['Form W-2 Wage and Tax Statement', '2025', '1 Wages, tips, other compensation']),
+      )
+        .jpeg()
+        .toBuffer(),
+    );
+    const again = performance.now();
+    expect(await reader.readDocument(jpeg)).toEqual({ form: 'W-2', year: 2025 });
+    console.info(
+      `scanned PDF ${Math.round(pdfMs)} ms, the same page as a JPEG ${Math.round(performance.now() - again)} ms`,
+    );
+  }, 60_000);
+
+  it('reads a scanned PDF whose page is a PNG (Flate), and one shown turned by /Rotate 90', async () => {
+    expect(await reader.readDocument(await scannedW2('png'))).toEqual({ form: 'W-2', year: 2025 });
+    expect(await reader.readDocument(await scannedW2('jpeg', 90))).toEqual({ form: 'W-2', year: 2025 });
+  }, 60_000);
+
+  it('reads the largest image of a page that has several', async () => {
+    const pdf = await PDFDocument.load(await scannedW2('jpeg'));
+    const logo = await pdf.embedPng(
+      await sharp({ create: { width: 40, height: 40, channels: 3, background: '#c00' } })
+        .png()
+        .toBuffer(),
+    );
+    pdf.getPage(0).drawImage(logo, { x: 10, y: 10, width: 20, height: 20 });
+    expect(await reader.readDocument(await pdf.save())).toEqual({ form: 'W-2', year: 2025 });
+  }, 60_000);
+
+  it('says nothing, and does not fail, about a PDF with neither text nor image', async () => {
+    const pdf = await PDFDocument.create();
+    pdf.addPage([612, 792]).drawRectangle({ x: 50, y: 50, width: 100, height: 100 });
+    expect(await reader.readDocument(await pdf.save())).toEqual({});
   });
 
   it('keeps only the expiry of a license barcode', async () => {

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
+import { pdfPageImage } from './pdf-image.node.js';
 import { readWith, type DocumentReader, type ReadingEngine } from './reader.js';
 
 const require = createRequire(import.meta.url);
@@ -167,6 +168,11 @@ export function createNodeReader(options: NodeReaderOptions = {}): DocumentReade
 
   const engine: ReadingEngine = {
     pdfText,
+    // A scan has no text layer: its page is the image the scanner wrote, OCRed as a photo is.
+    pdfPageImage: (bytes) =>
+      loadPdfjs()
+        .then((pdfjs) => pdfPageImage(pdfjs, bytes))
+        .catch(() => undefined),
     async ocr(image) {
       // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
       const { data } = await (await ocrWorker()).recognize(Buffer.from(image), { rotateAuto: true });

@@ -1,0 +1,159 @@
+/**
+ * A scanned PDF's first page as an image for OCR, in Node without a canvas. A scanner writes each
+ * page as one large image with no text: that image, decoded by pdf.js itself (JPEG, JBIG2, CCITT,
+ * Flate in JavaScript), is the page. Drawing the page would need a native canvas, which the
+ * packaged kiosk cannot carry; taking the image needs none.
+ */
+import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { pgmOf, type GrayImage } from './page-image.js';
+
+/** The longest side handed to OCR: a letter page at some 300 dpi, plenty for print. */
+const MAX_SIDE = 2500;
+/** pdf.js decodes no image larger (in pixels; its RGBA copy is four bytes each): memory stays sane. */
+const MAX_IMAGE_PIXELS = 60_000_000;
+
+/** pdf.js's `ImageKind`: how a decoded image's bytes are laid out. */
+const GRAYSCALE_1BPP = 1;
+const RGB_24BPP = 2;
+const RGBA_32BPP = 3;
+
+/** A decoded image as pdf.js hands it over where there is no OffscreenCanvas. */
+interface DecodedImage {
+  width: number;
+  height: number;
+  kind: number;
+  data: Uint8Array | Uint8ClampedArray;
+}
+
+function isDecoded(value: unknown): value is DecodedImage {
+  const v = value as Partial<DecodedImage> | null | undefined;
+  return (
+    typeof v?.width === 'number' &&
+    typeof v.height === 'number' &&
+    typeof v.kind === 'number' &&
+    (v.data instanceof Uint8Array || v.data instanceof Uint8ClampedArray)
+  );
+}
+
+/** The decoded image's pixels as grey, transparency over white paper. */
+function grayOf(image: DecodedImage): GrayImage {
+  const { width, height, kind, data } = image;
+  const gray = new Uint8Array(width * height);
+  if (kind === GRAYSCALE_1BPP) {
+    // One bit a pixel, 1 white, each row padded to a whole byte.
+    const rowBytes = (width + 7) >> 3;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const bit = (data[y * rowBytes + (x >> 3)] ?? 0) & (0x80 >> (x & 7));
+        gray[y * width + x] = bit ? 255 : 0;
+      }
+    }
+  } else {
+    const channels = kind === RGBA_32BPP ? 4 : kind === RGB_24BPP ? 3 : 0;
+    if (channels === 0) throw new Error(`Unknown image kind ${kind}`);
+    for (let i = 0, p = 0; i < gray.length; i++, p += channels) {
+      // BT.601 luma in integers.
+      const luma = ((data[p] ?? 0) * 299 + (data[p + 1] ?? 0) * 587 + (data[p + 2] ?? 0) * 114) / 1000;
+      const alpha = channels === 4 ? (data[p + 3] ?? 255) : 255;
+      gray[i] = Math.round((luma * alpha + 255 * (255 - alpha)) / 255);
+    }
+  }
+  return { gray, width, height };
+}
+
+/**
+ * `image` with its longest side at most `maxSide`, each pixel the mean of the block it stands for:
+ * an average keeps thin strokes of a 1-bit scan grey where sampling single pixels would drop them.
+ */
+function shrunk(image: GrayImage, maxSide: number): GrayImage {
+  const scale = maxSide / Math.max(image.width, image.height);
+  if (scale >= 1) return image;
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  const gray = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.floor((y * image.height) / height);
+    const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * image.height) / height));
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.floor((x * image.width) / width);
+      const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * image.width) / width));
+      let sum = 0;
+      for (let sy = y0; sy < y1; sy++) {
+        for (let sx = x0; sx < x1; sx++) sum += image.gray[sy * image.width + sx] ?? 255;
+      }
+      gray[y * width + x] = Math.round(sum / ((y1 - y0) * (x1 - x0)));
+    }
+  }
+  return { gray, width, height };
+}
+
+/** `image` turned clockwise by `degrees` (a multiple of 90), as the page's /Rotate shows it. */
+function rotated(image: GrayImage, degrees: number): GrayImage {
+  const turn = (((degrees / 90) % 4) + 4) % 4;
+  if (turn === 0) return image;
+  const { width: w, height: h, gray: src } = image;
+  const out = new Uint8Array(w * h);
+  const width = turn === 2 ? w : h;
+  const height = turn === 2 ? h : w;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = src[y * w + x] ?? 255;
+      if (turn === 1) out[x * width + (h - 1 - y)] = v;
+      else if (turn === 2) out[(h - 1 - y) * width + (w - 1 - x)] = v;
+      else out[(w - 1 - x) * width + y] = v;
+    }
+  }
+  return { gray: out, width, height };
+}
+
+/** The decoded image named `id`, from the page's objects or the document's shared ones. */
+function decodedImage(page: Pdfjs.PDFPageProxy, id: string): Promise<unknown> {
+  const objs = id.startsWith('g_') ? page.commonObjs : page.objs;
+  return new Promise((resolve) => {
+    objs.get(id, resolve);
+  });
+}
+
+/**
+ * Page 1 of the PDF `bytes` as a grey PGM of its largest image, turned as the page is shown and at
+ * most {@link MAX_SIDE} on its longest side; undefined when the page paints no image, or on any
+ * failure (reading then says nothing rather than fail the file).
+ */
+export async function pdfPageImage(pdfjs: typeof Pdfjs, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  try {
+    const doc = await pdfjs.getDocument({
+      data: bytes.slice(),
+      isEvalSupported: false,
+      isOffscreenCanvasSupported: false,
+      isImageDecoderSupported: false,
+      maxImageSize: MAX_IMAGE_PIXELS,
+      verbosity: 0,
+    }).promise;
+    try {
+      const page = await doc.getPage(1);
+      const ops = await page.getOperatorList();
+      let largest: DecodedImage | undefined;
+      for (let i = 0; i < ops.fnArray.length; i++) {
+        const fn = ops.fnArray[i];
+        const args = ops.argsArray[i] as unknown[] | undefined;
+        let image: unknown;
+        if (fn === pdfjs.OPS.paintImageXObject && typeof args?.[0] === 'string') {
+          image = await decodedImage(page, args[0]);
+        } else if (fn === pdfjs.OPS.paintInlineImageXObject) {
+          image = args?.[0];
+        }
+        if (isDecoded(image) && (!largest || image.width * image.height > largest.width * largest.height)) {
+          largest = image;
+        }
+      }
+      if (!largest) return undefined;
+      // Grey as a PGM: tesseract.js takes an image file, not pixels, and a PGM is a header before
+      // the grey bytes, which leptonica reads without a codec; no image library is needed to write it.
+      return pgmOf(rotated(shrunk(grayOf(largest), MAX_SIDE), page.rotate));
+    } finally {
+      await doc.destroy();
+    }
+  } catch {
+    return undefined;
+  }
+}
