@@ -2,7 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import bwipjs from 'bwip-js';
 import { parse } from 'mrz';
-import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
+import {
+  degrees,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  concatTransformationMatrix,
+  StandardFonts,
+} from 'pdf-lib';
 import { createNodeReader } from './reader.node.js';
 
 const reader = createNodeReader();
@@ -47,6 +55,46 @@ async function scannedW2(format: 'jpeg' | 'png', rotate: 0 | 90 = 0): Promise<Ui
   return pdf.save();
 }
 
+/**
+ * A black-and-white scan as a bilevel scanner writes it: one bit a pixel (Flate here; CCITT and
+ * JBIG2 decode to the same bits in pdf.js). pdf-lib embeds no such image, so it is made by hand.
+ */
+async function bilevelW2(): Promise<Uint8Array> {
+  const { data, info } = await sharp(
+    await pageImage(['Form W-2 Wage and Tax Statement', '2025', '1 Wages, tips, other compensation']),
+  )
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const rowBytes = Math.ceil(info.width / 8);
+  const bits = new Uint8Array(rowBytes * info.height);
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if ((data[y * info.width + x] ?? 0) > 128) bits[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
+    }
+  }
+  const pdf = await PDFDocument.create();
+  const image = pdf.context.register(
+    pdf.context.flateStream(bits, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: info.width,
+      Height: info.height,
+      BitsPerComponent: 1,
+      ColorSpace: 'DeviceGray',
+    }),
+  );
+  const page = pdf.addPage([info.width / 2, info.height / 2]);
+  const name = page.node.newXObject('Scan', image);
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(page.getWidth(), 0, 0, page.getHeight(), 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
+  return pdf.save();
+}
+
 describe('the Node reader', () => {
   it('reads a photographed 1099-INT by OCR', async () => {
     const image = await pageImage([
@@ -88,6 +136,21 @@ describe('the Node reader', () => {
   it('reads a scanned PDF whose page is a PNG (Flate), and one shown turned by /Rotate 90', async () => {
     expect(await reader.readDocument(await scannedW2('png'))).toEqual({ form: 'W-2', year: 2025 });
     expect(await reader.readDocument(await scannedW2('jpeg', 90))).toEqual({ form: 'W-2', year: 2025 });
+  }, 60_000);
+
+  it('reads a black-and-white scan, one bit a pixel', async () => {
+    expect(await reader.readDocument(await bilevelW2())).toEqual({ form: 'W-2', year: 2025 });
+  }, 60_000);
+
+  it('reads a scan of far more pixels than OCR needs, shrunk first', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="5100" height="6600"><rect width="100%" height="100%" fill="#fff"/><text x="300" y="600" font-family="DejaVu Sans" font-size="140">Form W-2 Wage and Tax Statement</text><text x="300" y="900" font-family="DejaVu Sans" font-size="140">2025</text></svg>`;
+    const jpeg = await sharp(Buffer.from(svg)).jpeg().toBuffer();
+    const pdf = await PDFDocument.create();
+    const embedded = await pdf.embedJpg(jpeg);
+    pdf.addPage([612, 792]).drawImage(embedded, { x: 0, y: 0, width: 612, height: 792 });
+    const started = performance.now();
+    expect(await reader.readDocument(await pdf.save())).toEqual({ form: 'W-2', year: 2025 });
+    console.info(`a 600 dpi letter scan (5100 x 6600) read in ${Math.round(performance.now() - started)} ms`);
   }, 60_000);
 
   it('reads the largest image of a page that has several', async () => {
