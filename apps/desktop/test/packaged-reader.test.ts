@@ -3,8 +3,8 @@
  * no node_modules can be found by walking up (the package ships none), laid out as electron-builder
  * lays it (dist/ in `app.asar`, dist/reader/ moved to `app.asar.unpacked`; a folder stands in for the
  * archive, which plain Node cannot open). A plain Node child loads the reader as main does
- * (dist/main/reader.js) and reads a photographed W-2 (OCR), a W-2 PDF (pdf.js) and the barcode on
- * the back of a license (zxing). Those files lie outside the integrity-checked archive: one changed
+ * (dist/main/reader.js) and reads a photographed W-2 (OCR), a W-2 PDF (pdf.js), the barcode on the
+ * back of a license (zxing) and a scanned W-2 PDF, its page only an image (pdf.js decodes it, OCR). Those files lie outside the integrity-checked archive: one changed
  * byte in a copy of the layout and the reader refuses that file (reads nothing with it, says which),
  * and the child still reads what needs no such file and exits cleanly.
  */
@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import bwipjs from 'bwip-js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeFolder, scannedPage } from '../src/main/inbox/test-support.js';
+import { removeFolder, scannedPage, scannedPdf } from '../src/main/inbox/test-support.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
@@ -49,8 +49,12 @@ try {
 console.log(JSON.stringify(results));
 `;
 
-/** The documents read: a photographed W-2 (OCR), a W-2 PDF (pdf.js), a license's back (barcode). */
-const DOCS = ['w2.jpg', 'w2.pdf', 'license-back.png'];
+/**
+ * The documents read: a photographed W-2 (OCR), a W-2 PDF (pdf.js), a license's back (barcode), the
+ * same W-2 page scanned to a PDF with no text (pdf.js's image, OCR).
+ */
+const DOCS = ['w2.jpg', 'w2.pdf', 'license-back.png', 'w2-scanned.pdf'];
+const W2_LINES = ['Form W-2 Wage and Tax Statement', '2025', '1 Wages, tips, other compensation'];
 
 const exists = (path: string): Promise<boolean> =>
   access(path).then(
@@ -93,13 +97,10 @@ beforeAll(async () => {
   await mkdir(join(folder, 'resources', 'app.asar.unpacked', 'dist'), { recursive: true });
   await rename(join(app, 'dist', 'reader'), join(folder, 'resources', 'app.asar.unpacked', 'dist', 'reader'));
   const docs: Record<string, Uint8Array> = {
-    'w2.jpg': await scannedPage([
-      'Form W-2 Wage and Tax Statement',
-      '2025',
-      '1 Wages, tips, other compensation',
-    ]),
+    'w2.jpg': await scannedPage(W2_LINES),
     'w2.pdf': await w2Pdf(),
     'license-back.png': await licenseBack(),
+    'w2-scanned.pdf': await scannedPdf(W2_LINES),
   };
   for (const [name, bytes] of Object.entries(docs)) await writeFile(join(folder, name), bytes);
   await writeFile(join(folder, 'read.mjs'), CHILD);
@@ -151,16 +152,17 @@ async function tamperedPackage(file: string, at: (bytes: Buffer) => number): Pro
 }
 
 describe('the packaged reader', () => {
-  it('reads a photo, a PDF and an ID barcode with the files the package ships', async () => {
+  it('reads a photo, a PDF, an ID barcode and a scanned PDF with the files the package ships', async () => {
     const { readings, ms, stderr } = await readWithPackage(app);
     expect(readings).toEqual([
       { form: 'W-2', year: 2025 },
       { form: 'W-2', year: 2025 },
       { form: 'License/Other Identification', idExpiry: '2025-03-15' },
+      { form: 'W-2', year: 2025 },
     ]);
     expect(stderr).not.toMatch(/does not match/);
     console.info(
-      `packaged reader: photo ${ms[0]} ms (OCR worker start and file checks included), PDF ${ms[1]} ms, barcode ${ms[2]} ms`,
+      `packaged reader: photo ${ms[0]} ms (OCR worker start and file checks included), PDF ${ms[1]} ms, barcode ${ms[2]} ms, scanned PDF ${ms[3]} ms`,
     );
   }, 30_000);
 
@@ -172,6 +174,7 @@ describe('the packaged reader', () => {
       expect.objectContaining({ failed: expect.stringContaining('tesseract-worker.cjs') }),
       { form: 'W-2', year: 2025 },
       { form: 'License/Other Identification', idExpiry: '2025-03-15' },
+      expect.objectContaining({ failed: expect.stringContaining('tesseract-worker.cjs') }),
     ]);
     expect(stderr.match(/Document reading: \S+tesseract-worker\.cjs does not match/g)).toHaveLength(1);
   }, 20_000);
@@ -180,7 +183,12 @@ describe('the packaged reader', () => {
     // The wasm's last byte lies in its data section: the module still compiles.
     const asar = await tamperedPackage('zxing_reader.wasm', (bytes) => bytes.length - 1);
     const { readings, stderr } = await readWithPackage(asar);
-    expect(readings).toEqual([{ form: 'W-2', year: 2025 }, { form: 'W-2', year: 2025 }, {}]);
+    expect(readings).toEqual([
+      { form: 'W-2', year: 2025 },
+      { form: 'W-2', year: 2025 },
+      {},
+      { form: 'W-2', year: 2025 },
+    ]);
     expect(stderr.match(/Document reading: \S+zxing_reader\.wasm does not match/g)).toHaveLength(1);
   }, 20_000);
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxState } from '../src/shared/bridge.js';
 import { createInboxHost, type InboxHost, type InboxSettings } from '../src/main/inbox-host.js';
-import { removeFolder, scannedPage, tempFolder } from '../src/main/inbox/test-support.js';
+import { removeFolder, scannedPage, scannedPdf, tempFolder } from '../src/main/inbox/test-support.js';
 
 const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
 
@@ -68,6 +68,24 @@ describe('the kiosk reads its scans', () => {
     // Read once: nothing read again while it waits, and the upload goes as before.
     await host.markUploaded(read.scans[0]?.id ?? '');
     expect(host.state().scans).toEqual([]);
+  }, 60_000);
+
+  it('a 1099-INT a scanner wrote as a PDF with no text gets its form and year from the page image', async () => {
+    await host.configure(folder, MOVE);
+    await writeFile(
+      join(folder, 'interest.pdf'),
+      await scannedPdf([
+        'Form 1099-INT',
+        'Interest Income',
+        'For calendar year 2024',
+        '1 Interest income  $ 31.20',
+      ]),
+    );
+    const read = await nextState((s) => s.scans.some((scan) => scan.reading !== undefined));
+    expect(read.scans.find((scan) => scan.name === 'interest.pdf')?.reading).toEqual({
+      form: '1099-INT',
+      year: 2024,
+    });
   }, 60_000);
 
   it('an unreadable scan (random bytes named .jpg) gets no reading and breaks nothing', async () => {

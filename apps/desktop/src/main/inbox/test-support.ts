@@ -123,6 +123,18 @@ export async function scannedPage(lines: string[]): Promise<Buffer> {
 }
 
 /**
+ * What a scanner writes to PDF: `lines` as {@link scannedPage}'s JPEG, the page's only content (no
+ * text layer), so the reader must OCR the image.
+ */
+export async function scannedPdf(lines: string[]): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedJpg(await scannedPage(lines));
+  const page = pdf.addPage([612, 408]);
+  page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  return pdf.save();
+}
+
+/**
  * Writes a whole scan (creating its folders): a PDF, or an image of the type its name says, with
  * bytes unique to `seed`. Other names get text.
  */
