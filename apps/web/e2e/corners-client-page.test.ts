@@ -5,19 +5,17 @@ import sharp from 'sharp';
 import type { ApiSession } from './support/api.js';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import { openClientPage } from './support/client-page.js';
+import { clientPageBesideStaff } from './support/client-page.js';
 import { listDocs, storedBytes } from './support/documents.js';
-import { seeHeading, signIn } from './support/journeys.js';
+import { seeHeading } from './support/journeys.js';
 import { eventually, keptSizes, LINK_JOURNAL_DB } from './support/kept.js';
 import { dragHandle, PAPER } from './support/corners.js';
 import { edgeGreys, holdImageWork, pageImageSize, setPhoto } from './support/page-image.js';
 import { checkScreen } from './support/screens.js';
-import { startWithVolunteer } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Corners');
-const DORA = 'dora.client@client.example.org';
 
 test.describe('Ajustar esquinas on the client page', () => {
   test.describe.configure({ mode: 'serial' });
@@ -28,16 +26,24 @@ test.describe('Ajustar esquinas on the client page', () => {
   let clientId = '';
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
-    staff = await app.visit();
-    await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
-    client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
-    await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
+    ({ app, api, clientId, staff, client } = await clientPageBesideStaff(startApp, admin, vera));
   });
   test.afterAll(async () => {
     await api?.dispose();
     await app?.stop();
   });
+
+  /** The keys stored in Banking Info now. */
+  const storedKeys = async () =>
+    new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+  /** Once a PDF is stored in Banking Info besides `before`'s: its edge greys. */
+  async function storedSince(before: Set<string>) {
+    await expect
+      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
+      .toBe(before.size + 1);
+    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
+    return edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+  }
 
   test('a photo waiting for its answer: Usar la foto completa, Guardar, then stored whole', async () => {
     const page = client.page;
@@ -72,7 +78,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     const form = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
-    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    const before = await storedKeys();
     await form
       .getByLabel('Tomar foto', { exact: true })
       .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
@@ -83,11 +89,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await expect(dialog).toBeHidden();
     await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect
-      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
-      .toBe(before.size + 1);
-    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
-    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    const [top, , , left] = await storedSince(before);
     // The wood (grey about 30) now at the page's top-left; the page found alone is paper all round.
     expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
   });
@@ -97,7 +99,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     const form = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
-    const before = new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    const before = await storedKeys();
     const photo = await setPhoto('01-wood.jpg', 'glare.jpg');
     await form.getByLabel('Tomar foto', { exact: true }).setInputFiles([photo]);
     await form.getByRole('button', { name: /^Ajustar esquinas / }).click();
@@ -119,11 +121,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     await form.getByRole('button', { name: /^Usarla así / }).waitFor();
     expect((await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(before.size);
     await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect
-      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
-      .toBe(before.size + 1);
-    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
-    const [top, , , left] = await edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    const [top, , , left] = await storedSince(before);
     expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);
     await eventually(async () => expect(await keptSizes(page, LINK_JOURNAL_DB)).toEqual([]));
   });

@@ -6,16 +6,15 @@ import type { Page } from '@playwright/test';
 import type { ApiSession } from './support/api.js';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import { openClientPage } from './support/client-page.js';
+import { clientPageBesideStaff } from './support/client-page.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
 import { edgeGreys, setPhoto } from './support/page-image.js';
-import { startWithClient, startWithVolunteer } from './support/seed.js';
+import { startWithClient } from './support/seed.js';
 import { expect, test } from './support/test.js';
 
 const admin = person('Amy', 'Admin');
 const vera = person('Vera', 'Straighten');
-const DORA = 'dora.client@client.example.org';
 test.describe('photos found, straightened and cropped on the device', () => {
   test.describe.configure({ mode: 'serial' });
   let app: TestApp;
@@ -76,11 +75,7 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
   let clientId = '';
 
   test.beforeAll(async ({ startApp }) => {
-    ({ app, clientId, api } = await startWithVolunteer(startApp, admin, vera, 'Dora'));
-    staff = await app.visit();
-    await signIn(staff.page, app.server, vera, `/clients/${clientId}/docs/Banking%20Info`);
-    client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
-    await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
+    ({ app, api, clientId, staff, client } = await clientPageBesideStaff(startApp, admin, vera));
   });
   test.afterAll(async () => {
     await api?.dispose();

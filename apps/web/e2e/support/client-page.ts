@@ -3,9 +3,14 @@
 import { CLIENT_LINK_TEXTS, type ClientLinkLanguage } from '@vita-docs/core';
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import type { ApiSession } from './api.js';
+import type { ApiSession, Person } from './api.js';
 import type { TestApp, Visitor } from './app.js';
+import { seeHeading, signIn } from './journeys.js';
 import { checkScreen } from './screens.js';
+import { startWithVolunteer } from './seed.js';
+
+/** The client of {@link clientPageBesideStaff}. */
+const DORA = 'dora.client@client.example.org';
 
 /** A request link to the client, in `language`, for `categories`; its URL. */
 export async function requestLink(
@@ -124,6 +129,23 @@ export async function openClientPage(
   await proveWithCode(app, client, url, email, language);
   await signConsent(client.page, language, name);
   return client;
+}
+
+/**
+ * A fresh app whose `volunteer` has one client, Dora, with the volunteer's Banking Info screen open
+ * (`staff`, to read what is stored) beside Dora's page in Spanish, on its checklist (`client`).
+ */
+export async function clientPageBesideStaff(
+  startApp: () => Promise<TestApp>,
+  admin: Person,
+  volunteer: Person,
+): Promise<{ app: TestApp; api: ApiSession; clientId: string; staff: Visitor; client: Visitor }> {
+  const { app, clientId, api } = await startWithVolunteer(startApp, admin, volunteer, 'Dora');
+  const staff = await app.visit();
+  await signIn(staff.page, app.server, volunteer, `/clients/${clientId}/docs/Banking%20Info`);
+  const client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
+  await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
+  return { app, api, clientId, staff, client };
 }
 
 /** The stored files of one of the client's categories, as the volunteer's API lists them. */
