@@ -4,7 +4,7 @@
  * (form, tax year, an ID's expiry date) is kept, in memory, by scan id; a scan that cannot be read
  * has none, and nothing is said or logged about it.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { DocumentReader } from '@vita-docs/core';
 import type { InboxScan } from '../shared/bridge.js';
 
@@ -28,7 +28,19 @@ export interface ScanReadingsOptions {
   createReader: () => Promise<DocumentReader>;
   /** A scan got a reading. */
   onRead: (id: string) => void;
+  /** The most a reading may take before the scan is left unread and the reader made anew; default 60 s. */
+  limitMs?: number;
+  /** Scans larger than this (bytes) are not read; default 30 MB. */
+  maxBytes?: number;
 }
+
+/**
+ * A scan's first page is what is read: a scanner's letter page is a few MB. A far larger file costs
+ * the desk's memory and main thread for nothing (a hostile one, in a shared folder, for that alone).
+ */
+const MAX_READ_BYTES = 30 * 1024 * 1024;
+/** A page is read in seconds; one that takes a minute is stuck, and would hold every later scan's reading. */
+const READ_LIMIT_MS = 60_000;
 
 /** Only what the panel may see, even if a reader returned more. */
 function keptOf(reading: ScanReading): ScanReading | undefined {
@@ -40,7 +52,8 @@ function keptOf(reading: ScanReading): ScanReading | undefined {
 }
 
 /** Creates the readings; nothing is read (and no reader made) until a scan is added. */
-export function createScanReadings({ createReader, onRead }: ScanReadingsOptions): ScanReadings {
+export function createScanReadings(options: ScanReadingsOptions): ScanReadings {
+  const { createReader, onRead } = options;
   const readings = new Map<string, ScanReading>();
   const seen = new Set<string>();
   const queued = new Set<string>();
@@ -48,12 +61,33 @@ export function createScanReadings({ createReader, onRead }: ScanReadingsOptions
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
 
+  const limitMs = options.limitMs ?? READ_LIMIT_MS;
+  const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
+
+  /** Gives up on a reading that takes too long: the next scan gets a new reader (the old one closed). */
+  const withinLimit = async (made: Promise<DocumentReader>, bytes: Uint8Array) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), limitMs);
+    });
+    try {
+      const read = await Promise.race([(await made).readDocument(bytes), late]);
+      if (read !== 'late') return read;
+      if (reader === made) reader = undefined;
+      void made.then((r) => r.close()).catch(() => undefined);
+      return {};
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const readOne = async (id: string, path: string): Promise<void> => {
     if (closed || !queued.delete(id)) return;
     try {
-      reader ??= createReader();
+      if ((await stat(path)).size > maxBytes) return;
+      const made = (reader ??= createReader());
       const bytes = await readFile(path);
-      const kept = keptOf(await (await reader).readDocument(new Uint8Array(bytes)));
+      const kept = keptOf(await withinLimit(made, new Uint8Array(bytes)));
       if (!kept || closed || !seen.has(id)) return;
       readings.set(id, kept);
       onRead(id);

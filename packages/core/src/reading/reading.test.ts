@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORY_TEMPLATES, FIXED_CATEGORIES } from '../domain/categories.js';
 import { recogniseForm } from './forms.js';
 import { aamvaExpiry, mrzExpiry } from './ids.js';
-import { readingFromText } from './reader.js';
+import { readingFromText, readWith, type ReadingEngine } from './reader.js';
 import { READING_TEXTS, verdictText } from './texts.js';
 import { readingVerdict } from './verdict.js';
 import { taxYearOf } from './year.js';
@@ -129,5 +129,46 @@ describe('the verdict and its texts', () => {
     expect(
       readingVerdict({ ...reading, idExpiry: '2030-01-05' }, 'License/Other Identification', now),
     ).toBeUndefined();
+  });
+});
+
+describe('images too large to read', () => {
+  /** An engine that counts what it is asked to do. */
+  function countingEngine() {
+    const asked: string[] = [];
+    const engine: ReadingEngine = {
+      pdfText: async () => undefined,
+      ocr: async () => {
+        asked.push('ocr');
+        return 'Form W-2 Wage and Tax Statement 2025';
+      },
+      barcodes: async () => {
+        asked.push('barcodes');
+        return [];
+      },
+    };
+    return { asked, engine };
+  }
+  /** A PNG's signature and header declaring `width` × `height` (no image data follows). */
+  const pngHeader = (width: number, height: number) => {
+    const bytes = new Uint8Array(33);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13], 0);
+    bytes.set([0x49, 0x48, 0x44, 0x52], 12); // IHDR
+    const view = new DataView(bytes.buffer);
+    view.setUint32(16, width);
+    view.setUint32(20, height);
+    return bytes;
+  };
+
+  it('leaves an image declaring more pixels than any page photo unread, and decodes nothing of it', async () => {
+    const { asked, engine } = countingEngine();
+    expect(await readWith(engine, pngHeader(20_000, 20_000))).toEqual({});
+    expect(asked).toEqual([]);
+  });
+
+  it('reads a 50 MP phone photo as it reads any', async () => {
+    const { asked, engine } = countingEngine();
+    expect(await readWith(engine, pngHeader(8_160, 6_120))).toEqual({ form: 'W-2', year: 2025 });
+    expect(asked).toEqual(['barcodes', 'ocr']);
   });
 });
