@@ -13,6 +13,7 @@ import {
   listDocs,
   passportPhoto,
   photoFixture,
+  scannedFormPdf,
 } from './support/documents.js';
 import { openCategory, seedKeptUploads, signInHome, vera } from './support/kept.js';
 import { cutOutside } from './support/browser.js';
@@ -137,5 +138,18 @@ test.describe('the device reads what is queued', () => {
       .waitFor({ timeout: 30_000 });
     await expect(screen.queued('scan.tif').getByRole('status')).toHaveCount(0);
     expect(errors).toEqual([]);
+  });
+
+  test('a scanned 1099-INT PDF (no text, only its page image) in W-2 is caught', async () => {
+    const { page } = await app.visit();
+    await signInHome(app, page, vera);
+    const outside = await cutOutside(page);
+    const screen = await openCategory(page, clientId, 'W-2');
+    await screen.uploadFiles.setInputFiles([await scannedFormPdf('bank-scan.pdf', INT)]);
+    await screen
+      .queued('bank-scan.pdf')
+      .getByText('This looks like a 1099-INT, not a W-2.', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    expect(outside).toEqual([]);
   });
 });

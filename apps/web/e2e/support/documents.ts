@@ -262,6 +262,18 @@ export async function formPhoto(name: string, lines: readonly string[], tilt = 3
 }
 
 /**
+ * A scanner's PDF of a printed form: its one page only an image (the form's lines, straight), no
+ * text layer, so the device reads it by OCR of that image.
+ */
+export async function scannedFormPdf(name: string, lines: readonly string[]): Promise<Fixture> {
+  const doc = await PDFDocument.create();
+  const image = await doc.embedJpg((await formPhoto(name, lines, 0)).buffer);
+  const page = doc.addPage([image.width / 2, image.height / 2]);
+  page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  return { name, mimeType: 'application/pdf', buffer: Buffer.from(await doc.save()) };
+}
+
+/**
  * A photo of the back of a driver's license: its PDF417 barcode (bwip-js) holding AAMVA data with
  * invented details and the given expiry (`YYYY-MM-DD`), on a card, turned a little.
  */

@@ -7,10 +7,12 @@
  * this one starts), PDF417 barcodes by zxing-wasm. Every file they need comes from the app's own
  * origin (`ReaderAssets`); nothing is fetched from anywhere else, and nothing read is sent.
  */
+import type * as Pdfjs from 'pdfjs-dist';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
 import { QUALITY_SAMPLE_SIDE, grayFromPixels } from '../quality/metrics.js';
 import { pgmOf, straightenedGray, type GrayImage } from '../reading/page-image.js';
+import { pdfPageImage } from '../reading/pdf-image.js';
 import { readWith, type DocumentReading, type ReadingEngine } from '../reading/reader.js';
 
 /** Where the reader's files are served from, by the app itself. */
@@ -111,14 +113,38 @@ function decoded(image: Uint8Array): Promise<DecodedPhoto | undefined> {
   return lastDecoded.photo;
 }
 
+/** pdf.js, its worker code run in this thread (it looks for `pdfjsWorker`): this is a worker already. */
+async function loadPdfjs(): Promise<typeof Pdfjs> {
+  const scope = globalThis as { pdfjsWorker?: object };
+  scope.pdfjsWorker ??= await import('pdfjs-dist/build/pdf.worker.min.mjs');
+  return import('pdfjs-dist');
+}
+
+/** True for a grey PGM's bytes (`P5`): the page of a scanned PDF, made by {@link pdfPageImage}. */
+function isPgm(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x50 && bytes[1] === 0x35;
+}
+
+/** The pixels of a PGM made by `pgmOf` (the browser decodes no PGM), for the barcode reader. */
+function pgmPixels(pgm: Uint8Array): ImageData | undefined {
+  const head = /^P5\n(\d+) (\d+)\n255\n/.exec(new TextDecoder().decode(pgm.subarray(0, 32)));
+  if (!head) return undefined;
+  const width = Number(head[1]);
+  const height = Number(head[2]);
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, p = head[0].length; i < width * height; i++, p++) {
+    rgba.set([pgm[p] ?? 255, pgm[p] ?? 255, pgm[p] ?? 255, 255], i * 4);
+  }
+  return new ImageData(rgba, width, height);
+}
+
 function engine(assets: ReaderAssets): ReadingEngine {
   return {
     async pdfText(bytes) {
-      // pdf.js's worker code run in this thread (it looks for `pdfjsWorker`): this is a worker already.
-      const worker: object = await import('pdfjs-dist/build/pdf.worker.min.mjs');
-      (globalThis as { pdfjsWorker?: object }).pdfjsWorker = worker;
-      const pdfjs = await import('pdfjs-dist');
-      const doc = await pdfjs.getDocument({ data: bytes, isEvalSupported: false, verbosity: 0 }).promise;
+      const pdfjs = await loadPdfjs();
+      // A copy: pdf.js takes the buffer it is given, and a scan's bytes are read again for its image.
+      const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 })
+        .promise;
       try {
         const content = await (await doc.getPage(1)).getTextContent();
         const text = content.items.map((i) => ('str' in i ? i.str + (i.hasEOL ? '\n' : ' ') : '')).join('');
@@ -127,6 +153,12 @@ function engine(assets: ReaderAssets): ReadingEngine {
         await doc.destroy();
       }
     },
+    // A scan has no text layer: its page is the image the scanner wrote, OCRed as a photo is.
+    pdfPageImage: (bytes) =>
+      loadPdfjs().then(
+        (pdfjs) => pdfPageImage(pdfjs, bytes),
+        () => undefined,
+      ),
     async ocr(image) {
       ocr ??= import('tesseract.js').then(({ createWorker, OEM }) =>
         createWorker('eng', OEM.LSTM_ONLY, {
@@ -147,10 +179,15 @@ function engine(assets: ReaderAssets): ReadingEngine {
           return worker;
         }),
       );
-      const photo = await decoded(image);
-      if (!photo) return '';
-      // The page straightened first; what is left of a turn (a page found crooked) OCR turns itself.
-      const page = new Blob([pgmOf(photo.page()) as Uint8Array<ArrayBuffer>]);
+      // A scan's page is grey already and upright (leptonica reads the PGM in wasm; the browser could
+      // not decode it); a photo's page is straightened first. What is left of a turn OCR turns itself.
+      let pgm = image;
+      if (!isPgm(image)) {
+        const photo = await decoded(image);
+        if (!photo) return '';
+        pgm = pgmOf(photo.page());
+      }
+      const page = new Blob([pgm as Uint8Array<ArrayBuffer>]);
       const { data } = await (await ocr).recognize(page, { rotateAuto: true });
       return data.text;
     },
@@ -160,9 +197,9 @@ function engine(assets: ReaderAssets): ReadingEngine {
         return mod;
       });
       const { readBarcodes } = await zxing;
-      const photo = await decoded(image);
-      if (!photo) return [];
-      const found = await readBarcodes(photo.pixels, {
+      const pixels = isPgm(image) ? pgmPixels(image) : (await decoded(image))?.pixels;
+      if (!pixels) return [];
+      const found = await readBarcodes(pixels, {
         formats: ['PDF417'],
         tryHarder: true,
         textMode: 'Plain',

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
-import { pdfPageImage } from './pdf-image.node.js';
+import { pdfPageImage } from './pdf-image.js';
 import { readWith, type DocumentReader, type ReadingEngine } from './reader.js';
 
 const require = createRequire(import.meta.url);

@@ -1,11 +1,15 @@
 /**
- * A scanned PDF's first page as an image for OCR, in Node without a canvas. A scanner writes each
- * page as one large image with no text: that image, decoded by pdf.js itself (JPEG, JBIG2, CCITT,
- * Flate in JavaScript), is the page. Drawing the page would need a native canvas, which the
- * packaged kiosk cannot carry; taking the image needs none.
+ * A scanned PDF's first page as an image for OCR, without a canvas, for the Node reader and the
+ * browser's reading worker alike (each hands in the pdf.js it loaded). A scanner writes each page as
+ * one large image with no text: that image, decoded by pdf.js itself (JPEG, JBIG2, CCITT, Flate in
+ * JavaScript), is the page. Drawing the page would need a native canvas in Node, which the packaged
+ * kiosk cannot carry; taking the image needs none, in either.
  */
-import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as PdfjsModule from 'pdfjs-dist';
 import { pgmOf, type GrayImage } from './page-image.js';
+
+/** What is used of pdf.js: its Node (legacy) build and its browser build both give it. */
+type Pdfjs = Pick<typeof PdfjsModule, 'getDocument' | 'OPS'>;
 
 /** The longest side handed to OCR: a letter page at some 300 dpi, plenty for print. */
 const MAX_SIDE = 2500;
@@ -17,7 +21,11 @@ const GRAYSCALE_1BPP = 1;
 const RGB_24BPP = 2;
 const RGBA_32BPP = 3;
 
-/** A decoded image as pdf.js hands it over where there is no OffscreenCanvas. */
+/**
+ * A decoded image as pdf.js hands it over when told not to use OffscreenCanvas or ImageDecoder (a
+ * browser's worker has both, and would otherwise hand over an ImageBitmap, whose pixels only a canvas
+ * gives back).
+ */
 interface DecodedImage {
   width: number;
   height: number;
@@ -107,7 +115,7 @@ function rotated(image: GrayImage, degrees: number): GrayImage {
 }
 
 /** The decoded image named `id`, from the page's objects or the document's shared ones. */
-function decodedImage(page: Pdfjs.PDFPageProxy, id: string): Promise<unknown> {
+function decodedImage(page: PdfjsModule.PDFPageProxy, id: string): Promise<unknown> {
   const objs = id.startsWith('g_') ? page.commonObjs : page.objs;
   return new Promise((resolve) => {
     objs.get(id, resolve);
@@ -119,7 +127,7 @@ function decodedImage(page: Pdfjs.PDFPageProxy, id: string): Promise<unknown> {
  * most {@link MAX_SIDE} on its longest side; undefined when the page paints no image, or on any
  * failure (reading then says nothing rather than fail the file).
  */
-export async function pdfPageImage(pdfjs: typeof Pdfjs, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+export async function pdfPageImage(pdfjs: Pdfjs, bytes: Uint8Array): Promise<Uint8Array | undefined> {
   try {
     const doc = await pdfjs.getDocument({
       data: bytes.slice(),
