@@ -115,7 +115,7 @@ export async function signConsent(page: Page, language: ClientLinkLanguage, name
  * volunteer's `api`, opened in a new profile, the code mailed to `email` typed and the consent signed
  * as `name`. Returns the profile, on the checklist.
  */
-export async function openClientPage(
+async function openClientPage(
   app: TestApp,
   api: ApiSession,
   clientId: string,
