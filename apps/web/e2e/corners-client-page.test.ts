@@ -2,10 +2,8 @@
 // a photo waiting for its answer stored whole, a handle dragged out into the wood, and a reload before
 // the new PDF is made (the phone kept the photo with its corners). The category screen: corners.test.ts.
 import sharp from 'sharp';
-import type { ApiSession } from './support/api.js';
 import { person } from './support/api.js';
-import type { TestApp, Visitor } from './support/app.js';
-import { clientPageBesideStaff } from './support/client-page.js';
+import { clientPageWorld } from './support/client-page.js';
 import { listDocs, storedBytes } from './support/documents.js';
 import { seeHeading } from './support/journeys.js';
 import { eventually, keptSizes, LINK_JOURNAL_DB } from './support/kept.js';
@@ -19,34 +17,24 @@ const vera = person('Vera', 'Corners');
 
 test.describe('Ajustar esquinas on the client page', () => {
   test.describe.configure({ mode: 'serial' });
-  let app: TestApp;
-  let api: ApiSession;
-  let client: Visitor;
-  let staff: Visitor;
-  let clientId = '';
-
-  test.beforeAll(async ({ startApp }) => {
-    ({ app, api, clientId, staff, client } = await clientPageBesideStaff(startApp, admin, vera));
-  });
-  test.afterAll(async () => {
-    await api?.dispose();
-    await app?.stop();
-  });
+  const world = clientPageWorld(admin, vera);
 
   /** The keys stored in Banking Info now. */
   const storedKeys = async () =>
-    new Set((await listDocs(staff.page, clientId, 'Banking Info')).map((doc) => doc.key));
+    new Set((await listDocs(world.staff.page, world.clientId, 'Banking Info')).map((doc) => doc.key));
   /** Once a PDF is stored in Banking Info besides `before`'s: its edge greys. */
   async function storedSince(before: Set<string>) {
     await expect
-      .poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length)
+      .poll(async () => (await listDocs(world.staff.page, world.clientId, 'Banking Info')).length)
       .toBe(before.size + 1);
-    const added = (await listDocs(staff.page, clientId, 'Banking Info')).find((doc) => !before.has(doc.key));
-    return edgeGreys(await storedBytes(staff.page, added?.key ?? ''));
+    const added = (await listDocs(world.staff.page, world.clientId, 'Banking Info')).find(
+      (doc) => !before.has(doc.key),
+    );
+    return edgeGreys(await storedBytes(world.staff.page, added?.key ?? ''));
   }
 
   test('a photo waiting for its answer: Usar la foto completa, Guardar, then stored whole', async () => {
-    const page = client.page;
+    const page = world.client.page;
     const form = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
@@ -65,16 +53,18 @@ test.describe('Ajustar esquinas on the client page', () => {
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await expect(dialog).toBeHidden();
     await form.getByRole('button', { name: /^Usarla así / }).click();
-    await expect.poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(1);
-    const [doc] = await listDocs(staff.page, clientId, 'Banking Info');
+    await expect
+      .poll(async () => (await listDocs(world.staff.page, world.clientId, 'Banking Info')).length)
+      .toBe(1);
+    const [doc] = await listDocs(world.staff.page, world.clientId, 'Banking Info');
     // The whole photo, wider than tall as it was taken, not the page found in it (taller than wide).
-    const size = await pageImageSize(await storedBytes(staff.page, doc?.key ?? ''));
+    const size = await pageImageSize(await storedBytes(world.staff.page, doc?.key ?? ''));
     const photo = await sharp((await setPhoto('01-wood.jpg', 'glare.jpg')).buffer).metadata();
     expect(size.width / size.height).toBeCloseTo((photo.width ?? 0) / (photo.height ?? 1), 1);
   });
 
   test('Ajustar esquinas: a handle dragged out into the wood, Guardar, and the PDF takes the wood in', async () => {
-    const page = client.page;
+    const page = world.client.page;
     const form = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
@@ -95,7 +85,7 @@ test.describe('Ajustar esquinas on the client page', () => {
   });
 
   test('Guardar, then a reload before the new PDF is made: the phone kept the photo with the corners, and the PDF takes the wood in', async () => {
-    const page = client.page;
+    const page = world.client.page;
     const form = page
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
@@ -119,7 +109,7 @@ test.describe('Ajustar esquinas on the client page', () => {
     await seeHeading(page, 'Hola Dora, por favor agregue estos documentos');
     // Its glare still waits for the client's answer after the reload: nothing goes unasked.
     await form.getByRole('button', { name: /^Usarla así / }).waitFor();
-    expect((await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(before.size);
+    expect((await listDocs(world.staff.page, world.clientId, 'Banking Info')).length).toBe(before.size);
     await form.getByRole('button', { name: /^Usarla así / }).click();
     const [top, , , left] = await storedSince(before);
     expect(Math.min(top ?? 255, left ?? 255)).toBeLessThan(PAPER);

@@ -3,10 +3,9 @@
 // edges; a photo with glare is warned with Retake / Keep anyway; the same on the client page in Spanish.
 // The photos come from the labelled set the straightening benchmark reads.
 import type { Page } from '@playwright/test';
-import type { ApiSession } from './support/api.js';
 import { person } from './support/api.js';
 import type { TestApp, Visitor } from './support/app.js';
-import { clientPageBesideStaff } from './support/client-page.js';
+import { clientPageWorld } from './support/client-page.js';
 import { categoryScreen, expectFiles, listDocs, storedBytes } from './support/documents.js';
 import { seeHeading, signIn } from './support/journeys.js';
 import { edgeGreys, setPhoto } from './support/page-image.js';
@@ -68,19 +67,7 @@ test.describe('photos found, straightened and cropped on the device', () => {
 
 test.describe('the client page straightens and warns of glare, in Spanish', () => {
   test.describe.configure({ mode: 'serial' });
-  let app: TestApp;
-  let api: ApiSession;
-  let client: Visitor;
-  let staff: Visitor;
-  let clientId = '';
-
-  test.beforeAll(async ({ startApp }) => {
-    ({ app, api, clientId, staff, client } = await clientPageBesideStaff(startApp, admin, vera));
-  });
-  test.afterAll(async () => {
-    await api?.dispose();
-    await app?.stop();
-  });
+  const world = clientPageWorld(admin, vera);
 
   const form = (page: Page) =>
     page
@@ -88,7 +75,7 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Banking Info', exact: true }) });
 
   test('a glare photo waits with the Spanish warning; a tilted page is stored straightened', async () => {
-    const page = client.page;
+    const page = world.client.page;
     await form(page)
       .getByLabel('Tomar foto', { exact: true })
       .setInputFiles([await setPhoto('01-wood.jpg', 'glare.jpg')]);
@@ -106,10 +93,12 @@ test.describe('the client page straightens and warns of glare, in Spanish', () =
     await form(page)
       .getByLabel('Tomar foto', { exact: true })
       .setInputFiles([await setPhoto('00-dark.jpg', 'table.jpg')]);
-    await expect.poll(async () => (await listDocs(staff.page, clientId, 'Banking Info')).length).toBe(2);
-    const docs = await listDocs(staff.page, clientId, 'Banking Info');
+    await expect
+      .poll(async () => (await listDocs(world.staff.page, world.clientId, 'Banking Info')).length)
+      .toBe(2);
+    const docs = await listDocs(world.staff.page, world.clientId, 'Banking Info');
     const greys = await Promise.all(
-      docs.map(async (doc) => edgeGreys(await storedBytes(staff.page, doc.key))),
+      docs.map(async (doc) => edgeGreys(await storedBytes(world.staff.page, doc.key))),
     );
     // The tilted page on the dark table: paper all round, whichever of the two it is.
     expect(greys.some((sides) => sides.every((grey) => grey > 170))).toBe(true);

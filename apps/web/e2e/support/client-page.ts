@@ -8,6 +8,7 @@ import type { TestApp, Visitor } from './app.js';
 import { seeHeading, signIn } from './journeys.js';
 import { checkScreen } from './screens.js';
 import { startWithVolunteer } from './seed.js';
+import { test } from './test.js';
 
 /** The client of {@link clientPageBesideStaff}. */
 const DORA = 'dora.client@client.example.org';
@@ -135,7 +136,7 @@ async function openClientPage(
  * A fresh app whose `volunteer` has one client, Dora, with the volunteer's Banking Info screen open
  * (`staff`, to read what is stored) beside Dora's page in Spanish, on its checklist (`client`).
  */
-export async function clientPageBesideStaff(
+async function clientPageBesideStaff(
   startApp: () => Promise<TestApp>,
   admin: Person,
   volunteer: Person,
@@ -146,6 +147,28 @@ export async function clientPageBesideStaff(
   const client = await openClientPage(app, api, clientId, DORA, 'es', 'Dora Client');
   await seeHeading(client.page, 'Hola Dora, por favor agregue estos documentos');
   return { app, api, clientId, staff, client };
+}
+
+/** {@link clientPageBesideStaff}'s app, made before a describe block's tests and stopped after them. */
+export interface ClientPageWorld {
+  app: TestApp;
+  api: ApiSession;
+  clientId: string;
+  staff: Visitor;
+  client: Visitor;
+}
+
+/** Registers the describe block's hooks: {@link clientPageBesideStaff} before its tests, stopped after. */
+export function clientPageWorld(admin: Person, volunteer: Person): ClientPageWorld {
+  const world = {} as ClientPageWorld;
+  test.beforeAll(async ({ startApp }) => {
+    Object.assign(world, await clientPageBesideStaff(startApp, admin, volunteer));
+  });
+  test.afterAll(async () => {
+    await world.api?.dispose();
+    await world.app?.stop();
+  });
+  return world;
 }
 
 /** The stored files of one of the client's categories, as the volunteer's API lists them. */
