@@ -11,7 +11,7 @@ import type * as Pdfjs from 'pdfjs-dist';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
 import { QUALITY_SAMPLE_SIDE, grayFromPixels } from '../quality/metrics.js';
-import { pgmOf, straightenedGray, type GrayImage } from '../reading/page-image.js';
+import { pgmOf, pgmRgba, straightenedGray, type GrayImage } from '../reading/page-image.js';
 import { pdfPageImage } from '../reading/pdf-image.js';
 import { readWith, type DocumentReading, type ReadingEngine } from '../reading/reader.js';
 
@@ -125,19 +125,6 @@ function isPgm(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x35;
 }
 
-/** The pixels of a PGM made by `pgmOf` (the browser decodes no PGM), for the barcode reader. */
-function pgmPixels(pgm: Uint8Array): ImageData | undefined {
-  const head = /^P5\n(\d+) (\d+)\n255\n/.exec(new TextDecoder().decode(pgm.subarray(0, 32)));
-  if (!head) return undefined;
-  const width = Number(head[1]);
-  const height = Number(head[2]);
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let i = 0, p = head[0].length; i < width * height; i++, p++) {
-    rgba.set([pgm[p] ?? 255, pgm[p] ?? 255, pgm[p] ?? 255, 255], i * 4);
-  }
-  return new ImageData(rgba, width, height);
-}
-
 function engine(assets: ReaderAssets): ReadingEngine {
   return {
     async pdfText(bytes) {
@@ -197,7 +184,10 @@ function engine(assets: ReaderAssets): ReadingEngine {
         return mod;
       });
       const { readBarcodes } = await zxing;
-      const pixels = isPgm(image) ? pgmPixels(image) : (await decoded(image))?.pixels;
+      const scan = isPgm(image) ? pgmRgba(image) : undefined;
+      const pixels = scan
+        ? new ImageData(scan.data, scan.width, scan.height)
+        : (await decoded(image))?.pixels;
       if (!pixels) return [];
       const found = await readBarcodes(pixels, {
         formats: ['PDF417'],

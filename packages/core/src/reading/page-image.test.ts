@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pgmOf, straightenedGray } from './page-image.js';
+import { pgmOf, pgmRgba, straightenedGray } from './page-image.js';
 
 /** A grey photo: a light page (x0..x1, y0..y1) with a dark ink bar, on a dark desk. */
 function photo(width: number, height: number, page: [number, number, number, number]) {
@@ -14,6 +14,17 @@ function photo(width: number, height: number, page: [number, number, number, num
 }
 
 describe('the page as OCR reads it', () => {
+  it('reads back to opaque grey RGBA pixels, and nothing from other bytes', () => {
+    const pgm = pgmOf({ gray: Uint8Array.of(0, 128, 255, 7), width: 2, height: 2 });
+    const read = pgmRgba(pgm);
+    expect(read && { ...read, data: [...read.data] }).toEqual({
+      width: 2,
+      height: 2,
+      data: [0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255, 7, 7, 7, 255],
+    });
+    expect(pgmRgba(Uint8Array.of(0xff, 0xd8, 0xff))).toBeUndefined();
+  });
+
   it('is a binary PGM of the grey bytes', () => {
     const pgm = pgmOf({ gray: Uint8Array.of(0, 128, 255, 7), width: 2, height: 2 });
     expect(new TextDecoder().decode(pgm.subarray(0, 11))).toBe('P5\n2 2\n255\n');

@@ -24,6 +24,23 @@ export function pgmOf(image: GrayImage): Uint8Array {
 }
 
 /**
+ * The RGBA pixels of a PGM that {@link pgmOf} wrote (a scanned PDF's page), for the barcode reader:
+ * the browser cannot decode a PGM itself. Undefined for anything else.
+ */
+export function pgmRgba(
+  pgm: Uint8Array,
+): { data: Uint8ClampedArray<ArrayBuffer>; width: number; height: number } | undefined {
+  const head = /^P5\n(\d+) (\d+)\n255\n/.exec(new TextDecoder().decode(pgm.subarray(0, 32)));
+  if (!head) return undefined;
+  const width = Number(head[1]);
+  const height = Number(head[2]);
+  const gray = pgm.subarray(head[0].length, head[0].length + width * height);
+  const data = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (let i = 0; i < gray.length; i++) data.fill(gray[i] ?? 255, i * 4, i * 4 + 3);
+  return { data, width, height };
+}
+
+/**
  * The page of `photo` straightened (the whole photo when no page is found in `small`, a grey copy
  * of the same photo of the quality check's size), its longest side between `minSide` and `maxSide`.
  * A page photographed at an angle is read far worse than the same page flat: its lines are not
