@@ -1,5 +1,5 @@
 // The quality warnings: the decision over metrics, their texts, and the check through the Node port.
-// In Chromium (worker port): test/browser/capture.test.ts. Calibration: calibration.test.ts.
+// In Chromium (worker port): test/browser/capture.test.ts. Calibration: calibration-first.test.ts, calibration-second.test.ts.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { samplePhoto } from '../../test/page-photos.js';

@@ -2,7 +2,7 @@
  * The quality check of a captured page: is it too dark, washed out, blurry, blank or too small to
  * read? The pixel work (decode, a grey sample of at most 512 px, the metrics) runs in the raster
  * port — a Web Worker in browsers, sharp in Node; the decision is made here from the numbers. The thresholds
- * come from the calibration set in `test/calibration-set.ts` (see `assess.calibration.test.ts`).
+ * come from the calibration set in `test/calibration-set.ts` (see `calibration-first.test.ts` and `calibration-second.test.ts`).
  */
 import type { FileLike } from '../ports.js';
 import { readImageSource } from '../pdf/letter-pdf.js';
@@ -33,7 +33,7 @@ export interface ImageAssessment {
 }
 
 /**
- * Where each warning starts, chosen on the calibration set (`calibration.test.ts` prints the worst
+ * Where each warning starts, chosen on the calibration set (`calibration-*.test.ts` print the worst
  * good and bad values in Node, `pnpm bench` in Chromium) in the gap between the good photos and the
  * bad ones, grey levels 0–255 on the 512 px sample (a 12 MP photo's 504 px one, see `copySize`):
  * - too dark: dark photos' paper stays below about 105, good photos' paper above 235;
