@@ -11,6 +11,7 @@ import type * as Pdfjs from 'pdfjs-dist';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
 import { QUALITY_SAMPLE_SIDE, grayFromPixels } from '../quality/metrics.js';
+import { PDF417_OPTIONS, readPdf417, type ReadPixels } from '../reading/barcodes.js';
 import { pgmOf, pgmRgba, straightenedGray, type GrayImage } from '../reading/page-image.js';
 import { pdfPageImage } from '../reading/pdf-image.js';
 import { readWith, type DocumentReading, type ReadingEngine } from '../reading/reader.js';
@@ -184,17 +185,20 @@ function engine(assets: ReaderAssets): ReadingEngine {
         return mod;
       });
       const { readBarcodes } = await zxing;
+      const read: ReadPixels = ({ data, width, height }) => {
+        // Every source here (the decoded photo, a scan's page, a level copy) is clamped already.
+        const clamped = data instanceof Uint8ClampedArray ? data : new Uint8ClampedArray(data);
+        return readBarcodes(
+          new ImageData(clamped as Uint8ClampedArray<ArrayBuffer>, width, height),
+          PDF417_OPTIONS,
+        );
+      };
       const scan = isPgm(image) ? pgmRgba(image) : undefined;
-      const pixels = scan
-        ? new ImageData(scan.data, scan.width, scan.height)
-        : (await decoded(image))?.pixels;
+      const pixels = scan ?? (await decoded(image))?.pixels;
       if (!pixels) return [];
-      const found = await readBarcodes(pixels, {
-        formats: ['PDF417'],
-        tryHarder: true,
-        textMode: 'Plain',
-      });
-      return found.filter((b) => b.isValid).map((b) => b.text);
+      // Named one by one: an ImageData's fields are getters, which a spread would not copy.
+      const { data, width, height } = pixels;
+      return readPdf417({ data, width, height, channels: 4 }, read);
     },
   };
 }

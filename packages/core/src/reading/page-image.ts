@@ -23,21 +23,37 @@ export function pgmOf(image: GrayImage): Uint8Array {
   return out;
 }
 
+/** RGBA pixels (opaque), as the barcode reader takes them. */
+interface Rgba {
+  data: Uint8ClampedArray<ArrayBuffer>;
+  width: number;
+  height: number;
+}
+
+/** `image`'s grey as opaque RGBA pixels, for the barcode reader. */
+function grayRgba(image: GrayImage): Rgba {
+  const { width, height, gray } = image;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, p = 0; i < width * height; i++, p += 4) {
+    const v = gray[i] ?? 255;
+    data[p] = v;
+    data[p + 1] = v;
+    data[p + 2] = v;
+    data[p + 3] = 255;
+  }
+  return { data, width, height };
+}
+
 /**
  * The RGBA pixels of a PGM that {@link pgmOf} wrote (a scanned PDF's page), for the barcode reader:
- * the browser cannot decode a PGM itself. Undefined for anything else.
+ * neither the browser nor zxing decodes a PGM itself. Undefined for anything else.
  */
-export function pgmRgba(
-  pgm: Uint8Array,
-): { data: Uint8ClampedArray<ArrayBuffer>; width: number; height: number } | undefined {
+export function pgmRgba(pgm: Uint8Array): Rgba | undefined {
   const head = /^P5\n(\d+) (\d+)\n255\n/.exec(new TextDecoder().decode(pgm.subarray(0, 32)));
   if (!head) return undefined;
   const width = Number(head[1]);
   const height = Number(head[2]);
-  const gray = pgm.subarray(head[0].length, head[0].length + width * height);
-  const data = new Uint8ClampedArray(width * height * 4).fill(255);
-  for (let i = 0; i < gray.length; i++) data.fill(gray[i] ?? 255, i * 4, i * 4 + 3);
-  return { data, width, height };
+  return grayRgba({ gray: pgm.subarray(head[0].length, head[0].length + width * height), width, height });
 }
 
 /**
