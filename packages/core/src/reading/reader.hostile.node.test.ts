@@ -1,4 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
+import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { createNodeReader } from './reader.node.js';
 
@@ -14,6 +15,33 @@ async function manyInlineImages(count: number): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const page = pdf.addPage([612, 792]);
   const content = 'q 1 0 0 1 0 0 cm BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI Q\n'.repeat(count);
+  page.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(content)));
+  return pdf.save();
+}
+
+/**
+ * Page 1 paints `count` grey images of 5 000 px square, each 25 MP (under pdf.js's own 60 MP cap)
+ * and a few KB compressed: some 300 KB in all, which pdf.js would decode to 100 MB of pixels each.
+ */
+async function manyLargeImages(count: number): Promise<Uint8Array> {
+  const side = 5000;
+  const pixels = deflateSync(Buffer.alloc(side * side, 0xff), { level: 9 });
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  let content = '';
+  for (let i = 0; i < count; i++) {
+    const image = pdf.context.stream(pixels, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: side,
+      Height: side,
+      BitsPerComponent: 8,
+      ColorSpace: 'DeviceGray',
+      Filter: 'FlateDecode',
+    });
+    const name = page.node.newXObject(`Im${i}`, pdf.context.register(image));
+    content += `q 612 0 0 792 0 0 cm ${name.asString()} Do Q\n`;
+  }
   page.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(content)));
   return pdf.save();
 }
@@ -46,3 +74,27 @@ it('reading a hostile PDF never holds the calling thread for long', { timeout: 6
   // A legitimate letter-size 300 dpi scan stalls the loop some 200 ms on this machine.
   expect(stall).toBeLessThan(500);
 });
+
+it('leaves unread a page whose images declare more pixels than any scan, its memory never spent', async () => {
+  const pdf = await manyLargeImages(12);
+  // Read before the reading: the reader takes the array's buffer.
+  const kb = Math.round(pdf.length / 1024);
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sample = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  const started = performance.now();
+  try {
+    expect(await reader.readDocument(pdf)).toEqual({});
+  } finally {
+    clearInterval(sample);
+  }
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const grewMb = (peak - before) / 2 ** 20;
+  console.info(
+    `12 images of 25 MP (${kb} KB): read in ${Math.round(performance.now() - started)} ms, RSS grew ${Math.round(grewMb)} MB at most`,
+  );
+  // A legitimate 600 dpi letter scan (34 MP) decodes to some 140 MB.
+  expect(grewMb).toBeLessThan(300);
+}, 60_000);
