@@ -59,10 +59,10 @@ const READ_LIMIT_MS = 60_000;
 
 /**
  * The host's JavaScript heap. The objects pdf.js makes of a page's drawing live here (200 000
- * inline images took some 300 MB); decoded images and wasm memory are outside it, bounded by
+ * inline images took some 150 MB); decoded images and wasm memory are outside it, bounded by
  * `pdf-image.ts` and `readWith` before anything decodes. A host over it ends, failing that reading.
  */
-const HOST_HEAP_MB = 1024;
+const HOST_HEAP_MB = 512;
 
 type Verify = NonNullable<NodeReaderOptions['verify']>;
 
