@@ -4,7 +4,9 @@
  * lays it (dist/ in `app.asar`, dist/reader/ moved to `app.asar.unpacked`; a folder stands in for the
  * archive, which plain Node cannot open). A plain Node child loads the reader as main does
  * (dist/main/reader.js) and reads a photographed W-2 (OCR), a W-2 PDF (pdf.js), the barcode on the
- * back of a license (zxing) and a scanned W-2 PDF, its page only an image (pdf.js decodes it, OCR). Those files lie outside the integrity-checked archive: one changed
+ * back of a license (zxing) and a scanned W-2 PDF, its page only an image (pdf.js decodes it, OCR),
+ * then a hostile PDF (200 000 inline images), read in the reader's own thread while the child's event
+ * loop stays free. Those files lie outside the integrity-checked archive: one changed
  * byte in a copy of the layout and the reader refuses that file (reads nothing with it, says which),
  * and the child still reads what needs no such file and exits cleanly.
  */
@@ -17,7 +19,12 @@ import { promisify } from 'node:util';
 import bwipjs from 'bwip-js';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeFolder, scannedPage, scannedPdf } from '../src/main/inbox/test-support.js';
+import {
+  manyInlineImagesPdf,
+  removeFolder,
+  scannedPage,
+  scannedPdf,
+} from '../src/main/inbox/test-support.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
@@ -27,7 +34,8 @@ let app: string;
 
 /**
  * Reads each file with the built reader in a child Node; its readings (or the error a reading
- * failed with, as main's scan readings would swallow it) and times, in order.
+ * failed with, as main's scan readings would swallow it), times and the longest its event loop
+ * could not run a 10 ms timer during each, in order.
  */
 const CHILD = `
 import { readFile } from 'node:fs/promises';
@@ -35,15 +43,25 @@ const [main, ...files] = process.argv.slice(2);
 const { createKioskReader } = await import(new URL('dist/main/reader.js', main).href);
 const reader = createKioskReader();
 const results = [];
+let longest = 0;
+let last = performance.now();
+const timer = setInterval(() => {
+  const now = performance.now();
+  longest = Math.max(longest, now - last - 10);
+  last = now;
+}, 10);
 try {
   for (const file of files) {
+    const bytes = new Uint8Array(await readFile(file));
     const started = performance.now();
-    const reading = await reader
-      .readDocument(new Uint8Array(await readFile(file)))
-      .catch((error) => ({ failed: String(error) }));
-    results.push({ reading, ms: Math.round(performance.now() - started) });
+    longest = 0;
+    last = started;
+    const reading = await reader.readDocument(bytes).catch((error) => ({ failed: String(error) }));
+    const stallMs = Math.round(Math.max(longest, performance.now() - last - 10));
+    results.push({ reading, ms: Math.round(performance.now() - started), stallMs });
   }
 } finally {
+  clearInterval(timer);
   await reader.close();
 }
 console.log(JSON.stringify(results));
@@ -54,6 +72,8 @@ console.log(JSON.stringify(results));
  * same W-2 page scanned to a PDF with no text (pdf.js's image, OCR).
  */
 const DOCS = ['w2.jpg', 'w2.pdf', 'license-back.png', 'w2-scanned.pdf'];
+/** What an attacker who can write the scanner folder drops: page 1 paints 200 000 inline images. */
+const HOSTILE = 'hostile.pdf';
 const W2_LINES = ['Form W-2 Wage and Tax Statement', '2025', '1 Wages, tips, other compensation'];
 
 const exists = (path: string): Promise<boolean> =>
@@ -101,6 +121,7 @@ beforeAll(async () => {
     'w2.pdf': await w2Pdf(),
     'license-back.png': await licenseBack(),
     'w2-scanned.pdf': await scannedPdf(W2_LINES),
+    [HOSTILE]: await manyInlineImagesPdf(200_000),
   };
   for (const [name, bytes] of Object.entries(docs)) await writeFile(join(folder, name), bytes);
   await writeFile(join(folder, 'read.mjs'), CHILD);
@@ -111,6 +132,7 @@ afterAll(() => removeFolder(folder));
 interface ChildRun {
   readings: unknown[];
   ms: number[];
+  stallMs: number[];
   stderr: string;
 }
 
@@ -118,10 +140,10 @@ interface ChildRun {
  * Reads {@link DOCS} in a child Node with the package whose `app.asar` is `asar`. The child must
  * exit cleanly: an uncaught exception or a non-zero exit rejects.
  */
-async function readWithPackage(asar: string): Promise<ChildRun> {
+async function readWithPackage(asar: string, docs: readonly string[] = DOCS): Promise<ChildRun> {
   const { stdout, stderr } = await run(
     process.execPath,
-    ['read.mjs', `${pathToFileURL(asar).href}/`, ...DOCS],
+    ['read.mjs', `${pathToFileURL(asar).href}/`, ...docs],
     {
       cwd: folder,
       // Nothing from this process's environment may point the child at the repo's packages.
@@ -131,8 +153,14 @@ async function readWithPackage(asar: string): Promise<ChildRun> {
   const results = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as Array<{
     reading: unknown;
     ms: number;
+    stallMs: number;
   }>;
-  return { readings: results.map((r) => r.reading), ms: results.map((r) => r.ms), stderr };
+  return {
+    readings: results.map((r) => r.reading),
+    ms: results.map((r) => r.ms),
+    stallMs: results.map((r) => r.stallMs),
+    stderr,
+  };
 }
 
 /**
@@ -152,19 +180,22 @@ async function tamperedPackage(file: string, at: (bytes: Buffer) => number): Pro
 }
 
 describe('the packaged reader', () => {
-  it('reads a photo, a PDF, an ID barcode and a scanned PDF with the files the package ships', async () => {
-    const { readings, ms, stderr } = await readWithPackage(app);
+  it('reads a photo, a PDF, an ID barcode and a scanned PDF with the files the package ships, a hostile PDF off its thread', async () => {
+    const { readings, ms, stallMs, stderr } = await readWithPackage(app, [...DOCS, HOSTILE]);
     expect(readings).toEqual([
       { form: 'W-2', year: 2025 },
       { form: 'W-2', year: 2025 },
       { form: 'License/Other Identification', idExpiry: '2025-03-15' },
       { form: 'W-2', year: 2025 },
+      {},
     ]);
     expect(stderr).not.toMatch(/does not match/);
+    // Read in the reader's host thread: the caller's loop (main's, in the kiosk) never waits on it.
+    expect(stallMs[4]).toBeLessThan(500);
     console.info(
-      `packaged reader: photo ${ms[0]} ms (OCR worker start and file checks included), PDF ${ms[1]} ms, barcode ${ms[2]} ms, scanned PDF ${ms[3]} ms`,
+      `packaged reader: photo ${ms[0]} ms (OCR worker start and file checks included), PDF ${ms[1]} ms, barcode ${ms[2]} ms, scanned PDF ${ms[3]} ms, hostile PDF ${ms[4]} ms; longest stall of the caller's loop per reading ${stallMs.join(', ')} ms`,
     );
-  }, 30_000);
+  }, 40_000);
 
   it('runs no OCR worker script changed after the build, and says which file it refused', async () => {
     // A byte of the bundler's comment on its second line: the script runs the same either way.

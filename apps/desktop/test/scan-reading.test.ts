@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboxState } from '../src/shared/bridge.js';
 import { createInboxHost, type InboxHost, type InboxSettings } from '../src/main/inbox-host.js';
-import { removeFolder, scannedPage, scannedPdf, tempFolder } from '../src/main/inbox/test-support.js';
+import {
+  manyInlineImagesPdf,
+  removeFolder,
+  scannedPage,
+  scannedPdf,
+  tempFolder,
+} from '../src/main/inbox/test-support.js';
 
 const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
 
@@ -107,5 +113,32 @@ describe('the kiosk reads its scans', () => {
     expect(after.scans.find((scan) => scan.name === 'garbled.jpg')).toMatchObject({ status: 'waiting' });
     expect(after.scans.find((scan) => scan.name === 'garbled.jpg')?.reading).toBeUndefined();
     expect(states.every((s) => s.error === undefined)).toBe(true);
+  }, 60_000);
+
+  it("a hostile PDF in the folder holds neither main's thread nor the next scan's reading", async () => {
+    await host.configure(folder, MOVE);
+    // The longest the event loop (the kiosk's main process) could not run a 10 ms timer meanwhile.
+    let longest = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last - 10);
+      last = now;
+    }, 10);
+    try {
+      await writeFile(join(folder, 'hostile.pdf'), await manyInlineImagesPdf(200_000));
+      await nextState((s) => s.scans.some((scan) => scan.name === 'hostile.pdf'));
+      await writeFile(
+        join(folder, 'interest.jpg'),
+        await scannedPage(['Form 1099-INT', 'Interest Income', 'For calendar year 2024']),
+      );
+      // Read in order: once the scan after it has its reading, the hostile one was read.
+      const after = await nextState((s) => s.scans.some((scan) => scan.reading?.form === '1099-INT'));
+      expect(after.scans.find((scan) => scan.name === 'hostile.pdf')?.reading).toBeUndefined();
+    } finally {
+      clearInterval(timer);
+    }
+    console.info(`a hostile PDF at the desk: main's event loop stalled at most ${Math.round(longest)} ms`);
+    expect(longest).toBeLessThan(500);
   }, 60_000);
 });

@@ -8,6 +8,7 @@
  * reader the package ships without Electron.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocumentReader } from '@vita-docs/core';
@@ -17,6 +18,19 @@ import { createNodeReader } from '@vita-docs/core/node';
 declare const VITA_READER_FILES: string | undefined;
 /** Set by the desktop build: the SHA-256 (hex) of each file in that folder, by name. */
 declare const VITA_READER_SHA256: Readonly<Record<string, string>> | undefined;
+
+/** Set by the desktop build: the reader host's bundle, relative to this module (in the asar). */
+declare const VITA_READER_HOST: string | undefined;
+
+/**
+ * The reader host's code in a build, undefined from source. It lies beside this module, inside the
+ * integrity-checked asar archive, from which a worker thread cannot load a script by path: its text
+ * is read here and the host thread runs that.
+ */
+function readerHostCode(): string | undefined {
+  if (typeof VITA_READER_HOST === 'undefined') return undefined;
+  return readFileSync(fileURLToPath(new URL(VITA_READER_HOST, import.meta.url)), 'utf8');
+}
 
 /** The folder of the reader's files in a build, undefined from source. */
 function readerFiles(): string | undefined {
@@ -38,6 +52,7 @@ export function createKioskReader(warn: (message: string) => void = console.warn
   const sha256 = typeof VITA_READER_SHA256 === 'undefined' ? {} : VITA_READER_SHA256;
   return createNodeReader({
     files,
+    hostCode: readerHostCode(),
     verify(name, bytes) {
       if (createHash('sha256').update(bytes).digest('hex') === sha256[name]) return true;
       warn(

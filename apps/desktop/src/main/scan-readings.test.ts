@@ -64,29 +64,6 @@ describe('scan readings', () => {
     expect(log.closed).toBe(1);
   });
 
-  it('gives up on a reading that never ends: the next scan is read by a new reader', async () => {
-    const { log, make } = recordingReader();
-    let makes = 0;
-    const createReader = async (): Promise<DocumentReader> => {
-      makes += 1;
-      const reader = await make();
-      // The first reader hangs on every file (a stuck OCR job, a page that never decodes).
-      return makes === 1 ? { ...reader, readDocument: () => new Promise<never>(() => undefined) } : reader;
-    };
-    const read: string[] = [];
-    const readings = createScanReadings({ createReader, onRead: (id) => read.push(id), limitMs: 50 });
-    for (const name of ['stuck', 'W-2']) await writeFile(join(folder, name), name);
-    readings.add('stuck', join(folder, 'stuck'));
-    readings.add('next', join(folder, 'W-2'));
-    await until(() => read.includes('next'));
-    expect(readings.get('stuck')).toBeUndefined();
-    expect(readings.get('next')).toEqual({ form: 'W-2', year: 2024 });
-    expect(log.made).toBe(2);
-    await until(() => log.closed === 1); // the stuck reader is closed (its OCR worker ended)
-    await readings.close();
-    expect(log.closed).toBe(2);
-  });
-
   it('does not read a scan larger than the limit, and reads the next one', async () => {
     const { log, make } = recordingReader();
     const read: string[] = [];

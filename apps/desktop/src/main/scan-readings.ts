@@ -24,23 +24,23 @@ export interface ScanReadings {
 
 /** Options for {@link createScanReadings}. */
 export interface ScanReadingsOptions {
-  /** Makes the reader, on the first scan (its OCR worker is costly; a desk without scans never starts it). */
+  /**
+   * Makes the reader, on the first scan (its OCR worker is costly; a desk without scans never starts
+   * it). Its readings must end: core's Node reader gives each 60 s, then ends the thread it read in
+   * and answers an empty reading, so a stuck or hostile scan holds no later one.
+   */
   createReader: () => Promise<DocumentReader>;
   /** A scan got a reading. */
   onRead: (id: string) => void;
-  /** The most a reading may take before the scan is left unread and the reader made anew; default 60 s. */
-  limitMs?: number;
   /** Scans larger than this (bytes) are not read; default 30 MB. */
   maxBytes?: number;
 }
 
 /**
  * A scan's first page is what is read: a scanner's letter page is a few MB. A far larger file costs
- * the desk's memory and main thread for nothing (a hostile one, in a shared folder, for that alone).
+ * the desk's memory and the reader's time for nothing (a hostile one, in a shared folder, for that alone).
  */
 const MAX_READ_BYTES = 30 * 1024 * 1024;
-/** A page is read in seconds; one that takes a minute is stuck, and would hold every later scan's reading. */
-const READ_LIMIT_MS = 60_000;
 
 /** Only what the panel may see, even if a reader returned more. */
 function keptOf(reading: ScanReading): ScanReading | undefined {
@@ -61,25 +61,7 @@ export function createScanReadings(options: ScanReadingsOptions): ScanReadings {
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
 
-  const limitMs = options.limitMs ?? READ_LIMIT_MS;
   const maxBytes = options.maxBytes ?? MAX_READ_BYTES;
-
-  /** Gives up on a reading that takes too long: the next scan gets a new reader (the old one closed). */
-  const withinLimit = async (made: Promise<DocumentReader>, bytes: Uint8Array) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), limitMs);
-    });
-    try {
-      const read = await Promise.race([(await made).readDocument(bytes), late]);
-      if (read !== 'late') return read;
-      if (reader === made) reader = undefined;
-      void made.then((r) => r.close()).catch(() => undefined);
-      return {};
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 
   const readOne = async (id: string, path: string): Promise<void> => {
     if (closed || !queued.delete(id)) return;
@@ -87,7 +69,10 @@ export function createScanReadings(options: ScanReadingsOptions): ScanReadings {
       if ((await stat(path)).size > maxBytes) return;
       const made = (reader ??= createReader());
       const bytes = await readFile(path);
-      const kept = keptOf(await withinLimit(made, new Uint8Array(bytes)));
+      // The reader takes the file's buffer (moved to its thread, not copied).
+      const kept = keptOf(
+        await (await made).readDocument(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)),
+      );
       if (!kept || closed || !seen.has(id)) return;
       readings.set(id, kept);
       onRead(id);

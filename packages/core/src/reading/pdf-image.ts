@@ -5,6 +5,16 @@
  * JavaScript), is the page. Drawing the page would need a native canvas in Node, which the packaged
  * kiosk cannot carry; taking the image needs none, in either.
  */
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRef,
+  PDFStream,
+  type PDFObject,
+} from 'pdf-lib';
 import type * as PdfjsModule from 'pdfjs-dist';
 import { pgmOf, type GrayImage } from './page-image.js';
 
@@ -15,6 +25,14 @@ type Pdfjs = Pick<typeof PdfjsModule, 'getDocument' | 'OPS'>;
 const MAX_SIDE = 2500;
 /** pdf.js decodes no image larger (in pixels; its RGBA copy is four bytes each): memory stays sane. */
 const MAX_IMAGE_PIXELS = 60_000_000;
+
+/**
+ * The most pixels page 1's images may declare in all: a letter page at 600 dpi is 34 MP. pdf.js
+ * decodes every image a page paints, at once and four bytes a pixel (more while decoding): a file
+ * of a few hundred KB whose page paints a dozen 25 MP images (each under its cap) asked for
+ * gigabytes. Such a page is left unread before anything decodes.
+ */
+const MAX_PAGE_IMAGE_PIXELS = 100_000_000;
 
 /** pdf.js's `ImageKind`: how a decoded image's bytes are laid out. */
 const GRAYSCALE_1BPP = 1;
@@ -122,13 +140,61 @@ function decodedImage(page: PdfjsModule.PDFPageProxy, id: string): Promise<unkno
   });
 }
 
+const Type = PDFName.of('Type');
+const Subtype = PDFName.of('Subtype');
+const Image = PDFName.of('Image');
+const Width = PDFName.of('Width');
+const Height = PDFName.of('Height');
+const OTHER_PAGES = new Set([PDFName.of('Page'), PDFName.of('Pages')]);
+
+/**
+ * The pixels that page 1's images declare (their /Width × /Height, masks included), read by pdf-lib
+ * without decoding any: every image reachable from the page's resources (through forms, patterns,
+ * Type 3 fonts and soft masks alike) and its annotations' appearances, never from another page.
+ * Inline images are not counted: each is bounded by pdf.js's own cap, and the reader's time limit.
+ */
+async function declaredImagePixels(bytes: Uint8Array): Promise<number> {
+  const doc = await PDFDocument.load(bytes, {
+    ignoreEncryption: true,
+    updateMetadata: false,
+    throwOnInvalidObject: false,
+  });
+  const page = doc.getPage(0).node;
+  const number = (value: PDFObject | undefined) => {
+    const n = value instanceof PDFRef ? doc.context.lookup(value) : value;
+    return n instanceof PDFNumber ? Math.max(0, n.asNumber()) : 0;
+  };
+  const seen = new Set<PDFObject>();
+  const todo: PDFObject[] = [page.Resources(), page.Annots()].filter((o) => o !== undefined);
+  let pixels = 0;
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    const obj = next instanceof PDFRef ? doc.context.lookup(next) : next;
+    if (obj === undefined || seen.has(obj)) continue;
+    seen.add(obj);
+    if (obj instanceof PDFArray) {
+      todo.push(...obj.asArray());
+      continue;
+    }
+    const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
+    const type = dict?.get(Type);
+    if (dict === undefined || (type instanceof PDFName && OTHER_PAGES.has(type))) continue;
+    if (obj instanceof PDFStream && dict.get(Subtype) === Image) {
+      pixels += number(dict.get(Width)) * number(dict.get(Height));
+    }
+    for (const [, value] of dict.entries()) todo.push(value);
+  }
+  return pixels;
+}
+
 /**
  * Page 1 of the PDF `bytes` as a grey PGM of its largest image, turned as the page is shown and at
- * most {@link MAX_SIDE} on its longest side; undefined when the page paints no image, or on any
- * failure (reading then says nothing rather than fail the file).
+ * most {@link MAX_SIDE} on its longest side; undefined when the page paints no image, when its
+ * images declare more than {@link MAX_PAGE_IMAGE_PIXELS}, or on any failure (reading then says
+ * nothing rather than fail the file).
  */
 export async function pdfPageImage(pdfjs: Pdfjs, bytes: Uint8Array): Promise<Uint8Array | undefined> {
   try {
+    if ((await declaredImagePixels(bytes)) > MAX_PAGE_IMAGE_PIXELS) return undefined;
     const doc = await pdfjs.getDocument({
       data: bytes.slice(),
       isEvalSupported: false,

@@ -1,20 +1,21 @@
 /**
- * The reader in Node (the kiosk, scripts, servers of library users): OCR by tesseract.js with the
- * English data of `@tesseract.js-data/eng` read from disk, a PDF's text by pdf.js, barcodes by
- * zxing-wasm with its wasm read from disk. Nothing is fetched: the files come from node_modules, or
- * from one folder (`files`) for an app bundled without node_modules.
+ * The reader in Node (the kiosk, scripts, servers of library users). Reading runs in a worker thread
+ * of its own, the reader host (`reader-host.node.ts`): pdf.js (a PDF's text, a scan's page), barcodes
+ * by zxing-wasm, and what makes a reading of them. The caller's thread only posts the bytes and
+ * receives the reading, so a hostile file can stall or fill the host, never the caller: a reading
+ * over its time limit ends the host (its memory goes with it) and the next reading starts a new one.
+ * OCR is tesseract.js's, in its own worker thread, with the English data of `@tesseract.js-data/eng`
+ * read from disk. Nothing is fetched: the files come from node_modules, or from one folder (`files`)
+ * for an app bundled without node_modules.
  */
-// pdf.js ships no types for its worker script; this declares the one module the reader imports.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="./pdf-worker.node.d.ts" />
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Worker as OcrWorker } from 'tesseract.js';
-import type * as ZxingReaderModule from 'zxing-wasm/reader';
-import { pdfPageImage } from './pdf-image.js';
-import { readWith, type DocumentReader, type ReadingEngine } from './reader.js';
+import type { FromHost, HostData, ToHost } from './reader-host.node.js';
+import { transferable, type DocumentReader, type DocumentReading } from './reader.js';
 
 const require = createRequire(import.meta.url);
 
@@ -33,10 +34,35 @@ export interface NodeReaderOptions {
    * Checks each file of `files` before the reader uses it (say, against hashes made when the folder
    * was built), given its name and bytes: a file it refuses (false) is not loaded, and what needs it
    * (OCR, or barcodes) fails, as if absent; it is asked once per file. The zxing wasm loaded is the
-   * checked bytes; the OCR worker thread reads its files itself, right after they are checked.
+   * checked bytes (handed to the reader host); the OCR worker thread reads its files itself, right
+   * after they are checked. It runs in the caller's thread.
    */
   verify?: (name: string, bytes: Uint8Array) => boolean;
+  /**
+   * The reader host's code: `reader-host.node.js` bundled with pdf.js, zxing-wasm and the rest into
+   * one ES module that imports only Node's own modules, for an app bundled without node_modules.
+   * The host thread runs this text (as a `data:` URL), so no script is loaded by a path: an app can
+   * read it from inside its integrity-checked archive, which a worker thread cannot load by path.
+   * Default: the host module beside this one (from TypeScript sources, run through tsx).
+   */
+  hostCode?: string;
+  /**
+   * The most a reading may take (OCR included), in ms; default 60 s. A reading over it resolves to
+   * an empty reading and ends the host thread (and the OCR worker, if OCR was running): the next
+   * reading starts anew.
+   */
+  limitMs?: number;
 }
+
+/** A page is read in seconds; one that takes a minute is stuck (or hostile) and is given up. */
+const READ_LIMIT_MS = 60_000;
+
+/**
+ * The host's JavaScript heap. The objects pdf.js makes of a page's drawing live here (200 000
+ * inline images took some 150 MB); decoded images and wasm memory are outside it, bounded by
+ * `pdf-image.ts` and `readWith` before anything decodes. A host over it ends, failing that reading.
+ */
+const HOST_HEAP_MB = 512;
 
 type Verify = NonNullable<NodeReaderOptions['verify']>;
 
@@ -82,58 +108,38 @@ function runTimeFiles(folder: string | undefined) {
   };
 }
 
-/**
- * Loads pdf.js so that it works bundled into an app too. In Node it parses in a "fake worker" that
- * it imports by a path beside its own module, gone in a bundle: handed the worker's module (bundled
- * with the caller), it never uses the path. Its display layer makes a DOMMatrix as it loads, which
- * Node lacks; pdf.js takes one from `@napi-rs/canvas`, a native module a bundle cannot carry.
- * Reading text draws nothing, so a JavaScript DOMMatrix does, set only where there is none.
- */
-async function loadPdfjs(): Promise<typeof Pdfjs> {
-  const scope = globalThis as { pdfjsWorker?: object; DOMMatrix?: unknown };
-  scope.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
-  scope.DOMMatrix ??= (await import('@thednp/dommatrix')).default;
-  return import('pdfjs-dist/legacy/build/pdf.mjs');
+/** tsx's ES module API, by URL: `require.resolve` would give its CommonJS one. */
+function tsxApi(): string {
+  const manifest = require.resolve('tsx/package.json');
+  const { exports } = require(manifest) as { exports: Record<string, { import: { default: string } }> };
+  return new URL(exports['./esm/api']?.import.default ?? '', pathToFileURL(manifest)).href;
 }
 
-async function pdfText(bytes: Uint8Array): Promise<string | undefined> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 }).promise;
-  try {
-    const page = await doc.getPage(1);
-    const content = await page.getTextContent();
-    const text = content.items.map((i) => ('str' in i ? i.str + (i.hasEOL ? '\n' : ' ') : '')).join('');
-    return text.trim().length > 20 ? text : undefined;
-  } finally {
-    await doc.destroy();
+/** How the host thread is made: from the code handed in, or from the module beside this one. */
+function hostStarter(hostCode: string | undefined): (data: HostData) => Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: HOST_HEAP_MB }, stdout: false, stderr: false };
+  if (hostCode !== undefined) {
+    const url = new URL(`data:text/javascript;base64,${Buffer.from(hostCode).toString('base64')}`);
+    return (workerData) => new Worker(url, { ...options, workerData });
   }
+  const here = new URL(import.meta.url);
+  if (here.pathname.endsWith('.ts')) {
+    // From TypeScript sources (tests under vitest, tsx): the host is .ts too, and so are its
+    // imports. tsx, a development dependency, registers its loader in the host thread first (Node 20
+    // runs no `--import` loader for a worker's own script).
+    const code = `const { register } = await import(${JSON.stringify(tsxApi())});
+register();
+await import(${JSON.stringify(new URL('./reader-host.node.ts', here).href)});`;
+    const url = new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+    return (workerData) => new Worker(url, { ...options, workerData });
+  }
+  const url = new URL('./reader-host.node.js', here);
+  return (workerData) => new Worker(url, { ...options, workerData });
 }
 
-/**
- * True for the formats zxing-wasm decodes itself (JPEG, PNG, BMP, GIF: what scanners and phones
- * write), in wasm: no native module, so a bundled app reads ID barcodes without sharp.
- */
-function zxingDecodes(image: Uint8Array): boolean {
-  const [a, b, c] = image;
-  return (
-    (a === 0xff && b === 0xd8 && c === 0xff) ||
-    (a === 0x89 && b === 0x50 && c === 0x4e) ||
-    (a === 0x42 && b === 0x4d) ||
-    (a === 0x47 && b === 0x49 && c === 0x46)
-  );
-}
-
-/** Other formats (TIFF, WebP) as pixels, by sharp where it is installed; without it, no barcodes. */
-async function rgbaPixels(image: Uint8Array): Promise<Parameters<typeof ZxingReaderModule.readBarcodes>[0]> {
-  const { default: sharp } = await import('sharp');
-  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8ClampedArray(data), width: info.width, height: info.height, colorSpace: 'srgb' };
-}
-
-/** Creates a Node reader. Its OCR worker starts on first use; `close()` ends it. */
-export function createNodeReader(options: NodeReaderOptions = {}): DocumentReader {
-  const { files: folder, verify } = options;
-  const { langPath, workerPath, zxingWasm } = runTimeFiles(folder);
+/** OCR by tesseract.js in its own worker thread, started on first use (after its files' check). */
+function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
+  const { langPath, workerPath } = runTimeFiles(folder);
   let worker: Promise<OcrWorker> | undefined;
   const ocrWorker = () =>
     (worker ??= (async () => {
@@ -150,51 +156,174 @@ export function createNodeReader(options: NodeReaderOptions = {}): DocumentReade
         errorHandler: () => undefined,
       });
     })());
-  let zxing: Promise<typeof ZxingReaderModule> | undefined;
-  const barcodeReader = () =>
-    (zxing ??= (async () => {
-      const mod = await import('zxing-wasm/reader');
-      // Checked, these very bytes are compiled: nothing is read again after the check.
-      const wasm =
-        folder !== undefined && verify
-          ? await checkedFile(folder, 'zxing_reader.wasm', verify)
-          : await readFile(zxingWasm);
-      await mod.prepareZXingModule({
-        overrides: { wasmBinary: wasm.buffer },
-        fireImmediately: true,
-      });
-      return mod;
-    })());
-
-  const engine: ReadingEngine = {
-    pdfText,
-    // A scan has no text layer: its page is the image the scanner wrote, OCRed as a photo is.
-    pdfPageImage: (bytes) =>
-      loadPdfjs()
-        .then((pdfjs) => pdfPageImage(pdfjs, bytes))
-        .catch(() => undefined),
-    async ocr(image) {
+  return {
+    async recognize(image: Uint8Array): Promise<string> {
       // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
-      const { data } = await (await ocrWorker()).recognize(Buffer.from(image), { rotateAuto: true });
+      const buffer = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+      const { data } = await (await ocrWorker()).recognize(buffer, { rotateAuto: true });
       return data.text;
     },
-    async barcodes(image) {
-      const { readBarcodes } = await barcodeReader();
-      const found = await readBarcodes(zxingDecodes(image) ? image : await rgbaPixels(image), {
-        formats: ['PDF417'],
-        tryHarder: true,
-        textMode: 'Plain',
-      });
-      return found.filter((b) => b.isValid).map((b) => b.text);
-    },
-  };
-  return {
-    readDocument: (bytes) => readWith(engine, bytes),
-    async close() {
+    /** Ends the OCR worker (a stuck job with it); the next OCR starts a new one. */
+    async end(): Promise<void> {
       // A worker that never started (a refused file) has nothing to end.
       const w = await worker?.catch(() => undefined);
       worker = undefined;
       await w?.terminate();
+    },
+  };
+}
+
+/** What the host is given of zxing: the wasm's bytes, read and checked once (or why there are none). */
+function zxingOf(folder: string | undefined, verify: Verify | undefined): () => Promise<HostData> {
+  let data: Promise<HostData> | undefined;
+  return () =>
+    (data ??= (async (): Promise<HostData> => {
+      try {
+        // Checked once, these very bytes are compiled in every host: nothing is read after the check.
+        const wasm =
+          folder !== undefined && verify
+            ? await checkedFile(folder, 'zxing_reader.wasm', verify)
+            : await readFile(runTimeFiles(folder).zxingWasm);
+        return { zxingWasm: new Uint8Array(wasm).buffer };
+      } catch (error) {
+        return { zxingError: messageOf(error) };
+      }
+    })());
+}
+
+type Outcome = { reading: DocumentReading } | { error: Error };
+
+/** A reading in the host: its answer, and whether OCR is running for it. */
+interface InFlight {
+  id: number;
+  settle: (outcome: Outcome) => void;
+  ocrRunning: boolean;
+}
+
+/**
+ * Readings in a host thread, one at a time: a host is started when needed, and ended when its
+ * reading runs over `limitMs` (that reading says nothing), when it fails (an uncaught error, its heap
+ * full: that reading fails) or by `end`.
+ */
+function hostedReadings(
+  startHost: (data: HostData) => Worker,
+  hostData: () => Promise<HostData>,
+  ocr: ReturnType<typeof tesseractOcr>,
+  limitMs: number,
+) {
+  let host: Worker | undefined;
+  let inFlight: InFlight | undefined;
+  let nextId = 1;
+
+  /** Ends the host (stuck, crashed or closed); the reading in it, if any, gets `outcome`. */
+  const endHost = (outcome: Outcome) => {
+    const ended = host;
+    host = undefined;
+    const reading = inFlight;
+    inFlight = undefined;
+    // A stuck OCR job would hold every later one: its worker goes too.
+    if (reading?.ocrRunning) void ocr.end();
+    reading?.settle(outcome);
+    void ended?.terminate();
+  };
+
+  const runOcr = (w: Worker, id: number, image: Uint8Array) => {
+    const reading = inFlight;
+    if (reading) reading.ocrRunning = true;
+    const reply = (message: ToHost) => {
+      if (reading) reading.ocrRunning = false;
+      if (host === w) w.postMessage(message);
+    };
+    ocr.recognize(image).then(
+      (text) => reply({ type: 'ocr-done', id, text }),
+      (error: unknown) => reply({ type: 'ocr-failed', id, error: messageOf(error) }),
+    );
+  };
+
+  const onMessage = (w: Worker, message: FromHost) => {
+    if (message.type === 'ocr') return runOcr(w, message.id, message.image);
+    const reading = inFlight;
+    if (host !== w || reading?.id !== message.id) return;
+    inFlight = undefined;
+    w.unref();
+    reading.settle(
+      message.type === 'read-done' ? { reading: message.reading } : { error: new Error(message.error) },
+    );
+  };
+
+  const hostNow = async (): Promise<Worker> => {
+    if (host) return host;
+    const w = startHost(await hostData());
+    host = w;
+    // Idle, the host keeps no process alive (as a reader never closed would).
+    w.unref();
+    w.on('message', (message: FromHost) => onMessage(w, message));
+    // An uncaught error in the host, or its heap over the limit: the reading in it fails, and the
+    // next one starts a new host.
+    w.on('error', (error) => {
+      if (host === w) endHost({ error: new Error(`The reader stopped: ${error.message}`) });
+    });
+    w.on('exit', (code) => {
+      if (host === w) endHost({ error: new Error(`The reader stopped (exit code ${code}).`) });
+    });
+    return w;
+  };
+
+  return {
+    async read(bytes: Uint8Array): Promise<DocumentReading> {
+      const w = await hostNow();
+      const id = nextId++;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await new Promise<Outcome>((settle) => {
+        inFlight = { id, settle, ocrRunning: false };
+        // Referenced while a reading runs: a caller awaiting it keeps its process alive.
+        w.ref();
+        w.postMessage({ type: 'read', id, bytes } satisfies ToHost, transferable(bytes));
+        // Stuck or hostile: the host ends, freeing what it holds, and the reading says nothing.
+        timer = setTimeout(() => {
+          if (inFlight?.id === id) endHost({ reading: {} });
+        }, limitMs);
+      }).finally(() => clearTimeout(timer));
+      if ('error' in outcome) throw outcome.error;
+      return outcome.reading;
+    },
+    end: () => endHost({ error: new Error('The reader is closed.') }),
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Creates a Node reader. Its host thread starts with the first reading, its OCR worker with the first
+ * OCR; `close()` ends both. Documents are read one at a time, in the order asked. A document's bytes
+ * are moved to the host, not copied, when the array is its whole buffer: the caller's array is then
+ * empty (detached) once `readDocument` is called.
+ */
+export function createNodeReader(options: NodeReaderOptions = {}): DocumentReader {
+  const { files: folder, verify } = options;
+  const ocr = tesseractOcr(folder, verify);
+  const readings = hostedReadings(
+    hostStarter(options.hostCode),
+    zxingOf(folder, verify),
+    ocr,
+    options.limitMs ?? READ_LIMIT_MS,
+  );
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  const refused = () => Promise.reject(new Error('The reader is closed.'));
+  return {
+    readDocument(bytes) {
+      if (closed) return refused();
+      const read = queue.then(() => (closed ? refused() : readings.read(bytes)));
+      queue = read.catch(() => undefined);
+      return read;
+    },
+    async close() {
+      closed = true;
+      readings.end();
+      await ocr.end();
     },
   };
 }

@@ -6,7 +6,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import { createInbox, type Inbox, type InboxOptions } from './inbox.js';
 import type { InboxEvent, Scan } from './scan.js';
@@ -131,6 +131,18 @@ export async function scannedPdf(lines: string[]): Promise<Uint8Array> {
   const image = await pdf.embedJpg(await scannedPage(lines));
   const page = pdf.addPage([612, 408]);
   page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+  return pdf.save();
+}
+
+/**
+ * What an attacker who can write the scanner folder drops: page 1 paints `count` one-pixel inline
+ * images (some 11 MB for 200 000), each parsed by pdf.js, for seconds of one thread.
+ */
+export async function manyInlineImagesPdf(count: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  const content = 'q 1 0 0 1 0 0 cm BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI Q\n'.repeat(count);
+  page.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(content)));
   return pdf.save();
 }
 

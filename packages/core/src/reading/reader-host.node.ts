@@ -1,0 +1,141 @@
+/**
+ * The reader host: the Node reader's worker thread (`createNodeReader` starts it). pdf.js (a PDF's
+ * text, a scan's page image), zxing-wasm (barcodes) and `readWith` run here, never in the caller's
+ * thread: a hostile file stalls or fills this thread, which the caller can end, not the caller (the
+ * kiosk's main process). OCR is asked of the caller, whose tesseract.js worker is a thread of its
+ * own. The zxing wasm comes as bytes the caller checked (`workerData`): this thread reads no file.
+ */
+// pdf.js ships no types for its worker script; this declares the one module the host imports.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./pdf-worker.node.d.ts" />
+import { parentPort, workerData } from 'node:worker_threads';
+import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as ZxingReaderModule from 'zxing-wasm/reader';
+import { pdfPageImage } from './pdf-image.js';
+import { readWith, transferable, type DocumentReading, type ReadingEngine } from './reader.js';
+
+/** What the host is started with. */
+export interface HostData {
+  /** zxing's reader wasm, checked by the caller; absent when refused or unreadable (then `zxingError`). */
+  zxingWasm?: ArrayBuffer;
+  zxingError?: string;
+}
+
+/** The caller's messages: a document to read, or the text of an OCR the host asked for. */
+export type ToHost =
+  | { type: 'read'; id: number; bytes: Uint8Array }
+  | { type: 'ocr-done'; id: number; text: string }
+  | { type: 'ocr-failed'; id: number; error: string };
+
+/** The host's messages: a reading (or why it failed), or an image to OCR. */
+export type FromHost =
+  | { type: 'read-done'; id: number; reading: DocumentReading }
+  | { type: 'read-failed'; id: number; error: string }
+  | { type: 'ocr'; id: number; image: Uint8Array };
+
+/**
+ * Loads pdf.js so that it works bundled into an app too. In Node it parses in a "fake worker" that
+ * it imports by a path beside its own module, gone in a bundle: handed the worker's module (bundled
+ * with the host), it never uses the path. Its display layer makes a DOMMatrix as it loads, which
+ * Node lacks; pdf.js takes one from `@napi-rs/canvas`, a native module a bundle cannot carry.
+ * Reading text draws nothing, so a JavaScript DOMMatrix does, set only where there is none.
+ */
+async function loadPdfjs(): Promise<typeof Pdfjs> {
+  const scope = globalThis as { pdfjsWorker?: object; DOMMatrix?: unknown };
+  scope.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+  scope.DOMMatrix ??= (await import('@thednp/dommatrix')).default;
+  return import('pdfjs-dist/legacy/build/pdf.mjs');
+}
+
+async function pdfText(bytes: Uint8Array): Promise<string | undefined> {
+  const pdfjs = await loadPdfjs();
+  const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const page = await doc.getPage(1);
+    const content = await page.getTextContent();
+    const text = content.items.map((i) => ('str' in i ? i.str + (i.hasEOL ? '\n' : ' ') : '')).join('');
+    return text.trim().length > 20 ? text : undefined;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * True for the formats zxing-wasm decodes itself (JPEG, PNG, BMP, GIF: what scanners and phones
+ * write), in wasm: no native module, so a bundled app reads ID barcodes without sharp.
+ */
+function zxingDecodes(image: Uint8Array): boolean {
+  const [a, b, c] = image;
+  return (
+    (a === 0xff && b === 0xd8 && c === 0xff) ||
+    (a === 0x89 && b === 0x50 && c === 0x4e) ||
+    (a === 0x42 && b === 0x4d) ||
+    (a === 0x47 && b === 0x49 && c === 0x46)
+  );
+}
+
+/** Other formats (TIFF, WebP) as pixels, by sharp where it is installed; without it, no barcodes. */
+async function rgbaPixels(image: Uint8Array): Promise<Parameters<typeof ZxingReaderModule.readBarcodes>[0]> {
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8ClampedArray(data), width: info.width, height: info.height, colorSpace: 'srgb' };
+}
+
+function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
+  let zxing: Promise<typeof ZxingReaderModule> | undefined;
+  const barcodeReader = () =>
+    (zxing ??= (async () => {
+      if (data.zxingWasm === undefined) throw new Error(data.zxingError ?? 'No barcode wasm.');
+      const mod = await import('zxing-wasm/reader');
+      await mod.prepareZXingModule({ overrides: { wasmBinary: data.zxingWasm }, fireImmediately: true });
+      return mod;
+    })());
+
+  let nextOcr = 1;
+  const ocrs = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+  const engine: ReadingEngine = {
+    pdfText,
+    // A scan has no text layer: its page is the image the scanner wrote, OCRed as a photo is.
+    pdfPageImage: (bytes) =>
+      loadPdfjs()
+        .then((pdfjs) => pdfPageImage(pdfjs, bytes))
+        .catch(() => undefined),
+    ocr: (image) =>
+      new Promise((resolve, reject) => {
+        const id = nextOcr++;
+        ocrs.set(id, { resolve, reject });
+        port.postMessage({ type: 'ocr', id, image } satisfies FromHost, transferable(image));
+      }),
+    async barcodes(image) {
+      const { readBarcodes } = await barcodeReader();
+      const found = await readBarcodes(zxingDecodes(image) ? image : await rgbaPixels(image), {
+        formats: ['PDF417'],
+        tryHarder: true,
+        textMode: 'Plain',
+      });
+      return found.filter((b) => b.isValid).map((b) => b.text);
+    },
+  };
+
+  port.on('message', (message: ToHost) => {
+    if (message.type === 'read') {
+      const { id } = message;
+      readWith(engine, message.bytes).then(
+        (reading) => port.postMessage({ type: 'read-done', id, reading } satisfies FromHost),
+        (error: unknown) =>
+          port.postMessage({
+            type: 'read-failed',
+            id,
+            error: error instanceof Error ? error.message : String(error),
+          } satisfies FromHost),
+      );
+      return;
+    }
+    const waiting = ocrs.get(message.id);
+    ocrs.delete(message.id);
+    if (message.type === 'ocr-done') waiting?.resolve(message.text);
+    else waiting?.reject(new Error(message.error));
+  });
+}
+
+if (parentPort) serve(parentPort, workerData as HostData);

@@ -1,0 +1,163 @@
+import { afterAll, expect, it } from 'vitest';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { createNodeReader } from './reader.node.js';
+
+const reader = createNodeReader();
+afterAll(() => reader.close());
+
+/**
+ * A PDF anyone who can write the scanner folder could drop: page 1 paints `count` one-pixel inline
+ * images (some 11 MB for 200 000). pdf.js parses them in the caller's thread, so the kiosk's main
+ * process would answer nothing until it is done.
+ */
+async function manyInlineImages(count: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  const content = 'q 1 0 0 1 0 0 cm BI /W 1 /H 1 /CS /G /BPC 8 ID \x00 EI Q\n'.repeat(count);
+  page.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(content)));
+  return pdf.save();
+}
+
+/**
+ * Page 1 paints `count` grey images of 5 000 px square, each 25 MP (under pdf.js's own 60 MP cap)
+ * and a few KB compressed: some 300 KB in all, which pdf.js would decode to 100 MB of pixels each.
+ */
+async function manyLargeImages(count: number): Promise<Uint8Array> {
+  const side = 5000;
+  const pixels = deflateSync(Buffer.alloc(side * side, 0xff), { level: 9 });
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  let content = '';
+  for (let i = 0; i < count; i++) {
+    const image = pdf.context.stream(pixels, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: side,
+      Height: side,
+      BitsPerComponent: 8,
+      ColorSpace: 'DeviceGray',
+      Filter: 'FlateDecode',
+    });
+    const name = page.node.newXObject(`Im${i}`, pdf.context.register(image));
+    content += `q 612 0 0 792 0 0 cm ${name.asString()} Do Q\n`;
+  }
+  page.node.set(PDFName.of('Contents'), pdf.context.register(pdf.context.stream(content)));
+  return pdf.save();
+}
+
+/** The longest time the event loop could not run a 10 ms timer while `work` ran. */
+async function longestStall(work: () => Promise<unknown>): Promise<number> {
+  let longest = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 10);
+    last = now;
+  }, 10);
+  try {
+    await work().catch(() => undefined);
+  } finally {
+    clearInterval(timer);
+  }
+  // A stall right before `work` settled shows only here: the timer has not run since.
+  longest = Math.max(longest, performance.now() - last - 10);
+  return longest;
+}
+
+it('reading a hostile PDF never holds the calling thread for long', { timeout: 60_000 }, async () => {
+  // Loaded first so the stall measured is the file's, not the modules' first import.
+  await reader.readDocument(await manyInlineImages(1));
+  const hostile = await manyInlineImages(200_000);
+  const stall = await longestStall(() => reader.readDocument(hostile));
+  console.info(`hostile PDF: the calling thread stalled at most ${Math.round(stall)} ms`);
+  // A legitimate letter-size 300 dpi scan stalls the loop some 200 ms on this machine.
+  expect(stall).toBeLessThan(500);
+});
+
+it('leaves unread a page whose images declare more pixels than any scan, its memory never spent', async () => {
+  const pdf = await manyLargeImages(12);
+  // Read before the reading: the reader takes the array's buffer.
+  const kb = Math.round(pdf.length / 1024);
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sample = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  const started = performance.now();
+  try {
+    expect(await reader.readDocument(pdf)).toEqual({});
+  } finally {
+    clearInterval(sample);
+  }
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const grewMb = (peak - before) / 2 ** 20;
+  console.info(
+    `12 images of 25 MP (${kb} KB): read in ${Math.round(performance.now() - started)} ms, RSS grew ${Math.round(grewMb)} MB at most`,
+  );
+  // A legitimate 600 dpi letter scan (34 MP) decodes to some 140 MB.
+  expect(grewMb).toBeLessThan(300);
+}, 60_000);
+
+/** A W-2 with a text layer: read by pdf.js in a few ms. */
+async function w2Pdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  page.drawText('Form W-2 Wage and Tax Statement 2025', { x: 50, y: 700, size: 14, font });
+  page.drawText('1 Wages, tips, other compensation', { x: 50, y: 670, size: 10, font });
+  return pdf.save();
+}
+
+it('gives up a reading over its time limit and reads the next in a new host', async () => {
+  // Parsing 400 000 inline images takes this host 7 s or more; a new host reads a W-2 in about one.
+  const limited = createNodeReader({ limitMs: 3000 });
+  try {
+    const hostile = await manyInlineImages(400_000);
+    const started = performance.now();
+    expect(await limited.readDocument(hostile)).toEqual({});
+    const gaveUpMs = performance.now() - started;
+    expect(gaveUpMs).toBeLessThan(4500);
+    // The old host would still be parsing for seconds: the next reading is a new host's.
+    expect(await limited.readDocument(await w2Pdf())).toEqual({ form: 'W-2', year: 2025 });
+    console.info(`a reading over its 3 s limit gave up after ${Math.round(gaveUpMs)} ms`);
+  } finally {
+    await limited.close();
+  }
+}, 30_000);
+
+/**
+ * A stand-in host that answers each document by its first letter: `c` crashes it (an uncaught
+ * error), `m` fills its heap, anything else reads as a W-2.
+ */
+const CRASHING_HOST = `
+import { parentPort } from 'node:worker_threads';
+parentPort.on('message', ({ id, bytes }) => {
+  const letter = String.fromCharCode(bytes[0]);
+  if (letter === 'c') setImmediate(() => { throw new Error('host crashed'); });
+  else if (letter === 'm') { const kept = []; for (;;) kept.push(new Array(100_000).fill(kept.length)); }
+  else parentPort.postMessage({ type: 'read-done', id, reading: { form: 'W-2' } });
+});
+`;
+const letter = (c: string) => new TextEncoder().encode(c);
+
+it('fails only the reading of a host that crashed or ran out of memory; the next gets a new host', async () => {
+  const crashing = createNodeReader({ hostCode: CRASHING_HOST });
+  try {
+    await expect(crashing.readDocument(letter('c'))).rejects.toThrow(/host crashed/);
+    expect(await crashing.readDocument(letter('w'))).toEqual({ form: 'W-2' });
+    await expect(crashing.readDocument(letter('m'))).rejects.toThrow(/memory/i);
+    expect(await crashing.readDocument(letter('w'))).toEqual({ form: 'W-2' });
+  } finally {
+    await crashing.close();
+  }
+}, 30_000);
+
+it('ends a reading under way when closed, and reads nothing after', async () => {
+  const closing = createNodeReader({ hostCode: CRASHING_HOST });
+  expect(await closing.readDocument(letter('w'))).toEqual({ form: 'W-2' });
+  const stuck = closing.readDocument(await manyInlineImages(1));
+  await closing.close();
+  await expect(stuck).rejects.toThrow(/closed/);
+  await expect(closing.readDocument(letter('w'))).rejects.toThrow(/closed/);
+});
