@@ -11,6 +11,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
+import type { Pixels } from '../straighten/warp.js';
+import { PDF417_OPTIONS, readPdf417, type ReadPixels } from './barcodes.js';
+import { pgmRgba } from './page-image.js';
 import { pdfPageImage } from './pdf-image.js';
 import { readWith, transferable, type DocumentReading, type ReadingEngine } from './reader.js';
 
@@ -75,10 +78,10 @@ function zxingDecodes(image: Uint8Array): boolean {
 }
 
 /** Other formats (TIFF, WebP) as pixels, by sharp where it is installed; without it, no barcodes. */
-async function rgbaPixels(image: Uint8Array): Promise<Parameters<typeof ZxingReaderModule.readBarcodes>[0]> {
+async function rgbaPixels(image: Uint8Array): Promise<Pixels> {
   const { default: sharp } = await import('sharp');
   const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data: new Uint8ClampedArray(data), width: info.width, height: info.height, colorSpace: 'srgb' };
+  return { data, width: info.width, height: info.height, channels: 4 };
 }
 
 function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
@@ -108,11 +111,17 @@ function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
       }),
     async barcodes(image) {
       const { readBarcodes } = await barcodeReader();
-      const found = await readBarcodes(zxingDecodes(image) ? image : await rgbaPixels(image), {
-        formats: ['PDF417'],
-        tryHarder: true,
-        textMode: 'Plain',
-      });
+      const read: ReadPixels = ({ data, width, height }) =>
+        readBarcodes(
+          { data: new Uint8ClampedArray(data), width, height, colorSpace: 'srgb' },
+          PDF417_OPTIONS,
+        );
+      // A scanned PDF's page (a PGM, which neither zxing nor sharp decodes) and images sharp decodes
+      // are pixels here, read level again where slanted; JPEG, PNG and the like zxing decodes itself.
+      const scan = pgmRgba(image);
+      if (scan) return readPdf417({ ...scan, channels: 4 }, read);
+      if (!zxingDecodes(image)) return readPdf417(await rgbaPixels(image), read);
+      const found = await readBarcodes(image, PDF417_OPTIONS);
       return found.filter((b) => b.isValid).map((b) => b.text);
     },
   };

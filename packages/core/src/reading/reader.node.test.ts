@@ -186,6 +186,22 @@ describe('the Node reader', () => {
     expect(await reader.readDocument(tiff)).toMatchObject({ idExpiry: '2025-03-15' });
   }, 30_000);
 
+  it('reads the barcode of a license scanned to a PDF (its page only an image), turned on the glass', async () => {
+    // Laid a few degrees askew: zxing finds the symbol but decodes it only once levelled.
+    const turned = await sharp(await licenseBack())
+      .rotate(4, { background: '#ffffff' })
+      .png()
+      .toBuffer();
+    const pdf = await PDFDocument.create();
+    const image = await pdf.embedPng(turned);
+    const page = pdf.addPage([image.width / 2, image.height / 2]);
+    page.drawImage(image, { x: 0, y: 0, width: page.getWidth(), height: page.getHeight() });
+    expect(await reader.readDocument(await pdf.save())).toEqual({
+      form: 'License/Other Identification',
+      idExpiry: '2025-03-15',
+    });
+  }, 30_000);
+
   it("reads the expiry in a passport photo's machine-readable zone", async () => {
     // ICAO 9303 TD3 lines with valid check digits (the parser's own validation says so below).
     const mrz = [

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Worker as OcrWorker } from 'tesseract.js';
 import type { FromHost, HostData, ToHost } from './reader-host.node.js';
-import { transferable, type DocumentReader, type DocumentReading } from './reader.js';
+import type { DocumentReader, DocumentReading } from './reader.js';
 
 const require = createRequire(import.meta.url);
 
@@ -278,7 +278,9 @@ function hostedReadings(
         inFlight = { id, settle, ocrRunning: false };
         // Referenced while a reading runs: a caller awaiting it keeps its process alive.
         w.ref();
-        w.postMessage({ type: 'read', id, bytes } satisfies ToHost, transferable(bytes));
+        // A copy, moved: the caller's array stays its own (a library's caller may read it again).
+        const copy = bytes.slice();
+        w.postMessage({ type: 'read', id, bytes: copy } satisfies ToHost, [copy.buffer]);
         // Stuck or hostile: the host ends, freeing what it holds, and the reading says nothing.
         timer = setTimeout(() => {
           if (inFlight?.id === id) endHost({ reading: {} });
@@ -297,9 +299,7 @@ function messageOf(error: unknown): string {
 
 /**
  * Creates a Node reader. Its host thread starts with the first reading, its OCR worker with the first
- * OCR; `close()` ends both. Documents are read one at a time, in the order asked. A document's bytes
- * are moved to the host, not copied, when the array is its whole buffer: the caller's array is then
- * empty (detached) once `readDocument` is called.
+ * OCR; `close()` ends both. Documents are read one at a time, in the order asked.
  */
 export function createNodeReader(options: NodeReaderOptions = {}): DocumentReader {
   const { files: folder, verify } = options;
