@@ -30,8 +30,9 @@ export type ToHost =
   | { type: 'ocr-done'; id: number; text: string }
   | { type: 'ocr-failed'; id: number; error: string };
 
-/** The host's messages: a reading (or why it failed), or an image to OCR. */
+/** The host's messages: a document taken, its reading (or why it failed), or an image to OCR. */
 export type FromHost =
+  | { type: 'read-started'; id: number }
   | { type: 'read-done'; id: number; reading: DocumentReading }
   | { type: 'read-failed'; id: number; error: string }
   | { type: 'ocr'; id: number; image: Uint8Array };
@@ -129,6 +130,9 @@ function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
   port.on('message', (message: ToHost) => {
     if (message.type === 'read') {
       const { id } = message;
+      // Said before reading starts: the caller's time limit counts from here, not from this
+      // thread's start (its modules loading, on a loaded machine for seconds).
+      port.postMessage({ type: 'read-started', id } satisfies FromHost);
       readWith(engine, message.bytes).then(
         (reading) => port.postMessage({ type: 'read-done', id, reading } satisfies FromHost),
         (error: unknown) =>

@@ -47,9 +47,10 @@ export interface NodeReaderOptions {
    */
   hostCode?: string;
   /**
-   * The most a reading may take (OCR included), in ms; default 60 s. A reading over it resolves to
-   * an empty reading and ends the host thread (and the OCR worker, if OCR was running): the next
-   * reading starts anew.
+   * The most a reading may take (OCR included), in ms, from when the host thread has the document
+   * (a new host's start is not counted); default 60 s. A reading over it resolves to an empty
+   * reading and ends the host thread (and the OCR worker, if OCR was running): the next reading
+   * starts anew.
    */
   limitMs?: number;
 }
@@ -193,12 +194,20 @@ function zxingOf(folder: string | undefined, verify: Verify | undefined): () => 
 
 type Outcome = { reading: DocumentReading } | { error: Error };
 
-/** A reading in the host: its answer, and whether OCR is running for it. */
+/** A reading in the host: its answer, whether OCR is running for it, its clock's start. */
 interface InFlight {
   id: number;
   settle: (outcome: Outcome) => void;
   ocrRunning: boolean;
+  /** The host has the document: the reading's time limit counts from now. */
+  started: () => void;
 }
+
+/**
+ * The most a host may take to take a document (a new one loads its modules first; on a loaded
+ * machine that can take seconds, which are no reading's). One that has not in this long is stuck.
+ */
+const HOST_START_LIMIT_MS = 30_000;
 
 /**
  * Readings in a host thread, one at a time: a host is started when needed, and ended when its
@@ -244,6 +253,7 @@ function hostedReadings(
     if (message.type === 'ocr') return runOcr(w, message.id, message.image);
     const reading = inFlight;
     if (host !== w || reading?.id !== message.id) return;
+    if (message.type === 'read-started') return reading.started();
     inFlight = undefined;
     w.unref();
     reading.settle(
@@ -274,17 +284,21 @@ function hostedReadings(
       const w = await hostNow();
       const id = nextId++;
       let timer: ReturnType<typeof setTimeout> | undefined;
+      // Stuck or hostile: the host ends, freeing what it holds, and the reading says nothing.
+      const giveUpIn = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          if (inFlight?.id === id) endHost({ reading: {} });
+        }, ms);
+      };
       const outcome = await new Promise<Outcome>((settle) => {
-        inFlight = { id, settle, ocrRunning: false };
+        inFlight = { id, settle, ocrRunning: false, started: () => giveUpIn(limitMs) };
         // Referenced while a reading runs: a caller awaiting it keeps its process alive.
         w.ref();
         // A copy, moved: the caller's array stays its own (a library's caller may read it again).
         const copy = bytes.slice();
         w.postMessage({ type: 'read', id, bytes: copy } satisfies ToHost, [copy.buffer]);
-        // Stuck or hostile: the host ends, freeing what it holds, and the reading says nothing.
-        timer = setTimeout(() => {
-          if (inFlight?.id === id) endHost({ reading: {} });
-        }, limitMs);
+        giveUpIn(HOST_START_LIMIT_MS);
       }).finally(() => clearTimeout(timer));
       if ('error' in outcome) throw outcome.error;
       return outcome.reading;
