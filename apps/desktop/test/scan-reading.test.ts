@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { longestBusySpell } from '@vita-docs/test-server/event-loop';
 import type { InboxState } from '../src/shared/bridge.js';
 import { createInboxHost, type InboxHost, type InboxSettings } from '../src/main/inbox-host.js';
 import {
@@ -117,28 +118,21 @@ describe('the kiosk reads its scans', () => {
 
   it("a hostile PDF in the folder holds neither main's thread nor the next scan's reading", async () => {
     await host.configure(folder, MOVE);
-    // The longest the event loop (the kiosk's main process) could not run a 10 ms timer meanwhile.
-    let longest = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last - 10);
-      last = now;
-    }, 10);
-    try {
-      await writeFile(join(folder, 'hostile.pdf'), await manyInlineImagesPdf(200_000));
+    // Made first: making them is the test's work, not the desk's.
+    const hostile = await manyInlineImagesPdf(200_000);
+    const interest = await scannedPage(['Form 1099-INT', 'Interest Income', 'For calendar year 2024']);
+    const busy = await longestBusySpell(async () => {
+      await writeFile(join(folder, 'hostile.pdf'), hostile);
       await nextState((s) => s.scans.some((scan) => scan.name === 'hostile.pdf'));
-      await writeFile(
-        join(folder, 'interest.jpg'),
-        await scannedPage(['Form 1099-INT', 'Interest Income', 'For calendar year 2024']),
-      );
+      await writeFile(join(folder, 'interest.jpg'), interest);
       // Read in order: once the scan after it has its reading, the hostile one was read.
       const after = await nextState((s) => s.scans.some((scan) => scan.reading?.form === '1099-INT'));
       expect(after.scans.find((scan) => scan.name === 'hostile.pdf')?.reading).toBeUndefined();
-    } finally {
-      clearInterval(timer);
-    }
-    console.info(`a hostile PDF at the desk: main's event loop stalled at most ${Math.round(longest)} ms`);
-    expect(longest).toBeLessThan(500);
+    });
+    console.info(
+      `a hostile PDF at the desk: main's event loop was busy at most ${Math.round(busy)} ms at a time`,
+    );
+    // Read in main's thread (as before the reader host), it held it 3.8 s.
+    expect(busy).toBeLessThan(500);
   }, 60_000);
 });
