@@ -142,27 +142,31 @@ await import(${JSON.stringify(new URL('./reader-host.node.ts', here).href)});`;
 function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
   const { langPath, workerPath } = runTimeFiles(folder);
   /** The OCR worker: its start, and the worker once started. */
-  let worker: { starting: Promise<OcrWorker>; started?: OcrWorker } | undefined;
+  interface Ocr {
+    starting: Promise<OcrWorker>;
+    started?: OcrWorker;
+  }
+  let worker: Ocr | undefined;
   const ocrWorker = (): Promise<OcrWorker> => {
     if (worker) return worker.starting;
-    const current: NonNullable<typeof worker> = {
-      starting: (async () => {
-        const { createWorker, OEM } = await import('tesseract.js');
-        if (folder !== undefined && verify) await checkOcrFiles(folder, verify);
-        const started = await createWorker('eng', OEM.LSTM_ONLY, {
-          langPath,
-          ...(workerPath !== undefined && { workerPath }),
-          gzip: true,
-          cacheMethod: 'none',
-          // Without a handler tesseract.js also throws a failed job's error where nothing can catch it
-          // (an uncaught exception: a kiosk's main process would fall over on a damaged image); the
-          // job's own promise still rejects, and that is where it is handled.
-          errorHandler: () => undefined,
-        });
-        current.started = started;
-        return started;
-      })(),
-    };
+    // Made first: its start, below, notes the worker in it once started.
+    const current = {} as Ocr;
+    current.starting = (async () => {
+      const { createWorker, OEM } = await import('tesseract.js');
+      if (folder !== undefined && verify) await checkOcrFiles(folder, verify);
+      const started = await createWorker('eng', OEM.LSTM_ONLY, {
+        langPath,
+        ...(workerPath !== undefined && { workerPath }),
+        gzip: true,
+        cacheMethod: 'none',
+        // Without a handler tesseract.js also throws a failed job's error where nothing can catch it
+        // (an uncaught exception: a kiosk's main process would fall over on a damaged image); the
+        // job's own promise still rejects, and that is where it is handled.
+        errorHandler: () => undefined,
+      });
+      current.started = started;
+      return started;
+    })();
     worker = current;
     return current.starting;
   };
