@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DocumentReader, DocumentReading } from '@vita-docs/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +79,41 @@ describe('scan readings', () => {
     expect(readings.get('big')).toBeUndefined();
     await readings.close();
   });
+
+  it('reads only a regular file: a scan swapped for a link to a device or for a pipe holds nothing up', async () => {
+    const { log, make } = recordingReader();
+    const read: string[] = [];
+    const readings = createScanReadings({ createReader: make, onRead: (id) => read.push(id) });
+    // Listed as files, then swapped before their turn (whoever can write the folder can): a link
+    // to an endless device (its size 0, under the limit) and a named pipe no one writes.
+    const zero = join(folder, 'zero.pdf');
+    const pipe = join(folder, 'pipe.pdf');
+    await symlink('/dev/zero', zero);
+    execFileSync('mkfifo', [pipe]);
+    await writeFile(join(folder, 'W-2'), 'W-2');
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const sample = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
+    try {
+      readings.add('zero', zero);
+      readings.add('pipe', pipe);
+      readings.add('w2', join(folder, 'W-2'));
+      await until(() => read.includes('w2'));
+      expect(log.reads).toEqual(['W-2']);
+    } finally {
+      clearInterval(sample);
+      console.info(`a link to /dev/zero: RSS grew ${Math.round((peak - before) / 2 ** 20)} MB at most`);
+      // A reader blocked opening the pipe is let go.
+      await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).then(
+        (h) => h.close(),
+        () => undefined,
+      );
+      await readings.close();
+    }
+    expect((peak - before) / 2 ** 20).toBeLessThan(100);
+  }, 20_000);
 });
 
 /** Resolves once `done` holds, checked on each turn of the event loop. */

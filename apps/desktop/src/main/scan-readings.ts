@@ -4,7 +4,8 @@
  * (form, tax year, an ID's expiry date) is kept, in memory, by scan id; a scan that cannot be read
  * has none, and nothing is said or logged about it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { DocumentReader } from '@vita-docs/core';
 import type { InboxScan } from '../shared/bridge.js';
 
@@ -42,6 +43,32 @@ export interface ScanReadingsOptions {
  */
 const MAX_READ_BYTES = 30 * 1024 * 1024;
 
+/**
+ * The bytes of the regular file at `path`, at most `maxBytes` of them, or undefined for anything
+ * else. A scan is listed as a file but read later, after the scans queued before it: whoever can
+ * write the folder can swap it meanwhile. One handle is opened, never through a link (a link to
+ * /dev/zero, its size 0, had Node read without end: 22 GB in 12 minutes), without waiting for a
+ * writer (a named pipe held every later scan unread), and it is checked and read as it is.
+ */
+async function scanBytes(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
+    const { size } = stats;
+    const bytes = new Uint8Array(size);
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await handle.read(bytes, read, size - read, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Only what the panel may see, even if a reader returned more. */
 function keptOf(reading: ScanReading): ScanReading | undefined {
   const kept: ScanReading = {};
@@ -66,13 +93,10 @@ export function createScanReadings(options: ScanReadingsOptions): ScanReadings {
   const readOne = async (id: string, path: string): Promise<void> => {
     if (closed || !queued.delete(id)) return;
     try {
-      if ((await stat(path)).size > maxBytes) return;
+      const bytes = await scanBytes(path, maxBytes);
+      if (!bytes) return;
       const made = (reader ??= createReader());
-      const bytes = await readFile(path);
-      // The reader takes the file's buffer (moved to its thread, not copied).
-      const kept = keptOf(
-        await (await made).readDocument(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)),
-      );
+      const kept = keptOf(await (await made).readDocument(bytes));
       if (!kept || closed || !seen.has(id)) return;
       readings.set(id, kept);
       onRead(id);

@@ -53,6 +53,9 @@ export function pgmRgba(pgm: Uint8Array): Rgba | undefined {
   if (!head) return undefined;
   const width = Number(head[1]);
   const height = Number(head[2]);
+  // Only a PGM whose bytes are all there, as pgmOf writes one: a file dropped for reading that
+  // starts like one would otherwise have its header's size allocated, four bytes a pixel.
+  if (pgm.length !== head[0].length + width * height) return undefined;
   return grayRgba({ gray: pgm.subarray(head[0].length, head[0].length + width * height), width, height });
 }
 

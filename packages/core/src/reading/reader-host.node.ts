@@ -15,7 +15,13 @@ import type { Pixels } from '../straighten/warp.js';
 import { PDF417_OPTIONS, readPdf417, type ReadPixels } from './barcodes.js';
 import { pgmRgba } from './page-image.js';
 import { pdfPageImage } from './pdf-image.js';
-import { readWith, transferable, type DocumentReading, type ReadingEngine } from './reader.js';
+import {
+  MAX_READ_PIXELS,
+  readWith,
+  transferable,
+  type DocumentReading,
+  type ReadingEngine,
+} from './reader.js';
 
 /** What the host is started with. */
 export interface HostData {
@@ -81,7 +87,11 @@ function zxingDecodes(image: Uint8Array): boolean {
 /** Other formats (TIFF, WebP) as pixels, by sharp where it is installed; without it, no barcodes. */
 async function rgbaPixels(image: Uint8Array): Promise<Pixels> {
   const { default: sharp } = await import('sharp');
-  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  // sharp's own limit (268 MP) would let a header ask for a gigabyte; the reader's cap is lower.
+  const { data, info } = await sharp(image, { limitInputPixels: MAX_READ_PIXELS })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 4 };
 }
 

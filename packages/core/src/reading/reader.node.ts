@@ -141,12 +141,20 @@ await import(${JSON.stringify(new URL('./reader-host.node.ts', here).href)});`;
 /** OCR by tesseract.js in its own worker thread, started on first use (after its files' check). */
 function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
   const { langPath, workerPath } = runTimeFiles(folder);
-  let worker: Promise<OcrWorker> | undefined;
-  const ocrWorker = () =>
-    (worker ??= (async () => {
+  /** The OCR worker: its start, and the worker once started. */
+  interface Ocr {
+    starting: Promise<OcrWorker>;
+    started?: OcrWorker;
+  }
+  let worker: Ocr | undefined;
+  const ocrWorker = (): Promise<OcrWorker> => {
+    if (worker) return worker.starting;
+    // Made first: its start, below, notes the worker in it once started.
+    const current = {} as Ocr;
+    current.starting = (async () => {
       const { createWorker, OEM } = await import('tesseract.js');
       if (folder !== undefined && verify) await checkOcrFiles(folder, verify);
-      return createWorker('eng', OEM.LSTM_ONLY, {
+      const started = await createWorker('eng', OEM.LSTM_ONLY, {
         langPath,
         ...(workerPath !== undefined && { workerPath }),
         gzip: true,
@@ -156,7 +164,12 @@ function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
         // job's own promise still rejects, and that is where it is handled.
         errorHandler: () => undefined,
       });
-    })());
+      current.started = started;
+      return started;
+    })();
+    worker = current;
+    return current.starting;
+  };
   return {
     async recognize(image: Uint8Array): Promise<string> {
       // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
@@ -166,10 +179,19 @@ function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
     },
     /** Ends the OCR worker (a stuck job with it); the next OCR starts a new one. */
     async end(): Promise<void> {
-      // A worker that never started (a refused file) has nothing to end.
-      const w = await worker?.catch(() => undefined);
+      const ending = worker;
       worker = undefined;
-      await w?.terminate();
+      if (ending?.started) {
+        await ending.started.terminate();
+        return;
+      }
+      // Not started: a refused file (nothing to end), or a start still under way, or one whose
+      // thread died, which tesseract.js never settles. It is not waited for (close, and the time
+      // limit's reset, would wait for ever); a worker that starts after all is ended then.
+      void ending?.starting.then(
+        (late) => late.terminate(),
+        () => undefined,
+      );
     },
   };
 }

@@ -4,7 +4,7 @@
  * they get text (a PDF's text layer, else OCR) and barcodes: the browser's runs in a worker
  * (`@vita-docs/core/browser`), Node's in-process (`@vita-docs/core/node`).
  */
-import { readImageInfo } from '../pdf/image-info.js';
+import { declaredPixels } from './declared-size.js';
 import { recogniseForm, type ReadableForm } from './forms.js';
 import { aamvaExpiry, mrzExpiry } from './ids.js';
 import { taxYearOf } from './year.js';
@@ -85,20 +85,10 @@ export async function readWith(engine: ReadingEngine, bytes: Uint8Array): Promis
  * square PNG of 0.4 MB asked for gigabytes), which a hostile file in a shared scanner folder would
  * otherwise spend on the desk's memory and main thread.
  */
-const MAX_READ_PIXELS = 100_000_000;
-
-/** The pixels an image says it has (JPEG's frame, PNG's header), or null when it does not say. */
-function declaredPixels(image: Uint8Array): number | null {
-  const info = readImageInfo(image);
-  if (info.width !== null && info.height !== null) return info.width * info.height;
-  const isPng = info.format === 'png' && String.fromCharCode(...image.subarray(12, 16)) === 'IHDR';
-  if (!isPng || image.length < 24) return null;
-  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-  return view.getUint32(16) * view.getUint32(20);
-}
+export const MAX_READ_PIXELS = 100_000_000;
 
 async function readImage(engine: ReadingEngine, image: Uint8Array): Promise<DocumentReading> {
-  if ((declaredPixels(image) ?? 0) > MAX_READ_PIXELS) return {};
+  if (declaredPixels(image) > MAX_READ_PIXELS) return {};
   const barcodes = await engine.barcodes(image).catch(() => []);
   const fromBarcode = barcodes.map(aamvaExpiry).find((d) => d !== undefined);
   // The back of a license is its barcode: nothing else on it names a form.
