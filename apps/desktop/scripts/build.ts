@@ -3,9 +3,9 @@
  * - dist/main/index.js   (ESM, Node): main process, every dependency bundled so packaging needs no node_modules;
  * - dist/main/reader.js  its document reader set-up (src/main/reader.ts), an entry of its own so a test can
  *                        load it without Electron;
- * - dist/main/reader-host.js the reader host (core's reader-host.node.ts: pdf.js, zxing) as one ES module
- *                        importing only Node's own modules: main reads its text (inside the asar) and runs
- *                        it as the reader's worker thread;
+ * - dist/main/reader-host.cjs the reader host (core's reader-host.node.ts: pdf.js, zxing, tesseract.js) as
+ *                        one CommonJS script requiring only Node's own modules: main reads its text (inside
+ *                        the asar) and runs it as the reader's worker thread;
  * - dist/reader/         the files that reader loads from disk at run time (see createNodeReader's `files`),
  *                        built first: their SHA-256 hashes are built into dist/main (see src/main/reader.ts);
  * - dist/preload/index.cjs (CommonJS): sandboxed preloads cannot load ES modules or local files;
@@ -117,21 +117,22 @@ await build(
       // Their hashes, inside the integrity-checked archive: the files beside it are checked against them.
       VITA_READER_SHA256: JSON.stringify(readerSha256),
       // The reader host's bundle (built below into dist/main, inside the archive), from dist/main.
-      VITA_READER_HOST: JSON.stringify('./reader-host.js'),
+      VITA_READER_HOST: JSON.stringify('./reader-host.cjs'),
       // CommonJS code bundled into these ES modules (tesseract.js's defaults) reads `__dirname`
       // as it loads, which an ES module lacks; the chunk's folder stands in for its package's.
       __dirname: 'import.meta.dirname',
     },
   ),
 );
-// The reader host runs from its text (a data: URL), where nothing can be imported but Node's own
-// modules: one file, every dynamic import inlined. sharp stays out (a native module a bundle cannot
-// carry; without it, TIFF and WebP barcodes are not read, as before).
+// The reader host runs from its text (a worker thread's `eval`), where nothing can be loaded but
+// Node's own modules: one CommonJS file (an evaluated worker's code is a script, with `require`),
+// every dynamic import inlined. sharp stays out (a native module a bundle cannot carry; without
+// it, TIFF and WebP barcodes are not read, as before).
 const host = nodeBundle(
   { 'reader-host': join(core, 'src/reading/reader-host.node.ts') },
   join(dist, 'main'),
-  'es',
-  '[name].js',
+  'cjs',
+  '[name].cjs',
 );
 await build({
   ...host,
@@ -142,7 +143,7 @@ await build({
     rollupOptions: {
       ...host.build?.rollupOptions,
       external: [/^node:/, 'sharp'],
-      output: { format: 'es', entryFileNames: '[name].js', codeSplitting: false },
+      output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
     },
   },
 });

@@ -2,46 +2,46 @@
  * The reader host: the Node reader's worker thread (`createNodeReader` starts it). pdf.js (a PDF's
  * text, a scan's page image), zxing-wasm (barcodes) and `readWith` run here, never in the caller's
  * thread: a hostile file stalls or fills this thread, which the caller can end, not the caller (the
- * kiosk's main process). OCR is asked of the caller, whose tesseract.js worker is a thread of its
- * own. The zxing wasm comes as bytes the caller checked (`workerData`): this thread reads no file.
+ * kiosk's main process). OCR's tesseract.js worker is this thread's own, so its death (its heap
+ * full on a hostile image: tesseract.js listens for no error of its thread) ends this thread, which
+ * the caller hears of, rather than being thrown in the caller; ending this thread ends it too. The
+ * zxing wasm comes as bytes the caller checked (`workerData`); tesseract.js reads its files itself,
+ * asked of the caller to check right before.
  */
 // pdf.js ships no types for its worker script; this declares the one module the host imports.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./pdf-worker.node.d.ts" />
 import { parentPort, workerData } from 'node:worker_threads';
 import type * as Pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Worker as OcrWorker } from 'tesseract.js';
 import type * as ZxingReaderModule from 'zxing-wasm/reader';
 import type { Pixels } from '../straighten/warp.js';
 import { PDF417_OPTIONS, readPdf417, type ReadPixels } from './barcodes.js';
 import { pgmRgba } from './page-image.js';
 import { pdfPageImage } from './pdf-image.js';
-import {
-  MAX_READ_PIXELS,
-  readWith,
-  transferable,
-  type DocumentReading,
-  type ReadingEngine,
-} from './reader.js';
+import { MAX_READ_PIXELS, readWith, type DocumentReading, type ReadingEngine } from './reader.js';
 
 /** What the host is started with. */
 export interface HostData {
+  /** tesseract.js's files: the English data's folder, its worker script (default: its own). */
+  ocr: { langPath: string; workerPath?: string };
   /** zxing's reader wasm, checked by the caller; absent when refused or unreadable (then `zxingError`). */
   zxingWasm?: ArrayBuffer;
   zxingError?: string;
 }
 
-/** The caller's messages: a document to read, or the text of an OCR the host asked for. */
+/** The caller's messages: a document to read, or whether the OCR files passed their check. */
 export type ToHost =
   | { type: 'read'; id: number; bytes: Uint8Array }
-  | { type: 'ocr-done'; id: number; text: string }
-  | { type: 'ocr-failed'; id: number; error: string };
+  | { type: 'ocr-checked' }
+  | { type: 'ocr-refused'; error: string };
 
-/** The host's messages: a document taken, its reading (or why it failed), or an image to OCR. */
+/** The host's messages: a document taken, its reading (or why it failed), or "check the OCR files". */
 export type FromHost =
   | { type: 'read-started'; id: number }
   | { type: 'read-done'; id: number; reading: DocumentReading }
   | { type: 'read-failed'; id: number; error: string }
-  | { type: 'ocr'; id: number; image: Uint8Array };
+  | { type: 'ocr-check' };
 
 /**
  * Loads pdf.js so that it works bundled into an app too. In Node it parses in a "fake worker" that
@@ -105,8 +105,26 @@ function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
       return mod;
     })());
 
-  let nextOcr = 1;
-  const ocrs = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+  // The OCR files' check, asked of the caller (whose `verify` cannot cross threads) once, right
+  // before tesseract.js reads them; a refusal fails every OCR of this host, as if the files were absent.
+  let ocrChecked: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  let ocrWorker: Promise<OcrWorker> | undefined;
+  const ocr = () =>
+    (ocrWorker ??= (async () => {
+      const { createWorker, OEM } = await import('tesseract.js');
+      await new Promise<void>((resolve, reject) => {
+        ocrChecked = { resolve, reject };
+        port.postMessage({ type: 'ocr-check' } satisfies FromHost);
+      });
+      return createWorker('eng', OEM.LSTM_ONLY, {
+        ...data.ocr,
+        gzip: true,
+        cacheMethod: 'none',
+        // Without a handler tesseract.js also throws a failed job's error where nothing catches it;
+        // the job's own promise still rejects, and that is where it is handled.
+        errorHandler: () => undefined,
+      });
+    })());
   const engine: ReadingEngine = {
     pdfText,
     // A scan has no text layer: its page is the image the scanner wrote, OCRed as a photo is.
@@ -114,12 +132,12 @@ function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
       loadPdfjs()
         .then((pdfjs) => pdfPageImage(pdfjs, bytes))
         .catch(() => undefined),
-    ocr: (image) =>
-      new Promise((resolve, reject) => {
-        const id = nextOcr++;
-        ocrs.set(id, { resolve, reject });
-        port.postMessage({ type: 'ocr', id, image } satisfies FromHost, transferable(image));
-      }),
+    async ocr(image) {
+      // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
+      const buffer = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+      const { data: read } = await (await ocr()).recognize(buffer, { rotateAuto: true });
+      return read.text;
+    },
     async barcodes(image) {
       const { readBarcodes } = await barcodeReader();
       const read: ReadPixels = ({ data, width, height }) =>
@@ -154,10 +172,10 @@ function serve(port: NonNullable<typeof parentPort>, data: HostData): void {
       );
       return;
     }
-    const waiting = ocrs.get(message.id);
-    ocrs.delete(message.id);
-    if (message.type === 'ocr-done') waiting?.resolve(message.text);
-    else waiting?.reject(new Error(message.error));
+    const checked = ocrChecked;
+    ocrChecked = undefined;
+    if (message.type === 'ocr-checked') checked?.resolve();
+    else checked?.reject(new Error(message.error));
   });
 }
 

@@ -86,7 +86,7 @@ it('leaves unread a page whose images declare more pixels than any scan, its mem
  * as a W-2 (its year the host's thread id: a new host answers with another).
  */
 const CRASHING_HOST = `
-import { parentPort, threadId } from 'node:worker_threads';
+const { parentPort, threadId } = require('node:worker_threads');
 parentPort.on('message', ({ id, bytes }) => {
   parentPort.postMessage({ type: 'read-started', id });
   const letter = String.fromCharCode(bytes[0]);

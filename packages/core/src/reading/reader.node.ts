@@ -4,8 +4,8 @@
  * by zxing-wasm, and what makes a reading of them. The caller's thread only posts the bytes and
  * receives the reading, so a hostile file can stall or fill the host, never the caller: a reading
  * over its time limit ends the host (its memory goes with it) and the next reading starts a new one.
- * OCR is tesseract.js's, in its own worker thread, with the English data of `@tesseract.js-data/eng`
- * read from disk. Nothing is fetched: the files come from node_modules, or from one folder (`files`)
+ * OCR is tesseract.js's, its worker a thread of the host's (its death ends the host, not the
+ * caller), with the English data of `@tesseract.js-data/eng` read from disk. Nothing is fetched: the files come from node_modules, or from one folder (`files`)
  * for an app bundled without node_modules.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -13,7 +13,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Worker as OcrWorker } from 'tesseract.js';
 import type { FromHost, HostData, ToHost } from './reader-host.node.js';
 import type { DocumentReader, DocumentReading } from './reader.js';
 
@@ -39,10 +38,12 @@ export interface NodeReaderOptions {
    */
   verify?: (name: string, bytes: Uint8Array) => boolean;
   /**
-   * The reader host's code: `reader-host.node.js` bundled with pdf.js, zxing-wasm and the rest into
-   * one ES module that imports only Node's own modules, for an app bundled without node_modules.
-   * The host thread runs this text (as a `data:` URL), so no script is loaded by a path: an app can
-   * read it from inside its integrity-checked archive, which a worker thread cannot load by path.
+   * The reader host's code: `reader-host.node.js` bundled with pdf.js, zxing-wasm, tesseract.js and
+   * the rest into one CommonJS script that requires only Node's own modules, for an app bundled
+   * without node_modules. The host thread evaluates this text (`eval: true`: a script with
+   * `require`; a `data:` module could not, bundled CommonJS needs a file URL for it), so no script
+   * is loaded by a path: an app can read it from inside its integrity-checked archive, which a
+   * worker thread cannot load by path.
    * Default: the host module beside this one (from TypeScript sources, run through tsx).
    */
   hostCode?: string;
@@ -119,10 +120,8 @@ function tsxApi(): string {
 /** How the host thread is made: from the code handed in, or from the module beside this one. */
 function hostStarter(hostCode: string | undefined): (data: HostData) => Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: HOST_HEAP_MB }, stdout: false, stderr: false };
-  if (hostCode !== undefined) {
-    const url = new URL(`data:text/javascript;base64,${Buffer.from(hostCode).toString('base64')}`);
-    return (workerData) => new Worker(url, { ...options, workerData });
-  }
+  if (hostCode !== undefined)
+    return (workerData) => new Worker(hostCode, { ...options, eval: true, workerData });
   const here = new URL(import.meta.url);
   if (here.pathname.endsWith('.ts')) {
     // From TypeScript sources (tests under vitest, tsx): the host is .ts too, and so are its
@@ -138,66 +137,13 @@ await import(${JSON.stringify(new URL('./reader-host.node.ts', here).href)});`;
   return (workerData) => new Worker(url, { ...options, workerData });
 }
 
-/** OCR by tesseract.js in its own worker thread, started on first use (after its files' check). */
-function tesseractOcr(folder: string | undefined, verify: Verify | undefined) {
+/**
+ * What a host is given: zxing's wasm bytes, read and checked once (or why there are none), and where
+ * tesseract.js's files are (the host checks them through the caller right before it reads them).
+ */
+function hostDataOf(folder: string | undefined, verify: Verify | undefined): () => Promise<HostData> {
   const { langPath, workerPath } = runTimeFiles(folder);
-  /** The OCR worker: its start, and the worker once started. */
-  interface Ocr {
-    starting: Promise<OcrWorker>;
-    started?: OcrWorker;
-  }
-  let worker: Ocr | undefined;
-  const ocrWorker = (): Promise<OcrWorker> => {
-    if (worker) return worker.starting;
-    // Made first: its start, below, notes the worker in it once started.
-    const current = {} as Ocr;
-    current.starting = (async () => {
-      const { createWorker, OEM } = await import('tesseract.js');
-      if (folder !== undefined && verify) await checkOcrFiles(folder, verify);
-      const started = await createWorker('eng', OEM.LSTM_ONLY, {
-        langPath,
-        ...(workerPath !== undefined && { workerPath }),
-        gzip: true,
-        cacheMethod: 'none',
-        // Without a handler tesseract.js also throws a failed job's error where nothing can catch it
-        // (an uncaught exception: a kiosk's main process would fall over on a damaged image); the
-        // job's own promise still rejects, and that is where it is handled.
-        errorHandler: () => undefined,
-      });
-      current.started = started;
-      return started;
-    })();
-    worker = current;
-    return current.starting;
-  };
-  return {
-    async recognize(image: Uint8Array): Promise<string> {
-      // Straightened first: a hand-held photo is turned a few degrees, which OCR reads far worse.
-      const buffer = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      const { data } = await (await ocrWorker()).recognize(buffer, { rotateAuto: true });
-      return data.text;
-    },
-    /** Ends the OCR worker (a stuck job with it); the next OCR starts a new one. */
-    async end(): Promise<void> {
-      const ending = worker;
-      worker = undefined;
-      if (ending?.started) {
-        await ending.started.terminate();
-        return;
-      }
-      // Not started: a refused file (nothing to end), or a start still under way, or one whose
-      // thread died, which tesseract.js never settles. It is not waited for (close, and the time
-      // limit's reset, would wait for ever); a worker that starts after all is ended then.
-      void ending?.starting.then(
-        (late) => late.terminate(),
-        () => undefined,
-      );
-    },
-  };
-}
-
-/** What the host is given of zxing: the wasm's bytes, read and checked once (or why there are none). */
-function zxingOf(folder: string | undefined, verify: Verify | undefined): () => Promise<HostData> {
+  const ocr = { langPath, ...(workerPath !== undefined && { workerPath }) };
   let data: Promise<HostData> | undefined;
   return () =>
     (data ??= (async (): Promise<HostData> => {
@@ -207,20 +153,19 @@ function zxingOf(folder: string | undefined, verify: Verify | undefined): () => 
           folder !== undefined && verify
             ? await checkedFile(folder, 'zxing_reader.wasm', verify)
             : await readFile(runTimeFiles(folder).zxingWasm);
-        return { zxingWasm: new Uint8Array(wasm).buffer };
+        return { ocr, zxingWasm: new Uint8Array(wasm).buffer };
       } catch (error) {
-        return { zxingError: messageOf(error) };
+        return { ocr, zxingError: messageOf(error) };
       }
     })());
 }
 
 type Outcome = { reading: DocumentReading } | { error: Error };
 
-/** A reading in the host: its answer, whether OCR is running for it, its clock's start. */
+/** A reading in the host: its answer, its clock's start. */
 interface InFlight {
   id: number;
   settle: (outcome: Outcome) => void;
-  ocrRunning: boolean;
   /** The host has the document: the reading's time limit counts from now. */
   started: () => void;
 }
@@ -239,40 +184,36 @@ const HOST_START_LIMIT_MS = 30_000;
 function hostedReadings(
   startHost: (data: HostData) => Worker,
   hostData: () => Promise<HostData>,
-  ocr: ReturnType<typeof tesseractOcr>,
+  checkOcrFiles: () => Promise<void>,
   limitMs: number,
 ) {
   let host: Worker | undefined;
   let inFlight: InFlight | undefined;
   let nextId = 1;
 
-  /** Ends the host (stuck, crashed or closed); the reading in it, if any, gets `outcome`. */
+  /** Ends the host (stuck, crashed or closed), its OCR worker with it; its reading gets `outcome`. */
   const endHost = (outcome: Outcome) => {
     const ended = host;
     host = undefined;
     const reading = inFlight;
     inFlight = undefined;
-    // A stuck OCR job would hold every later one: its worker goes too.
-    if (reading?.ocrRunning) void ocr.end();
     reading?.settle(outcome);
     void ended?.terminate();
   };
 
-  const runOcr = (w: Worker, id: number, image: Uint8Array) => {
-    const reading = inFlight;
-    if (reading) reading.ocrRunning = true;
+  /** A host about to start its OCR worker: its files are checked now, right before it reads them. */
+  const checkOcrFor = (w: Worker) => {
     const reply = (message: ToHost) => {
-      if (reading) reading.ocrRunning = false;
       if (host === w) w.postMessage(message);
     };
-    ocr.recognize(image).then(
-      (text) => reply({ type: 'ocr-done', id, text }),
-      (error: unknown) => reply({ type: 'ocr-failed', id, error: messageOf(error) }),
+    checkOcrFiles().then(
+      () => reply({ type: 'ocr-checked' }),
+      (error: unknown) => reply({ type: 'ocr-refused', error: messageOf(error) }),
     );
   };
 
   const onMessage = (w: Worker, message: FromHost) => {
-    if (message.type === 'ocr') return runOcr(w, message.id, message.image);
+    if (message.type === 'ocr-check') return checkOcrFor(w);
     const reading = inFlight;
     if (host !== w || reading?.id !== message.id) return;
     if (message.type === 'read-started') return reading.started();
@@ -314,7 +255,7 @@ function hostedReadings(
         }, ms);
       };
       const outcome = await new Promise<Outcome>((settle) => {
-        inFlight = { id, settle, ocrRunning: false, started: () => giveUpIn(limitMs) };
+        inFlight = { id, settle, started: () => giveUpIn(limitMs) };
         // Referenced while a reading runs: a caller awaiting it keeps its process alive.
         w.ref();
         // A copy, moved: the caller's array stays its own (a library's caller may read it again).
@@ -339,11 +280,10 @@ function messageOf(error: unknown): string {
  */
 export function createNodeReader(options: NodeReaderOptions = {}): DocumentReader {
   const { files: folder, verify } = options;
-  const ocr = tesseractOcr(folder, verify);
   const readings = hostedReadings(
     hostStarter(options.hostCode),
-    zxingOf(folder, verify),
-    ocr,
+    hostDataOf(folder, verify),
+    () => (folder !== undefined && verify ? checkOcrFiles(folder, verify) : Promise.resolve()),
     options.limitMs ?? READ_LIMIT_MS,
   );
   let queue: Promise<unknown> = Promise.resolve();
@@ -359,7 +299,6 @@ export function createNodeReader(options: NodeReaderOptions = {}): DocumentReade
     async close() {
       closed = true;
       readings.end();
-      await ocr.end();
     },
   };
 }

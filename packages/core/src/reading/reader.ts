@@ -37,17 +37,6 @@ export interface ReadingEngine {
   barcodes(image: Uint8Array): Promise<string[]>;
 }
 
-/**
- * `bytes`'s buffer, to transfer to a worker rather than copy it, when `bytes` is all of it; else
- * none (the message copies the view's bytes).
- */
-export function transferable(bytes: Uint8Array): ArrayBuffer[] {
-  const { buffer } = bytes;
-  return buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength
-    ? [buffer]
-    : [];
-}
-
 /** True for a PDF's bytes (`%PDF-`). */
 function isPdf(bytes: Uint8Array): boolean {
   return bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46;
