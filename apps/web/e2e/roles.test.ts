@@ -172,6 +172,9 @@ test.describe('roles', () => {
     const { page } = await app.visit();
     await signIn(page, app.server, dora);
     await seeHeading(page, /^Hello, Dora/);
+    // Her dashboard's own loads (its lists, the passkey offer) end first: one landing after the
+    // change would be her next request, told why and dropping the cookie before the reload below.
+    await page.waitForLoadState('networkidle');
     const adminApi = await ApiSession.open(app.server);
     await adminApi.signIn(admin);
     await adminApi.call('POST', `/admin/users/${encodeURIComponent(dora.email)}/role`, { role: 'officer' });

@@ -7,7 +7,7 @@ import { watchSession } from './session-watch';
 /** An API whose every call fails with `error`. */
 function failingApi(error: ApiError): ApiClient {
   const fail = () => Promise.reject(error);
-  return { listClients: fail, me: fail } as unknown as ApiClient;
+  return { listClients: fail, me: fail, passkeyStatus: fail } as unknown as ApiClient;
 }
 
 describe('the session watch', () => {
@@ -26,5 +26,18 @@ describe('the session watch', () => {
     const expired = new ApiError('http', 401, 'Please sign in.', { code: 'not_signed_in' });
     await expect(watchSession(failingApi(expired), () => (ended += 1)).me()).rejects.toBe(expired);
     expect(ended).toBe(0);
+  });
+
+  it('ends the session on role_changed whichever call got it, the passkey offer too', async () => {
+    // Said once (the answer drops the cookie): a call that kept it lost why the person was signed out.
+    let ended = 0;
+    const error = new ApiError('http', 401, 'Your role was changed. Please sign in again.', {
+      code: 'role_changed',
+    });
+    await expect(watchSession(failingApi(error), () => (ended += 1)).passkeyStatus()).rejects.toBe(error);
+    expect(ended).toBe(1);
+    // The session check reads it itself.
+    await expect(watchSession(failingApi(error), () => (ended += 1)).me()).rejects.toBe(error);
+    expect(ended).toBe(1);
   });
 });

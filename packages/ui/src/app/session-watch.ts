@@ -21,6 +21,15 @@ const SESSIONLESS = new Set<string>([
   'passkeyLoginVerify',
 ]);
 
+/** Whether `code`, the answer to `call`, says the session ended. */
+function endsSession(call: string, code: string | null | undefined): boolean {
+  // The server says `role_changed` once (its answer drops the cookie), so whichever call gets it
+  // tells (the passkey offer's status too: kept to itself, why was lost, and the next call said only
+  // "Please sign in."); the session check reads it itself.
+  if (code === 'role_changed') return call !== 'me';
+  return code === 'not_signed_in' && !SESSIONLESS.has(call);
+}
+
 /**
  * The API client with every signed-in call watched: an answer that the session ended (it expired, was
  * ended elsewhere, or the person's role was changed) calls `onExpired` with the error, which says why,
@@ -29,17 +38,14 @@ const SESSIONLESS = new Set<string>([
 export function watchSession(api: ApiClient, onExpired: (error: unknown) => void): ApiClient {
   const watched: Record<string, unknown> = {};
   for (const [name, call] of Object.entries(api) as [string, (...args: unknown[]) => Promise<unknown>][]) {
-    watched[name] = SESSIONLESS.has(name)
-      ? call
-      : async (...args: unknown[]) => {
-          try {
-            return await call(...args);
-          } catch (error) {
-            if (isApiError(error) && (error.code === 'not_signed_in' || error.code === 'role_changed'))
-              onExpired(error);
-            throw error;
-          }
-        };
+    watched[name] = async (...args: unknown[]) => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (isApiError(error) && endsSession(name, error.code)) onExpired(error);
+        throw error;
+      }
+    };
   }
   return watched as ApiClient;
 }
