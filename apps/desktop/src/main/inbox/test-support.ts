@@ -8,6 +8,9 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
+import { afterEach, beforeEach } from 'vitest';
+import type { InboxState } from '../../shared/bridge.js';
+import { createInboxHost, type InboxHost, type InboxSettings } from '../inbox-host.js';
 import { createInbox, type Inbox, type InboxOptions } from './inbox.js';
 import type { InboxEvent, Scan } from './scan.js';
 
@@ -161,4 +164,70 @@ export async function putFile(folder: string, relPath: string, seed: string = re
     ext === '.pdf' ? await testPdf(seed) : isImage ? await testImage(ext, seed) : `text ${seed}\n`,
   );
   return path;
+}
+
+/** Scans moved away once uploaded, the folder taken as it is, problem scans listed. */
+export const MOVE: InboxSettings = { afterUpload: 'move', folderMode: 'auto', problemScans: 'list' };
+
+export interface InboxHostWorld {
+  /** The current test's scanner folder. */
+  readonly folder: string;
+  /** The current test's inbox host (the desk's reader with it). */
+  readonly host: InboxHost;
+  /** Every state the host told this test, in order. */
+  readonly states: readonly InboxState[];
+  /** The first state (told so far or later) that matches. */
+  nextState: (match: (state: InboxState) => boolean) => Promise<InboxState>;
+}
+
+/**
+ * A real folder watched by a real inbox host, whose every state is kept: `inboxHostWorld()`
+ * registers the file's hooks, a new folder and host before each test, both gone after it.
+ */
+export function inboxHostWorld(): InboxHostWorld {
+  let folder = '';
+  let host: InboxHost | undefined;
+  const states: InboxState[] = [];
+  const waiters = new Set<() => void>();
+
+  beforeEach(async () => {
+    folder = await tempFolder();
+    states.length = 0;
+    host = createInboxHost({
+      // A network file system (CIFS) for every folder: `auto` polls, every 200 ms here.
+      inbox: { stableMs: 300, intervalMs: 200, damagedAfterMs: 1000, readFsType: async () => 0xff534d42 },
+      onState: (state) => {
+        states.push(state);
+        for (const wake of [...waiters]) wake();
+      },
+    });
+  });
+
+  afterEach(async () => {
+    await host?.close();
+    await removeFolder(folder);
+  });
+
+  return {
+    get folder() {
+      return folder;
+    },
+    get host() {
+      if (!host) throw new Error('The inbox host is made before each test.');
+      return host;
+    },
+    states,
+    nextState: (match) =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          const found = states.find(match);
+          if (found) {
+            waiters.delete(check);
+            resolve(found);
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
 }
